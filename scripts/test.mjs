@@ -1,0 +1,59 @@
+// `npm test`: every tier, in order, stopping at the first that fails. Each tier installs what it
+// needs itself (scripts/tools.mjs), so this works on a fresh machine.
+//   node scripts/test.mjs [tier ...]     tiers: build unit cli faults integration e2e compat
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function testFiles(dir) {
+  if (!existsSync(dir)) return [];
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...testFiles(p));
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out.sort();
+}
+
+const nodeTest = (dir, extra = []) => () => {
+  const files = testFiles(dir);
+  if (files.length === 0) return { status: 1, why: `no tests found in ${dir}` };
+  return run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...files]);
+};
+
+const TIERS = {
+  build: () => run(process.execPath, ['scripts/build.mjs']) || run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit']),
+  unit: nodeTest('test/unit'),
+  cli: nodeTest('test/cli'),
+  faults: nodeTest('test/faults', ['--test-concurrency=1']),
+  integration: () => run(process.execPath, ['test/integration/run.mjs']),
+  e2e: () => run(process.execPath, ['test/e2e/run.mjs']),
+  compat: () => run(process.execPath, ['test/compat/run.mjs']),
+};
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+  return r.status === 0 ? 0 : { status: r.status ?? 1, why: `${args.slice(0, 3).join(' ')} exited ${r.status ?? r.signal}` };
+}
+
+const wanted = process.argv.slice(2);
+const tiers = wanted.length ? wanted : Object.keys(TIERS);
+const timings = [];
+for (const t of tiers) {
+  const fn = TIERS[t];
+  if (!fn) {
+    console.error(`Unknown test tier "${t}"; tiers: ${Object.keys(TIERS).join(', ')}`);
+    process.exit(2);
+  }
+  console.log(`\n=== ${t} ===`);
+  const t0 = Date.now();
+  const r = fn();
+  timings.push(`${t} ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+  if (r) {
+    console.error(`\nTier "${t}" failed: ${r.why}.`);
+    console.error(`Timings: ${timings.join(', ')}`);
+    process.exit(1);
+  }
+}
+console.log(`\nAll tiers passed: ${timings.join(', ')}`);

@@ -1,0 +1,79 @@
+// Claude Code hook payload (stdin JSON, agent-hooks.md §1.5) -> internal event. Paths must be
+// absolute as Claude Code always sends them; anything else is bad input and records nothing.
+import { checkAbsolutePath } from '../../core/paths';
+import type { AdapterResult } from '../events';
+
+const FILE_PATH_FIELD: Record<string, string> = {
+  Write: 'file_path',
+  Edit: 'file_path',
+  MultiEdit: 'file_path',
+  NotebookEdit: 'notebook_path',
+};
+const SHELL = new Set(['Bash', 'PowerShell']);
+
+/** Payload fields seen from the real CLI; the compat tier reports fields outside this list. */
+export const KNOWN_PAYLOAD_FIELDS = new Set([
+  'session_id', 'transcript_path', 'cwd', 'hook_event_name', 'permission_mode', 'prompt_id', 'agent_id', 'agent_type',
+  'source', 'model', 'prompt', 'tool_name', 'tool_input', 'tool_use_id', 'tool_response', 'duration_ms', 'error',
+  'is_interrupt', 'stop_hook_active', 'last_assistant_message', 'reason', 'effort',
+]);
+
+function obj(v: unknown): Record<string, unknown> | null {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+export function parseClaudePayload(text: string, env: NodeJS.ProcessEnv = process.env): AdapterResult {
+  if (text.trim() === '') return { kind: 'bad', reason: 'empty payload' };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { kind: 'bad', reason: 'payload is not JSON' };
+  }
+  const p = obj(raw);
+  if (!p) return { kind: 'bad', reason: 'payload is not a JSON object' };
+  const event = p.hook_event_name;
+  const session = p.session_id;
+  if (typeof event !== 'string') return { kind: 'bad', reason: 'payload has no hook_event_name' };
+  if (typeof session !== 'string' || session.length === 0 || session.length > 200) return { kind: 'bad', reason: 'payload has no valid session_id' };
+  const base: { agent: string; session: string; cwd?: string; transcript?: string } = { agent: 'claude', session };
+  // The payload's own cwd first: an inherited CLAUDE_PROJECT_DIR may belong to another session.
+  const cwd = checkAbsolutePath(p.cwd) ?? checkAbsolutePath(env.CLAUDE_PROJECT_DIR);
+  if (cwd) base.cwd = cwd;
+  const transcript = checkAbsolutePath(p.transcript_path);
+  if (transcript) base.transcript = transcript;
+
+  switch (event) {
+    case 'SessionStart':
+      return { kind: 'event', event: { ...base, type: 'session_start', ...(typeof p.source === 'string' ? { source: p.source } : {}) } };
+    case 'UserPromptSubmit': {
+      if (typeof p.prompt !== 'string') return { kind: 'bad', reason: 'UserPromptSubmit without a prompt' };
+      return { kind: 'event', event: { ...base, type: 'prompt', text: p.prompt, ...(typeof p.prompt_id === 'string' ? { promptId: p.prompt_id } : {}) } };
+    }
+    case 'PreToolUse':
+    case 'PostToolUse':
+    case 'PostToolUseFailure': {
+      const tool = p.tool_name;
+      if (typeof tool !== 'string' || tool.length === 0) return { kind: 'bad', reason: `${event} without tool_name` };
+      const input = obj(p.tool_input) ?? {};
+      const paths: string[] = [];
+      const field = FILE_PATH_FIELD[tool];
+      if (field) {
+        const fp = checkAbsolutePath(input[field]);
+        if (!fp) return { kind: 'bad', reason: `${tool} ${field} is not an absolute path: ${JSON.stringify(input[field])?.slice(0, 200)}` };
+        paths.push(fp);
+      }
+      const callId = typeof p.tool_use_id === 'string' ? p.tool_use_id : undefined;
+      const common = { ...base, tool, input, paths, shell: SHELL.has(tool), ...(callId ? { callId } : {}) };
+      if (event === 'PreToolUse') return { kind: 'event', event: { ...common, type: 'before_tool' } };
+      return { kind: 'event', event: { ...common, type: 'after_tool', ok: event === 'PostToolUse' } };
+    }
+    case 'Stop':
+    case 'SubagentStop':
+      return { kind: 'event', event: { ...base, type: 'stop' } };
+    case 'SessionEnd':
+      return { kind: 'event', event: { ...base, type: 'session_end', ...(typeof p.reason === 'string' ? { reason: p.reason } : {}) } };
+    default:
+      return { kind: 'ignore' };
+  }
+}

@@ -1,0 +1,51 @@
+// The small internal event protocol every agent adapter produces (agent-hooks.md §4). The
+// recorder turns these into store records; adapters know nothing about the store.
+
+export interface EventBase {
+  agent: string;
+  session: string;
+  /** The agent's working folder (Claude Code: `CLAUDE_PROJECT_DIR` or the payload's `cwd`). */
+  cwd?: string;
+  transcript?: string;
+}
+
+export interface SessionStartEvent extends EventBase {
+  type: 'session_start';
+  source?: string;
+}
+
+export interface PromptEvent extends EventBase {
+  type: 'prompt';
+  text: string;
+  promptId?: string;
+}
+
+export interface BeforeToolEvent extends EventBase {
+  type: 'before_tool';
+  tool: string;
+  callId?: string;
+  input: unknown;
+  /** Files the tool names and will write (absolute, validated). */
+  paths: string[];
+  shell: boolean;
+}
+
+export interface AfterToolEvent extends EventBase {
+  type: 'after_tool';
+  tool: string;
+  callId?: string;
+  input: unknown;
+  paths: string[];
+  shell: boolean;
+  ok: boolean;
+}
+
+export interface StopEvent extends EventBase {
+  type: 'stop' | 'session_end';
+  reason?: string;
+}
+
+export type AgentEvent = SessionStartEvent | PromptEvent | BeforeToolEvent | AfterToolEvent | StopEvent;
+
+/** An adapter's verdict on one payload: an event, nothing to record, or bad input to log. */
+export type AdapterResult = { kind: 'event'; event: AgentEvent } | { kind: 'ignore' } | { kind: 'bad'; reason: string };

@@ -1,0 +1,125 @@
+// Internal events -> store records, for every agent. Order at a PreToolUse (DESIGN §3): a
+// `before-tool` checkpoint if the call is irreversible or compensatable, then the call line,
+// then the `before` snapshots of the files it names.
+import { execFileSync } from 'node:child_process';
+import { newId } from '../core/ids';
+import { classifyCall } from '../core/effects';
+import type { CallRecord, CheckpointRecord, LogRecord } from '../core/records';
+import type { Store } from '../core/store';
+import type { AgentEvent, BeforeToolEvent } from './events';
+
+const MAX_LABEL = 2000;
+const MAX_INPUT_STRING = 2000;
+
+/** Tool input kept in the call line: long strings cut (file contents live in blobs, not here). */
+export function trimInput(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return v.length > MAX_INPUT_STRING ? v.slice(0, MAX_INPUT_STRING) + '…' : v;
+  if (depth > 4 || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.slice(0, 50).map((x) => trimInput(x, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v).slice(0, 50)) out[k] = trimInput(x, depth + 1);
+  return out;
+}
+
+function headOf(dir: string): string | null {
+  try {
+    return execFileSync('git', ['-C', dir, 'rev-parse', '--verify', '-q', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 3000,
+    }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+function quoteArg(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function callRecord(store: Store, e: BeforeToolEvent): { call: CallRecord; checkpoint: CheckpointRecord | null } {
+  const c = classifyCall(e.tool, e.input, { ...(e.cwd ? { cwd: e.cwd } : {}), overrides: store.config().effects });
+  let compensation = c.compensation;
+  if (c.gitCommitIn && !compensation) {
+    const head = headOf(c.gitCommitIn);
+    compensation = head
+      ? `git -C ${quoteArg(c.gitCommitIn)} reset --soft ${head}`
+      : `git -C ${quoteArg(c.gitCommitIn)} update-ref -d HEAD`; // the first commit: un-commit, keep the changes staged
+  }
+  const call: CallRecord = {
+    t: 'call',
+    tool: e.tool,
+    summary: c.summary,
+    effect: c.effect,
+    session: e.session,
+    agent: e.agent,
+    input: trimInput(e.input),
+    time: Date.now(),
+  };
+  if (e.callId) call.call = e.callId;
+  if (c.severity) call.severity = c.severity;
+  if (compensation) call.compensation = compensation;
+  const listed = c.effect === 'irreversible' || c.effect === 'compensatable';
+  const checkpoint: CheckpointRecord | null = listed
+    ? {
+        t: 'checkpoint',
+        id: newId(),
+        time: call.time,
+        kind: 'before-tool',
+        label: `${e.tool}: ${c.summary}`.slice(0, MAX_LABEL),
+        session: e.session,
+        agent: e.agent,
+        ...(e.cwd ? { cwd: e.cwd } : {}),
+      }
+    : null;
+  return { call, checkpoint };
+}
+
+/** Records one event. Synchronous: when it returns, its lines are in the file. */
+export function record(store: Store, e: AgentEvent): void {
+  const now = Date.now();
+  const meta = { session: e.session, time: now };
+  const lines: LogRecord[] = [];
+  switch (e.type) {
+    case 'session_start':
+    case 'prompt': {
+      if (e.cwd) store.addRoots([e.cwd]);
+      const cp: CheckpointRecord = {
+        t: 'checkpoint',
+        id: newId(),
+        time: now,
+        kind: e.type === 'prompt' ? 'prompt' : 'session-start',
+        label: e.type === 'prompt' ? e.text.slice(0, MAX_LABEL) : `Session started${e.source ? ` (${e.source})` : ''}`,
+        session: e.session,
+        agent: e.agent,
+      };
+      if (e.cwd) cp.cwd = e.cwd;
+      if (e.transcript) cp.transcript = e.transcript;
+      if (e.type === 'prompt' && e.promptId) cp.promptId = e.promptId;
+      if (e.type === 'session_start' && e.source) cp.source = e.source;
+      lines.push(cp);
+      break;
+    }
+    case 'before_tool': {
+      const { call, checkpoint } = callRecord(store, e);
+      if (checkpoint) lines.push(checkpoint);
+      lines.push(call);
+      for (const p of e.paths) {
+        const s = store.snapshot(p, 'before', { ...meta, tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
+        if (s) lines.push(s);
+      }
+      break;
+    }
+    case 'after_tool': {
+      for (const p of e.paths) {
+        const s = store.snapshot(p, 'after', { ...meta, tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
+        if (s) lines.push(s);
+      }
+      break;
+    }
+    case 'stop':
+    case 'session_end':
+      break;
+  }
+  store.append(lines);
+}

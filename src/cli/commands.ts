@@ -1,0 +1,272 @@
+// Every `agent-rewind` command but `hook`. Output contract: DESIGN §5 (JSON field names, exit
+// codes). Errors: one plain sentence on stderr that says what to do next.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { newId } from '../core/ids';
+import { gc, storeBytes } from '../core/gc';
+import { StoreBusyError } from '../core/lock';
+import { type Plan, CheckpointNotFoundError, makePlan, planJson, recoverUnfinished, rewind } from '../core/rewind';
+import { Store, StoreMissingError } from '../core/store';
+import { StoreFormatError } from '../core/storeFormat';
+import { checkpoints as listCheckpoints, filesPerCheckpoint } from '../core/timeline';
+import { verifyStore } from '../core/verify';
+import { runConversation } from './conversation';
+import { EXIT, UsageError, fail, out } from './output';
+import { storeFromArgs } from './storeArg';
+
+const HELP = `agent-rewind — record what coding agents do, rewind files and conversations
+
+Usage:
+  agent-rewind hook <agent>                       record one hook payload from stdin (claude)
+  agent-rewind checkpoints [--json]               list checkpoints, oldest first
+  agent-rewind plan --to <checkpoint> [--json]    dry run: what a rewind would do (touches nothing)
+  agent-rewind rewind --to <checkpoint> [--force] [--json]
+  agent-rewind checkpoint [--label <text>]        record a manual checkpoint
+  agent-rewind verify [--json]                    check every blob and line of the store
+  agent-rewind gc [--keep-days N] [--json]        drop old checkpoints, sweep unused blobs
+  agent-rewind conversation show --transcript <path> [--json]
+  agent-rewind conversation fork --transcript <path> --before <prompt-uuid> [--json]
+
+Options:
+  --store <dir>   the store folder (default: $AGENT_REWIND_STORE)
+  --session <id>  (plan, rewind) only this session's changes
+  --path <file>   (plan, rewind) only this file (repeatable)
+
+Exit codes: 0 ok, 1 error, 2 usage, 3 refused by the safety check, 4 refused conversation cut.`;
+
+const COMMON = { store: { type: 'string' }, json: { type: 'boolean' } } as const;
+
+function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options: { ...COMMON, ...options }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message.replace(/\.$/, '')}. Run \`agent-rewind help\` for usage.`);
+  }
+}
+
+function openStore(args: string[], create = false): Store {
+  const dir = storeFromArgs(args);
+  if (!dir) throw new UsageError('No store given: pass --store <dir> or set AGENT_REWIND_STORE.');
+  const store = Store.open(dir, { create });
+  const rec = recoverUnfinished(store);
+  if (rec) {
+    process.stderr.write(
+      `Finished an interrupted rewind (checkpoint ${rec.checkpoint}): ${rec.written.length} file(s) had been written, ` +
+        `${rec.notWritten.length} had not${rec.changedSince.length ? `, ${rec.changedSince.length} changed since` : ''}. ` +
+        `Undo it with \`agent-rewind rewind --to ${rec.checkpoint}\`, or rewind again.\n`,
+    );
+  }
+  return store;
+}
+
+function iso(t: number): string {
+  return new Date(t).toISOString();
+}
+
+function cmdCheckpoints(args: string[]): number {
+  const { values } = parse(args, {});
+  const store = openStore(args);
+  const { records } = store.read();
+  const files = filesPerCheckpoint(records);
+  const list = listCheckpoints(records).map((c) => ({
+    id: c.id,
+    time: iso(c.time),
+    kind: c.kind,
+    label: c.label,
+    session: c.session ?? null,
+    agent: c.agent ?? null,
+    files: (files.get(c.id) ?? []).length,
+  }));
+  if (values.json) {
+    out(JSON.stringify(list, null, 2));
+    return EXIT.ok;
+  }
+  if (list.length === 0) {
+    out('No checkpoints recorded yet. Connect an agent (e.g. Claude Code hooks) and start a session.');
+    return EXIT.ok;
+  }
+  for (const c of list) out(`${c.time}  ${c.id}  ${c.kind.padEnd(13)} ${String(c.files).padStart(4)} file(s)  ${oneLine(c.label, 70)}`);
+  return EXIT.ok;
+}
+
+function oneLine(s: string, n: number): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > n ? t.slice(0, n - 1) + '…' : t;
+}
+
+const PLAN_OPTIONS = { to: { type: 'string' }, session: { type: 'string', multiple: true }, path: { type: 'string', multiple: true } } as const;
+
+function planArgs(values: { to?: string; session?: string[]; path?: string[] }) {
+  if (!values.to) throw new UsageError('Missing --to <checkpoint-id>; run `agent-rewind checkpoints` to list them.');
+  return { to: values.to, opts: { ...(values.session ? { sessions: values.session } : {}), ...(values.path ? { paths: values.path } : {}) } };
+}
+
+function printPlan(plan: Plan): void {
+  const t = plan.target;
+  out(`Rewind to ${t.id} (${t.kind}, ${iso(t.time)}): "${oneLine(t.label, 70)}"`);
+  if (plan.notUndone.length) {
+    out(`\nWill NOT be undone (${plan.notUndone.length}):`);
+    for (const n of plan.notUndone) out(`  ${n.effect}${n.severity === 'low' ? ' (unknown command)' : ''}: ${n.tool}: ${n.summary}${n.compensation ? `\n      compensation: ${n.compensation}` : ''}`);
+  } else out('\nNothing recorded after this checkpoint needs undoing outside the files.');
+  if (plan.files.length === 0) out('\nNo files to change: the recorded files already match this checkpoint.');
+  else {
+    out(`\nFiles (${plan.files.length}):`);
+    for (const f of plan.files) out(`  ${f.action.padEnd(8)} +${f.insertions} -${f.deletions}${f.binary ? ' (binary)' : ''}  ${f.path}`);
+  }
+  for (const n of plan.notRestorable) out(`  cannot restore (${n.reason}): ${n.path}`);
+  if (plan.blocked.length) {
+    out(`\nBlocked (${plan.blocked.length}) — changed since the agent last wrote them:`);
+    for (const b of plan.blocked) out(`  ${b.reason}: ${b.path}`);
+  }
+  for (const w of plan.warnings) out(`  warning: ${w.path} was touched (same content, newer time)`);
+  for (const u of plan.uncommitted) out(`  note: ${u} has uncommitted changes in git`);
+}
+
+function cmdPlan(args: string[]): number {
+  const { values } = parse(args, PLAN_OPTIONS);
+  const { to, opts } = planArgs(values);
+  const store = openStore(args);
+  const plan = makePlan(store, to, opts);
+  if (values.json) out(JSON.stringify(planJson(plan), null, 2));
+  else printPlan(plan);
+  return EXIT.ok;
+}
+
+export function refusalMessage(plan: Plan): string {
+  const lines = [
+    `Refused: ${plan.blocked.length} file(s) changed since the agent last wrote them, and rewinding would overwrite that work:`,
+    ...plan.blocked.map((b) => `  ${b.reason}: ${b.path}`),
+    ...(plan.uncommitted.length ? [`  (uncommitted in git: ${plan.uncommitted.join(', ')})`] : []),
+    'Nothing was written. Three ways out:',
+    '  1. Save or commit your own changes to those files (or copy them elsewhere), then rewind again.',
+    `  2. Rewind anyway: agent-rewind rewind --to ${plan.target.id} --force  (their current content is snapshotted first; rewinding to the new rewind checkpoint brings it back).`,
+    `  3. Look first: agent-rewind plan --to ${plan.target.id}`,
+  ];
+  return lines.join('\n');
+}
+
+function cmdRewind(args: string[]): number {
+  const { values } = parse(args, { ...PLAN_OPTIONS, force: { type: 'boolean' } });
+  const { to, opts } = planArgs(values);
+  const store = openStore(args);
+  const r = rewind(store, to, { ...opts, force: !!values.force });
+  if (r.status === 'refused') {
+    if (values.json) out(JSON.stringify({ status: 'refused', ...planJson(r.plan) }, null, 2));
+    process.stderr.write(refusalMessage(r.plan) + '\n');
+    return EXIT.refused;
+  }
+  if (r.status === 'blocked-io') {
+    if (values.json) out(JSON.stringify({ status: 'not-writable', problems: r.problems }, null, 2));
+    process.stderr.write(`Nothing was written: ${r.problems.map((p) => `${p.path} (${p.error})`).join('; ')}. Fix the permissions and rewind again.\n`);
+    return EXIT.error;
+  }
+  if (r.status === 'nothing') {
+    if (values.json) out(JSON.stringify({ status: 'nothing', target: r.plan.target.id, files: [], warnings: r.plan.warnings, notUndone: planJson(r.plan).notUndone }, null, 2));
+    else out(`Nothing to rewind: the recorded files already match checkpoint ${r.plan.target.id}.`);
+    return EXIT.ok;
+  }
+  const undo = `agent-rewind rewind --to ${r.checkpoint.id}`;
+  if (values.json) {
+    out(
+      JSON.stringify(
+        {
+          status: r.status,
+          target: r.plan.target.id,
+          checkpoint: r.checkpoint.id,
+          undo,
+          files: r.files.map((f) => ({ path: f.path, action: f.action, ok: f.ok, hash: f.actual, ...(f.error ? { error: f.error } : {}) })),
+          warnings: r.plan.warnings,
+          notUndone: planJson(r.plan).notUndone,
+        },
+        null,
+        2,
+      ),
+    );
+  } else {
+    const count = (a: string) => r.files.filter((f) => f.action === a).length;
+    out(`Rewound to ${r.plan.target.id}: restored ${count('restore')}, deleted ${count('delete')}, recreated ${count('recreate')} file(s).`);
+    for (const f of r.files) out(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
+    if (r.plan.notUndone.length) out(`Not undone: ${r.plan.notUndone.map((n) => `${n.tool}: ${n.summary}`).join('; ')}`);
+    out(`Undo this rewind: ${undo}`);
+  }
+  if (r.status === 'partial') {
+    process.stderr.write(`Some files could not be rewound (listed above); everything else was. Undo with \`${undo}\`.\n`);
+    return EXIT.error;
+  }
+  return EXIT.ok;
+}
+
+function cmdCheckpoint(args: string[]): number {
+  const { values } = parse(args, { label: { type: 'string' } });
+  const store = openStore(args, true);
+  const id = newId();
+  store.append([store.checkpointRecord({ id, kind: 'manual', label: values.label ?? 'Manual checkpoint', agent: 'user' })]);
+  if (values.json) out(JSON.stringify({ id }));
+  else out(`Checkpoint ${id} recorded.`);
+  return EXIT.ok;
+}
+
+function cmdVerify(args: string[]): number {
+  const { values } = parse(args, {});
+  const store = openStore(args);
+  const r = verifyStore(store);
+  if (values.json) out(JSON.stringify(r, null, 2));
+  else {
+    out(`${r.ok ? 'Store is sound' : 'Store has problems'}: ${r.lines} line(s), ${r.checkpoints} checkpoint(s), ${r.blobs} blob(s) checked.`);
+    for (const e of r.errors) out(`  error: ${e}`);
+    for (const w of r.warnings) out(`  warning: ${w}`);
+  }
+  if (!r.ok && !values.json) process.stderr.write('The store failed verification; the errors above name what is damaged.\n');
+  return r.ok ? EXIT.ok : EXIT.error;
+}
+
+function mb(n: number): string {
+  return `${(n / 1048576).toFixed(1)} MB`;
+}
+
+function cmdGc(args: string[]): number {
+  const { values } = parse(args, { 'keep-days': { type: 'string' } });
+  const store = openStore(args);
+  const raw = values['keep-days'];
+  const keepDays = raw === undefined ? store.config().keepDays : Number(raw);
+  if (!Number.isFinite(keepDays) || keepDays < 0) throw new UsageError('--keep-days takes a number of days (0 or more).');
+  const before = storeBytes(store);
+  const r = gc(store, keepDays);
+  if (values.json) out(JSON.stringify({ keepDays, bytesBefore: before, ...r }, null, 2));
+  else
+    out(
+      `Freed ${mb(r.bytesFreed)}: ${r.blobsFreed} blob(s), ${r.droppedCheckpoints} checkpoint(s) older than ${keepDays} day(s), ` +
+        `${r.droppedLines} line(s), ${r.tempFilesRemoved} temp file(s). Kept ${r.keptCheckpoints} checkpoint(s); the store now holds ${mb(r.bytesLeft)}.`,
+    );
+  return EXIT.ok;
+}
+
+const COMMANDS: Record<string, (args: string[]) => number> = {
+  checkpoints: cmdCheckpoints,
+  plan: cmdPlan,
+  rewind: cmdRewind,
+  checkpoint: cmdCheckpoint,
+  verify: cmdVerify,
+  gc: cmdGc,
+  conversation: (args) => runConversation(args, openStore),
+};
+
+export function runCommand(command: string | undefined, args: string[]): number {
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
+    out(HELP);
+    return command ? EXIT.ok : EXIT.usage;
+  }
+  if (command === '--version' || command === 'version') {
+    out(__AGENT_REWIND_VERSION__);
+    return EXIT.ok;
+  }
+  const fn = COMMANDS[command];
+  if (!fn) return fail(new UsageError(`Unknown command "${command}". Run \`agent-rewind help\` for the list.`));
+  try {
+    return fn(args);
+  } catch (e) {
+    if (e instanceof StoreMissingError || e instanceof StoreFormatError || e instanceof CheckpointNotFoundError || e instanceof StoreBusyError) return fail(e, EXIT.error);
+    return fail(e);
+  }
+}
+
+declare const __AGENT_REWIND_VERSION__: string;

@@ -1,0 +1,72 @@
+// `agent-rewind hook <agent>`: one payload on stdin, recorded synchronously. Always exits 0 and
+// prints nothing: the agent is never blocked. Bad input goes to <store>/errors.log.
+import * as fs from 'node:fs';
+import { parseClaudePayload } from '../agents/claude/hookPayload';
+import type { AdapterResult } from '../agents/events';
+import { record } from '../agents/recorder';
+import { announceWriter } from '../core/lock';
+import { Store } from '../core/store';
+import { storeFromArgs } from './storeArg';
+
+const ADAPTERS: Record<string, (text: string) => AdapterResult> = {
+  claude: (t) => parseClaudePayload(t),
+};
+
+/** Max bytes of stdin we accept: a payload carries a Write's whole content; beyond this it is bad input. */
+const MAX_PAYLOAD = 64 * 1024 * 1024;
+
+function readStdin(): string {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const buf = Buffer.allocUnsafe(1 << 16);
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(0, buf, 0, buf.length, null);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') continue;
+      if (code === 'EOF') break;
+      throw e;
+    }
+    if (n === 0) break;
+    total += n;
+    if (total > MAX_PAYLOAD) throw new Error(`payload larger than ${MAX_PAYLOAD} bytes`);
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export function runHook(args: string[]): number {
+  // A hook must never hang the agent: give up (silently) if stdin is never closed.
+  const watchdog = setTimeout(() => process.exit(0), 20000);
+  watchdog.unref();
+  let store: Store | null = null;
+  try {
+    const agent = args[0];
+    const text = readStdin(); // read even when we record nothing: the agent's write never fails
+    const dir = storeFromArgs(args.slice(1));
+    if (!dir) return 0; // nowhere to record or to log: stay silent
+    store = Store.open(dir, { create: true });
+    const adapter = agent ? ADAPTERS[agent] : undefined;
+    if (!adapter) {
+      store.logError(`hook: unknown agent "${agent ?? ''}"; known: ${Object.keys(ADAPTERS).join(', ')}`);
+      return 0;
+    }
+    const r = adapter(text);
+    if (r.kind === 'bad') {
+      store.logError(`hook ${agent}: ${r.reason}`, { payload: text.slice(0, 500) });
+      return 0;
+    }
+    if (r.kind === 'ignore') return 0;
+    const done = announceWriter(store.dir);
+    try {
+      record(store, r.event);
+    } finally {
+      done();
+    }
+  } catch (e) {
+    if (store) store.logError(`hook: ${(e as Error).message}`, { stack: (e as Error).stack?.split('\n').slice(0, 4).join(' | ') });
+  }
+  return 0;
+}

@@ -1,0 +1,13 @@
+// dist/cli.js: the `agent-rewind` entry. Kept tiny: the hook path (run on every agent tool call)
+// loads only dist/hook.js; every other command loads dist/commands.js.
+import * as path from 'node:path';
+
+const [, , command, ...rest] = process.argv;
+
+if (command === 'hook') {
+  const { runHook } = require(path.join(__dirname, 'hook.js')) as typeof import('./hook');
+  process.exitCode = runHook(rest);
+} else {
+  const { runCommand } = require(path.join(__dirname, 'commands.js')) as typeof import('./commands');
+  process.exitCode = runCommand(command, rest);
+}

@@ -1,0 +1,68 @@
+// User settings the hooks and the CLI read from `<store>/config.json` (the VS Code extension
+// writes its settings there, so hooks started by any agent see the same values).
+import * as fs from 'node:fs';
+import type { Effect } from './records';
+
+export interface EffectOverride {
+  /** Exact tool name (e.g. `mcp__mail__send`) or a glob with `*` (e.g. `mcp__github__*`). */
+  tool?: string;
+  /** A regular expression tested against a shell command (each part of a chain). */
+  command?: string;
+  effect: Effect;
+  compensation?: string;
+}
+
+export interface StoreConfig {
+  /** Files larger than this are recorded as "not snapshotted: too large". */
+  maxFileBytes: number;
+  /** Checkpoints older than this many days are dropped by `gc`. */
+  keepDays: number;
+  /** Extra glob patterns (gitignore syntax) never recorded by shell capture. */
+  excludes: string[];
+  /** Effect-class overrides, first match wins. */
+  effects: EffectOverride[];
+  /** Shell capture scans at most this many files; beyond it capture is off (and says so). */
+  maxScanFiles: number;
+}
+
+export const DEFAULT_CONFIG: StoreConfig = {
+  maxFileBytes: 10 * 1024 * 1024,
+  keepDays: 30,
+  excludes: [],
+  effects: [],
+  maxScanFiles: 50000,
+};
+
+function num(v: unknown, def: number, min: number): number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= min ? v : def;
+}
+
+/** Reads config.json, falling back to defaults field by field: a bad setting never breaks recording. */
+export function parseConfig(raw: unknown): StoreConfig {
+  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const effects = Array.isArray(r.effects)
+    ? (r.effects.filter(
+        (e) =>
+          typeof e === 'object' &&
+          e !== null &&
+          typeof (e as EffectOverride).effect === 'string' &&
+          ['rewindable', 'compensatable', 'irreversible', 'none'].includes((e as EffectOverride).effect) &&
+          (typeof (e as EffectOverride).tool === 'string' || typeof (e as EffectOverride).command === 'string'),
+      ) as EffectOverride[])
+    : [];
+  return {
+    maxFileBytes: num(r.maxFileBytes, DEFAULT_CONFIG.maxFileBytes, 0),
+    keepDays: num(r.keepDays, DEFAULT_CONFIG.keepDays, 0),
+    excludes: Array.isArray(r.excludes) ? r.excludes.filter((x): x is string => typeof x === 'string') : [],
+    effects,
+    maxScanFiles: num(r.maxScanFiles, DEFAULT_CONFIG.maxScanFiles, 0),
+  };
+}
+
+export function readConfig(file: string): StoreConfig {
+  try {
+    return parseConfig(JSON.parse(fs.readFileSync(file, 'utf8')));
+  } catch {
+    return { ...DEFAULT_CONFIG };
+  }
+}

@@ -1,0 +1,91 @@
+// The append-only file timeline, `files.jsonl`. One JSON object per line, appended with a single
+// O_APPEND write so concurrent hook processes never interleave inside a line. Readers skip (and
+// report) torn or garbage lines; nobody rewrites the file in place.
+import * as fs from 'node:fs';
+import type { LogRecord, Sequenced } from './records';
+import { migrateRecord } from './storeFormat';
+
+export interface LogProblem {
+  line: number; // 1-based line number in the file
+  reason: string;
+  text: string; // the start of the offending line
+}
+
+export interface LogContents {
+  records: Sequenced[];
+  problems: LogProblem[];
+}
+
+/** Appends records as complete lines with one write. Survives a torn last line left by a killed writer. */
+export function appendRecords(file: string, records: readonly LogRecord[]): void {
+  if (records.length === 0) return;
+  let text = '';
+  for (const r of records) text += JSON.stringify(r) + '\n';
+  const fd = fs.openSync(file, 'a+', 0o600);
+  try {
+    // A writer killed mid-line leaves no newline at the end; start ours on a fresh line so the
+    // torn fragment stays one bad line instead of swallowing this record too.
+    const size = fs.fstatSync(fd).size;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      fs.readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) text = '\n' + text;
+    }
+    fs.writeSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const KNOWN_TYPES = new Set(['checkpoint', 'snap', 'call']);
+
+/** Parses one line; returns a reason string when the line is not a usable record. */
+export function parseLine(line: string): LogRecord | string {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch {
+    return 'not valid JSON (a torn or garbage line)';
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'not a JSON object';
+  const r = migrateRecord(v as Record<string, unknown>);
+  if (typeof r.t !== 'string') return 'no record type';
+  if (!KNOWN_TYPES.has(r.t)) return `unknown record type "${r.t}"`;
+  if (r.t === 'checkpoint' && (typeof r.id !== 'string' || typeof r.kind !== 'string')) return 'checkpoint without id or kind';
+  if (r.t === 'snap') {
+    if (typeof r.path !== 'string' || r.path.length === 0) return 'snapshot without path';
+    if (!(r.hash === null || (typeof r.hash === 'string' && /^[0-9a-f]{64}$/.test(r.hash)))) return 'snapshot with a malformed hash';
+    if (typeof r.phase !== 'string') return 'snapshot without phase';
+  }
+  if (r.t === 'call' && typeof r.tool !== 'string') return 'call without tool';
+  return r as unknown as LogRecord;
+}
+
+/** Reads the whole log. Line order is the sequence; bad lines are skipped and reported. */
+export function readLog(file: string): LogContents {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], problems: [] };
+    throw e;
+  }
+  return parseLog(text);
+}
+
+export function parseLog(text: string): LogContents {
+  const records: Sequenced[] = [];
+  const problems: LogProblem[] = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === '') continue;
+    const r = parseLine(line);
+    if (typeof r === 'string') {
+      problems.push({ line: i + 1, reason: r, text: line.slice(0, 120) });
+      continue;
+    }
+    records.push({ ...r, seq: records.length });
+  }
+  return { records, problems };
+}

@@ -1,0 +1,44 @@
+// Path identity. Agents send absolute paths; anything else is bad input — we never resolve a path
+// against a directory of our choosing. One function decides when two paths name the same file.
+import * as path from 'node:path';
+
+export type Platform = 'posix' | 'win32';
+
+export function currentPlatform(): Platform {
+  return process.platform === 'win32' ? 'win32' : 'posix';
+}
+
+/**
+ * Validates a path from an agent payload: a non-empty absolute path without NUL bytes, on this
+ * platform's rules (a Windows path on Linux is bad input). Returns it normalized (`.`/`..` and
+ * duplicate separators folded lexically — nothing on disk is consulted), or null.
+ */
+export function checkAbsolutePath(p: unknown, platform: Platform = currentPlatform()): string | null {
+  if (typeof p !== 'string' || p.length === 0 || p.length > 4096 || p.includes('\0')) return null;
+  const impl = platform === 'win32' ? path.win32 : path.posix;
+  if (!impl.isAbsolute(p)) return null;
+  if (platform === 'win32' && !/^([a-zA-Z]:[\\/]|\\\\)/.test(p)) return null; // no drive-relative "\foo"
+  let n = impl.normalize(p);
+  if (n.length > 1 && (n.endsWith('/') || (platform === 'win32' && n.endsWith('\\') && !/^[a-zA-Z]:\\$/.test(n)))) n = n.slice(0, -1);
+  return n;
+}
+
+/**
+ * The identity key of a path: equal keys name the same file. Case-insensitive file systems
+ * (macOS and Windows defaults) fold case; Windows also folds separators.
+ */
+export function pathKey(p: string, platform: NodeJS.Platform = process.platform): string {
+  if (platform === 'win32') return p.replace(/\//g, '\\').toLowerCase();
+  if (platform === 'darwin') return p.normalize('NFC').toLowerCase();
+  return p;
+}
+
+/** True when `p` is `root` or inside it (lexically, by identity keys). */
+export function isInside(p: string, root: string, platform: NodeJS.Platform = process.platform): boolean {
+  const sep = platform === 'win32' ? '\\' : '/';
+  const kp = pathKey(p, platform);
+  let kr = pathKey(root, platform);
+  if (kp === kr) return true;
+  if (!kr.endsWith(sep)) kr += sep;
+  return kp.startsWith(kr);
+}

@@ -1,0 +1,79 @@
+// The lines of `files.jsonl`. Line order is the sequence: nothing else orders records.
+// Field names are part of the store format (DESIGN §3); add optional fields, never rename.
+
+export type CheckpointKind = 'session-start' | 'prompt' | 'before-tool' | 'manual' | 'rewind';
+export type SnapPhase = 'baseline' | 'before' | 'after' | 'pre-rewind' | 'rewind';
+export type Effect = 'rewindable' | 'compensatable' | 'irreversible' | 'none';
+export type Severity = 'high' | 'low';
+
+export interface CheckpointRecord {
+  t: 'checkpoint';
+  id: string;
+  time: number;
+  kind: CheckpointKind;
+  label: string;
+  session?: string;
+  agent?: string;
+  /** The agent's working folder when the checkpoint was taken (session-start, prompt). */
+  cwd?: string;
+  /** The agent's own id of the prompt (Claude Code `prompt_id`), for display only. */
+  promptId?: string;
+  /** For a `rewind` checkpoint: the checkpoint it rewound to. */
+  target?: string;
+  /** The agent's conversation transcript, when it has one we can read (Claude Code). */
+  transcript?: string;
+  /** Why the session started (Claude Code SessionStart `source`: startup, resume, clear, compact, fork). */
+  source?: string;
+}
+
+export interface SnapRecord {
+  t: 'snap';
+  path: string;
+  /** sha256 of the whole content; null = the path did not exist at that moment. */
+  hash: string | null;
+  size?: number;
+  mtime?: number;
+  /** Permission bits, so a recreated executable stays executable. */
+  mode?: number;
+  /** The content is a symlink target (stored as the blob), not file content. */
+  link?: boolean;
+  /** Content not stored: state unknown to us (hash is null but the file existed). */
+  skipped?: 'too-large' | 'unreadable' | 'special';
+  /** With `hash: null`: ancestor folders that were missing too (nearest first), so deleting restores them. */
+  dirs?: string[];
+  phase: SnapPhase;
+  session?: string;
+  tool?: string;
+  call?: string;
+  time: number;
+}
+
+export interface CallRecord {
+  t: 'call';
+  tool: string;
+  call?: string;
+  summary: string;
+  effect: Effect;
+  severity?: Severity;
+  compensation?: string;
+  session?: string;
+  agent?: string;
+  /** The tool input, trimmed (large strings are cut), for display and effect re-classification. */
+  input?: unknown;
+  time: number;
+}
+
+export type LogRecord = CheckpointRecord | SnapRecord | CallRecord;
+
+/** A record with its position in the log: the sequence number is the index of its line. */
+export type Sequenced<R extends LogRecord = LogRecord> = R & { seq: number };
+
+export function isCheckpoint(r: LogRecord): r is CheckpointRecord {
+  return r.t === 'checkpoint';
+}
+export function isSnap(r: LogRecord): r is SnapRecord {
+  return r.t === 'snap';
+}
+export function isCall(r: LogRecord): r is CallRecord {
+  return r.t === 'call';
+}

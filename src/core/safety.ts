@@ -1,0 +1,60 @@
+// The pre-rewind safety check, pure given what is on disk now. A rewind is the one action that
+// overwrites the user's files, so for every path it would write: content that differs from the
+// last recorded state refuses the whole rewind (that content is in no snapshot); equal content
+// with a different mtime only warns. Only recorded paths are checked — the plan holds no others.
+import type { Change } from './plan';
+
+/** What is at a path on disk now. */
+export interface DiskFact {
+  kind: 'missing' | 'file' | 'symlink' | 'other';
+  /** sha256 of the content (file) or of the link target (symlink); absent when not hashed. */
+  hash?: string;
+  size?: number;
+  mtime?: number;
+}
+
+export type BlockReason = 'modified-outside' | 'deleted-outside' | 'created-outside';
+
+export interface Blocked {
+  path: string;
+  reason: BlockReason;
+}
+
+export interface Warning {
+  path: string;
+  reason: 'touched';
+}
+
+export interface SafetyResult {
+  blocked: Blocked[];
+  warnings: Warning[];
+}
+
+export function checkOne(change: Change, disk: DiskFact): Blocked | Warning | null {
+  const { path, from } = change;
+  const recordedAbsent = from.hash === null && !from.skipped;
+  if (recordedAbsent) return disk.kind === 'missing' ? null : { path, reason: 'created-outside' };
+  if (disk.kind === 'missing') return { path, reason: 'deleted-outside' };
+  if (disk.kind === 'other') return { path, reason: 'modified-outside' };
+  if (from.skipped) {
+    // Content was never stored (too large): size and mtime are all we can compare.
+    if (disk.kind !== 'file' || disk.size !== from.size || disk.mtime !== from.mtime) return { path, reason: 'modified-outside' };
+    return null;
+  }
+  if ((disk.kind === 'symlink') !== !!from.link || disk.hash !== from.hash) return { path, reason: 'modified-outside' };
+  if (from.mtime !== undefined && disk.mtime !== undefined && disk.mtime !== from.mtime) return { path, reason: 'touched' };
+  return null;
+}
+
+export function checkSafety(changes: readonly Change[], disk: ReadonlyMap<string, DiskFact>): SafetyResult {
+  const blocked: Blocked[] = [];
+  const warnings: Warning[] = [];
+  for (const c of changes) {
+    const fact = disk.get(c.path) ?? { kind: 'missing' };
+    const r = checkOne(c, fact);
+    if (!r) continue;
+    if (r.reason === 'touched') warnings.push(r as Warning);
+    else blocked.push(r as Blocked);
+  }
+  return { blocked, warnings };
+}

@@ -1,0 +1,168 @@
+// The facade over one store directory: store.json (format), config.json (settings), objects/
+// (blobs), files.jsonl (the timeline), errors.log. Created owner-only: the store holds copies of
+// source files and conversations.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { BlobStore, sha256 } from './blobs';
+import { readConfig, type StoreConfig } from './config';
+import { readDisk } from './disk';
+import { appendRecords, type LogContents, readLog } from './fileLog';
+import { checkAbsolutePath, isInside } from './paths';
+import type { CheckpointRecord, LogRecord, SnapPhase, SnapRecord } from './records';
+import { migrateMeta, STORE_FORMAT, type StoreMeta } from './storeFormat';
+
+export class StoreMissingError extends Error {
+  constructor(readonly dir: string) {
+    super(`No Agent Rewind store at ${dir}. Check --store / AGENT_REWIND_STORE, or record a session first.`);
+  }
+}
+
+export interface SnapshotMeta {
+  session?: string;
+  tool?: string;
+  call?: string;
+  time?: number;
+}
+
+export class Store {
+  readonly blobs: BlobStore;
+  readonly logFile: string;
+  private cachedMeta: StoreMeta | undefined;
+  private cachedConfig: StoreConfig | undefined;
+
+  private constructor(readonly dir: string) {
+    this.blobs = new BlobStore(dir);
+    this.logFile = path.join(dir, 'files.jsonl');
+  }
+
+  /** Opens a store; with `create`, makes it (owner-only) when missing. Refuses unknown formats. */
+  static open(dir: string, opts: { create?: boolean } = {}): Store {
+    const abs = path.resolve(dir);
+    const s = new Store(abs);
+    const metaFile = path.join(abs, 'store.json');
+    if (!fs.existsSync(metaFile)) {
+      if (!opts.create) {
+        if (!fs.existsSync(abs) || !fs.existsSync(s.logFile)) throw new StoreMissingError(abs);
+      } else {
+        fs.mkdirSync(abs, { recursive: true, mode: 0o700 });
+        s.writeMeta({ format: STORE_FORMAT, created: Date.now(), roots: [], createdBy: 'agent-rewind' }, true);
+      }
+    }
+    s.meta(); // throws StoreFormatError for a format we do not know
+    return s;
+  }
+
+  meta(): StoreMeta {
+    if (this.cachedMeta) return this.cachedMeta;
+    const file = path.join(this.dir, 'store.json');
+    let raw: unknown;
+    try {
+      raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') raw = { format: STORE_FORMAT, created: 0, roots: [] };
+      else throw e;
+    }
+    this.cachedMeta = migrateMeta(raw);
+    return this.cachedMeta;
+  }
+
+  private writeMeta(meta: StoreMeta, exclusive = false): void {
+    const file = path.join(this.dir, 'store.json');
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(meta, null, 2) + '\n', { mode: 0o600 });
+    if (exclusive) {
+      // Two hooks creating the same store at once: the first one's store.json wins.
+      try {
+        fs.linkSync(tmp, file);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      fs.unlinkSync(tmp);
+    } else {
+      fs.renameSync(tmp, file);
+    }
+    this.cachedMeta = undefined;
+  }
+
+  /** Adds workspace folders this store may write (the agent's project folder, VS Code's folders). */
+  addRoots(roots: readonly string[]): void {
+    const meta = this.meta();
+    const add = roots.filter((r) => !meta.roots.some((k) => isInside(r, k)));
+    if (add.length === 0) return;
+    this.writeMeta({ ...meta, roots: [...meta.roots, ...add] });
+  }
+
+  /** Workspace folders known to this store: store.json roots plus checkpoint working folders. */
+  roots(records?: readonly LogRecord[]): string[] {
+    const set = new Set(this.meta().roots);
+    for (const r of records ?? []) if (r.t === 'checkpoint' && r.cwd) set.add(r.cwd);
+    return [...set];
+  }
+
+  /** True when the store may write `p`: inside a known workspace folder, never inside `.git` or the store. */
+  mayWrite(p: string, roots: readonly string[]): boolean {
+    if (checkAbsolutePath(p) !== p) return false;
+    if (p.split(/[\\/]/).includes('.git')) return false;
+    if (isInside(p, this.dir)) return false;
+    return roots.some((r) => isInside(p, r));
+  }
+
+  config(): StoreConfig {
+    return (this.cachedConfig ??= readConfig(path.join(this.dir, 'config.json')));
+  }
+
+  read(): LogContents {
+    return readLog(this.logFile);
+  }
+
+  append(records: readonly LogRecord[]): void {
+    appendRecords(this.logFile, records);
+  }
+
+  /** Reads `p` from disk and returns the snapshot record (blob stored), or null for FIFOs and devices. */
+  snapshot(p: string, phase: SnapPhase, meta: SnapshotMeta = {}): SnapRecord | null {
+    const r = readDisk(p, this.config().maxFileBytes);
+    const base = { t: 'snap' as const, path: p, phase, time: meta.time ?? Date.now() };
+    const extra: Partial<SnapRecord> = {};
+    if (meta.session) extra.session = meta.session;
+    if (meta.tool) extra.tool = meta.tool;
+    if (meta.call) extra.call = meta.call;
+    switch (r.kind) {
+      case 'missing':
+        return { ...base, hash: null, ...(r.missingDirs.length ? { dirs: r.missingDirs } : {}), ...extra };
+      case 'file':
+        return { ...base, hash: this.blobs.put(r.data), size: r.size, mtime: r.mtime, mode: r.mode, ...extra };
+      case 'symlink':
+        return { ...base, hash: this.blobs.put(r.data), size: r.size, mtime: r.mtime, link: true, ...extra };
+      case 'too-large':
+        return { ...base, hash: null, size: r.size, mtime: r.mtime, mode: r.mode, skipped: 'too-large', ...extra };
+      case 'unreadable':
+        return { ...base, hash: null, skipped: 'unreadable', ...extra };
+      case 'other':
+        return null;
+    }
+  }
+
+  checkpointRecord(c: Omit<CheckpointRecord, 't' | 'time'> & { time?: number }): CheckpointRecord {
+    return { t: 'checkpoint', time: Date.now(), ...c };
+  }
+
+  /** Appends one line to errors.log (bad hook input and the like); never throws. */
+  logError(message: string, detail?: unknown): void {
+    try {
+      const line = JSON.stringify({ time: new Date().toISOString(), message, ...(detail === undefined ? {} : { detail }) });
+      fs.appendFileSync(path.join(this.dir, 'errors.log'), line + '\n', { mode: 0o600 });
+    } catch {
+      /* the agent is never blocked, not even by a full disk */
+    }
+  }
+
+  /** Reads a stored blob (verified), for the content of a recorded state. */
+  content(hash: string): Buffer {
+    return this.blobs.get(hash);
+  }
+
+  hashOf(data: Uint8Array): string {
+    return sha256(data);
+  }
+}

@@ -1,0 +1,123 @@
+// Pure functions over the sequenced records of `files.jsonl`: checkpoints, the state of every
+// recorded path at a checkpoint, and what each checkpoint's span touched. The sequence (line order)
+// is the only clock: timestamps are for display.
+import type { CheckpointRecord, Sequenced, SnapRecord } from './records';
+import { isCheckpoint, isSnap } from './records';
+
+/** What we know of one path at one moment. `hash: null` without `skipped` = the path did not exist. */
+export interface FileState {
+  hash: string | null;
+  size?: number;
+  mtime?: number;
+  mode?: number;
+  link?: boolean;
+  skipped?: SnapRecord['skipped'];
+  dirs?: string[];
+  /** The record this state comes from. */
+  seq: number;
+  phase: SnapRecord['phase'];
+  session?: string;
+}
+
+export function stateOf(s: Sequenced<SnapRecord>): FileState {
+  const st: FileState = { hash: s.hash, seq: s.seq, phase: s.phase };
+  if (s.size !== undefined) st.size = s.size;
+  if (s.mtime !== undefined) st.mtime = s.mtime;
+  if (s.mode !== undefined) st.mode = s.mode;
+  if (s.link) st.link = true;
+  if (s.skipped) st.skipped = s.skipped;
+  if (s.dirs) st.dirs = s.dirs;
+  if (s.session !== undefined) st.session = s.session;
+  return st;
+}
+
+/** True when two states describe the same content (existence, bytes, and kind). */
+export function sameContent(a: FileState, b: FileState): boolean {
+  if (a.skipped || b.skipped) return false; // unknown content never counts as equal
+  return a.hash === b.hash && !!a.link === !!b.link;
+}
+
+export function checkpoints(records: readonly Sequenced[]): Sequenced<CheckpointRecord>[] {
+  return records.filter(isCheckpoint) as Sequenced<CheckpointRecord>[];
+}
+
+export type FindResult =
+  | { ok: true; checkpoint: Sequenced<CheckpointRecord> }
+  | { ok: false; reason: 'none' | 'ambiguous'; matches: string[] };
+
+/** Finds a checkpoint by id, or by a unique prefix of its id. */
+export function findCheckpoint(records: readonly Sequenced[], idOrPrefix: string): FindResult {
+  const all = checkpoints(records);
+  const exact = all.find((c) => c.id === idOrPrefix);
+  if (exact) return { ok: true, checkpoint: exact };
+  const matches = idOrPrefix.length >= 4 ? all.filter((c) => c.id.startsWith(idOrPrefix)) : [];
+  if (matches.length === 1) return { ok: true, checkpoint: matches[0]! };
+  return { ok: false, reason: matches.length ? 'ambiguous' : 'none', matches: matches.map((c) => c.id) };
+}
+
+/** Phases whose content describes the disk *before* something happened: valid for earlier moments. */
+const BEFORE_PHASES = new Set<SnapRecord['phase']>(['before', 'baseline', 'pre-rewind']);
+
+/**
+ * The state of every recorded path at checkpoint `seq`: the last snapshot at or before it; for a
+ * path first recorded after it by a before/baseline/pre-rewind snapshot, that content (nobody
+ * recorded a change to it in between). Paths first seen through an `after`/`rewind` snapshot have
+ * no known state at the checkpoint and are absent from the map.
+ */
+export function stateAt(records: readonly Sequenced[], seq: number): Map<string, FileState> {
+  const state = new Map<string, FileState>();
+  const firstAfter = new Map<string, Sequenced<SnapRecord>>();
+  for (const r of records) {
+    if (!isSnap(r)) continue;
+    const s = r as Sequenced<SnapRecord>;
+    if (s.seq < seq) state.set(s.path, stateOf(s));
+    else if (!state.has(s.path) && !firstAfter.has(s.path)) firstAfter.set(s.path, s);
+  }
+  for (const [p, s] of firstAfter) {
+    if (!state.has(p) && BEFORE_PHASES.has(s.phase)) state.set(p, stateOf(s));
+  }
+  return state;
+}
+
+/** The latest recorded state of every path (what the log says is on disk now). */
+export function latestState(records: readonly Sequenced[]): Map<string, FileState> {
+  const state = new Map<string, FileState>();
+  for (const r of records) if (isSnap(r)) state.set(r.path, stateOf(r as Sequenced<SnapRecord>));
+  return state;
+}
+
+/** The records after checkpoint `seq` up to (not including) the next checkpoint. */
+export function spanOf(records: readonly Sequenced[], seq: number): Sequenced[] {
+  const out: Sequenced[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
+    if (r.seq <= seq) continue;
+    if (isCheckpoint(r)) break;
+    out.push(r);
+  }
+  return out;
+}
+
+/** Snapshot phases that mean a path changed (or may have) in a span; baselines and pre-rewind captures do not. */
+const CHANGE_PHASES = new Set<SnapRecord['phase']>(['before', 'after', 'rewind']);
+
+/** Distinct paths changed in each checkpoint's span, keyed by checkpoint id, in one pass. */
+export function filesPerCheckpoint(records: readonly Sequenced[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  let current: Set<string> | null = null;
+  let currentId = '';
+  const flush = () => {
+    if (current) out.set(currentId, [...current]);
+  };
+  for (const r of records) {
+    if (isCheckpoint(r)) {
+      flush();
+      current = new Set();
+      currentId = r.id;
+    } else if (current && isSnap(r) && CHANGE_PHASES.has(r.phase)) {
+      current.add(r.path);
+    }
+  }
+  flush();
+  return out;
+}
