@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { BlobCorruptError, BlobStore, sha256 } from '../../src/core/blobs';
+import { tempDir } from '../helpers/tmp';
+
+describe('BlobStore', () => {
+  it('stores whole content under its sha256 and reads it back verified', () => {
+    const s = new BlobStore(tempDir());
+    const data = Buffer.from('hello\n');
+    const hash = s.put(data);
+    assert.equal(hash, sha256(data));
+    assert.equal(s.pathOf(hash).endsWith(path.join(hash.slice(0, 2), hash.slice(2))), true);
+    assert.deepEqual(s.get(hash), data);
+  });
+  it('deduplicates identical content', () => {
+    const s = new BlobStore(tempDir());
+    const a = s.put(Buffer.from('same'));
+    const b = s.put(Buffer.from('same'));
+    assert.equal(a, b);
+    assert.equal([...s.list()].length, 1);
+  });
+  it('refuses a blob whose content does not match its name', () => {
+    const s = new BlobStore(tempDir());
+    const hash = s.put(Buffer.from('original'));
+    fs.chmodSync(s.pathOf(hash), 0o600);
+    fs.writeFileSync(s.pathOf(hash), 'tampered');
+    assert.throws(() => s.get(hash), BlobCorruptError);
+  });
+  it('reports a missing blob clearly', () => {
+    const s = new BlobStore(tempDir());
+    assert.throws(() => s.get('a'.repeat(64)), /missing/);
+  });
+  it('leaves no temp file behind and writes owner-only files', () => {
+    const dir = tempDir();
+    const s = new BlobStore(dir);
+    const hash = s.put(Buffer.from('x'));
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'objects', 'tmp')), []);
+    assert.equal(fs.statSync(s.pathOf(hash)).mode & 0o777, 0o600);
+  });
+});

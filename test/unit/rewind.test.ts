@@ -1,0 +1,206 @@
+// The rewind on real files in temp folders, driven in-process through the recorder (the CLI
+// tests drive the same through real hook processes).
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { record } from '../../src/agents/recorder';
+import { applyWriteFs, beginRewind, makePlan, readJournal, recoverUnfinished, rewind } from '../../src/core/rewind';
+import { Store } from '../../src/core/store';
+import { checkpoints } from '../../src/core/timeline';
+import { verifyStore } from '../../src/core/verify';
+import { sandbox, snapshotTree } from '../helpers/tmp';
+
+function setup() {
+  const { ws, store: dir } = sandbox();
+  const store = Store.open(dir, { create: true });
+  const ev = { agent: 'claude', session: 's1', cwd: ws };
+  const prompt = (text: string) => {
+    record(store, { ...ev, type: 'prompt', text });
+    return checkpoints(store.read().records).at(-1)!.id;
+  };
+  const write = (rel: string, content: string | Buffer | null) => {
+    const p = path.join(ws, rel);
+    const e = { ...ev, tool: 'Write', input: { file_path: p }, paths: [p], shell: false, callId: `c${Math.random()}` };
+    record(store, { ...e, type: 'before_tool' });
+    if (content === null) fs.rmSync(p);
+    else {
+      fs.mkdirSync(path.dirname(p), { recursive: true });
+      fs.writeFileSync(p, content);
+    }
+    record(store, { ...e, type: 'after_tool', ok: true });
+  };
+  return { ws, store, prompt, write };
+}
+
+describe('rewind', () => {
+  it('brings the workspace back byte-exact to each checkpoint, and undo brings it forward again', () => {
+    const { ws, store, prompt, write } = setup();
+    fs.writeFileSync(path.join(ws, 'existing.txt'), 'one\n');
+    fs.writeFileSync(path.join(ws, 'untouched.txt'), 'user file\n');
+    const p1 = prompt('first');
+    const at1 = snapshotTree(ws);
+    write('created.txt', 'new\n');
+    write('existing.txt', 'one\ntwo\n');
+    const p2 = prompt('second');
+    const at2 = snapshotTree(ws);
+    write('existing.txt', 'changed\n');
+    write('deep/nested/dir/file.bin', Buffer.from([0, 255, 1, 2]));
+    const atEnd = snapshotTree(ws);
+
+    const r2 = rewind(store, p2);
+    assert.equal(r2.status, 'done');
+    assert.deepEqual(snapshotTree(ws), at2, 'the nested folders the agent created are gone too');
+    const r1 = rewind(store, p1);
+    assert.equal(r1.status, 'done', 'a second rewind right after the first needs no --force');
+    assert.deepEqual(snapshotTree(ws), at1);
+    assert.equal(fs.readFileSync(path.join(ws, 'untouched.txt'), 'utf8'), 'user file\n');
+    if (r1.status !== 'done') return;
+    assert.equal(rewind(store, r1.checkpoint.id).status, 'done');
+    assert.deepEqual(snapshotTree(ws), at2, 'undo of the last rewind');
+    if (r2.status !== 'done') return;
+    assert.equal(rewind(store, r2.checkpoint.id).status, 'done');
+    assert.deepEqual(snapshotTree(ws), atEnd, 'undo of the first rewind');
+    assert.equal(verifyStore(store).ok, true);
+  });
+
+  it('records pre-rewind snapshots, then the rewind checkpoint, then rewind snapshots', () => {
+    const { store, prompt, write } = setup();
+    const p1 = prompt('first');
+    write('a.txt', 'x');
+    const before = store.read().records.length;
+    const r = rewind(store, p1);
+    assert.equal(r.status, 'done');
+    const added = store.read().records.slice(before);
+    assert.deepEqual(added.map((x) => (x.t === 'snap' ? `snap:${x.phase}` : x.t === 'checkpoint' ? `checkpoint:${x.kind}` : x.t)), ['snap:pre-rewind', 'checkpoint:rewind', 'snap:rewind']);
+  });
+
+  it('refuses when the user changed a file after the agent, writing nothing; force keeps the user text recoverable', () => {
+    const { ws, store, prompt, write } = setup();
+    const p1 = prompt('first');
+    write('a.txt', 'agent\n');
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'user work\n');
+    const lines = fs.readFileSync(store.logFile, 'utf8');
+    const refused = rewind(store, p1);
+    assert.equal(refused.status, 'refused');
+    assert.deepEqual(refused.plan.blocked, [{ path: path.join(ws, 'a.txt'), reason: 'modified-outside' }]);
+    assert.equal(fs.readFileSync(store.logFile, 'utf8'), lines, 'a refused rewind records nothing');
+    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'user work\n');
+    const forced = rewind(store, p1, { force: true });
+    assert.equal(forced.status, 'done');
+    assert.equal(fs.existsSync(path.join(ws, 'a.txt')), false);
+    if (forced.status !== 'done') return;
+    assert.equal(rewind(store, forced.checkpoint.id).status, 'done');
+    assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'user work\n');
+  });
+
+  it('only warns when a file was touched without a content change', () => {
+    const { ws, store, prompt, write } = setup();
+    const p1 = prompt('first');
+    write('a.txt', 'agent\n');
+    const t = new Date(Date.now() + 60000);
+    fs.utimesSync(path.join(ws, 'a.txt'), t, t);
+    const plan = makePlan(store, p1);
+    assert.deepEqual(plan.blocked, []);
+    assert.deepEqual(plan.warnings, [{ path: path.join(ws, 'a.txt'), reason: 'touched' }]);
+    assert.equal(rewind(store, p1).status, 'done');
+  });
+
+  it('leaves files the agent did not change after the target alone, even when the user edited them', () => {
+    const { ws, store, prompt, write } = setup();
+    write('early.txt', 'agent early\n');
+    const p1 = prompt('first');
+    write('late.txt', 'late\n');
+    fs.writeFileSync(path.join(ws, 'early.txt'), 'user edit\n');
+    assert.equal(rewind(store, p1).status, 'done');
+    assert.equal(fs.readFileSync(path.join(ws, 'early.txt'), 'utf8'), 'user edit\n');
+  });
+
+  it('restores a recreated executable with its mode and a symlink as a link, not its target', () => {
+    const { ws, store, prompt } = setup();
+    const script = path.join(ws, 'run.sh');
+    const link = path.join(ws, 'link');
+    fs.writeFileSync(script, '#!/bin/sh\necho hi\n', { mode: 0o755 });
+    fs.chmodSync(script, 0o755);
+    fs.symlinkSync('run.sh', link);
+    const p1 = prompt('first');
+    // One tool call that names both paths and deletes them.
+    const e = { agent: 'claude', session: 's1', cwd: ws, tool: 'Write', input: {}, paths: [script, link], shell: false };
+    record(store, { ...e, type: 'before_tool' });
+    fs.rmSync(script);
+    fs.rmSync(link);
+    record(store, { ...e, type: 'after_tool', ok: true });
+    const r = rewind(store, p1);
+    assert.equal(r.status, 'done');
+    assert.equal(fs.readFileSync(script, 'utf8'), '#!/bin/sh\necho hi\n');
+    assert.equal(fs.statSync(script).mode & 0o777, 0o755);
+    assert.equal(fs.lstatSync(link).isSymbolicLink(), true);
+    assert.equal(fs.readlinkSync(link), 'run.sh');
+  });
+
+  it('refuses before writing anything when a file cannot be written', { skip: process.getuid?.() === 0 ? 'root can write everywhere' : false }, () => {
+    const { ws, store, prompt, write } = setup();
+    const p1 = prompt('first');
+    write('ro/a.txt', 'x');
+    fs.chmodSync(path.join(ws, 'ro'), 0o555);
+    const r = rewind(store, p1);
+    fs.chmodSync(path.join(ws, 'ro'), 0o755);
+    assert.equal(r.status, 'blocked-io');
+  });
+
+  it('a rewind killed after some writes is finished by the next command: undo and rewind again need no force', () => {
+    const { ws, store, prompt, write } = setup();
+    for (const n of ['a', 'b', 'c', 'd']) fs.writeFileSync(path.join(ws, `${n}.txt`), `${n}0\n`);
+    const p1 = prompt('first');
+    const at1 = snapshotTree(ws);
+    for (const n of ['a', 'b', 'c', 'd']) write(`${n}.txt`, `${n}1\n`);
+    const atEnd = snapshotTree(ws);
+    const begun = beginRewind(store, p1);
+    assert.equal(begun.status, 'ready');
+    if (begun.status !== 'ready') return;
+    // Simulate a kill after two of four writes: the journal stays, no rewind snapshots, lock held by "us".
+    applyWriteFs(store, begun.txn.writes[0]!);
+    applyWriteFs(store, begun.txn.writes[1]!);
+    fs.writeFileSync(begun.txn.writes[2]!.tmp, 'half-written temp');
+    const j = readJournal(store);
+    assert.ok(j);
+    fs.writeFileSync(path.join(store.dir, 'rewind-journal.json'), JSON.stringify({ ...j, pid: 2 ** 22 + 12345 }));
+    fs.writeFileSync(path.join(store.dir, 'lock'), JSON.stringify({ pid: 2 ** 22 + 12345, op: 'rewind', time: 0 }));
+    const rec = recoverUnfinished(store);
+    assert.ok(rec);
+    assert.equal(rec.written.length, 2);
+    assert.equal(rec.notWritten.length, 2);
+    assert.equal(fs.existsSync(begun.txn.writes[2]!.tmp), false, 'temp files removed');
+    // undo the half rewind
+    const undo = rewind(store, begun.txn.checkpoint.id);
+    assert.equal(undo.status, 'done');
+    assert.deepEqual(snapshotTree(ws), atEnd);
+    const again = rewind(store, p1);
+    assert.equal(again.status, 'done');
+    assert.deepEqual(snapshotTree(ws), at1);
+    assert.equal(verifyStore(store).ok, true);
+  });
+
+  it('never writes outside the workspace folders the store knows, nor into .git', () => {
+    const { ws, store, prompt } = setup();
+    const p1 = prompt('first');
+    const outside = path.join(path.dirname(ws), 'outside.txt');
+    fs.writeFileSync(outside, 'precious');
+    const gitFile = path.join(ws, '.git', 'config');
+    fs.mkdirSync(path.dirname(gitFile));
+    fs.writeFileSync(gitFile, 'cfg');
+    // Tampered lines: snapshots naming files outside every workspace folder and inside .git.
+    store.append([
+      { t: 'snap', path: outside, hash: null, phase: 'before', time: 1 },
+      { t: 'snap', path: outside, hash: store.blobs.put(Buffer.from('precious')), phase: 'after', time: 1, mtime: fs.statSync(outside).mtimeMs },
+      { t: 'snap', path: gitFile, hash: null, phase: 'before', time: 1 },
+      { t: 'snap', path: gitFile, hash: store.blobs.put(Buffer.from('cfg')), phase: 'after', time: 1 },
+    ]);
+    const plan = makePlan(store, p1);
+    assert.deepEqual(plan.files, []);
+    assert.deepEqual(plan.notRestorable.map((n) => n.reason), ['outside-workspace', 'outside-workspace']);
+    rewind(store, p1);
+    assert.equal(fs.readFileSync(outside, 'utf8'), 'precious');
+    assert.equal(fs.readFileSync(gitFile, 'utf8'), 'cfg');
+  });
+});
