@@ -1,14 +1,21 @@
 // Content-addressed whole-file blobs: objects/ab/cdef… named by the sha256 of the content.
 // Written to a temp file, fsynced, then renamed into place, so a crash can never leave a blob
 // whose content does not match its name. Read back with verification.
-import * as crypto from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export const HASH_RE = /^[0-9a-f]{64}$/;
 
+// Loaded on first use: most hook calls (reads, searches) hash nothing, and every millisecond of
+// start-up is paid on every agent tool call.
+let cryptoMod: typeof Crypto | undefined;
+function crypto(): typeof Crypto {
+  return (cryptoMod ??= require('node:crypto') as typeof Crypto);
+}
+
 export function sha256(data: Uint8Array): string {
-  return crypto.createHash('sha256').update(data).digest('hex');
+  return crypto().createHash('sha256').update(data).digest('hex');
 }
 
 export class BlobCorruptError extends Error {
@@ -45,7 +52,7 @@ export class BlobStore {
     if (fs.existsSync(dest)) return hash;
     fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
     fs.mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
-    const tmp = path.join(this.tmpDir, `${hash.slice(0, 16)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`);
+    const tmp = path.join(this.tmpDir, `${hash.slice(0, 16)}.${process.pid}.${crypto().randomBytes(4).toString('hex')}`);
     const fd = fs.openSync(tmp, 'wx', 0o600);
     try {
       fs.writeSync(fd, data);

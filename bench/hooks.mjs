@@ -1,0 +1,60 @@
+// The hook's cost, measured as whole processes the way an agent runs it, against the floor (bare
+// `node -e 0`) and against a Cline-style checkpoint (git add -A && git commit into a shadow git
+// dir with the workspace as work tree), on generated workspaces of 1,000 and 50,000 files.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fmt, makeWorkspace, measure, rm, timeSpawn, tmp } from './lib.mjs';
+
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+const N = Number(process.env.BENCH_RUNS || 25);
+
+function hook(store, payload) {
+  return timeSpawn(process.execPath, [CLI, 'hook', 'claude'], { input: JSON.stringify(payload), env: { ...process.env, AGENT_REWIND_STORE: store } });
+}
+
+function recordedWrite(ws, store, i) {
+  const file = path.join(ws, 'bench-target.ts');
+  const p = { session_id: 'bench', cwd: ws, tool_name: 'Edit', tool_use_id: `toolu_${i}`, tool_input: { file_path: file } };
+  const a = hook(store, { ...p, hook_event_name: 'PreToolUse' });
+  fs.writeFileSync(file, `// edit ${i}\n` + 'x'.repeat(10 * 1024));
+  const b = hook(store, { ...p, hook_event_name: 'PostToolUse' });
+  return a + b;
+}
+
+function shadowGit(ws, gitDir, i) {
+  fs.writeFileSync(path.join(ws, 'bench-target.ts'), `// edit ${i}\n` + 'x'.repeat(10 * 1024));
+  const g = ['--git-dir', gitDir, '--work-tree', ws];
+  return timeSpawn('sh', ['-c', `git ${g.map((a) => `'${a}'`).join(' ')} add -A && git ${g.map((a) => `'${a}'`).join(' ')} -c user.name=b -c user.email=b@b commit -q --allow-empty -m cp${i}`]);
+}
+
+export function runHookBench() {
+  if (!fs.existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first.');
+  const out = [];
+  const root = tmp('ar-bench-hooks-');
+  try {
+    const store = path.join(root, 'store-hook');
+    const bare = measure(() => timeSpawn(process.execPath, ['-e', '0']), N);
+    const oneHook = measure((i) => hook(store, { session_id: 'bench', cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_use_id: `r${i}`, tool_input: { file_path: path.join(root, 'x') } }), N);
+    out.push({ name: 'one hook process (PreToolUse Read)', ms: oneHook, vs: `${(oneHook / bare).toFixed(2)}× bare node -e 0 (${fmt(bare)}); target ≤ 1.30×` });
+    const writes = {};
+    for (const files of [1000, 50000]) {
+      const ws = path.join(root, `ws${files}`);
+      makeWorkspace(ws, files);
+      fs.writeFileSync(path.join(ws, 'bench-target.ts'), 'x'.repeat(10 * 1024));
+      const st = path.join(root, `store${files}`);
+      writes[files] = measure((i) => recordedWrite(ws, st, i), N);
+      const gitDir = path.join(root, `shadow${files}.git`);
+      execFileSync('git', ['init', '-q', '--bare', gitDir]);
+      shadowGit(ws, gitDir, 0); // the first commit hashes everything; checkpoints after it are "warm"
+      const shadow = measure((i) => shadowGit(ws, gitDir, i + 1), Math.max(5, Math.floor(N / 3)), 1);
+      out.push({ name: `recorded write, ${files} files (Pre+Post, 10 KB)`, ms: writes[files], vs: `shadow-git checkpoint ${fmt(shadow)} → ours ${(shadow / writes[files]).toFixed(1)}× cheaper` });
+      rm(ws);
+    }
+    out.push({ name: 'recorded write 50,000 vs 1,000 files', ms: writes[50000] - writes[1000], vs: `ratio ${(writes[50000] / writes[1000]).toFixed(3)} (target within 1.10)` });
+    return { title: 'Hook path', rows: out, ratios: { hookVsNode: oneHook / bare, write50kVs1k: writes[50000] / writes[1000] } };
+  } finally {
+    rm(root);
+  }
+}

@@ -1,0 +1,73 @@
+// Shared bench helpers: seeded workspaces, process timing, medians and ratios.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** Deterministic pseudo-random numbers (mulberry32), so every run builds the same tree. */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A source-tree-like workspace of `files` files (~200 B–4 KB each) in nested folders. */
+export function makeWorkspace(dir, files, seed = 42) {
+  const r = rng(seed);
+  fs.mkdirSync(dir, { recursive: true });
+  const words = ['const', 'let', 'function', 'return', 'import', 'export', 'value', 'item', 'map', 'await', 'async', 'class'];
+  let bytes = 0;
+  for (let i = 0; i < files; i++) {
+    const depth = 1 + Math.floor(r() * 4);
+    const parts = [];
+    for (let d = 0; d < depth; d++) parts.push(`d${Math.floor(r() * 12)}`);
+    const p = path.join(dir, ...parts, `f${i}.ts`);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    const lines = 5 + Math.floor(r() * 100);
+    let text = '';
+    for (let l = 0; l < lines; l++) text += `${words[Math.floor(r() * words.length)]} x${l} = ${Math.floor(r() * 1e6)};\n`;
+    fs.writeFileSync(p, text);
+    bytes += text.length;
+  }
+  return { dir, files, bytes };
+}
+
+export function tmp(prefix) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** Wall time of one synchronous spawn, in ms. */
+export function timeSpawn(cmd, args, opts = {}) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { stdio: ['pipe', 'ignore', 'pipe'], ...opts });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Runs `fn` `n` times (after `warm` warm-ups) and returns the median in ms. */
+export function measure(fn, n, warm = 3) {
+  for (let i = 0; i < warm; i++) fn(i);
+  const xs = [];
+  for (let i = 0; i < n; i++) xs.push(fn(i));
+  return median(xs);
+}
+
+export function fmt(ms) {
+  return `${ms.toFixed(1)} ms`;
+}
+
+export function rm(dir) {
+  fs.rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,20 @@
+// `npm run bench`: every benchmark, medians and ratios measured in the same run.
+//   BENCH_RUNS=<n> (default 25) repetitions per measurement; BENCH_ONLY=hooks|scan
+import { runHookBench } from './hooks.mjs';
+
+const only = process.env.BENCH_ONLY;
+const suites = [];
+if (!only || only === 'hooks') suites.push(runHookBench);
+if (!only || only === 'scan') {
+  try {
+    const { runScanBench } = await import('./scan.mjs');
+    suites.push(runScanBench);
+  } catch (e) {
+    if (e.code !== 'ERR_MODULE_NOT_FOUND') throw e;
+  }
+}
+for (const suite of suites) {
+  const r = await suite();
+  console.log(`\n## ${r.title}`);
+  for (const row of r.rows) console.log(`  ${row.name.padEnd(48)} ${typeof row.ms === 'number' ? `${row.ms.toFixed(1)} ms`.padStart(10) : ''}   ${row.vs ?? ''}`);
+}
