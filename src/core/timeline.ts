@@ -121,3 +121,28 @@ export function filesPerCheckpoint(records: readonly Sequenced[]): Map<string, s
   flush();
   return out;
 }
+
+export interface SpanChange {
+  path: string;
+  /** State when the span began (at its checkpoint); undefined when unknown. */
+  from: FileState | undefined;
+  /** State when the span ended (at the next checkpoint, or now). */
+  to: FileState;
+}
+
+/** The files a checkpoint's span changed, with their states at both ends (for diffs in the views). */
+export function spanChanges(records: readonly Sequenced[], checkpointSeq: number): SpanChange[] {
+  const span = spanOf(records, checkpointSeq);
+  const paths = new Set<string>();
+  for (const r of span) if (isSnap(r) && CHANGE_PHASES.has(r.phase)) paths.add(r.path);
+  if (paths.size === 0) return [];
+  const next = records.find((r) => r.seq > checkpointSeq && isCheckpoint(r));
+  const start = stateAt(records, checkpointSeq);
+  const end = next ? stateAt(records, next.seq) : latestState(records);
+  const out: SpanChange[] = [];
+  for (const p of [...paths].sort()) {
+    const to = end.get(p);
+    if (to) out.push({ path: p, from: start.get(p), to });
+  }
+  return out;
+}

@@ -1,6 +1,167 @@
-// The composition root of the VS Code layer (views and commands come with the extension work).
-import type * as vscode from 'vscode';
+// The composition root: store -> model -> views -> services -> commands, all owned by the
+// extension context. Activation stays cheap: nothing here reads more than the store's timeline.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { recoverUnfinished } from '../core/rewind';
+import { Store } from '../core/store';
+import { Busy } from './busy';
+import { ClaudeConnection, installCli } from './claudeConnect';
+import { CMD, type CommandId, CTX, VIEW } from './commandIds';
+import { registerCommands } from './commands';
+import { fromLog } from './conversationModel';
+import { type ConvElement, ConversationView } from './conversationView';
+import { type FilesElement, FilesView } from './filesView';
+import { PreviewPanel } from './previewPanel';
+import { RewindReporter } from './rewindReporter';
+import { RewindService } from './rewindService';
+import { readSettings, writeStoreConfig } from './settings';
+import { SNAPSHOT_SCHEME, SnapshotContentProvider } from './snapshotContent';
+import { StatusBar } from './statusBar';
+import { StorageCommands } from './storageCommands';
+import { StoreWatcher } from './storeWatcher';
+import { TimelineModel } from './timelineModel';
 
-export function activate(_context: vscode.ExtensionContext): void {}
+export const STORE_ENV = 'AGENT_REWIND_STORE';
+
+/** What the integration tests reach through `extension.exports`. */
+export interface AgentRewindApi {
+  storeDir: string | undefined;
+  model?: TimelineModel;
+  files?: FilesView;
+  conversation?: ConversationView;
+  preview?: PreviewPanel;
+  service?: RewindService;
+  activationMs: number;
+}
+
+function storeDirFor(context: vscode.ExtensionContext): string | undefined {
+  const configured = readSettings().storeDirectory.trim();
+  if (configured) return path.resolve(configured);
+  return context.storageUri ? path.join(context.storageUri.fsPath, 'store') : undefined;
+}
+
+export function activate(context: vscode.ExtensionContext): AgentRewindApi {
+  const t0 = performance.now();
+  const api: AgentRewindApi = { storeDir: undefined, activationMs: 0 };
+  const output = vscode.window.createOutputChannel('Agent Rewind');
+  context.subscriptions.push(output);
+  const setContext = (key: string, value: unknown) => void vscode.commands.executeCommand('setContext', key, value);
+
+  const storeDir = storeDirFor(context);
+  let store: Store | undefined;
+  try {
+    store = storeDir ? Store.open(storeDir, { create: true }) : undefined;
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Agent Rewind cannot use its store: ${(e as Error).message}`);
+  }
+  if (!store) {
+    // No folder open (or an unusable store): every command explains instead of failing.
+    for (const id of Object.values(CMD) as CommandId[]) {
+      context.subscriptions.push(vscode.commands.registerCommand(id, () => vscode.window.showInformationMessage('Agent Rewind records agents working in a folder: open a folder first.')));
+    }
+    setContext(CTX.ready, true);
+    api.activationMs = performance.now() - t0;
+    return api;
+  }
+  api.storeDir = store.dir;
+  const folders = () => vscode.workspace.workspaceFolders ?? [];
+  const syncRoots = () => store.addRoots(folders().map((f) => f.uri.fsPath));
+  syncRoots();
+  writeStoreConfig(store.dir, readSettings());
+
+  const rec = recoverUnfinished(store);
+  if (rec) {
+    void vscode.window.showWarningMessage(
+      `An interrupted rewind was finished: ${rec.written.length} file(s) had been written, ${rec.notWritten.length} had not. Undo it to get back to how things were before it.`,
+      'Undo Interrupted Rewind',
+    ).then((p) => p && reporter.applyAndReport(rec.checkpoint));
+  }
+
+  const busy = new Busy();
+  const model = new TimelineModel(store, folders);
+  const watcher = new StoreWatcher(store.dir);
+  watcher.onDidChange(() => model.reload());
+  const files = new FilesView(model);
+  const filesTree = vscode.window.createTreeView<FilesElement>(VIEW.files, { treeDataProvider: files, showCollapseAll: true });
+  const conversation = new ConversationView(() => fromLog(model.sessions()), model.onDidChange);
+  const convTree = vscode.window.createTreeView<ConvElement>(VIEW.conversation, { treeDataProvider: conversation, showCollapseAll: true });
+  const service = new RewindService(store, model);
+  const reporter = new RewindReporter(service, busy, model, output);
+  const preview = new PreviewPanel(context.extensionUri, model, service, reporter, undefined);
+  const storage = new StorageCommands(store, model, busy, () => readSettings().retentionDays);
+  let cliPath: string | undefined;
+  const cli = () => (cliPath ??= installCli(context.extensionPath, context.globalStorageUri.fsPath, String(context.extension.packageJSON.version)));
+  const claude = new ClaudeConnection(cli, store.dir);
+  let connected = false;
+  const status = new StatusBar(model, () => connected);
+
+  const updateContext = () => {
+    connected = claude.anyConnected(folders());
+    setContext(CTX.claudeConnected, connected);
+    setContext(CTX.hasCheckpoints, model.checkpoints.length > 0);
+    setContext(CTX.hasSessions, model.sessions().length > 0);
+    setContext(CTX.canUndo, !!model.lastRewind());
+    status.update();
+  };
+  model.onDidChange(updateContext);
+
+  context.subscriptions.push(
+    model,
+    watcher,
+    filesTree,
+    convTree,
+    preview,
+    status,
+    vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotContentProvider(() => store)),
+    // Selecting a prompt reveals the file checkpoint taken when it was submitted.
+    convTree.onDidChangeSelection((e) => {
+      const el = e.selection[0];
+      if (el?.kind === 'prompt' && el.prompt.checkpointId) void vscode.commands.executeCommand(CMD.revealCheckpoint, el);
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('agentRewind')) writeStoreConfig(store.dir, readSettings());
+      if (e.affectsConfiguration('agentRewind.storeDirectory') && storeDirFor(context) !== store.dir) {
+        void vscode.window
+          .showInformationMessage('Agent Rewind will use the new store folder after a reload. Connected agents keep recording to the old one until you connect them again.', 'Reload Window')
+          .then((p) => p && vscode.commands.executeCommand('workbench.action.reloadWindow'));
+      }
+    }),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      syncRoots();
+      updateContext();
+    }),
+    ...registerCommands({ store, model, busy, files, filesTree, conversation, preview, reporter, storage, claude, output, updateContext }),
+  );
+
+  // Terminals started in VS Code find the store too (`agent-rewind checkpoints` just works).
+  const env = context.environmentVariableCollection;
+  env.description = "Lets `agent-rewind` in this terminal find this workspace's recordings.";
+  if (env.get(STORE_ENV)?.value !== store.dir) env.replace(STORE_ENV, store.dir);
+
+  updateContext();
+  setContext(CTX.ready, true);
+
+  // Refresh the stable CLI copy after an update, so connected hooks run the new version.
+  setTimeout(() => {
+    try {
+      if (connected) cli();
+    } catch (e) {
+      output.appendLine(`Could not refresh the hook CLI copy: ${(e as Error).message}`);
+    }
+  }, 2000).unref?.();
+  const settings = readSettings();
+  const lastGc = context.workspaceState.get<number>('agentRewind.lastCleanUp', 0);
+  if (settings.autoCleanUp && Date.now() - lastGc > 86400000) {
+    setTimeout(() => {
+      void context.workspaceState.update('agentRewind.lastCleanUp', Date.now());
+      void storage.cleanUp(true);
+    }, 30000).unref?.();
+  }
+
+  Object.assign(api, { model, files, conversation, preview, service });
+  api.activationMs = performance.now() - t0;
+  output.appendLine(`Agent Rewind ${context.extension.packageJSON.version} active in ${api.activationMs.toFixed(1)} ms; store ${store.dir}`);
+  return api;
+}
 
 export function deactivate(): void {}

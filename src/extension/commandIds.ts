@@ -1,0 +1,34 @@
+// Every command id in one typed place; a test checks this list against package.json.
+
+export const CMD = {
+  rewindFilesToHere: 'agentRewind.rewindFilesToHere',
+  previewRewind: 'agentRewind.previewRewind',
+  restoreFile: 'agentRewind.restoreFile',
+  undoLastRewind: 'agentRewind.undoLastRewind',
+  rewindConversation: 'agentRewind.rewindConversation',
+  rewindBoth: 'agentRewind.rewindBoth',
+  rewindFilesBeforePrompt: 'agentRewind.rewindFilesBeforePrompt',
+  createCheckpoint: 'agentRewind.createCheckpoint',
+  refresh: 'agentRewind.refresh',
+  connectClaude: 'agentRewind.connectClaude',
+  disconnectClaude: 'agentRewind.disconnectClaude',
+  showStorage: 'agentRewind.showStorage',
+  cleanUp: 'agentRewind.cleanUp',
+  deleteAllData: 'agentRewind.deleteAllData',
+  openFileDiff: 'agentRewind.openFileDiff',
+  revealCheckpoint: 'agentRewind.revealCheckpoint',
+} as const;
+
+export type CommandId = (typeof CMD)[keyof typeof CMD];
+
+/** Context keys our `when` clauses read. */
+export const CTX = {
+  busy: 'agentRewind.busy',
+  ready: 'agentRewind.ready',
+  hasCheckpoints: 'agentRewind.hasCheckpoints',
+  hasSessions: 'agentRewind.hasSessions',
+  canUndo: 'agentRewind.canUndo',
+  claudeConnected: 'agentRewind.claudeConnected',
+} as const;
+
+export const VIEW = { files: 'agentRewind.files', conversation: 'agentRewind.conversation' } as const;

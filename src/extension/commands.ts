@@ -1,0 +1,206 @@
+// Every command's handler, registered through one wrapper that reports errors plainly. Handlers
+// accept the tree element they were invoked on, or ask with a quick pick from the palette.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { newId } from '../core/ids';
+import { makePlan } from '../core/rewind';
+import type { Store } from '../core/store';
+import type { Busy } from './busy';
+import type { ClaudeConnection } from './claudeConnect';
+import { CMD, type CommandId } from './commandIds';
+import type { ConvElement, ConversationView } from './conversationView';
+import { checkpointLabel, type FilesElement, type FilesView } from './filesView';
+import type { PreviewPanel } from './previewPanel';
+import { oneLine, relativeTime } from './relativeTime';
+import type { RewindReporter } from './rewindReporter';
+import { snapshotUri } from './snapshotContent';
+import type { StorageCommands } from './storageCommands';
+import type { TimelineModel } from './timelineModel';
+
+export interface CommandDeps {
+  store: Store;
+  model: TimelineModel;
+  busy: Busy;
+  files: FilesView;
+  filesTree: vscode.TreeView<FilesElement>;
+  conversation: ConversationView;
+  preview: PreviewPanel;
+  reporter: RewindReporter;
+  storage: StorageCommands;
+  claude: ClaudeConnection;
+  output: vscode.OutputChannel;
+  updateContext: () => void;
+}
+
+async function pickCheckpoint(model: TimelineModel, placeHolder: string): Promise<string | undefined> {
+  const items = model.checkpoints.map((n) => ({
+    label: checkpointLabel(n),
+    description: `${relativeTime(n.checkpoint.time)} · ${n.fileCount} file${n.fileCount === 1 ? '' : 's'} changed after`,
+    detail: n.checkpoint.kind,
+    id: n.checkpoint.id,
+  }));
+  if (!items.length) {
+    void vscode.window.showInformationMessage('No checkpoints recorded yet. Connect Claude Code and start a session, or create a checkpoint.');
+    return undefined;
+  }
+  return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true }))?.id;
+}
+
+function checkpointOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  const el = arg as FilesElement | undefined;
+  return el?.kind === 'checkpoint' ? el.node.checkpoint.id : el?.kind === 'file' ? el.checkpointId : undefined;
+}
+
+function promptOf(arg: unknown): Extract<ConvElement, { kind: 'prompt' }> | undefined {
+  const el = arg as ConvElement | undefined;
+  return el?.kind === 'prompt' ? el : undefined;
+}
+
+async function pickPrompt(d: CommandDeps): Promise<Extract<ConvElement, { kind: 'prompt' }> | undefined> {
+  const items = d.conversation.all.flatMap((session) =>
+    session.prompts.map((prompt, index) => ({ label: oneLine(prompt.text, 80), description: `${relativeTime(prompt.time)} · ${session.title.slice(0, 40)}`, el: { kind: 'prompt' as const, session, prompt, index } })),
+  );
+  if (!items.length) {
+    void vscode.window.showInformationMessage('No prompts recorded yet.');
+    return undefined;
+  }
+  return (await vscode.window.showQuickPick(items, { placeHolder: 'Rewind to before which prompt?' }))?.el;
+}
+
+export function registerCommands(d: CommandDeps): vscode.Disposable[] {
+  const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
+    [CMD.rewindFilesToHere]: async (arg) => {
+      const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, 'Rewind files to which checkpoint?'));
+      if (id) d.preview.show({ targetId: id, scope: 'files' });
+    },
+    [CMD.previewRewind]: async (arg) => {
+      const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, 'Preview a rewind to which checkpoint?'));
+      if (id) d.preview.show({ targetId: id, scope: 'files' });
+    },
+    [CMD.restoreFile]: async (arg) => {
+      let el = arg as FilesElement | undefined;
+      if (el?.kind !== 'file') {
+        const id = await pickCheckpoint(d.model, 'Restore a file to how it was at which checkpoint?');
+        if (!id) return;
+        const changes = d.model.spanFiles(id);
+        const pick = await vscode.window.showQuickPick(changes.map((change) => ({ label: d.model.relative(change.path), change })), { placeHolder: 'Which file?' });
+        if (!pick) return;
+        el = { kind: 'file', checkpointId: id, change: pick.change };
+      }
+      const p = el.change.path;
+      const plan = d.model.find(el.checkpointId) ? makePlan(d.store, el.checkpointId, { paths: [p] }) : undefined;
+      if (!plan || plan.files.length === 0) {
+        void vscode.window.showInformationMessage(`${d.model.relative(p)} already matches that checkpoint${plan?.notRestorable.length ? `, or cannot be restored (${plan.notRestorable[0]!.reason})` : ''}.`);
+        return;
+      }
+      const f = plan.files[0]!;
+      const ok = await vscode.window.showWarningMessage(
+        `Restore ${d.model.relative(p)} to how it was at "${oneLine(plan.target.label, 60)}"?`,
+        { modal: true, detail: `${f.action === 'delete' ? 'The file did not exist then: it will be deleted.' : f.action === 'recreate' ? 'The file will be recreated.' : `+${f.insertions} −${f.deletions} lines.`} Only this file changes; Undo brings it back.` },
+        'Restore',
+      );
+      if (ok === 'Restore') await d.reporter.applyAndReport(el.checkpointId, { paths: [p] });
+    },
+    [CMD.undoLastRewind]: async () => {
+      const last = d.model.lastRewind();
+      if (!last) {
+        void vscode.window.showInformationMessage('There is no rewind to undo.');
+        return;
+      }
+      const ok = await vscode.window.showWarningMessage(
+        `Undo the last rewind (${relativeTime(last.checkpoint.time)})?`,
+        { modal: true, detail: `${oneLine(last.checkpoint.label, 100)}. The files it wrote go back to what they were right before it.` },
+        'Undo Rewind',
+      );
+      if (ok === 'Undo Rewind') await d.reporter.applyAndReport(last.checkpoint.id);
+    },
+    [CMD.rewindConversation]: async (arg) => {
+      const el = promptOf(arg) ?? (await pickPrompt(d));
+      if (el) d.preview.show({ ...(el.prompt.checkpointId ? { targetId: el.prompt.checkpointId } : {}), scope: 'conversation', conversation: { session: el.session, prompt: el.prompt } });
+    },
+    [CMD.rewindBoth]: async (arg) => {
+      const el = promptOf(arg) ?? (await pickPrompt(d));
+      if (el) d.preview.show({ ...(el.prompt.checkpointId ? { targetId: el.prompt.checkpointId } : {}), scope: 'both', conversation: { session: el.session, prompt: el.prompt } });
+    },
+    [CMD.rewindFilesBeforePrompt]: async (arg) => {
+      const el = promptOf(arg) ?? (await pickPrompt(d));
+      if (!el) return;
+      if (!el.prompt.checkpointId) {
+        void vscode.window.showInformationMessage('No file checkpoint was recorded for this prompt (the hooks were not connected yet).');
+        return;
+      }
+      d.preview.show({ targetId: el.prompt.checkpointId, scope: 'files', conversation: { session: el.session, prompt: el.prompt } });
+    },
+    [CMD.createCheckpoint]: async () => {
+      const label = await vscode.window.showInputBox({ prompt: 'Name this checkpoint', placeHolder: 'e.g. before trying the big refactor', value: 'Manual checkpoint' });
+      if (label === undefined) return;
+      d.store.append([d.store.checkpointRecord({ id: newId(), kind: 'manual', label: label || 'Manual checkpoint', agent: 'user' })]);
+      d.model.reload();
+    },
+    [CMD.refresh]: () => d.model.reload(),
+    [CMD.connectClaude]: async () => {
+      if (!vscode.workspace.isTrusted) {
+        void vscode.window.showWarningMessage('Trust this workspace before connecting an agent: Connect writes hook commands into its .claude folder.');
+        return;
+      }
+      for (const folder of await pickFolders('Connect Claude Code in which folder?')) {
+        const r = d.claude.connect(folder.uri.fsPath);
+        const rel = path.relative(folder.uri.fsPath, r.file);
+        if (r.hooksDisabled) void vscode.window.showWarningMessage(`${rel} sets "disableAllHooks": Claude Code will not run Agent Rewind's hooks until you remove it.`);
+        if (r.problems.length)
+          void vscode.window.showWarningMessage(`${rel} contains ${r.problems.join(' and ').replace(/-/g, ' ')}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.`, 'Open File').then((p) => p && vscode.window.showTextDocument(vscode.Uri.file(r.file)));
+        void vscode.window.showInformationMessage(
+          r.changed ? `Connected Claude Code in ${folder.name}: sessions started there from now on are recorded (hooks in ${rel}). Running sessions pick them up on their next start.` : `Claude Code is already connected in ${folder.name}.`,
+        );
+      }
+      d.updateContext();
+    },
+    [CMD.disconnectClaude]: async () => {
+      for (const folder of await pickFolders('Disconnect Claude Code in which folder?')) {
+        const r = d.claude.disconnect(folder.uri.fsPath);
+        void vscode.window.showInformationMessage(r.changed ? `Disconnected Claude Code in ${folder.name}: removed Agent Rewind's hooks, kept everything else. What was recorded stays until you delete it.` : `Claude Code was not connected in ${folder.name}.`);
+      }
+      d.updateContext();
+    },
+    [CMD.showStorage]: () => d.storage.showUsage(),
+    [CMD.cleanUp]: () => d.storage.cleanUp(),
+    [CMD.deleteAllData]: () => d.storage.deleteAll(),
+    [CMD.openFileDiff]: async (arg) => {
+      const el = arg as FilesElement | undefined;
+      if (el?.kind !== 'file') return;
+      const c = el.change;
+      const cp = d.model.find(el.checkpointId)?.checkpoint;
+      const left = snapshotUri(c.path, c.from && !c.from.skipped ? c.from.hash : null, 'before');
+      const right = snapshotUri(c.path, c.to.skipped ? null : c.to.hash, 'after');
+      await vscode.commands.executeCommand('vscode.diff', left, right, `${path.basename(c.path)} (after "${oneLine(cp?.label ?? '', 30)}")`, { preview: true });
+    },
+    [CMD.revealCheckpoint]: async (arg) => {
+      const el = promptOf(arg);
+      const id = el?.prompt.checkpointId;
+      const target = id ? d.files.checkpointElement(id) : undefined;
+      if (target) await d.filesTree.reveal(target, { select: true, focus: false, expand: true });
+    },
+  };
+
+  return Object.entries(handlers).map(([id, fn]) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await fn(...args);
+      } catch (e) {
+        const msg = (e as Error).message ?? String(e);
+        d.output.appendLine(`[${new Date().toISOString()}] ${id} failed: ${(e as Error).stack ?? msg}`);
+        void vscode.window.showErrorMessage(`Agent Rewind: ${msg}`, 'Show Log').then((p) => p && d.output.show(true));
+        return undefined;
+      }
+    }),
+  );
+}
+
+async function pickFolders(placeHolder: string): Promise<readonly vscode.WorkspaceFolder[]> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length <= 1) return folders;
+  const all = { label: 'All folders', folders };
+  const pick = await vscode.window.showQuickPick([all, ...folders.map((f) => ({ label: f.name, description: f.uri.fsPath, folders: [f] }))], { placeHolder });
+  return pick?.folders ?? [];
+}

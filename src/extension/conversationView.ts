@@ -1,0 +1,100 @@
+// The Conversation view: agent sessions (forks under their parent) -> user prompts -> tool calls,
+// an icon per effect class so irreversible calls stand out.
+import * as vscode from 'vscode';
+import type { ConvPrompt, ConvSession, ConvTool } from './conversationModel';
+import { oneLine, relativeTime } from './relativeTime';
+
+export type ConvElement =
+  | { kind: 'session'; session: ConvSession }
+  | { kind: 'prompt'; session: ConvSession; prompt: ConvPrompt; index: number }
+  | { kind: 'tool'; prompt: ConvPrompt; tool: ConvTool; index: number };
+
+const AGENTS: Record<string, string> = { claude: 'Claude Code', copilot: 'Copilot', codex: 'Codex', gemini: 'Gemini CLI' };
+
+function toolIcon(t: ConvTool): vscode.ThemeIcon {
+  switch (t.effect) {
+    case 'irreversible':
+      return t.severity === 'low' ? new vscode.ThemeIcon('question', new vscode.ThemeColor('editorWarning.foreground')) : new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+    case 'compensatable':
+      return new vscode.ThemeIcon('debug-step-back', new vscode.ThemeColor('editorWarning.foreground'));
+    case 'rewindable':
+      return new vscode.ThemeIcon('edit');
+    default:
+      return new vscode.ThemeIcon(/^(Bash|PowerShell)$/.test(t.name) ? 'terminal' : /Web/.test(t.name) ? 'globe' : /Todo/.test(t.name) ? 'checklist' : 'search');
+  }
+}
+
+const EFFECT_WORDS: Record<string, string> = {
+  irreversible: 'cannot be undone',
+  compensatable: 'can be compensated',
+  rewindable: 'rewindable',
+  none: 'read-only',
+};
+
+export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
+  private readonly emitter = new vscode.EventEmitter<ConvElement | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private sessions: ConvSession[] = [];
+
+  constructor(private readonly load: () => ConvSession[], onChange: vscode.Event<void>) {
+    this.sessions = load();
+    onChange(() => {
+      this.sessions = this.load();
+      this.emitter.fire(undefined);
+    });
+  }
+
+  get all(): readonly ConvSession[] {
+    return this.sessions;
+  }
+
+  getChildren(el?: ConvElement): ConvElement[] {
+    if (!el) return this.sessions.map((session) => ({ kind: 'session', session }));
+    if (el.kind === 'session') {
+      return [
+        ...el.session.prompts.map((prompt, index): ConvElement => ({ kind: 'prompt', session: el.session, prompt, index })),
+        ...el.session.forks.map((session): ConvElement => ({ kind: 'session', session })),
+      ];
+    }
+    if (el.kind === 'prompt') return el.prompt.tools.map((tool, index) => ({ kind: 'tool', prompt: el.prompt, tool, index }));
+    return [];
+  }
+
+  getTreeItem(el: ConvElement): vscode.TreeItem {
+    switch (el.kind) {
+      case 'session': {
+        const s = el.session;
+        const item = new vscode.TreeItem(oneLine(s.title, 60), vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `session:${s.id}`;
+        item.description = `${AGENTS[s.agent] ?? s.agent} · ${relativeTime(s.time)}${s.parent ? ' · fork' : ''}`;
+        item.iconPath = new vscode.ThemeIcon(s.parent ? 'repo-forked' : 'hubot');
+        item.contextValue = `agentRewind.session${s.transcript ? '.transcript' : ''}`;
+        const tip = new vscode.MarkdownString();
+        tip.appendText(`${AGENTS[s.agent] ?? s.agent} session ${s.id}\n${s.prompts.length} prompt(s)${s.cwd ? `\n${s.cwd}` : ''}`);
+        item.tooltip = tip;
+        return item;
+      }
+      case 'prompt': {
+        const p = el.prompt;
+        const risky = p.tools.filter((t) => t.effect === 'irreversible' || t.effect === 'compensatable').length;
+        const item = new vscode.TreeItem(oneLine(p.text, 80) || '(empty prompt)', p.tools.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+        item.id = `prompt:${el.session.id}:${p.key}`;
+        item.description = `${relativeTime(p.time)}${p.tools.length ? ` · ${p.tools.length} tool call${p.tools.length > 1 ? 's' : ''}` : ''}${risky ? ` · ${risky} not undoable` : ''}`;
+        item.iconPath = new vscode.ThemeIcon(risky ? 'comment-unresolved' : 'comment');
+        item.contextValue = `agentRewind.prompt${p.checkpointId ? '.hasCheckpoint' : ''}${p.forkable ? '.forkable' : ''}`;
+        item.tooltip = new vscode.MarkdownString().appendText(p.text.slice(0, 2000));
+        return item;
+      }
+      case 'tool': {
+        const t = el.tool;
+        const item = new vscode.TreeItem(`${t.name}: ${oneLine(t.summary, 70)}`, vscode.TreeItemCollapsibleState.None);
+        item.id = `tool:${el.prompt.key}:${t.id ?? el.index}`;
+        item.description = t.effect === 'none' ? undefined : EFFECT_WORDS[t.effect];
+        item.iconPath = toolIcon(t);
+        item.contextValue = `agentRewind.tool.${t.effect}`;
+        item.tooltip = new vscode.MarkdownString().appendText(`${t.name} — ${EFFECT_WORDS[t.effect]}${t.severity === 'low' ? ' (unknown command)' : ''}\n${t.summary.slice(0, 2000)}`);
+        return item;
+      }
+    }
+  }
+}

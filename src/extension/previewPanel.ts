@@ -1,0 +1,220 @@
+// The preview webview's host side: plans the rewind (the dry run), sends the model, and carries
+// out what the user chooses — files, conversation or both — then reports with an Undo.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Plan } from '../core/rewind';
+import { isWebviewMessage, type HostToWebview, type PreviewModel, type Scope, type WebviewToHost } from '../shared/messages';
+import type { ConvPrompt, ConvSession } from './conversationModel';
+import { previewHtml } from './previewHtml';
+import type { RewindReporter } from './rewindReporter';
+import { type RewindService, dirtyAmong, runCompensations } from './rewindService';
+import { snapshotUri } from './snapshotContent';
+import type { TimelineModel } from './timelineModel';
+
+export interface ConversationTarget {
+  session: ConvSession;
+  prompt: ConvPrompt;
+}
+
+/** The conversation side of a rewind (fork), supplied by the conversation feature. */
+export interface ConversationRewinder {
+  describe(t: ConversationTarget): PreviewModel['conversation'] | { unavailable: string };
+  fork(t: ConversationTarget, filesRewound: boolean): Promise<void>;
+}
+
+export interface PreviewRequest {
+  /** The file checkpoint (absent for a conversation-only rewind with no checkpoint). */
+  targetId?: string;
+  scope: Scope;
+  paths?: string[];
+  conversation?: ConversationTarget;
+}
+
+export class PreviewPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private request: PreviewRequest | undefined;
+  private onlySession: string | null = null;
+  private plan: Plan | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    model: TimelineModel,
+    private readonly service: RewindService,
+    private readonly reporter: RewindReporter,
+    private readonly conversation: ConversationRewinder | undefined,
+  ) {
+    this.disposables.push(model.onDidChange(() => this.post()));
+  }
+
+  show(request: PreviewRequest): void {
+    this.request = request;
+    this.onlySession = null;
+    if (!this.panel) {
+      const roots = [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')];
+      this.panel = vscode.window.createWebviewPanel('agentRewind.preview', 'Rewind Preview', vscode.ViewColumn.Active, {
+        enableScripts: true,
+        localResourceRoots: roots,
+        retainContextWhenHidden: false,
+      });
+      this.panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
+      const w = this.panel.webview;
+      w.html = previewHtml({
+        cspSource: w.cspSource,
+        scriptUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'preview.js')).toString(),
+        styleUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'preview.css')).toString(),
+        codiconUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'codicon.css')).toString(),
+      });
+      this.panel.onDidDispose(() => (this.panel = undefined), undefined, this.disposables);
+      w.onDidReceiveMessage((m: unknown) => void this.handleMessage(m), undefined, this.disposables);
+    } else {
+      this.panel.reveal();
+      this.post();
+    }
+  }
+
+  get isOpen(): boolean {
+    return !!this.panel;
+  }
+
+  /** The model last sent (for tests). */
+  current(): PreviewModel | undefined {
+    return this.build();
+  }
+
+  private send(m: HostToWebview): void {
+    try {
+      void this.panel?.webview.postMessage(m);
+    } catch {
+      /* disposed meanwhile: nothing to tell */
+    }
+  }
+
+  private close(): void {
+    const p = this.panel;
+    this.panel = undefined;
+    p?.dispose();
+  }
+
+  private build(): PreviewModel | undefined {
+    const req = this.request;
+    if (!req) return undefined;
+    const available: Scope[] = [];
+    let unavailableReason: string | undefined;
+    let conv: PreviewModel['conversation'] = null;
+    if (req.conversation && this.conversation) {
+      const d = this.conversation.describe(req.conversation);
+      if (d && 'unavailable' in d) unavailableReason = d.unavailable;
+      else conv = d;
+    } else unavailableReason = req.conversation ? 'Conversation rewind is not available for this agent.' : 'Open the preview from a prompt in the Conversation view to rewind the conversation too.';
+    if (req.targetId) available.push('files');
+    if (conv) available.push('conversation');
+    if (conv && req.targetId) available.push('both');
+    const scope: PreviewModel['scope'] = { default: available.includes(req.scope) ? req.scope : (available[0] ?? 'files'), available, ...(unavailableReason ? { unavailableReason } : {}) };
+    if (req.targetId) {
+      this.plan = this.service.plan(req.targetId, { ...(req.paths ? { paths: req.paths } : {}), ...(this.onlySession ? { sessions: [this.onlySession] } : {}) });
+      return this.service.previewModel(this.plan, scope, conv, this.onlySession);
+    }
+    this.plan = undefined;
+    return {
+      target: { id: '', label: req.conversation?.prompt.text ?? '', kind: 'prompt', time: new Date(req.conversation?.prompt.time ?? Date.now()).toISOString() },
+      notUndone: [],
+      files: [],
+      notRestorable: [],
+      blocked: [],
+      warnings: [],
+      dirty: [],
+      uncommitted: [],
+      sessions: [],
+      conflicts: [],
+      scope,
+      conversation: conv,
+      onlySession: null,
+    };
+  }
+
+  private post(): void {
+    if (!this.panel) return;
+    try {
+      const model = this.build();
+      if (model) this.send({ type: 'model', model });
+    } catch (e) {
+      this.send({ type: 'error', message: (e as Error).message });
+    }
+  }
+
+  /** Handles one message from the webview (public so tests can drive the host side as the webview does). */
+  async handleMessage(raw: unknown): Promise<void> {
+    if (!isWebviewMessage(raw)) return; // the host never trusts the webview's shape
+    const m: WebviewToHost = raw;
+    switch (m.type) {
+      case 'ready':
+      case 'refresh':
+        this.post();
+        return;
+      case 'setSession':
+        this.onlySession = m.session;
+        this.post();
+        return;
+      case 'saveAll':
+        await vscode.workspace.saveAll(false);
+        this.post();
+        return;
+      case 'openDiff':
+        await this.openDiff(m.path);
+        return;
+      case 'cancel':
+        this.close();
+        return;
+      case 'rewind':
+        await this.rewind(m.scope, m.compensations, m.force);
+        return;
+      default: {
+        const never: never = m;
+        return never;
+      }
+    }
+  }
+
+  private async openDiff(p: string): Promise<void> {
+    const change = this.plan?.changes.find((c) => c.path === p);
+    if (!change || !this.plan) return;
+    const label = `${path.basename(p)} (now ↔ after rewind)`;
+    const left = change.from.hash === null && !change.from.skipped ? snapshotUri(p, null, 'now') : vscode.Uri.file(p);
+    await vscode.commands.executeCommand('vscode.diff', left, snapshotUri(p, change.to.hash, this.plan.target.id), label, { preview: true });
+  }
+
+  private async rewind(scope: Scope, compensations: number[], force: boolean): Promise<void> {
+    const req = this.request;
+    if (!req) return;
+    this.send({ type: 'busy', busy: true, message: 'Rewinding…' });
+    try {
+      const files = scope !== 'conversation' && req.targetId;
+      if (files) {
+        const dirty = dirtyAmong((this.plan?.files ?? []).map((f) => f.path));
+        if (dirty.length) {
+          this.send({ type: 'error', message: `${dirty.length} affected file(s) have unsaved changes in an editor. Save them (Save All) or close them without saving, then rewind.` });
+          return;
+        }
+        const picked = (this.plan?.notUndone ?? []).filter((_, i) => compensations.includes(i));
+        const ok = await this.reporter.applyAndReport(req.targetId!, { ...(req.paths ? { paths: req.paths } : {}), ...(this.onlySession ? { sessions: [this.onlySession] } : {}), force });
+        if (!ok) {
+          this.post();
+          return;
+        }
+        runCompensations(picked, req.conversation?.session.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+      }
+      if (scope !== 'files' && req.conversation && this.conversation) await this.conversation.fork(req.conversation, !!files);
+      this.close();
+    } catch (e) {
+      this.send({ type: 'error', message: (e as Error).message });
+    } finally {
+      this.send({ type: 'busy', busy: false });
+    }
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,72 @@
+// Runs a file rewind through the busy queue and tells the user what happened: per-file failures,
+// refusals with their ways out, and success with an Undo button.
+import * as vscode from 'vscode';
+import type { Busy } from './busy';
+import { oneLine } from './relativeTime';
+import type { RewindRequest, RewindService } from './rewindService';
+import type { TimelineModel } from './timelineModel';
+
+export class RewindReporter {
+  constructor(private readonly service: RewindService, private readonly busy: Busy, private readonly model: TimelineModel, private readonly output: vscode.OutputChannel) {}
+
+  /** True when files were rewound (fully). */
+  async applyAndReport(targetId: string, req: RewindRequest = {}): Promise<boolean> {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage('Agent Rewind does not rewind files in an untrusted workspace. Trust the workspace first.');
+      return false;
+    }
+    const r = await this.busy.run('rewinding', () => this.service.apply(targetId, req));
+    if (!r) return false;
+    const label = this.model.find(targetId)?.checkpoint.label ?? targetId;
+    switch (r.status) {
+      case 'dirty': {
+        const pick = await vscode.window.showWarningMessage(
+          `Rewind refused: ${r.dirty.length} affected file(s) have unsaved changes (${r.dirty.map((p) => this.model.relative(p)).join(', ')}). Nothing was written.`,
+          'Save All and Rewind',
+        );
+        if (pick === 'Save All and Rewind') {
+          await vscode.workspace.saveAll(false);
+          return this.applyAndReport(targetId, req);
+        }
+        return false;
+      }
+      case 'refused': {
+        const files = r.plan.blocked.map((b) => `${this.model.relative(b.path)} (${b.reason.replace('-', ' ')})`).join(', ');
+        const pick = await vscode.window.showWarningMessage(
+          `Rewind refused: ${r.plan.blocked.length} file(s) changed since the agent last wrote them: ${files}. Nothing was written.`,
+          { detail: 'Save or commit your own changes first, or rewind anyway: their current content is snapshotted first, so Undo brings it back.' },
+          'Rewind Anyway',
+          'Preview',
+        );
+        if (pick === 'Rewind Anyway') return this.applyAndReport(targetId, { ...req, force: true });
+        if (pick === 'Preview') await vscode.commands.executeCommand('agentRewind.previewRewind', targetId);
+        return false;
+      }
+      case 'blocked-io':
+        void vscode.window.showErrorMessage(`Nothing was rewound: ${r.problems.map((p) => `${this.model.relative(p.path)}: ${p.error}`).join('; ')}. Fix the permissions and try again.`);
+        return false;
+      case 'nothing':
+        void vscode.window.showInformationMessage(`Nothing to rewind: the recorded files already match "${oneLine(label, 60)}".`);
+        return false;
+      case 'done':
+      case 'partial': {
+        const ok = r.files.filter((f) => f.ok).length;
+        this.output.appendLine(`[${new Date().toISOString()}] Rewind to ${targetId} ("${oneLine(label, 80)}"): ${ok}/${r.files.length} files verified. Undo checkpoint ${r.checkpoint}.`);
+        for (const f of r.files) this.output.appendLine(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
+        const undo = async () => {
+          await this.applyAndReport(r.checkpoint);
+        };
+        if (r.status === 'done') {
+          void vscode.window
+            .showInformationMessage(`Rewound ${r.files.length} file${r.files.length === 1 ? '' : 's'} to "${oneLine(label, 60)}"; every file verified.`, 'Undo', 'Show Details')
+            .then((pick) => (pick === 'Undo' ? undo() : pick === 'Show Details' ? this.output.show(true) : undefined));
+        } else {
+          void vscode.window
+            .showErrorMessage(`Rewound ${ok} of ${r.files.length} files; ${r.files.length - ok} could not be written (see details). Undo restores everything as it was.`, 'Show Details', 'Undo')
+            .then((pick) => (pick === 'Undo' ? undo() : pick === 'Show Details' ? this.output.show(true) : undefined));
+        }
+        return r.status === 'done';
+      }
+    }
+  }
+}

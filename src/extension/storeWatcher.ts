@@ -1,0 +1,58 @@
+// Fires when the store's timeline changes (hooks append while an agent works). fs.watch on the
+// store folder, debounced, with a slow poll as a safety net (fs.watch can miss events on some
+// file systems, e.g. network mounts).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+export class StoreWatcher implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.emitter.event;
+  private watcher: fs.FSWatcher | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private last = '';
+
+  constructor(private readonly storeDir: string, debounceMs = 150, pollMs = 3000) {
+    const fire = () => {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        if (this.stamp() !== this.last) {
+          this.last = this.stamp();
+          this.emitter.fire();
+        }
+      }, debounceMs);
+    };
+    this.last = this.stamp();
+    try {
+      this.watcher = fs.watch(storeDir, { persistent: false }, (_e, name) => {
+        if (!name || name.startsWith('files.jsonl') || name === 'lineage.jsonl' || name === 'rewind-journal.json') fire();
+      });
+      this.watcher.on('error', () => undefined);
+    } catch {
+      /* the poll still works */
+    }
+    this.poll = setInterval(fire, pollMs);
+  }
+
+  private stamp(): string {
+    const parts: string[] = [];
+    for (const f of ['files.jsonl', 'lineage.jsonl']) {
+      try {
+        const st = fs.statSync(path.join(this.storeDir, f));
+        parts.push(`${st.size}:${st.mtimeMs}:${st.ino}`);
+      } catch {
+        parts.push('-');
+      }
+    }
+    return parts.join('|');
+  }
+
+  dispose(): void {
+    this.watcher?.close();
+    if (this.timer) clearTimeout(this.timer);
+    if (this.poll) clearInterval(this.poll);
+    this.emitter.dispose();
+  }
+}

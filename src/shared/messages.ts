@@ -1,0 +1,106 @@
+// Messages between the extension host and the preview webview: one module, imported by both
+// bundles. The host is the source of truth; the webview renders what it is sent and asks.
+// Everything in these payloads may come from an agent (paths, commands, prompt text): the webview
+// renders it as text only, never as markup.
+
+export type Scope = 'files' | 'conversation' | 'both';
+
+export interface PreviewFile {
+  path: string;
+  /** The path relative to its workspace folder, for display. */
+  rel: string;
+  action: 'restore' | 'delete' | 'recreate';
+  insertions: number;
+  deletions: number;
+  binary?: boolean;
+  approximate?: boolean;
+  sessions: string[];
+}
+
+export interface PreviewNotUndone {
+  index: number;
+  tool: string;
+  summary: string;
+  effect: 'irreversible' | 'compensatable';
+  severity: 'high' | 'low';
+  compensation?: string;
+  time: string;
+}
+
+export interface PreviewProblem {
+  path: string;
+  rel: string;
+  reason: string;
+}
+
+export interface PreviewConversation {
+  /** The prompt the conversation is cut before. */
+  promptText: string;
+  promptTime: string;
+  /** How many prompts the fork keeps, and how many it drops. */
+  kept: number;
+  dropped: number;
+  session: string;
+  /** Files that will keep edits made in the dropped turns (conversation-only rewind). */
+  filesKeepingEdits: string[];
+}
+
+export interface PreviewModel {
+  target: { id: string; label: string; kind: string; time: string };
+  notUndone: PreviewNotUndone[];
+  files: PreviewFile[];
+  notRestorable: PreviewProblem[];
+  blocked: PreviewProblem[];
+  warnings: PreviewProblem[];
+  /** Affected files with unsaved changes in an editor. */
+  dirty: PreviewProblem[];
+  uncommitted: string[];
+  /** With several sessions after the target: the sessions, and the paths both changed. */
+  sessions: string[];
+  conflicts: { path: string; rel: string; sessions: string[] }[];
+  /** The scope offered and its default; conversation is null when no transcript can be forked. */
+  scope: { default: Scope; available: Scope[]; unavailableReason?: string };
+  conversation: PreviewConversation | null;
+  /** Only this session's changes (null = every session). */
+  onlySession: string | null;
+}
+
+export type HostToWebview =
+  | { type: 'model'; model: PreviewModel }
+  | { type: 'busy'; busy: boolean; message?: string }
+  | { type: 'error'; message: string };
+
+export type WebviewToHost =
+  | { type: 'ready' }
+  | { type: 'openDiff'; path: string }
+  | { type: 'saveAll' }
+  | { type: 'refresh' }
+  | { type: 'setSession'; session: string | null }
+  | { type: 'rewind'; scope: Scope; compensations: number[]; force: boolean }
+  | { type: 'cancel' };
+
+/** Runtime check of a message from the webview (the host never trusts its shape). */
+export function isWebviewMessage(m: unknown): m is WebviewToHost {
+  if (typeof m !== 'object' || m === null) return false;
+  const v = m as Record<string, unknown>;
+  switch (v.type) {
+    case 'ready':
+    case 'saveAll':
+    case 'refresh':
+    case 'cancel':
+      return true;
+    case 'openDiff':
+      return typeof v.path === 'string';
+    case 'setSession':
+      return v.session === null || typeof v.session === 'string';
+    case 'rewind':
+      return (
+        (v.scope === 'files' || v.scope === 'conversation' || v.scope === 'both') &&
+        Array.isArray(v.compensations) &&
+        v.compensations.every((n) => Number.isInteger(n)) &&
+        typeof v.force === 'boolean'
+      );
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,67 @@
+// Self-test of the page helpers (workbench.mjs) on real VS Code UI: a tiny probe extension (probe-ext/)
+// with a tree + inline and context actions, a webview panel, a webview view and a notification.
+// Keeps the helpers honest before Agent Rewind's own views exist, and shows how to use them.
+import * as assert from 'node:assert/strict';
+
+export const options = { probe: true };
+const probe = 'agent-rewind-test.rewind-probe';
+
+export const tests = [
+  {
+    name: 'tree item inline action and context menu',
+    async run({ wb }) {
+      await wb.openViewContainer('Rewind Probe');
+      await wb.viewPane('Probe Items');
+      const alpha = wb.treeItem(/^Alpha 0\b/, { view: 'Probe Items' });
+      await alpha.waitFor();
+      await wb.clickInlineAction(alpha, 'Bump');
+      await wb.treeItem(/^Alpha 1\b/, { view: 'Probe Items' }).waitFor();
+      await wb.clickContextMenu(wb.treeItem(/^Alpha 1\b/), 'Bump');
+      await wb.treeItem(/^Alpha 2\b/, { view: 'Probe Items' }).waitFor();
+      assert.equal(await wb.treeItem(/^Beta 0\b/, { view: 'Probe Items' }).count(), 1, 'Beta untouched');
+    },
+  },
+  {
+    name: 'webview panel: reach into the nested iframes, click, see the reply',
+    async run({ wb }) {
+      await wb.runCommand('Rewind Probe: Open Probe Panel');
+      await wb.editorTab('Probe Panel').waitFor();
+      const frame = await wb.webview({ extensionId: probe, kind: 'panel', has: 'h2:text("Probe Panel")' });
+      assert.equal(await frame.locator('#status').textContent(), 'ready');
+      await frame.getByRole('button', { name: 'Ping' }).click();
+      await frame.locator('#status', { hasText: 'pong 1' }).waitFor();
+      // theme variables reach the webview
+      const fg = await frame.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--vscode-foreground'));
+      assert.ok(fg.trim(), 'webview sees --vscode-foreground');
+      await wb.screenshot('helpers-webview-panel');
+    },
+  },
+  {
+    name: 'webview view in the side bar',
+    async run({ wb }) {
+      await wb.openViewContainer('Rewind Probe');
+      await wb.viewPane('Probe View');
+      const frame = await wb.webview({ extensionId: probe, kind: 'view', has: 'h2:text("Probe View")' });
+      await frame.getByRole('button', { name: 'Ping' }).click();
+      await frame.locator('#status', { hasText: 'pong 1' }).waitFor();
+    },
+  },
+  {
+    name: 'notification and its button',
+    async run({ wb }) {
+      await wb.runCommand('Rewind Probe: Say Hi');
+      const n = await wb.notification('Probe says hi');
+      await wb.clickNotificationButton(n, 'Again');
+      await wb.notification('Probe says hi again');
+      await wb.screenshot('helpers-notification');
+    },
+  },
+  {
+    name: 'command palette lists contributed commands by category',
+    async run({ wb }) {
+      const labels = await wb.paletteLabels('Rewind Probe:');
+      assert.ok(labels.some((l) => l.startsWith('Rewind Probe: Open Probe Panel')), labels.join(' | '));
+      assert.ok(!labels.some((l) => l.startsWith('Rewind Probe: Bump')), 'hidden from the palette by its when clause');
+    },
+  },
+];

@@ -1,0 +1,223 @@
+// Page helpers for driving the VS Code workbench (code-server in Chromium) with playwright-core.
+// They lean on roles and aria labels that VS Code itself sets, not on layout.
+//
+//   const wb = workbench(page);
+//   await wb.ready();
+//   await wb.openViewContainer('Agent Rewind');            // activity-bar tab, by title
+//   const item = wb.treeItem(/Prompt: fix the tests/, { view: 'Files' });
+//   await wb.clickInlineAction(item, 'Rewind Files to Here');
+//   await wb.runCommand('Agent Rewind: Preview Rewind');    // command palette, exact label
+//   const frame = await wb.webview({ has: 'text=What will not be undone' });   // inner webview document
+//   await frame.getByRole('button', { name: 'Rewind' }).click();
+//   await wb.screenshot('preview');                          // test-output/e2e/preview.png
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { EXTENSION_ID, repoRoot } from '../harness/harness.mjs';
+
+export const screenshotDir = path.join(repoRoot, 'test-output/e2e');
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const asRe = (label, exact = false) => (label instanceof RegExp ? label : new RegExp(exact ? `^${escapeRe(label)}$` : escapeRe(label)));
+
+export function workbench(page) {
+  const wb = {
+    page,
+
+    /** Waits for the workbench shell (activity bar, status bar) and a connected extension host. */
+    async ready({ timeout = 90000 } = {}) {
+      await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout });
+      await page.waitForSelector('.monaco-workbench .part.statusbar', { timeout });
+      // The remote indicator says "Opening Remote..." until the server connection is up.
+      await page.waitForFunction(() => {
+        const el = document.querySelector('#status\\.host, [id="status.host"]');
+        return !el || !/Opening Remote/i.test(el.textContent || '');
+      }, null, { timeout });
+    },
+
+    /** The activity-bar tab of a view container, by its title (e.g. "Agent Rewind"). */
+    activityTab(title) {
+      return page.locator('.part.activitybar').getByRole('tab', { name: asRe(title) });
+    },
+
+    /** Opens (shows, never toggles closed) a view container from the activity bar. */
+    async openViewContainer(title, { timeout = 30000 } = {}) {
+      const tab = wb.activityTab(title);
+      await tab.waitFor({ state: 'visible', timeout });
+      if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
+      await page.locator('.part.sidebar .composite.title').filter({ hasText: new RegExp(asRe(title).source, 'i') }).first().waitFor({ timeout });
+    },
+
+    /** A view's pane in the side bar, by view name ("Files", "Conversation"), expanded if collapsed. */
+    async viewPane(name, { timeout = 30000 } = {}) {
+      const header = page.locator('.part.sidebar .pane-header').filter({ has: page.locator('h3.title', { hasText: asRe(name, true) }) });
+      await header.first().waitFor({ timeout });
+      if ((await header.first().getAttribute('aria-expanded')) === 'false') await header.first().click();
+      return page.locator('.part.sidebar .pane').filter({ has: header });
+    },
+
+    /** A tree item (row) by its accessible label; scoped to a view when `view` is given. */
+    treeItem(label, { view } = {}) {
+      const scope = view
+        ? page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header h3.title', { hasText: asRe(view, true) }) })
+        : page;
+      return scope.getByRole('treeitem', { name: asRe(label) });
+    },
+
+    /** Expands a collapsed tree item (clicking the twistie only, so no command runs). */
+    async expand(item) {
+      await item.first().waitFor();
+      if ((await item.first().getAttribute('aria-expanded')) === 'false') await item.first().locator('.monaco-tl-twistie').click();
+    },
+
+    /** Hovers a tree row and clicks one of its inline actions (the icons that appear on hover), by title. */
+    async clickInlineAction(item, title, { timeout = 15000 } = {}) {
+      const row = item.first();
+      await row.waitFor({ timeout });
+      await row.hover();
+      const action = row.locator('.actions .action-label').and(page.getByRole('button', { name: asRe(title) }));
+      await action.first().waitFor({ state: 'visible', timeout });
+      await action.first().click();
+    },
+
+    /** Right-clicks a tree row and picks a context-menu entry by label. */
+    async clickContextMenu(item, label, { timeout = 15000 } = {}) {
+      await item.first().click({ button: 'right' });
+      const entry = page.locator('.context-view .monaco-menu').getByRole('menuitem', { name: asRe(label) });
+      await entry.first().waitFor({ state: 'visible', timeout });
+      // VS Code's menu ignores a click that lands right after it opened (a guard against the opening
+      // right-click's mouse-up): let it settle, hover, then click.
+      await page.waitForTimeout(400);
+      await entry.first().hover();
+      await entry.first().click();
+      await entry.first().waitFor({ state: 'hidden', timeout });
+    },
+
+    /** Clicks an action in a view's title bar (e.g. "Refresh"), by title. */
+    async clickViewTitleAction(viewName, title) {
+      const header = page.locator('.part.sidebar .pane-header').filter({ has: page.locator('h3.title', { hasText: asRe(viewName, true) }) }).first();
+      await header.hover();
+      await header.getByRole('button', { name: asRe(title) }).first().click();
+    },
+
+    /** Opens the command palette and runs the command whose label is exactly `label`
+     *  ("Category: Title", as shown in the palette). */
+    async runCommand(label, { timeout = 15000 } = {}) {
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout });
+      await input.fill(`>${label}`);
+      const option = page.locator('.quick-input-widget .quick-input-list').getByRole('option', { name: new RegExp(`^${escapeRe(label)}(,|$)`) });
+      await option.first().waitFor({ state: 'visible', timeout });
+      await option.first().click();
+    },
+
+    /** Whether the command palette offers the command labelled exactly `label` (closes the palette after). */
+    async paletteHas(label, { timeout = 5000 } = {}) {
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible' });
+      await input.fill(`>${label}`);
+      const option = page.locator('.quick-input-widget .quick-input-list').getByRole('option', { name: new RegExp(`^${escapeRe(label)}(,|$)`) });
+      const found = await option.first().waitFor({ state: 'visible', timeout }).then(() => true, () => false);
+      await page.keyboard.press('Escape');
+      return found;
+    },
+
+    /** Labels currently offered by the command palette for a filter text (closes the palette after). */
+    async paletteLabels(filter, { settleMs = 500 } = {}) {
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible' });
+      await input.fill(`>${filter}`);
+      await page.waitForTimeout(settleMs);
+      const labels = await page.locator('.quick-input-widget .quick-input-list').getByRole('option')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') || ''));
+      await page.keyboard.press('Escape');
+      return labels;
+    },
+
+    /** Picks an entry in an open quick pick (showQuickPick / createQuickPick) by label. */
+    async pickQuickItem(label, { timeout = 15000 } = {}) {
+      const option = page.locator('.quick-input-widget .quick-input-list').getByRole('option', { name: asRe(label) });
+      await option.first().waitFor({ state: 'visible', timeout });
+      await option.first().click();
+    },
+
+    /**
+     * The document inside a webview (panel or view) — a playwright Frame to query and click in.
+     * VS Code nests two iframes: the outer `iframe.webview` (src .../webview/browser/pre/index.html?...&extensionId=ID
+     * &purpose=webviewView for views) hosts an inner `iframe#active-frame` holding the extension's HTML. We pick
+     * the outer frames of `extensionId` that are visible, then the inner active frame, and (optionally) the one
+     * that contains `has` (a selector, e.g. 'text=Preview' or '#rewind'). Retries until `timeout`.
+     * `kind`: 'view' (webview views) | 'panel' (editor webviews) | undefined (either).
+     * A webview that is hidden and shown again may be re-created: call webview() again after that.
+     */
+    async webview({ extensionId = EXTENSION_ID, has, kind, timeout = 30000 } = {}) {
+      const end = Date.now() + timeout;
+      let seen = 0;
+      for (;;) {
+        seen = 0;
+        for (const outer of page.frames()) {
+          const url = outer.url();
+          if (!url.includes('/webview/browser/pre/index.html')) continue;
+          const q = new URL(url).searchParams;
+          if (extensionId && q.get('extensionId') !== extensionId) continue;
+          const purpose = q.get('purpose');
+          if (kind === 'view' && purpose !== 'webviewView') continue;
+          if (kind === 'panel' && purpose === 'webviewView') continue;
+          try {
+            const el = await outer.frameElement();
+            if (!(await el.isVisible())) continue;
+            for (const inner of outer.childFrames()) {
+              const innerEl = await inner.frameElement();
+              if ((await innerEl.getAttribute('id')) !== 'active-frame') continue;
+              seen++;
+              if (has && (await inner.locator(has).count()) === 0) continue;
+              return inner;
+            }
+          } catch { /* frame detached while we looked: try again */ }
+        }
+        if (Date.now() > end) {
+          throw new Error(`no visible webview of ${extensionId}${kind ? ` (${kind})` : ''}${has ? ` containing ${has}` : ''} within ${timeout} ms (${seen} candidate(s))`);
+        }
+        await page.waitForTimeout(250);
+      }
+    },
+
+    /** The editor tab with this title (a locator; `.click()` to activate it). */
+    editorTab(title) {
+      return page.locator('.part.editor .tabs-container').getByRole('tab', { name: asRe(title) });
+    },
+
+    /** Waits for a notification whose text matches, opening the notification centre when it is not shown
+     *  as a toast (info messages are only announced to screen readers in this headless workbench). */
+    async notification(text, { timeout = 15000 } = {}) {
+      const re = asRe(text);
+      const toast = page.locator('.notifications-toasts .notification-list-item').filter({ hasText: re });
+      const alert = page.getByRole('alert').filter({ hasText: re });
+      await Promise.race([toast.first().waitFor({ timeout }), alert.first().waitFor({ state: 'attached', timeout })]);
+      if (await toast.first().isVisible()) return toast.first();
+      const center = page.locator('.notifications-center .notification-list-item').filter({ hasText: re });
+      if (!(await center.first().isVisible())) await page.locator('[id="status.notifications"]').first().click();
+      await center.first().waitFor({ state: 'visible', timeout });
+      return center.first();
+    },
+
+    /** Clicks a button (e.g. "Undo") on a notification returned by notification(). */
+    async clickNotificationButton(notification, label) {
+      await notification.hover();
+      await notification.getByRole('button', { name: asRe(label) }).first().click();
+    },
+
+    /** Saves a full-page screenshot as test-output/e2e/<name>.png; returns the path. */
+    async screenshot(name) {
+      fs.mkdirSync(screenshotDir, { recursive: true });
+      const file = path.join(screenshotDir, `${name.replace(/[^\w.-]+/g, '-')}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    },
+  };
+  return wb;
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/env node
+// Integration tier: runs the mocha suite in test/integration/suite/ inside code-server's REAL extension host,
+// with this checkout loaded as a development extension, on a fresh copy of the fixture workspace.
+//
+//   node test/integration/run.mjs [--fail] [--grep RE] [--keep] [--verbose] [--timeout SEC] [--fixture DIR] [--git]
+//   --fixture DIR  copy DIR as the workspace (default test/harness/workspace); --git makes the copy a git repo
+//   AGENT_REWIND_TEST_SETTINGS='{"agentRewind.retentionDays": 3}'  extra user settings (JSON object)
+//
+// Needs `npm run build` first (dist/extension.js). Installs code-server / Chromium when missing.
+// Env passed into the extension host: AGENT_REWIND_TEST_RESULTS (results file), AGENT_REWIND_TEST_STORE
+// (also set as the user setting agentRewind.storeDirectory), plus every AGENT_REWIND_TEST_* and
+// AGENT_REWIND_HARNESS_* variable of this process (e.g. AGENT_REWIND_HARNESS_FAIL=1, AGENT_REWIND_TEST_GREP).
+// Exit: 0 all passed, 1 test failures, 2 harness error or timeout.
+import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as H from '../harness/harness.mjs';
+import { ensureChromium, ensureCodeServer } from '../../scripts/tools.mjs';
+
+const argv = process.argv.slice(2);
+const flag = (n) => argv.includes(n);
+const opt = (n, d) => { const i = argv.indexOf(n); return i >= 0 && argv[i + 1] ? argv[i + 1] : d; };
+if (flag('--keep')) process.env.AGENT_REWIND_KEEP_RUN = '1';
+
+const root = H.repoRoot;
+const suiteDir = path.join(root, 'test/integration/suite');
+// Under the repo so `mocha` resolves from its node_modules; one folder per run, so runs in the same checkout
+// at the same time do not delete each other's bundles.
+const outBase = path.join(root, 'out/test/integration');
+const outDir = path.join(outBase, `run-${process.pid}`);
+
+function pidAlive(pid) { try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } }
+
+async function bundleSuite() {
+  const entries = fs.readdirSync(suiteDir).filter((f) => f === 'index.ts' || f.endsWith('.test.ts')).map((f) => path.join(suiteDir, f));
+  if (!entries.some((e) => e.endsWith('.test.ts'))) throw new Error(`no *.test.ts in ${suiteDir}`);
+  fs.mkdirSync(outBase, { recursive: true });
+  for (const d of fs.readdirSync(outBase)) { // leftovers of runs that were killed
+    const m = /^run-(\d+)$/.exec(d);
+    if (!m || !pidAlive(Number(m[1]))) fs.rmSync(path.join(outBase, d), { recursive: true, force: true });
+  }
+  fs.rmSync(outDir, { recursive: true, force: true });
+  await esbuild.build({
+    entryPoints: entries,
+    outdir: outDir,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: 'inline',
+    external: ['vscode', 'mocha'],
+    logLevel: 'warning',
+  });
+  return entries.length - 1;
+}
+
+async function main() {
+  const t0 = Date.now();
+  try {
+    H.assertBuilt(root);
+  } catch (e) {
+    console.error(`[integration] ${e.message}`);
+    return 2;
+  }
+  await ensureChromium();
+  await ensureCodeServer();
+  const files = await bundleSuite();
+  H.log(`bundled ${files} test file(s) into ${path.relative(root, outDir)}/ (${Date.now() - t0} ms)`);
+
+  const runDir = H.makeRunDir({ prefix: 'agent-rewind-it-' });
+  const store = path.join(runDir.dir, 'store');
+  const env = { AGENT_REWIND_TEST_STORE: store, AGENT_REWIND_REPO_ROOT: root };
+  for (const [k, v] of Object.entries(process.env)) {
+    if (/^AGENT_REWIND_(TEST|HARNESS)_/.test(k) && !['AGENT_REWIND_TEST_RESULTS', 'AGENT_REWIND_TEST_SETTINGS'].includes(k)) env[k] = v;
+  }
+  if (flag('--fail')) env.AGENT_REWIND_HARNESS_FAIL = '1';
+  if (opt('--grep')) env.AGENT_REWIND_TEST_GREP = opt('--grep');
+  const timeoutSec = Number(opt('--timeout', process.env.AGENT_REWIND_TEST_TIMEOUT || '300'));
+  H.log(`run dir ${runDir.dir}${process.env.AGENT_REWIND_KEEP_RUN ? ' (kept)' : ''}`);
+
+  let extraSettings = {};
+  if (process.env.AGENT_REWIND_TEST_SETTINGS) {
+    try { extraSettings = JSON.parse(process.env.AGENT_REWIND_TEST_SETTINGS); } catch (e) {
+      throw new Error(`AGENT_REWIND_TEST_SETTINGS is not JSON: ${e.message}`);
+    }
+  }
+  const r = await H.runExtensionTests({
+    runDir,
+    extensionTestsPath: path.join(outDir, 'index'),
+    ...(opt('--fixture') ? { fixture: path.resolve(opt('--fixture')) } : {}),
+    git: flag('--git'),
+    settings: { 'agentRewind.storeDirectory': store, ...extraSettings },
+    env,
+    timeoutMs: timeoutSec * 1000,
+    verbose: flag('--verbose'),
+  });
+
+  console.log('\n---------------- mocha (extension host) ----------------');
+  console.log(r.output ?? '(the suite wrote no results)');
+  console.log('--------------------------------------------------------');
+  if (r.code !== 0 || flag('--verbose')) {
+    // Expected noise: the gallery points at a dead port on purpose; stack frames of workbench errors.
+    const tail = (r.logTail || '').split('\n').filter((l) => !/^\s+at /.test(l) && !/ECONNREFUSED 127\.0\.0\.1:9\b/.test(l)).slice(-40).join('\n');
+    console.log(`workbench log (last lines):\n${tail || '(none)'}\n\ncode-server log (last lines):\n${r.codeServerLog}`);
+  }
+  const res = r.results;
+  if (res) {
+    for (const t of res.tests.filter((x) => x.state === 'failed')) console.log(`FAILED: ${t.title}`);
+  }
+  H.log(`exit via ${r.via}; workbench ${r.timings.workbench ?? '-'}s, total ${r.timings.total.toFixed(1)}s after launch; peak memory: ${H.memReport()}`);
+  if (r.via === 'timeout') console.error(`[integration] timed out after ${timeoutSec}s (set AGENT_REWIND_TEST_TIMEOUT or --timeout)`);
+  // A plain closing line that CI can read.
+  if (res) console.log(`integration: ${res.passes} passed, ${res.failures} failed, ${res.pending} skipped`);
+  else console.log('integration: 0 passed, 1 failed');
+  H.log(`integration tier ${r.code === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+  return r.code;
+}
+
+process.on('exit', () => { if (!process.env.AGENT_REWIND_KEEP_RUN) fs.rmSync(outDir, { recursive: true, force: true }); });
+main().then(
+  async (code) => { await H.cleanup(); process.exit(code); },
+  async (e) => { console.error(`[integration] harness error: ${e?.stack || e}`); await H.cleanup(); process.exit(2); },
+);

@@ -1,0 +1,162 @@
+// The extension against a session recorded through the real hook path: trees, preview, a full
+// rewind through the host's message handling with the disk checked, refusal on a dirty editor,
+// undo, Connect / Disconnect.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentRewindApi } from '../../../src/extension/extension';
+import type { ConvElement } from '../../../src/extension/conversationView';
+import type { FilesElement } from '../../../src/extension/filesView';
+import { CLI, HookSession } from './hookSession';
+import { EXTENSION_ID } from './paths';
+
+const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : item.label?.label ?? '');
+
+async function until<T>(what: string, fn: () => T | undefined | false, ms = 10000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+suite('Agent Rewind in VS Code', function () {
+  this.timeout(60000);
+  let api: AgentRewindApi;
+  let ws: string;
+  let session: HookSession;
+  const read = (rel: string) => fs.readFileSync(path.join(ws, rel), 'utf8');
+
+  suiteSetup(async () => {
+    const ext = vscode.extensions.getExtension<AgentRewindApi>(EXTENSION_ID)!;
+    api = await ext.activate();
+    console.log(`activation took ${api.activationMs.toFixed(1)} ms`);
+    assert.ok(api.storeDir, 'the extension opened a store');
+    assert.equal(api.storeDir, path.resolve(process.env.AGENT_REWIND_TEST_STORE!), 'it uses the configured store folder');
+    ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    fs.writeFileSync(path.join(ws, 'app.js'), 'console.log("v1");\n');
+    session = new HookSession(api.storeDir!, ws);
+    session.start();
+    session.prompt('Create the greeting module');
+    session.write('greeting.js', 'module.exports = "hi";\n');
+    session.tool('Edit', { file_path: path.join(ws, 'app.js'), old_string: 'v1', new_string: 'v2' }, () => fs.writeFileSync(path.join(ws, 'app.js'), 'console.log("v2");\n'));
+    session.prompt('Ship it <b>now</b> & push');
+    session.write('src/deep/new.js', 'export {};\n');
+    session.tool('Bash', { command: 'git -C . push origin main' });
+    session.tool('Read', { file_path: path.join(ws, 'app.js') });
+    // The store watcher refreshes the views on its own.
+    await until('the Files view to show 4 checkpoints', () => api.model!.checkpoints.length === 4);
+  });
+
+  const prompt = (text: string) => api.model!.checkpoints.find((n) => n.checkpoint.label === text)!.checkpoint.id;
+
+  test('the Files view lists checkpoints newest first, with files, counts and a diff command', async () => {
+    const roots = api.files!.getChildren();
+    const items = roots.map((el) => api.files!.getTreeItem(el));
+    assert.deepEqual(items.map(label), ['Before Bash: git -C . push origin main', 'Ship it <b>now</b> & push', 'Create the greeting module', 'Session started (startup)']);
+    assert.match(String(items[2]!.description), /2 files/);
+    assert.equal(items[2]!.contextValue, 'agentRewind.checkpoint.prompt');
+    assert.equal(items[2]!.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    const fileEls = api.files!.getChildren(roots[2]) as FilesElement[];
+    const fileItems = fileEls.map((el) => api.files!.getTreeItem(el));
+    assert.deepEqual(fileItems.map(label).sort(), ['app.js', 'greeting.js']);
+    const app = fileItems.find((i) => label(i) === 'app.js')!;
+    assert.match(String(app.description), /\+1 −1/);
+    assert.equal(app.command?.command, 'agentRewind.openFileDiff');
+    await vscode.commands.executeCommand('agentRewind.openFileDiff', ...(app.command!.arguments ?? []));
+    const tab = await until('a diff editor', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff && vscode.window.tabGroups.activeTabGroup.activeTab);
+    const input = tab.input as vscode.TabInputTextDiff;
+    assert.equal(input.original.scheme, 'agent-rewind-snapshot');
+    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), 'console.log("v1");\n');
+    assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), 'console.log("v2");\n');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('the Conversation view shows the session, its prompts and tool calls with effect icons', () => {
+    const sessions = api.conversation!.getChildren();
+    assert.equal(sessions.length, 1);
+    const prompts = api.conversation!.getChildren(sessions[0]) as ConvElement[];
+    assert.deepEqual(prompts.map((p) => label(api.conversation!.getTreeItem(p))), ['Create the greeting module', 'Ship it <b>now</b> & push']);
+    const tools = api.conversation!.getChildren(prompts[1]).map((t) => api.conversation!.getTreeItem(t));
+    assert.deepEqual(tools.map(label), ['Write: ' + path.join(ws, 'src/deep/new.js'), 'Bash: git -C . push origin main', 'Read: ' + path.join(ws, 'app.js')]);
+    const push = tools[1]!;
+    assert.equal((push.iconPath as vscode.ThemeIcon).id, 'error', 'irreversible calls stand out');
+    assert.equal(push.description, 'cannot be undone');
+    assert.match(String(api.conversation!.getTreeItem(prompts[1]!).contextValue), /hasCheckpoint/);
+  });
+
+  test('the preview lists what will not be undone, the files and nothing blocked', async () => {
+    await vscode.commands.executeCommand('agentRewind.previewRewind', prompt('Ship it <b>now</b> & push'));
+    assert.equal(api.preview!.isOpen, true);
+    const m = api.preview!.current()!;
+    assert.deepEqual(m.notUndone.map((n) => [n.tool, n.summary, n.effect, n.severity]), [['Bash', 'git -C . push origin main', 'irreversible', 'high']]);
+    assert.deepEqual(m.files.map((f) => [f.rel, f.action]), [[path.join('src', 'deep', 'new.js'), 'delete']]);
+    assert.deepEqual(m.blocked, []);
+    assert.deepEqual(m.scope.available, ['files']);
+  });
+
+  test('refuses while an affected file has unsaved changes, writing nothing', async () => {
+    const doc = await vscode.workspace.openTextDocument(path.join(ws, 'greeting.js'));
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), '// my unsaved note\n'));
+    assert.equal(doc.isDirty, true);
+    const before = fs.readFileSync(path.join(api.storeDir!, 'files.jsonl'), 'utf8');
+    const r = await api.service!.apply(prompt('Create the greeting module'));
+    assert.equal(r.status, 'dirty');
+    assert.deepEqual(r.status === 'dirty' && r.dirty, [path.join(ws, 'greeting.js')]);
+    assert.equal(read('greeting.js'), 'module.exports = "hi";\n');
+    assert.equal(fs.readFileSync(path.join(api.storeDir!, 'files.jsonl'), 'utf8'), before, 'nothing recorded');
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('rewinds through the preview exactly as the webview asks, verifies the disk, and undo brings it back', async () => {
+    const target = prompt('Create the greeting module');
+    await vscode.commands.executeCommand('agentRewind.rewindFilesToHere', target);
+    await api.preview!.handleMessage({ type: 'rewind', scope: 'files', compensations: [], force: false });
+    await until('the rewind', () => !fs.existsSync(path.join(ws, 'greeting.js')));
+    assert.equal(read('app.js'), 'console.log("v1");\n');
+    assert.equal(fs.existsSync(path.join(ws, 'src', 'deep')), false, 'folders the agent created are gone');
+    assert.equal(api.preview!.isOpen, false, 'the preview closes after rewinding');
+    await until('the rewind checkpoint', () => api.model!.lastRewind());
+    const last = api.model!.lastRewind()!;
+    assert.equal(last.checkpoint.target, target);
+    // Same store, same records as the CLI: the CLI sees the rewind and can plan its undo.
+    const cli = spawnSync(process.execPath, [CLI, 'plan', '--to', last.checkpoint.id, '--json'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', AGENT_REWIND_STORE: api.storeDir! }, encoding: 'utf8' });
+    assert.equal(cli.status, 0, cli.stderr);
+    assert.equal(JSON.parse(cli.stdout).files.length, 3);
+    const undo = await api.service!.apply(last.checkpoint.id);
+    assert.equal(undo.status, 'done');
+    assert.equal(read('greeting.js'), 'module.exports = "hi";\n');
+    assert.equal(read('app.js'), 'console.log("v2");\n');
+    assert.equal(read('src/deep/new.js'), 'export {};\n');
+  });
+
+  test('Connect and Disconnect Claude Code leave valid, merged settings and undo exactly', async () => {
+    const file = path.join(ws, '.claude', 'settings.local.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const original = JSON.stringify({ permissions: { allow: ['Bash(npm test)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine' }] }] } }, null, 2) + '\n';
+    fs.writeFileSync(file, original);
+    await vscode.commands.executeCommand('agentRewind.connectClaude');
+    const connected = JSON.parse(fs.readFileSync(file, 'utf8'));
+    assert.deepEqual(connected.permissions, { allow: ['Bash(npm test)'] });
+    const pre = connected.hooks.PreToolUse.flatMap((g: { hooks: { command: string }[] }) => g.hooks.map((h) => h.command));
+    assert.ok(pre.includes('echo mine'), 'the user hook is kept');
+    const ours = pre.find((c: string) => c.includes('--connected-by=agent-rewind'))!;
+    assert.ok(ours.includes(api.storeDir!), 'the hook command carries the store');
+    for (const ev of ['SessionStart', 'UserPromptSubmit', 'PostToolUse']) assert.ok(connected.hooks[ev], ev);
+    // The hook command works as Claude Code runs it: through a shell, payload on stdin.
+    const before = api.model!.checkpoints.length;
+    const r = spawnSync('/bin/sh', ['-c', ours], { input: JSON.stringify({ session_id: 'via-settings', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'from the connected hook' }), encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    await until('the prompt recorded through the connected hook', () => api.model!.checkpoints.length === before + 1);
+    await vscode.commands.executeCommand('agentRewind.connectClaude');
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), connected, 'connecting twice changes nothing');
+    await vscode.commands.executeCommand('agentRewind.disconnectClaude');
+    assert.equal(fs.readFileSync(file, 'utf8'), original, 'disconnect restores the file exactly');
+  });
+});
