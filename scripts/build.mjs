@@ -18,6 +18,8 @@ const common = {
   logLevel: 'warning',
   define: { __AGENT_REWIND_VERSION__: JSON.stringify(pkg.version) },
   legalComments: 'none',
+  // jsonc-parser's UMD `main` requires its own files at run time; its ESM build bundles whole.
+  mainFields: ['module', 'main'],
 };
 
 const builds = [
@@ -26,6 +28,18 @@ const builds = [
   { ...common, entryPoints: { hook: 'src/cli/hook.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { commands: 'src/cli/commands.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  // The preview webview script (a browser bundle); with @vscode/codicons installed, its font is copied beside it.
+  {
+    ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: { 'webview/preview': 'src/webview/preview.ts' }, outdir: 'dist',
+    plugins: [{ name: 'codicons', setup: (b) => b.onEnd(async () => {
+      const fs = await import('node:fs');
+      const from = new URL('../node_modules/@vscode/codicons/dist/', import.meta.url);
+      const to = new URL('../dist/webview/', import.meta.url);
+      if (!fs.existsSync(new URL('codicon.css', from))) return;
+      fs.mkdirSync(to, { recursive: true });
+      for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(new URL(f, from), new URL(f, to));
+    }) }],
+  },
 ];
 
 if (watch) {

@@ -1,6 +1,6 @@
 // `npm test`: every tier, in order, stopping at the first that fails. Each tier installs what it
 // needs itself (scripts/tools.mjs), so this works on a fresh machine.
-//   node scripts/test.mjs [tier ...]     tiers: build unit cli faults integration e2e compat
+//   node scripts/test.mjs [tier ...]     tiers: build unit cli faults webview integration e2e compat
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +27,7 @@ const TIERS = {
   unit: nodeTest('test/unit'),
   cli: nodeTest('test/cli'),
   faults: nodeTest('test/faults', ['--test-concurrency=1']),
+  webview: () => run(process.execPath, ['test/e2e/preview-standalone.mjs']),
   integration: () => run(process.execPath, ['test/integration/run.mjs']),
   e2e: () => run(process.execPath, ['test/e2e/run.mjs']),
   compat: () => run(process.execPath, ['test/compat/run.mjs']),

@@ -1,0 +1,176 @@
+// Pure text helpers for the preview webview: no DOM, no state. Everything that turns model data
+// (untrusted agent output: paths, commands, prompt text) into the words shown to the user.
+import type { PreviewModel, PreviewNotUndone, Scope } from '../shared/messages';
+
+// Characters that change how the text around them is displayed (bidi overrides and isolates,
+// marks, zero-width joiners) or are not printable at all. A path like `exe.\u202Egpj.ts` would
+// otherwise read as something it is not; each is shown as a visible ⟨U+XXXX⟩ instead.
+const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]/g;
+
+function codePoint(c: string): string {
+  return `\u27E8U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}\u27E9`;
+}
+
+/** The text with invisible and direction-changing characters made visible. */
+export function visible(text: string): string {
+  return String(text).replace(INVISIBLE, codePoint);
+}
+
+/** One line: line breaks and tabs shown as ⏎ / one space, then `visible`. */
+export function oneLine(text: string): string {
+  return visible(String(text).replace(/\r\n|\r|\n/g, ' \u23CE ').replace(/\t/g, ' '));
+}
+
+/** `src/a/b.ts` → { name: 'b.ts', folder: 'src/a' }; both / and \ separate. */
+export function splitPath(rel: string): { name: string; folder: string } {
+  const s = String(rel);
+  const trimmed = s.replace(/[\\/]+$/, '');
+  const i = Math.max(trimmed.lastIndexOf('/'), trimmed.lastIndexOf('\\'));
+  if (i < 0) return { name: trimmed || s, folder: '' };
+  return { name: trimmed.slice(i + 1), folder: trimmed.slice(0, i) };
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** A session id for display: short, with a readable name for the special ones. */
+export function sessionLabel(id: string): string {
+  if (id === '(rewind)') return 'Earlier rewind';
+  if (!id) return 'Unknown session';
+  const v = visible(id);
+  return `Session ${v.length > 12 ? v.slice(0, 8) : v}`;
+}
+
+/** ISO or other date text → short local time (the date too unless it is `ref`'s day); anything unparsable as it came. */
+export function formatTime(time: string, ref: Date = new Date()): string {
+  const ms = Date.parse(time);
+  if (!time || Number.isNaN(ms)) return visible(time ?? '');
+  const d = new Date(ms);
+  const sameDay = d.toDateString() === ref.toDateString();
+  return sameDay
+    ? d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' })
+    : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** What a checkpoint of each kind was taken before, for the header line. */
+export const CHECKPOINT_KIND: Record<string, string> = {
+  'session-start': 'at the start of the session',
+  prompt: 'before this prompt',
+  'before-tool': 'before this tool call',
+  manual: 'a checkpoint you made',
+  rewind: 'before a rewind',
+};
+
+/** Why a file cannot be restored, in words. */
+export function notRestorableReason(reason: string): string {
+  switch (reason) {
+    case 'too-large':
+      return 'Too large: it was over the size limit, so its content at this point was not recorded.';
+    case 'outside-workspace':
+      return 'Outside the workspace: Agent Rewind only writes inside your workspace folders.';
+    case 'unknown-at-target':
+    case 'unknown':
+      return 'Unknown at this point: nothing was recorded for this file before this checkpoint.';
+    case 'unreadable':
+      return 'Could not be read when it was recorded, so there is no copy to restore.';
+    case 'special':
+      return 'Not a regular file (a socket, device or similar), so there is no copy to restore.';
+    default:
+      return `Cannot be restored (${visible(reason)}).`;
+  }
+}
+
+/** Why a file stops the rewind, in words. */
+export function blockedReason(reason: string): string {
+  switch (reason) {
+    case 'modified-outside':
+      return 'Changed outside the agent since its last recorded write. Rewinding would overwrite that change.';
+    case 'deleted-outside':
+      return 'Deleted outside the agent since its last recorded write.';
+    case 'created-outside':
+      return 'Created outside the agent after the agent had deleted it. Rewinding would overwrite it.';
+    default:
+      return `Changed outside the agent (${visible(reason)}).`;
+  }
+}
+
+export function warningReason(reason: string): string {
+  if (reason === 'touched') return 'Saved again with the same content (newer modification time). Nothing is lost.';
+  return visible(reason);
+}
+
+export function dirtyReason(reason: string): string {
+  if (!reason || reason === 'dirty' || reason === 'unsaved') return 'Unsaved changes in an editor.';
+  return visible(reason);
+}
+
+export function effectText(item: PreviewNotUndone): string {
+  if (item.severity === 'low') return 'Unknown command, may have effects outside your files';
+  if (item.effect === 'compensatable') {
+    return item.compensation ? 'Not undone by the rewind; a compensating command is offered below' : 'Not undone by the rewind';
+  }
+  return 'Irreversible: it reached outside your files and cannot be taken back';
+}
+
+export const hasFiles = (s: Scope): boolean => s === 'files' || s === 'both';
+export const hasConversation = (s: Scope): boolean => s === 'conversation' || s === 'both';
+
+/** The scope to start with: the model's default if it is offered, else the first offered one. */
+export function initialScope(model: PreviewModel, wanted?: Scope | null): Scope | null {
+  const avail = model.scope.available;
+  if (wanted && avail.includes(wanted)) return wanted;
+  if (avail.includes(model.scope.default)) return model.scope.default;
+  return avail[0] ?? null;
+}
+
+export interface Decision {
+  /** The Rewind button's label. */
+  label: string;
+  enabled: boolean;
+  /** Why it is disabled, when it is. */
+  why: string;
+  /** What pressing it does, in one or two sentences. */
+  summary: string;
+  /** Whether `force` will be sent. */
+  force: boolean;
+}
+
+/** What the Rewind button says and whether it may be pressed. Pure: the UI's one source for it. */
+export function decide(model: PreviewModel, scope: Scope | null, force: boolean, compensations: number, busy: boolean): Decision {
+  const n = model.files.length;
+  if (!scope) {
+    const why = model.scope.unavailableReason ? visible(model.scope.unavailableReason) : 'Nothing can be rewound here.';
+    return { label: 'Rewind', enabled: false, why, summary: '', force: false };
+  }
+  const files = hasFiles(scope);
+  const conv = hasConversation(scope) && model.conversation !== null;
+  const fileWord = plural(n, 'file');
+  let label: string;
+  if (files && conv) label = n > 0 ? `Rewind ${fileWord} and conversation` : 'Rewind conversation';
+  else if (conv) label = 'Rewind conversation';
+  else label = n > 0 ? `Rewind ${fileWord}` : 'Nothing to rewind';
+
+  const parts: string[] = [];
+  if (files && n > 0) parts.push(`Restores ${fileWord}`);
+  if (conv) parts.push('forks the conversation into a new session');
+  if (compensations > 0) parts.push(`then runs ${plural(compensations, 'compensating command')} in a terminal`);
+  let summary = parts.length ? `${parts.join(', ')}.` : '';
+  summary = summary.charAt(0).toUpperCase() + summary.slice(1);
+  if (model.notUndone.length > 0) summary += ` Does not undo ${plural(model.notUndone.length, 'recorded command')}.`;
+
+  const blocked = model.blocked.length;
+  const dirty = model.dirty.length;
+  const forcing = files && n > 0 && blocked > 0 && force;
+  if (forcing) summary += ` The current content of ${plural(blocked, 'file')} changed outside the agent is snapshotted first.`;
+
+  let why = '';
+  if (busy) why = 'Working…';
+  else if (files && !conv && n === 0) why = 'No file differs from this point.';
+  else if (hasConversation(scope) && model.conversation === null) why = 'There is no conversation to fork for this point.';
+  else if (files && n > 0 && dirty > 0) why = 'Stopped: some files have unsaved changes in an editor. Use Save All, then rewind.';
+  else if (files && n > 0 && blocked > 0 && !force) {
+    why = 'Stopped: some files changed outside the agent. Save or commit your work, look at the diffs, or choose “Rewind anyway”.';
+  }
+  return { label, enabled: why === '', why, summary: summary.trim(), force: forcing };
+}
