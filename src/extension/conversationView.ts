@@ -36,7 +36,7 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
   readonly onDidChangeTreeData = this.emitter.event;
   private sessions: ConvSession[] = [];
 
-  constructor(private readonly load: () => ConvSession[], onChange: vscode.Event<void>) {
+  constructor(private readonly load: () => ConvSession[], onChange: vscode.Event<void>, private readonly relative: (p: string) => string = (p) => p) {
     this.sessions = load();
     onChange(() => {
       this.sessions = this.load();
@@ -87,7 +87,9 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
       }
       case 'tool': {
         const t = el.tool;
-        const item = new vscode.TreeItem(`${t.name}: ${oneLine(t.summary, 70)}`, vscode.TreeItemCollapsibleState.None);
+        // File tools summarize as an absolute path: show it relative to the workspace.
+        const summary = t.summary.startsWith('/') || /^[A-Za-z]:\\/.test(t.summary) ? this.relative(t.summary) : t.summary;
+        const item = new vscode.TreeItem(`${t.name}: ${oneLine(summary, 70)}`, vscode.TreeItemCollapsibleState.None);
         item.id = `tool:${el.prompt.key}:${t.id ?? el.index}`;
         item.description = t.effect === 'none' ? undefined : EFFECT_WORDS[t.effect];
         item.iconPath = toolIcon(t);

@@ -83,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   watcher.onDidChange(() => model.reload());
   const files = new FilesView(model);
   const filesTree = vscode.window.createTreeView<FilesElement>(VIEW.files, { treeDataProvider: files, showCollapseAll: true });
-  const conversation = new ConversationView(() => fromLog(model.sessions()), model.onDidChange);
+  const conversation = new ConversationView(() => fromLog(model.sessions()), model.onDidChange, (p) => model.relative(p));
   const convTree = vscode.window.createTreeView<ConvElement>(VIEW.conversation, { treeDataProvider: conversation, showCollapseAll: true });
   const service = new RewindService(store, model);
   const reporter = new RewindReporter(service, busy, model, output);

@@ -89,7 +89,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       tip.appendMarkdown(`\n\n${node.fileCount ? `${files} changed after this point` : 'No files changed after this point'}`);
       if (c.session) tip.appendMarkdown(` · session \`${c.session.slice(0, 8)}\``);
       item.tooltip = tip;
-      item.accessibilityInformation = { label: `${KIND_NAMES[c.kind]}: ${oneLine(c.label, 120)}, ${relativeTime(c.time)}, ${files} changed after it` };
+      item.accessibilityInformation = { label: `${checkpointLabel(node)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${files} changed after it` };
       return item;
     }
     const { change } = el;

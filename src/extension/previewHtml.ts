@@ -33,7 +33,9 @@ export const escapeAttr = (s: string): string => s.replace(/[&<>"']/g, (c) => AT
 // the directive (;), the policy (,) or the attribute around it.
 function checkSource(s: string): string {
   const v = String(s ?? '').trim();
-  if (!v || /[;,'"<>\\\r\n\t]/.test(v)) throw new Error(`previewHtml: unexpected cspSource ${JSON.stringify(s)}`);
+  // Tokens are hosts/schemes or quoted keywords such as 'self' (code-server sends "'self' https://*.vscode-cdn.net").
+  const ok = v.split(/ +/).every((t) => /^'(self|none)'$/.test(t) || /^[A-Za-z0-9*+.:/_-]+$/.test(t));
+  if (!v || !ok) throw new Error(`previewHtml: unexpected cspSource ${JSON.stringify(s)}`);
   return v;
 }
 

@@ -91,6 +91,9 @@ describe('previewHtml', () => {
     assert.throws(() => contentSecurityPolicy("https://a; script-src 'unsafe-inline'", 'abcdefghijklmnopqrstuvwx'));
     assert.throws(() => contentSecurityPolicy('https://a" onload="x', 'abcdefghijklmnopqrstuvwx'));
     assert.throws(() => contentSecurityPolicy('', 'abcdefghijklmnopqrstuvwx'));
+    assert.throws(() => contentSecurityPolicy("'self' 'unsafe-inline'", 'abcdefghijklmnopqrstuvwx'));
+    // What code-server actually sends (seen in the e2e tier): a quoted keyword and a host.
+    assert.match(contentSecurityPolicy("'self' https://*.vscode-cdn.net", 'abcdefghijklmnopqrstuvwx'), /style-src 'self' https:\/\/\*\.vscode-cdn\.net;/);
     assert.throws(() => contentSecurityPolicy(CSP_SOURCE, "x' 'unsafe-inline"));
     assert.throws(() => contentSecurityPolicy(CSP_SOURCE, 'short'));
   });

@@ -1,0 +1,87 @@
+// The main job, clicked in a real browser: a session recorded through the real hook path fills
+// both views; expanding a checkpoint and clicking its inline rewind action opens the preview,
+// which lists what will not be undone, the files and a conflict; rewinding anyway changes the
+// disk, and the notification's Undo brings everything back — the user's own edit included.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { hookSession } from './hookSession.mjs';
+
+export const options = {};
+
+const until = async (what, fn, ms = 15000) => {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await fn()) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+};
+
+let ctx;
+
+export const tests = [
+  {
+    name: 'a recorded session fills the Files and Conversation views',
+    async run({ wb, session, store }) {
+      const ws = session.workspace;
+      const s = hookSession(store, ws);
+      s.start();
+      s.prompt('Add a farewell next to the greeting');
+      s.write('src/farewell.js', "'use strict';\n\nmodule.exports = { bye: (n) => `Bye, ${n}!` };\n");
+      s.edit('src/greet.js', 'Hello', 'Hi');
+      s.prompt('Update the notes and push the branch');
+      s.edit('notes.txt', 'Remember to rewind.', 'Remember to rewind.\nShipped the farewell.');
+      s.tool('Bash', { command: 'git push origin main' });
+      s.tool('Read', { file_path: path.join(ws, 'README.md') });
+      ctx = { ws, original: { greet: fs.readFileSync(path.join(ws, 'src/greet.js'), 'utf8') } };
+      await wb.openViewContainer('Agent Rewind');
+      await wb.viewPane('Files');
+      await wb.viewPane('Conversation');
+      await wb.treeItem(/Add a farewell next to the greeting/, { view: 'Files' }).first().waitFor();
+      await wb.treeItem(/Before Bash: git push origin main/, { view: 'Files' }).first().waitFor();
+      const sessionRow = wb.treeItem(/Add a farewell/, { view: 'Conversation' }).first();
+      await wb.expand(sessionRow);
+      const promptRow = wb.treeItem(/Update the notes and push the branch/, { view: 'Conversation' }).first();
+      await wb.expand(promptRow);
+      await wb.treeItem(/Bash: git push origin main/, { view: 'Conversation' }).first().waitFor();
+      await wb.expand(wb.treeItem(/Add a farewell next to the greeting/, { view: 'Files' }));
+      await wb.treeItem(/farewell\.js/, { view: 'Files' }).first().waitFor();
+      await wb.screenshot('sidebar');
+    },
+  },
+  {
+    name: 'the inline rewind action opens the preview: not undone, files, conflicts',
+    async run({ wb }) {
+      // The user edits a file the agent changed: the rewind must notice.
+      fs.writeFileSync(path.join(ctx.ws, 'notes.txt'), 'My own notes, typed after the agent.\n');
+      await wb.clickInlineAction(wb.treeItem(/Add a farewell next to the greeting/, { view: 'Files' }), 'Rewind Files to Here');
+      const frame = await wb.webview({ has: 'text=What will not be undone' });
+      ctx.frame = frame;
+      await frame.getByText('git push origin main').first().waitFor();
+      await frame.getByText(/farewell\.js/).first().waitFor();
+      await frame.getByText(/changed outside/i).first().waitFor();
+      const rewind = frame.getByRole('button', { name: /^Rewind/ }).first();
+      assert.equal(await rewind.isDisabled(), true, 'Rewind is disabled while a file changed outside the agent');
+      await wb.screenshot('preview');
+    },
+  },
+  {
+    name: 'rewinding anyway writes the disk; Undo in the notification brings everything back',
+    async run({ wb }) {
+      const { frame, ws } = ctx;
+      await frame.getByRole('checkbox', { name: /Rewind anyway/i }).check();
+      await frame.getByRole('button', { name: /^Rewind \d+ files?/ }).first().click();
+      await until('farewell.js to be deleted', () => !fs.existsSync(path.join(ws, 'src/farewell.js')));
+      assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'Remember to rewind.\n');
+      assert.match(fs.readFileSync(path.join(ws, 'src/greet.js'), 'utf8'), /Hello, /);
+      const note = await wb.notification(/Rewound \d+ files? to/);
+      await wb.screenshot('rewound');
+      await wb.clickNotificationButton(note, 'Undo');
+      await until('the undo', () => fs.existsSync(path.join(ws, 'src/farewell.js')));
+      assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'My own notes, typed after the agent.\n', 'the user text is back');
+      assert.equal(fs.readFileSync(path.join(ws, 'src/greet.js'), 'utf8'), ctx.original.greet);
+      await wb.treeItem(/Before rewind to/, { view: 'Files' }).first().waitFor();
+    },
+  },
+];
