@@ -1,9 +1,10 @@
-// Internal events -> store records, for every agent. Order at a PreToolUse (DESIGN §3): a
-// `before-tool` checkpoint if the call is irreversible or compensatable, then the call line,
-// then the `before` snapshots of the files it names.
-import { execFileSync } from 'node:child_process';
+// Internal events -> store records, for every agent. Order at a PreToolUse (DESIGN §3): for shell
+// tools the pre-command scan, then a `before-tool` checkpoint if the call is irreversible or
+// compensatable, then the call line, then the `before` snapshots of the files it names. Shell
+// capture (./shellCapture) and git look-ups are loaded only when a shell tool or a session start needs them.
 import { newId } from '../core/ids';
-import { classifyCall } from '../core/effects';
+import { classifyCall, completeCompensation } from '../core/effects';
+import { appendSessionEvent } from '../core/conversation/sessionLog';
 import type { CallRecord, CheckpointRecord, LogRecord } from '../core/records';
 import type { Store } from '../core/store';
 import type { AgentEvent, BeforeToolEvent } from './events';
@@ -21,31 +22,13 @@ export function trimInput(v: unknown, depth = 0): unknown {
   return out;
 }
 
-function headOf(dir: string): string | null {
-  try {
-    return execFileSync('git', ['-C', dir, 'rev-parse', '--verify', '-q', 'HEAD'], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 3000,
-    }).trim() || null;
-  } catch {
-    return null;
-  }
-}
-
-function quoteArg(s: string): string {
-  return /^[A-Za-z0-9_./:@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
+const shellCapture = () => require('./shellCapture') as typeof import('./shellCapture');
+const gitObjects = () => require('../core/gitObjects') as typeof import('../core/gitObjects');
 
 function callRecord(store: Store, e: BeforeToolEvent): { call: CallRecord; checkpoint: CheckpointRecord | null } {
   const c = classifyCall(e.tool, e.input, { ...(e.cwd ? { cwd: e.cwd } : {}), overrides: store.config().effects });
-  let compensation = c.compensation;
-  if (c.gitCommitIn && !compensation) {
-    const head = headOf(c.gitCommitIn);
-    compensation = head
-      ? `git -C ${quoteArg(c.gitCommitIn)} reset --soft ${head}`
-      : `git -C ${quoteArg(c.gitCommitIn)} update-ref -d HEAD`; // the first commit: un-commit, keep the changes staged
-  }
+  // A git commit/reset/switch: the HEAD before it, looked up now, goes into the compensation.
+  const compensation = c.git ? completeCompensation(c, (dir, globals) => gitObjects().gitHead(dir, globals)) : c.compensation;
   const call: CallRecord = {
     t: 'call',
     tool: e.tool,
@@ -84,12 +67,13 @@ export function record(store: Store, e: AgentEvent): void {
     case 'session_start':
     case 'prompt': {
       if (e.cwd) store.addRoots([e.cwd]);
+      const captureNote = e.type === 'session_start' ? shellCapture().captureSessionStart(store, e) : null;
       const cp: CheckpointRecord = {
         t: 'checkpoint',
         id: newId(),
         time: now,
         kind: e.type === 'prompt' ? 'prompt' : 'session-start',
-        label: e.type === 'prompt' ? e.text.slice(0, MAX_LABEL) : `Session started${e.source ? ` (${e.source})` : ''}`,
+        label: e.type === 'prompt' ? e.text.slice(0, MAX_LABEL) : `Session started${e.source ? ` (${e.source})` : ''}${captureNote ? ` — ${captureNote}` : ''}`,
         session: e.session,
         agent: e.agent,
       };
@@ -101,6 +85,7 @@ export function record(store: Store, e: AgentEvent): void {
       break;
     }
     case 'before_tool': {
+      if (e.shell) lines.push(...shellCapture().captureBeforeShell(store, e));
       const { call, checkpoint } = callRecord(store, e);
       if (checkpoint) lines.push(checkpoint);
       lines.push(call);
@@ -111,6 +96,7 @@ export function record(store: Store, e: AgentEvent): void {
       break;
     }
     case 'after_tool': {
+      if (e.shell) lines.push(...shellCapture().captureAfterShell(store, e));
       for (const p of e.paths) {
         const s = store.snapshot(p, 'after', { ...meta, tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
         if (s) lines.push(s);
@@ -122,4 +108,5 @@ export function record(store: Store, e: AgentEvent): void {
       break;
   }
   store.append(lines);
+  appendSessionEvent(store.dir, e, lines, (m) => store.logError(m)); // our own conversation log, one line per event
 }

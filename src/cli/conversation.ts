@@ -1,7 +1,122 @@
-// `agent-rewind conversation show|fork` — filled in by the conversation work (issue 4).
+// `agent-rewind conversation show|fork` (DESIGN §5): list the prompts of a conversation, or fork it
+// before one of them. Sources: a Claude Code transcript (--transcript) or our own session log
+// (--session, for agents without a readable transcript). A cut that is not before a real prompt
+// (or is before the first one) exits 4 having written nothing.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { readTimeline } from '../agents/claude/transcriptTimeline';
+import { forkConversation, ForkRefusedError, type ForkResult } from '../agents/forkConversation';
+import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog';
+import { loggedPrompts } from '../core/conversation/sessionLogView';
 import type { Store } from '../core/store';
-import { UsageError } from './output';
+import { EXIT, ExitError, UsageError, out } from './output';
+import { storeFromArgs } from './storeArg';
 
-export function runConversation(_args: string[], _openStore: (args: string[], create?: boolean) => Store): number {
-  throw new UsageError('conversation commands are not built yet.');
+type OpenStore = (args: string[], create?: boolean) => Store;
+
+const OPTIONS = {
+  store: { type: 'string' },
+  json: { type: 'boolean' },
+  transcript: { type: 'string' },
+  session: { type: 'string' },
+  before: { type: 'string' },
+} as const;
+
+const USAGE =
+  'Usage: agent-rewind conversation show (--transcript <path> | --session <id>) [--json], or ' +
+  'agent-rewind conversation fork (--transcript <path> | --session <id>) --before <prompt id> [--json].';
+
+interface ShownPrompt {
+  uuid: string;
+  text: string;
+  time: string | null;
+  tools: { id: string; name: string; summary: string; effect: string }[];
+}
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message.replace(/\.$/, '')}. ${USAGE}`);
+  }
+}
+
+function source(values: { transcript?: string; session?: string }): { transcript: string } | { session: string } {
+  if (values.transcript && values.session) throw new UsageError(`Pass either --transcript or --session, not both. ${USAGE}`);
+  if (values.transcript) return { transcript: path.resolve(values.transcript) };
+  if (values.session) return { session: values.session };
+  throw new UsageError(`Missing --transcript <path> or --session <id>. ${USAGE}`);
+}
+
+function oneLine(s: string, n: number): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > n ? t.slice(0, n - 1) + '…' : t;
+}
+
+function printPrompts(session: string, prompts: ShownPrompt[]): void {
+  out(`Session ${session}: ${prompts.length} prompt(s)`);
+  prompts.forEach((p, i) => {
+    out(`${String(i + 1).padStart(3)}. ${p.time ?? '(no time)'}  ${p.uuid}\n     ${oneLine(p.text, 100)}`);
+    for (const t of p.tools) out(`       ${t.name.padEnd(10)} ${t.effect.padEnd(13)} ${oneLine(t.summary, 80)}`);
+  });
+}
+
+function cmdShow(args: string[], openStore: OpenStore): number {
+  const { values } = parse(args);
+  const src = source(values);
+  let session: string;
+  let prompts: ShownPrompt[];
+  if ('transcript' in src) {
+    // Effect overrides from the store's settings, when there is a store; show needs none.
+    const dir = storeFromArgs(args);
+    const overrides = dir && fs.existsSync(path.join(dir, 'store.json')) ? openStore(args).config().effects : [];
+    const t = readTimeline(src.transcript, overrides);
+    session = t.session;
+    prompts = t.prompts.map((p) => ({ uuid: p.uuid, text: p.text, time: p.time, tools: p.tools.map((x) => ({ id: x.id, name: x.name, summary: x.summary, effect: x.effect })) }));
+  } else {
+    const store = openStore(args);
+    const file = sessionLogFile(store.dir, src.session);
+    if (!fs.existsSync(file)) throw new ExitError(`No session log for session ${src.session} in ${store.dir}; check the id (\`agent-rewind checkpoints\` lists recorded sessions).`, EXIT.error);
+    session = src.session;
+    prompts = loggedPrompts(readSessionLog(file)).map((p) => ({ uuid: p.uuid, text: p.text, time: p.time, tools: p.tools.map((x) => ({ id: x.id, name: x.name, summary: x.summary, effect: x.effect })) }));
+  }
+  if (values.json) out(JSON.stringify({ session, prompts }, null, 2));
+  else printPrompts(session, prompts);
+  return EXIT.ok;
+}
+
+function cmdFork(args: string[], openStore: OpenStore): number {
+  const { values } = parse(args);
+  const src = source(values);
+  if (!values.before) throw new UsageError(`Missing --before <prompt id>; run \`agent-rewind conversation show\` to list them. ${USAGE}`);
+  const before = values.before;
+  const hasStore = storeFromArgs(args) !== null;
+  if ('session' in src && !hasStore) throw new UsageError('Forking a session log needs the store that holds it: pass --store <dir> or set AGENT_REWIND_STORE.');
+  const store = hasStore ? openStore(args, true) : null;
+
+  let r: ForkResult;
+  try {
+    r = forkConversation(store, src, before);
+  } catch (e) {
+    if (e instanceof ForkRefusedError) throw new ExitError(e.message, EXIT.cutRefused);
+    throw e;
+  }
+  if (!r.recorded) process.stderr.write('Note: no store given (--store or AGENT_REWIND_STORE), so this fork is not recorded and its resumed agent will not be told what changed.\n');
+  const result = { session: r.session, transcript: r.transcript, parent: r.parent, resume: r.resume };
+  const lineage = r.lineage;
+  if (values.json) out(JSON.stringify(result, null, 2));
+  else {
+    out(`Forked session ${result.parent} before "${oneLine(lineage.cutText, 70)}" into session ${result.session}.`);
+    out(`New ${'transcript' in src ? 'transcript' : 'session log'}: ${result.transcript}`);
+    if (result.resume) out(`Resume it with: ${lineage.cwd ? `cd ${JSON.stringify(lineage.cwd)} && ` : ''}${result.resume}`);
+  }
+  return EXIT.ok;
+}
+
+export function runConversation(args: string[], openStore: OpenStore): number {
+  const [sub, ...rest] = args;
+  if (sub === 'show') return cmdShow(rest, openStore);
+  if (sub === 'fork') return cmdFork(rest, openStore);
+  throw new UsageError(`Unknown conversation command "${sub ?? ''}". ${USAGE}`);
 }

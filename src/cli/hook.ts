@@ -1,9 +1,11 @@
 // `agent-rewind hook <agent>`: one payload on stdin, recorded synchronously. Always exits 0 and
-// prints nothing: the agent is never blocked. Bad input goes to <store>/errors.log.
+// prints nothing (except SessionStart re-grounding of a forked session): the agent is never
+// blocked. Bad input goes to <store>/errors.log.
 import * as fs from 'node:fs';
 import { parseClaudePayload } from '../agents/claude/hookPayload';
 import type { AdapterResult } from '../agents/events';
 import { record } from '../agents/recorder';
+import { regroundingOutput } from '../core/conversation/regroundHook';
 import { announceWriter } from '../core/lock';
 import { Store } from '../core/store';
 import { storeFromArgs } from './storeArg';
@@ -65,6 +67,9 @@ export function runHook(args: string[]): number {
     } finally {
       done();
     }
+    // The one deliberate output: re-grounding context when a forked session starts (DESIGN §4).
+    const context = regroundingOutput(store, r.event);
+    if (context) process.stdout.write(context + '\n');
   } catch (e) {
     if (store) store.logError(`hook: ${(e as Error).message}`, { stack: (e as Error).stack?.split('\n').slice(0, 4).join(' | ') });
   }

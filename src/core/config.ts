@@ -1,7 +1,7 @@
 // User settings the hooks and the CLI read from `<store>/config.json` (the VS Code extension
 // writes its settings there, so hooks started by any agent see the same values).
 import * as fs from 'node:fs';
-import type { Effect } from './records';
+import type { Effect, Severity } from './records';
 
 export interface EffectOverride {
   /** Exact tool name (e.g. `mcp__mail__send`) or a glob with `*` (e.g. `mcp__github__*`). */
@@ -9,6 +9,8 @@ export interface EffectOverride {
   /** A regular expression tested against a shell command (each part of a chain). */
   command?: string;
   effect: Effect;
+  /** For irreversible/compensatable: how sure the listing is (default `high`). */
+  severity?: Severity;
   compensation?: string;
 }
 
@@ -48,7 +50,14 @@ export function parseConfig(raw: unknown): StoreConfig {
           typeof (e as EffectOverride).effect === 'string' &&
           ['rewindable', 'compensatable', 'irreversible', 'none'].includes((e as EffectOverride).effect) &&
           (typeof (e as EffectOverride).tool === 'string' || typeof (e as EffectOverride).command === 'string'),
-      ) as EffectOverride[])
+      ) as EffectOverride[]).map((e) => {
+        const o: EffectOverride = { effect: e.effect };
+        if (typeof e.tool === 'string') o.tool = e.tool;
+        if (typeof e.command === 'string') o.command = e.command;
+        if (e.severity === 'high' || e.severity === 'low') o.severity = e.severity;
+        if (typeof e.compensation === 'string') o.compensation = e.compensation;
+        return o;
+      })
     : [];
   return {
     maxFileBytes: num(r.maxFileBytes, DEFAULT_CONFIG.maxFileBytes, 0),

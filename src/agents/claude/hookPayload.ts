@@ -11,11 +11,19 @@ const FILE_PATH_FIELD: Record<string, string> = {
 };
 const SHELL = new Set(['Bash', 'PowerShell']);
 
-/** Payload fields seen from the real CLI; the compat tier reports fields outside this list. */
+/**
+ * Payload fields documented or seen from the real CLI (checked against 2.1.332 by test/compat, which
+ * reports — without failing — any field outside this list).
+ */
 export const KNOWN_PAYLOAD_FIELDS = new Set([
   'session_id', 'transcript_path', 'cwd', 'hook_event_name', 'permission_mode', 'prompt_id', 'agent_id', 'agent_type',
   'source', 'model', 'prompt', 'tool_name', 'tool_input', 'tool_use_id', 'tool_response', 'duration_ms', 'error',
-  'is_interrupt', 'stop_hook_active', 'last_assistant_message', 'reason', 'effort',
+  'is_interrupt', 'stop_hook_active', 'last_assistant_message', 'reason',
+  // Seen in 2.1.332: `effort` ({ level }) on tool events and Stop; on Stop `background_tasks`, `session_crons`;
+  // on SessionStart of a resumed session `seconds_since_last_response`, `context_tokens`,
+  // `prompt_cache_likely_expired`, `estimated_cache_write_usd`.
+  'effort', 'background_tasks', 'session_crons', 'seconds_since_last_response', 'context_tokens',
+  'prompt_cache_likely_expired', 'estimated_cache_write_usd',
 ]);
 
 function obj(v: unknown): Record<string, unknown> | null {

@@ -1,0 +1,159 @@
+// Shell capture's cost, measured as whole hook processes the way an agent runs them, on generated
+// (seeded) workspaces of 10,000 files:
+//   1. the scan's added cost per shell call: PreToolUse + PostToolUse of a Bash call with capture
+//      on, minus the same with capture off — against `git status --porcelain` on the same tree
+//      (target: at most 2×);
+//   2. the baseline (the SessionStart hook of a new session) against a Cline-style first
+//      checkpoint, `git add -A && git commit` into a shadow git dir with the workspace as work
+//      tree — in a git repository (target: at least 10× faster) and in a plain folder (target: no
+//      slower);
+//   3. the store's size after the baseline against the workspace's bytes.
+// Medians and ratios are measured in the same run.   node bench/scan.mjs   (BENCH_FILES, BENCH_RUNS)
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fmt, makeWorkspace, measure, median, rm, timeSpawn, tmp } from './lib.mjs';
+
+const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
+const FILES = Number(process.env.BENCH_FILES || 10000);
+const N = Number(process.env.BENCH_RUNS || 15);
+
+function hook(store, payload) {
+  return timeSpawn(process.execPath, [CLI, 'hook', 'claude'], { input: JSON.stringify(payload), env: { ...process.env, AGENT_REWIND_STORE: store } });
+}
+
+function dirBytes(dir) {
+  let total = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) total += dirBytes(p);
+    else total += fs.lstatSync(p).size;
+  }
+  return total;
+}
+
+function git(ws, ...args) {
+  execFileSync('git', ['-C', ws, '-c', 'user.name=b', '-c', 'user.email=b@b', ...args], { stdio: 'ignore' });
+}
+
+function shadowCheckpoint(ws, gitDir) {
+  rm(gitDir);
+  execFileSync('git', ['init', '-q', '--bare', gitDir]);
+  const g = `git --git-dir='${gitDir}' --work-tree='${ws}'`;
+  return timeSpawn('sh', ['-c', `${g} add -A && ${g} -c user.name=b -c user.email=b@b -c gc.auto=0 -c maintenance.auto=false commit -q -m checkpoint`]);
+}
+
+let sessionSeq = 0;
+function sessionStart(store, ws) {
+  const session = `bench-${process.pid}-${sessionSeq++}`;
+  const ms = hook(store, { session_id: session, cwd: ws, hook_event_name: 'SessionStart', source: 'startup' });
+  return { ms, session };
+}
+
+function shellCall(store, ws, session, i) {
+  const p = { session_id: session, cwd: ws, tool_name: 'Bash', tool_use_id: `toolu_b${i}`, tool_input: { command: 'npm test' } };
+  const a = hook(store, { ...p, hook_event_name: 'PreToolUse' });
+  const b = hook(store, { ...p, hook_event_name: 'PostToolUse', tool_response: {} });
+  return a + b;
+}
+
+/** A realistic working tree: a few uncommitted edits and untracked files on top of the commit. */
+function dirty(ws) {
+  const all = [];
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      if (e.name === '.git') continue;
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else all.push(p);
+    }
+  };
+  walk(ws);
+  for (let i = 0; i < 20; i++) fs.appendFileSync(all[(i * 487) % all.length], `// uncommitted edit ${i}\n`);
+  for (let i = 0; i < 10; i++) fs.writeFileSync(path.join(ws, `untracked-${i}.ts`), `export const u${i} = ${i};\n`.repeat(20));
+}
+
+export function runScanBench() {
+  if (!fs.existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first.');
+  const root = tmp('ar-bench-scan-');
+  const rows = [];
+  try {
+    // A git repository of FILES files, committed, with some uncommitted work.
+    const repo = path.join(root, 'repo');
+    const { bytes } = makeWorkspace(repo, FILES, 7);
+    fs.writeFileSync(path.join(repo, '.gitignore'), 'node_modules/\ndist/\n*.log\n');
+    git(repo, 'init', '-q');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'init');
+    dirty(repo);
+    // The same tree as a plain folder.
+    const plain = path.join(root, 'plain');
+    makeWorkspace(plain, FILES, 7);
+    // A real workspace's files are not all seconds old: wait out the racy-timestamp window
+    // (files touched within 2 s of a scan are re-read by the next one).
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2500);
+
+    // 1. Per shell call: capture on vs off, against git status.
+    const on = path.join(root, 'store-on');
+    const off = path.join(root, 'store-off');
+    fs.mkdirSync(off, { recursive: true });
+    fs.writeFileSync(path.join(off, 'config.json'), JSON.stringify({ maxScanFiles: 1 })); // capture off: same hooks, no scan
+    const sOn = sessionStart(on, repo).session;
+    const sOff = sessionStart(off, repo).session;
+    const withScan = measure((i) => shellCall(on, repo, sOn, i), N);
+    const withoutScan = measure((i) => shellCall(off, repo, sOff, i), N);
+    const status = measure(() => timeSpawn('git', ['-C', repo, 'status', '--porcelain'], { env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }), N);
+    const added = withScan - withoutScan;
+    rows.push({ name: `Bash call (Pre+Post hooks), ${FILES} files, capture on`, ms: withScan, vs: `capture off ${fmt(withoutScan)}` });
+    rows.push({ name: 'scan cost added per shell call (2 scans)', ms: added, vs: `git status --porcelain ${fmt(status)} → ${(added / status).toFixed(2)}× (target ≤ 2×)` });
+
+    // 2. Baseline vs a shadow-git first checkpoint, in a git repository and in a plain folder.
+    const runs = Math.max(3, Math.floor(N / 3));
+    const result = {};
+    for (const [label, ws] of [['git repository', repo], ['plain folder', plain]]) {
+      const ours = [];
+      const theirs = [];
+      let storeBytes = 0;
+      for (let i = 0; i < runs; i++) {
+        const store = path.join(root, `store-base-${label.replace(/ /g, '-')}-${i}`);
+        ours.push(sessionStart(store, ws).ms);
+        storeBytes = dirBytes(store);
+        rm(store);
+        theirs.push(shadowCheckpoint(ws, path.join(root, 'shadow.git')));
+      }
+      const shadowBytes = dirBytes(path.join(root, 'shadow.git'));
+      const o = median(ours);
+      const t = median(theirs);
+      result[label] = { ours: o, shadow: t, storeBytes, shadowBytes };
+      rows.push({
+        name: `baseline (SessionStart), ${label}, ${FILES} files`,
+        ms: o,
+        vs: `shadow git add -A && commit ${fmt(t)} → ours ${(t / o).toFixed(1)}× faster (target ${label === 'git repository' ? '≥ 10×' : '≥ 1×'})`,
+      });
+      rows.push({
+        name: `store after baseline, ${label}`,
+        ms: NaN,
+        vs: `${(storeBytes / 1048576).toFixed(2)} MB = ${((storeBytes / bytes) * 100).toFixed(1)}% of the workspace's ${(bytes / 1048576).toFixed(2)} MB (shadow git: ${(shadowBytes / 1048576).toFixed(2)} MB)`,
+      });
+    }
+    return {
+      title: 'Shell capture (scan)',
+      rows,
+      ratios: {
+        scanVsGitStatus: added / status,
+        baselineVsShadowGit: result['git repository'].shadow / result['git repository'].ours,
+        baselineVsShadowPlain: result['plain folder'].shadow / result['plain folder'].ours,
+      },
+    };
+  } finally {
+    rm(root);
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const r = runScanBench();
+  console.log(`\n${r.title}`);
+  for (const row of r.rows) console.log(`  ${row.name.padEnd(58)} ${Number.isNaN(row.ms) ? ''.padStart(10) : fmt(row.ms).padStart(10)}  ${row.vs}`);
+  console.log(`  ratios: ${JSON.stringify(Object.fromEntries(Object.entries(r.ratios).map(([k, v]) => [k, Number(v.toFixed(2))])))}`);
+}

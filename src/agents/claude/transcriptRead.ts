@@ -1,0 +1,78 @@
+// Reads a transcript as a stream of lines, in fixed-size chunks: transcripts grow to tens of MB and
+// only a small projection of each line is kept (transcriptLine.ts). Synchronous, so the CLI and the
+// hook stay simple; the byte offset of every line is kept so a fork can copy lines unchanged.
+import * as fs from 'node:fs';
+import { parseTranscriptLine, type TranscriptEntry } from './transcriptLine';
+
+const CHUNK = 1 << 20;
+
+/** Calls `onLine` for every line (without its newline) with its byte offset. A last line without a newline counts. */
+export function forEachLine(file: string, onLine: (line: Buffer, offset: number) => void): void {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let carry: Buffer | null = null;
+    let carryOffset = 0;
+    let pos = 0;
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, CHUNK, pos);
+      if (n === 0) break;
+      const chunk = buf.subarray(0, n);
+      let start = 0;
+      for (;;) {
+        const nl = chunk.indexOf(0x0a, start);
+        if (nl < 0) break;
+        const piece = chunk.subarray(start, nl);
+        if (carry) {
+          onLine(Buffer.concat([carry, piece]), carryOffset);
+          carry = null;
+        } else onLine(piece, pos + start);
+        start = nl + 1;
+      }
+      if (start < n) {
+        const rest = Buffer.from(chunk.subarray(start));
+        if (carry) carry = Buffer.concat([carry, rest]);
+        else {
+          carry = rest;
+          carryOffset = pos + start;
+        }
+      }
+      pos += n;
+    }
+    if (carry && carry.length > 0) onLine(carry, carryOffset);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+export interface TranscriptContents {
+  entries: TranscriptEntry[];
+  /** Lines that are not JSON objects (a torn last line while Claude Code is writing, garbage). */
+  badLines: number[];
+  /** Non-empty lines read. */
+  lines: number;
+}
+
+export class TranscriptMissingError extends Error {
+  constructor(readonly file: string) {
+    super(`No transcript at ${file}; check the path (Claude Code keeps them in ~/.claude/projects/<project>/<session id>.jsonl).`);
+  }
+}
+
+export function readTranscript(file: string): TranscriptContents {
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new TranscriptMissingError(file);
+  const entries: TranscriptEntry[] = [];
+  const badLines: number[] = [];
+  let index = 0;
+  forEachLine(file, (raw, offset) => {
+    // Claude Code writes LF; tolerate a CR before it, and blank lines.
+    const end = raw.length > 0 && raw[raw.length - 1] === 0x0d ? raw.length - 1 : raw.length;
+    const text = raw.toString('utf8', 0, end);
+    if (text.trim() === '') return;
+    const e = parseTranscriptLine(text, index, offset, raw.length);
+    if (e) entries.push(e);
+    else badLines.push(index);
+    index++;
+  });
+  return { entries, badLines, lines: index };
+}

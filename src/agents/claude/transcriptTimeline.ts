@@ -1,0 +1,102 @@
+// The conversation as the user sees it: the real prompts on the current chain, in order, each with
+// the assistant's text and the tool calls of its turn (classified like recorded calls) and their
+// results. Pure over parsed entries; transcriptRead.ts does the I/O.
+import * as path from 'node:path';
+import type { EffectOverride } from '../../core/config';
+import { classifyCall } from '../../core/effects';
+import type { Effect, Severity } from '../../core/records';
+import { isRealPrompt, sessionOf, TranscriptGraph } from './transcriptChain';
+import type { TranscriptEntry } from './transcriptLine';
+import { readTranscript } from './transcriptRead';
+
+export interface TimelineTool {
+  id: string;
+  name: string;
+  input: unknown;
+  summary: string;
+  effect: Effect;
+  severity?: Severity;
+  result?: { isError: boolean; preview: string };
+}
+
+export interface TimelinePrompt {
+  uuid: string;
+  /** Claude Code's prompt id (the hook's `prompt_id`), which the file timeline's prompt checkpoints carry. */
+  promptId?: string;
+  text: string;
+  /** ISO 8601, or null when the line has no usable timestamp. */
+  time: string | null;
+  cwd?: string;
+  /** The assistant's text replies of this turn, in order. */
+  replies: string[];
+  tools: TimelineTool[];
+}
+
+export interface TranscriptTimeline {
+  session: string;
+  leaf?: string;
+  prompts: TimelinePrompt[];
+  /** Lines that could not be parsed (skipped). */
+  badLines: number;
+}
+
+export function isoTime(ts: string | undefined): string | null {
+  if (!ts) return null;
+  const t = Date.parse(ts);
+  return Number.isFinite(t) ? new Date(t).toISOString() : null;
+}
+
+/** Builds the timeline of a list of lines (the current conversation, or any chain's conversation). */
+export function promptsOf(lines: readonly TranscriptEntry[], overrides: readonly EffectOverride[] = []): TimelinePrompt[] {
+  const prompts: TimelinePrompt[] = [];
+  const toolById = new Map<string, TimelineTool>();
+  let cur: TimelinePrompt | null = null;
+  for (const e of lines) {
+    if (e.sidechain) continue;
+    if (isRealPrompt(e)) {
+      const time = isoTime(e.timestamp);
+      cur = { uuid: e.uuid!, text: e.user!.text, time, replies: [], tools: [] };
+      if (e.user!.promptId) cur.promptId = e.user!.promptId;
+      if (e.cwd) cur.cwd = e.cwd;
+      prompts.push(cur);
+      continue;
+    }
+    if (e.assistant && cur) {
+      for (const t of e.assistant.texts) if (t.trim()) cur.replies.push(t);
+      for (const u of e.assistant.toolUses) {
+        if (toolById.has(u.id)) continue;
+        const c = classifyCall(u.name, u.input, { ...(e.cwd ? { cwd: e.cwd } : {}), overrides });
+        const tool: TimelineTool = { id: u.id, name: u.name, input: u.input, summary: c.summary, effect: c.effect };
+        if (c.severity) tool.severity = c.severity;
+        cur.tools.push(tool);
+        toolById.set(u.id, tool);
+      }
+    }
+    for (const r of e.user?.results ?? []) {
+      const tool = toolById.get(r.toolUseId);
+      if (tool) tool.result = { isError: r.isError, preview: r.preview };
+    }
+  }
+  return prompts;
+}
+
+export function timelineOf(
+  entries: readonly TranscriptEntry[],
+  opts: { fallbackSession: string; overrides?: readonly EffectOverride[]; badLines?: number },
+): TranscriptTimeline {
+  const graph = new TranscriptGraph(entries);
+  const { leaf, lines } = graph.current();
+  const t: TranscriptTimeline = {
+    session: sessionOf(entries, leaf, opts.fallbackSession),
+    prompts: promptsOf(lines, opts.overrides),
+    badLines: opts.badLines ?? 0,
+  };
+  if (leaf?.uuid) t.leaf = leaf.uuid;
+  return t;
+}
+
+/** Reads a transcript file and returns its timeline. */
+export function readTimeline(file: string, overrides: readonly EffectOverride[] = []): TranscriptTimeline {
+  const { entries, badLines } = readTranscript(file);
+  return timelineOf(entries, { fallbackSession: path.basename(file).replace(/\.jsonl$/, ''), overrides, badLines: badLines.length });
+}

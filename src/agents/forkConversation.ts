@@ -1,0 +1,70 @@
+// Forking a conversation and recording its lineage: the one implementation behind
+// `agent-rewind conversation fork` and the VS Code "Rewind conversation" actions.
+import * as fs from 'node:fs';
+import { appendLineage, type ForkLineage } from '../core/conversation/lineage';
+import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog';
+import { forkSessionLog, SessionCutRefusedError } from '../core/conversation/sessionLogFork';
+import type { Store } from '../core/store';
+import { CutRefusedError, forkTranscript } from './claude/forkTranscript';
+
+export type ForkSource = { transcript: string } | { session: string };
+
+export interface ForkResult {
+  session: string;
+  transcript: string;
+  parent: string;
+  /** The command that resumes the fork (null for our own session logs: no agent resumes them). */
+  resume: string | null;
+  lineage: ForkLineage;
+  /** False when no store was given: the fork exists but will not be re-grounded. */
+  recorded: boolean;
+}
+
+/** A cut that is not before a real prompt (or before the first one): nothing was written. */
+export class ForkRefusedError extends Error {}
+
+function agentOf(storeDir: string, session: string): string {
+  const start = readSessionLog(sessionLogFile(storeDir, session)).find((l) => l.t === 'start');
+  return start && start.t === 'start' ? start.agent : 'unknown';
+}
+
+export function forkConversation(store: Store | null, src: ForkSource, before: string): ForkResult {
+  let lineage: ForkLineage;
+  let base: Omit<ForkResult, 'lineage' | 'recorded'>;
+  try {
+    if ('transcript' in src) {
+      const f = forkTranscript(src.transcript, before);
+      base = { session: f.session, transcript: f.transcript, parent: f.parent, resume: f.resume };
+      lineage = {
+        t: 'fork', v: 1, time: Date.now(), agent: 'claude', source: 'transcript',
+        parentSession: f.parent, parentTranscript: f.parentTranscript, session: f.session, transcript: f.transcript,
+        cutUuid: f.cut.uuid, cutText: f.cut.text, cutOccurrence: f.cut.occurrence,
+        ...(f.cut.promptId ? { cutPromptId: f.cut.promptId } : {}),
+        ...(f.cwd ? { cwd: f.cwd } : {}),
+      };
+    } else {
+      if (!store) throw new Error('Forking a session log needs the store that holds it.');
+      const f = forkSessionLog(store.dir, src.session, before);
+      base = { session: f.session, transcript: f.transcript, parent: f.parent, resume: null };
+      lineage = {
+        t: 'fork', v: 1, time: Date.now(), agent: agentOf(store.dir, src.session), source: 'session-log',
+        parentSession: f.parent, parentTranscript: f.parentTranscript, session: f.session, transcript: f.transcript,
+        cutUuid: f.cut.id, cutCheckpoint: f.cut.checkpoint, cutText: f.cut.text, cutOccurrence: f.cut.occurrence,
+        ...(f.cut.promptId ? { cutPromptId: f.cut.promptId } : {}),
+        ...(f.cwd ? { cwd: f.cwd } : {}),
+      };
+    }
+  } catch (e) {
+    if (e instanceof CutRefusedError || e instanceof SessionCutRefusedError) throw new ForkRefusedError(e.message);
+    throw e;
+  }
+  if (!store) return { ...base, lineage, recorded: false };
+  try {
+    appendLineage(store.dir, lineage);
+  } catch (e) {
+    // A fork without its lineage could not be re-grounded: take it back.
+    fs.rmSync(base.transcript, { force: true });
+    throw new Error(`Could not record the fork in ${store.dir} (${(e as Error).message}); nothing was kept — check the store folder's permissions and fork again.`);
+  }
+  return { ...base, lineage, recorded: true };
+}

@@ -1,0 +1,80 @@
+// `<store>/lineage.jsonl`: where every conversation fork came from, append-only. A `fork` line is
+// written once the fork exists; a `regrounded` line once its resumed agent has been told what
+// changed (so that is said once per forked session). Times are epoch milliseconds, like files.jsonl.
+import * as path from 'node:path';
+import { appendJsonLines, readJsonLines } from './jsonLines';
+
+export const LINEAGE_FORMAT = 1;
+
+export interface ForkLineage {
+  t: 'fork';
+  v: number;
+  time: number;
+  agent: string;
+  /** What was forked: a Claude Code transcript, or our own session log. */
+  source: 'transcript' | 'session-log';
+  parentSession: string;
+  /** The parent's transcript or session log. */
+  parentTranscript: string;
+  session: string;
+  transcript: string;
+  /** The entry the fork was cut before (transcript uuid, or our prompt id in a session log). */
+  cutUuid: string;
+  /** Claude Code's prompt id of the cut prompt: matches a `prompt` checkpoint's `promptId`. */
+  cutPromptId?: string;
+  /** For a session-log fork: the prompt checkpoint itself. */
+  cutCheckpoint?: string;
+  cutText: string;
+  /** How many earlier prompts on the kept chain have the same text (to tell repeated prompts apart). */
+  cutOccurrence: number;
+  cwd?: string;
+}
+
+export interface RegroundedLineage {
+  t: 'regrounded';
+  session: string;
+  time: number;
+}
+
+export type LineageRecord = ForkLineage | RegroundedLineage;
+
+export function lineageFile(storeDir: string): string {
+  return path.join(storeDir, 'lineage.jsonl');
+}
+
+export function appendLineage(storeDir: string, r: LineageRecord): void {
+  appendJsonLines(lineageFile(storeDir), [r]);
+}
+
+/** Lineage lines; older versions are read as they are (fields only ever get added). */
+export function readLineage(storeDir: string): LineageRecord[] {
+  const out: LineageRecord[] = [];
+  for (const r of readJsonLines(lineageFile(storeDir))) {
+    if (r.t === 'fork' && typeof r.session === 'string' && typeof r.parentSession === 'string') {
+      out.push({ v: 1, cutText: '', cutOccurrence: 0, cutUuid: '', agent: 'claude', ...r } as ForkLineage);
+    } else if (r.t === 'regrounded' && typeof r.session === 'string') out.push(r as unknown as RegroundedLineage);
+  }
+  return out;
+}
+
+/** The fork that created `session`, if our lineage knows it (the latest line wins). */
+export function forkOf(records: readonly LineageRecord[], session: string): ForkLineage | undefined {
+  let found: ForkLineage | undefined;
+  for (const r of records) if (r.t === 'fork' && r.session === session) found = r;
+  return found;
+}
+
+export function wasRegrounded(records: readonly LineageRecord[], session: string): boolean {
+  return records.some((r) => r.t === 'regrounded' && r.session === session);
+}
+
+/** The parent sessions of `session`, nearest first (a fork of a fork has two). */
+export function ancestorsOf(records: readonly LineageRecord[], session: string): string[] {
+  const out: string[] = [];
+  let cur = forkOf(records, session);
+  while (cur && !out.includes(cur.parentSession) && cur.parentSession !== session) {
+    out.push(cur.parentSession);
+    cur = forkOf(records, cur.parentSession);
+  }
+  return out;
+}

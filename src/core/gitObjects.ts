@@ -1,0 +1,183 @@
+// Read-only questions to git for shell capture and git compensations: where the repository is,
+// which files are clean (their committed content is already in git's object store), and the
+// content of a blob when a command changes a clean file. Nothing here writes to `.git`: every call
+// runs with GIT_OPTIONAL_LOCKS=0 and only uses commands that read. child_process is loaded on
+// first use (the hook path for non-shell tools never needs it).
+import type * as ChildProcess from 'node:child_process';
+import type * as Crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { HeadInfo } from './effects';
+
+let cp: typeof ChildProcess | undefined;
+function child(): typeof ChildProcess {
+  return (cp ??= require('node:child_process') as typeof ChildProcess);
+}
+let cr: typeof Crypto | undefined;
+function crypto(): typeof Crypto {
+  return (cr ??= require('node:crypto') as typeof Crypto);
+}
+
+const ENV = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
+delete (ENV as Record<string, string | undefined>).GIT_DIR;
+delete (ENV as Record<string, string | undefined>).GIT_WORK_TREE;
+delete (ENV as Record<string, string | undefined>).GIT_INDEX_FILE;
+
+export interface GitResult {
+  status: number;
+  stdout: Buffer;
+}
+
+export function git(cwd: string, args: string[], opts: { input?: Buffer | string; timeout?: number; maxBuffer?: number } = {}): GitResult {
+  const r = child().spawnSync('git', ['-C', cwd, ...args], {
+    env: ENV,
+    input: opts.input,
+    timeout: opts.timeout ?? 20000,
+    maxBuffer: opts.maxBuffer ?? 1 << 30,
+    stdio: ['pipe', 'pipe', 'ignore'],
+    windowsHide: true,
+  });
+  return { status: r.error ? -1 : (r.status ?? -1), stdout: r.stdout ?? Buffer.alloc(0) };
+}
+
+/** HEAD of the repository at `dir` (with git's location options), for a compensation; null when not a repository. */
+export function gitHead(dir: string, globals: string[] = []): HeadInfo | null {
+  const sym = git(dir, [...globals, 'symbolic-ref', '-q', '--short', 'HEAD'], { timeout: 3000 });
+  if (sym.status !== 0 && sym.status !== 1) return null; // not a repository (128) or git missing
+  const rev = git(dir, [...globals, 'rev-parse', '--verify', '-q', 'HEAD'], { timeout: 3000 });
+  const sha = rev.status === 0 ? rev.stdout.toString('utf8').trim() || null : null;
+  return { sha, branch: sym.status === 0 ? sym.stdout.toString('utf8').trim() || null : null };
+}
+
+export interface RepoInfo {
+  /** The work-tree root. */
+  top: string;
+  gitDir: string;
+  objectFormat: 'sha1' | 'sha256';
+  /** End-of-line conversion or content filters are configured: blobs are not the work-tree bytes. */
+  filters: boolean;
+  /** The global excludes file (core.excludesFile, or git's default location). */
+  excludesFile: string | null;
+}
+
+/** The repository `dir` is in, or null (not a repository, or git is missing). */
+export function repoInfo(dir: string): RepoInfo | null {
+  const r = git(dir, ['rev-parse', '--show-toplevel', '--absolute-git-dir', '--show-object-format'], { timeout: 5000 });
+  if (r.status !== 0) return null;
+  const [top, gitDir, fmt] = r.stdout.toString('utf8').split('\n');
+  if (!top || !gitDir) return null;
+  const cfg = git(dir, ['config', '-z', '--get-regexp', '^(core\\.autocrlf|core\\.eol|core\\.excludesfile|filter\\..*)$'], { timeout: 5000 });
+  let filters = false;
+  let excludesFile: string | null = null;
+  if (cfg.status === 0) {
+    for (const entry of cfg.stdout.toString('utf8').split('\0')) {
+      if (!entry) continue;
+      const nl = entry.indexOf('\n');
+      const key = (nl < 0 ? entry : entry.slice(0, nl)).toLowerCase();
+      const val = nl < 0 ? '' : entry.slice(nl + 1);
+      if (key === 'core.excludesfile') excludesFile = val.startsWith('~/') ? path.join(os.homedir(), val.slice(2)) : val;
+      else if (key === 'core.autocrlf') filters ||= val === 'true' || val === 'input';
+      else if (key.startsWith('filter.')) filters = true;
+      else if (key === 'core.eol') filters ||= val === 'crlf';
+    }
+  }
+  if (!excludesFile) {
+    const xdg = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+    excludesFile = path.join(xdg, 'git', 'ignore');
+  }
+  // Attributes can ask for conversions too (text/eol/filter/ident/working-tree-encoding).
+  if (!filters) filters = fs.existsSync(path.join(gitDir, 'info', 'attributes'));
+  return { top, gitDir, objectFormat: fmt === 'sha256' ? 'sha256' : 'sha1', filters, excludesFile };
+}
+
+export interface IndexEntry {
+  mode: string;
+  id: string;
+  /** The work tree may differ from the index without git's stat check noticing (assume-unchanged, skip-worktree) or the entry is conflicted. */
+  untrusted: boolean;
+}
+
+/** The index entries under `dir` (paths relative to `dir`, `/`-separated). */
+export function indexEntries(dir: string): Map<string, IndexEntry> | null {
+  const r = git(dir, ['ls-files', '-z', '-s', '-v'], { timeout: 20000 });
+  if (r.status !== 0) return null;
+  const out = new Map<string, IndexEntry>();
+  const text = r.stdout.toString('utf8');
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\0', start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end);
+    start = end + 1;
+    // "<tag> <mode> <id> <stage>\t<path>"
+    const tab = line.indexOf('\t');
+    if (tab < 0) continue;
+    const [tag, mode, id, stage] = line.slice(0, tab).split(' ');
+    const p = line.slice(tab + 1);
+    if (!tag || !mode || !id) continue;
+    const untrusted = stage !== '0' || tag !== 'H' || out.has(p);
+    out.set(p, { mode, id, untrusted });
+  }
+  return out;
+}
+
+/** Tracked paths under `dir` whose work-tree file may differ from the index (git's stat check; false positives are fine). */
+export function modifiedTracked(dir: string): Set<string> | null {
+  const r = git(dir, ['diff-files', '-z', '--name-only', '--relative', '--ignore-submodules=all'], { timeout: 20000 });
+  if (r.status !== 0) return null;
+  return new Set(r.stdout.toString('utf8').split('\0').filter(Boolean));
+}
+
+/**
+ * Paths (relative to the repository root) that `git status` reports under `dir`: modified,
+ * staged, deleted, renamed (both names), untracked (every file, not folders). Null on failure.
+ */
+export function gitStatus(dir: string): string[] | null {
+  const r = git(dir, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all', '--no-renames', '--', '.'], { timeout: 20000 });
+  if (r.status !== 0) return null;
+  const out: string[] = [];
+  const parts = r.stdout.toString('utf8').split('\0');
+  for (const e of parts) if (e.length > 3) out.push(e.slice(3));
+  return out;
+}
+
+/** The git object id of `data` as a blob (what `git hash-object` prints). */
+export function gitBlobId(data: Uint8Array, format: 'sha1' | 'sha256' = 'sha1'): string {
+  return crypto().createHash(format).update(`blob ${data.length}\0`).update(data).digest('hex');
+}
+
+/**
+ * Reads blobs out of git in one process (`git cat-file --batch`). With `filters`, the content is
+ * what a checkout would write for the given path (smudge filters, end-of-line conversion).
+ * Missing objects map to null.
+ */
+export function readBlobs(dir: string, wanted: readonly { id: string; path: string }[], filters: boolean): Map<string, Buffer | null> {
+  const out = new Map<string, Buffer | null>();
+  if (wanted.length === 0) return out;
+  const input = wanted.map((w) => (filters ? `${w.id} ${w.path}` : w.id)).join('\n') + '\n';
+  const r = git(dir, ['cat-file', filters ? '--batch=%(objectname) %(objecttype) %(objectsize)' : '--batch', ...(filters ? ['--filters'] : [])], { input, timeout: 60000 });
+  if (r.status !== 0) {
+    for (const w of wanted) out.set(`${w.id}\0${w.path}`, null);
+    return out;
+  }
+  const buf = r.stdout;
+  let pos = 0;
+  for (const w of wanted) {
+    const nl = buf.indexOf(0x0a, pos);
+    if (nl < 0) {
+      out.set(`${w.id}\0${w.path}`, null);
+      continue;
+    }
+    const header = buf.subarray(pos, nl).toString('utf8').split(' ');
+    pos = nl + 1;
+    if (header[1] !== 'blob') {
+      out.set(`${w.id}\0${w.path}`, null);
+      continue;
+    }
+    const size = Number(header[2]);
+    out.set(`${w.id}\0${w.path}`, Buffer.from(buf.subarray(pos, pos + size)));
+    pos += size + 1; // the content, then a newline
+  }
+  return out;
+}

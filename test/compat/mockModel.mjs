@@ -1,0 +1,241 @@
+// A scripted stand-in for the Anthropic Messages API, so the REAL Claude Code CLI runs offline in
+// the compat tier and the demo recorder. It answers like the real API where it matters to us:
+//   - `POST /v1/messages` with `stream: true` → the SSE events message_start, content_block_start,
+//     content_block_delta (text_delta / input_json_delta), content_block_stop, message_delta,
+//     message_stop; without `stream` → one JSON message;
+//   - a request whose messages hold a `tool_use` not answered by a `tool_result` in the next message,
+//     or a `tool_result` answering no `tool_use` of the previous message, → HTTP 400
+//     invalid_request_error, as the real API does (a broken conversation fork shows up here);
+//   - main-loop requests (they carry `tools`) take the next step of the script; side requests
+//     (titles, summaries: no `tools`) get a short text and do not consume a step;
+//   - `count_tokens` → a token count; anything else → 404.
+// Every main-loop request is appended to a JSONL file (one object per request: the checks below,
+// a summary, every user text, every tool call and result, the whole text) for assertions.
+//
+//   node test/compat/mockModel.mjs <script.json> <requests.jsonl>      prints "PORT <n>"
+//   import { startMockModel } from './mockModel.mjs'
+//
+// A script is a list of steps, one per main-loop request:
+//   { "text": "…" } | { "tool_use": { "name", "input" } } | { "tool_uses": [{ "name", "input" }, …], "text"?: "…" }
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import { pathToFileURL } from 'node:url';
+
+const blocksOf = (m) =>
+  Array.isArray(m?.content) ? m.content.filter((b) => b && typeof b === 'object') : typeof m?.content === 'string' ? [{ type: 'text', text: m.content }] : [];
+
+const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+
+/** The problems the real API would answer 400 for, about tool_use / tool_result pairing. */
+export function toolPairingProblems(body) {
+  const msgs = Array.isArray(body?.messages) ? body.messages : [];
+  const problems = [];
+  for (let i = 0; i < msgs.length; i++) {
+    const m = msgs[i];
+    if (m?.role === 'assistant') {
+      const uses = blocksOf(m).filter((b) => b.type === 'tool_use').map((b) => b.id);
+      if (!uses.length) continue;
+      const next = msgs[i + 1];
+      const answered = new Set(next?.role === 'user' ? blocksOf(next).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id) : []);
+      const missing = uses.filter((id) => !answered.has(id));
+      if (missing.length) {
+        problems.push(
+          `messages.${i}: \`tool_use\` ids were found without \`tool_result\` blocks immediately after: ${missing.join(', ')}. ` +
+            'Each `tool_use` block must have a corresponding `tool_result` block in the next message.',
+        );
+      }
+    }
+    if (m?.role === 'user') {
+      const results = blocksOf(m).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id);
+      if (!results.length) continue;
+      const prev = msgs[i - 1];
+      const used = new Set(prev?.role === 'assistant' ? blocksOf(prev).filter((b) => b.type === 'tool_use').map((b) => b.id) : []);
+      const orphans = results.filter((id) => !used.has(id));
+      if (orphans.length) {
+        problems.push(`messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${orphans.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+      }
+    }
+  }
+  return problems;
+}
+
+function resultText(content) {
+  if (typeof content === 'string') return content;
+  return Array.isArray(content) ? content.map((b) => (b?.type === 'text' ? b.text : '')).join('\n') : '';
+}
+
+/** What a request says, for assertions: the shape, the user's words, the tool calls, all text. */
+export function summarizeRequest(body) {
+  const msgs = Array.isArray(body?.messages) ? body.messages : [];
+  const userTexts = [];
+  const toolUses = [];
+  const toolResults = [];
+  const texts = [];
+  const shape = [];
+  for (const m of msgs) {
+    const parts = [];
+    for (const b of blocksOf(m)) {
+      if (b.type === 'text') {
+        texts.push(b.text);
+        const visible = String(b.text).replace(REMINDER, '').trim();
+        if (m.role === 'user' && visible) userTexts.push(visible);
+        parts.push(`T(${visible.slice(0, 40).replace(/\s+/g, ' ')})`);
+      } else if (b.type === 'tool_use') {
+        toolUses.push({ id: b.id, name: b.name, input: b.input });
+        parts.push(`U(${b.name})`);
+      } else if (b.type === 'tool_result') {
+        toolResults.push({ id: b.tool_use_id, isError: b.is_error === true });
+        texts.push(resultText(b.content));
+        parts.push('R');
+      } else parts.push(String(b.type));
+    }
+    shape.push(`${m.role}:${parts.join(',')}`);
+  }
+  const system = Array.isArray(body?.system) ? body.system : body?.system ? [body.system] : [];
+  for (const s of system) texts.push(typeof s === 'string' ? s : (s?.text ?? ''));
+  return { summary: shape.join(' | '), messageCount: msgs.length, userTexts, toolUses, toolResults, text: texts.join('\n') };
+}
+
+let idSeq = 0;
+const newId = (prefix) => `${prefix}${Date.now().toString(36)}${(idSeq++).toString(36).padStart(4, '0')}${Math.random().toString(36).slice(2, 8)}`;
+
+function blocksForStep(step) {
+  if (step.tool_use) return [{ type: 'tool_use', id: newId('toolu_'), name: step.tool_use.name, input: step.tool_use.input ?? {} }];
+  if (step.tool_uses) {
+    const uses = step.tool_uses.map((u) => ({ type: 'tool_use', id: newId('toolu_'), name: u.name, input: u.input ?? {} }));
+    return step.text ? [{ type: 'text', text: step.text }, ...uses] : uses;
+  }
+  return [{ type: 'text', text: String(step.text ?? 'Done.') }];
+}
+
+function sse(res, event, data) {
+  res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+function answer(res, body, blocks) {
+  const id = newId('msg_');
+  const stop = blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
+  const model = typeof body.model === 'string' ? body.model : 'claude-mock';
+  const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  if (!body.stream) {
+    res.writeHead(200, { 'content-type': 'application/json', 'request-id': newId('req_') });
+    res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model, content: blocks, stop_reason: stop, stop_sequence: null, usage }));
+    return;
+  }
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': newId('req_') });
+  sse(res, 'message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+  blocks.forEach((b, index) => {
+    if (b.type === 'tool_use') {
+      sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
+      const json = JSON.stringify(b.input);
+      // Two deltas, as the real API streams partial JSON in pieces.
+      const cut = Math.floor(json.length / 2);
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(0, cut) } });
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(cut) } });
+    } else {
+      sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text } });
+    }
+    sse(res, 'content_block_stop', { type: 'content_block_stop', index });
+  });
+  sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
+  sse(res, 'message_stop', { type: 'message_stop' });
+  res.end();
+}
+
+function apiError(res, status, type, message) {
+  res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req_') });
+  res.end(JSON.stringify({ type: 'error', error: { type, message } }));
+}
+
+/**
+ * Starts the server on 127.0.0.1 (a free port). `log`: the JSONL file main-loop requests go to.
+ * `setScript(steps, label)` replaces the remaining steps (one list per CLI run); `label` is
+ * written into each request record, so assertions can find "the requests of run X".
+ */
+export function startMockModel({ log, script = [], label = '' } = {}) {
+  let steps = [...script];
+  let current = label;
+  let seq = 0;
+  const stats = { main: 0, side: 0, rejected: 0, countTokens: 0, otherPaths: [] };
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (d) => chunks.push(d));
+    req.on('end', () => {
+      const url = req.url ?? '';
+      if (req.method !== 'POST' || !url.startsWith('/v1/messages')) {
+        stats.otherPaths.push(`${req.method} ${url}`);
+        return apiError(res, 404, 'not_found_error', `Not found: ${req.method} ${url}`);
+      }
+      let body;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        return apiError(res, 400, 'invalid_request_error', 'Request body is not valid JSON.');
+      }
+      if (url.includes('count_tokens')) {
+        stats.countTokens++;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ input_tokens: 10 }));
+      }
+      const main = Array.isArray(body.tools) && body.tools.length > 0;
+      if (!main) {
+        stats.side++;
+        return answer(res, body, [{ type: 'text', text: 'Scripted session' }]);
+      }
+      stats.main++;
+      const problems = toolPairingProblems(body);
+      const s = summarizeRequest(body);
+      const step = problems.length ? null : (steps.shift() ?? { text: 'All done.' });
+      const record = { n: seq++, label: current, time: new Date().toISOString(), status: problems.length ? 400 : 200, problems, step: step ? Object.keys(step)[0] : null, ...s };
+      if (log) fs.appendFileSync(log, JSON.stringify(record) + '\n');
+      if (problems.length) {
+        stats.rejected++;
+        return apiError(res, 400, 'invalid_request_error', problems.join(' '));
+      }
+      answer(res, body, blocksForStep(step));
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      resolve({
+        port,
+        url: `http://127.0.0.1:${port}`,
+        stats,
+        /** Where main-loop requests are logged from now on. */
+        setLog(file) {
+          log = file;
+        },
+        setScript(next, nextLabel = '') {
+          steps = [...next];
+          current = nextLabel;
+        },
+        /** Steps not consumed yet (a run that ended early leaves some). */
+        remaining: () => steps.length,
+        close: () => new Promise((r) => server.close(() => r())),
+      });
+    });
+  });
+}
+
+/** Reads the request log written by `startMockModel`. */
+export function readRequests(log) {
+  if (!fs.existsSync(log)) return [];
+  return fs
+    .readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+}
+
+// Run directly (no top-level await: TypeScript callers load this file through tsx as CommonJS).
+if (import.meta.url && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const [scriptFile, log] = process.argv.slice(2);
+  if (!scriptFile || !log) {
+    console.error('usage: node test/compat/mockModel.mjs <script.json> <requests.jsonl>');
+    process.exit(2);
+  }
+  startMockModel({ log, script: JSON.parse(fs.readFileSync(scriptFile, 'utf8')) }).then((m) => console.log('PORT', m.port));
+}

@@ -1,0 +1,65 @@
+// The compat tier's ledger: every check is run, passes, fails, or is "not yet applicable" (a
+// capability another issue is still building), and all of it is printed with counts at the end.
+export type Status = 'pass' | 'fail' | 'n/a';
+
+export interface Result {
+  scenario: string;
+  name: string;
+  status: Status;
+  detail?: string;
+}
+
+export class Report {
+  readonly results: Result[] = [];
+  readonly notes: string[] = [];
+  private scenario = '';
+
+  begin(scenario: string): void {
+    this.scenario = scenario;
+    console.log(`\n── ${scenario}`);
+  }
+
+  /** Runs `fn`: a list of problems (or a thrown error) fails the check; an empty list passes. */
+  check(name: string, fn: () => string[] | void): boolean {
+    let problems: string[] = [];
+    try {
+      problems = fn() ?? [];
+    } catch (e) {
+      problems = [(e as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(e)];
+    }
+    const status: Status = problems.length ? 'fail' : 'pass';
+    this.add({ scenario: this.scenario, name, status, ...(problems.length ? { detail: problems.join('\n        ') } : {}) });
+    return status === 'pass';
+  }
+
+  /** A check whose capability is not there yet: says why, counts as not applicable. */
+  na(name: string, why: string): void {
+    this.add({ scenario: this.scenario, name, status: 'n/a', detail: why });
+  }
+
+  note(text: string): void {
+    this.notes.push(`[${this.scenario}] ${text}`);
+    console.log(`   · ${text}`);
+  }
+
+  private add(r: Result): void {
+    this.results.push(r);
+    const mark = r.status === 'pass' ? 'ok  ' : r.status === 'fail' ? 'FAIL' : 'n/a ';
+    console.log(`   ${mark} ${r.name}${r.detail ? `\n        ${r.detail}` : ''}`);
+  }
+
+  count(s: Status): number {
+    return this.results.filter((r) => r.status === s).length;
+  }
+
+  summary(scenarios: number, seconds: number): string {
+    const notApplicable = this.results.filter((r) => r.status === 'n/a');
+    const failed = this.results.filter((r) => r.status === 'fail');
+    return [
+      '',
+      `compat: ${scenarios} scenario(s), ${this.results.length} check(s): ${this.count('pass')} passed, ${failed.length} failed, ${notApplicable.length} not yet applicable — ${seconds.toFixed(1)} s`,
+      ...(notApplicable.length ? ['not yet applicable:', ...notApplicable.map((r) => `  - [${r.scenario}] ${r.name}: ${r.detail}`)] : []),
+      ...(failed.length ? ['FAILED:', ...failed.map((r) => `  - [${r.scenario}] ${r.name}`)] : []),
+    ].join('\n');
+  }
+}
