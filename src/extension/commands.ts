@@ -8,6 +8,7 @@ import type { Store } from '../core/store';
 import type { Busy } from './busy';
 import type { ClaudeConnection } from './claudeConnect';
 import { CMD, type CommandId } from './commandIds';
+import type { ConvPrompt, ConvSession } from './conversationModel';
 import type { ConvElement, ConversationView } from './conversationView';
 import { checkpointLabel, type FilesElement, type FilesView } from './filesView';
 import type { PreviewPanel } from './previewPanel';
@@ -68,15 +69,34 @@ async function pickPrompt(d: CommandDeps): Promise<Extract<ConvElement, { kind: 
   return (await vscode.window.showQuickPick(items, { placeHolder: 'Rewind to before which prompt?' }))?.el;
 }
 
+/** The conversation prompt a file checkpoint was taken at, so a preview from Files can offer "both" too. */
+function conversationFor(d: CommandDeps, checkpointId: string) {
+  const walk = (sessions: readonly ConvSession[]): { session: ConvSession; prompt: ConvPrompt } | undefined => {
+    for (const session of sessions) {
+      const prompt = session.prompts.find((p) => p.checkpointId === checkpointId);
+      if (prompt) return { session, prompt };
+      const inFork = walk(session.forks);
+      if (inFork) return inFork;
+    }
+    return undefined;
+  };
+  return walk(d.conversation.all);
+}
+
+function filesPreview(d: CommandDeps, id: string) {
+  const conversation = conversationFor(d, id);
+  d.preview.show({ targetId: id, scope: 'files', ...(conversation ? { conversation } : {}) });
+}
+
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     [CMD.rewindFilesToHere]: async (arg) => {
       const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, 'Rewind files to which checkpoint?'));
-      if (id) d.preview.show({ targetId: id, scope: 'files' });
+      if (id) filesPreview(d, id);
     },
     [CMD.previewRewind]: async (arg) => {
       const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, 'Preview a rewind to which checkpoint?'));
-      if (id) d.preview.show({ targetId: id, scope: 'files' });
+      if (id) filesPreview(d, id);
     },
     [CMD.restoreFile]: async (arg) => {
       let el = arg as FilesElement | undefined;

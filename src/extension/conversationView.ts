@@ -38,10 +38,12 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
 
   constructor(private readonly load: () => ConvSession[], onChange: vscode.Event<void>, private readonly relative: (p: string) => string = (p) => p) {
     this.sessions = load();
-    onChange(() => {
-      this.sessions = this.load();
-      this.emitter.fire(undefined);
-    });
+    onChange(() => this.refresh());
+  }
+
+  refresh(): void {
+    this.sessions = this.load();
+    this.emitter.fire(undefined);
   }
 
   get all(): readonly ConvSession[] {

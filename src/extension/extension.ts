@@ -8,7 +8,8 @@ import { Busy } from './busy';
 import { ClaudeConnection, installCli } from './claudeConnect';
 import { CMD, type CommandId, CTX, VIEW } from './commandIds';
 import { registerCommands } from './commands';
-import { fromLog } from './conversationModel';
+import { ClaudeConversationRewinder } from './conversationRewinder';
+import { ConversationSource } from './conversationSource';
 import { type ConvElement, ConversationView } from './conversationView';
 import { type FilesElement, FilesView } from './filesView';
 import { PreviewPanel } from './previewPanel';
@@ -31,6 +32,7 @@ export interface AgentRewindApi {
   conversation?: ConversationView;
   preview?: PreviewPanel;
   service?: RewindService;
+  rewinder?: ClaudeConversationRewinder;
   activationMs: number;
 }
 
@@ -83,11 +85,23 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   watcher.onDidChange(() => model.reload());
   const files = new FilesView(model);
   const filesTree = vscode.window.createTreeView<FilesElement>(VIEW.files, { treeDataProvider: files, showCollapseAll: true });
-  const conversation = new ConversationView(() => fromLog(model.sessions()), model.onDidChange, (p) => model.relative(p));
+  const source = new ConversationSource(store);
+  const conversation = new ConversationView(() => source.build(model.sessions()), model.onDidChange, (p) => model.relative(p));
+  // Transcripts grow without a hook event (assistant replies): notice it with a cheap stat poll.
+  let printed = source.fingerprint(conversation.all);
+  const transcriptPoll = setInterval(() => {
+    const now = source.fingerprint(conversation.all);
+    if (now !== printed) {
+      printed = now;
+      conversation.refresh();
+    }
+  }, 2000);
+  context.subscriptions.push({ dispose: () => clearInterval(transcriptPoll) });
   const convTree = vscode.window.createTreeView<ConvElement>(VIEW.conversation, { treeDataProvider: conversation, showCollapseAll: true });
   const service = new RewindService(store, model);
   const reporter = new RewindReporter(service, busy, model, output);
-  const preview = new PreviewPanel(context.extensionUri, model, service, reporter, undefined);
+  const rewinder = new ClaudeConversationRewinder(store, model, () => conversation.refresh());
+  const preview = new PreviewPanel(context.extensionUri, model, service, reporter, rewinder);
   const storage = new StorageCommands(store, model, busy, () => readSettings().retentionDays);
   let cliPath: string | undefined;
   const cli = () => (cliPath ??= installCli(context.extensionPath, context.globalStorageUri.fsPath, String(context.extension.packageJSON.version)));
@@ -99,7 +113,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     connected = claude.anyConnected(folders());
     setContext(CTX.claudeConnected, connected);
     setContext(CTX.hasCheckpoints, model.checkpoints.length > 0);
-    setContext(CTX.hasSessions, model.sessions().length > 0);
+    setContext(CTX.hasSessions, conversation.all.length > 0);
     setContext(CTX.canUndo, !!model.lastRewind());
     status.update();
   };
@@ -158,7 +172,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     }, 30000).unref?.();
   }
 
-  Object.assign(api, { model, files, conversation, preview, service });
+  Object.assign(api, { model, files, conversation, preview, service, rewinder });
   api.activationMs = performance.now() - t0;
   output.appendLine(`Agent Rewind ${context.extension.packageJSON.version} active in ${api.activationMs.toFixed(1)} ms; store ${store.dir}`);
   return api;

@@ -49,13 +49,15 @@ suite('Agent Rewind in VS Code', function () {
     session.tool('Bash', { command: 'git -C . push origin main' });
     session.tool('Read', { file_path: path.join(ws, 'app.js') });
     // The store watcher refreshes the views on its own.
-    await until('the Files view to show 4 checkpoints', () => api.model!.checkpoints.length === 4);
+    await until('the Files view to show the 4 checkpoints', () => mine().length === 4);
   });
 
+  /** This suite's checkpoints (other suites record into the same store). */
+  const mine = () => api.model!.checkpoints.filter((n) => n.checkpoint.session === session.session);
   const prompt = (text: string) => api.model!.checkpoints.find((n) => n.checkpoint.label === text)!.checkpoint.id;
 
   test('the Files view lists checkpoints newest first, with files, counts and a diff command', async () => {
-    const roots = api.files!.getChildren();
+    const roots = api.files!.getChildren().filter((el) => el.kind === 'checkpoint' && el.node.checkpoint.session === session.session);
     const items = roots.map((el) => api.files!.getTreeItem(el));
     assert.deepEqual(items.map(label), ['Before Bash: git -C . push origin main', 'Ship it <b>now</b> & push', 'Create the greeting module', 'Session started (startup)']);
     assert.match(String(items[2]!.description), /2 files/);
@@ -77,7 +79,7 @@ suite('Agent Rewind in VS Code', function () {
   });
 
   test('the Conversation view shows the session, its prompts and tool calls with effect icons', () => {
-    const sessions = api.conversation!.getChildren();
+    const sessions = api.conversation!.getChildren().filter((e) => e.kind === 'session' && e.session.id === session.session);
     assert.equal(sessions.length, 1);
     const prompts = api.conversation!.getChildren(sessions[0]) as ConvElement[];
     assert.deepEqual(prompts.map((p) => label(api.conversation!.getTreeItem(p))), ['Create the greeting module', 'Ship it <b>now</b> & push']);
@@ -122,13 +124,12 @@ suite('Agent Rewind in VS Code', function () {
     assert.equal(read('app.js'), 'console.log("v1");\n');
     assert.equal(fs.existsSync(path.join(ws, 'src', 'deep')), false, 'folders the agent created are gone');
     assert.equal(api.preview!.isOpen, false, 'the preview closes after rewinding');
-    await until('the rewind checkpoint', () => api.model!.lastRewind());
-    const last = api.model!.lastRewind()!;
+    const last = await until('the rewind checkpoint', () => api.model!.lastRewind()?.checkpoint.target === target && api.model!.lastRewind());
     assert.equal(last.checkpoint.target, target);
     // Same store, same records as the CLI: the CLI sees the rewind and can plan its undo.
     const cli = spawnSync(process.execPath, [CLI, 'plan', '--to', last.checkpoint.id, '--json'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', AGENT_REWIND_STORE: api.storeDir! }, encoding: 'utf8' });
     assert.equal(cli.status, 0, cli.stderr);
-    assert.equal(JSON.parse(cli.stdout).files.length, 3);
+    assert.deepEqual(JSON.parse(cli.stdout).files.map((f: { path: string }) => path.relative(ws, f.path)).sort(), ['app.js', 'greeting.js', path.join('src', 'deep', 'new.js')]);
     const undo = await api.service!.apply(last.checkpoint.id);
     assert.equal(undo.status, 'done');
     assert.equal(read('greeting.js'), 'module.exports = "hi";\n');

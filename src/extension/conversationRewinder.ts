@@ -1,0 +1,72 @@
+// The conversation side of a rewind: describe the fork for the preview, make it (with lineage, so
+// the resumed agent is re-grounded), and offer to resume it in a terminal in the session's folder.
+import * as vscode from 'vscode';
+import { forkConversation, type ForkResult } from '../agents/forkConversation';
+import { computeChanges } from '../core/plan';
+import type { Store } from '../core/store';
+import { checkpoints } from '../core/timeline';
+import type { ConversationRewinder, ConversationTarget } from './previewPanel';
+import { oneLine } from './relativeTime';
+import type { TimelineModel } from './timelineModel';
+
+export interface ResumeOffer {
+  fork: ForkResult;
+  cwd: string | undefined;
+  command: string;
+}
+
+export class ClaudeConversationRewinder implements ConversationRewinder {
+  /** The last fork made, and the terminal command offered for it (tests read it). */
+  lastResume: ResumeOffer | undefined;
+
+  constructor(private readonly store: Store, private readonly model: TimelineModel, private readonly onForked: () => void) {}
+
+  describe(t: ConversationTarget): ReturnType<ConversationRewinder['describe']> {
+    const { session, prompt } = t;
+    if (!session.transcript || !prompt.uuid) return { unavailable: 'This session has no Claude Code transcript Agent Rewind can read, so its conversation cannot be forked.' };
+    const index = session.prompts.indexOf(prompt);
+    if (index <= 0) return { unavailable: 'This is the first prompt of the session: a conversation cut before it would be empty. Start a new session instead.' };
+    // Files changed after the prompt that a conversation-only rewind leaves as they are.
+    let filesKeepingEdits: string[] = [];
+    const cp = prompt.checkpointId ? checkpoints(this.model.all).find((c) => c.id === prompt.checkpointId) : undefined;
+    if (cp) filesKeepingEdits = computeChanges(this.model.all, cp).changes.map((c) => this.model.relative(c.path));
+    return {
+      promptText: prompt.text,
+      promptTime: new Date(prompt.time).toISOString(),
+      kept: index,
+      dropped: session.prompts.length - index,
+      session: session.id,
+      filesKeepingEdits,
+    };
+  }
+
+  async fork(t: ConversationTarget, filesRewound: boolean): Promise<void> {
+    if (!t.session.transcript || !t.prompt.uuid) throw new Error('This session has no transcript to fork.');
+    const fork = forkConversation(this.store, { transcript: t.session.transcript }, t.prompt.uuid);
+    const cwd = t.session.cwd ?? fork.lineage.cwd;
+    const command = fork.resume ?? `claude --resume ${fork.session}`;
+    this.lastResume = { fork, cwd, command };
+    this.onForked();
+    const what = filesRewound ? 'Files and conversation rewound' : 'Conversation rewound; your files are unchanged';
+    // Not awaited: the notification stays while the user decides; the rewind itself is done.
+    void vscode.window
+      .showInformationMessage(
+        `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". Resume it to continue from there; the agent is told what changed.`,
+        'Resume in Terminal',
+        'Copy Command',
+      )
+      .then((pick) => {
+        if (pick === 'Resume in Terminal') this.openTerminal();
+        else if (pick === 'Copy Command') void vscode.env.clipboard.writeText(command);
+      });
+  }
+
+  /** Opens a terminal in the session's folder running the resume command. */
+  openTerminal(offer = this.lastResume): vscode.Terminal | undefined {
+    if (!offer) return undefined;
+    const term = vscode.window.createTerminal({ name: 'Claude Code (rewound)', ...(offer.cwd ? { cwd: offer.cwd } : {}) });
+    term.show();
+    term.sendText(offer.command, true);
+    return term;
+  }
+}

@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Package tier: `npm run package` makes a VSIX with runtime files only; code-server installs it
+// (`--install-extension`, as a user would) and the installed extension activates in a real
+// workbench and shows its views. Prints the VSIX size and file list.
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as H from '../harness/harness.mjs';
+import { ensureCodeServer } from '../../scripts/tools.mjs';
+import { workbench } from '../e2e/workbench.mjs';
+
+const root = H.repoRoot;
+const fail = (msg) => {
+  console.error(`package: FAILED — ${msg}`);
+  process.exitCode = 1;
+};
+
+async function main() {
+  const t0 = Date.now();
+  const vsix = path.join(root, 'agent-rewind.vsix');
+  fs.rmSync(vsix, { force: true });
+  const r = spawnSync('npm', ['run', 'package'], { cwd: root, encoding: 'utf8' });
+  if (r.status !== 0) return fail(`npm run package exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  const size = fs.statSync(vsix).size;
+  // What is inside the artifact itself (unzip), or what vsce says it packs when unzip is missing.
+  let list;
+  try {
+    list = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n').filter((f) => f.startsWith('extension/'));
+  } catch {
+    list = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' }).trim().split('\n').map((f) => `extension/${f.replace(/^(README|CHANGELOG)\.md$/, (m) => m.toLowerCase()).replace(/^LICENSE$/, 'LICENSE.txt')}`);
+  }
+  console.log(`VSIX ${(size / 1024).toFixed(1)} KB, ${list.length} files:\n  ${list.join('\n  ')}`);
+  const allowed = /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE(\.txt)?|dist\/(extension|cli|hook|commands)\.js|dist\/webview\/(preview\.js|codicon\.(css|ttf))|media\/(icon\.(svg|png)|preview\.css))$/i;
+  const extra = list.filter((f) => !allowed.test(f));
+  if (extra.length) return fail(`the VSIX holds files that are not runtime files: ${extra.join(', ')}`);
+  for (const need of ['extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/hook.js', 'extension/dist/webview/preview.js', 'extension/media/preview.css']) {
+    if (!list.includes(need)) return fail(`the VSIX lacks ${need}`);
+  }
+  if (size > 1024 * 1024) return fail(`the VSIX is ${(size / 1024).toFixed(0)} KB; expected well under 1 MB`);
+
+  const runDir = H.makeRunDir({ prefix: 'agent-rewind-vsix-' });
+  const { codeServerEntry, node24 } = await ensureCodeServer();
+  const inst = spawnSync(node24, [codeServerEntry, '--config', runDir.config, '--user-data-dir', runDir.userData, '--extensions-dir', runDir.extensions, '--install-extension', vsix], {
+    encoding: 'utf8',
+    env: { ...process.env, HOME: runDir.dir, XDG_CONFIG_HOME: path.join(runDir.dir, 'xdg') },
+  });
+  if (inst.status !== 0 || !/successfully installed/i.test(inst.stdout + inst.stderr)) return fail(`code-server --install-extension failed:\n${inst.stdout}\n${inst.stderr}`);
+  console.log(inst.stdout.trim().split('\n').pop());
+  const ws = H.prepareWorkspace({ dest: path.join(runDir.dir, 'workspace') });
+  const store = path.join(runDir.dir, 'store');
+  H.writeUserSettings(runDir, { 'agentRewind.storeDirectory': store });
+  const cs = await H.startCodeServer({ runDir, smokeDriver: false });
+  const chromium = await H.startChromium({ runDir });
+  try {
+    await chromium.page.goto(H.workbenchUrl(cs, { folder: ws }));
+    const wb = workbench(chromium.page);
+    await wb.ready();
+    const st = await H.activationStatus(runDir, { wait: true, timeoutMs: 60000 });
+    if (!st.activated) return fail('the installed extension never activated');
+    if (st.error) return fail(`activation failed: ${st.error}`);
+    const installedDir = fs.readdirSync(runDir.extensions).find((d) => d.startsWith('agent-rewind.agent-rewind-'));
+    if (!installedDir || fs.lstatSync(path.join(runDir.extensions, installedDir)).isSymbolicLink()) return fail('the extension is not installed from the VSIX');
+    await wb.openViewContainer('Agent Rewind');
+    await wb.viewPane('Files');
+    await chromium.page.getByText(/Nothing recorded yet/).first().waitFor({ timeout: 30000 });
+    if (!fs.existsSync(path.join(store, 'store.json'))) return fail('the installed extension did not create its store');
+    await wb.screenshot('vsix-installed');
+    console.log(`package: installed VSIX activated (${st.event}) and shows its views; ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+  } finally {
+    await chromium.stop();
+    await cs.stop();
+    H.cleanup();
+  }
+}
+
+main().catch((e) => fail(e.stack || String(e)));
