@@ -377,9 +377,10 @@ export async function startCodeServer({ runDir, env = {}, host = '127.0.0.1', po
 export const remoteUri = (cs, absPath) => `vscode-remote://${cs.authority}${path.resolve(absPath)}`;
 
 /** The workbench URL that opens `folder`, with optional payload ([key, value] pairs). */
-export function workbenchUrl(cs, { folder, payload } = {}) {
+export function workbenchUrl(cs, { folder, workspaceFile, payload } = {}) {
   const q = [];
-  if (folder) q.push(`folder=${encodeURIComponent(path.resolve(folder))}`);
+  if (workspaceFile) q.push(`workspace=${encodeURIComponent(path.resolve(workspaceFile))}`);
+  else if (folder) q.push(`folder=${encodeURIComponent(path.resolve(folder))}`);
   if (payload) q.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
   return `${cs.base}/${q.length ? `?${q.join('&')}` : ''}`;
 }
@@ -484,15 +485,22 @@ export async function activationStatus(runDir, { id = EXTENSION_ID, wait = true,
  * Returns { runDir, cs, page?, browser?, workspace, url, close() }.
  */
 export async function launch({ extensionDir = repoRoot, extraExtensionDirs = [], mode = 'development', fixture = defaultFixture, workspace, git = false,
-  settings = {}, env = {}, extensionTestsPath, onLog, browser = true, runDir, isolateHome = true, width, height } = {}) {
+  settings = {}, env = {}, extensionTestsPath, onLog, browser = true, runDir, isolateHome = true, width, height, multiRoot = false } = {}) {
   assertBuilt(extensionDir);
   runDir = runDir || makeRunDir();
   writeUserSettings(runDir, settings);
   const ws = workspace ? fs.realpathSync(workspace) : prepareWorkspace({ fixture, dest: path.join(runDir.dir, 'workspace'), git });
+  // Multi-root: two copies of the fixture side by side, opened through a .code-workspace file.
+  let workspaceFile;
+  if (multiRoot) {
+    const second = prepareWorkspace({ fixture, dest: path.join(runDir.dir, 'workspace-b'), git });
+    workspaceFile = path.join(runDir.dir, 'multi.code-workspace');
+    fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: ws, name: 'alpha' }, { path: second, name: 'beta' }] }, null, 2));
+  }
   if (mode === 'installed') for (const d of [extensionDir, ...extraExtensionDirs]) installExtensionLink(runDir, d);
   const smokeDriver = mode === 'development';
   const cs = await startCodeServer({ runDir, env, smokeDriver, isolateHome });
-  const result = { runDir, cs, workspace: ws, url: workbenchUrl(cs, { folder: ws }) };
+  const result = { runDir, cs, workspace: ws, workspaceFile, url: workbenchUrl(cs, { folder: ws, workspaceFile }) };
   const close = () => Promise.all([result.chromium?.stop(), cs.stop()]);
   result.close = close;
   if (!browser) return result;
@@ -520,7 +528,7 @@ export async function launch({ extensionDir = repoRoot, extraExtensionDirs = [],
       ['extensionEnvironment', JSON.stringify(env)],
       ['skipWelcome', 'true'],
     ];
-    result.url = workbenchUrl(cs, { folder: ws, payload });
+    result.url = workbenchUrl(cs, { folder: ws, workspaceFile, payload });
   }
   await page.goto(result.url);
   return result;

@@ -23,25 +23,33 @@ const opt = (n, d) => { const i = argv.indexOf(n); return i >= 0 && argv[i + 1] 
 if (flag('--keep')) process.env.AGENT_REWIND_KEEP_RUN = '1';
 
 const root = H.repoRoot;
-const suiteDir = path.join(root, 'test/integration/suite');
 // Under the repo so `mocha` resolves from its node_modules; one folder per run, so runs in the same checkout
 // at the same time do not delete each other's bundles.
 const outBase = path.join(root, 'out/test/integration');
-const outDir = path.join(outBase, `run-${process.pid}`);
+// Two passes: the main suite in a one-folder workspace, then the multi-root suite in a two-folder one.
+const PASSES = [
+  { name: 'single folder', suiteDir: path.join(root, 'test/integration/suite'), multiRoot: false },
+  { name: 'multi-root', suiteDir: path.join(root, 'test/integration/multiroot'), multiRoot: true },
+];
+let suiteDir;
+let outDir;
 
 function pidAlive(pid) { try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } }
 
 async function bundleSuite() {
-  const entries = fs.readdirSync(suiteDir).filter((f) => f === 'index.ts' || f.endsWith('.test.ts')).map((f) => path.join(suiteDir, f));
+  const own = fs.readdirSync(suiteDir).filter((f) => f.endsWith('.test.ts')).map((f) => path.join(suiteDir, f));
+  const shared = path.join(root, 'test/integration/suite/index.ts'); // the mocha runner serves every pass
+  const entries = [shared, ...own];
   if (!entries.some((e) => e.endsWith('.test.ts'))) throw new Error(`no *.test.ts in ${suiteDir}`);
   fs.mkdirSync(outBase, { recursive: true });
   for (const d of fs.readdirSync(outBase)) { // leftovers of runs that were killed
     const m = /^run-(\d+)$/.exec(d);
-    if (!m || !pidAlive(Number(m[1]))) fs.rmSync(path.join(outBase, d), { recursive: true, force: true });
+    if (!m || (!pidAlive(Number(m[1])) && Number(m[1]) !== process.pid)) fs.rmSync(path.join(outBase, d), { recursive: true, force: true });
   }
   fs.rmSync(outDir, { recursive: true, force: true });
   await esbuild.build({
-    entryPoints: entries,
+    // Named entries: every bundle lands flat in outDir (the runner loads *.test.js beside index.js).
+    entryPoints: Object.fromEntries(entries.map((e) => [path.basename(e, '.ts'), e])),
     outdir: outDir,
     bundle: true,
     platform: 'node',
@@ -55,12 +63,32 @@ async function bundleSuite() {
 }
 
 async function main() {
+  let worst = 0;
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const pass of PASSES) {
+    if (!fs.existsSync(pass.suiteDir)) continue;
+    suiteDir = pass.suiteDir;
+    outDir = path.join(outBase, `run-${process.pid}`, path.basename(pass.suiteDir));
+    H.log(`=== integration pass: ${pass.name} ===`);
+    const r = await runPass(pass);
+    worst = Math.max(worst, r.code);
+    passed += r.counts.passed;
+    failed += r.counts.failed;
+    skipped += r.counts.skipped;
+  }
+  console.log(`integration (all passes): ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  return worst;
+}
+
+async function runPass(pass) {
   const t0 = Date.now();
   try {
     H.assertBuilt(root);
   } catch (e) {
     console.error(`[integration] ${e.message}`);
-    return 2;
+    return { code: 2, counts: { passed: 0, failed: 1, skipped: 0 } };
   }
   await ensureChromium();
   await ensureCodeServer();
@@ -89,6 +117,7 @@ async function main() {
     extensionTestsPath: path.join(outDir, 'index'),
     ...(opt('--fixture') ? { fixture: path.resolve(opt('--fixture')) } : {}),
     git: flag('--git'),
+    multiRoot: pass.multiRoot,
     settings: { 'agentRewind.storeDirectory': store, ...extraSettings },
     env,
     timeoutMs: timeoutSec * 1000,
@@ -112,11 +141,12 @@ async function main() {
   // A plain closing line that CI can read.
   if (res) console.log(`integration: ${res.passes} passed, ${res.failures} failed, ${res.pending} skipped`);
   else console.log('integration: 0 passed, 1 failed');
-  H.log(`integration tier ${r.code === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-  return r.code;
+  H.log(`integration pass "${pass.name}" ${r.code === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
+  const counts = res ? { passed: res.passes, failed: res.failures, skipped: res.pending } : { passed: 0, failed: 1, skipped: 0 };
+  return { code: r.code, counts };
 }
 
-process.on('exit', () => { if (!process.env.AGENT_REWIND_KEEP_RUN) fs.rmSync(outDir, { recursive: true, force: true }); });
+process.on('exit', () => { if (!process.env.AGENT_REWIND_KEEP_RUN && outDir) fs.rmSync(outDir, { recursive: true, force: true }); });
 main().then(
   async (code) => { await H.cleanup(); process.exit(code); },
   async (e) => { console.error(`[integration] harness error: ${e?.stack || e}`); await H.cleanup(); process.exit(2); },
