@@ -8,16 +8,8 @@ import * as vscode from 'vscode';
 import type { AgentRewindApi } from '../../../src/extension/extension';
 import { HookSession } from '../suite/hookSession';
 import { EXTENSION_ID } from '../suite/paths';
+import { until } from '../suite/until';
 
-async function until<T>(what: string, fn: () => T | undefined | false, ms = 10000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 suite('Multi-root workspace', function () {
   this.timeout(60000);

@@ -12,20 +12,12 @@ import type { AgentRewindApi } from '../../../src/extension/extension';
 import type { ConvElement } from '../../../src/extension/conversationView';
 import { CLI } from './hookSession';
 import { EXTENSION_ID, repoRoot } from './paths';
+import { until } from './until';
 
 const FIXTURES = path.join(repoRoot, 'test/fixtures/transcripts');
 const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : item.label?.label ?? '');
 const sha = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
 
-async function until<T>(what: string, fn: () => T | undefined | false, ms = 10000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 suite('Conversation timeline (real Claude Code transcript)', function () {
   this.timeout(60000);

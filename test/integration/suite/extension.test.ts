@@ -11,18 +11,10 @@ import type { ConvElement } from '../../../src/extension/conversationView';
 import type { FilesElement } from '../../../src/extension/filesView';
 import { CLI, HookSession } from './hookSession';
 import { EXTENSION_ID } from './paths';
+import { until } from './until';
 
 const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : item.label?.label ?? '');
 
-async function until<T>(what: string, fn: () => T | undefined | false, ms = 10000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 suite('Agent Rewind in VS Code', function () {
   this.timeout(60000);

@@ -1,0 +1,10 @@
+// Waits for a condition the extension reaches asynchronously (store watcher, webview messages).
+export async function until<T>(what: string, fn: () => T | undefined | false, ms = 10000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
