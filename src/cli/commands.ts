@@ -23,12 +23,14 @@ Usage:
   agent-rewind checkpoint [--label <text>]        record a manual checkpoint
   agent-rewind verify [--json]                    check every blob and line of the store
   agent-rewind gc [--keep-days N] [--json]        drop old checkpoints, sweep unused blobs
-  agent-rewind conversation show --transcript <path> [--json]
-  agent-rewind conversation fork --transcript <path> --before <prompt-uuid> [--json]
+  agent-rewind conversation show (--transcript <path> | --session <id>) [--json]
+  agent-rewind conversation fork (--transcript <path> | --session <id>) --before <prompt-id> [--json]
 
 Options:
   --store <dir>   the store folder (default: $AGENT_REWIND_STORE)
-  --session <id>  (plan, rewind) only this session's changes
+  --session <id>  (plan, rewind) only this session's changes;
+                  (conversation show, fork) that session's log in the store, for agents whose
+                  transcript cannot be read (instead of --transcript)
   --path <file>   (plan, rewind) only this file (repeatable)
 
 Exit codes: 0 ok, 1 error, 2 usage, 3 refused by the safety check, 4 refused conversation cut.`;

@@ -1,11 +1,12 @@
 // `agent-rewind hook <agent>`: one payload on stdin, recorded synchronously. Always exits 0 and
-// prints nothing (except SessionStart re-grounding of a forked session): the agent is never
-// blocked. Bad input goes to <store>/errors.log.
+// prints nothing — except re-grounding context (a resumed fork at SessionStart; after a files-only
+// rewind, at the session's next SessionStart or UserPromptSubmit): the agent is never blocked.
+// Bad input goes to <store>/errors.log.
 import * as fs from 'node:fs';
 import { parseClaudePayload } from '../agents/claude/hookPayload';
 import type { AdapterResult } from '../agents/events';
 import { record } from '../agents/recorder';
-import { regroundingOutput } from '../core/conversation/regroundHook';
+import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../core/conversation/regroundHook';
 import { announceWriter } from '../core/lock';
 import { Store } from '../core/store';
 import { storeFromArgs } from './storeArg';
@@ -61,15 +62,22 @@ export function runHook(args: string[]): number {
       return 0;
     }
     if (r.kind === 'ignore') return 0;
+    // The one deliberate output: re-grounding context (DESIGN §4) for a resumed fork, or after a
+    // files-only rewind. Worked out before the event is recorded (its own checkpoint must not end
+    // the window it looks at); a failure there never stops the recording.
+    let regrounding: Regrounding | null = null;
+    try {
+      regrounding = prepareRegrounding(store, r.event);
+    } catch (e) {
+      store.logError(`hook: re-grounding: ${(e as Error).message}`, { stack: (e as Error).stack?.split('\n').slice(0, 4).join(' | ') });
+    }
     const done = announceWriter(store.dir);
     try {
       record(store, r.event);
     } finally {
       done();
     }
-    // The one deliberate output: re-grounding context when a forked session starts (DESIGN §4).
-    const context = regroundingOutput(store, r.event);
-    if (context) process.stdout.write(context + '\n');
+    if (regrounding) process.stdout.write(deliverRegrounding(store, regrounding) + '\n');
   } catch (e) {
     if (store) store.logError(`hook: ${(e as Error).message}`, { stack: (e as Error).stack?.split('\n').slice(0, 4).join(' | ') });
   }

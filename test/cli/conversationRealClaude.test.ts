@@ -14,7 +14,7 @@ import { CLI, cliJson } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
 const bin = claudeBin();
-const skip = bin ? false : 'the claude binary is not installed (npm install --prefix .vscode-test/claude-code @anthropic-ai/claude-code@2.1.332, or set AGENT_REWIND_CLAUDE_BIN)';
+const skip = bin ? false : 'the pinned Claude Code CLI could not be installed from the npm registry (see the message above; AGENT_REWIND_CLAUDE_BIN points at another binary)';
 
 const sha = (f: string) => createHash('sha256').update(fs.readFileSync(f)).digest('hex');
 
@@ -29,10 +29,10 @@ test('a fork made by agent-rewind resumes in the real CLI with exactly the kept 
   writeHooks(ws, `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} hook claude`);
   const script: ScriptStep[] = [
     {
-      blocks: [
-        { text: "I'll create both files." },
-        { tool_use: { name: 'Write', input: { file_path: path.join(ws, 'notes.txt'), content: 'Meeting notes\n' } } },
-        { tool_use: { name: 'Write', input: { file_path: path.join(ws, 'todo.txt'), content: '- [ ] write tests\n' } } },
+      text: "I'll create both files.",
+      tool_uses: [
+        { name: 'Write', input: { file_path: path.join(ws, 'notes.txt'), content: 'Meeting notes\n' } },
+        { name: 'Write', input: { file_path: path.join(ws, 'todo.txt'), content: '- [ ] write tests\n' } },
       ],
     },
     { tool_use: { name: 'Bash', input: { command: 'ls', description: 'List the folder' } } },

@@ -132,3 +132,42 @@ test('a session our lineage does not know, and a fork started with another sourc
   for (const source of ['startup', 'clear', 'compact']) assert.equal(sessionStart(store, s, f.session, f.transcript, source).stdout, '');
   assert.notEqual(sessionStart(store, s, f.session, f.transcript, 'resume').stdout, '');
 });
+
+/** The compat tier's repro: turn 1 edits a.txt (a0→a1); turn 2 edits b.txt (b0→b1) and pushes. */
+function repro(): { store: string; ws: string; s: ClaudeSession; cut: string; prompts: Prompt[] } {
+  const { ws, store } = sandbox();
+  fs.writeFileSync(path.join(ws, 'a.txt'), 'a0\n');
+  fs.writeFileSync(path.join(ws, 'b.txt'), 'b0\n');
+  const s = new ClaudeSession(store, ws);
+  s.start();
+  s.prompt('Edit a.txt');
+  s.edit('a.txt', 'a0', 'a1');
+  s.prompt('Edit b.txt and push');
+  s.edit('b.txt', 'b0', 'b1');
+  s.bash('git push nowhere main');
+  const prompts = promptCheckpoints(store, s.session);
+  const uuids = writeTranscript(s, prompts);
+  return { store, ws, s, cut: uuids[1]!, prompts };
+}
+
+test('bug: files rewound, the rewind undone, then a conversation fork — the fork hears what is on disk (b.txt still edited, the push), as without the rewind', () => {
+  const { store, ws, s, cut, prompts } = repro();
+  const rw = cliJson(['rewind', '--to', prompts[0]!.id], { store });
+  assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'a0\n');
+  cliJson(['rewind', '--to', rw.checkpoint], { store });
+  assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'a1\n');
+  assert.equal(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8'), 'b1\n');
+  const f = cliJson(['conversation', 'fork', '--transcript', s.transcript, '--before', cut], { store });
+  const text = contextOf(sessionStart(store, s, f.session, f.transcript).stdout);
+  assert.ok(text.includes(`still hold changes made in the discarded turns (newer than this conversation remembers):\n- ${path.join(ws, 'b.txt')}\n`), text);
+  assert.ok(!text.includes(path.join(ws, 'a.txt')), text);
+  assert.doesNotMatch(text, /Files that were rewound|restored/);
+  assert.match(text, /Bash: git push nowhere main \(irreversible\)/);
+
+  // Word for word what a store without the rewind and its undo says (paths aside).
+  const plain = repro();
+  const pf = cliJson(['conversation', 'fork', '--transcript', plain.s.transcript, '--before', plain.cut], { store: plain.store });
+  const expected = contextOf(sessionStart(plain.store, plain.s, pf.session, pf.transcript).stdout);
+  const neutral = (t: string, w: string, parent: string) => t.split(w).join('<ws>').split(parent).join('<parent>');
+  assert.equal(neutral(text, ws, s.session), neutral(expected, plain.ws, plain.s.session));
+});

@@ -118,3 +118,102 @@ test('long lists are cut with a count of what was left out', () => {
   const text = regroundText(regroundFacts(b.records(), fork(), []), fork());
   assert.match(text, /…and 5 more/);
 });
+
+// Regression (compat tier): files rewound, the rewind undone, then the conversation forked. What is on
+// disk now decides, not whether rewind snapshots exist: after the undo the disk is as the discarded
+// turns left it, so the fork must hear "b.txt still holds the discarded turn's edit", not "rewound".
+function rewoundThenUndone(): LogBuilder {
+  return new LogBuilder()
+    .checkpoint('start', 'session-start')
+    .checkpoint('c1', 'prompt', { promptId: 'p-1', label: 'first' })
+    .snap(`${W}/a.txt`, h('a0'), 'before')
+    .snap(`${W}/a.txt`, h('a1'), 'after')
+    .checkpoint('c2', 'prompt', { promptId: 'p-2', label: 'second' })
+    .snap(`${W}/b.txt`, h('b0'), 'before')
+    .snap(`${W}/b.txt`, h('b1'), 'after')
+    .checkpoint('bt', 'before-tool', { label: 'Bash: git push nowhere main' })
+    .call('Bash', 'git push nowhere main', 'irreversible', { severity: 'high' })
+    // rewind --to c1
+    .snap(`${W}/a.txt`, h('a1'), 'pre-rewind', { session: undefined })
+    .snap(`${W}/b.txt`, h('b1'), 'pre-rewind', { session: undefined })
+    .checkpoint('rw1', 'rewind', { target: 'c1', label: 'Before rewind to "first"', session: undefined })
+    .snap(`${W}/a.txt`, h('a0'), 'rewind', { session: undefined })
+    .snap(`${W}/b.txt`, h('b0'), 'rewind', { session: undefined })
+    // undo: rewind --to rw1
+    .snap(`${W}/a.txt`, h('a0'), 'pre-rewind', { session: undefined })
+    .snap(`${W}/b.txt`, h('b0'), 'pre-rewind', { session: undefined })
+    .checkpoint('rw2', 'rewind', { target: 'rw1', label: 'Before rewind to "Before rewind to "first""', session: undefined })
+    .snap(`${W}/a.txt`, h('a1'), 'rewind', { session: undefined })
+    .snap(`${W}/b.txt`, h('b1'), 'rewind', { session: undefined });
+}
+
+test('bug: files rewound and the rewind undone, then a fork — the re-grounding describes the disk now, not the rewind snapshots', () => {
+  const facts = regroundFacts(rewoundThenUndone().records(), fork(), []);
+  // The same facts a store without the rewind and its undo gives:
+  const plain = new LogBuilder()
+    .checkpoint('start', 'session-start')
+    .checkpoint('c1', 'prompt', { promptId: 'p-1', label: 'first' })
+    .snap(`${W}/a.txt`, h('a0'), 'before')
+    .snap(`${W}/a.txt`, h('a1'), 'after')
+    .checkpoint('c2', 'prompt', { promptId: 'p-2', label: 'second' })
+    .snap(`${W}/b.txt`, h('b0'), 'before')
+    .snap(`${W}/b.txt`, h('b1'), 'after')
+    .checkpoint('bt', 'before-tool', { label: 'Bash: git push nowhere main' })
+    .call('Bash', 'git push nowhere main', 'irreversible', { severity: 'high' });
+  const expected = regroundFacts(plain.records(), fork(), []);
+  assert.deepEqual(facts.stillEdited, [{ path: `${W}/b.txt`, deleted: false }]);
+  assert.deepEqual(facts.reverted, []);
+  assert.deepEqual(facts.stillEdited, expected.stillEdited);
+  assert.deepEqual(facts.reverted, expected.reverted);
+  assert.deepEqual(facts.actions.map((a) => a.summary), ['git push nowhere main']);
+  const text = regroundText(facts, fork());
+  assert.equal(text, regroundText(expected, fork()));
+  assert.match(text, /still hold changes made in the discarded turns[^\n]*\n- \/w\/b\.txt\n/);
+  assert.doesNotMatch(text, /a\.txt/, 'a.txt holds exactly what the kept turn left');
+  assert.doesNotMatch(text, /Files that were rewound|restored/);
+  assert.match(text, /Bash: git push nowhere main \(irreversible\)/);
+});
+
+test('a file back at its cut state through a rewind of the discarded edit is "reverted to how it was before that prompt"; untouched by the discarded turns and back where it was: not mentioned', () => {
+  const b = rewoundThenUndone()
+    .snap(`${W}/b.txt`, h('b1'), 'pre-rewind', { session: undefined })
+    .checkpoint('rw3', 'rewind', { target: 'c2', label: 'Before rewind to "second"', session: undefined })
+    .snap(`${W}/b.txt`, h('b0'), 'rewind', { session: undefined });
+  const facts = regroundFacts(b.records(), fork(), []);
+  assert.deepEqual(facts.stillEdited, []);
+  assert.deepEqual(facts.reverted.map((f) => [f.path, f.deleted, f.asAtCut]), [[`${W}/b.txt`, false, true]]);
+  const text = regroundText(facts, fork());
+  assert.ok(text.includes('/w/b.txt (restored to how it was before that prompt)'), text);
+  assert.doesNotMatch(text, /a\.txt/);
+});
+
+test('a partial rewind leaves a file at neither the cut state nor the discarded turns\' last state: said plainly, with the point it was restored to', () => {
+  const b = new LogBuilder()
+    .checkpoint('c1', 'prompt', { promptId: 'p-1', label: 'first' })
+    .snap(`${W}/b.txt`, h('b0'), 'before')
+    .checkpoint('c2', 'prompt', { promptId: 'p-2', label: 'second' })
+    .snap(`${W}/b.txt`, h('b0'), 'before')
+    .snap(`${W}/b.txt`, h('b1'), 'after')
+    .checkpoint('c3', 'prompt', { promptId: 'p-3', label: 'third' })
+    .snap(`${W}/b.txt`, h('b1'), 'before')
+    .snap(`${W}/b.txt`, h('b2'), 'after')
+    .snap(`${W}/b.txt`, h('b2'), 'pre-rewind', { session: undefined })
+    .checkpoint('rw', 'rewind', { target: 'c3', label: 'Before rewind to "third"', session: undefined })
+    .snap(`${W}/b.txt`, h('b1'), 'rewind', { session: undefined });
+  const facts = regroundFacts(b.records(), fork(), []);
+  assert.deepEqual(facts.stillEdited, []);
+  assert.equal(facts.reverted.length, 1);
+  assert.equal(facts.reverted[0]!.asAtCut, false);
+  const text = regroundText(facts, fork());
+  assert.match(text, /\/w\/b\.txt \([^)]*before the prompt "third"/);
+  assert.doesNotMatch(text, /still hold changes/);
+});
+
+test('a file the discarded turns changed and another writer changed again afterwards is not claimed to hold the discarded edits unchanged', () => {
+  const b = twoTurns().snap(`${W}/b.txt`, h('b9'), 'after', { session: 's2' });
+  const facts = regroundFacts(b.records(), fork(), []);
+  const note = facts.stillEdited.find((f) => f.path === `${W}/b.txt`);
+  assert.ok(note, JSON.stringify(facts));
+  assert.equal(note.changedSince, true);
+  assert.match(regroundText(facts, fork()), /\/w\/b\.txt \(changed again since/);
+});

@@ -1,6 +1,8 @@
 // `<store>/lineage.jsonl`: where every conversation fork came from, append-only. A `fork` line is
 // written once the fork exists; a `regrounded` line once its resumed agent has been told what
-// changed (so that is said once per forked session). Times are epoch milliseconds, like files.jsonl.
+// changed (so that is said once per forked session), and one with `rewinds` each time a session is
+// told which files a files-only rewind reverted (once per rewind per session). Times are epoch
+// milliseconds, like files.jsonl.
 import * as path from 'node:path';
 import { appendJsonLines, readJsonLines } from './jsonLines';
 
@@ -34,6 +36,13 @@ export interface RegroundedLineage {
   t: 'regrounded';
   session: string;
   time: number;
+  /**
+   * Files-only re-grounding: the `rewind` checkpoints the session was told about (once per rewind
+   * per session). Absent on the line that marks a fork's re-grounding at its first start.
+   */
+  rewinds?: string[];
+  /** The hook event whose output carried it (SessionStart, UserPromptSubmit). */
+  event?: string;
 }
 
 export type LineageRecord = ForkLineage | RegroundedLineage;
@@ -64,8 +73,16 @@ export function forkOf(records: readonly LineageRecord[], session: string): Fork
   return found;
 }
 
+/** True once a forked session has been told what its fork changed (files-only deliveries do not count). */
 export function wasRegrounded(records: readonly LineageRecord[], session: string): boolean {
-  return records.some((r) => r.t === 'regrounded' && r.session === session);
+  return records.some((r) => r.t === 'regrounded' && r.session === session && !Array.isArray(r.rewinds));
+}
+
+/** The rewind checkpoints `session` has already been told about. */
+export function deliveredRewinds(records: readonly LineageRecord[], session: string): Set<string> {
+  const out = new Set<string>();
+  for (const r of records) if (r.t === 'regrounded' && r.session === session && Array.isArray(r.rewinds)) for (const id of r.rewinds) out.add(String(id));
+  return out;
 }
 
 /** The parent sessions of `session`, nearest first (a fork of a fork has two). */

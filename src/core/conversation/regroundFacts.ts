@@ -11,8 +11,9 @@
 import { notUndoneAfter, type NotUndone } from '../plan';
 import type { CheckpointRecord, Sequenced, SnapRecord } from '../records';
 import { isCheckpoint, isSnap } from '../records';
-import { latestState, sameContent, stateAt } from '../timeline';
+import { latestState, sameContent, stateAt, stateOf } from '../timeline';
 import { ancestorsOf, type ForkLineage, type LineageRecord } from './lineage';
+import { indexRewinds, type RestorePoint, restorePointOf } from './restorePoints';
 
 /** Prompt checkpoint labels are cut to this length by the recorder. */
 const LABEL_MAX = 2000;
@@ -23,15 +24,19 @@ export interface FileNote {
   deleted: boolean;
   /** For a reverted file: its content is again what it was when the cut prompt was sent. */
   asAtCut?: boolean;
+  /** For a still-edited file: changed again after the discarded turns (another session, the user, a scan). */
+  changedSince?: boolean;
+  /** For a file a rewind left at some other point in time: that point (the rewind's target). */
+  restoredTo?: RestorePoint;
 }
 
 export interface RegroundFacts {
   /** The cut's checkpoint was found in the file timeline (else nothing about files is known). */
   cutFound: boolean;
   cutTime?: number;
-  /** Files the discarded turns changed that still hold those changes. */
+  /** Files the discarded turns changed whose content now is what those turns left (or changed again since). */
   stillEdited: FileNote[];
-  /** Files a rewind wrote after the cut (rewound files: their content differs from later tool results). */
+  /** Files a rewind put back after the cut: to their state at the cut, or to another point in time. */
   reverted: FileNote[];
   /** Irreversible and compensatable calls the discarded turns made: not undone by any rewind. */
   actions: NotUndone[];
@@ -58,31 +63,57 @@ export function findCutCheckpoint(records: readonly Sequenced[], fork: ForkLinea
   return candidates[Math.min(fork.cutOccurrence, candidates.length - 1)];
 }
 
+/**
+ * What the disk holds now (the latest recorded state) against what the fork remembers (the state at
+ * the cut), for every path the discarded turns or a rewind changed after the cut:
+ *   - latest = state at the cut: nothing from the discarded turns is left. Said only when a rewind
+ *     undid a discarded change ("restored to how it was before that prompt"); a file that merely came
+ *     back (a rewind and its undo, or edits that cancel out) is not mentioned.
+ *   - latest = the last state the discarded turns left: still edited (also after a rewind was undone).
+ *   - otherwise, written last by a rewind: reverted to another point in time (a partial rewind, or one
+ *     further back than the cut), named by the rewind's target.
+ *   - otherwise: still holds changes from after the cut, changed again since by someone else.
+ * Paths only other sessions changed are not this conversation's and are left out.
+ */
 export function regroundFacts(records: readonly Sequenced[], fork: ForkLineage, lineage: readonly LineageRecord[]): RegroundFacts {
   const cut = findCutCheckpoint(records, fork, lineage);
   if (!cut) return { cutFound: false, stillEdited: [], reverted: [], actions: [] };
   const discarded = new Set<string>([fork.parentSession]);
   if (cut.session) discarded.add(cut.session);
-  const changed = new Set<string>();
-  const rewound = new Set<string>();
+  /** The last snapshot the discarded turns recorded of each path (its content is what they left). */
+  const lastDiscarded = new Map<string, Sequenced<SnapRecord>>();
+  /** The last rewind snapshot of each path after the cut. */
+  const lastRewind = new Map<string, Sequenced<SnapRecord>>();
   for (const r of records) {
     if (r.seq <= cut.seq || !isSnap(r)) continue;
     const s = r as Sequenced<SnapRecord>;
-    if (s.phase === 'rewind') rewound.add(s.path);
-    else if ((s.phase === 'before' || s.phase === 'after') && discarded.has(s.session ?? '')) changed.add(s.path);
+    if (s.phase === 'rewind') lastRewind.set(s.path, s);
+    else if ((s.phase === 'before' || s.phase === 'after') && discarded.has(s.session ?? '')) lastDiscarded.set(s.path, s);
   }
   const at = stateAt(records, cut.seq);
   const latest = latestState(records);
+  const index = lastRewind.size ? indexRewinds(records) : null;
   const stillEdited: FileNote[] = [];
   const reverted: FileNote[] = [];
-  for (const p of [...new Set([...changed, ...rewound])].sort()) {
+  for (const p of [...new Set([...lastDiscarded.keys(), ...lastRewind.keys()])].sort()) {
     const now = latest.get(p);
     if (!now) continue;
     const then = at.get(p);
+    const mine = lastDiscarded.get(p);
+    const rw = lastRewind.get(p);
     const deleted = now.hash === null && !now.skipped;
-    const asAtCut = !!then && sameContent(then, now);
-    if (now.phase === 'rewind') reverted.push({ path: p, deleted, asAtCut });
-    else if (changed.has(p) && !asAtCut) stillEdited.push({ path: p, deleted });
+    if (then && sameContent(then, now)) {
+      // Holds nothing from the discarded turns. Worth saying only if a rewind took their change back.
+      if (mine && rw && rw.seq > mine.seq) reverted.push({ path: p, deleted, asAtCut: true });
+      continue;
+    }
+    if (mine && sameContent(stateOf(mine), now)) stillEdited.push({ path: p, deleted });
+    else if (now.phase === 'rewind') {
+      const note: FileNote = { path: p, deleted, asAtCut: false };
+      const point = index ? restorePointOf(index, now.seq) : undefined;
+      if (point) note.restoredTo = point;
+      reverted.push(note);
+    } else if (mine) stillEdited.push({ path: p, deleted, changedSince: true });
   }
   return { cutFound: true, cutTime: cut.time, stillEdited, reverted, actions: notUndoneAfter(records, cut.seq, discarded) };
 }
