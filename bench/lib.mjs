@@ -71,3 +71,41 @@ export function fmt(ms) {
 export function rm(dir) {
   fs.rmSync(dir, { recursive: true, force: true });
 }
+
+/** The `q` quantile (0–1) of `xs`, interpolated. */
+export function quantile(xs, q) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (s.length === 0) return NaN;
+  const pos = (s.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+}
+
+/**
+ * Same-run comparison on a noisy machine: `n` rounds (after `warm` discarded ones), each running
+ * every variant once, back to back, the order rotating from round to round. Per-round values let
+ * a ratio or a difference be taken within a round (`median(fn)`, `iqr(fn)`), so a slow patch of
+ * the machine moves both sides instead of one.
+ */
+export function rounds(variants, n, warm = 2) {
+  const names = Object.keys(variants);
+  const runRound = (i) => {
+    const v = {};
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + i) % names.length];
+      v[name] = variants[name](i);
+    }
+    return v;
+  };
+  for (let i = 0; i < warm; i++) runRound(i);
+  const values = [];
+  for (let i = 0; i < n; i++) values.push(runRound(warm + i));
+  const of = (fn) => values.map(fn);
+  return {
+    values,
+    medians: Object.fromEntries(names.map((k) => [k, median(values.map((v) => v[k]))])),
+    median: (fn) => median(of(fn)),
+    iqr: (fn) => [quantile(of(fn), 0.25), quantile(of(fn), 0.75)],
+  };
+}

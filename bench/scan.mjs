@@ -8,16 +8,21 @@
 //      tree — in a git repository (target: at least 10× faster) and in a plain folder (target: no
 //      slower);
 //   3. the store's size after the baseline against the workspace's bytes.
-// Medians and ratios are measured in the same run.   node bench/scan.mjs   (BENCH_FILES, BENCH_RUNS)
+// This machine is noisy, so every comparison is made within rounds: each round runs every variant
+// once, back to back, and a ratio is the median of the per-round ratios (medians of each variant
+// are printed too). The commands measured are printed first.
+//   node bench/scan.mjs      BENCH_FILES (10000), BENCH_RUNS (rounds; default 21), BENCH_BASE_RUNS (default 9)
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fmt, makeWorkspace, measure, median, rm, timeSpawn, tmp } from './lib.mjs';
+import { fmt, makeWorkspace, rm, rounds, timeSpawn, tmp } from './lib.mjs';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 const FILES = Number(process.env.BENCH_FILES || 10000);
-const N = Number(process.env.BENCH_RUNS || 15);
+const N = Number(process.env.BENCH_RUNS || 21);
+const BASE_N = Number(process.env.BENCH_BASE_RUNS || Math.max(5, Math.floor(N / 2)));
+const GIT_ENV = { ...process.env, GIT_OPTIONAL_LOCKS: '0' };
 
 function hook(store, payload) {
   return timeSpawn(process.execPath, [CLI, 'hook', 'claude'], { input: JSON.stringify(payload), env: { ...process.env, AGENT_REWIND_STORE: store } });
@@ -37,11 +42,15 @@ function git(ws, ...args) {
   execFileSync('git', ['-C', ws, '-c', 'user.name=b', '-c', 'user.email=b@b', ...args], { stdio: 'ignore' });
 }
 
+const shadowCommand = (ws, gitDir) => {
+  const g = `git --git-dir='${gitDir}' --work-tree='${ws}'`;
+  return `${g} add -A && ${g} -c user.name=b -c user.email=b@b -c gc.auto=0 -c maintenance.auto=false commit -q -m checkpoint`;
+};
+
 function shadowCheckpoint(ws, gitDir) {
   rm(gitDir);
   execFileSync('git', ['init', '-q', '--bare', gitDir]);
-  const g = `git --git-dir='${gitDir}' --work-tree='${ws}'`;
-  return timeSpawn('sh', ['-c', `${g} add -A && ${g} -c user.name=b -c user.email=b@b -c gc.auto=0 -c maintenance.auto=false commit -q -m checkpoint`]);
+  return timeSpawn('sh', ['-c', shadowCommand(ws, gitDir)]);
 }
 
 let sessionSeq = 0;
@@ -70,11 +79,14 @@ function dirty(ws) {
     }
   };
   walk(ws);
+  all.sort();
   for (let i = 0; i < 20; i++) fs.appendFileSync(all[(i * 487) % all.length], `// uncommitted edit ${i}\n`);
   for (let i = 0; i < 10; i++) fs.writeFileSync(path.join(ws, `untracked-${i}.ts`), `export const u${i} = ${i};\n`.repeat(20));
 }
 
-export function runScanBench() {
+const x = (r) => `${r.toFixed(2)}×`;
+
+export function runScanBench({ log = console.log } = {}) {
   if (!fs.existsSync(CLI)) throw new Error('dist/cli.js is missing: run `npm run build` first.');
   const root = tmp('ar-bench-scan-');
   const rows = [];
@@ -94,42 +106,64 @@ export function runScanBench() {
     // (files touched within 2 s of a scan are re-read by the next one).
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2500);
 
-    // 1. Per shell call: capture on vs off, against git status.
+    const hookCmd = `echo '<payload>' | AGENT_REWIND_STORE=<store> ${path.basename(process.execPath)} dist/cli.js hook claude`;
+    log(`Shell capture bench: ${FILES} files, ${N} rounds (baselines: ${BASE_N}); every round runs each command once, back to back.`);
+    log(`  shell call  = ${hookCmd}   (PreToolUse, then PostToolUse, of Bash "npm test"; store with capture on / off = maxScanFiles 1)`);
+    log(`  git status  = GIT_OPTIONAL_LOCKS=0 git -C <repo> status --porcelain`);
+    log(`  baseline    = the SessionStart hook into a new store`);
+    log(`  shadow git  = sh -c "${shadowCommand('<workspace>', '<new bare dir>')}"`);
+
+    // 1. Per shell call: capture on vs off, against git status, in the same rounds.
     const on = path.join(root, 'store-on');
     const off = path.join(root, 'store-off');
     fs.mkdirSync(off, { recursive: true });
     fs.writeFileSync(path.join(off, 'config.json'), JSON.stringify({ maxScanFiles: 1 })); // capture off: same hooks, no scan
     const sOn = sessionStart(on, repo).session;
     const sOff = sessionStart(off, repo).session;
-    const withScan = measure((i) => shellCall(on, repo, sOn, i), N);
-    const withoutScan = measure((i) => shellCall(off, repo, sOff, i), N);
-    const status = measure(() => timeSpawn('git', ['-C', repo, 'status', '--porcelain'], { env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } }), N);
-    const added = withScan - withoutScan;
-    rows.push({ name: `Bash call (Pre+Post hooks), ${FILES} files, capture on`, ms: withScan, vs: `capture off ${fmt(withoutScan)}` });
-    rows.push({ name: 'scan cost added per shell call (2 scans)', ms: added, vs: `git status --porcelain ${fmt(status)} → ${(added / status).toFixed(2)}× (target ≤ 2×)` });
+    const r1 = rounds(
+      {
+        on: (i) => shellCall(on, repo, sOn, i),
+        off: (i) => shellCall(off, repo, sOff, i),
+        status: () => timeSpawn('git', ['-C', repo, 'status', '--porcelain'], { env: GIT_ENV }),
+      },
+      N,
+      3,
+    );
+    const added = r1.median((v) => v.on - v.off);
+    const addedRatio = r1.median((v) => (v.on - v.off) / v.status);
+    rows.push({ name: `Bash call (Pre+Post hooks), ${FILES} files, capture on`, ms: r1.medians.on, vs: `capture off ${fmt(r1.medians.off)}` });
+    rows.push({
+      name: 'scan cost added per shell call (2 scans)',
+      ms: added,
+      vs: `git status --porcelain ${fmt(r1.medians.status)} → ${x(addedRatio)} (target ≤ 2×; per-round ratio, IQR ${r1.iqr((v) => (v.on - v.off) / v.status).map((q) => q.toFixed(2)).join('–')})`,
+    });
 
     // 2. Baseline vs a shadow-git first checkpoint, in a git repository and in a plain folder.
-    const runs = Math.max(3, Math.floor(N / 3));
     const result = {};
     for (const [label, ws] of [['git repository', repo], ['plain folder', plain]]) {
-      const ours = [];
-      const theirs = [];
       let storeBytes = 0;
-      for (let i = 0; i < runs; i++) {
-        const store = path.join(root, `store-base-${label.replace(/ /g, '-')}-${i}`);
-        ours.push(sessionStart(store, ws).ms);
-        storeBytes = dirBytes(store);
-        rm(store);
-        theirs.push(shadowCheckpoint(ws, path.join(root, 'shadow.git')));
-      }
+      let k = 0;
+      const r2 = rounds(
+        {
+          ours: () => {
+            const store = path.join(root, `store-base-${label.replace(/ /g, '-')}-${k++}`);
+            const ms = sessionStart(store, ws).ms;
+            storeBytes = dirBytes(store);
+            rm(store);
+            return ms;
+          },
+          shadow: () => shadowCheckpoint(ws, path.join(root, 'shadow.git')),
+        },
+        BASE_N,
+        1,
+      );
       const shadowBytes = dirBytes(path.join(root, 'shadow.git'));
-      const o = median(ours);
-      const t = median(theirs);
-      result[label] = { ours: o, shadow: t, storeBytes, shadowBytes };
+      const faster = r2.median((v) => v.shadow / v.ours);
+      result[label] = { ours: r2.medians.ours, shadow: r2.medians.shadow, faster, storeBytes, shadowBytes };
       rows.push({
         name: `baseline (SessionStart), ${label}, ${FILES} files`,
-        ms: o,
-        vs: `shadow git add -A && commit ${fmt(t)} → ours ${(t / o).toFixed(1)}× faster (target ${label === 'git repository' ? '≥ 10×' : '≥ 1×'})`,
+        ms: r2.medians.ours,
+        vs: `shadow git add -A && commit ${fmt(r2.medians.shadow)} → ours ${faster.toFixed(1)}× faster (target ${label === 'git repository' ? '≥ 10×' : '≥ 1×'}; per-round, IQR ${r2.iqr((v) => v.shadow / v.ours).map((q) => q.toFixed(1)).join('–')})`,
       });
       rows.push({
         name: `store after baseline, ${label}`,
@@ -141,9 +175,9 @@ export function runScanBench() {
       title: 'Shell capture (scan)',
       rows,
       ratios: {
-        scanVsGitStatus: added / status,
-        baselineVsShadowGit: result['git repository'].shadow / result['git repository'].ours,
-        baselineVsShadowPlain: result['plain folder'].shadow / result['plain folder'].ours,
+        scanVsGitStatus: addedRatio,
+        baselineVsShadowGit: result['git repository'].faster,
+        baselineVsShadowPlain: result['plain folder'].faster,
       },
     };
   } finally {

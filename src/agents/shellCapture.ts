@@ -29,10 +29,12 @@ import {
   type Change,
   durableBlob,
   type Entry,
+  F_GITSTAT,
   F_LARGE,
   F_LINK,
   finishPending,
   loadState,
+  peekState,
   pendingCount,
   rescan,
   savePending,
@@ -41,6 +43,7 @@ import {
   type ScanOptions,
   type ScanState,
   stateFile,
+  stateFiles,
 } from '../core/scan';
 import type { Store } from '../core/store';
 import type { AfterToolEvent, BeforeToolEvent, SessionStartEvent } from './events';
@@ -69,6 +72,7 @@ function limitsOf(store: Store, root: string): ScanLimits {
     maxFileBytes: c.maxFileBytes,
     excludes: c.excludes,
     skipAbs: isInside(store.dir, root) ? [store.dir] : [],
+    report: (m) => store.logError(`shell capture: ${m}`),
   };
 }
 
@@ -174,29 +178,19 @@ function alive(pid: number): boolean {
 
 /** The most recent scan state of another session for the same folder: a stat cache to start from. */
 function reusableState(store: Store, root: string, session: string): ScanState | null {
-  let best: { file: string; mtime: number } | null = null;
-  let names: string[];
-  try {
-    names = fs.readdirSync(path.join(store.dir, 'scan'));
-  } catch {
-    return null;
-  }
   const own = stateFile(store.dir, session);
-  if (fs.existsSync(own)) {
-    const s = loadState(own); // a resumed or compacted session: its own state is the best cache
-    if (s && s.root === root && !s.off) return s;
-  }
-  for (const n of names) {
-    if (!n.endsWith('.json')) continue;
-    const file = path.join(store.dir, 'scan', n);
+  const mine = loadState(own); // a resumed or compacted session: its own state is the best cache
+  if (mine && mine.root === root && !mine.off) return mine;
+  let best: { file: string; mtime: number } | null = null;
+  for (const file of stateFiles(store.dir)) {
     if (file === own) continue;
     const st = fs.statSync(file, { throwIfNoEntry: false });
-    if (st && (!best || st.mtimeMs > best.mtime)) best = { file, mtime: st.mtimeMs };
+    if (!st || (best && st.mtimeMs <= best.mtime)) continue;
+    // Cheap check before parsing the whole file: the header names the root.
+    const h = peekState(file);
+    if (h && h.root === root && !h.off) best = { file, mtime: st.mtimeMs };
   }
-  if (!best) return null;
-  // Cheap check before parsing the whole file: states name their root near the start.
-  const s = loadState(best.file);
-  return s && s.root === root && !s.off ? s : null;
+  return best ? loadState(best.file) : null;
 }
 
 function takeBaseline(store: Store, root: string, session: string, budgetMs: number): { state: ScanState; status: CaptureStatus } {
@@ -333,7 +327,7 @@ function putDurable(store: Store, data: Buffer, hash: string): string {
   return store.blobs.put(data, hash);
 }
 
-function snapshotsOf(store: Store, state: ScanState, changes: Change[], prevDirs: Set<string>, e: AfterToolEvent): SnapRecord[] {
+function snapshotsOf(store: Store, state: ScanState, changes: Change[], prevDirs: { has(rel: string): boolean }, e: AfterToolEvent): SnapRecord[] {
   if (changes.length === 0) return [];
   const now = Date.now();
   const meta = { session: e.session, tool: e.tool, ...(e.callId ? { call: e.callId } : {}), time: now };
@@ -353,14 +347,15 @@ function snapshotsOf(store: Store, state: ScanState, changes: Change[], prevDirs
 
 type Meta = { session: string; tool: string; call?: string; time: number };
 
-function withStat(e: Entry): Partial<SnapRecord> {
+function withStat(e: Entry, after?: Entry | null): Partial<SnapRecord> {
   const x: Partial<SnapRecord> = { size: e.size, mtime: e.mtime };
   if (e.flags & F_LINK) x.link = true;
-  else x.mode = e.mode;
+  else if (e.flags & F_GITSTAT && after && !(after.flags & F_LINK) && (after.mode & 0o111) === (e.mode & 0o111)) x.mode = after.mode;
+  else x.mode = e.mode; // from git's index (0644/0755) when we never stat'ed the file ourselves
   return x;
 }
 
-function beforeSnap(store: Store, state: ScanState, c: Change, abs: string, prevDirs: Set<string>, blobs: Map<string, Buffer | null>, meta: Meta): SnapRecord {
+function beforeSnap(store: Store, state: ScanState, c: Change, abs: string, prevDirs: { has(rel: string): boolean }, blobs: Map<string, Buffer | null>, meta: Meta): SnapRecord {
   const b = c.before;
   if (!b) {
     // Created by the command: folders it created too are removed again by a rewind.
@@ -377,9 +372,9 @@ function beforeSnap(store: Store, state: ScanState, c: Change, abs: string, prev
   if (b.hash && durableBlob(store.dir, b.hash)) return { t: 'snap', path: abs, hash: b.hash, ...withStat(b), phase: 'before', ...meta };
   if (b.git) {
     const data = blobs.get(`${b.git}\0${c.path}`);
-    if (data && data.length === b.size) {
+    if (data && data.length % 4294967296 === b.size % 4294967296) {
       const hash = store.blobs.put(data);
-      return { t: 'snap', path: abs, hash, ...withStat(b), phase: 'before', ...meta };
+      return { t: 'snap', path: abs, hash, ...withStat(b, c.after), phase: 'before', ...meta };
     }
   }
   store.logError(`shell capture: the content of ${abs} before ${meta.tool} ${meta.call ?? ''} could not be recovered`);

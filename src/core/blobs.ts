@@ -4,13 +4,15 @@
 import type * as Crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fault, faultsArmed } from './faults';
+import { writeAll } from './fsx';
 
 export const HASH_RE = /^[0-9a-f]{64}$/;
 
 // Loaded on first use: most hook calls (reads, searches) hash nothing, and every millisecond of
 // start-up is paid on every agent tool call.
 let cryptoMod: typeof Crypto | undefined;
-function crypto(): typeof Crypto {
+export function crypto(): typeof Crypto {
   return (cryptoMod ??= require('node:crypto') as typeof Crypto);
 }
 
@@ -45,23 +47,80 @@ export class BlobStore {
     return fs.existsSync(this.pathOf(hash));
   }
 
-  /** Stores `data` (deduplicated by hash) and returns its sha256. */
-  put(data: Uint8Array, knownHash?: string): string {
+  /**
+   * Stores `data` (deduplicated by hash) and returns its sha256. An existing blob of the wrong size
+   * is damaged and written again; with `verify`, an existing blob is also re-hashed (used for the
+   * pre-rewind snapshots: the one copy of what a rewind overwrites must be sound, not just present).
+   * With `sync: false` the data is not fsynced (the scan's copies, most of which are never needed):
+   * `makeDurable` verifies and fsyncs such a blob before a timeline line refers to it.
+   */
+  put(data: Uint8Array, knownHash?: string, opts: { verify?: boolean; sync?: boolean } = {}): string {
     const hash = knownHash ?? sha256(data);
     const dest = this.pathOf(hash);
-    if (fs.existsSync(dest)) return hash;
+    if (this.soundExisting(dest, hash, data.length, !!opts.verify)) return hash;
     fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
     fs.mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
     const tmp = path.join(this.tmpDir, `${hash.slice(0, 16)}.${process.pid}.${crypto().randomBytes(4).toString('hex')}`);
     const fd = fs.openSync(tmp, 'wx', 0o600);
     try {
-      fs.writeSync(fd, data);
+      try {
+        if (faultsArmed) {
+          // Kill tests: die with half the bytes in the temp file (never under the blob's name).
+          const half = Math.floor(data.length / 2);
+          writeAll(fd, data.subarray(0, half));
+          fault('blob.write');
+          writeAll(fd, data.subarray(half));
+        } else writeAll(fd, data); // loops over short writes: a full disk throws, never truncates
+        if (opts.sync !== false) fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(tmp, dest);
+    } catch (e) {
+      // A failed write (full disk…) leaves no temp file behind and, above all, no blob.
+      try {
+        fs.unlinkSync(tmp);
+      } catch {
+        /* not there */
+      }
+      throw e;
+    }
+    return hash;
+  }
+
+  /** Verifies a blob written with `sync: false` and fsyncs it; false when it is missing or damaged. */
+  makeDurable(hash: string): boolean {
+    let fd: number;
+    try {
+      fd = fs.openSync(this.pathOf(hash), 'r');
+    } catch {
+      return false;
+    }
+    try {
+      if (sha256(fs.readFileSync(fd)) !== hash) return false;
       fs.fsyncSync(fd);
+      return true;
+    } catch {
+      return false;
     } finally {
       fs.closeSync(fd);
     }
-    fs.renameSync(tmp, dest);
-    return hash;
+  }
+
+  private soundExisting(dest: string, hash: string, size: number, verify: boolean): boolean {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(dest);
+    } catch {
+      return false;
+    }
+    if (!st.isFile() || st.size !== size) return false;
+    if (!verify) return true;
+    try {
+      return sha256(fs.readFileSync(dest)) === hash;
+    } catch {
+      return false;
+    }
   }
 
   /** Reads a blob and checks it against its name; throws BlobCorruptError otherwise. */

@@ -4,21 +4,17 @@
 // runs with GIT_OPTIONAL_LOCKS=0 and only uses commands that read. child_process is loaded on
 // first use (the hook path for non-shell tools never needs it).
 import type * as ChildProcess from 'node:child_process';
-import type * as Crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { HeadInfo } from './effects';
+import { crypto } from './blobs';
+import { sleepMs } from './lock';
 
 let cp: typeof ChildProcess | undefined;
 function child(): typeof ChildProcess {
   return (cp ??= require('node:child_process') as typeof ChildProcess);
 }
-let cr: typeof Crypto | undefined;
-function crypto(): typeof Crypto {
-  return (cr ??= require('node:crypto') as typeof Crypto);
-}
-
 const ENV = { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
 delete (ENV as Record<string, string | undefined>).GIT_DIR;
 delete (ENV as Record<string, string | undefined>).GIT_WORK_TREE;
@@ -122,11 +118,79 @@ export function indexEntries(dir: string): Map<string, IndexEntry> | null {
   return out;
 }
 
+const DIFF_FILES = ['diff-files', '-z', '--name-only', '--relative', '--ignore-submodules=all'];
+
+function nameSet(out: Buffer): Set<string> {
+  return new Set(out.toString('utf8').split('\0').filter(Boolean));
+}
+
 /** Tracked paths under `dir` whose work-tree file may differ from the index (git's stat check; false positives are fine). */
 export function modifiedTracked(dir: string): Set<string> | null {
-  const r = git(dir, ['diff-files', '-z', '--name-only', '--relative', '--ignore-submodules=all'], { timeout: 20000 });
-  if (r.status !== 0) return null;
-  return new Set(r.stdout.toString('utf8').split('\0').filter(Boolean));
+  const r = git(dir, DIFF_FILES, { timeout: 20000 });
+  return r.status === 0 ? nameSet(r.stdout) : null;
+}
+
+export interface PendingGit {
+  /** Waits for git (at most `timeoutMs`) and returns what `modifiedTracked` would, or null. */
+  result(timeoutMs?: number): Set<string> | null;
+  /** Not needed after all: stops git and cleans up. */
+  cancel(): void;
+}
+
+/**
+ * `modifiedTracked`, started now and collected later, so the caller's own stat work runs while git
+ * runs its (on another core). Hooks are synchronous, so git's end is seen through a status file its
+ * wrapper shell writes when git exits; its output goes to a file beside it in `tmpDir`.
+ */
+export function startModifiedTracked(dir: string, tmpDir: string): PendingGit {
+  const now = (): PendingGit => ({ result: () => modifiedTracked(dir), cancel: () => {} });
+  if (process.platform === 'win32') return now();
+  const base = path.join(tmpDir, `git-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
+  const files = [`${base}.out`, `${base}.status`];
+  let fds: number[] = [];
+  let proc: ChildProcess.ChildProcess;
+  const cleanup = () => {
+    for (const fd of fds) fs.closeSync(fd);
+    fds = [];
+    for (const f of files) fs.rmSync(f, { force: true });
+  };
+  try {
+    fs.mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
+    fds = files.map((f) => fs.openSync(f, 'w+', 0o600));
+    proc = child().spawn('sh', ['-c', 'git "$@"; echo $? >&3', 'sh', '-C', dir, ...DIFF_FILES], { env: ENV, stdio: ['ignore', fds[0]!, 'ignore', fds[1]!] });
+    proc.unref();
+  } catch {
+    cleanup();
+    return now();
+  }
+  return {
+    result(timeoutMs = 20000) {
+      try {
+        const deadline = Date.now() + timeoutMs;
+        while (fs.fstatSync(fds[1]!).size === 0) {
+          if (Date.now() > deadline) {
+            proc.kill('SIGKILL');
+            return null;
+          }
+          sleepMs(1);
+        }
+        if (fs.readFileSync(files[1]!, 'utf8').trim() !== '0') return null;
+        return nameSet(fs.readFileSync(files[0]!));
+      } catch {
+        return null;
+      } finally {
+        cleanup();
+      }
+    },
+    cancel() {
+      try {
+        proc.kill('SIGKILL');
+      } catch {
+        /* gone */
+      }
+      cleanup();
+    },
+  };
 }
 
 /**

@@ -111,3 +111,10 @@ export function isIgnored(rules: Rules, stack: readonly Matcher[], rel: string, 
   }
   return false;
 }
+
+/** Is `rel` excluded by our own `excludes` setting (which applies even to files git tracks)? */
+export function isForced(rules: Rules, rel: string, isDir: boolean): boolean {
+  if (!rules.forced) return false;
+  const ig = load(rules.forced);
+  return !!ig && ig.test(isDir ? rel + '/' : rel).ignored;
+}

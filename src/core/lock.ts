@@ -38,12 +38,31 @@ function readLockInfo(file: string): LockInfo | null {
   }
 }
 
+/**
+ * Creates `file` exclusively with its content already in it: written beside it, then hard-linked
+ * into place (fails if it exists), so nobody ever reads a lock without its holder. Where hard
+ * links are not supported, an exclusive create.
+ */
+function createWithContent(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  fs.writeFileSync(tmp, text, { mode: 0o600 });
+  try {
+    fs.linkSync(tmp, file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
+    fs.writeFileSync(file, text, { flag: 'wx', mode: 0o600 });
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
 /** Creates `file` exclusively; a lock left by a dead process is taken over. */
 function acquireFile(file: string, op: string): () => void {
   const info: LockInfo = { pid: process.pid, op, time: Date.now() };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      fs.writeFileSync(file, JSON.stringify(info), { flag: 'wx', mode: 0o600 });
+      createWithContent(file, JSON.stringify(info));
       let released = false;
       return () => {
         if (released) return;
@@ -89,7 +108,8 @@ export function storeLockHolder(storeDir: string): LockInfo | null {
 }
 
 const sleepBuf = new Int32Array(new SharedArrayBuffer(4));
-function sleepMs(ms: number): void {
+/** Blocks this thread for `ms` (hooks are synchronous end to end). */
+export function sleepMs(ms: number): void {
   Atomics.wait(sleepBuf, 0, 0, ms);
 }
 
