@@ -4,6 +4,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { newId } from '../core/ids';
 import { gc, storeBytes } from '../core/gc';
 import { StoreBusyError } from '../core/lock';
+import type { NotRestorableReason } from '../core/plan';
 import { type Plan, CheckpointNotFoundError, makePlan, planJson, recoverUnfinished, rewind } from '../core/rewind';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreFormatError } from '../core/storeFormat';
@@ -114,13 +115,28 @@ function printPlan(plan: Plan): void {
     out(`\nFiles (${plan.files.length}):`);
     for (const f of plan.files) out(`  ${f.action.padEnd(8)} +${f.insertions} -${f.deletions}${f.binary ? ' (binary)' : ''}  ${f.path}`);
   }
-  for (const n of plan.notRestorable) out(`  cannot restore (${n.reason}): ${n.path}`);
+  printNotRestorable(plan);
   if (plan.blocked.length) {
     out(`\nBlocked (${plan.blocked.length}) — changed since the agent last wrote them:`);
     for (const b of plan.blocked) out(`  ${b.reason}: ${b.path}`);
   }
   for (const w of plan.warnings) out(`  warning: ${w.path} was touched (same content, newer time)`);
   for (const u of plan.uncommitted) out(`  note: ${u} has uncommitted changes in git`);
+}
+
+const NOT_RESTORABLE: Record<NotRestorableReason, string> = {
+  'too-large': 'over the size limit, so its content then or now is not in the store; left as it is (to record such files, raise agentRewind.maxFileSizeMB, or maxFileBytes in the store config.json)',
+  unreadable: 'could not be read (when recorded, or now); left as it is',
+  special: 'not a regular file or symlink',
+  'unknown-at-target': 'not recorded at that checkpoint',
+  'outside-workspace': 'outside every workspace folder of this store, never written',
+};
+
+/** Files a rewind leaves as they are, and why: listed, never silently skipped. */
+function printNotRestorable(plan: Plan): void {
+  if (plan.notRestorable.length === 0) return;
+  out(`\nCannot restore (${plan.notRestorable.length}) — left as they are:`);
+  for (const n of plan.notRestorable) out(`  ${n.path}: ${NOT_RESTORABLE[n.reason]}`);
 }
 
 function cmdPlan(args: string[]): number {
@@ -162,8 +178,11 @@ function cmdRewind(args: string[]): number {
     return EXIT.error;
   }
   if (r.status === 'nothing') {
-    if (values.json) out(JSON.stringify({ status: 'nothing', target: r.plan.target.id, files: [], warnings: r.plan.warnings, notUndone: planJson(r.plan).notUndone }, null, 2));
-    else out(`Nothing to rewind: the recorded files already match checkpoint ${r.plan.target.id}.`);
+    if (values.json) out(JSON.stringify({ status: 'nothing', target: r.plan.target.id, files: [], warnings: r.plan.warnings, notUndone: planJson(r.plan).notUndone, notRestorable: r.plan.notRestorable }, null, 2));
+    else {
+      out(`Nothing to rewind: the recorded files already match checkpoint ${r.plan.target.id}.`);
+      printNotRestorable(r.plan);
+    }
     return EXIT.ok;
   }
   const undo = `agent-rewind rewind --to ${r.checkpoint.id}`;
@@ -178,6 +197,7 @@ function cmdRewind(args: string[]): number {
           files: r.files.map((f) => ({ path: f.path, action: f.action, ok: f.ok, hash: f.actual, ...(f.error ? { error: f.error } : {}) })),
           warnings: r.plan.warnings,
           notUndone: planJson(r.plan).notUndone,
+          notRestorable: r.plan.notRestorable,
         },
         null,
         2,
@@ -187,6 +207,7 @@ function cmdRewind(args: string[]): number {
     const count = (a: string) => r.files.filter((f) => f.action === a).length;
     out(`Rewound to ${r.plan.target.id}: restored ${count('restore')}, deleted ${count('delete')}, recreated ${count('recreate')} file(s).`);
     for (const f of r.files) out(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
+    printNotRestorable(r.plan);
     if (r.plan.notUndone.length) out(`Not undone: ${r.plan.notUndone.map((n) => `${n.tool}: ${n.summary}`).join('; ')}`);
     out(`Undo this rewind: ${undo}`);
   }

@@ -7,6 +7,7 @@ import { parseClaudePayload } from '../agents/claude/hookPayload';
 import type { AdapterResult } from '../agents/events';
 import { record } from '../agents/recorder';
 import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../core/conversation/regroundHook';
+import { fault } from '../core/faults';
 import { announceWriter } from '../core/lock';
 import { Store } from '../core/store';
 import { storeFromArgs } from './storeArg';
@@ -73,6 +74,7 @@ export function runHook(args: string[]): number {
     }
     const done = announceWriter(store.dir);
     try {
+      fault('hook.record');
       record(store, r.event);
     } finally {
       done();

@@ -100,6 +100,8 @@ export function diskFact(p: string, maxBytes: number): DiskFact {
       return { kind: 'symlink', hash: sha256(r.data), size: r.size, mtime: r.mtime };
     case 'too-large':
       return { kind: 'file', size: r.size, mtime: r.mtime };
+    case 'unreadable':
+      return { kind: 'unreadable' };
     default:
       return { kind: 'other' };
   }

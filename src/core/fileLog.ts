@@ -2,6 +2,8 @@
 // O_APPEND write so concurrent hook processes never interleave inside a line. Readers skip (and
 // report) torn or garbage lines; nobody rewrites the file in place.
 import * as fs from 'node:fs';
+import { fault, faultsArmed } from './faults';
+import { writeAll } from './fsx';
 import type { LogRecord, Sequenced } from './records';
 import { migrateRecord } from './storeFormat';
 
@@ -31,7 +33,14 @@ export function appendRecords(file: string, records: readonly LogRecord[]): void
       fs.readSync(fd, last, 0, 1, size - 1);
       if (last[0] !== 0x0a) text = '\n' + text;
     }
-    fs.writeSync(fd, text);
+    if (faultsArmed) {
+      // Kill tests: die with half of this append written (a torn last line).
+      const buf = Buffer.from(text);
+      const half = Math.floor(buf.length / 2);
+      writeAll(fd, buf.subarray(0, half));
+      fault('log.append');
+      writeAll(fd, buf.subarray(half));
+    } else writeAll(fd, text); // one write; loops only on a short write (a full disk), which then throws
   } finally {
     fs.closeSync(fd);
   }

@@ -1,11 +1,13 @@
 // Retention and sweep. Checkpoints older than the retention period are dropped; for every path
 // the latest snapshot before the oldest kept checkpoint is kept (so `stateAt` stays exact for every
-// checkpoint that remains); blobs nobody references are deleted. Runs under the store lock (no
+// checkpoint that remains); shell-capture scan states untouched for the retention period are
+// dropped; blobs nobody references — no kept line, no remaining scan state — are deleted. Runs under the store lock (no
 // rewind at the same time) and the compaction lock (hooks wait while the log is rewritten).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { acquireCompactionLock, acquireStoreLock } from './lock';
 import { isCheckpoint, isSnap, type LogRecord, type Sequenced } from './records';
+import { referencedBlobs, stateCompanions, stateFiles } from './scan';
 import type { Store } from './store';
 
 export interface GcReport {
@@ -15,7 +17,36 @@ export interface GcReport {
   blobsFreed: number;
   bytesFreed: number;
   tempFilesRemoved: number;
+  scanStatesRemoved: number;
   bytesLeft: number;
+}
+
+/** Temp files a killed hook left in scan/ (a state being saved, git's output for a scan). */
+function staleScanTemps(storeDir: string, olderThanMs: number, now: number): string[] {
+  const dir = path.join(storeDir, 'scan');
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.endsWith('.tmp') || /^git-.*\.(out|status)$/.test(n))
+    .map((n) => path.join(dir, n))
+    .filter((f) => now - (fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? now) > olderThanMs);
+}
+
+/** Removes scan states whose files (state, in-flight call…) were all last written before `cutoff`. */
+function dropOldScanStates(storeDir: string, cutoff: number): number {
+  let n = 0;
+  for (const f of stateFiles(storeDir)) {
+    const companions = stateCompanions(f);
+    const newest = Math.max(...companions.map((c) => fs.statSync(c, { throwIfNoEntry: false })?.mtimeMs ?? 0));
+    if (newest >= cutoff) continue;
+    for (const c of companions) fs.rmSync(c, { force: true });
+    n++;
+  }
+  return n;
 }
 
 /** Which records survive a retention cut (pure). */
@@ -74,6 +105,7 @@ export function gc(store: Store, keepDays: number, now = Date.now()): GcReport {
     let droppedLines = 0;
     let blobsFreed = 0;
     let bytesFreed = 0;
+    let scanStatesRemoved = 0;
     let keptRecords: LogRecord[];
     try {
       const { records, problems } = store.read();
@@ -92,8 +124,11 @@ export function gc(store: Store, keepDays: number, now = Date.now()): GcReport {
         }
         fs.renameSync(tmp, store.logFile);
       }
-      // Sweep while hooks still wait: a blob a hook writes now could not be referenced yet.
-      const referenced = new Set<string>();
+      // Sweep while hooks still wait: a blob a hook writes now could not be referenced yet. A
+      // live session's scan state holds the only copy of files as they were before the next
+      // shell command (untracked or dirty ones): those blobs stay.
+      scanStatesRemoved = dropOldScanStates(store.dir, now - keepDays * 86400000);
+      const referenced = referencedBlobs(store.dir);
       for (const r of keptRecords) if (r.t === 'snap' && r.hash) referenced.add(r.hash);
       for (const hash of [...store.blobs.list()]) {
         if (referenced.has(hash)) continue;
@@ -110,7 +145,7 @@ export function gc(store: Store, keepDays: number, now = Date.now()): GcReport {
       releaseCompaction();
     }
     let tempFilesRemoved = 0;
-    for (const t of store.blobs.staleTemps(3600000, now)) {
+    for (const t of [...store.blobs.staleTemps(3600000, now), ...staleScanTemps(store.dir, 3600000, now)]) {
       try {
         fs.unlinkSync(t);
         tempFilesRemoved++;
@@ -119,7 +154,7 @@ export function gc(store: Store, keepDays: number, now = Date.now()): GcReport {
       }
     }
     const keptCheckpoints = keptRecords.filter((r) => r.t === 'checkpoint').length;
-    return { keptCheckpoints, droppedCheckpoints, droppedLines, blobsFreed, bytesFreed, tempFilesRemoved, bytesLeft: storeBytes(store) };
+    return { keptCheckpoints, droppedCheckpoints, droppedLines, blobsFreed, bytesFreed, tempFilesRemoved, scanStatesRemoved, bytesLeft: storeBytes(store) };
   } finally {
     releaseStore();
   }

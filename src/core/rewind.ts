@@ -6,10 +6,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { newId } from './ids';
-import { diskFact } from './disk';
+import { diskFact, missingAncestors } from './disk';
+import { fault } from './faults';
+import { writeAll } from './fsx';
 import { uncommittedPaths } from './git';
 import { lineStats, type LineStats } from './lineStats';
-import { acquireStoreLock } from './lock';
+import { acquireStoreLock, StoreBusyError } from './lock';
 import { type Change, type ChangeOptions, computeChanges, type NotRestorable, type NotUndone } from './plan';
 import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from './records';
 import { type Blocked, checkSafety, type DiskFact, type Warning } from './safety';
@@ -68,9 +70,18 @@ export function makePlan(store: Store, targetId: string, opts: PlanOptions = {})
   const set = computeChanges(records, found.checkpoint, { ...opts, allowed: (p) => store.mayWrite(p, roots) });
   const maxBytes = store.config().maxFileBytes;
   const disk = new Map<string, DiskFact>();
-  for (const c of set.changes) disk.set(c.path, diskFact(c.path, maxBytes));
-  const safety = checkSafety(set.changes, disk);
-  const files: PlanFile[] = set.changes.map((c) => {
+  // A rewind keeps a copy of everything it overwrites, so it never overwrites what it cannot copy
+  // (over the size limit, or unreadable now): listed, left as it is — even with --force.
+  const changes = set.changes.filter((c) => {
+    const f = diskFact(c.path, maxBytes);
+    const cannotKeep = f.kind === 'unreadable' ? 'unreadable' : f.kind === 'file' && f.hash === undefined ? 'too-large' : null;
+    if (cannotKeep) set.notRestorable.push({ path: c.path, reason: cannotKeep });
+    else disk.set(c.path, f);
+    return !cannotKeep;
+  });
+  set.notRestorable.sort((a, b) => (a.path < b.path ? -1 : 1));
+  const safety = checkSafety(changes, disk);
+  const files: PlanFile[] = changes.map((c) => {
     let stats: LineStats = { insertions: 0, deletions: 0 };
     if (!opts.noStats) {
       try {
@@ -90,8 +101,8 @@ export function makePlan(store: Store, targetId: string, opts: PlanOptions = {})
     notRestorable: set.notRestorable,
     conflicts: set.conflicts,
     sessions: set.sessions,
-    uncommitted: opts.noGit ? [] : uncommittedPaths(set.changes.map((c) => c.path)),
-    changes: set.changes,
+    uncommitted: opts.noGit ? [] : uncommittedPaths(changes.map((c) => c.path)),
+    changes,
     records,
   };
 }
@@ -146,6 +157,8 @@ export interface Write {
   mode?: number;
   /** Folders to remove again after a delete, if empty (they did not exist at the target). */
   dirs?: string[];
+  /** Folders a (re)creation will make (missing when the rewind began): removed again by a recovery that finds the file unwritten. */
+  made?: string[];
   tmp: string;
 }
 
@@ -188,7 +201,7 @@ function writeJournal(store: Store, j: Journal): void {
   const tmp = `${file}.tmp`;
   const fd = fs.openSync(tmp, 'w', 0o600);
   try {
-    fs.writeSync(fd, JSON.stringify(j));
+    writeAll(fd, JSON.stringify(j));
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
@@ -233,6 +246,27 @@ function hashOnDisk(store: Store, p: string): string | null {
   return f.kind === 'missing' ? null : (f.hash ?? 'unknown');
 }
 
+/**
+ * Removes the folders that did not exist at the target and that the deletions emptied, deepest
+ * first — after all of them, since one deletion may empty a folder another's list names.
+ * A folder that is not empty (the user's files, or a file kept for a reason) stays.
+ */
+export function removeEmptiedDirs(writes: readonly Write[]): void {
+  removeEmptyDirs(writes.flatMap((w) => (w.to === null ? (w.dirs ?? []) : [])));
+}
+
+/** rmdir each of `dirs` that is empty, deepest first (so a parent emptied by its child goes too). */
+function removeEmptyDirs(dirs: Iterable<string>): void {
+  const depth = (d: string) => d.split(/[\\/]/).length;
+  for (const d of [...new Set(dirs)].sort((a, b) => depth(b) - depth(a))) {
+    try {
+      fs.rmdirSync(d);
+    } catch {
+      /* not empty, or gone */
+    }
+  }
+}
+
 /** Writes one file atomically (temp in the same folder, fsync, rename), or deletes it. */
 export function applyWriteFs(store: Store, w: Write): void {
   if (w.to === null) {
@@ -241,14 +275,7 @@ export function applyWriteFs(store: Store, w: Write): void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     }
-    for (const d of w.dirs ?? []) {
-      try {
-        fs.rmdirSync(d);
-      } catch {
-        break; // not empty (or gone): keep it and everything above it
-      }
-    }
-    return;
+    return; // its folders go in removeEmptiedDirs, once every deletion is done
   }
   const data = store.content(w.to);
   fs.mkdirSync(path.dirname(w.path), { recursive: true });
@@ -262,13 +289,14 @@ export function applyWriteFs(store: Store, w: Write): void {
   } else {
     const fd = fs.openSync(w.tmp, 'wx', w.mode ?? 0o644);
     try {
-      fs.writeSync(fd, data);
+      writeAll(fd, data);
       fs.fsyncSync(fd);
       if (w.mode !== undefined) fs.fchmodSync(fd, w.mode);
     } finally {
       fs.closeSync(fd);
     }
   }
+  fault('rewind.tmp');
   fs.renameSync(w.tmp, w.path);
 }
 
@@ -297,8 +325,9 @@ export type BeginOutcome =
  */
 export function beginRewind(store: Store, targetId: string, opts: RewindOptions = {}): BeginOutcome {
   const release = acquireStoreLock(store.dir, 'rewind');
+  fault('lock.acquired');
   try {
-    recoverUnfinished(store);
+    recoverLocked(store);
     const plan = makePlan(store, targetId, { ...opts, noStats: true });
     if (plan.blocked.length > 0 && !opts.force) {
       release();
@@ -316,6 +345,10 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       if (c.to.mode !== undefined) w.mode = c.to.mode;
       // Only folders inside the workspace (and never the workspace folder itself) are removed.
       if (c.to.hash === null && c.to.dirs) w.dirs = c.to.dirs.filter((d) => !roots.includes(d) && store.mayWrite(d, roots));
+      if (c.to.hash !== null) {
+        const made = missingAncestors(c.path);
+        if (made.length) w.made = made;
+      }
       return w;
     });
     const problems = writes.map((w) => ({ path: w.path, error: preflight(w) })).filter((p): p is { path: string; error: string } => p.error !== null);
@@ -323,6 +356,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       release();
       return { status: 'blocked-io', plan, problems };
     }
+    fault('rewind.planned');
     // 1. what we are about to overwrite, 2. the checkpoint that makes this rewind undoable
     const now = Date.now();
     const pre: LogRecord[] = [];
@@ -331,6 +365,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       if (s) pre.push(s);
       w.expect = !s || s.skipped ? 'unknown' : s.hash;
     }
+    fault('rewind.presnaps');
     const checkpoint = store.checkpointRecord({
       id,
       kind: 'rewind',
@@ -339,8 +374,10 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       time: now,
     });
     store.append([...pre, checkpoint]);
+    fault('rewind.checkpoint');
     // 3. the journal, so a crash from here on is finished by the next command
     writeJournal(store, { checkpoint: id, target: plan.target.id, started: now, pid: process.pid, writes });
+    fault('rewind.journal');
     let done = false;
     const txn: RewindTxn = {
       plan,
@@ -351,7 +388,9 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
         if (done) throw new Error('rewind already finished');
         done = true;
         try {
+          fault('rewind.written');
           const results = recordResults(store, writes, errors);
+          fault('rewind.recorded');
           removeJournal(store);
           return results;
         } finally {
@@ -412,7 +451,9 @@ export function rewind(store: Store, targetId: string, opts: RewindOptions = {})
     } catch (e) {
       errors.set(w.path, (e as Error).message);
     }
+    fault('rewind.write');
   }
+  removeEmptiedDirs(txn.writes.filter((w) => !errors.has(w.path)));
   const files = txn.finish(errors);
   return { status: files.every((f) => f.ok) ? 'done' : 'partial', plan: txn.plan, checkpoint: txn.checkpoint, files };
 }
@@ -428,19 +469,31 @@ export interface Recovery {
 /**
  * Finishes a rewind that was killed: records what it had already written (as `rewind`
  * snapshots), removes its temp files and journal. Afterwards both undo (rewind to its checkpoint)
- * and rewinding again work without --force. Does nothing while the rewind's process still runs.
+ * and rewinding again work without --force. Takes the store lock, so it never races a rewind that
+ * is running (that rewind finishes its own journal); returns null then, or when there is nothing to do.
  */
 export function recoverUnfinished(store: Store): Recovery | null {
+  if (!readJournal(store)) return null; // the common case: no lock file churn
+  let release: () => void;
+  try {
+    release = acquireStoreLock(store.dir, 'recovery');
+  } catch (e) {
+    if (e instanceof StoreBusyError) return null;
+    throw e;
+  }
+  try {
+    fault('lock.acquired');
+    return recoverLocked(store);
+  } finally {
+    release();
+  }
+}
+
+/** The recovery itself; the caller holds the store lock. */
+function recoverLocked(store: Store): Recovery | null {
   const j = readJournal(store);
   if (!j) return null;
-  if (j.pid !== process.pid) {
-    try {
-      process.kill(j.pid, 0);
-      return null; // still running
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EPERM') return null;
-    }
-  }
+  if (j.pid === process.pid) return null; // our own rewind, still between begin and finish
   const rec: Recovery = { checkpoint: j.checkpoint, target: j.target, written: [], notWritten: [], changedSince: [] };
   const snaps: SnapRecord[] = [];
   for (const w of j.writes) {
@@ -457,7 +510,12 @@ export function recoverUnfinished(store: Store): Recovery | null {
     } else if (now === w.expect) rec.notWritten.push(w.path);
     else rec.changedSince.push(w.path);
   }
+  // Folders: those the finished deletions emptied, and those made for files never written.
+  const written = new Set(rec.written);
+  removeEmptiedDirs(j.writes.filter((w) => written.has(w.path)));
+  removeEmptyDirs(j.writes.flatMap((w) => (written.has(w.path) ? [] : (w.made ?? []))));
   store.append(snaps);
+  fault('recover.recorded');
   removeJournal(store);
   return rec;
 }

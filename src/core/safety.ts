@@ -6,8 +6,8 @@ import type { Change } from './plan';
 
 /** What is at a path on disk now. */
 export interface DiskFact {
-  kind: 'missing' | 'file' | 'symlink' | 'other';
-  /** sha256 of the content (file) or of the link target (symlink); absent when not hashed. */
+  kind: 'missing' | 'file' | 'symlink' | 'other' | 'unreadable';
+  /** sha256 of the content (file) or of the link target (symlink); absent when too large to hash. */
   hash?: string;
   size?: number;
   mtime?: number;
@@ -35,7 +35,7 @@ export function checkOne(change: Change, disk: DiskFact): Blocked | Warning | nu
   const recordedAbsent = from.hash === null && !from.skipped;
   if (recordedAbsent) return disk.kind === 'missing' ? null : { path, reason: 'created-outside' };
   if (disk.kind === 'missing') return { path, reason: 'deleted-outside' };
-  if (disk.kind === 'other') return { path, reason: 'modified-outside' };
+  if (disk.kind === 'other' || disk.kind === 'unreadable') return { path, reason: 'modified-outside' };
   if (from.skipped) {
     // Content was never stored (too large): size and mtime are all we can compare.
     if (disk.kind !== 'file' || disk.size !== from.size || disk.mtime !== from.mtime) return { path, reason: 'modified-outside' };

@@ -17,6 +17,22 @@ export class StoreMissingError extends Error {
   }
 }
 
+/** The real path of `dir`, or of its nearest existing ancestor (a path still to be created resolves there). */
+function realExistingDir(dir: string): string | null {
+  for (let d = dir, rest = ''; ; ) {
+    try {
+      return path.join(fs.realpathSync(d), rest);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
+      const up = path.dirname(d);
+      if (up === d) return null;
+      rest = path.join(path.basename(d), rest);
+      d = up;
+    }
+  }
+}
+
 export interface SnapshotMeta {
   session?: string;
   tool?: string;
@@ -99,12 +115,19 @@ export class Store {
     return [...set];
   }
 
-  /** True when the store may write `p`: inside a known workspace folder, never inside `.git` or the store. */
+  /**
+   * True when the store may write `p`: inside a known workspace folder — by its name and by where
+   * its folder really is (a symlinked folder on the way must not lead out of the workspace) —
+   * never inside `.git` or the store.
+   */
   mayWrite(p: string, roots: readonly string[]): boolean {
     if (checkAbsolutePath(p) !== p) return false;
     if (p.split(/[\\/]/).includes('.git')) return false;
     if (isInside(p, this.dir)) return false;
-    return roots.some((r) => isInside(p, r));
+    const inside = roots.filter((r) => isInside(p, r));
+    if (inside.length === 0) return false;
+    const dir = realExistingDir(path.dirname(p));
+    return dir !== null && inside.some((r) => isInside(dir, realExistingDir(r) ?? r));
   }
 
   config(): StoreConfig {

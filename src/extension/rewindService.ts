@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { NotUndone } from '../core/plan';
-import { applyWriteFs, beginRewind, type FileResult, makePlan, type Plan, type PlanOptions, type Write } from '../core/rewind';
+import { applyWriteFs, beginRewind, type FileResult, makePlan, type Plan, type PlanOptions, removeEmptiedDirs, type Write } from '../core/rewind';
 import type { Store } from '../core/store';
 import type { PreviewModel, PreviewProblem, Scope } from '../shared/messages';
 import type { TimelineModel } from './timelineModel';
@@ -112,12 +112,11 @@ export class RewindService {
       }
       for (const w of viaEdit) {
         if (errors.has(w.path)) continue;
-        // What a WorkspaceEdit cannot express: the mode of a recreated file, folders to remove.
+        // What a WorkspaceEdit cannot express: the mode of a recreated file (folders: below).
         try {
           if (w.to !== null && w.mode !== undefined) fs.chmodSync(w.path, w.mode);
-          if (w.to === null) for (const d of w.dirs ?? []) fs.rmdirSync(d);
         } catch {
-          /* a folder that is not empty stays */
+          /* reported by the hash check if it matters */
         }
       }
       for (const w of direct) {
@@ -127,6 +126,7 @@ export class RewindService {
           errors.set(w.path, (e as Error).message);
         }
       }
+      removeEmptiedDirs(txn.writes.filter((w) => !errors.has(w.path)));
       const files = txn.finish(errors);
       finished = true;
       return { status: files.every((f) => f.ok) ? 'done' : 'partial', plan: txn.plan, checkpoint: txn.checkpoint.id, files };

@@ -66,14 +66,14 @@ export const CHECKPOINT_KIND: Record<string, string> = {
 export function notRestorableReason(reason: string): string {
   switch (reason) {
     case 'too-large':
-      return 'Too large: it was over the size limit, so its content at this point was not recorded.';
+      return 'Too large: it is over the size limit, so its content at this point, or as it is now, is not in the store. Left as it is.';
     case 'outside-workspace':
       return 'Outside the workspace: Agent Rewind only writes inside your workspace folders.';
     case 'unknown-at-target':
     case 'unknown':
       return 'Unknown at this point: nothing was recorded for this file before this checkpoint.';
     case 'unreadable':
-      return 'Could not be read when it was recorded, so there is no copy to restore.';
+      return 'Could not be read (when it was recorded, or now), so there is no copy to restore or keep. Left as it is.';
     case 'special':
       return 'Not a regular file (a socket, device or similar), so there is no copy to restore.';
     default:

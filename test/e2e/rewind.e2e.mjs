@@ -72,13 +72,16 @@ export const tests = [
       const { frame, ws } = ctx;
       await frame.getByRole('checkbox', { name: /Rewind anyway/i }).check();
       await frame.getByRole('button', { name: /^Rewind \d+ files?/ }).first().click();
-      await until('farewell.js to be deleted', () => !fs.existsSync(path.join(ws, 'src/farewell.js')));
+      // The result notification comes once the whole edit is applied and verified: check the disk then.
+      const note = await wb.notification(/Rewound \d+ files? to/);
+      assert.equal(fs.existsSync(path.join(ws, 'src/farewell.js')), false, 'the file the agent created is deleted');
       assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'Remember to rewind.\n');
       assert.match(fs.readFileSync(path.join(ws, 'src/greet.js'), 'utf8'), /Hello, /);
-      const note = await wb.notification(/Rewound \d+ files? to/);
       await wb.screenshot('rewound');
       await wb.clickNotificationButton(note, 'Undo');
-      await until('the undo', () => fs.existsSync(path.join(ws, 'src/farewell.js')));
+      // The undo is one more rewind: its notification says it is done and verified.
+      await wb.notification(/Rewound \d+ files? to "Before rewind/);
+      assert.ok(fs.existsSync(path.join(ws, 'src/farewell.js')), 'the undo recreates the file');
       assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'My own notes, typed after the agent.\n', 'the user text is back');
       assert.equal(fs.readFileSync(path.join(ws, 'src/greet.js'), 'utf8'), ctx.original.greet);
       await wb.treeItem(/Before rewind to/, { view: 'Files' }).first().waitFor();

@@ -37,6 +37,14 @@ async function main() {
     if (!list.includes(need)) return fail(`the VSIX lacks ${need}`);
   }
   if (size > 1024 * 1024) return fail(`the VSIX is ${(size / 1024).toFixed(0)} KB; expected well under 1 MB`);
+  // No network: the shipped code loads no network module and calls no fetch (the webview's CSP
+  // allows no connection either: checked by the webview tier).
+  const NETWORK = /require\("(node:)?(http|https|http2|net|tls|dgram|dns)"\)|\bfetch\(|XMLHttpRequest|WebSocket|sendBeacon|EventSource/g;
+  for (const f of list.filter((x) => x.endsWith('.js'))) {
+    const hits = fs.readFileSync(path.join(root, f.replace(/^extension\//, '')), 'utf8').match(NETWORK);
+    if (hits) return fail(`${f} can reach the network: ${[...new Set(hits)].join(', ')}`);
+  }
+  console.log('package: no network module or call in any shipped script');
 
   const runDir = H.makeRunDir({ prefix: 'agent-rewind-vsix-' });
   const { codeServerEntry, node24 } = await ensureCodeServer();
@@ -64,6 +72,11 @@ async function main() {
     await wb.viewPane('Files');
     await chromium.page.getByText(/Nothing recorded yet/).first().waitFor({ timeout: 30000 });
     if (!fs.existsSync(path.join(store, 'store.json'))) return fail('the installed extension did not create its store');
+    // The store holds copies of source and conversations: owner-only, as the extension creates it.
+    const modes = [store, path.join(store, 'store.json'), path.join(store, 'config.json')].filter((p) => fs.existsSync(p)).map((p) => [path.basename(p), (fs.statSync(p).mode & 0o777).toString(8)]);
+    const loose = modes.filter(([n, m]) => m !== (n === 'store' ? '700' : '600'));
+    if (loose.length) return fail(`the store is not owner-only: ${loose.map(([n, m]) => `${n} ${m}`).join(', ')}`);
+    console.log(`package: the store the extension created is owner-only (${modes.map(([n, m]) => `${n} ${m}`).join(', ')})`);
     await wb.screenshot('vsix-installed');
     console.log(`package: installed VSIX activated (${st.event}) and shows its views; ${((Date.now() - t0) / 1000).toFixed(1)}s`);
   } finally {

@@ -1,0 +1,99 @@
+// A rewind SIGKILLed at every step it has (AGENT_REWIND_FAULT=<point>:<n> makes the real CLI
+// process kill itself exactly there). After each kill: the next command finishes what it can,
+// `verify` passes, every file holds either the old or the new bytes, and both "undo that rewind"
+// and "rewind again" work without --force, byte-exact.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { agentWorld, assertBetween, assertSound, assertTree, ok, rewindCheckpoints, run } from './world';
+
+// Every point a rewind passes, in order; `rewind.tmp` and `rewind.write` at the first, a middle
+// and the last file; `log.append` for the pre-rewind lines (1st append) and the rewind snapshots
+// (2nd). (What a rewind overwrites is already stored — the agent's `after` — so it writes no blob;
+// `blob.write` is killed in the hook tests.)
+const FILES = 40;
+const POINTS = [
+  'lock.acquired:1',
+  'rewind.planned:1',
+  'rewind.presnaps:1',
+  'log.append:1',
+  'rewind.checkpoint:1',
+  'rewind.journal:1',
+  'rewind.tmp:1',
+  'rewind.write:1',
+  'rewind.tmp:20',
+  'rewind.write:20',
+  'rewind.write:LAST',
+  'rewind.written:1',
+  'log.append:2',
+  'rewind.recorded:1',
+];
+
+describe('a rewind killed at each of its steps', () => {
+  for (const point of POINTS) {
+    it(`${point}: recovered, sound, undo and rewind again work without --force`, () => {
+      const w = agentWorld(FILES, 4242);
+      const plan = JSON.parse(ok(run(w.store, ['plan', '--to', w.start, '--json']), 'plan').stdout);
+      const n = plan.files.length;
+      assert.ok(n > 30, `the plan writes many files (${n})`);
+      const fault = point.replace('LAST', String(n));
+      const before = rewindCheckpoints(w.store).length;
+
+      const killed = run(w.store, ['rewind', '--to', w.start], { fault });
+      assert.equal(killed.signal, 'SIGKILL', `the rewind must die at ${fault} (it exited ${killed.status}: ${killed.stderr})`);
+
+      // The next command notices and finishes the interrupted rewind; the store is sound.
+      const { stderr } = assertSound(w.store, point);
+      const split = assertBetween(w.ws, w.after, w.before, point);
+      const created = rewindCheckpoints(w.store).slice(before);
+      assert.ok(created.length <= 1);
+      if (split.inB > 0) {
+        assert.equal(created.length, 1, 'files were written, so the rewind checkpoint exists');
+        assert.match(stderr, /Finished an interrupted rewind .*\d+ file\(s\) had been written/, 'the recovery is reported');
+      }
+
+      if (created.length === 1) {
+        // Undo the interrupted rewind: back to exactly what was there before it.
+        ok(run(w.store, ['rewind', '--to', created[0]!]), `${point}: undo`);
+        assertTree(w.ws, w.after, `${point}: undo restores every byte`);
+      } else assertTree(w.ws, w.after, `${point}: nothing was written`);
+
+      // Rewind again, then undo that: each byte-exact, no --force needed.
+      ok(run(w.store, ['rewind', '--to', w.start]), `${point}: rewind again`);
+      assertTree(w.ws, w.before, `${point}: rewind again restores the checkpoint`);
+      const last = rewindCheckpoints(w.store).at(-1)!;
+      ok(run(w.store, ['rewind', '--to', last]), `${point}: undo the second rewind`);
+      assertTree(w.ws, w.after, 'state');
+      assertSound(w.store, `${point}, at the end`);
+    });
+  }
+
+  it('a recovery killed before it removed the journal is finished by the next command, once', () => {
+    const w = agentWorld(FILES, 77);
+    const killed = run(w.store, ['rewind', '--to', w.start], { fault: 'rewind.write:10' });
+    assert.equal(killed.signal, 'SIGKILL');
+    const rec = run(w.store, ['checkpoints'], { fault: 'recover.recorded:1' });
+    assert.equal(rec.signal, 'SIGKILL', 'the recovery dies after recording, journal still there');
+    const second = assertSound(w.store, 'after the killed recovery');
+    assert.match(second.stderr, /Finished an interrupted rewind/);
+    assert.doesNotMatch(assertSound(w.store, 'third command').stderr, /interrupted/, 'reported once, then gone');
+    assertBetween(w.ws, w.after, w.before, 'after recovery');
+    ok(run(w.store, ['rewind', '--to', rewindCheckpoints(w.store).at(-1)!]), 'undo');
+    assertTree(w.ws, w.after, 'state');
+  });
+
+  it('an undo killed half-way is itself recovered and undone: the chain never loses a byte', () => {
+    const w = agentWorld(FILES, 99);
+    ok(run(w.store, ['rewind', '--to', w.start]), 'rewind');
+    const r1 = rewindCheckpoints(w.store).at(-1)!;
+    const killed = run(w.store, ['rewind', '--to', r1], { fault: 'rewind.write:15' });
+    assert.equal(killed.signal, 'SIGKILL');
+    assertSound(w.store, 'after the killed undo');
+    assertBetween(w.ws, w.before, w.after, 'half undone');
+    const r2 = rewindCheckpoints(w.store).at(-1)!;
+    assert.notEqual(r2, r1);
+    ok(run(w.store, ['rewind', '--to', r2]), 'undo the half undo');
+    assertTree(w.ws, w.before, 'state');
+    ok(run(w.store, ['rewind', '--to', r1]), 'undo the first rewind, whole this time');
+    assertTree(w.ws, w.after, 'state');
+  });
+});
