@@ -54,7 +54,8 @@ export const BASELINE_BUDGET_MS = 1500;
 export interface CaptureStatus {
   session: string;
   root: string;
-  state: 'on' | 'off';
+  /** `baseline`: the session's first scan is running (VS Code shows progress until it is not). */
+  state: 'on' | 'off' | 'baseline';
   files: number;
   limit: number;
   /** Files whose baseline copy is still to be made (done before the next shell command). */
@@ -100,6 +101,14 @@ export function readCaptureStatus(storeDir: string): Record<string, CaptureStatu
   } catch {
     return {};
   }
+}
+
+/** A baseline that started this long ago and never finished was killed (its hook is gone). */
+export const BASELINE_STALE_MS = 120000;
+
+/** Sessions whose baseline is running now. */
+export function baselinesRunning(all: Record<string, CaptureStatus>, now = Date.now()): CaptureStatus[] {
+  return Object.values(all).filter((s) => s.state === 'baseline' && now - s.time < BASELINE_STALE_MS);
 }
 
 function writeCaptureStatus(store: Store, s: CaptureStatus): void {
@@ -195,6 +204,7 @@ function reusableState(store: Store, root: string, session: string): ScanState |
 
 function takeBaseline(store: Store, root: string, session: string, budgetMs: number): { state: ScanState; status: CaptureStatus } {
   const opts = optsOf(store, root, true);
+  writeCaptureStatus(store, { session, root, state: 'baseline', files: 0, limit: opts.limits.maxFiles, time: Date.now() });
   const r = baseline(root, session, { ...opts, budgetMs, reuse: reusableState(store, root, session) });
   const status: CaptureStatus = { session, root, state: 'on', files: r.files, limit: opts.limits.maxFiles, baselineMs: r.ms, git: !!r.state.git, time: Date.now() };
   if (r.tooMany) {

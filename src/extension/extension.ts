@@ -33,6 +33,7 @@ export interface AgentRewindApi {
   preview?: PreviewPanel;
   service?: RewindService;
   rewinder?: ClaudeConversationRewinder;
+  status?: StatusBar;
   activationMs: number;
 }
 
@@ -172,7 +173,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     }, 30000).unref?.();
   }
 
-  Object.assign(api, { model, files, conversation, preview, service, rewinder });
+  Object.assign(api, { model, files, conversation, preview, service, rewinder, status });
   api.activationMs = performance.now() - t0;
   output.appendLine(`Agent Rewind ${context.extension.packageJSON.version} active in ${api.activationMs.toFixed(1)} ms; store ${store.dir}`);
   return api;

@@ -1,12 +1,16 @@
 // Status bar: whether this workspace is recording, and how many checkpoints it has.
 import * as vscode from 'vscode';
-import { type CaptureStatus, readCaptureStatus } from '../agents/shellCapture';
+import * as path from 'node:path';
+import { baselinesRunning, type CaptureStatus, readCaptureStatus } from '../agents/shellCapture';
 import { VIEW } from './commandIds';
 import type { TimelineModel } from './timelineModel';
 
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('agentRewind.status', vscode.StatusBarAlignment.Left, 10);
   private warned = new Set<string>();
+  /** Resolves the window progress shown while a session's baseline runs. */
+  private endProgress: (() => void) | undefined;
+  private staleCheck: NodeJS.Timeout | undefined;
 
   constructor(private readonly model: TimelineModel, private readonly connected: () => boolean) {
     this.item.name = 'Agent Rewind';
@@ -23,11 +27,48 @@ export class StatusBar implements vscode.Disposable {
     return latest?.state === 'off' ? latest : undefined;
   }
 
+  /** The baselines running now. */
+  get baselines(): CaptureStatus[] {
+    return baselinesRunning(readCaptureStatus(this.model.store.dir));
+  }
+
+  /** True while the window shows baseline progress (for the tests). */
+  get showingProgress(): boolean {
+    return this.endProgress !== undefined;
+  }
+
+  /**
+   * A session's first scan (the baseline shell capture starts from) runs in the agent's hook, not
+   * here; the hook says so in capture.json and we show window progress until it is done.
+   */
+  private showBaselineProgress(running: CaptureStatus[]): void {
+    if (running.length === 0) {
+      this.endProgress?.();
+      this.endProgress = undefined;
+      return;
+    }
+    // A hook killed mid-baseline never says it is done: look again once it would count as stale.
+    clearTimeout(this.staleCheck);
+    this.staleCheck = setTimeout(() => this.update(), 5000);
+    if (this.endProgress) return;
+    const where = running.map((s) => path.basename(s.root)).join(', ');
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'Agent Rewind' },
+      (progress) =>
+        new Promise<void>((resolve) => {
+          progress.report({ message: `taking a baseline of ${where} for shell capture…` });
+          this.endProgress = resolve;
+        }),
+    );
+  }
+
   update(): void {
     const n = this.model.checkpoints.length;
     const on = this.connected();
     const off = this.captureOff();
-    this.item.text = `$(${on ? 'history' : 'debug-disconnect'}) ${n}${off ? ' $(warning)' : ''}`;
+    const running = this.baselines;
+    this.showBaselineProgress(running);
+    this.item.text = `$(${running.length ? 'sync~spin' : on ? 'history' : 'debug-disconnect'}) ${n}${off ? ' $(warning)' : ''}`;
     if (off && !this.warned.has(off.session)) {
       this.warned.add(off.session);
       void vscode.window
@@ -39,6 +80,9 @@ export class StatusBar implements vscode.Disposable {
     tip.appendMarkdown(on ? '**Agent Rewind** — recording Claude Code in this workspace' : '**Agent Rewind** — not connected: agents in this workspace are not recorded');
     tip.appendMarkdown(`\n\n${n} checkpoint${n === 1 ? '' : 's'}`);
     if (last) tip.appendMarkdown(` · last ${new Date(last.time).toLocaleString()}`);
+    if (running.length) tip.appendMarkdown(`\n\n$(sync~spin) Taking a baseline of the workspace for shell-command capture (${running.map((r) => path.basename(r.root)).join(', ')})…`);
+    const pending = Object.values(readCaptureStatus(this.model.store.dir)).reduce((k, x) => k + (x.state === 'on' ? (x.pending ?? 0) : 0), 0);
+    if (pending) tip.appendMarkdown(`\n\n${pending} file(s) of the baseline are copied before the next shell command.`);
     if (off) tip.appendMarkdown(`\n\n$(warning) Shell-command capture is off: ${off.files} files (limit ${off.limit}, \`agentRewind.maxScanFiles\`). Agent edits are still recorded; files changed by shell commands are not.`);
     if (this.model.badLines) tip.appendMarkdown(`\n\n$(warning) ${this.model.badLines} unreadable line(s) in the store were skipped`);
     this.item.tooltip = tip;
@@ -46,6 +90,8 @@ export class StatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
+    clearTimeout(this.staleCheck);
+    this.endProgress?.();
     this.item.dispose();
   }
 }

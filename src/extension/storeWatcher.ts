@@ -1,9 +1,12 @@
-// Fires when the store's timeline changes (hooks append while an agent works). fs.watch on the
+// Fires when the store's timeline or status changes (hooks append while an agent works). fs.watch on the
 // store folder, debounced, with a slow poll as a safety net (fs.watch can miss events on some
 // file systems, e.g. network mounts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+
+/** Besides the timeline: conversation lineage, and shell capture's status (a baseline running, capture off). */
+const WATCHED = ['lineage.jsonl', 'capture.json'];
 
 export class StoreWatcher implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
@@ -27,7 +30,7 @@ export class StoreWatcher implements vscode.Disposable {
     this.last = this.stamp();
     try {
       this.watcher = fs.watch(storeDir, { persistent: false }, (_e, name) => {
-        if (!name || name.startsWith('files.jsonl') || name === 'lineage.jsonl' || name === 'rewind-journal.json') fire();
+        if (!name || name.startsWith('files.jsonl') || WATCHED.includes(name) || name === 'rewind-journal.json') fire();
       });
       this.watcher.on('error', () => undefined);
     } catch {
@@ -38,7 +41,7 @@ export class StoreWatcher implements vscode.Disposable {
 
   private stamp(): string {
     const parts: string[] = [];
-    for (const f of ['files.jsonl', 'lineage.jsonl']) {
+    for (const f of ['files.jsonl', ...WATCHED]) {
       try {
         const st = fs.statSync(path.join(this.storeDir, f));
         parts.push(`${st.size}:${st.mtimeMs}:${st.ino}`);

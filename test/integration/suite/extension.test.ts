@@ -48,6 +48,19 @@ suite('Agent Rewind in VS Code', function () {
   const mine = () => api.model!.checkpoints.filter((n) => n.checkpoint.session === session.session);
   const prompt = (text: string) => api.model!.checkpoints.find((n) => n.checkpoint.label === text)!.checkpoint.id;
 
+  test("a baseline running in an agent's hook shows window progress until the hook says it is done", async () => {
+    assert.equal(api.status!.showingProgress, false, 'the real SessionStart finished its baseline: no progress left showing');
+    const file = path.join(api.storeDir!, 'capture.json');
+    const before = fs.readFileSync(file, 'utf8');
+    const all = JSON.parse(before);
+    const running = { session: 'baseline-test', root: ws, state: 'baseline', files: 0, limit: 50000, time: Date.now() };
+    fs.writeFileSync(file, JSON.stringify({ sessions: { ...all.sessions, 'baseline-test': running } }));
+    await until('the baseline progress', () => api.status!.showingProgress);
+    fs.writeFileSync(file, JSON.stringify({ sessions: { ...all.sessions, 'baseline-test': { ...running, state: 'on', files: 3, time: Date.now() } } }));
+    await until('the progress to end', () => !api.status!.showingProgress);
+    fs.writeFileSync(file, before);
+  });
+
   test('the Files view lists checkpoints newest first, with files, counts and a diff command', async () => {
     const roots = api.files!.getChildren().filter((el) => el.kind === 'checkpoint' && el.node.checkpoint.session === session.session);
     const items = roots.map((el) => api.files!.getTreeItem(el));
