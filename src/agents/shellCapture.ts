@@ -23,6 +23,7 @@ import * as path from 'node:path';
 import { missingAncestors } from '../core/disk';
 import { readBlobs } from '../core/gitObjects';
 import { isInside } from '../core/paths';
+import { createWithContent, processAlive, sleepMs } from '../core/lock';
 import type { LogRecord, SnapRecord } from '../core/records';
 import {
   baseline,
@@ -136,7 +137,7 @@ function withLock<T>(file: string, fn: () => T): T {
   let held = false;
   for (;;) {
     try {
-      fs.writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
+      createWithContent(lock, String(process.pid)); // never an empty lock a killed hook leaves behind
       held = true;
       break;
     } catch (e) {
@@ -145,7 +146,7 @@ function withLock<T>(file: string, fn: () => T): T {
       try {
         const pid = Number(fs.readFileSync(lock, 'utf8'));
         const age = Date.now() - fs.statSync(lock).mtimeMs;
-        stale = age > 60000 || (pid > 0 && !alive(pid)) || (!pid && age > 2000);
+        stale = age > 60000 || (pid > 0 && !processAlive(pid)) || (!pid && age > 2000);
       } catch {
         stale = false;
       }
@@ -158,7 +159,7 @@ function withLock<T>(file: string, fn: () => T): T {
         continue;
       }
       if (Date.now() > deadline) break; // never block the agent: go on without the lock
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 15);
+      sleepMs(15);
     }
   }
   try {
@@ -171,15 +172,6 @@ function withLock<T>(file: string, fn: () => T): T {
         /* gone */
       }
     }
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

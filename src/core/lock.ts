@@ -43,7 +43,7 @@ function readLockInfo(file: string): LockInfo | null {
  * into place (fails if it exists), so nobody ever reads a lock without its holder. Where hard
  * links are not supported, an exclusive create.
  */
-function createWithContent(file: string, text: string): void {
+export function createWithContent(file: string, text: string): void {
   const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   fs.writeFileSync(tmp, text, { mode: 0o600 });
   try {
