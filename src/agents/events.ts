@@ -43,6 +43,8 @@ export interface AfterToolEvent extends EventBase {
 export interface StopEvent extends EventBase {
   type: 'stop' | 'session_end';
   reason?: string;
+  /** A subagent finished (Claude Code SubagentStop): the main agent's turn goes on. */
+  subagent?: boolean;
 }
 
 export type AgentEvent = SessionStartEvent | PromptEvent | BeforeToolEvent | AfterToolEvent | StopEvent;

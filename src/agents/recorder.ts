@@ -8,6 +8,7 @@ import { appendSessionEvent } from '../core/conversation/sessionLog';
 import type { CallRecord, CheckpointRecord, LogRecord } from '../core/records';
 import type { Store } from '../core/store';
 import type { AgentEvent, BeforeToolEvent } from './events';
+import { clearInflight, markInflight, repairOrphans } from './inflight';
 
 const MAX_LABEL = 2000;
 const MAX_INPUT_STRING = 2000;
@@ -63,6 +64,10 @@ export function record(store: Store, e: AgentEvent): void {
   const now = Date.now();
   const meta = { session: e.session, time: now };
   const lines: LogRecord[] = [];
+  // A turn boundary: calls of the last turn whose PostToolUse never came get their `after` now.
+  const boundary = e.type === 'session_start' || e.type === 'prompt' || e.type === 'session_end' || (e.type === 'stop' && !e.subagent);
+  const repair = boundary ? repairOrphans(store, e) : null;
+  if (repair) lines.push(...repair.lines);
   switch (e.type) {
     case 'session_start':
     case 'prompt': {
@@ -89,6 +94,7 @@ export function record(store: Store, e: AgentEvent): void {
       const { call, checkpoint } = callRecord(store, e);
       if (checkpoint) lines.push(checkpoint);
       lines.push(call);
+      markInflight(store, e); // before its `before` snapshot: a marker never lacks one it needs
       for (const p of e.paths) {
         const s = store.snapshot(p, 'before', { ...meta, tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
         if (s) lines.push(s);
@@ -108,5 +114,7 @@ export function record(store: Store, e: AgentEvent): void {
       break;
   }
   store.append(lines);
+  repair?.done();
+  if (e.type === 'after_tool') clearInflight(store, e);
   appendSessionEvent(store.dir, e, lines, (m) => store.logError(m)); // our own conversation log, one line per event
 }

@@ -37,6 +37,7 @@ import {
   loadState,
   peekState,
   pendingCount,
+  readPending,
   rescan,
   savePending,
   saveState,
@@ -47,7 +48,7 @@ import {
   stateFiles,
 } from '../core/scan';
 import type { Store } from '../core/store';
-import type { AfterToolEvent, BeforeToolEvent, SessionStartEvent } from './events';
+import type { AfterToolEvent, BeforeToolEvent, EventBase, SessionStartEvent } from './events';
 
 /** How long SessionStart may spend copying dirty/untracked files before leaving the rest for later. */
 export const BASELINE_BUDGET_MS = 1500;
@@ -295,6 +296,16 @@ function turnOff(store: Store, state: ScanState, file: string, count: number, li
 }
 
 /** PostToolUse / PostToolUseFailure of a shell command: the `before`/`after` snapshots of what it changed. */
+/**
+ * A shell call whose PostToolUse never came (the hook was killed, the agent crashed): at the next
+ * turn boundary its changes are captured as if it had, attributed to it. Null when none is pending.
+ */
+export function orphanShellCall(store: Store, e: EventBase): LogRecord[] | null {
+  const pending = readPending(stateFile(store.dir, e.session));
+  if (!pending) return null;
+  return captureAfterShell(store, { type: 'after_tool', agent: e.agent, session: e.session, tool: pending.tool, callId: pending.call, input: null, paths: [], shell: true, ok: false });
+}
+
 export function captureAfterShell(store: Store, e: AfterToolEvent): LogRecord[] {
   try {
     const file = stateFile(store.dir, e.session);

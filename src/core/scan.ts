@@ -355,7 +355,8 @@ function pendingFile(file: string): string {
   return file.replace(/\.(scan|json)$/, '') + '.pending';
 }
 
-function readPending(file: string): ScanState['pending'] | null {
+/** The shell call in flight for the state in `file` (its PreToolUse scanned, no PostToolUse yet), if any. */
+export function readPending(file: string): ScanState['pending'] | null {
   try {
     return JSON.parse(fs.readFileSync(pendingFile(file), 'utf8')) as ScanState['pending'];
   } catch {

@@ -4,7 +4,8 @@
 // and "rewind again" work without --force, byte-exact.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { agentWorld, assertBetween, assertSound, assertTree, ok, rewindCheckpoints, run } from './world';
+import { sandbox } from '../helpers/tmp';
+import { agentWorld, assertBetween, assertSound, assertTree, fs, json, ok, path, rewindCheckpoints, run, tree } from './world';
 
 // Every point a rewind passes, in order; `rewind.tmp` and `rewind.write` at the first, a middle
 // and the last file; `log.append` for the pre-rewind lines (1st append) and the rewind snapshots
@@ -95,5 +96,49 @@ describe('a rewind killed at each of its steps', () => {
     assertTree(w.ws, w.before, 'state');
     ok(run(w.store, ['rewind', '--to', r1]), 'undo the first rewind, whole this time');
     assertTree(w.ws, w.after, 'state');
+  });
+});
+
+describe('a PostToolUse hook killed before it recorded anything', () => {
+  it('the next prompt records what the call did (file tool and shell command): the checkpoints stay exact', () => {
+    const { ws, store } = sandbox();
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'a0\n');
+    fs.writeFileSync(path.join(ws, 'b.txt'), 'b0\n');
+    const hook = (p: Record<string, unknown>, fault?: string) =>
+      run(store, ['hook', 'claude'], { input: JSON.stringify({ session_id: 'orphans', cwd: ws, permission_mode: 'default', ...p }), ...(fault ? { fault } : {}) });
+    ok(hook({ hook_event_name: 'SessionStart', source: 'startup' }), 'start');
+    ok(hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' }), 'prompt one');
+    const one = tree(ws);
+    // A Write whose PostToolUse dies before recording; a Bash command whose PostToolUse dies too.
+    const write = { tool_name: 'Write', tool_use_id: 'toolu_w', tool_input: { file_path: path.join(ws, 'a.txt'), content: 'a1\n' } };
+    ok(hook({ hook_event_name: 'PreToolUse', ...write }), 'write pre');
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'a1\n');
+    assert.equal(hook({ hook_event_name: 'PostToolUse', ...write, tool_response: {} }, 'hook.record:1').signal, 'SIGKILL');
+    const bash = { tool_name: 'Bash', tool_use_id: 'toolu_b', tool_input: { command: 'sed -i s/b0/b1/ b.txt && touch c.txt' } };
+    ok(hook({ hook_event_name: 'PreToolUse', ...bash }), 'bash pre');
+    fs.writeFileSync(path.join(ws, 'b.txt'), 'b1\n');
+    fs.writeFileSync(path.join(ws, 'c.txt'), '');
+    assert.equal(hook({ hook_event_name: 'PostToolUse', ...bash, tool_response: {} }, 'hook.record:1').signal, 'SIGKILL');
+    ok(hook({ hook_event_name: 'UserPromptSubmit', prompt: 'two' }), 'prompt two');
+    const two = tree(ws);
+    const list = json<{ id: string; label: string }[]>(store, ['checkpoints']);
+    const at = (label: string) => list.find((c) => c.label === label)!.id;
+    // The agent edits on: a rewind to "two" must bring back the killed calls' results, not what was before them.
+    ok(hook({ hook_event_name: 'PreToolUse', ...write, tool_use_id: 'toolu_w2' }), 'write 2 pre');
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'a2\n');
+    ok(hook({ hook_event_name: 'PostToolUse', ...write, tool_use_id: 'toolu_w2', tool_response: {} }), 'write 2 post');
+    ok(run(store, ['rewind', '--to', at('two')]), 'rewind to two');
+    assertTree(ws, two, 'the results of the calls whose PostToolUse died are the state at "two"');
+    ok(run(store, ['rewind', '--to', at('one')]), 'rewind to one');
+    assertTree(ws, one, 'and the shell command is rewound like any other: attributed to its call');
+    const attributed = fs
+      .readFileSync(path.join(store, 'files.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.t === 'snap' && l.phase === 'after' && (l.call === 'toolu_w' || l.call === 'toolu_b'))
+      .map((l) => `${l.call} ${path.basename(l.path)}`)
+      .sort();
+    assert.deepEqual(attributed, ['toolu_b b.txt', 'toolu_b c.txt', 'toolu_w a.txt']);
   });
 });

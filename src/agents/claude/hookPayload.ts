@@ -77,8 +77,9 @@ export function parseClaudePayload(text: string, env: NodeJS.ProcessEnv = proces
       return { kind: 'event', event: { ...common, type: 'after_tool', ok: event === 'PostToolUse' } };
     }
     case 'Stop':
-    case 'SubagentStop':
       return { kind: 'event', event: { ...base, type: 'stop' } };
+    case 'SubagentStop':
+      return { kind: 'event', event: { ...base, type: 'stop', subagent: true } };
     case 'SessionEnd':
       return { kind: 'event', event: { ...base, type: 'session_end', ...(typeof p.reason === 'string' ? { reason: p.reason } : {}) } };
     default:

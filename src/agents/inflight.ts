@@ -1,0 +1,81 @@
+// Tool calls whose PostToolUse never came (the hook was killed or timed out, the agent crashed):
+// without repair their `after` is missing, and every later checkpoint would state the file as it
+// was *before* the call. A file tool's PreToolUse leaves a marker (one small file per call, so
+// parallel calls never race); its PostToolUse removes it. At the session's next turn boundary —
+// a prompt, Stop, SessionStart, SessionEnd, when no call of the last turn can still be running —
+// markers still there get their `after` snapshots taken then, and a shell call still pending in
+// shell capture is finished the same way. Recorded before the boundary's own checkpoint.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { LogRecord } from '../core/records';
+import type { Store } from '../core/store';
+import type { AfterToolEvent, BeforeToolEvent, EventBase } from './events';
+
+interface Marker {
+  tool: string;
+  call: string;
+  paths: string[];
+  time: number;
+}
+
+function safe(s: string): string {
+  return s.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || '_';
+}
+
+function dirOf(store: Store, session: string): string {
+  return path.join(store.dir, 'inflight', safe(session));
+}
+
+/** PreToolUse of a file tool: the call is in flight until its PostToolUse. */
+export function markInflight(store: Store, e: BeforeToolEvent): void {
+  if (!e.callId || e.paths.length === 0) return;
+  const dir = dirOf(store, e.session);
+  const m: Marker = { tool: e.tool, call: e.callId, paths: e.paths, time: Date.now() };
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dir, `${safe(e.callId)}.json`), JSON.stringify(m), { mode: 0o600 });
+  } catch (err) {
+    store.logError(`in-flight marker for ${e.tool} ${e.callId}: ${(err as Error).message}`);
+  }
+}
+
+/** PostToolUse (or its failure): the call ended; called once its lines are in the file. */
+export function clearInflight(store: Store, e: AfterToolEvent): void {
+  if (!e.callId || e.paths.length === 0) return;
+  fs.rmSync(path.join(dirOf(store, e.session), `${safe(e.callId)}.json`), { force: true });
+}
+
+const shellCapture = () => require('./shellCapture') as typeof import('./shellCapture');
+
+/** The `after` lines of the session's calls that never got theirs. Markers are removed by `doneRepairing`. */
+export function repairOrphans(store: Store, e: EventBase): { lines: LogRecord[]; done: () => void } {
+  const lines: LogRecord[] = [];
+  const dir = dirOf(store, e.session);
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.json'));
+  } catch {
+    /* none in flight: the common case */
+  }
+  const now = Date.now();
+  for (const n of names) {
+    let m: Marker;
+    try {
+      m = JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as Marker;
+    } catch {
+      continue; // a marker torn by a kill: its PreToolUse recorded nothing either
+    }
+    for (const p of Array.isArray(m.paths) ? m.paths : []) {
+      const s = store.snapshot(p, 'after', { session: e.session, tool: m.tool, call: m.call, time: now });
+      if (s) lines.push(s);
+    }
+  }
+  const shell = shellCapture().orphanShellCall(store, e);
+  if (shell) lines.push(...shell);
+  return {
+    lines,
+    done: () => {
+      for (const n of names) fs.rmSync(path.join(dir, n), { force: true });
+    },
+  };
+}
