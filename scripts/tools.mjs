@@ -144,6 +144,18 @@ function withLock(lockDir, fn) {
   try { return fn(); } finally { rmSync(lockDir, { recursive: true, force: true }); }
 }
 
+/**
+ * The environment for an npm we start ourselves: without what an outer npm (`npm test`) exports to
+ * its scripts. npm reads `npm_config_*` variables as its own config, so the outer npm's
+ * `npm_config_user_agent` ("… node/v20 …") would reach code-server's postinstall, which then
+ * refuses to build because it believes it runs on Node 20.
+ */
+function npmEnv(extra = {}) {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && k !== 'INIT_CWD' && k !== 'NODE') env[k] = v;
+  return { ...env, ...extra };
+}
+
 function npmCli() {
   // Run npm's own JS with the Node we choose (npm's user agent then names that Node, which
   // code-server's postinstall checks). Prefer the npm that ships beside the running node.
@@ -182,13 +194,14 @@ function installCodeServer(p) {
   const common = ['--save-exact', '--no-audit', '--no-fund', '--no-update-notifier', '--foreground-scripts', '--loglevel=warn'];
   const t0 = Date.now();
   say(`installing Node ${NODE_MAJOR} (npm package node@${NODE_MAJOR}) into ${staging}…`);
-  run(process.execPath, [cli, 'install', ...common, `node@${NODE_MAJOR}`], { cwd: staging, env: { ...process.env, npm_config_yes: 'true' } });
+  run(process.execPath, [cli, 'install', ...common, `node@${NODE_MAJOR}`], { cwd: staging, env: npmEnv({ npm_config_yes: 'true' }) });
   const sp = codeServerPaths(staging);
   const v = nodeVersion(sp.node24);
   if (!v || !v.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`node@${NODE_MAJOR} installed but ${sp.node24} reports ${v}`);
   say(`Node ${v} ready (${((Date.now() - t0) / 1000).toFixed(0)}s); installing code-server@${CODE_SERVER_VERSION} (builds native modules, takes minutes)…`);
   // npm and every script it runs (code-server's postinstall runs `npm install` in lib/vscode) must run on Node 24.
-  const env = { ...process.env, PATH: `${dirname(sp.node24)}:${process.env.PATH}`, npm_config_yes: 'true' };
+  const nodedir = process.env.npm_config_nodedir ? { npm_config_nodedir: process.env.npm_config_nodedir } : {};
+  const env = npmEnv({ PATH: `${dirname(sp.node24)}:${process.env.PATH}`, npm_config_yes: 'true', ...nodedir });
   // node-gyp downloads Node headers unless told where they are, and nothing but the registries is reachable.
   // VS Code's native modules are N-API, so the system Node's headers build them fine.
   if (!env.npm_config_nodedir) {
