@@ -7,6 +7,7 @@
 // shell capture is finished the same way. Recorded before the boundary's own checkpoint.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fileNameOf } from '../core/paths';
 import type { LogRecord } from '../core/records';
 import type { Store } from '../core/store';
 import type { AfterToolEvent, BeforeToolEvent, EventBase } from './events';
@@ -18,12 +19,8 @@ interface Marker {
   time: number;
 }
 
-function safe(s: string): string {
-  return s.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || '_';
-}
-
 function dirOf(store: Store, session: string): string {
-  return path.join(store.dir, 'inflight', safe(session));
+  return path.join(store.dir, 'inflight', fileNameOf(session, '_'));
 }
 
 /** PreToolUse of a file tool: the call is in flight until its PostToolUse. */
@@ -33,7 +30,7 @@ export function markInflight(store: Store, e: BeforeToolEvent): void {
   const m: Marker = { tool: e.tool, call: e.callId, paths: e.paths, time: Date.now() };
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(dir, `${safe(e.callId)}.json`), JSON.stringify(m), { mode: 0o600 });
+    fs.writeFileSync(path.join(dir, `${fileNameOf(e.callId, '_')}.json`), JSON.stringify(m), { mode: 0o600 });
   } catch (err) {
     store.logError(`in-flight marker for ${e.tool} ${e.callId}: ${(err as Error).message}`);
   }
@@ -42,12 +39,12 @@ export function markInflight(store: Store, e: BeforeToolEvent): void {
 /** PostToolUse (or its failure): the call ended; called once its lines are in the file. */
 export function clearInflight(store: Store, e: AfterToolEvent): void {
   if (!e.callId || e.paths.length === 0) return;
-  fs.rmSync(path.join(dirOf(store, e.session), `${safe(e.callId)}.json`), { force: true });
+  fs.rmSync(path.join(dirOf(store, e.session), `${fileNameOf(e.callId, '_')}.json`), { force: true });
 }
 
 const shellCapture = () => require('./shellCapture') as typeof import('./shellCapture');
 
-/** The `after` lines of the session's calls that never got theirs. Markers are removed by `doneRepairing`. */
+/** The `after` lines of the session's calls that never got theirs; `done` removes their markers once the lines are in the file. */
 export function repairOrphans(store: Store, e: EventBase): { lines: LogRecord[]; done: () => void } {
   const lines: LogRecord[] = [];
   const dir = dirOf(store, e.session);

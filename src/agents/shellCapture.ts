@@ -295,7 +295,6 @@ function turnOff(store: Store, state: ScanState, file: string, count: number, li
   return [];
 }
 
-/** PostToolUse / PostToolUseFailure of a shell command: the `before`/`after` snapshots of what it changed. */
 /**
  * A shell call whose PostToolUse never came (the hook was killed, the agent crashed): at the next
  * turn boundary its changes are captured as if it had, attributed to it. Null when none is pending.
@@ -306,6 +305,7 @@ export function orphanShellCall(store: Store, e: EventBase): LogRecord[] | null 
   return captureAfterShell(store, { type: 'after_tool', agent: e.agent, session: e.session, tool: pending.tool, callId: pending.call, input: null, paths: [], shell: true, ok: false });
 }
 
+/** PostToolUse / PostToolUseFailure of a shell command: the `before`/`after` snapshots of what it changed. */
 export function captureAfterShell(store: Store, e: AfterToolEvent): LogRecord[] {
   try {
     const file = stateFile(store.dir, e.session);

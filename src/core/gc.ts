@@ -1,8 +1,9 @@
 // Retention and sweep. Checkpoints older than the retention period are dropped; for every path
 // the latest snapshot before the oldest kept checkpoint is kept (so `stateAt` stays exact for every
 // checkpoint that remains); shell-capture scan states untouched for the retention period are
-// dropped; blobs nobody references — no kept line, no remaining scan state — are deleted. Runs under the store lock (no
-// rewind at the same time) and the compaction lock (hooks wait while the log is rewritten).
+// dropped; blobs nobody references — no kept line, no remaining scan state — are deleted. Runs
+// under the store lock (no rewind at the same time) and the compaction lock (hooks wait while the
+// log is rewritten).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { acquireCompactionLock, acquireStoreLock } from './lock';

@@ -42,3 +42,8 @@ export function isInside(p: string, root: string, platform: NodeJS.Platform = pr
   if (!kr.endsWith(sep)) kr += sep;
   return kp.startsWith(kr);
 }
+
+/** An id (session, tool call) as a file name: only portable characters, bounded length. */
+export function fileNameOf(id: string, fallback: string): string {
+  return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || fallback;
+}

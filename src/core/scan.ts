@@ -30,6 +30,7 @@ import { readDisk } from './disk';
 import { writeAll } from './fsx';
 import { gitBlobId, indexEntries, modifiedTracked, type RepoInfo, repoInfo, startModifiedTracked } from './gitObjects';
 import { type GitIndexEntry, gitIndexKey, readGitIndex } from './gitIndex';
+import { fileNameOf } from './paths';
 import { ALWAYS_SKIP, dirMatcher, isForced, isIgnored, type Matcher, type Rules, rulesFor } from './ignore';
 import { type DirStat, DirTable, type Entry, FileTable, K_GIT, K_HASH, type Peek, peekOf } from './scanTable';
 
@@ -105,12 +106,8 @@ function reportUnnameable(limits: ScanLimits, rel: string): void {
 const MAGIC = Buffer.from('ARSCAN2\n', 'latin1');
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-function safeName(session: string): string {
-  return session.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || 'session';
-}
-
 export function stateFile(storeDir: string, session: string): string {
-  return path.join(storeDir, 'scan', `${safeName(session)}.scan`);
+  return path.join(storeDir, 'scan', `${fileNameOf(session, 'session')}.scan`);
 }
 
 function legacyFile(file: string): string {

@@ -21,15 +21,9 @@ export class StatusBar implements vscode.Disposable {
   }
 
   /** Shell capture of the newest session, when it turned itself off (too many files). */
-  private captureOff(): CaptureStatus | undefined {
-    const all = Object.values(readCaptureStatus(this.model.store.dir)).sort((a, b) => b.time - a.time);
-    const latest = all[0];
+  private static captureOff(all: CaptureStatus[]): CaptureStatus | undefined {
+    const latest = [...all].sort((a, b) => b.time - a.time)[0];
     return latest?.state === 'off' ? latest : undefined;
-  }
-
-  /** The baselines running now. */
-  get baselines(): CaptureStatus[] {
-    return baselinesRunning(readCaptureStatus(this.model.store.dir));
   }
 
   /** True while the window shows baseline progress (for the tests). */
@@ -41,7 +35,7 @@ export class StatusBar implements vscode.Disposable {
    * A session's first scan (the baseline shell capture starts from) runs in the agent's hook, not
    * here; the hook says so in capture.json and we show window progress until it is done.
    */
-  private showBaselineProgress(running: CaptureStatus[]): void {
+  private showBaselineProgress(running: CaptureStatus[], where: string): void {
     if (running.length === 0) {
       this.endProgress?.();
       this.endProgress = undefined;
@@ -51,7 +45,6 @@ export class StatusBar implements vscode.Disposable {
     clearTimeout(this.staleCheck);
     this.staleCheck = setTimeout(() => this.update(), 5000);
     if (this.endProgress) return;
-    const where = running.map((s) => path.basename(s.root)).join(', ');
     void vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: 'Agent Rewind' },
       (progress) =>
@@ -65,9 +58,11 @@ export class StatusBar implements vscode.Disposable {
   update(): void {
     const n = this.model.checkpoints.length;
     const on = this.connected();
-    const off = this.captureOff();
-    const running = this.baselines;
-    this.showBaselineProgress(running);
+    const capture = readCaptureStatus(this.model.store.dir);
+    const off = StatusBar.captureOff(Object.values(capture));
+    const running = baselinesRunning(capture);
+    const where = running.map((r) => path.basename(r.root)).join(', ');
+    this.showBaselineProgress(running, where);
     this.item.text = `$(${running.length ? 'sync~spin' : on ? 'history' : 'debug-disconnect'}) ${n}${off ? ' $(warning)' : ''}`;
     if (off && !this.warned.has(off.session)) {
       this.warned.add(off.session);
@@ -80,8 +75,8 @@ export class StatusBar implements vscode.Disposable {
     tip.appendMarkdown(on ? '**Agent Rewind** — recording Claude Code in this workspace' : '**Agent Rewind** — not connected: agents in this workspace are not recorded');
     tip.appendMarkdown(`\n\n${n} checkpoint${n === 1 ? '' : 's'}`);
     if (last) tip.appendMarkdown(` · last ${new Date(last.time).toLocaleString()}`);
-    if (running.length) tip.appendMarkdown(`\n\n$(sync~spin) Taking a baseline of the workspace for shell-command capture (${running.map((r) => path.basename(r.root)).join(', ')})…`);
-    const pending = Object.values(readCaptureStatus(this.model.store.dir)).reduce((k, x) => k + (x.state === 'on' ? (x.pending ?? 0) : 0), 0);
+    if (running.length) tip.appendMarkdown(`\n\n$(sync~spin) Taking a baseline of the workspace for shell-command capture (${where})…`);
+    const pending = Object.values(capture).reduce((k, x) => k + (x.state === 'on' ? (x.pending ?? 0) : 0), 0);
     if (pending) tip.appendMarkdown(`\n\n${pending} file(s) of the baseline are copied before the next shell command.`);
     if (off) tip.appendMarkdown(`\n\n$(warning) Shell-command capture is off: ${off.files} files (limit ${off.limit}, \`agentRewind.maxScanFiles\`). Agent edits are still recorded; files changed by shell commands are not.`);
     if (this.model.badLines) tip.appendMarkdown(`\n\n$(warning) ${this.model.badLines} unreadable line(s) in the store were skipped`);
