@@ -148,7 +148,14 @@ describe(`random kills (seed ${SEED})`, () => {
     const torn = report.warnings.filter((x: string) => /not valid JSON/.test(x)).length;
     json(w.store, ['checkpoints']); // readers skip the torn lines
 
-    // Recording, shell capture and rewinds still work after all of that.
+    // Recording, shell capture and rewinds still work after all of that. The file the last command
+    // deletes is first written by a call whose hooks are left alone: a call whose PreToolUse and
+    // PostToolUse were both killed before recording left no trace at all, and no recorder can say
+    // what it wrote (its content before the next checkpoint is then the last one recorded).
+    const a3 = { tool_name: 'Write', tool_use_id: 'toolu_a3', tool_input: { file_path: path.join(w.ws, 'agent-3.txt'), content: 'known\n' } };
+    ok(run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'PreToolUse', ...a3 }) }), 'write pre');
+    fs.writeFileSync(path.join(w.ws, 'agent-3.txt'), 'known\n');
+    ok(run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'PostToolUse', ...a3, tool_response: {} }) }), 'write post');
     ok(run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'UserPromptSubmit', prompt: 'after the kills' }) }), 'prompt');
     const mark = json<{ id: string; label: string }[]>(w.store, ['checkpoints']).at(-1)!;
     assert.equal(mark.label, 'after the kills');
