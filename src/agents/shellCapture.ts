@@ -27,6 +27,7 @@ import { createWithContent, processAlive, sleepMs } from '../core/lock';
 import type { LogRecord, SnapRecord } from '../core/records';
 import {
   baseline,
+  cancelPrefetch,
   type Change,
   durableBlob,
   type Entry,
@@ -37,6 +38,7 @@ import {
   loadState,
   peekState,
   pendingCount,
+  prefetchScan,
   readPending,
   rescan,
   savePending,
@@ -239,6 +241,20 @@ function rootFor(store: Store, cwd: string): string {
   roots.sort((a, b) => a.length - b.length);
   return roots[0] ?? cwd;
 }
+
+/**
+ * Called as soon as a hook knows it carries a shell call: starts the git question its scan will
+ * ask (see core/scan.ts `prefetchScan`), so git runs while the hook does its other work.
+ */
+export function prefetchShellScan(store: Store, session: string): void {
+  try {
+    prefetchScan(store.dir, session);
+  } catch {
+    /* the scan asks again itself */
+  }
+}
+
+export { cancelPrefetch as cancelShellPrefetch };
 
 // ---- before and after a shell command
 

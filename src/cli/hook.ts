@@ -12,6 +12,9 @@ import { announceWriter } from '../core/lock';
 import { Store } from '../core/store';
 import { storeFromArgs } from './storeArg';
 
+// Loaded only by hooks that carry a shell call.
+const shellCapture = () => require('../agents/shellCapture') as typeof import('../agents/shellCapture');
+
 const ADAPTERS: Record<string, (text: string) => AdapterResult> = {
   claude: (t) => parseClaudePayload(t),
 };
@@ -46,6 +49,7 @@ export function runHook(args: string[]): number {
   const watchdog = setTimeout(() => process.exit(0), 20000);
   watchdog.unref();
   let store: Store | null = null;
+  let shell = false;
   try {
     const agent = args[0];
     const text = readStdin(); // read even when we record nothing: the agent's write never fails
@@ -63,6 +67,9 @@ export function runHook(args: string[]): number {
       return 0;
     }
     if (r.kind === 'ignore') return 0;
+    // Shell capture's git question, started now so git runs while we do the rest.
+    shell = (r.event.type === 'before_tool' || r.event.type === 'after_tool') && r.event.shell;
+    if (shell) shellCapture().prefetchShellScan(store, r.event.session);
     // The one deliberate output: re-grounding context (DESIGN §4) for a resumed fork, or after a
     // files-only rewind. Worked out before the event is recorded (its own checkpoint must not end
     // the window it looks at); a failure there never stops the recording.
@@ -82,6 +89,8 @@ export function runHook(args: string[]): number {
     if (regrounding) process.stdout.write(deliverRegrounding(store, regrounding) + '\n');
   } catch (e) {
     if (store) store.logError(`hook: ${(e as Error).message}`, { stack: (e as Error).stack?.split('\n').slice(0, 4).join(' | ') });
+  } finally {
+    if (shell) shellCapture().cancelShellPrefetch();
   }
   return 0;
 }

@@ -1,7 +1,8 @@
 // Read-only questions to git for shell capture and git compensations: where the repository is,
 // which files are clean (their committed content is already in git's object store), and the
 // content of a blob when a command changes a clean file. Nothing here writes to `.git`: every call
-// runs with GIT_OPTIONAL_LOCKS=0 and only uses commands that read. child_process is loaded on
+// runs with GIT_OPTIONAL_LOCKS=0 and only uses commands that read, except `startCachedStatus`,
+// which writes our own copy of the index and nothing else. child_process is loaded on
 // first use (the hook path for non-shell tools never needs it).
 import type * as ChildProcess from 'node:child_process';
 import * as fs from 'node:fs';
@@ -130,20 +131,26 @@ export function modifiedTracked(dir: string): Set<string> | null {
   return r.status === 0 ? nameSet(r.stdout) : null;
 }
 
-export interface PendingGit {
-  /** Waits for git (at most `timeoutMs`) and returns what `modifiedTracked` would, or null. */
-  result(timeoutMs?: number): Set<string> | null;
+export interface PendingGit<T> {
+  /** Waits for git (at most `timeoutMs`) and returns its parsed output, or null. */
+  result(timeoutMs?: number): T | null;
   /** Not needed after all: stops git and cleans up. */
   cancel(): void;
 }
 
 /**
- * `modifiedTracked`, started now and collected later, so the caller's own stat work runs while git
- * runs its (on another core). Hooks are synchronous, so git's end is seen through a status file its
- * wrapper shell writes when git exits; its output goes to a file beside it in `tmpDir`.
+ * A git command started now and collected later, so the caller's own work runs while git runs
+ * (on another core). Hooks are synchronous, so git's end is seen through a status file its wrapper
+ * shell writes when git exits; its output goes to a file beside it in `tmpDir`.
  */
-export function startModifiedTracked(dir: string, tmpDir: string): PendingGit {
-  const now = (): PendingGit => ({ result: () => modifiedTracked(dir), cancel: () => {} });
+function startGit<T>(dir: string, args: string[], tmpDir: string, parse: (out: Buffer) => T, env: NodeJS.ProcessEnv = ENV): PendingGit<T> {
+  const now = (): PendingGit<T> => ({
+    result: () => {
+      const r = child().spawnSync('git', ['-C', dir, ...args], { env, timeout: 20000, maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
+      return !r.error && r.status === 0 ? parse(r.stdout) : null;
+    },
+    cancel: () => {},
+  });
   if (process.platform === 'win32') return now();
   const base = path.join(tmpDir, `git-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`);
   const files = [`${base}.out`, `${base}.status`];
@@ -157,7 +164,7 @@ export function startModifiedTracked(dir: string, tmpDir: string): PendingGit {
   try {
     fs.mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
     fds = files.map((f) => fs.openSync(f, 'w+', 0o600));
-    proc = child().spawn('sh', ['-c', 'git "$@"; echo $? >&3', 'sh', '-C', dir, ...DIFF_FILES], { env: ENV, stdio: ['ignore', fds[0]!, 'ignore', fds[1]!] });
+    proc = child().spawn('sh', ['-c', 'umask 077; git "$@"; echo $? >&3', 'sh', '-C', dir, ...args], { env, stdio: ['ignore', fds[0]!, 'ignore', fds[1]!] });
     proc.unref();
   } catch {
     cleanup();
@@ -175,7 +182,7 @@ export function startModifiedTracked(dir: string, tmpDir: string): PendingGit {
           sleepMs(1);
         }
         if (fs.readFileSync(files[1]!, 'utf8').trim() !== '0') return null;
-        return nameSet(fs.readFileSync(files[0]!));
+        return parse(fs.readFileSync(files[0]!));
       } catch {
         return null;
       } finally {
@@ -191,6 +198,48 @@ export function startModifiedTracked(dir: string, tmpDir: string): PendingGit {
       cleanup();
     },
   };
+}
+
+/** `modifiedTracked`, started now and collected later (see `startGit`). */
+export function startModifiedTracked(dir: string, tmpDir: string): PendingGit<Set<string>> {
+  return startGit(dir, DIFF_FILES, tmpDir, nameSet);
+}
+
+export interface CachedStatus {
+  /** Tracked paths whose work-tree file may differ from the index (or is gone). */
+  modified: Set<string>;
+  /** Untracked files, and (ending in `/`) folders git does not enter: nested repositories. */
+  untracked: string[];
+}
+
+/**
+ * `git status` of the whole work tree `dir` is in, against `indexFile`, a copy of the repository's index
+ * that only we use: git refreshes its stat data and keeps its untracked cache there (folder stats,
+ * so unchanged folders are not listed again), so a scan costs a fraction of a plain `git status`.
+ * Paths are relative to the repository root. The real index is not read or written; this is the
+ * one git call that writes (our copy), so it runs without GIT_OPTIONAL_LOCKS=0.
+ */
+export function startCachedStatus(dir: string, indexFile: string, tmpDir: string): PendingGit<CachedStatus> {
+  const env: NodeJS.ProcessEnv = { ...ENV, GIT_INDEX_FILE: indexFile };
+  delete env.GIT_OPTIONAL_LOCKS;
+  const args = [
+    // The cache is used only with the untracked-files mode it was made for; never a split or
+    // sparse index (a split one would put its shared part in the repository), nor an fsmonitor.
+    ...['-c', 'core.untrackedCache=true', '-c', 'status.showUntrackedFiles=all', '-c', 'core.splitIndex=false', '-c', 'index.sparse=false', '-c', 'core.fsmonitor=false'],
+    // No pathspec: git does not use the untracked cache with one.
+    ...['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all', '--no-renames'],
+  ];
+  return startGit(dir, args, tmpDir, (out) => {
+    const modified = new Set<string>();
+    const untracked: string[] = [];
+    for (const e of out.toString('utf8').split('\0')) {
+      if (e.length < 4) continue;
+      const p = e.slice(3);
+      if (e.startsWith('??')) untracked.push(p);
+      else if (e[1] !== ' ' || e[0] === 'U') modified.add(p);
+    }
+    return { modified, untracked };
+  }, env);
 }
 
 /**

@@ -12,9 +12,19 @@
 // what git's untracked cache relies on; checked once per session where we can, see
 // `dirTimesWork`), and only files whose stat changed are read — or whose stat was taken so close
 // to a write that the file system's timestamp granularity could hide a second one ("racy"
-// entries, as git calls them; racy folders are listed again too). No git process runs during a
-// scan. When a rule file (`.gitignore`, info/exclude, the global excludes file) changed, or a
-// `.gitignore` appeared, the scan walks the whole tree again.
+// entries, as git calls them; racy folders are listed again too). When a rule file (`.gitignore`,
+// info/exclude, the global excludes file) changed, or a `.gitignore` appeared, the scan walks the
+// whole tree again.
+//
+// In a git repository git does most of that natively (`startGitAssist`): `git status` against our
+// own copy of the index (`<session>.index`, never the repository's), where git keeps its
+// untracked cache, stat-checks the tracked files with threads and lists untracked files looking
+// only into folders whose stat changed. We then stat only what git cannot vouch for (files we
+// hold by our own hash: dirty, untracked, racy) and the new files it lists, filtered by our own
+// rules; folders inside submodules and nested repositories still get our own folder check. The
+// hook starts that git process as soon as it knows the session (`prefetchScan`), so git runs
+// while the hook loads the state. Where the index cannot be copied and read by us, `git
+// diff-files` vouches for the tracked files and we check every folder ourselves.
 //
 // The baseline (the first state of a session) walks the tree once; in a git repository it reads
 // the index file (core/gitIndex.ts; `git ls-files` + `git diff-files` when it cannot) and takes
@@ -28,7 +38,7 @@ import * as path from 'node:path';
 import { BlobStore, sha256 } from './blobs';
 import { readDisk } from './disk';
 import { writeAll } from './fsx';
-import { gitBlobId, indexEntries, modifiedTracked, type RepoInfo, repoInfo, startModifiedTracked } from './gitObjects';
+import { type CachedStatus, gitBlobId, indexEntries, modifiedTracked, type PendingGit, type RepoInfo, repoInfo, startCachedStatus, startModifiedTracked } from './gitObjects';
 import { type GitIndexEntry, gitIndexKey, readGitIndex } from './gitIndex';
 import { fileNameOf } from './paths';
 import { ALWAYS_SKIP, dirMatcher, isForced, isIgnored, type Matcher, type Rules, rulesFor } from './ignore';
@@ -65,6 +75,14 @@ export interface ScanState {
   dirTimes: boolean;
   /** Stat key of the git index our entries' git ids were checked against (see `gitAssist`). */
   indexKey?: string;
+  /**
+   * Our copy of the git index (`<session>.index`), where `git status` keeps its untracked cache:
+   * the index's stat key when copied, the submodules under the root (git does not look inside
+   * them for us), and tracked paths that are not in `files` (gone, or left out when copied) —
+   * git would not tell us when one comes back as it was committed, so we stat them ourselves.
+   * `skipped`: untracked names git lists that are not valid UTF-8 (said once, not at every scan).
+   */
+  gitCache?: { key: string; gitlinks: string[]; watch: string[]; skipped?: string[] };
   /** Entries pending a copy when the state was loaded (lets a scan skip the search). */
   pendingAtLoad?: number;
   files: FileTable;
@@ -96,7 +114,7 @@ function reportUnnameable(limits: ScanLimits, rel: string): void {
 //
 // Binary, little-endian, loaded by every shell hook (so it must parse in a millisecond or two):
 //   "ARSCAN2\n", u32 header length, header JSON ({v, root, session, created, scanned, git, off?,
-//   dirTimes, indexKey?, pending, ignoreFiles, n, d, idBytes, pathBytes, dirPathBytes}), zero padding to 8 bytes, then
+//   dirTimes, indexKey?, gitCache?, pending, ignoreFiles, n, d, idBytes, pathBytes, dirPathBytes}), zero padding to 8 bytes, then
 //   f64[n×5] file stats (size, mtime, ctime, ino, mode), f64[d×3] folder stats (mtime, ctime, ino),
 //   u8[n] file flags, u8[n] id kinds (1: sha256 follows, 2: git id follows), u8[d] folder flags
 //   (1: racy), the ids (raw bytes, in file order), the file paths and the folder paths (UTF-8,
@@ -135,6 +153,7 @@ interface Header {
   off?: ScanState['off'];
   dirTimes: boolean;
   indexKey?: string;
+  gitCache?: ScanState['gitCache'];
   pending?: number;
   ignoreFiles: Record<string, string>;
   n: number;
@@ -160,6 +179,16 @@ function readHeader(buf: Buffer): { h: Header; body: number } | null {
 
 /** The root, session and on/off state of a state file, without loading its entries. */
 export function peekState(file: string): Pick<ScanState, 'root' | 'session' | 'off'> | null {
+  const h = readHeaderOnly(file);
+  if (h === 'legacy') {
+    const s = loadLegacy(file);
+    return s ? { root: s.root, session: s.session, ...(s.off ? { off: s.off } : {}) } : null;
+  }
+  return h ? { root: h.root, session: h.session, ...(h.off ? { off: h.off } : {}) } : null;
+}
+
+/** A state file's header alone (two small reads); 'legacy' for a version 1 state. */
+function readHeaderOnly(file: string): Header | 'legacy' | null {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -169,20 +198,66 @@ export function peekState(file: string): Pick<ScanState, 'root' | 'session' | 'o
   try {
     const head = Buffer.alloc(12);
     if (fs.readSync(fd, head, 0, 12, 0) !== 12) return null;
-    if (!head.subarray(0, 8).equals(MAGIC)) {
-      fs.closeSync(fd);
-      fd = -1;
-      const s = loadLegacy(file);
-      return s ? { root: s.root, session: s.session, ...(s.off ? { off: s.off } : {}) } : null;
-    }
+    if (!head.subarray(0, 8).equals(MAGIC)) return 'legacy';
     const len = head.readUInt32LE(8);
     const buf = Buffer.alloc(12 + len);
     if (fs.readSync(fd, buf, 0, buf.length, 0) !== buf.length) return null;
-    const r = readHeader(buf);
-    return r ? { root: r.h.root, session: r.h.session, ...(r.h.off ? { off: r.h.off } : {}) } : null;
+    return readHeader(buf)?.h ?? null;
   } finally {
-    if (fd >= 0) fs.closeSync(fd);
+    fs.closeSync(fd);
   }
+}
+
+// ---- git's answer, asked for early
+//
+// A shell hook spends its first milliseconds loading code, opening the store and recording the
+// call; git's status (see `startGitAssist`) needs none of that. So the hook starts it as soon as
+// it knows the session (`prefetchScan`), and the scan takes it over if it is still the question
+// the scan would ask: the same index copy, the index unchanged, asked moments ago.
+
+let prefetched: { copy: string; key: string; started: number; job: PendingGit<CachedStatus> } | null = null;
+
+/** Starts the `git status` a scan of this session's state will want, if the state says it can use one. */
+export function prefetchScan(storeDir: string, session: string): void {
+  cancelPrefetch();
+  const file = stateFile(storeDir, session);
+  const h = readHeaderOnly(file);
+  if (!h || h === 'legacy' || h.off || h.dirTimes === false || !h.git || !validGitCache(h.gitCache) || h.gitCache.key !== h.indexKey) return;
+  const copy = indexCopyFile(file);
+  if (gitIndexKey(h.git.gitDir) !== h.gitCache.key || !fs.existsSync(copy)) return;
+  prefetched = { copy, key: h.gitCache.key, started: Date.now(), job: statusOnCopy(h.root, copy, path.join(storeDir, 'scan'), RACY_MS) };
+}
+
+/**
+ * `git status` against our index copy, with the copy's mtime set `racyMs` back first. git treats
+ * a cached folder whose mtime is not older than the index file as racy and lists it again (as it
+ * does files); an index written moments after a folder changed would otherwise let an entry
+ * added in the same timestamp tick go unseen. So, like our own scan, git looks again at folders
+ * changed in the last `racyMs`.
+ */
+function statusOnCopy(root: string, copy: string, tmpDir: string, racyMs: number): PendingGit<CachedStatus> {
+  const back = (Date.now() - racyMs) / 1000;
+  try {
+    fs.utimesSync(copy, back, back);
+  } catch {
+    /* git will say what is wrong */
+  }
+  return startCachedStatus(root, copy, tmpDir);
+}
+
+/** Stops a prefetched `git status` nobody took (the hook is done). */
+export function cancelPrefetch(): void {
+  prefetched?.job.cancel();
+  prefetched = null;
+}
+
+/** The prefetched status for this index copy and key, if asked for within the last second. */
+function takePrefetch(copy: string, key: string): PendingGit<CachedStatus> | null {
+  const p = prefetched;
+  prefetched = null;
+  if (p && p.copy === copy && p.key === key && Date.now() - p.started < 1000) return p.job;
+  p?.job.cancel();
+  return null;
 }
 
 /** Decodes a state file's body. `idsOnly`: just the content hashes (for gc), no entries. */
@@ -234,11 +309,18 @@ function decode(buf: Buffer, r: { h: Header; body: number }, file: string, idsOn
     ...(pending ? { pending } : {}),
     dirTimes: h.dirTimes !== false,
     ...(typeof h.indexKey === 'string' ? { indexKey: h.indexKey } : {}),
+    ...(validGitCache(h.gitCache) ? { gitCache: h.gitCache } : {}),
     ...(typeof h.pending === 'number' ? { pendingAtLoad: h.pending } : {}),
     files,
     dirs,
     ignoreFiles: h.ignoreFiles ?? {},
   };
+}
+
+function validGitCache(c: unknown): c is NonNullable<ScanState['gitCache']> {
+  const o = c as ScanState['gitCache'];
+  const strings = (a: unknown) => Array.isArray(a) && a.every((x) => typeof x === 'string');
+  return !!o && typeof o.key === 'string' && strings(o.gitlinks) && strings(o.watch) && (o.skipped === undefined || strings(o.skipped));
 }
 
 export function loadState(file: string): ScanState | null {
@@ -315,6 +397,7 @@ export function saveState(file: string, s: ScanState): void {
     ...(s.off ? { off: s.off } : {}),
     dirTimes: s.dirTimes,
     ...(s.indexKey ? { indexKey: s.indexKey } : {}),
+    ...(s.gitCache ? { gitCache: s.gitCache } : {}),
     pending,
     ignoreFiles: s.ignoreFiles,
     n,
@@ -376,10 +459,15 @@ export function savePending(file: string, pending: ScanState['pending'] | null):
   fs.renameSync(tmp, pf);
 }
 
-/** Every file that belongs to a state: the state itself, its version 1 form, its pending call, its lock. */
+/** Every file that belongs to a state: the state itself, its version 1 form, its pending call, its index copy, their locks. */
 export function stateCompanions(file: string): string[] {
   const base = file.replace(/\.(scan|json)$/, '');
-  return [`${base}.scan`, `${base}.json`, `${base}.pending`, `${base}.scan.lock`, `${base}.json.lock`];
+  return [`${base}.scan`, `${base}.json`, `${base}.pending`, `${base}.index`, `${base}.scan.lock`, `${base}.json.lock`, `${base}.index.lock`];
+}
+
+/** Our copy of the git index for the state in `file` (see `ScanState.gitCache`). */
+function indexCopyFile(file: string): string {
+  return file.replace(/\.(scan|json)$/, '') + '.index';
 }
 
 // ---- blobs without fsync, made durable on demand
@@ -731,8 +819,10 @@ export interface ScanResult {
   listed: number;
   /** The scan walked the whole tree (a rule file changed, or folder times cannot be trusted). */
   walked: boolean;
-  /** git's stat check (`git diff-files`) stood in for ours on clean tracked files. */
+  /** git's stat check stood in for ours on clean tracked files. */
   git: boolean;
+  /** git listed the untracked files from its untracked cache: no folder checks of ours (but submodules'). */
+  cached: boolean;
   /** The state changed and must be saved. */
   dirty: boolean;
   /** The folders known before this scan (to tell which folders a command created). */
@@ -783,23 +873,37 @@ interface Incremental {
   listed: number;
   /** More files than the limit: the count reached. */
   tooMany?: number;
+  /** The state's `gitCache` changed. */
+  cacheChanged?: boolean;
+}
+
+/** A rule file changed, appeared or went away: the tree must be walked again. */
+function ruleFilesChanged(state: ScanState): boolean {
+  for (const [k, key] of Object.entries(state.ignoreFiles)) {
+    const f = k.startsWith('<') ? k.slice(1, -1) : path.join(state.root, ...k.split('/'));
+    if (ruleKey(f) !== key) return true;
+  }
+  return false;
+}
+
+/** Is `rel` `dir` or below it? */
+function under(rel: string, dir: string): boolean {
+  return rel === dir || (rel.startsWith(dir) && rel.charCodeAt(dir.length) === 47); // '/'
 }
 
 /**
- * Lists only the folders whose stat changed (or was racy). Null when the tree must be walked: a
- * rule file changed, appeared or went away.
+ * Lists only the folders whose stat changed (or was racy) — of every folder, or (`only`) of the
+ * folders at or below the given ones. Null when the tree must be walked: a `.gitignore` appeared.
+ * The caller has checked the rule files (`ruleFilesChanged`).
  */
-function incremental(state: ScanState, rules: Rules, limits: ScanLimits, scanStart: number, racyMs: number): Incremental | null {
-  for (const [k, key] of Object.entries(state.ignoreFiles)) {
-    const f = k.startsWith('<') ? k.slice(1, -1) : path.join(state.root, ...k.split('/'));
-    if (ruleKey(f) !== key) return null;
-  }
+function incremental(state: ScanState, rules: Rules, limits: ScanLimits, scanStart: number, racyMs: number, only?: readonly string[]): Incremental | null {
   const base = state.root + path.sep;
   const changed: { rel: string; st: fs.Stats }[] = [];
   const goneDirs: string[] = [];
   const dirUpdates = new Map<string, DirStat>();
   const dt = state.dirs;
   const check = (rel: string, mtime: number, ctime: number, ino: number, wasRacy: boolean) => {
+    if (only && !only.some((d) => under(rel, d))) return;
     const st = lstat(rel ? base + rel : state.root);
     if (!st || !st.isDirectory()) goneDirs.push(rel);
     else if (wasRacy || st.mtimeMs !== mtime || st.ctimeMs !== ctime || st.ino !== ino) changed.push({ rel, st });
@@ -909,36 +1013,285 @@ function markGitIds(state: ScanState, tracked: Map<string, TrackedEntry>): boole
   return changed;
 }
 
+interface Assist {
+  /** Tracked paths (relative to the root) whose file may differ from the index our git ids were checked against. */
+  modified: Set<string>;
+  /** From git's untracked cache: the untracked files (and nested repositories, ending in `/`); null when git did not list them. */
+  untracked: string[] | null;
+}
+
+interface AssistJob {
+  /** Git lists the untracked files too (our index copy's untracked cache): no folder checks of ours. */
+  cached: boolean;
+  /** Starting it changed the state (git ids re-checked against a new index, a new index copy). */
+  dirty: boolean;
+  finish(): Assist | null;
+  cancel(): void;
+}
+
 /**
- * git's stat check standing in for ours: the tracked paths whose file may differ from the index
- * (`git diff-files`, native and threaded), when the index is the one our entries were checked
- * against. Null when git cannot answer, or the index changed while it ran.
+ * Git's help for a scan, started before the scan's own work so the two run at once. In a
+ * repository whose index we can read, `git status` against our copy of the index (see
+ * `ScanState.gitCache`): git stat-checks the tracked files and, with its untracked cache, lists
+ * untracked files looking only into folders whose stat changed — both natively, so we stat neither
+ * the clean tracked files nor the folders. Otherwise `git diff-files` (tracked files only). Null
+ * when git cannot vouch for anything (then every file and folder is stat'ed by us).
  */
-/**
- * Git's help for a scan: which tracked files its stat check says may have changed (`git
- * diff-files`) — the clean ones with our git id need no stat of ours. Started before the scan's
- * own folder checks so the two run at once; null when git cannot vouch (then every file is stat'ed).
- */
-function startGitAssist(state: ScanState, tmpDir: string): { finish(): { modified: Set<string>; dirty: boolean } | null; cancel(): void } | null {
+function startGitAssist(state: ScanState, opts: ScanOptions, rules: Rules): AssistJob | null {
   if (!state.git || !state.indexKey) return null;
   const gitDir = state.git.gitDir;
   const key = gitIndexKey(gitDir);
   let dirty = false;
+  let tracked: Tracked | null = null;
   if (key !== state.indexKey) {
-    const tracked = indexOf({ top: state.git.top, gitDir, objectFormat: state.git.objectFormat }, state.root);
+    tracked = indexOf({ top: state.git.top, gitDir, objectFormat: state.git.objectFormat }, state.root);
     if (!tracked || tracked.key !== key) return null;
     markGitIds(state, tracked.entries);
     state.indexKey = key;
     dirty = true;
   }
+  const tmpDir = path.join(opts.storeDir, 'scan');
+  const copy = indexCopyFile(stateFile(opts.storeDir, state.session));
+  if (state.dirTimes && (state.gitCache?.key !== key || !fs.existsSync(copy))) {
+    tracked ??= indexOf({ top: state.git.top, gitDir, objectFormat: state.git.objectFormat }, state.root);
+    // git lists the whole repository: worth it unless most of it is outside the root.
+    const worth = tracked?.source === 'index' && tracked.key === key && tracked.entries.size * 2 >= tracked.total;
+    const cache = worth ? copyIndex(state, gitDir, key, copy, tracked!.entries, rules, opts.limits) : undefined;
+    if (cache) state.gitCache = cache;
+    else delete state.gitCache;
+    dirty = true;
+  }
+  clearStaleLock(`${copy}.lock`);
+  const prefix = relPrefix(state.git.top, state.root);
+  const local = (p: string): string | null => (p.startsWith(prefix) ? p.slice(prefix.length) : null);
+  if (state.gitCache && state.dirTimes) {
+    const job = takePrefetch(copy, key) ?? statusOnCopy(state.root, copy, tmpDir, opts.racyMs ?? RACY_MS);
+    return {
+      cached: true,
+      dirty,
+      finish: () => {
+        const r = job.result();
+        if (!r || gitIndexKey(gitDir) !== key) {
+          fs.rmSync(copy, { force: true }); // made again next time, whatever went wrong
+          return null;
+        }
+        const modified = new Set<string>();
+        for (const p of r.modified) {
+          const rel = local(p);
+          if (rel) modified.add(rel);
+        }
+        const untracked: string[] = [];
+        for (const p of r.untracked) {
+          const rel = local(p);
+          if (rel) untracked.push(rel);
+        }
+        return { modified, untracked };
+      },
+      cancel: () => job.cancel(),
+    };
+  }
   const job = startModifiedTracked(state.root, tmpDir);
   return {
+    cached: false,
+    dirty,
     finish: () => {
       const modified = job.result();
-      return modified && gitIndexKey(gitDir) === key ? { modified, dirty } : null;
+      return modified && gitIndexKey(gitDir) === key ? { modified, untracked: null } : null;
     },
     cancel: () => job.cancel(),
   };
+}
+
+/**
+ * git takes `<copy>.lock` while it writes our index copy; a git killed then leaves it, and git would
+ * never update the copy (nor its untracked cache) again. No git of ours runs longer than 20 s.
+ */
+function clearStaleLock(lock: string): void {
+  const st = lstat(lock);
+  if (st && Date.now() - st.mtimeMs > 30000) fs.rmSync(lock, { force: true });
+}
+
+/** `rel/` of `root` inside `top` (`''` when they are the same), `/`-separated. */
+function relPrefix(top: string, root: string): string {
+  const rel = path.relative(top, root).split(path.sep).join('/');
+  return rel && !rel.startsWith('..') ? rel + '/' : '';
+}
+
+/** Is `rel` out of the scan whatever git's rules say (a skipped folder name, the store, our excludes)? */
+function excludedByUs(state: ScanState, rules: Rules, limits: ScanLimits, rel: string): boolean {
+  const parts = rel.split('/');
+  for (let i = 0; i < parts.length - 1; i++) if (ALWAYS_SKIP.has(parts[i]!)) return true;
+  if (limits.skipAbs.some((d) => isInsideAbs(path.join(state.root, rel), d))) return true;
+  return isForced(rules, rel, false);
+}
+
+function isInsideAbs(p: string, dir: string): boolean {
+  return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+}
+
+/**
+ * Copies the repository's index (stat key `key`) to `copy` for `git status` to keep its untracked
+ * cache in; the cache record for the state, or undefined when the index changed while copied.
+ */
+function copyIndex(state: ScanState, gitDir: string, key: string, copy: string, tracked: Map<string, TrackedEntry>, rules: Rules, limits: ScanLimits): ScanState['gitCache'] {
+  return copyIndexFile(gitDir, key, copy) ? cacheRecord(state, key, tracked, rules, limits) : undefined;
+}
+
+/** Copies the index (stat key `key`) to `copy`; false when it changed while copied, or cannot be. */
+function copyIndexFile(gitDir: string, key: string, copy: string): boolean {
+  const tmp = `${copy}.${process.pid}.tmp`;
+  try {
+    fs.mkdirSync(path.dirname(copy), { recursive: true, mode: 0o700 });
+    fs.copyFileSync(path.join(gitDir, 'index'), tmp);
+    fs.chmodSync(tmp, 0o600);
+    if (gitIndexKey(gitDir) !== key) throw new Error('the index changed while copied');
+    fs.renameSync(tmp, copy);
+    return true;
+  } catch {
+    fs.rmSync(tmp, { force: true });
+    fs.rmSync(copy, { force: true });
+    return false;
+  }
+}
+
+/** The state's record of a fresh index copy: its key, the submodules, the tracked paths not in the state. */
+function cacheRecord(state: ScanState, key: string, tracked: Map<string, TrackedEntry>, rules: Rules, limits: ScanLimits): NonNullable<ScanState['gitCache']> {
+  const gitlinks: string[] = [];
+  const watch: string[] = [];
+  for (const [rel, te] of tracked) {
+    if (te.mode === 0o160000) gitlinks.push(rel);
+    else if (!state.files.has(rel) && !excludedByUs(state, rules, limits, rel)) watch.push(rel);
+  }
+  return { key, gitlinks, watch };
+}
+
+/**
+ * Whether a folder is in the scan, decided once per folder, top down, as the walk would: folders
+ * `known` to be in are; `.git`, `node_modules` and the like, the store, and ignored folders are not
+ * — except folders holding tracked files (`trackedDirs`), which only our own excludes keep out.
+ */
+function folderFilter(state: ScanState, rules: Rules, limits: ScanLimits, opts: { known?: { has(dir: string): boolean }; trackedDirs?: Set<string> }): (dir: string) => boolean {
+  const base = state.root + path.sep;
+  const decided = new Map<string, boolean>();
+  const folderIn = (dir: string): boolean => {
+    if (dir === '' || opts.known?.has(dir)) return true;
+    const known = decided.get(dir);
+    if (known !== undefined) return known;
+    const slash = dir.lastIndexOf('/');
+    const parent = slash < 0 ? '' : dir.slice(0, slash);
+    let ok = folderIn(parent) && !ALWAYS_SKIP.has(dir.slice(slash + 1)) && !limits.skipAbs.includes(base + dir);
+    if (ok) ok = opts.trackedDirs?.has(dir) ? !isForced(rules, dir, true) : !isIgnored(rules, matchersFor(state, rules, parent), dir, true);
+    decided.set(dir, ok);
+    return ok;
+  };
+  return folderIn;
+}
+
+/**
+ * The scan's new files from git's untracked list (and the watched tracked paths), checked against
+ * our own rules; folders git does not look into for us (submodules, nested repositories) get our
+ * own folder check. Null when the tree must be walked: a `.gitignore` or a nested repository appeared.
+ */
+function fromGit(state: ScanState, rules: Rules, limits: ScanLimits, untracked: readonly string[], scanStart: number, racyMs: number): Incremental | null {
+  const cache = state.gitCache!;
+  const base = state.root + path.sep;
+  const fresh = new Map<string, Entry>();
+  const dirUpdates = new Map<string, DirStat>();
+  const out: Incremental = { fresh, dirUpdates, goneDirs: [], newIgnoreFiles: {}, listed: 0 };
+  const foreign = [...cache.gitlinks];
+  const folderIn = folderFilter(state, rules, limits, { known: state.dirs });
+  let count = state.files.size;
+  const skipped: string[] = [];
+  // A watched path is tracked: never ignored (git's rule), our own exclusions were applied when it was added.
+  const consider = (rel: string, watched: boolean) => {
+    if (state.files.has(rel) || fresh.has(rel)) return true;
+    const slash = rel.lastIndexOf('/');
+    const dir = slash < 0 ? '' : rel.slice(0, slash);
+    if (!watched && !folderIn(dir)) return true;
+    if (rel.slice(slash + 1) === '.gitignore' && state.ignoreFiles[rel] === undefined && lstat(base + rel)) return false; // a new rule file
+    if (!watched && isIgnored(rules, matchersFor(state, rules, dir), rel, false)) return true;
+    const st = lstat(base + rel);
+    if (!st && !watched && rel.includes('\ufffd')) skipped.push(rel);
+    if (!st || !(st.isFile() || st.isSymbolicLink())) return true;
+    fresh.set(rel, entryFromStat(st, scanStart, racyMs));
+    for (let d = dir; d !== '' && !state.dirs.has(d) && !dirUpdates.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) {
+      // Not listed by us: racy, so that a scan of ours (when git cannot help) lists it.
+      dirUpdates.set(d, { mtime: 0, ctime: 0, ino: 0, racy: true });
+    }
+    return ++count <= limits.maxFiles;
+  };
+  for (const rel of untracked) {
+    if (rel.endsWith('/')) {
+      const dir = rel.slice(0, -1);
+      if (!folderIn(dir)) continue;
+      if (!state.dirs.has(dir)) return null; // a nested repository appeared: walk
+      foreign.push(dir);
+      continue;
+    }
+    if (!consider(rel, false)) return count > limits.maxFiles ? { ...out, tooMany: count } : null;
+  }
+  for (const rel of cache.watch) if (!consider(rel, true)) return count > limits.maxFiles ? { ...out, tooMany: count } : null;
+  // git lists them at every scan: each is said once.
+  const said = new Set(cache.skipped ?? []);
+  for (const rel of skipped) if (!said.has(rel)) reportUnnameable(limits, rel);
+  if (skipped.length !== said.size || skipped.some((r) => !said.has(r))) {
+    state.gitCache = { ...cache, skipped };
+    out.cacheChanged = true;
+  }
+  if (foreign.length) {
+    const own = incremental(state, rules, limits, scanStart, racyMs, foreign);
+    if (!own || own.tooMany !== undefined) return own;
+    for (const [p, e] of own.fresh) {
+      if (!fresh.has(p) && ++count > limits.maxFiles) return { ...out, tooMany: count };
+      fresh.set(p, e);
+    }
+    for (const [p, d] of own.dirUpdates) dirUpdates.set(p, d);
+    out.goneDirs.push(...own.goneDirs);
+    Object.assign(out.newIgnoreFiles, own.newIgnoreFiles);
+    out.listed = own.listed;
+  }
+  return out;
+}
+
+/**
+ * Keeps `gitCache.watch` the tracked paths that are not in the state: drops the ones that came
+ * back, adds the tracked ones just deleted. True when it changed.
+ */
+function updateWatch(state: ScanState, gone: readonly string[], rules: Rules, limits: ScanLimits): boolean {
+  const c = state.gitCache!;
+  const watch = c.watch.filter((p) => !state.files.has(p));
+  const deleted = gone.filter((p) => !state.files.has(p));
+  if (deleted.length) {
+    const tracked = trackedPaths(state);
+    const known = new Set(watch);
+    for (const p of deleted) if ((!tracked || tracked.has(p)) && !known.has(p) && !excludedByUs(state, rules, limits, p)) watch.push(p);
+  }
+  if (watch.length === c.watch.length && watch.every((p, i) => p === c.watch[i])) return false;
+  state.gitCache = { ...c, watch };
+  return true;
+}
+
+/** Folders (known to the state) that are gone with the files deleted from them, and every known folder below those. */
+function goneFolders(state: ScanState, gone: readonly string[], already: readonly string[]): string[] {
+  const base = state.root + path.sep;
+  const seen = new Set(already);
+  const tops: string[] = [];
+  for (const rel of gone) {
+    let gap = '';
+    for (let i = rel.lastIndexOf('/'); i > 0; i = rel.lastIndexOf('/', i - 1)) {
+      const d = rel.slice(0, i);
+      if (seen.has(d)) break;
+      seen.add(d);
+      if (!state.dirs.has(d)) continue;
+      if (lstat(base + d)?.isDirectory()) break;
+      gap = d;
+    }
+    if (gap) tops.push(gap);
+  }
+  if (!tops.length) return [];
+  const out: string[] = [];
+  for (const [d] of state.dirs) if (!already.includes(d) && tops.some((t) => under(d, t))) out.push(d);
+  return out;
 }
 
 /**
@@ -951,14 +1304,22 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
   const racyMs = opts.racyMs ?? RACY_MS;
   const limits = opts.limits;
   const rules = rulesOfState(state, limits);
-  const canInc = state.dirTimes && state.dirs.has('');
-  const gitJob = canInc && opts.useGit !== false ? startGitAssist(state, path.join(opts.storeDir, 'scan')) : null;
-  const inc = canInc ? incremental(state, rules, limits, scanStart, racyMs) : null;
-  if (!inc) gitJob?.cancel();
+  const canInc = state.dirTimes && state.dirs.has('') && !ruleFilesChanged(state);
+  const gitJob = canInc && opts.useGit !== false ? startGitAssist(state, opts, rules) : null;
+  let inc: Incremental | null = null;
+  let assist: Assist | null = null;
+  if (gitJob?.cached) {
+    assist = gitJob.finish();
+    inc = assist?.untracked ? fromGit(state, rules, limits, assist.untracked, scanStart, racyMs) : incremental(state, rules, limits, scanStart, racyMs);
+  } else if (canInc) {
+    inc = incremental(state, rules, limits, scanStart, racyMs);
+    if (!inc) gitJob?.cancel();
+    else if (gitJob) assist = gitJob.finish();
+  }
   let prevDirs: { has(rel: string): boolean } = state.dirs;
-  const result = (x: Partial<ScanResult>): ScanResult => ({ changes: [], read: 0, statted: 0, files: 0, listed: 0, walked: !inc, git: false, dirty: false, prevDirs, ...x });
+  const result = (x: Partial<ScanResult>): ScanResult => ({ changes: [], read: 0, statted: 0, files: 0, listed: 0, walked: !inc, git: false, cached: false, dirty: false, prevDirs, ...x });
   if (inc?.tooMany !== undefined) {
-    gitJob?.cancel();
+    if (!gitJob?.cached) gitJob?.cancel();
     return result({ files: inc.tooMany, listed: inc.listed, tooMany: { count: inc.tooMany } });
   }
   let w: Walked | null = null;
@@ -966,11 +1327,11 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
     w = walk(state.root, rules, limits, state, { tracked: trackedPaths(state), scanStart, racyMs });
     if (w.tooMany) return result({ files: w.count, listed: w.dirs.size, tooMany: { count: w.count } });
   }
-  const assist = inc && gitJob ? gitJob.finish() : null;
+  if (!inc) assist = null;
   const changes: Change[] = [];
   let read = 0;
   let statted = 0;
-  let dirty = !!assist?.dirty;
+  let dirty = !!gitJob?.dirty || !!inc?.cacheChanged;
   const format = state.git?.objectFormat ?? 'sha1';
   const base = state.root + path.sep;
   const gone: string[] = [];
@@ -1042,6 +1403,9 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
     if (prev.flags & F_PENDING) continue; // never captured: nothing to restore
     changes.push({ path: rel, before: prev, after: null });
   }
+  // Git did not look at folders for us: the ones the deletions emptied away are found here.
+  if (inc && assist?.untracked) inc.goneDirs.push(...goneFolders(state, gone, inc.goneDirs));
+  if (state.gitCache && (gone.length || inc?.fresh.size)) dirty = updateWatch(state, gone, rules, limits) || dirty;
 
   if (inc) {
     if (inc.dirUpdates.size || inc.goneDirs.length) {
@@ -1070,7 +1434,7 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
   }
   state.scanned = scanStart;
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return result({ changes, read, statted, files: state.files.size, listed: inc ? inc.listed : state.dirs.size, git: !!assist, dirty });
+  return result({ changes, read, statted, files: state.files.size, listed: inc ? inc.listed : state.dirs.size, git: !!assist, cached: !!assist?.untracked, dirty });
 }
 
 function sameDirStat(a: DirStat, b: DirStat): boolean {
@@ -1109,6 +1473,8 @@ interface Tracked {
   mtimeMs: number;
   nsec: boolean;
   key: string;
+  /** Entries in the whole index (under the root or not). */
+  total: number;
   /** From git (when the index file could not be read): tracked paths whose file may differ. */
   modified: Set<string> | null;
   source: 'index' | 'git';
@@ -1127,7 +1493,7 @@ function indexOf(info: Pick<RepoInfo, 'top' | 'gitDir' | 'objectFormat'>, root: 
       const untrusted = ie.stage !== 0 || ie.assumeValid || ie.skipWorktree || ie.intentToAdd || !!dup;
       entries.set(p, { mode: ie.mode, id: ie.id, untrusted, stat: ie });
     }
-    return { entries, mtimeMs: idx.mtimeMs, nsec: idx.nsec, key: idx.key, modified: null, source: 'index' };
+    return { entries, mtimeMs: idx.mtimeMs, nsec: idx.nsec, key: idx.key, total: idx.entries.length, modified: null, source: 'index' };
   }
   // An index we do not read ourselves (split or sparse index, a future version): ask git.
   const key = gitIndexKey(info.gitDir);
@@ -1136,7 +1502,7 @@ function indexOf(info: Pick<RepoInfo, 'top' | 'gitDir' | 'objectFormat'>, root: 
   if (!listed || !modified) return null;
   const entries = new Map<string, TrackedEntry>();
   for (const [p, e] of listed) entries.set(p, { mode: parseInt(e.mode, 8), id: e.id, untrusted: e.untrusted, stat: null });
-  return { entries, mtimeMs: 0, nsec: false, key: gitIndexKey(info.gitDir) === key ? key : '?', modified, source: 'git' };
+  return { entries, mtimeMs: 0, nsec: false, key: gitIndexKey(info.gitDir) === key ? key : '?', total: entries.size, modified, source: 'git' };
 }
 
 function modeFits(te: TrackedEntry, link: boolean): boolean {
@@ -1175,12 +1541,104 @@ export interface BaselineResult {
   fromGit: number;
   reused: number;
   /**
-   * How clean tracked files were found: `diff-files` (git's stat check; the index file read by
+   * How clean tracked files were found: `status` (git's stat check and its list of untracked
+   * files against our index copy: no walk of ours), `diff-files` (git's stat check; the index file read by
    * us), `index` (the index file, our own stat check), `git` (`ls-files` + `diff-files`), `none`.
    */
-  index: 'diff-files' | 'index' | 'git' | 'none';
+  index: 'status' | 'diff-files' | 'index' | 'git' | 'none';
   ms: number;
   tooMany?: { count: number };
+}
+
+/**
+ * The baseline's walk done by git: `git status` against a fresh copy of the index lists the
+ * untracked files (and fills the untracked cache the session's scans will use) while we take every
+ * clean tracked file's entry from the index; then we stat the files git says differ from it, and
+ * walk ourselves only what git does not look into (submodules, nested repositories). Folders get
+ * no stat of ours (marked racy: a scan of ours lists them when git cannot help); empty folders are
+ * not known. Null when git cannot do it (the caller walks the tree).
+ */
+function walkWithGit(state: ScanState, info: RepoInfo, tracked: Tracked, rules: Rules, opts: ScanOptions, t0: number, racyMs: number): { walked: Walked; modified: Set<string>; skipped: string[] } | null {
+  const limits = opts.limits;
+  const copy = indexCopyFile(stateFile(opts.storeDir, state.session));
+  if (!copyIndexFile(info.gitDir, tracked.key, copy)) return null;
+  const job = statusOnCopy(state.root, copy, path.join(opts.storeDir, 'scan'), racyMs);
+  // While git runs: every clean-looking tracked file by its index entry, no stat of ours.
+  const files = new Map<string, Entry>();
+  const toStat: string[] = [];
+  const foreign: string[] = [];
+  const trackedDirs = ancestorsOf(tracked.entries.keys());
+  for (const [rel, te] of tracked.entries) {
+    if (te.mode === 0o160000) foreign.push(rel);
+    else if (excludedByUs(state, rules, limits, rel)) continue;
+    else if (te.untrusted || !te.stat || !(te.mode === 0o120000 || te.mode === 0o100644 || te.mode === 0o100755) || te.stat.size > limits.maxFileBytes) toStat.push(rel);
+    else files.set(rel, entryFromIndex(te.stat, t0, racyMs));
+  }
+  const r = job.result();
+  if (!r || gitIndexKey(info.gitDir) !== tracked.key) {
+    fs.rmSync(copy, { force: true });
+    return null;
+  }
+  const prefix = relPrefix(info.top, state.root);
+  const local = (p: string): string | null => (p.startsWith(prefix) ? p.slice(prefix.length) : null);
+  const modified = new Set<string>();
+  for (const p of r.modified) {
+    const rel = local(p);
+    if (rel && (files.delete(rel) || tracked.entries.has(rel))) {
+      modified.add(rel);
+      toStat.push(rel);
+    }
+  }
+  const base = state.root + path.sep;
+  const statFile = (rel: string) => {
+    const st = lstat(base + rel);
+    if (st && (st.isFile() || st.isSymbolicLink())) files.set(rel, entryFromStat(st, t0, racyMs));
+    else files.delete(rel);
+  };
+  for (const rel of toStat) statFile(rel);
+  // The rule files in the tree, top down (a folder's rules decide whether the ones below count).
+  const untracked = r.untracked.map(local).filter((p): p is string => !!p);
+  const ignoreFiles: Record<string, string> = baseRuleFiles(rules, null).keys;
+  state.ignoreFiles = ignoreFiles;
+  let folderIn = folderFilter(state, rules, limits, { trackedDirs });
+  const dirOf = (rel: string) => rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
+  const candidates = [...files.keys(), ...untracked].filter((p) => p === '.gitignore' || p.endsWith('/.gitignore'));
+  candidates.sort((a, b) => a.split('/').length - b.split('/').length);
+  for (const rel of candidates) {
+    if (!folderIn(dirOf(rel))) continue;
+    const key = ruleKey(base + rel);
+    if (key !== '-') ignoreFiles[rel] = key;
+  }
+  folderIn = folderFilter(state, rules, limits, { trackedDirs }); // decided again, with every rule file known
+  const skipped: string[] = [];
+  for (const rel of untracked) {
+    if (rel.endsWith('/')) {
+      if (folderIn(rel.slice(0, -1))) foreign.push(rel.slice(0, -1));
+      continue;
+    }
+    if (files.has(rel) || !folderIn(dirOf(rel)) || isIgnored(rules, matchersFor(state, rules, dirOf(rel)), rel, false)) continue;
+    const st = lstat(base + rel);
+    if (!st && rel.includes('\ufffd')) skipped.push(rel);
+    if (st && (st.isFile() || st.isSymbolicLink())) files.set(rel, entryFromStat(st, t0, racyMs));
+  }
+  for (const rel of skipped) reportUnnameable(limits, rel);
+  // Folders: every one holding a file, unstat'ed (racy); submodules and nested repositories walked by us.
+  const dirs = new Map<string, DirStat>([['', { mtime: 0, ctime: 0, ino: 0, racy: true }]]);
+  for (const d of ancestorsOf(files.keys())) dirs.set(d, { mtime: 0, ctime: 0, ino: 0, racy: true });
+  let count = files.size;
+  for (const rel of foreign) {
+    if (!folderIn(rel) || !lstat(base + rel)?.isDirectory()) continue;
+    const w = new Walker(rules, limits, null, { scanStart: t0, racyMs }, count);
+    w.walk({ abs: base + rel, rel, matchers: matchersFor(state, rules, dirOf(rel)), dirty: true });
+    count = w.count;
+    for (const [p, e] of w.files) files.set(p, e);
+    for (const [p, d] of w.dirs) dirs.set(p, d);
+    for (const d of ancestorsOf([`${rel}/x`])) if (!dirs.has(d)) dirs.set(d, { mtime: 0, ctime: 0, ino: 0, racy: true });
+    Object.assign(ignoreFiles, w.ignoreFiles);
+    if (w.tooMany) break;
+  }
+  const tooMany = files.size > limits.maxFiles;
+  return { walked: { files, dirs, ignoreFiles, tooMany, count: Math.max(count, files.size) }, modified, skipped };
 }
 
 /**
@@ -1212,7 +1670,13 @@ export function baseline(root: string, session: string, opts: ScanOptions & { bu
   const tracked = info ? indexOf(info, root) : null;
   // git's stat check of the tracked files, against the index we just read.
   let vouched: Set<string> | null = null;
-  if (tracked?.source === 'index' && opts.useGit !== false && tracked.entries.size) {
+  let w: Walked | null = null;
+  const byGit = info && tracked?.source === 'index' && opts.useGit !== false && state.dirTimes && tracked.entries.size * 2 >= tracked.total;
+  const gw = byGit ? walkWithGit(state, info, tracked, rules, opts, t0, racyMs) : null;
+  if (gw) {
+    w = gw.walked;
+    vouched = gw.modified;
+  } else if (tracked?.source === 'index' && opts.useGit !== false && tracked.entries.size) {
     vouched = modifiedTracked(root);
     if (vouched && gitIndexKey(info!.gitDir) !== tracked.key) vouched = null; // the index changed meanwhile
   }
@@ -1224,8 +1688,8 @@ export function baseline(root: string, session: string, opts: ScanOptions & { bu
         return entryFromIndex(te.stat, t0, racyMs);
       }
     : null;
-  const w = walk(root, rules, opts.limits, reuse && sameGit(reuse.git, state.git) ? reuse : null, { tracked: tracked?.entries ?? null, adopt, scanStart: t0, racyMs });
-  const index = tracked ? (vouched ? 'diff-files' : tracked.source) : 'none';
+  w ??= walk(root, rules, opts.limits, reuse && sameGit(reuse.git, state.git) ? reuse : null, { tracked: tracked?.entries ?? null, adopt, scanStart: t0, racyMs });
+  const index = tracked ? (gw ? 'status' : vouched ? 'diff-files' : tracked.source) : 'none';
   if (w.tooMany) return { state, files: w.count, pending: 0, copied: 0, fromGit: 0, reused: 0, index, ms: Date.now() - t0, tooMany: { count: w.count } };
   state.dirs = new DirTable(w.dirs);
   state.ignoreFiles = w.ignoreFiles;
@@ -1272,6 +1736,7 @@ export function baseline(root: string, session: string, opts: ScanOptions & { bu
     todo.push(rel);
   }
   if (tracked && reused) markGitIds(state, tracked.entries); // reused git ids: are they still the index's?
+  if (gw) state.gitCache = { ...cacheRecord(state, tracked!.key, tracked!.entries, rules, opts.limits), ...(gw.skipped.length ? { skipped: gw.skipped } : {}) };
   let copied = 0;
   const deadline = t0 + opts.budgetMs;
   for (const rel of todo) {
