@@ -1432,9 +1432,20 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
     state.dirs = new DirTable(w!.dirs);
     state.ignoreFiles = w!.ignoreFiles;
   }
+  // A folder the state did not know (an empty one, which git does not list) but that was made
+  // before the last scan was there before this command: a rewind must not remove it.
+  const known = prevDirs;
+  const since = state.scanned;
+  prevDirs = { has: (rel: string) => known.has(rel) || bornBefore(base + rel, since) };
   state.scanned = scanStart;
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return result({ changes, read, statted, files: state.files.size, listed: inc ? inc.listed : state.dirs.size, git: !!assist, cached: !!assist?.untracked, dirty });
+}
+
+/** Made before `time`, by its birth time (0, or the ctime where there is none: never before). */
+function bornBefore(abs: string, time: number): boolean {
+  const bt = lstat(abs)?.birthtimeMs;
+  return !!bt && bt < time;
 }
 
 function sameDirStat(a: DirStat, b: DirStat): boolean {

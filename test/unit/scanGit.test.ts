@@ -308,6 +308,12 @@ describe('scan with git status and its untracked cache', () => {
     assert.ok(rb.cached);
     assert.deepEqual(kinds(rb), kinds(ra));
     assert.deepEqual(kinds(rb), ['empty/inside/now.ts:-A', 'nested/m.ts:-A', 'sub/only-top.txt:BA']);
+    // git does not list empty folders; the one the new file went into was there before all the same.
+    assert.ok(ra.prevDirs.has('empty/inside') && rb.prevDirs.has('empty/inside'));
+    write(ws, 'made/now/x.ts', 'in folders the command made');
+    const made = b.scan();
+    assert.deepEqual(kinds(made), ['made/now/x.ts:-A']);
+    assert.ok(!made.prevDirs.has('made') && !made.prevDirs.has('made/now'));
   });
 
   it('finds exactly what our own folder-by-folder scan finds, over random edits, moves, deletions, commits and restores', () => {
