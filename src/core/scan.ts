@@ -1561,6 +1561,21 @@ export interface BaselineResult {
   tooMany?: { count: number };
 }
 
+interface StartedStatus {
+  key: string;
+  copy: string;
+  job: PendingGit<CachedStatus>;
+}
+
+/** Copies the index and starts `git status` on the copy (before we read the index ourselves: git runs meanwhile). */
+function startBaselineStatus(state: ScanState, info: RepoInfo, opts: ScanOptions, racyMs: number): StartedStatus | null {
+  if (opts.useGit === false || !state.dirTimes) return null;
+  const key = gitIndexKey(info.gitDir);
+  const copy = indexCopyFile(stateFile(opts.storeDir, state.session));
+  if (key === '-' || key === '?' || !copyIndexFile(info.gitDir, key, copy)) return null;
+  return { key, copy, job: statusOnCopy(state.root, copy, path.join(opts.storeDir, 'scan'), racyMs) };
+}
+
 /**
  * The baseline's walk done by git: `git status` against a fresh copy of the index lists the
  * untracked files (and fills the untracked cache the session's scans will use) while we take every
@@ -1569,11 +1584,9 @@ export interface BaselineResult {
  * no stat of ours (marked racy: a scan of ours lists them when git cannot help); empty folders are
  * not known. Null when git cannot do it (the caller walks the tree).
  */
-function walkWithGit(state: ScanState, info: RepoInfo, tracked: Tracked, rules: Rules, opts: ScanOptions, t0: number, racyMs: number): { walked: Walked; modified: Set<string>; skipped: string[] } | null {
+function walkWithGit(state: ScanState, info: RepoInfo, tracked: Tracked, rules: Rules, opts: ScanOptions, t0: number, racyMs: number, started: StartedStatus): { walked: Walked; modified: Set<string>; skipped: string[] } | null {
   const limits = opts.limits;
-  const copy = indexCopyFile(stateFile(opts.storeDir, state.session));
-  if (!copyIndexFile(info.gitDir, tracked.key, copy)) return null;
-  const job = statusOnCopy(state.root, copy, path.join(opts.storeDir, 'scan'), racyMs);
+  const { copy, job } = started;
   // While git runs: every clean-looking tracked file by its index entry, no stat of ours.
   const files = new Map<string, Entry>();
   const toStat: string[] = [];
@@ -1678,12 +1691,18 @@ export function baseline(root: string, session: string, opts: ScanOptions & { bu
   };
   const rules = rulesOfState(state, opts.limits);
   const reuse = opts.reuse && opts.reuse.root === root ? opts.reuse : null;
+  const started = info ? startBaselineStatus(state, info, opts, racyMs) : null;
   const tracked = info ? indexOf(info, root) : null;
   // git's stat check of the tracked files, against the index we just read.
   let vouched: Set<string> | null = null;
   let w: Walked | null = null;
-  const byGit = info && tracked?.source === 'index' && opts.useGit !== false && state.dirTimes && tracked.entries.size * 2 >= tracked.total;
-  const gw = byGit ? walkWithGit(state, info, tracked, rules, opts, t0, racyMs) : null;
+  // git lists the whole repository: worth it unless most of it is outside the root.
+  const byGit = started && tracked?.source === 'index' && tracked.key === started.key && tracked.entries.size * 2 >= tracked.total;
+  if (started && !byGit) {
+    started.job.cancel();
+    fs.rmSync(started.copy, { force: true });
+  }
+  const gw = byGit ? walkWithGit(state, info!, tracked, rules, opts, t0, racyMs, started) : null;
   if (gw) {
     w = gw.walked;
     vouched = gw.modified;
