@@ -26,9 +26,9 @@ export interface GitResult {
   stdout: Buffer;
 }
 
-export function git(cwd: string, args: string[], opts: { input?: Buffer | string; timeout?: number; maxBuffer?: number } = {}): GitResult {
+export function git(cwd: string, args: string[], opts: { input?: Buffer | string; timeout?: number; maxBuffer?: number; env?: NodeJS.ProcessEnv } = {}): GitResult {
   const r = child().spawnSync('git', ['-C', cwd, ...args], {
-    env: ENV,
+    env: opts.env ?? ENV,
     input: opts.input,
     timeout: opts.timeout ?? 20000,
     maxBuffer: opts.maxBuffer ?? 1 << 30,
@@ -146,8 +146,8 @@ export interface PendingGit<T> {
 function startGit<T>(dir: string, args: string[], tmpDir: string, parse: (out: Buffer) => T, env: NodeJS.ProcessEnv = ENV): PendingGit<T> {
   const now = (): PendingGit<T> => ({
     result: () => {
-      const r = child().spawnSync('git', ['-C', dir, ...args], { env, timeout: 20000, maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
-      return !r.error && r.status === 0 ? parse(r.stdout) : null;
+      const r = git(dir, args, { env });
+      return r.status === 0 ? parse(r.stdout) : null;
     },
     cancel: () => {},
   });
@@ -240,19 +240,6 @@ export function startCachedStatus(dir: string, indexFile: string, tmpDir: string
     }
     return { modified, untracked };
   }, env);
-}
-
-/**
- * Paths (relative to the repository root) that `git status` reports under `dir`: modified,
- * staged, deleted, renamed (both names), untracked (every file, not folders). Null on failure.
- */
-export function gitStatus(dir: string): string[] | null {
-  const r = git(dir, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all', '--no-renames', '--', '.'], { timeout: 20000 });
-  if (r.status !== 0) return null;
-  const out: string[] = [];
-  const parts = r.stdout.toString('utf8').split('\0');
-  for (const e of parts) if (e.length > 3) out.push(e.slice(3));
-  return out;
 }
 
 /** The git object id of `data` as a blob (what `git hash-object` prints). */

@@ -40,7 +40,7 @@ import { readDisk } from './disk';
 import { writeAll } from './fsx';
 import { type CachedStatus, gitBlobId, indexEntries, modifiedTracked, type PendingGit, type RepoInfo, repoInfo, startCachedStatus, startModifiedTracked } from './gitObjects';
 import { type GitIndexEntry, gitIndexKey, readGitIndex } from './gitIndex';
-import { fileNameOf } from './paths';
+import { fileNameOf, isInside } from './paths';
 import { ALWAYS_SKIP, dirMatcher, isForced, isIgnored, type Matcher, type Rules, rulesFor } from './ignore';
 import { type DirStat, DirTable, type Entry, FileTable, K_GIT, K_HASH, type Peek, peekOf } from './scanTable';
 
@@ -1054,17 +1054,14 @@ function startGitAssist(state: ScanState, opts: ScanOptions, rules: Rules): Assi
   const copy = indexCopyFile(stateFile(opts.storeDir, state.session));
   if (state.dirTimes && (state.gitCache?.key !== key || !fs.existsSync(copy))) {
     tracked ??= indexOf({ top: state.git.top, gitDir, objectFormat: state.git.objectFormat }, state.root);
-    // git lists the whole repository: worth it unless most of it is outside the root.
-    const worth = tracked?.source === 'index' && tracked.key === key && tracked.entries.size * 2 >= tracked.total;
-    const cache = worth ? copyIndex(state, gitDir, key, copy, tracked!.entries, rules, opts.limits) : undefined;
+    const cache = cacheable(tracked, key) ? copyIndex(state, gitDir, key, copy, tracked!.entries, rules, opts.limits) : undefined;
     if (cache) state.gitCache = cache;
     else delete state.gitCache;
     dirty = true;
   }
   clearStaleLock(`${copy}.lock`);
-  const prefix = relPrefix(state.git.top, state.root);
-  const local = (p: string): string | null => (p.startsWith(prefix) ? p.slice(prefix.length) : null);
   if (state.gitCache && state.dirTimes) {
+    const top = state.git.top;
     const job = takePrefetch(copy, key) ?? statusOnCopy(state.root, copy, tmpDir, opts.racyMs ?? RACY_MS);
     return {
       cached: true,
@@ -1075,17 +1072,7 @@ function startGitAssist(state: ScanState, opts: ScanOptions, rules: Rules): Assi
           fs.rmSync(copy, { force: true }); // made again next time, whatever went wrong
           return null;
         }
-        const modified = new Set<string>();
-        for (const p of r.modified) {
-          const rel = local(p);
-          if (rel) modified.add(rel);
-        }
-        const untracked: string[] = [];
-        for (const p of r.untracked) {
-          const rel = local(p);
-          if (rel) untracked.push(rel);
-        }
-        return { modified, untracked };
+        return underRoot(r, top, state.root);
       },
       cancel: () => job.cancel(),
     };
@@ -1111,22 +1098,34 @@ function clearStaleLock(lock: string): void {
   if (st && Date.now() - st.mtimeMs > 30000) fs.rmSync(lock, { force: true });
 }
 
-/** `rel/` of `root` inside `top` (`''` when they are the same), `/`-separated. */
-function relPrefix(top: string, root: string): string {
+/**
+ * Can `git status` on a copy of this index stand in for our scan? The index must be one we read
+ * ourselves (not split or sparse: then its copy would not be whole) and still be the one with
+ * stat key `key`; and since git lists the whole repository, most of it must be under the root.
+ */
+function cacheable(tracked: Tracked | null, key: string): tracked is Tracked {
+  return tracked?.source === 'index' && tracked.key === key && tracked.entries.size * 2 >= tracked.total;
+}
+
+/** git's answer (paths relative to the repository's top) cut down to the root, relative to it. */
+function underRoot(r: CachedStatus, top: string, root: string): CachedStatus {
   const rel = path.relative(top, root).split(path.sep).join('/');
-  return rel && !rel.startsWith('..') ? rel + '/' : '';
+  const prefix = rel && !rel.startsWith('..') ? rel + '/' : '';
+  const local = (p: string): string | null => (p.startsWith(prefix) && p.length > prefix.length ? p.slice(prefix.length) : null);
+  const modified = new Set<string>();
+  for (const p of r.modified) {
+    const q = local(p);
+    if (q) modified.add(q);
+  }
+  return { modified, untracked: r.untracked.map(local).filter((p): p is string => !!p) };
 }
 
 /** Is `rel` out of the scan whatever git's rules say (a skipped folder name, the store, our excludes)? */
 function excludedByUs(state: ScanState, rules: Rules, limits: ScanLimits, rel: string): boolean {
   const parts = rel.split('/');
   for (let i = 0; i < parts.length - 1; i++) if (ALWAYS_SKIP.has(parts[i]!)) return true;
-  if (limits.skipAbs.some((d) => isInsideAbs(path.join(state.root, rel), d))) return true;
+  if (limits.skipAbs.some((d) => isInside(path.join(state.root, rel), d))) return true;
   return isForced(rules, rel, false);
-}
-
-function isInsideAbs(p: string, dir: string): boolean {
-  return p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
 }
 
 /**
@@ -1163,6 +1162,21 @@ function cacheRecord(state: ScanState, key: string, tracked: Map<string, Tracked
     else if (!state.files.has(rel) && !excludedByUs(state, rules, limits, rel)) watch.push(rel);
   }
   return { key, gitlinks, watch };
+}
+
+/**
+ * The entry of a file git listed (or we watch), by our own stat; null when it is not a file now.
+ * A name that is not valid UTF-8 cannot be stat'ed under the name we got: it goes to `skipped`.
+ */
+function listedEntry(base: string, rel: string, scanStart: number, racyMs: number, skipped?: string[]): Entry | null {
+  const st = lstat(base + rel);
+  if (!st && skipped && rel.includes('\ufffd')) skipped.push(rel);
+  return st && (st.isFile() || st.isSymbolicLink()) ? entryFromStat(st, scanStart, racyMs) : null;
+}
+
+/** A folder we did not list ourselves (git did): racy, so that a scan of ours lists it when git cannot help. */
+function unlisted(): DirStat {
+  return { mtime: 0, ctime: 0, ino: 0, racy: true };
 }
 
 /**
@@ -1210,14 +1224,10 @@ function fromGit(state: ScanState, rules: Rules, limits: ScanLimits, untracked: 
     if (!watched && !folderIn(dir)) return true;
     if (rel.slice(slash + 1) === '.gitignore' && state.ignoreFiles[rel] === undefined && lstat(base + rel)) return false; // a new rule file
     if (!watched && isIgnored(rules, matchersFor(state, rules, dir), rel, false)) return true;
-    const st = lstat(base + rel);
-    if (!st && !watched && rel.includes('\ufffd')) skipped.push(rel);
-    if (!st || !(st.isFile() || st.isSymbolicLink())) return true;
-    fresh.set(rel, entryFromStat(st, scanStart, racyMs));
-    for (let d = dir; d !== '' && !state.dirs.has(d) && !dirUpdates.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) {
-      // Not listed by us: racy, so that a scan of ours (when git cannot help) lists it.
-      dirUpdates.set(d, { mtime: 0, ctime: 0, ino: 0, racy: true });
-    }
+    const e = listedEntry(base, rel, scanStart, racyMs, watched ? undefined : skipped);
+    if (!e) return true;
+    fresh.set(rel, e);
+    for (let d = dir; d !== '' && !state.dirs.has(d) && !dirUpdates.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) dirUpdates.set(d, unlisted());
     return ++count <= limits.maxFiles;
   };
   for (const rel of untracked) {
@@ -1598,30 +1608,27 @@ function walkWithGit(state: ScanState, info: RepoInfo, tracked: Tracked, rules: 
     else if (te.untrusted || !te.stat || !(te.mode === 0o120000 || te.mode === 0o100644 || te.mode === 0o100755) || te.stat.size > limits.maxFileBytes) toStat.push(rel);
     else files.set(rel, entryFromIndex(te.stat, t0, racyMs));
   }
-  const r = job.result();
-  if (!r || gitIndexKey(info.gitDir) !== tracked.key) {
+  const got = job.result();
+  if (!got || gitIndexKey(info.gitDir) !== tracked.key) {
     fs.rmSync(copy, { force: true });
     return null;
   }
-  const prefix = relPrefix(info.top, state.root);
-  const local = (p: string): string | null => (p.startsWith(prefix) ? p.slice(prefix.length) : null);
+  const r = underRoot(got, info.top, state.root);
   const modified = new Set<string>();
-  for (const p of r.modified) {
-    const rel = local(p);
-    if (rel && (files.delete(rel) || tracked.entries.has(rel))) {
+  for (const rel of r.modified) {
+    if (files.delete(rel) || tracked.entries.has(rel)) {
       modified.add(rel);
       toStat.push(rel);
     }
   }
   const base = state.root + path.sep;
-  const statFile = (rel: string) => {
-    const st = lstat(base + rel);
-    if (st && (st.isFile() || st.isSymbolicLink())) files.set(rel, entryFromStat(st, t0, racyMs));
+  for (const rel of toStat) {
+    const e = listedEntry(base, rel, t0, racyMs);
+    if (e) files.set(rel, e);
     else files.delete(rel);
-  };
-  for (const rel of toStat) statFile(rel);
+  }
   // The rule files in the tree, top down (a folder's rules decide whether the ones below count).
-  const untracked = r.untracked.map(local).filter((p): p is string => !!p);
+  const untracked = r.untracked;
   const ignoreFiles: Record<string, string> = baseRuleFiles(rules, null).keys;
   state.ignoreFiles = ignoreFiles;
   let folderIn = folderFilter(state, rules, limits, { trackedDirs });
@@ -1641,14 +1648,13 @@ function walkWithGit(state: ScanState, info: RepoInfo, tracked: Tracked, rules: 
       continue;
     }
     if (files.has(rel) || !folderIn(dirOf(rel)) || isIgnored(rules, matchersFor(state, rules, dirOf(rel)), rel, false)) continue;
-    const st = lstat(base + rel);
-    if (!st && rel.includes('\ufffd')) skipped.push(rel);
-    if (st && (st.isFile() || st.isSymbolicLink())) files.set(rel, entryFromStat(st, t0, racyMs));
+    const e = listedEntry(base, rel, t0, racyMs, skipped);
+    if (e) files.set(rel, e);
   }
   for (const rel of skipped) reportUnnameable(limits, rel);
-  // Folders: every one holding a file, unstat'ed (racy); submodules and nested repositories walked by us.
-  const dirs = new Map<string, DirStat>([['', { mtime: 0, ctime: 0, ino: 0, racy: true }]]);
-  for (const d of ancestorsOf(files.keys())) dirs.set(d, { mtime: 0, ctime: 0, ino: 0, racy: true });
+  // Folders: every one holding a file, unlisted by us; submodules and nested repositories walked by us.
+  const dirs = new Map<string, DirStat>([['', unlisted()]]);
+  for (const d of ancestorsOf(files.keys())) dirs.set(d, unlisted());
   let count = files.size;
   for (const rel of foreign) {
     if (!folderIn(rel) || !lstat(base + rel)?.isDirectory()) continue;
@@ -1657,7 +1663,7 @@ function walkWithGit(state: ScanState, info: RepoInfo, tracked: Tracked, rules: 
     count = w.count;
     for (const [p, e] of w.files) files.set(p, e);
     for (const [p, d] of w.dirs) dirs.set(p, d);
-    for (const d of ancestorsOf([`${rel}/x`])) if (!dirs.has(d)) dirs.set(d, { mtime: 0, ctime: 0, ino: 0, racy: true });
+    for (const d of ancestorsOf([rel])) if (!dirs.has(d)) dirs.set(d, unlisted());
     Object.assign(ignoreFiles, w.ignoreFiles);
     if (w.tooMany) break;
   }
@@ -1696,8 +1702,7 @@ export function baseline(root: string, session: string, opts: ScanOptions & { bu
   // git's stat check of the tracked files, against the index we just read.
   let vouched: Set<string> | null = null;
   let w: Walked | null = null;
-  // git lists the whole repository: worth it unless most of it is outside the root.
-  const byGit = started && tracked?.source === 'index' && tracked.key === started.key && tracked.entries.size * 2 >= tracked.total;
+  const byGit = started && cacheable(tracked, started.key);
   if (started && !byGit) {
     started.job.cancel();
     fs.rmSync(started.copy, { force: true });
