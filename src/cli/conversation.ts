@@ -5,8 +5,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { claudeForker } from '../agents/claude/forkTranscript';
 import { readTimeline } from '../agents/claude/transcriptTimeline';
-import { forkConversation, ForkRefusedError, type ForkResult } from '../agents/forkConversation';
+import { forkConversation, ForkRefusedError, type ForkResult } from '../recording/forkConversation';
 import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog';
 import { loggedPrompts } from '../core/conversation/sessionLogView';
 import type { Store } from '../core/store';
@@ -97,7 +98,7 @@ function cmdFork(args: string[], openStore: OpenStore): number {
 
   let r: ForkResult;
   try {
-    r = forkConversation(store, src, before);
+    r = forkConversation(store, src, before, claudeForker);
   } catch (e) {
     if (e instanceof ForkRefusedError) throw new ExitError(e.message, EXIT.cutRefused);
     throw e;

@@ -4,8 +4,8 @@
 // Bad input goes to <store>/errors.log.
 import * as fs from 'node:fs';
 import { parseClaudePayload } from '../agents/claude/hookPayload';
-import type { AdapterResult } from '../agents/events';
-import { record } from '../agents/recorder';
+import type { AdapterResult } from '../recording/events';
+import { record } from '../recording/recorder';
 import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../core/conversation/regroundHook';
 import { fault } from '../core/faults';
 import { announceWriter } from '../core/lock';
@@ -13,7 +13,7 @@ import { Store } from '../core/store';
 import { storeFromArgs } from './storeArg';
 
 // Loaded only by hooks that carry a shell call.
-const shellCapture = () => require('../agents/shellCapture') as typeof import('../agents/shellCapture');
+const shellCapture = () => require('../recording/shellCapture') as typeof import('../recording/shellCapture');
 
 const ADAPTERS: Record<string, (text: string) => AdapterResult> = {
   claude: (t) => parseClaudePayload(t),

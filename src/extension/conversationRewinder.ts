@@ -1,7 +1,8 @@
 // The conversation side of a rewind: describe the fork for the preview, make it (with lineage, so
 // the resumed agent is re-grounded), and offer to resume it in a terminal in the session's folder.
 import * as vscode from 'vscode';
-import { forkConversation, type ForkResult } from '../agents/forkConversation';
+import { claudeForker } from '../agents/claude/forkTranscript';
+import { forkConversation, type ForkResult } from '../recording/forkConversation';
 import { computeChanges } from '../core/plan';
 import type { Store } from '../core/store';
 import { checkpoints } from '../core/timeline';
@@ -42,7 +43,7 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
 
   async fork(t: ConversationTarget, filesRewound: boolean): Promise<void> {
     if (!t.session.transcript || !t.prompt.uuid) throw new Error('This session has no transcript to fork.');
-    const fork = forkConversation(this.store, { transcript: t.session.transcript }, t.prompt.uuid);
+    const fork = forkConversation(this.store, { transcript: t.session.transcript }, t.prompt.uuid, claudeForker);
     const cwd = t.session.cwd ?? fork.lineage.cwd;
     const command = fork.resume ?? `claude --resume ${fork.session}`;
     this.lastResume = { fork, cwd, command };

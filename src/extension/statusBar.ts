@@ -1,7 +1,7 @@
 // Status bar: whether this workspace is recording, and how many checkpoints it has.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { baselinesRunning, type CaptureStatus, readCaptureStatus } from '../agents/shellCapture';
+import { baselinesRunning, type CaptureStatus, readCaptureStatus } from '../recording/shellCapture';
 import { VIEW } from './commandIds';
 import type { TimelineModel } from './timelineModel';
 

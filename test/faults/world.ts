@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { record } from '../../src/agents/recorder';
+import { record } from '../../src/recording/recorder';
 import { Store } from '../../src/core/store';
 import { checkpoints } from '../../src/core/timeline';
 import { CLI } from '../helpers/cli';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { record } from '../../src/agents/recorder';
+import { record } from '../../src/recording/recorder';
 import { applyWriteFs, beginRewind, makePlan, readJournal, recoverUnfinished, rewind } from '../../src/core/rewind';
 import { Store } from '../../src/core/store';
 import { checkpoints } from '../../src/core/timeline';

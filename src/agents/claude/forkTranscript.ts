@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { TranscriptForker } from '../../recording/forkConversation';
 import { checkFork } from './forkCheck';
 import { planFork, type CutRefusalReason } from './forkPlan';
 import { sessionOf, TranscriptGraph } from './transcriptChain';
@@ -113,3 +114,10 @@ export function forkTranscript(file: string, cutUuid: string, opts: { newId?: st
   if (cwd) result.cwd = cwd;
   return result;
 }
+
+/** Claude Code's transcript forker, for recording/forkConversation.ts. */
+export const claudeForker: TranscriptForker = {
+  agent: 'claude',
+  fork: (transcript, before) => forkTranscript(transcript, before),
+  refused: (e) => e instanceof CutRefusedError,
+};

@@ -1,7 +1,7 @@
 // Claude Code hook payload (stdin JSON, agent-hooks.md §1.5) -> internal event. Paths must be
 // absolute as Claude Code always sends them; anything else is bad input and records nothing.
 import { checkAbsolutePath } from '../../core/paths';
-import type { AdapterResult } from '../events';
+import type { AdapterResult } from '../../recording/events';
 
 const FILE_PATH_FIELD: Record<string, string> = {
   Write: 'file_path',

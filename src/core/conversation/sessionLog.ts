@@ -16,7 +16,7 @@ export type SessionLogLine =
   | { t: 'result'; v: number; session: string; time: number; id?: string; ok: boolean }
   | { t: 'stop' | 'end'; v: number; session: string; time: number; reason?: string };
 
-/** The fields of an agent event the log needs (src/agents/events.ts AgentEvent fits this shape). */
+/** The fields of an agent event the log needs (src/recording/events.ts AgentEvent fits this shape). */
 export interface SessionLogEvent {
   type: string;
   agent: string;

@@ -1,13 +1,36 @@
 // Forking a conversation and recording its lineage: the one implementation behind
-// `agent-rewind conversation fork` and the VS Code "Rewind conversation" actions.
+// `agent-rewind conversation fork` and the VS Code "Rewind conversation" actions. An agent's own
+// transcript is forked by that agent's adapter, passed in by the caller (`TranscriptForker`), so
+// recording knows no agent; our own session logs are forked here.
 import * as fs from 'node:fs';
 import { appendLineage, type ForkLineage } from '../core/conversation/lineage';
 import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog';
 import { forkSessionLog, SessionCutRefusedError } from '../core/conversation/sessionLogFork';
 import type { Store } from '../core/store';
-import { CutRefusedError, forkTranscript } from './claude/forkTranscript';
 
 export type ForkSource = { transcript: string } | { session: string };
+
+/** What an agent's transcript fork reports: the new session and transcript, and where it was cut. */
+export interface TranscriptForkResult {
+  session: string;
+  transcript: string;
+  parent: string;
+  parentTranscript: string;
+  /** The command that resumes the fork. */
+  resume: string;
+  cut: { uuid: string; promptId?: string; text: string; occurrence: number };
+  cwd?: string;
+}
+
+/** An agent adapter's transcript forker (Claude Code's: agents/claude/forkTranscript.ts `claudeForker`). */
+export interface TranscriptForker {
+  /** Recorded as the lineage's agent. */
+  agent: string;
+  /** Writes a fork of `transcript` cut before prompt `before`; throws when it cannot. */
+  fork(transcript: string, before: string): TranscriptForkResult;
+  /** Is this error thrown by `fork` a refused cut (nothing written)? */
+  refused(e: unknown): boolean;
+}
 
 export interface ForkResult {
   session: string;
@@ -28,15 +51,16 @@ function agentOf(storeDir: string, session: string): string {
   return start && start.t === 'start' ? start.agent : 'unknown';
 }
 
-export function forkConversation(store: Store | null, src: ForkSource, before: string): ForkResult {
+/** Forks `src` before prompt `before`; a transcript is forked by `forker`. */
+export function forkConversation(store: Store | null, src: ForkSource, before: string, forker: TranscriptForker): ForkResult {
   let lineage: ForkLineage;
   let base: Omit<ForkResult, 'lineage' | 'recorded'>;
   try {
     if ('transcript' in src) {
-      const f = forkTranscript(src.transcript, before);
+      const f = forker.fork(src.transcript, before);
       base = { session: f.session, transcript: f.transcript, parent: f.parent, resume: f.resume };
       lineage = {
-        t: 'fork', v: 1, time: Date.now(), agent: 'claude', source: 'transcript',
+        t: 'fork', v: 1, time: Date.now(), agent: forker.agent, source: 'transcript',
         parentSession: f.parent, parentTranscript: f.parentTranscript, session: f.session, transcript: f.transcript,
         cutUuid: f.cut.uuid, cutText: f.cut.text, cutOccurrence: f.cut.occurrence,
         ...(f.cut.promptId ? { cutPromptId: f.cut.promptId } : {}),
@@ -55,7 +79,7 @@ export function forkConversation(store: Store | null, src: ForkSource, before: s
       };
     }
   } catch (e) {
-    if (e instanceof CutRefusedError || e instanceof SessionCutRefusedError) throw new ForkRefusedError(e.message);
+    if (e instanceof SessionCutRefusedError || forker.refused(e)) throw new ForkRefusedError((e as Error).message);
     throw e;
   }
   if (!store) return { ...base, lineage, recorded: false };
