@@ -8,7 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { acquireCompactionLock, acquireStoreLock } from './lock';
 import { isCheckpoint, isSnap, type LogRecord, type Sequenced } from './records';
-import { referencedBlobs, stateCompanions, stateFiles } from './scan';
+import { referencedBlobs } from './scan/references';
+import { stateCompanions, stateFiles } from './scan/stateFile';
 import type { Store } from './store';
 
 export interface GcReport {

@@ -2,7 +2,7 @@
 // The recorder calls this module for shell tools (Bash, PowerShell) and at session start only; it
 // is loaded lazily, so hooks for other tools never pay for it.
 //
-// - SessionStart: the baseline (core/scan.ts): stat every file that is not ignored; clean tracked
+// - SessionStart: the baseline (core/scan/baseline.ts): stat every file that is not ignored; clean tracked
 //   files of a git repository are described by their git blob id (nothing copied); dirty and
 //   untracked files are copied into the store within a time budget, the rest before the next
 //   command runs. A previous session's state for the same folder is reused as a stat cache. No
@@ -25,30 +25,13 @@ import { readBlobs } from '../core/gitObjects';
 import { isInside } from '../core/paths';
 import { createWithContent, processAlive, sleepMs } from '../core/lock';
 import type { LogRecord, SnapRecord } from '../core/records';
-import {
-  baseline,
-  cancelPrefetch,
-  type Change,
-  durableBlob,
-  type Entry,
-  F_GITSTAT,
-  F_LARGE,
-  F_LINK,
-  finishPending,
-  loadState,
-  peekState,
-  pendingCount,
-  prefetchScan,
-  readPending,
-  rescan,
-  savePending,
-  saveState,
-  type ScanLimits,
-  type ScanOptions,
-  type ScanState,
-  stateFile,
-  stateFiles,
-} from '../core/scan';
+import { baseline, finishPending, pendingCount } from '../core/scan/baseline';
+import { cancelPrefetch, prefetchScan } from '../core/scan/gitAssist';
+import { durableBlob } from '../core/scan/references';
+import { rescan } from '../core/scan/rescan';
+import { loadState, peekState, readPending, savePending, saveState, stateFile, stateFiles } from '../core/scan/stateFile';
+import type { Entry } from '../core/scan/table';
+import { type Change, F_GITSTAT, F_LARGE, F_LINK, type ScanLimits, type ScanOptions, type ScanState } from '../core/scan/types';
 import type { Store } from '../core/store';
 import type { AfterToolEvent, BeforeToolEvent, EventBase, SessionStartEvent } from './events';
 
@@ -244,7 +227,7 @@ function rootFor(store: Store, cwd: string): string {
 
 /**
  * Called as soon as a hook knows it carries a shell call: starts the git question its scan will
- * ask (see core/scan.ts `prefetchScan`), so git runs while the hook does its other work.
+ * ask (see core/scan/gitAssist.ts `prefetchScan`), so git runs while the hook does its other work.
  */
 export function prefetchShellScan(store: Store, session: string): void {
   try {

@@ -7,7 +7,12 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { gitBlobId, readBlobs, repoInfo } from '../../src/core/gitObjects';
 import { rulesFor } from '../../src/core/ignore';
-import { baseline, F_LARGE, F_PENDING, finishPending, loadState, pendingCount, referencedBlobs, rescan, saveState, type ScanOptions, stateFile, walk } from '../../src/core/scan';
+import { baseline, finishPending, pendingCount } from '../../src/core/scan/baseline';
+import { referencedBlobs } from '../../src/core/scan/references';
+import { rescan } from '../../src/core/scan/rescan';
+import { loadState, saveState, stateFile } from '../../src/core/scan/stateFile';
+import { F_LARGE, F_PENDING, type ScanOptions } from '../../src/core/scan/types';
+import { walk } from '../../src/core/scan/walker';
 import { tempDir } from '../helpers/tmp';
 
 function write(root: string, rel: string, content: string | Buffer): void {

@@ -7,7 +7,11 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { baseline, F_LARGE, F_LINK, prefetchScan, rescan, type ScanOptions, type ScanResult, type ScanState, saveState, stateFile } from '../../src/core/scan';
+import { baseline } from '../../src/core/scan/baseline';
+import { prefetchScan } from '../../src/core/scan/gitAssist';
+import { rescan } from '../../src/core/scan/rescan';
+import { saveState, stateFile } from '../../src/core/scan/stateFile';
+import { F_LARGE, F_LINK, type ScanOptions, type ScanResult, type ScanState } from '../../src/core/scan/types';
 import { tempDir } from '../helpers/tmp';
 
 function write(root: string, rel: string, content: string | Buffer): void {

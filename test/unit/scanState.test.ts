@@ -5,8 +5,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { loadState, saveState, type ScanState, stateBlobs, stateFile } from '../../src/core/scan';
-import { DirTable, type DirStat, type Entry, FileTable } from '../../src/core/scanTable';
+import { stateBlobs } from '../../src/core/scan/references';
+import { loadState, saveState, stateFile } from '../../src/core/scan/stateFile';
+import { DirTable, type DirStat, type Entry, FileTable } from '../../src/core/scan/table';
+import type { ScanState } from '../../src/core/scan/types';
 import { tempDir } from '../helpers/tmp';
 
 const hex = (n: number, len: number) => n.toString(16).padStart(len, '0').repeat(Math.ceil(len / 8)).slice(0, len);

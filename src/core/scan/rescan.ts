@@ -1,0 +1,234 @@
+// The scan of a shell command's changes (`rescan`): everything that changed since the state was
+// taken, with the state updated in place; and keeping the state's list of watched tracked paths
+// and of the folders that went away.
+import * as path from 'node:path';
+import { sha256 } from '../blobs';
+import { gitBlobId } from '../gitObjects';
+import type { Rules } from '../ignore';
+import { entryFromStat, lstat, readNow, sameEntryStat, sameStat } from './entries';
+import { type Assist, excludedByUs, startGitAssist } from './gitAssist';
+import { fromGit, type Incremental, incremental, under } from './incremental';
+import { quickPut } from './references';
+import { type DirStat, DirTable, type Entry, type Peek, peekOf } from './table';
+import { newPeek, trackedPaths } from './tracked';
+import { type Change, F_LARGE, F_LINK, F_NOGIT, F_PENDING, F_RACY, RACY_MS, type ScanLimits, type ScanOptions, type ScanResult, type ScanState } from './types';
+import { ruleFilesChanged, rulesOfState, walk, type Walked } from './walker';
+
+/** An entry whose content git's stat check can vouch for: a clean git blob, checked against the current index. */
+function gitVouchable(p: Peek): boolean {
+  return p.hasGit && !p.hasHash && (p.flags & (F_RACY | F_PENDING | F_LARGE | F_NOGIT)) === 0;
+}
+
+/**
+ * Keeps `gitCache.watch` the tracked paths that are not in the state: drops the ones that came
+ * back, adds the tracked ones just deleted. True when it changed.
+ */
+function updateWatch(state: ScanState, gone: readonly string[], rules: Rules, limits: ScanLimits): boolean {
+  const c = state.gitCache!;
+  const watch = c.watch.filter((p) => !state.files.has(p));
+  const deleted = gone.filter((p) => !state.files.has(p));
+  if (deleted.length) {
+    const tracked = trackedPaths(state);
+    const known = new Set(watch);
+    for (const p of deleted) if ((!tracked || tracked.has(p)) && !known.has(p) && !excludedByUs(state, rules, limits, p)) watch.push(p);
+  }
+  if (watch.length === c.watch.length && watch.every((p, i) => p === c.watch[i])) return false;
+  state.gitCache = { ...c, watch };
+  return true;
+}
+
+/** Folders (known to the state) that are gone with the files deleted from them, and every known folder below those. */
+function goneFolders(state: ScanState, gone: readonly string[], already: readonly string[]): string[] {
+  const base = state.root + path.sep;
+  const seen = new Set(already);
+  const tops: string[] = [];
+  for (const rel of gone) {
+    let gap = '';
+    for (let i = rel.lastIndexOf('/'); i > 0; i = rel.lastIndexOf('/', i - 1)) {
+      const d = rel.slice(0, i);
+      if (seen.has(d)) break;
+      seen.add(d);
+      if (!state.dirs.has(d)) continue;
+      if (lstat(base + d)?.isDirectory()) break;
+      gap = d;
+    }
+    if (gap) tops.push(gap);
+  }
+  if (!tops.length) return [];
+  const out: string[] = [];
+  for (const [d] of state.dirs) if (!already.includes(d) && tops.some((t) => under(d, t))) out.push(d);
+  return out;
+}
+
+/**
+ * Scans the workspace against `state`, updates it in place, and returns what changed since it was
+ * taken. Files whose stat did not change (and were not racy) are not read; folders whose stat did
+ * not change are not listed.
+ */
+export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
+  const scanStart = Date.now();
+  const racyMs = opts.racyMs ?? RACY_MS;
+  const limits = opts.limits;
+  const rules = rulesOfState(state, limits);
+  const canInc = state.dirTimes && state.dirs.has('') && !ruleFilesChanged(state);
+  const gitJob = canInc && opts.useGit !== false ? startGitAssist(state, opts, rules) : null;
+  let inc: Incremental | null = null;
+  let assist: Assist | null = null;
+  if (gitJob?.cached) {
+    assist = gitJob.finish();
+    inc = assist?.untracked ? fromGit(state, rules, limits, assist.untracked, scanStart, racyMs) : incremental(state, rules, limits, scanStart, racyMs);
+  } else if (canInc) {
+    inc = incremental(state, rules, limits, scanStart, racyMs);
+    if (!inc) gitJob?.cancel();
+    else if (gitJob) assist = gitJob.finish();
+  }
+  let prevDirs: { has(rel: string): boolean } = state.dirs;
+  const result = (x: Partial<ScanResult>): ScanResult => ({ changes: [], read: 0, statted: 0, files: 0, listed: 0, walked: !inc, git: false, cached: false, dirty: false, prevDirs, ...x });
+  if (inc?.tooMany !== undefined) {
+    if (!gitJob?.cached) gitJob?.cancel();
+    return result({ files: inc.tooMany, listed: inc.listed, tooMany: { count: inc.tooMany } });
+  }
+  let w: Walked | null = null;
+  if (!inc) {
+    w = walk(state.root, rules, limits, state, { tracked: trackedPaths(state), scanStart, racyMs });
+    if (w.tooMany) return result({ files: w.count, listed: w.dirs.size, tooMany: { count: w.count } });
+  }
+  if (!inc) assist = null;
+  const changes: Change[] = [];
+  let read = 0;
+  let statted = 0;
+  let dirty = !!gitJob?.dirty || !!inc?.cacheChanged;
+  const format = state.git?.objectFormat ?? 'sha1';
+  const base = state.root + path.sep;
+  const gone: string[] = [];
+
+  const visit = (rel: string, cur: Entry) => {
+    const prev = state.files.get(rel);
+    if (prev && sameEntryStat(prev, cur) && !(prev.flags & (F_RACY | F_PENDING))) return;
+    if (prev && prev.flags & F_LARGE && cur.size > limits.maxFileBytes && sameEntryStat(prev, cur)) return;
+    read++;
+    const r = readNow(base + rel, cur, limits);
+    if (!r) return; // vanished or unreadable between the stat and the read: looked at again next time
+    const e = r.entry;
+    if (r.data) {
+      if (prev && !(prev.flags & F_PENDING) && !(prev.flags & F_LARGE) && !!(prev.flags & F_LINK) === !!(e.flags & F_LINK)) {
+        // Same content as recorded? Compare with what we know (our hash, else git's id).
+        const same = prev.hash ? sha256(r.data) === prev.hash : prev.git ? gitBlobId(r.data, format) === prev.git : false;
+        if (same) {
+          e.hash = prev.hash;
+          e.git = prev.git;
+          e.flags |= prev.flags & F_NOGIT;
+          if (!sameEntryStat(prev, e) || prev.flags !== e.flags || prev.mode !== e.mode) {
+            state.files.set(rel, e);
+            dirty = true;
+          }
+          return;
+        }
+      }
+      e.hash = opts.storeContent ? quickPut(opts.storeDir, r.data) : sha256(r.data);
+    }
+    dirty = true;
+    state.files.set(rel, e);
+    if (prev && prev.flags & F_PENDING) return; // a baseline copy finished now: the content is the state before, not a change
+    if (!prev && opts.existedBefore !== undefined && cur.ctime < opts.existedBefore) return; // was there all along, outside the scan until now
+    changes.push({ path: rel, before: prev ?? null, after: e, data: r.data });
+  };
+
+  if (inc) {
+    // Every known file by its stat (git's, for the clean tracked ones it vouches for), then the
+    // new ones the changed folders hold. Rows are read from the table's columns: no objects.
+    const t = state.files;
+    const pk = newPeek();
+    const check = (rel: string, p: Peek) => {
+      if (assist && gitVouchable(p) && !assist.modified.has(rel)) return;
+      statted++;
+      const st = lstat(base + rel);
+      if (!st || !(st.isFile() || st.isSymbolicLink())) {
+        gone.push(rel);
+        return;
+      }
+      if (sameStat(p, st) && !(p.flags & (F_RACY | F_PENDING))) return;
+      visit(rel, entryFromStat(st, scanStart, racyMs));
+    };
+    for (let i = 0; i < t.rows; i++) if (t.isLive(i)) check(t.pathAt(i), t.peek(i, pk));
+    for (const [rel, e] of [...t.added()]) check(rel, peekOf(e, pk));
+    for (const [rel, cur] of inc.fresh) visit(rel, cur);
+  } else {
+    statted = w!.files.size;
+    for (const [rel, cur] of w!.files) visit(rel, cur);
+    for (const rel of state.files.keys()) if (!w!.files.has(rel)) gone.push(rel);
+  }
+
+  for (const rel of gone) {
+    const prev = state.files.get(rel);
+    if (!prev) continue;
+    const st = lstat(base + rel);
+    state.files.delete(rel);
+    dirty = true;
+    if (st && (st.isFile() || st.isSymbolicLink())) continue; // now ignored: out of scope, not deleted
+    if (prev.flags & F_PENDING) continue; // never captured: nothing to restore
+    changes.push({ path: rel, before: prev, after: null });
+  }
+  // Git did not look at folders for us: the ones the deletions emptied away are found here.
+  if (inc && assist?.untracked) inc.goneDirs.push(...goneFolders(state, gone, inc.goneDirs));
+  if (state.gitCache && (gone.length || inc?.fresh.size)) dirty = updateWatch(state, gone, rules, limits) || dirty;
+
+  if (inc) {
+    if (inc.dirUpdates.size || inc.goneDirs.length) {
+      // Updated in place; what was known before stays answerable for the snapshots' `dirs`.
+      const table = state.dirs;
+      const added = new Set<string>();
+      const removed = new Set<string>();
+      for (const d of inc.goneDirs) if (table.delete(d)) removed.add(d);
+      for (const [d, s] of inc.dirUpdates) {
+        const old = table.get(d);
+        if (!old) added.add(d);
+        if (!old || old.racy !== s.racy || !sameDirStat(old, s)) dirty = true;
+        table.set(d, s);
+      }
+      if (removed.size) dirty = true;
+      prevDirs = { has: (rel: string) => removed.has(rel) || (!added.has(rel) && table.has(rel)) };
+      if (Object.keys(inc.newIgnoreFiles).length) {
+        Object.assign(state.ignoreFiles, inc.newIgnoreFiles);
+        dirty = true;
+      }
+    }
+  } else {
+    if (!sameDirs(state.dirs, w!.dirs) || !sameKeys(state.ignoreFiles, w!.ignoreFiles)) dirty = true;
+    state.dirs = new DirTable(w!.dirs);
+    state.ignoreFiles = w!.ignoreFiles;
+  }
+  // A folder the state did not know (an empty one, which git does not list) but that was made
+  // before the last scan was there before this command: a rewind must not remove it.
+  const known = prevDirs;
+  const since = state.scanned;
+  prevDirs = { has: (rel: string) => known.has(rel) || bornBefore(base + rel, since) };
+  state.scanned = scanStart;
+  changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return result({ changes, read, statted, files: state.files.size, listed: inc ? inc.listed : state.dirs.size, git: !!assist, cached: !!assist?.untracked, dirty });
+}
+
+/** Made before `time`, by its birth time (0, or the ctime where there is none: never before). */
+function bornBefore(abs: string, time: number): boolean {
+  const bt = lstat(abs)?.birthtimeMs;
+  return !!bt && bt < time;
+}
+
+function sameDirStat(a: DirStat, b: DirStat): boolean {
+  return a.mtime === b.mtime && a.ctime === b.ctime && a.ino === b.ino;
+}
+
+function sameDirs(a: DirTable, b: Map<string, DirStat>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [k, s] of a) {
+    const t = b.get(k);
+    if (!t || t.racy !== s.racy || !sameDirStat(s, t)) return false;
+  }
+  return true;
+}
+
+function sameKeys(a: Record<string, string>, b: Record<string, string>): boolean {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => a[k] === b[k]);
+}
