@@ -2,7 +2,8 @@
 // commands, then tools, MCP, overrides, and the git compensations with HEADs looked up.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifyCall, classifyShell, completeCompensation, parseScript, splitChain, words, type HeadInfo } from '../../src/core/effects';
+import { classifyCall, classifyShell, completeCompensation, type HeadInfo } from '../../src/core/effects';
+import { parseScript, splitChain, words } from '../../src/core/shell/parse';
 import { parseConfig } from '../../src/core/config';
 
 type Row = [command: string, effect: 'none' | 'rewindable' | 'compensatable' | 'irreversible', severity?: 'high' | 'low'];
