@@ -3,7 +3,8 @@
 // compensatable, then the call line, then the `before` snapshots of the files it names. Shell
 // capture (./shellCapture) and git look-ups are loaded only when a shell tool or a session start needs them.
 import { newId } from '../core/ids';
-import { classifyCall, completeCompensation } from '../core/effects';
+import { classifyCall } from '../core/effects/classifyCall';
+import { completeCompensation } from '../core/effects/compensation';
 import { appendSessionEvent } from '../core/conversation/sessionLog';
 import type { CallRecord, CheckpointRecord, LogRecord } from '../core/records';
 import type { Store } from '../core/store';

@@ -2,9 +2,11 @@
 // commands, then tools, MCP, overrides, and the git compensations with HEADs looked up.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifyCall, classifyShell, completeCompensation, type HeadInfo } from '../../src/core/effects';
-import { parseScript, splitChain, words } from '../../src/core/shell/parse';
 import { parseConfig } from '../../src/core/config';
+import { classifyCall } from '../../src/core/effects/classifyCall';
+import { classifyShell } from '../../src/core/effects/classifyShell';
+import { completeCompensation, type HeadInfo } from '../../src/core/effects/compensation';
+import { parseScript, splitChain, words } from '../../src/core/shell/parse';
 
 type Row = [command: string, effect: 'none' | 'rewindable' | 'compensatable' | 'irreversible', severity?: 'high' | 'low'];
 

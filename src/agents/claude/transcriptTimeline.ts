@@ -3,7 +3,7 @@
 // results. Pure over parsed entries; transcriptRead.ts does the I/O.
 import * as path from 'node:path';
 import type { EffectOverride } from '../../core/config';
-import { classifyCall } from '../../core/effects';
+import { classifyCall } from '../../core/effects/classifyCall';
 import type { Effect, Severity } from '../../core/records';
 import { isRealPrompt, sessionOf, TranscriptGraph } from './transcriptChain';
 import type { TranscriptEntry } from './transcriptLine';
