@@ -28,7 +28,7 @@ const shellCapture = () => require('./shellCapture') as typeof import('./shellCa
 const gitObjects = () => require('../core/gitObjects') as typeof import('../core/gitObjects');
 
 function callRecord(store: Store, e: BeforeToolEvent): { call: CallRecord; checkpoint: CheckpointRecord | null } {
-  const c = classifyCall(e.tool, e.input, { ...(e.cwd ? { cwd: e.cwd } : {}), overrides: store.config().effects });
+  const c = classifyCall(e.tool, e.kind, e.input, { ...(e.cwd ? { cwd: e.cwd } : {}), overrides: store.config().effects });
   // A git commit/reset/switch: the HEAD before it, looked up now, goes into the compensation.
   const compensation = c.git ? completeCompensation(c, (dir, globals) => gitObjects().gitHead(dir, globals)) : c.compensation;
   const call: CallRecord = {

@@ -8,14 +8,15 @@
 // Irreversible and compensatable calls carry a severity: `high` when we know what the call does,
 // `low` when we do not (an unknown command or script is listed as irreversible/low rather than
 // silently called harmless).
-// A call is classified by its tool, after the user's overrides by tool name; shell commands by what
-// they run (./classifyShell). Pure: no I/O.
+// A call is classified by its kind (./toolKind: the adapter maps the agent's tools), after the
+// user's overrides by tool name; shell commands by what they run (./classifyShell). Pure: no I/O.
 // The HEAD a git compensation needs is looked up by the recorder (./compensation).
 import type { EffectOverride } from '../config';
 import type { Effect, Severity } from '../records';
 import { classifyShell } from './classifyShell';
 import { toolOverride } from './overrides';
-import { FILE_TOOLS, NONE_TOOLS, oneLine, SHELL_TOOLS, str, summarize } from './summary';
+import { oneLine, summarize } from './summary';
+import type { ToolKind } from './toolKind';
 import type { CompensationUnit, GitNeed } from './verdict';
 
 export interface Classification {
@@ -43,39 +44,48 @@ export interface ClassifyContext {
   overrides?: readonly EffectOverride[];
 }
 
-const MCP_READ = /^(get|list|read|search|fetch|find|query|describe|view|show|lookup|count|check|resolve|retrieve|browse|inspect|explain|preview|download|export|status|whoami|ping|echo)(_|-|[A-Z]|$)/i;
+/** Remote tool names that suggest the tool only reads (`get_issue`, `listFiles`). */
+const REMOTE_READ = /^(get|list|read|search|fetch|find|query|describe|view|show|lookup|count|check|resolve|retrieve|browse|inspect|explain|preview|download|export|status|whoami|ping|echo)(_|-|[A-Z]|$)/i;
 
-export function classifyCall(tool: string, input: unknown, ctx: ClassifyContext = {}): Classification {
-  const summary = summarize(tool, input);
+/**
+ * Classifies one tool call. `tool` is the name the agent shows (what overrides by tool name match
+ * and what labels start with); `kind` is what the adapter says the tool is; `input` is summarized
+ * when the kind gives no summary.
+ */
+export function classifyCall(tool: string, kind: ToolKind, input: unknown, ctx: ClassifyContext = {}): Classification {
+  const summary = summarize(kind, input);
   const overrides = ctx.overrides ?? [];
-  const byTool = toolOverride(tool, overrides);
+  const byTool = toolOverride(tool, kind, overrides);
   if (byTool) {
     const c: Classification = { effect: byTool.effect, summary, reason: 'set in your effects settings' };
     if (byTool.effect === 'irreversible' || byTool.effect === 'compensatable') c.severity = byTool.severity ?? 'high';
     if (byTool.compensation) c.compensation = byTool.compensation;
     return c;
   }
-  if (FILE_TOOLS.has(tool)) return { effect: 'rewindable', summary };
-  if (NONE_TOOLS.has(tool)) return { effect: 'none', summary };
-  if (SHELL_TOOLS.has(tool)) {
-    const i = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-    const v = classifyShell(str(i.command), ctx.cwd, overrides, { ...(ctx.root ? { root: ctx.root } : {}), dialect: tool === 'PowerShell' ? 'powershell' : 'sh' });
-    const c: Classification = { effect: v.effect, summary };
-    if (v.severity) c.severity = v.severity;
-    if (v.reason) c.reason = v.reason;
-    if (v.compensation) c.compensation = v.compensation;
-    if (v.git && v.units) {
-      c.git = v.git;
-      c.units = v.units;
-      c.gitCommitIn = v.git[0]!.dir;
+  switch (kind.kind) {
+    case 'file-write':
+      return { effect: 'rewindable', summary };
+    case 'read':
+      return { effect: 'none', summary };
+    case 'shell': {
+      const v = classifyShell(kind.command, ctx.cwd, overrides, { ...(ctx.root ? { root: ctx.root } : {}), dialect: kind.dialect });
+      const c: Classification = { effect: v.effect, summary };
+      if (v.severity) c.severity = v.severity;
+      if (v.reason) c.reason = v.reason;
+      if (v.compensation) c.compensation = v.compensation;
+      if (v.git && v.units) {
+        c.git = v.git;
+        c.units = v.units;
+        c.gitCommitIn = v.git[0]!.dir;
+      }
+      return c;
     }
-    return c;
+    case 'remote': {
+      const s = oneLine(`${kind.server !== undefined ? `${kind.server} ` : ''}${kind.name} ${summary}`);
+      if (REMOTE_READ.test(kind.name)) return { effect: 'irreversible', severity: 'low', summary: s, reason: 'an MCP tool (its name suggests it only reads; configure it as none)' };
+      return { effect: 'irreversible', severity: 'high', summary: s, reason: 'an MCP tool: it acts outside this machine unless configured otherwise' };
+    }
+    case 'other':
+      return { effect: 'irreversible', severity: 'low', summary, reason: `unknown tool "${tool}"` };
   }
-  if (tool.startsWith('mcp__')) {
-    const name = tool.split('__').slice(2).join('__') || tool;
-    const s = oneLine(`${tool.split('__').slice(1).join(' ')} ${summary}`);
-    if (MCP_READ.test(name)) return { effect: 'irreversible', severity: 'low', summary: s, reason: 'an MCP tool (its name suggests it only reads; configure it as none)' };
-    return { effect: 'irreversible', severity: 'high', summary: s, reason: 'an MCP tool: it acts outside this machine unless configured otherwise' };
-  }
-  return { effect: 'irreversible', severity: 'low', summary, reason: `unknown tool "${tool}"` };
 }

@@ -1,21 +1,21 @@
 // The user's effect overrides (store config `effects`): by tool name (exact, or a glob with `*`,
-// matched against the tool's name) or by a regular expression tested against each simple
+// matched against the name the agent shows) or by a regular expression tested against each simple
 // command of a shell script. A bad pattern matches nothing; a glob never lists a read-only tool.
 import type { EffectOverride } from '../config';
-import { NONE_TOOLS } from './summary';
+import type { ToolKind } from './toolKind';
 
 function globToRegExp(glob: string): RegExp {
   return new RegExp('^' + glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*') + '$');
 }
 
 /** The override for a tool, by its exact name or a glob. */
-export function toolOverride(tool: string, overrides: readonly EffectOverride[]): EffectOverride | undefined {
+export function toolOverride(tool: string, kind: ToolKind, overrides: readonly EffectOverride[]): EffectOverride | undefined {
   for (const o of overrides) {
     if (!o.tool) continue;
     if (o.tool === tool) return o;
-    // A glob never turns a built-in read-only tool into a listed one (`*` → irreversible).
+    // A glob never turns a read-only tool into a listed one (`*` → irreversible).
     if (o.tool.includes('*') && globToRegExp(o.tool).test(tool)) {
-      if (NONE_TOOLS.has(tool) && (o.effect === 'irreversible' || o.effect === 'compensatable')) continue;
+      if (kind.kind === 'read' && (o.effect === 'irreversible' || o.effect === 'compensatable')) continue;
       return o;
     }
   }

@@ -1,14 +1,7 @@
 // The one line that says what a tool call did, e.g. `git push origin main` or a file's path: shown in
-// checkpoint labels (`Bash: git push origin main`), call lines and the preview.
-
-export const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
-export const SHELL_TOOLS = new Set(['Bash', 'PowerShell']);
-/** Built-in tools that change nothing: never listed, and a glob override never makes them listed. */
-export const NONE_TOOLS = new Set([
-  'Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'TodoRead', 'NotebookRead',
-  'Task', 'Agent', 'ExitPlanMode', 'EnterPlanMode', 'BashOutput', 'KillShell', 'KillBash', 'ListMcpResourcesTool', 'ReadMcpResourceTool',
-  'AskUserQuestion', 'Skill', 'SlashCommand', 'ToolSearch',
-]);
+// checkpoint labels (`Bash: git push origin main`), call lines and the preview. The adapter's
+// `summary` hint wins; otherwise the command, the paths, or the input as JSON.
+import type { ToolKind } from './toolKind';
 
 /** Whitespace collapsed, cut at `max` characters. */
 export function oneLine(s: string, max = 200): string {
@@ -16,17 +9,8 @@ export function oneLine(s: string, max = 200): string {
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
 
-export function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
-}
-
-export function summarize(tool: string, input: unknown): string {
-  const i = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
-  if (SHELL_TOOLS.has(tool)) return oneLine(str(i.command));
-  if (FILE_TOOLS.has(tool)) return str(i.file_path) || str(i.notebook_path);
-  if (tool === 'Read') return str(i.file_path);
-  if (tool === 'WebFetch') return str(i.url);
-  if (tool === 'Grep' || tool === 'Glob') return str(i.pattern);
+/** A tool's input as one line of JSON (an empty object shows as nothing). */
+export function inputSummary(input: unknown): string {
   let json = '';
   try {
     json = JSON.stringify(input) ?? '';
@@ -34,4 +18,11 @@ export function summarize(tool: string, input: unknown): string {
     json = '';
   }
   return oneLine(json === '{}' ? '' : json, 160);
+}
+
+export function summarize(kind: ToolKind, input: unknown): string {
+  if (kind.summary !== undefined) return kind.summary;
+  if (kind.kind === 'shell') return oneLine(kind.command);
+  if (kind.kind === 'file-write') return kind.paths.join(', ');
+  return inputSummary(input);
 }
