@@ -8,7 +8,7 @@ import type * as ChildProcess from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { HeadInfo } from './effects';
+import type { HeadInfo } from './effects/compensation';
 import { crypto } from './blobs';
 import { sleepMs } from './lock';
 

@@ -1,5 +1,6 @@
 // The small internal event protocol every agent adapter produces (agent-hooks.md §4). The
 // recorder turns these into store records; adapters know nothing about the store.
+import type { ToolKind } from '../core/effects/toolKind';
 
 export interface EventBase {
   agent: string;
@@ -23,6 +24,8 @@ export interface PromptEvent extends EventBase {
 export interface BeforeToolEvent extends EventBase {
   type: 'before_tool';
   tool: string;
+  /** What the tool is (the adapter maps its agent's tool names): what classification goes by. */
+  kind: ToolKind;
   callId?: string;
   input: unknown;
   /** Files the tool names and will write (absolute, validated). */
@@ -33,6 +36,7 @@ export interface BeforeToolEvent extends EventBase {
 export interface AfterToolEvent extends EventBase {
   type: 'after_tool';
   tool: string;
+  kind: ToolKind;
   callId?: string;
   input: unknown;
   paths: string[];

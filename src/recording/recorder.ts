@@ -3,7 +3,8 @@
 // compensatable, then the call line, then the `before` snapshots of the files it names. Shell
 // capture (./shellCapture) and git look-ups are loaded only when a shell tool or a session start needs them.
 import { newId } from '../core/ids';
-import { classifyCall, completeCompensation } from '../core/effects';
+import { classifyCall } from '../core/effects/classifyCall';
+import { completeCompensation } from '../core/effects/compensation';
 import { appendSessionEvent } from '../core/conversation/sessionLog';
 import type { CallRecord, CheckpointRecord, LogRecord } from '../core/records';
 import type { Store } from '../core/store';
@@ -27,7 +28,7 @@ const shellCapture = () => require('./shellCapture') as typeof import('./shellCa
 const gitObjects = () => require('../core/gitObjects') as typeof import('../core/gitObjects');
 
 function callRecord(store: Store, e: BeforeToolEvent): { call: CallRecord; checkpoint: CheckpointRecord | null } {
-  const c = classifyCall(e.tool, e.input, { ...(e.cwd ? { cwd: e.cwd } : {}), overrides: store.config().effects });
+  const c = classifyCall(e.tool, e.kind, e.input, { ...(e.cwd ? { cwd: e.cwd } : {}), overrides: store.config().effects });
   // A git commit/reset/switch: the HEAD before it, looked up now, goes into the compensation.
   const compensation = c.git ? completeCompensation(c, (dir, globals) => gitObjects().gitHead(dir, globals)) : c.compensation;
   const call: CallRecord = {

@@ -301,7 +301,7 @@ function turnOff(store: Store, state: ScanState, file: string, count: number, li
 export function orphanShellCall(store: Store, e: EventBase): LogRecord[] | null {
   const pending = readPending(stateFile(store.dir, e.session));
   if (!pending) return null;
-  return captureAfterShell(store, { type: 'after_tool', agent: e.agent, session: e.session, tool: pending.tool, callId: pending.call, input: null, paths: [], shell: true, ok: false });
+  return captureAfterShell(store, { type: 'after_tool', agent: e.agent, session: e.session, tool: pending.tool, kind: { kind: 'shell', command: '', dialect: 'sh' }, callId: pending.call, input: null, paths: [], shell: true, ok: false });
 }
 
 /** PostToolUse / PostToolUseFailure of a shell command: the `before`/`after` snapshots of what it changed. */

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { claudeToolKind } from '../../src/agents/claude/toolKind';
 import { record } from '../../src/recording/recorder';
 import { Store } from '../../src/core/store';
 import { checkpoints } from '../../src/core/timeline';
@@ -70,7 +71,7 @@ export function agentWorld(n: number, seed = SEED): World {
   const before = snapshotTree(ws);
   let call = 0;
   const write = (p: string, data: Buffer | null) => {
-    const e = { ...ev, tool: 'Write', input: { file_path: p }, paths: [p], shell: false, callId: `toolu_k${call++}` };
+    const e = { ...ev, tool: 'Write', kind: claudeToolKind('Write', { file_path: p }), input: { file_path: p }, paths: [p], shell: false, callId: `toolu_k${call++}` };
     record(store, { ...e, type: 'before_tool' });
     if (data === null) fs.rmSync(p);
     else {

@@ -2,8 +2,15 @@
 // commands, then tools, MCP, overrides, and the git compensations with HEADs looked up.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { classifyCall, classifyShell, completeCompensation, parseScript, splitChain, words, type HeadInfo } from '../../src/core/effects';
+import { claudeToolKind } from '../../src/agents/claude/toolKind';
 import { parseConfig } from '../../src/core/config';
+import { type ClassifyContext, classifyCall } from '../../src/core/effects/classifyCall';
+import { classifyShell } from '../../src/core/effects/classifyShell';
+import { completeCompensation, type HeadInfo } from '../../src/core/effects/compensation';
+import { parseScript, splitChain, words } from '../../src/core/shell/parse';
+
+/** A Claude Code tool call classified the way the recorder does: through the Claude mapping. */
+const classify = (tool: string, input: unknown, ctx?: ClassifyContext) => classifyCall(tool, claudeToolKind(tool, input), input, ctx);
 
 type Row = [command: string, effect: 'none' | 'rewindable' | 'compensatable' | 'irreversible', severity?: 'high' | 'low'];
 
@@ -249,44 +256,44 @@ describe('shell parsing', () => {
 describe('git compensations', () => {
   const heads = (map: Record<string, HeadInfo | null>) => (dir: string) => map[dir] ?? null;
   it('a commit compensates with reset --soft to the HEAD recorded before it, in the folder git -C names', () => {
-    const c = classifyCall('Bash', { command: 'git -C repo -c user.name=x commit -m "msg; rm -rf"' }, { cwd: WS });
+    const c = classify('Bash', { command: 'git -C repo -c user.name=x commit -m "msg; rm -rf"' }, { cwd: WS });
     assert.equal(c.effect, 'compensatable');
     assert.equal(c.gitCommitIn, `${WS}/repo`);
     const comp = completeCompensation(c, heads({ [`${WS}/repo`]: { sha: 'abc123', branch: 'main' } }));
     assert.equal(comp, `git -C ${WS}/repo reset --soft abc123`);
   });
   it('follows cd, nested -C, env -C and subshells', () => {
-    assert.equal(classifyCall('Bash', { command: 'cd packages/a && git commit -m x' }, { cwd: WS }).gitCommitIn, `${WS}/packages/a`);
-    assert.equal(classifyCall('Bash', { command: 'git -C a -C b commit -m x' }, { cwd: WS }).gitCommitIn, `${WS}/a/b`);
-    assert.equal(classifyCall('Bash', { command: 'env -C /srv/repo git commit -m x' }, { cwd: WS }).gitCommitIn, '/srv/repo');
-    assert.equal(classifyCall('Bash', { command: '(cd x && git commit -m m); git commit -m n' }, { cwd: WS }).git?.map((g) => g.dir).join(','), `${WS}/x,${WS}`);
-    assert.equal(classifyCall('Bash', { command: 'cd "$DIR" && git commit -m x' }, { cwd: WS }).gitCommitIn, undefined);
+    assert.equal(classify('Bash', { command: 'cd packages/a && git commit -m x' }, { cwd: WS }).gitCommitIn, `${WS}/packages/a`);
+    assert.equal(classify('Bash', { command: 'git -C a -C b commit -m x' }, { cwd: WS }).gitCommitIn, `${WS}/a/b`);
+    assert.equal(classify('Bash', { command: 'env -C /srv/repo git commit -m x' }, { cwd: WS }).gitCommitIn, '/srv/repo');
+    assert.equal(classify('Bash', { command: '(cd x && git commit -m m); git commit -m n' }, { cwd: WS }).git?.map((g) => g.dir).join(','), `${WS}/x,${WS}`);
+    assert.equal(classify('Bash', { command: 'cd "$DIR" && git commit -m x' }, { cwd: WS }).gitCommitIn, undefined);
   });
   it('keeps git location options in the compensation', () => {
-    const c = classifyCall('Bash', { command: 'git --git-dir=/x/.git --work-tree /x commit -m a' }, { cwd: WS });
+    const c = classify('Bash', { command: 'git --git-dir=/x/.git --work-tree /x commit -m a' }, { cwd: WS });
     assert.equal(completeCompensation(c, () => ({ sha: 'f00', branch: null })), `git -C ${WS} --git-dir=/x/.git --work-tree=/x reset --soft f00`);
   });
   it('two commits in one repository reset to the HEAD before the first; the first commit ever un-commits', () => {
-    const c = classifyCall('Bash', { command: 'git commit -m a && git commit -m b' }, { cwd: WS });
+    const c = classify('Bash', { command: 'git commit -m a && git commit -m b' }, { cwd: WS });
     assert.equal(completeCompensation(c, () => ({ sha: 'aaa', branch: 'main' })), `git -C ${WS} reset --soft aaa`);
     assert.equal(completeCompensation(c, () => ({ sha: null, branch: 'main' })), `git -C ${WS} update-ref -d HEAD`);
     assert.equal(completeCompensation(c, () => null), undefined, 'not a repository: no suggestion');
   });
   it('a branch switch goes back to the branch before; a new branch is deleted after switching back', () => {
-    const sw = classifyCall('Bash', { command: 'git switch main' }, { cwd: WS });
+    const sw = classify('Bash', { command: 'git switch main' }, { cwd: WS });
     assert.equal(completeCompensation(sw, () => ({ sha: 'a1', branch: 'dev' })), `git -C ${WS} switch dev`);
-    const nb = classifyCall('Bash', { command: 'git checkout -b feat' }, { cwd: WS });
+    const nb = classify('Bash', { command: 'git checkout -b feat' }, { cwd: WS });
     assert.equal(completeCompensation(nb, () => ({ sha: 'a1', branch: 'dev' })), `git -C ${WS} switch dev && git -C ${WS} branch -D feat`);
     assert.equal(completeCompensation(sw, () => ({ sha: 'a1', branch: null })), `git -C ${WS} checkout --detach a1`);
   });
   it('undoes several units in reverse order', () => {
-    const c = classifyCall('Bash', { command: 'git commit -m a && git tag v1' }, { cwd: WS });
+    const c = classify('Bash', { command: 'git commit -m a && git tag v1' }, { cwd: WS });
     assert.equal(completeCompensation(c, () => ({ sha: 'c0', branch: 'main' })), `git -C ${WS} tag -d v1 && git -C ${WS} reset --soft c0`);
     assert.equal(classifyShell('git tag v2', WS).compensation, `git -C ${WS} tag -d v2`);
     assert.equal(classifyShell('apt-get install -y jq ripgrep', WS).compensation, 'apt-get remove jq ripgrep');
   });
   it('merges and resets compensate with a mixed reset (the files come back with the file rewind)', () => {
-    const c = classifyCall('Bash', { command: 'git reset --hard origin/main' }, { cwd: WS });
+    const c = classify('Bash', { command: 'git reset --hard origin/main' }, { cwd: WS });
     assert.equal(completeCompensation(c, () => ({ sha: 'beef', branch: 'main' })), `git -C ${WS} reset --mixed beef`);
     assert.equal(classifyShell('git reset HEAD src/a.ts', WS).effect, 'none', 'unstaging paths');
   });
@@ -294,21 +301,21 @@ describe('git compensations', () => {
 
 describe('tools, MCP and overrides', () => {
   it('file tools are rewindable; reads, searches, fetches and todos are none', () => {
-    for (const t of ['Write', 'Edit', 'MultiEdit', 'NotebookEdit']) assert.equal(classifyCall(t, { file_path: '/a' }).effect, 'rewindable');
+    for (const t of ['Write', 'Edit', 'MultiEdit', 'NotebookEdit']) assert.equal(classify(t, { file_path: '/a' }).effect, 'rewindable');
     for (const t of ['Read', 'Grep', 'Glob', 'WebFetch', 'WebSearch', 'TodoWrite', 'Task', 'LS']) {
-      const c = classifyCall(t, {});
+      const c = classify(t, {});
       assert.equal(c.effect, 'none', t);
       assert.equal(c.severity, undefined);
     }
   });
   it('MCP tools are irreversible unless configured; read-like names are low', () => {
-    const send = classifyCall('mcp__mail__send_message', { to: 'dana@example.com', body: 'hi' });
+    const send = classify('mcp__mail__send_message', { to: 'dana@example.com', body: 'hi' });
     assert.equal(send.effect, 'irreversible');
     assert.equal(send.severity, 'high');
     assert.match(send.summary, /^mail send_message /);
-    const get = classifyCall('mcp__github__get_issue', { number: 3 });
+    const get = classify('mcp__github__get_issue', { number: 3 });
     assert.deepEqual([get.effect, get.severity], ['irreversible', 'low']);
-    assert.deepEqual([classifyCall('SomethingNew', {}).effect, classifyCall('SomethingNew', {}).severity], ['irreversible', 'low']);
+    assert.deepEqual([classify('SomethingNew', {}).effect, classify('SomethingNew', {}).severity], ['irreversible', 'low']);
   });
   it('overrides by exact tool name and glob; a glob never makes a read-only tool listed', () => {
     const overrides = parseConfig({
@@ -320,11 +327,11 @@ describe('tools, MCP and overrides', () => {
       ],
     }).effects;
     assert.equal(overrides.length, 3, 'invalid entries dropped');
-    assert.equal(classifyCall('mcp__github__create_issue', {}, { overrides }).effect, 'none');
-    assert.equal(classifyCall('mcp__mail__draft', {}, { overrides }).effect, 'rewindable');
-    assert.deepEqual([classifyCall('mcp__mail__send', {}, { overrides }).effect, classifyCall('mcp__mail__send', {}, { overrides }).severity], ['irreversible', 'low']);
-    assert.equal(classifyCall('Read', { file_path: '/a' }, { overrides }).effect, 'none');
-    assert.equal(classifyCall('Grep', { pattern: 'x' }, { overrides }).effect, 'none');
+    assert.equal(classify('mcp__github__create_issue', {}, { overrides }).effect, 'none');
+    assert.equal(classify('mcp__mail__draft', {}, { overrides }).effect, 'rewindable');
+    assert.deepEqual([classify('mcp__mail__send', {}, { overrides }).effect, classify('mcp__mail__send', {}, { overrides }).severity], ['irreversible', 'low']);
+    assert.equal(classify('Read', { file_path: '/a' }, { overrides }).effect, 'none');
+    assert.equal(classify('Grep', { pattern: 'x' }, { overrides }).effect, 'none');
   });
   it('overrides by command pattern apply to each simple command of a chain, also inside bash -c', () => {
     const overrides = parseConfig({
@@ -334,24 +341,24 @@ describe('tools, MCP and overrides', () => {
         { command: '([', effect: 'none' },
       ],
     }).effects;
-    const a = classifyCall('Bash', { command: 'npm test && ./scripts/deploy-staging.sh --fast' }, { cwd: WS, overrides });
+    const a = classify('Bash', { command: 'npm test && ./scripts/deploy-staging.sh --fast' }, { cwd: WS, overrides });
     assert.deepEqual([a.effect, a.severity, a.compensation], ['irreversible', 'high', './scripts/rollback.sh'], 'the compensation the user configured is kept');
-    assert.equal(classifyCall('Bash', { command: 'npm run deploy' }, { cwd: WS, overrides }).effect, 'none');
+    assert.equal(classify('Bash', { command: 'npm run deploy' }, { cwd: WS, overrides }).effect, 'none');
     // The override covers its own part only: the push in the same chain is still listed.
-    assert.equal(classifyCall('Bash', { command: 'npm run deploy && git push' }, { cwd: WS, overrides }).effect, 'irreversible');
-    assert.equal(classifyCall('Bash', { command: 'bash -c "npm run deploy"' }, { cwd: WS, overrides }).effect, 'none');
+    assert.equal(classify('Bash', { command: 'npm run deploy && git push' }, { cwd: WS, overrides }).effect, 'irreversible');
+    assert.equal(classify('Bash', { command: 'bash -c "npm run deploy"' }, { cwd: WS, overrides }).effect, 'none');
     const comp = parseConfig({ effects: [{ command: '^make release$', effect: 'compensatable', compensation: 'make unrelease' }] }).effects;
-    assert.equal(classifyCall('Bash', { command: 'make release' }, { cwd: WS, overrides: comp }).compensation, 'make unrelease');
-    assert.equal(classifyCall('Bash', { command: 'ls' }, { cwd: WS, overrides }).effect, 'none', 'a bad pattern matches nothing');
+    assert.equal(classify('Bash', { command: 'make release' }, { cwd: WS, overrides: comp }).compensation, 'make unrelease');
+    assert.equal(classify('Bash', { command: 'ls' }, { cwd: WS, overrides }).effect, 'none', 'a bad pattern matches nothing');
   });
   it('a tool override wins over the shell rules', () => {
     const overrides = parseConfig({ effects: [{ tool: 'Bash', effect: 'none' }] }).effects;
-    assert.equal(classifyCall('Bash', { command: 'git push' }, { overrides }).effect, 'none');
+    assert.equal(classify('Bash', { command: 'git push' }, { overrides }).effect, 'none');
   });
 });
 
 describe('PowerShell', () => {
-  const ps = (command: string) => classifyCall('PowerShell', { command }, { cwd: 'C:\\work\\app' });
+  const ps = (command: string) => classify('PowerShell', { command }, { cwd: 'C:\\work\\app' });
   it('classifies cmdlets and native commands', () => {
     assert.equal(ps('Get-ChildItem -Recurse | Select-Object -First 5').effect, 'none');
     assert.equal(ps('Remove-Item -Recurse build').effect, 'rewindable');
@@ -360,5 +367,33 @@ describe('PowerShell', () => {
     assert.equal(ps('git push origin main; Write-Host done').effect, 'irreversible');
     assert.equal(ps('Send-MailMessage -To a@b.c -Subject x').severity, 'high');
     assert.equal(ps('git commit -m "a `"quoted`" msg"').effect, 'compensatable');
+  });
+});
+
+describe('generic tool kinds (no agent tool names)', () => {
+  it('remote tools are irreversible unless configured; read-like names are low', () => {
+    const send = classifyCall('send_message', { kind: 'remote', server: 'mail', name: 'send_message' }, { to: 'dana@example.com' });
+    assert.deepEqual([send.effect, send.severity, send.summary], ['irreversible', 'high', 'mail send_message {"to":"dana@example.com"}']);
+    const get = classifyCall('getIssue', { kind: 'remote', name: 'getIssue' }, {});
+    assert.deepEqual([get.effect, get.severity, get.summary], ['irreversible', 'low', 'getIssue']);
+    const overrides = parseConfig({ effects: [{ tool: 'send_*', effect: 'none' }] }).effects;
+    assert.equal(classifyCall('send_message', { kind: 'remote', name: 'send_message' }, {}, { overrides }).effect, 'none');
+  });
+  it('reads are none, even under a glob that lists every other tool', () => {
+    const overrides = parseConfig({ effects: [{ tool: '*', effect: 'irreversible' }] }).effects;
+    const c = classifyCall('view_file', { kind: 'read', summary: '/w/a.ts' }, { path: 'a.ts' }, { overrides });
+    assert.deepEqual([c.effect, c.summary], ['none', '/w/a.ts']);
+    assert.equal(classifyCall('fetch_page', { kind: 'read' }, { url: 'https://x.test' }).summary, '{"url":"https://x.test"}');
+    assert.equal(classifyCall('frobnicate', { kind: 'other' }, {}, { overrides }).effect, 'irreversible', 'the glob still lists an unknown tool');
+  });
+  it('unknown tools are irreversible/low; file writes rewindable; shell commands by what they run', () => {
+    const o = classifyCall('frobnicate', { kind: 'other' }, { a: 1 });
+    assert.deepEqual([o.effect, o.severity, o.reason, o.summary], ['irreversible', 'low', 'unknown tool "frobnicate"', '{"a":1}']);
+    const w = classifyCall('createFile', { kind: 'file-write', paths: ['/w/a', '/w/b'] }, { content: 'x' });
+    assert.deepEqual([w.effect, w.summary], ['rewindable', '/w/a, /w/b']);
+    const sh = classifyCall('runInTerminal', { kind: 'shell', command: 'git commit -m x', dialect: 'sh' }, {}, { cwd: WS });
+    assert.deepEqual([sh.effect, sh.summary, sh.gitCommitIn], ['compensatable', 'git commit -m x', WS]);
+    const ps = classifyCall('terminal', { kind: 'shell', command: 'Remove-Item build', dialect: 'powershell' }, {}, { cwd: WS });
+    assert.equal(ps.effect, 'rewindable');
   });
 });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { claudeToolKind } from '../../src/agents/claude/toolKind';
 import { record } from '../../src/recording/recorder';
 import { applyWriteFs, beginRewind, makePlan, readJournal, recoverUnfinished, rewind } from '../../src/core/rewind';
 import { Store } from '../../src/core/store';
@@ -21,7 +22,7 @@ function setup() {
   };
   const write = (rel: string, content: string | Buffer | null) => {
     const p = path.join(ws, rel);
-    const e = { ...ev, tool: 'Write', input: { file_path: p }, paths: [p], shell: false, callId: `c${Math.random()}` };
+    const e = { ...ev, tool: 'Write', kind: claudeToolKind('Write', { file_path: p }), input: { file_path: p }, paths: [p], shell: false, callId: `c${Math.random()}` };
     record(store, { ...e, type: 'before_tool' });
     if (content === null) fs.rmSync(p);
     else {
@@ -125,7 +126,7 @@ describe('rewind', () => {
     fs.symlinkSync('run.sh', link);
     const p1 = prompt('first');
     // One tool call that names both paths and deletes them.
-    const e = { agent: 'claude', session: 's1', cwd: ws, tool: 'Write', input: {}, paths: [script, link], shell: false };
+    const e = { agent: 'claude', session: 's1', cwd: ws, tool: 'Write', kind: claudeToolKind('Write', {}), input: {}, paths: [script, link], shell: false };
     record(store, { ...e, type: 'before_tool' });
     fs.rmSync(script);
     fs.rmSync(link);

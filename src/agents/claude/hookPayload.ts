@@ -2,14 +2,7 @@
 // absolute as Claude Code always sends them; anything else is bad input and records nothing.
 import { checkAbsolutePath } from '../../core/paths';
 import type { AdapterResult } from '../../recording/events';
-
-const FILE_PATH_FIELD: Record<string, string> = {
-  Write: 'file_path',
-  Edit: 'file_path',
-  MultiEdit: 'file_path',
-  NotebookEdit: 'notebook_path',
-};
-const SHELL = new Set(['Bash', 'PowerShell']);
+import { claudeToolKind, FILE_PATH_FIELD } from './toolKind';
 
 /**
  * Payload fields documented or seen from the real CLI (checked against 2.1.332 by test/compat, which
@@ -64,15 +57,17 @@ export function parseClaudePayload(text: string, env: NodeJS.ProcessEnv = proces
       const tool = p.tool_name;
       if (typeof tool !== 'string' || tool.length === 0) return { kind: 'bad', reason: `${event} without tool_name` };
       const input = obj(p.tool_input) ?? {};
+      const kind = claudeToolKind(tool, input);
       const paths: string[] = [];
-      const field = FILE_PATH_FIELD[tool];
-      if (field) {
+      if (kind.kind === 'file-write') {
+        const field = FILE_PATH_FIELD[tool]!;
         const fp = checkAbsolutePath(input[field]);
         if (!fp) return { kind: 'bad', reason: `${tool} ${field} is not an absolute path: ${JSON.stringify(input[field])?.slice(0, 200)}` };
         paths.push(fp);
+        kind.paths = paths; // validated: absolute
       }
       const callId = typeof p.tool_use_id === 'string' ? p.tool_use_id : undefined;
-      const common = { ...base, tool, input, paths, shell: SHELL.has(tool), ...(callId ? { callId } : {}) };
+      const common = { ...base, tool, kind, input, paths, shell: kind.kind === 'shell', ...(callId ? { callId } : {}) };
       if (event === 'PreToolUse') return { kind: 'event', event: { ...common, type: 'before_tool' } };
       return { kind: 'event', event: { ...common, type: 'after_tool', ok: event === 'PostToolUse' } };
     }

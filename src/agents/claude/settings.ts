@@ -16,6 +16,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyEdits, type Edit, type FormattingOptions, type Node, parse, parseTree, type ParseError, printParseErrorCode, visit } from 'jsonc-parser';
+import { quoteArg } from '../../core/shell/quote';
 
 /** The events we record (DESIGN §4): every tool call, every prompt, session boundaries. */
 export const CLAUDE_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd'] as const;
@@ -49,12 +50,12 @@ export class ClaudeSettingsError extends Error {}
  * `C:\…` path is literal inside single quotes); if a setup runs hooks through cmd.exe instead, build
  * the command with `shell: 'cmd'`. Newer CLIs also accept an exec form (`args`) that needs no quoting
  * at all; we write the string form because every version reads it. Plain words stay bare; anything
- * else is single-quoted, where nothing is special but the quote itself (`'` → `'\''`).
+ * else is single-quoted, where nothing is special but the quote itself (`'` → `'\''`): core/shell/quote.
  */
 export function shellQuote(arg: string): string {
   if (arg === '') return "''";
   if (arg.includes('\0')) throw new ClaudeSettingsError('A path in the hook command contains a NUL byte; choose another folder.');
-  return /^[A-Za-z0-9_\/.,:@%+=-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+  return quoteArg(arg);
 }
 
 /**

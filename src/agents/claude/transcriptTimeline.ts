@@ -3,8 +3,9 @@
 // results. Pure over parsed entries; transcriptRead.ts does the I/O.
 import * as path from 'node:path';
 import type { EffectOverride } from '../../core/config';
-import { classifyCall } from '../../core/effects';
+import { classifyCall } from '../../core/effects/classifyCall';
 import type { Effect, Severity } from '../../core/records';
+import { claudeToolKind } from './toolKind';
 import { isRealPrompt, sessionOf, TranscriptGraph } from './transcriptChain';
 import type { TranscriptEntry } from './transcriptLine';
 import { readTranscript } from './transcriptRead';
@@ -65,7 +66,7 @@ export function promptsOf(lines: readonly TranscriptEntry[], overrides: readonly
       for (const t of e.assistant.texts) if (t.trim()) cur.replies.push(t);
       for (const u of e.assistant.toolUses) {
         if (toolById.has(u.id)) continue;
-        const c = classifyCall(u.name, u.input, { ...(e.cwd ? { cwd: e.cwd } : {}), overrides });
+        const c = classifyCall(u.name, claudeToolKind(u.name, u.input), u.input, { ...(e.cwd ? { cwd: e.cwd } : {}), overrides });
         const tool: TimelineTool = { id: u.id, name: u.name, input: u.input, summary: c.summary, effect: c.effect };
         if (c.severity) tool.severity = c.severity;
         cur.tools.push(tool);
