@@ -30,7 +30,7 @@ const builds = [
   { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   // The preview webview script (a browser bundle); with @vscode/codicons installed, its font is copied beside it.
   {
-    ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: { 'webview/preview': 'src/webview/preview.ts' }, outdir: 'dist',
+    ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: { 'webview/preview': 'src/webview/main.ts' }, outdir: 'dist',
     plugins: [{ name: 'codicons', setup: (b) => b.onEnd(async () => {
       const fs = await import('node:fs');
       const from = new URL('../node_modules/@vscode/codicons/dist/', import.meta.url);

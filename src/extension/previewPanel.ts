@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Plan } from '../core/rewind';
-import { isWebviewMessage, type HostToWebview, type PreviewModel, type Scope, type WebviewToHost } from '../shared/messages';
+import { emptyPreviewModel, isWebviewMessage, type HostToWebview, type PreviewModel, type Scope, type WebviewToHost } from '../shared/messages';
 import type { ConvPrompt, ConvSession } from './conversationModel';
 import { previewHtml } from './previewHtml';
 import type { RewindReporter } from './rewindReporter';
@@ -117,19 +117,10 @@ export class PreviewPanel implements vscode.Disposable {
     }
     this.plan = undefined;
     return {
+      ...emptyPreviewModel(),
       target: { id: '', label: req.conversation?.prompt.text ?? '', kind: 'prompt', time: new Date(req.conversation?.prompt.time ?? Date.now()).toISOString() },
-      notUndone: [],
-      files: [],
-      notRestorable: [],
-      blocked: [],
-      warnings: [],
-      dirty: [],
-      uncommitted: [],
-      sessions: [],
-      conflicts: [],
       scope,
       conversation: conv,
-      onlySession: null,
     };
   }
 

@@ -65,6 +65,29 @@ export interface PreviewModel {
   onlySession: string | null;
 }
 
+/**
+ * A valid model with nothing in it: every field present, no target, no file, no scope offered.
+ * Code that builds a model from scratch (the host's conversation-only preview, test fixtures) starts
+ * here and overrides what it knows, so a field added to PreviewModel cannot be forgotten.
+ */
+export function emptyPreviewModel(): PreviewModel {
+  return {
+    target: { id: '', label: '', kind: '', time: '' },
+    notUndone: [],
+    files: [],
+    notRestorable: [],
+    blocked: [],
+    warnings: [],
+    dirty: [],
+    uncommitted: [],
+    sessions: [],
+    conflicts: [],
+    scope: { default: 'files', available: [] },
+    conversation: null,
+    onlySession: null,
+  };
+}
+
 export type HostToWebview =
   | { type: 'model'; model: PreviewModel }
   | { type: 'busy'; busy: boolean; message?: string }

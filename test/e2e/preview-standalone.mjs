@@ -14,7 +14,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as M from '../fixtures/preview/models.mjs';
 import { themes } from '../fixtures/preview/themes.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -52,8 +51,10 @@ async function chromiumPath() {
   }
 }
 
+// The page's HTML and the fixtures are TypeScript (the fixtures are typed PreviewModels): tsx loads them.
 const { tsImport } = await import('tsx/esm/api');
 const { previewHtml } = await tsImport('../../src/extension/previewHtml.ts', import.meta.url);
+const M = await tsImport('../fixtures/preview/models.ts', import.meta.url);
 const { chromium } = await import('playwright-core');
 
 const html = () =>

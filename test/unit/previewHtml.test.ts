@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { contentSecurityPolicy, escapeAttr, makeNonce, previewHtml } from '../../src/extension/previewHtml';
-import type { PreviewModel } from '../../src/shared/messages';
+import { emptyPreviewModel, type PreviewModel } from '../../src/shared/messages';
 import { decide, initialScope, oneLine, splitPath, visible } from '../../src/webview/text';
 
 const repo = join(import.meta.dirname, '../..');
@@ -145,13 +145,12 @@ describe('preview webview text', () => {
   });
 
   const m = (over: Partial<PreviewModel> = {}): PreviewModel => ({
+    ...emptyPreviewModel(),
     target: { id: 'c', label: 'l', kind: 'prompt', time: '2025-01-01T00:00:00Z' },
-    notUndone: [],
     files: [1, 2, 3].map((i) => ({ path: `/w/${i}`, rel: `${i}`, action: 'restore' as const, insertions: 1, deletions: 1, sessions: ['s'] })),
-    notRestorable: [], blocked: [], warnings: [], dirty: [], uncommitted: [], sessions: ['s'], conflicts: [],
+    sessions: ['s'],
     scope: { default: 'files', available: ['files', 'conversation', 'both'] },
     conversation: { promptText: 'p', promptTime: '', kept: 1, dropped: 1, session: 's', filesKeepingEdits: [] },
-    onlySession: null,
     ...over,
   });
   const problem = (reason: string) => ({ path: '/w/1', rel: '1', reason });

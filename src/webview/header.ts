@@ -1,0 +1,31 @@
+// The preview's header: the title with a Refresh button, the checkpoint the rewind goes back to, and
+// the reminder that this is a dry run.
+import { h, truncated } from './dom';
+import type { Actions, Section, ShownState } from './state';
+import { CHECKPOINT_KIND, formatTime, oneLine, visible } from './text';
+import { iconButton } from './widgets';
+
+export function renderHeader(state: ShownState, act: Actions): Section {
+  const m = state.model;
+  const kind = CHECKPOINT_KIND[m.target.kind] ?? visible(m.target.kind);
+  const label = oneLine(m.target.label);
+  const el = h(
+    'header',
+    { class: 'page-header' },
+    h(
+      'div',
+      { class: 'title-row' },
+      h('h1', null, 'Rewind preview'),
+      iconButton('refresh', 'Refresh the preview', 'refresh', () => act.post({ type: 'refresh' })),
+    ),
+    h(
+      'p',
+      { class: 'target' },
+      h('span', { class: 'target-prefix' }, 'Back to '),
+      label ? truncated('target-label', `“${label}”`) : h('span', { class: 'target-label' }, 'this checkpoint'),
+      h('span', { class: 'target-meta' }, ` · ${kind}`, m.target.time ? ` · ${formatTime(m.target.time)}` : ''),
+    ),
+    h('p', { class: 'dry-run' }, 'This is a dry run: nothing has been changed yet. Agent Rewind restores files the agent changed; it does not undo commands the agent ran.'),
+  );
+  return { el };
+}
