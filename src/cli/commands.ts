@@ -5,7 +5,9 @@ import { newId } from '../core/ids';
 import { gc, storeBytes } from '../core/gc';
 import { StoreBusyError } from '../core/lock';
 import type { NotRestorableReason } from '../core/plan';
-import { type Plan, CheckpointNotFoundError, makePlan, planJson, recoverUnfinished, rewind } from '../core/rewind';
+import { rewind } from '../core/rewind/apply';
+import { CheckpointNotFoundError, makePlan, type Plan, planJson } from '../core/rewind/dryRun';
+import { recoverUnfinished } from '../core/rewind/journal';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreFormatError } from '../core/storeFormat';
 import { checkpoints as listCheckpoints, filesPerCheckpoint } from '../core/timeline';
@@ -162,14 +164,19 @@ export function refusalMessage(plan: Plan): string {
   return lines.join('\n');
 }
 
-function cmdRewind(args: string[]): number {
+async function cmdRewind(args: string[]): Promise<number> {
   const { values } = parse(args, { ...PLAN_OPTIONS, force: { type: 'boolean' } });
   const { to, opts } = planArgs(values);
   const store = openStore(args);
-  const r = rewind(store, to, { ...opts, force: !!values.force });
+  const r = await rewind(store, to, { ...opts, force: !!values.force });
   if (r.status === 'refused') {
     if (values.json) out(JSON.stringify({ status: 'refused', ...planJson(r.plan) }, null, 2));
     process.stderr.write(refusalMessage(r.plan) + '\n');
+    return EXIT.refused;
+  }
+  if (r.status === 'vetoed') {
+    // Only VS Code vetoes (unsaved editors); kept for completeness.
+    process.stderr.write(`Refused: ${r.paths.join(', ')} cannot be written right now. Nothing was written.\n`);
     return EXIT.refused;
   }
   if (r.status === 'blocked-io') {
@@ -263,7 +270,7 @@ function cmdGc(args: string[]): number {
   return EXIT.ok;
 }
 
-const COMMANDS: Record<string, (args: string[]) => number> = {
+const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   checkpoints: cmdCheckpoints,
   plan: cmdPlan,
   rewind: cmdRewind,
@@ -273,7 +280,7 @@ const COMMANDS: Record<string, (args: string[]) => number> = {
   conversation: (args) => runConversation(args, openStore),
 };
 
-export function runCommand(command: string | undefined, args: string[]): number {
+export async function runCommand(command: string | undefined, args: string[]): Promise<number> {
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     out(HELP);
     return command ? EXIT.ok : EXIT.usage;
@@ -285,7 +292,7 @@ export function runCommand(command: string | undefined, args: string[]): number 
   const fn = COMMANDS[command];
   if (!fn) return fail(new UsageError(`Unknown command "${command}". Run \`agent-rewind help\` for the list.`));
   try {
-    return fn(args);
+    return await fn(args);
   } catch (e) {
     if (e instanceof StoreMissingError || e instanceof StoreFormatError || e instanceof CheckpointNotFoundError || e instanceof StoreBusyError) return fail(e, EXIT.error);
     return fail(e);

@@ -9,5 +9,7 @@ if (command === 'hook') {
   process.exitCode = runHook(rest);
 } else {
   const { runCommand } = require(path.join(__dirname, 'commands.js')) as typeof import('./commands');
-  process.exitCode = runCommand(command, rest);
+  void runCommand(command, rest).then((code) => {
+    process.exitCode = code;
+  });
 }

@@ -1,7 +1,7 @@
 // `verify` (fsck): re-hash every blob, parse every line, check every snapshot's blob exists.
 // Errors make the store unsound; warnings (a torn line a killed hook left, leftover temp files)
 // are reported and cost nothing — readers already skip them.
-import { readJournal } from './rewind';
+import { readJournal } from './rewind/journal';
 import { isSnap } from './records';
 import type { Store } from './store';
 

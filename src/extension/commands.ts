@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { newId } from '../core/ids';
-import { makePlan } from '../core/rewind';
+import { makePlan } from '../core/rewind/dryRun';
 import type { Store } from '../core/store';
 import type { Busy } from './busy';
 import type { ClaudeConnection } from './claudeConnect';

@@ -2,7 +2,7 @@
 // extension context. Activation stays cheap: nothing here reads more than the store's timeline.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { recoverUnfinished } from '../core/rewind';
+import { recoverUnfinished } from '../core/rewind/journal';
 import { Store } from '../core/store';
 import { Busy } from './busy';
 import { ClaudeConnection, installCli } from './claudeConnect';

@@ -2,7 +2,7 @@
 // out what the user chooses — files, conversation or both — then reports with an Undo.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Plan } from '../core/rewind';
+import type { Plan } from '../core/rewind/dryRun';
 import { emptyPreviewModel, isWebviewMessage, type HostToWebview, type PreviewModel, type Scope, type WebviewToHost } from '../shared/messages';
 import type { ConvPrompt, ConvSession } from './conversationModel';
 import { previewHtml } from './previewHtml';

@@ -19,9 +19,9 @@ export class RewindReporter {
     if (!r) return false;
     const label = this.model.find(targetId)?.checkpoint.label ?? targetId;
     switch (r.status) {
-      case 'dirty': {
+      case 'vetoed': {
         const pick = await vscode.window.showWarningMessage(
-          `Rewind refused: ${r.dirty.length} affected file(s) have unsaved changes (${r.dirty.map((p) => this.model.relative(p)).join(', ')}). Nothing was written.`,
+          `Rewind refused: ${r.paths.length} affected file(s) have unsaved changes (${r.paths.map((p) => this.model.relative(p)).join(', ')}). Nothing was written.`,
           'Save All and Rewind',
         );
         if (pick === 'Save All and Rewind') {
@@ -51,10 +51,10 @@ export class RewindReporter {
       case 'done':
       case 'partial': {
         const ok = r.files.filter((f) => f.ok).length;
-        this.output.appendLine(`[${new Date().toISOString()}] Rewind to ${targetId} ("${oneLine(label, 80)}"): ${ok}/${r.files.length} files verified. Undo checkpoint ${r.checkpoint}.`);
+        this.output.appendLine(`[${new Date().toISOString()}] Rewind to ${targetId} ("${oneLine(label, 80)}"): ${ok}/${r.files.length} files verified. Undo checkpoint ${r.checkpoint.id}.`);
         for (const f of r.files) this.output.appendLine(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
         const undo = async () => {
-          await this.applyAndReport(r.checkpoint);
+          await this.applyAndReport(r.checkpoint.id);
         };
         if (r.status === 'done') {
           void vscode.window

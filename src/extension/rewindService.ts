@@ -1,20 +1,16 @@
 // Plans and applies file rewinds for the extension, exactly as the CLI records them (same core,
 // same store, same order), but writing through one WorkspaceEdit so open editors, undo stacks and
 // file watchers see ordinary file changes. Unsaved editors on affected files refuse the rewind.
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { NotUndone } from '../core/plan';
-import { applyWriteFs, beginRewind, type FileResult, makePlan, type Plan, type PlanOptions, removeEmptiedDirs, type Write } from '../core/rewind';
+import { applyRewind, type RewindOutcome } from '../core/rewind/apply';
+import { makePlan, type Plan, type PlanOptions } from '../core/rewind/dryRun';
 import type { Store } from '../core/store';
 import type { PreviewModel, PreviewProblem, Scope } from '../shared/messages';
 import type { TimelineModel } from './timelineModel';
+import { workspaceEditWriter } from './workspaceEditWriter';
 
-export type ApplyOutcome =
-  | { status: 'dirty'; dirty: string[] }
-  | { status: 'refused'; plan: Plan }
-  | { status: 'blocked-io'; problems: { path: string; error: string }[] }
-  | { status: 'nothing'; plan: Plan }
-  | { status: 'done' | 'partial'; plan: Plan; checkpoint: string; files: FileResult[] };
+export type ApplyOutcome = RewindOutcome;
 
 export interface RewindRequest extends PlanOptions {
   force?: boolean;
@@ -73,65 +69,13 @@ export class RewindService {
   }
 
   /**
-   * Applies a file rewind: dirty check, safety check, pre-rewind records, one WorkspaceEdit,
-   * verification by re-hashing, rewind records. Symlinks are written directly (a WorkspaceEdit
-   * cannot create one).
+   * Applies a file rewind through the one core apply loop, written by a WorkspaceEdit; editors
+   * with unsaved changes on affected files veto it (checked under the store lock).
    */
   async apply(targetId: string, req: RewindRequest = {}): Promise<ApplyOutcome> {
-    const probe = makePlan(this.store, targetId, { ...req, noStats: true, noGit: true });
-    const dirty = dirtyAmong(probe.changes.map((c) => c.path));
-    if (dirty.length) return { status: 'dirty', dirty };
-    const begun = beginRewind(this.store, targetId, req);
-    if (begun.status === 'refused' || begun.status === 'nothing') return begun;
-    if (begun.status === 'blocked-io') return { status: 'blocked-io', problems: begun.problems };
-    const { txn } = begun;
-    const errors = new Map<string, string>();
-    let finished = false;
     try {
-      const edit = new vscode.WorkspaceEdit();
-      const direct: Write[] = [];
-      const viaEdit: Write[] = [];
-      for (const w of txn.writes) {
-        if (!txn.unchanged(w)) {
-          errors.set(w.path, 'changed while the rewind ran; left as it is');
-          continue;
-        }
-        const uri = vscode.Uri.file(w.path);
-        if (w.link || (w.to !== null && fs.existsSync(w.path) && fs.lstatSync(w.path).isSymbolicLink())) direct.push(w);
-        else if (w.to === null) {
-          edit.deleteFile(uri, { ignoreIfNotExists: true });
-          viaEdit.push(w);
-        } else {
-          edit.createFile(uri, { overwrite: true, contents: this.store.content(w.to) });
-          viaEdit.push(w);
-        }
-      }
-      if (viaEdit.length) {
-        const ok = await vscode.workspace.applyEdit(edit, { isRefactoring: false });
-        if (!ok) for (const w of viaEdit) errors.set(w.path, 'VS Code did not apply the edit');
-      }
-      for (const w of viaEdit) {
-        if (errors.has(w.path)) continue;
-        // What a WorkspaceEdit cannot express: the mode of a recreated file (folders: below).
-        try {
-          if (w.to !== null && w.mode !== undefined) fs.chmodSync(w.path, w.mode);
-        } catch {
-          /* reported by the hash check if it matters */
-        }
-      }
-      for (const w of direct) {
-        try {
-          applyWriteFs(this.store, w);
-        } catch (e) {
-          errors.set(w.path, (e as Error).message);
-        }
-      }
-      removeEmptiedDirs(txn.writes.filter((w) => !errors.has(w.path)));
-      const files = txn.finish(errors);
-      finished = true;
-      return { status: files.every((f) => f.ok) ? 'done' : 'partial', plan: txn.plan, checkpoint: txn.checkpoint.id, files };
+      return await applyRewind(this.store, targetId, { ...req, veto: dirtyAmong }, workspaceEditWriter(this.store));
     } finally {
-      if (!finished) txn.finish(errors.size ? errors : new Map([['', 'interrupted']]));
       this.model.reload();
     }
   }

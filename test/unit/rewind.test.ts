@@ -5,8 +5,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { claudeToolKind } from '../../src/agents/claude/toolKind';
+import { rewind } from '../../src/core/rewind/apply';
+import { makePlan } from '../../src/core/rewind/dryRun';
+import { readJournal, recoverUnfinished } from '../../src/core/rewind/journal';
+import { beginRewind } from '../../src/core/rewind/transaction';
+import { applyWriteFs } from '../../src/core/rewind/writes';
 import { record } from '../../src/recording/recorder';
-import { applyWriteFs, beginRewind, makePlan, readJournal, recoverUnfinished, rewind } from '../../src/core/rewind';
 import { Store } from '../../src/core/store';
 import { checkpoints } from '../../src/core/timeline';
 import { verifyStore } from '../../src/core/verify';
@@ -35,7 +39,7 @@ function setup() {
 }
 
 describe('rewind', () => {
-  it('brings the workspace back byte-exact to each checkpoint, and undo brings it forward again', () => {
+  it('brings the workspace back byte-exact to each checkpoint, and undo brings it forward again', async () => {
     const { ws, store, prompt, write } = setup();
     fs.writeFileSync(path.join(ws, 'existing.txt'), 'one\n');
     fs.writeFileSync(path.join(ws, 'untouched.txt'), 'user file\n');
@@ -49,53 +53,53 @@ describe('rewind', () => {
     write('deep/nested/dir/file.bin', Buffer.from([0, 255, 1, 2]));
     const atEnd = snapshotTree(ws);
 
-    const r2 = rewind(store, p2);
+    const r2 = await rewind(store, p2);
     assert.equal(r2.status, 'done');
     assert.deepEqual(snapshotTree(ws), at2, 'the nested folders the agent created are gone too');
-    const r1 = rewind(store, p1);
+    const r1 = await rewind(store, p1);
     assert.equal(r1.status, 'done', 'a second rewind right after the first needs no --force');
     assert.deepEqual(snapshotTree(ws), at1);
     assert.equal(fs.readFileSync(path.join(ws, 'untouched.txt'), 'utf8'), 'user file\n');
     if (r1.status !== 'done') return;
-    assert.equal(rewind(store, r1.checkpoint.id).status, 'done');
+    assert.equal((await rewind(store, r1.checkpoint.id)).status, 'done');
     assert.deepEqual(snapshotTree(ws), at2, 'undo of the last rewind');
     if (r2.status !== 'done') return;
-    assert.equal(rewind(store, r2.checkpoint.id).status, 'done');
+    assert.equal((await rewind(store, r2.checkpoint.id)).status, 'done');
     assert.deepEqual(snapshotTree(ws), atEnd, 'undo of the first rewind');
     assert.equal(verifyStore(store).ok, true);
   });
 
-  it('records pre-rewind snapshots, then the rewind checkpoint, then rewind snapshots', () => {
+  it('records pre-rewind snapshots, then the rewind checkpoint, then rewind snapshots', async () => {
     const { store, prompt, write } = setup();
     const p1 = prompt('first');
     write('a.txt', 'x');
     const before = store.read().records.length;
-    const r = rewind(store, p1);
+    const r = await rewind(store, p1);
     assert.equal(r.status, 'done');
     const added = store.read().records.slice(before);
     assert.deepEqual(added.map((x) => (x.t === 'snap' ? `snap:${x.phase}` : x.t === 'checkpoint' ? `checkpoint:${x.kind}` : x.t)), ['snap:pre-rewind', 'checkpoint:rewind', 'snap:rewind']);
   });
 
-  it('refuses when the user changed a file after the agent, writing nothing; force keeps the user text recoverable', () => {
+  it('refuses when the user changed a file after the agent, writing nothing; force keeps the user text recoverable', async () => {
     const { ws, store, prompt, write } = setup();
     const p1 = prompt('first');
     write('a.txt', 'agent\n');
     fs.writeFileSync(path.join(ws, 'a.txt'), 'user work\n');
     const lines = fs.readFileSync(store.logFile, 'utf8');
-    const refused = rewind(store, p1);
+    const refused = await rewind(store, p1);
     assert.equal(refused.status, 'refused');
     assert.deepEqual(refused.plan.blocked, [{ path: path.join(ws, 'a.txt'), reason: 'modified-outside' }]);
     assert.equal(fs.readFileSync(store.logFile, 'utf8'), lines, 'a refused rewind records nothing');
     assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'user work\n');
-    const forced = rewind(store, p1, { force: true });
+    const forced = await rewind(store, p1, { force: true });
     assert.equal(forced.status, 'done');
     assert.equal(fs.existsSync(path.join(ws, 'a.txt')), false);
     if (forced.status !== 'done') return;
-    assert.equal(rewind(store, forced.checkpoint.id).status, 'done');
+    assert.equal((await rewind(store, forced.checkpoint.id)).status, 'done');
     assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'user work\n');
   });
 
-  it('only warns when a file was touched without a content change', () => {
+  it('only warns when a file was touched without a content change', async () => {
     const { ws, store, prompt, write } = setup();
     const p1 = prompt('first');
     write('a.txt', 'agent\n');
@@ -104,20 +108,20 @@ describe('rewind', () => {
     const plan = makePlan(store, p1);
     assert.deepEqual(plan.blocked, []);
     assert.deepEqual(plan.warnings, [{ path: path.join(ws, 'a.txt'), reason: 'touched' }]);
-    assert.equal(rewind(store, p1).status, 'done');
+    assert.equal((await rewind(store, p1)).status, 'done');
   });
 
-  it('leaves files the agent did not change after the target alone, even when the user edited them', () => {
+  it('leaves files the agent did not change after the target alone, even when the user edited them', async () => {
     const { ws, store, prompt, write } = setup();
     write('early.txt', 'agent early\n');
     const p1 = prompt('first');
     write('late.txt', 'late\n');
     fs.writeFileSync(path.join(ws, 'early.txt'), 'user edit\n');
-    assert.equal(rewind(store, p1).status, 'done');
+    assert.equal((await rewind(store, p1)).status, 'done');
     assert.equal(fs.readFileSync(path.join(ws, 'early.txt'), 'utf8'), 'user edit\n');
   });
 
-  it('restores a recreated executable with its mode and a symlink as a link, not its target', () => {
+  it('restores a recreated executable with its mode and a symlink as a link, not its target', async () => {
     const { ws, store, prompt } = setup();
     const script = path.join(ws, 'run.sh');
     const link = path.join(ws, 'link');
@@ -131,7 +135,7 @@ describe('rewind', () => {
     fs.rmSync(script);
     fs.rmSync(link);
     record(store, { ...e, type: 'after_tool', ok: true });
-    const r = rewind(store, p1);
+    const r = await rewind(store, p1);
     assert.equal(r.status, 'done');
     assert.equal(fs.readFileSync(script, 'utf8'), '#!/bin/sh\necho hi\n');
     assert.equal(fs.statSync(script).mode & 0o777, 0o755);
@@ -139,17 +143,17 @@ describe('rewind', () => {
     assert.equal(fs.readlinkSync(link), 'run.sh');
   });
 
-  it('refuses before writing anything when a file cannot be written', { skip: process.getuid?.() === 0 ? 'root can write everywhere' : false }, () => {
+  it('refuses before writing anything when a file cannot be written', { skip: process.getuid?.() === 0 ? 'root can write everywhere' : false }, async () => {
     const { ws, store, prompt, write } = setup();
     const p1 = prompt('first');
     write('ro/a.txt', 'x');
     fs.chmodSync(path.join(ws, 'ro'), 0o555);
-    const r = rewind(store, p1);
+    const r = await rewind(store, p1);
     fs.chmodSync(path.join(ws, 'ro'), 0o755);
     assert.equal(r.status, 'blocked-io');
   });
 
-  it('a rewind killed after some writes is finished by the next command: undo and rewind again need no force', () => {
+  it('a rewind killed after some writes is finished by the next command: undo and rewind again need no force', async () => {
     const { ws, store, prompt, write } = setup();
     for (const n of ['a', 'b', 'c', 'd']) fs.writeFileSync(path.join(ws, `${n}.txt`), `${n}0\n`);
     const p1 = prompt('first');
@@ -173,16 +177,16 @@ describe('rewind', () => {
     assert.equal(rec.notWritten.length, 2);
     assert.equal(fs.existsSync(begun.txn.writes[2]!.tmp), false, 'temp files removed');
     // undo the half rewind
-    const undo = rewind(store, begun.txn.checkpoint.id);
+    const undo = await rewind(store, begun.txn.checkpoint.id);
     assert.equal(undo.status, 'done');
     assert.deepEqual(snapshotTree(ws), atEnd);
-    const again = rewind(store, p1);
+    const again = await rewind(store, p1);
     assert.equal(again.status, 'done');
     assert.deepEqual(snapshotTree(ws), at1);
     assert.equal(verifyStore(store).ok, true);
   });
 
-  it('never writes outside the workspace folders the store knows, nor into .git', () => {
+  it('never writes outside the workspace folders the store knows, nor into .git', async () => {
     const { ws, store, prompt } = setup();
     const p1 = prompt('first');
     const outside = path.join(path.dirname(ws), 'outside.txt');
@@ -200,7 +204,7 @@ describe('rewind', () => {
     const plan = makePlan(store, p1);
     assert.deepEqual(plan.files, []);
     assert.deepEqual(plan.notRestorable.map((n) => n.reason), ['outside-workspace', 'outside-workspace']);
-    rewind(store, p1);
+    await rewind(store, p1);
     assert.equal(fs.readFileSync(outside, 'utf8'), 'precious');
     assert.equal(fs.readFileSync(gitFile, 'utf8'), 'cfg');
   });

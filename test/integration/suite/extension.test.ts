@@ -113,8 +113,8 @@ suite('Agent Rewind in VS Code', function () {
     assert.equal(doc.isDirty, true);
     const before = fs.readFileSync(path.join(api.storeDir!, 'files.jsonl'), 'utf8');
     const r = await api.service!.apply(prompt('Create the greeting module'));
-    assert.equal(r.status, 'dirty');
-    assert.deepEqual(r.status === 'dirty' && r.dirty, [path.join(ws, 'greeting.js')]);
+    assert.equal(r.status, 'vetoed');
+    assert.deepEqual(r.status === 'vetoed' && r.paths, [path.join(ws, 'greeting.js')]);
     assert.equal(read('greeting.js'), 'module.exports = "hi";\n');
     assert.equal(fs.readFileSync(path.join(api.storeDir!, 'files.jsonl'), 'utf8'), before, 'nothing recorded');
     await vscode.commands.executeCommand('workbench.action.files.revert');

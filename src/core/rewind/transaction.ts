@@ -1,0 +1,180 @@
+// A rewind as a transaction (DESIGN §3): under the store lock it plans, lets the caller veto
+// (VS Code: unsaved editors), runs the safety check, then records `pre-rewind` snapshots of
+// everything it will write, the `rewind` checkpoint and the journal — in that order, so the
+// rewind checkpoint's state is exactly what was on disk before and undo is a rewind to it. The
+// writes come next (apply.ts); `finish` records the `rewind` snapshots of the result. A refused
+// rewind records nothing.
+import * as fs from 'node:fs';
+import { missingAncestors } from '../disk';
+import { fault } from '../faults';
+import { newId } from '../ids';
+import { acquireStoreLock } from '../lock';
+import type { CheckpointRecord, LogRecord, SnapRecord } from '../records';
+import type { Store } from '../store';
+import { makePlan, type Plan, type PlanOptions } from './dryRun';
+import { recoverLocked, removeJournal, writeJournal } from './journal';
+import { hashOnDisk, preflight, tmpNameFor, type Write } from './writes';
+
+export interface RewindOptions extends PlanOptions {
+  force?: boolean;
+  /**
+   * Called under the store lock with every path the rewind would write; the paths it returns
+   * refuse the rewind before anything is recorded (VS Code: editors with unsaved changes).
+   */
+  veto?: (paths: string[]) => string[];
+}
+
+export interface FileResult {
+  path: string;
+  action: Write['action'];
+  ok: boolean;
+  expected: string | null;
+  actual: string | null;
+  error?: string;
+}
+
+export interface RewindTxn {
+  plan: Plan;
+  checkpoint: CheckpointRecord;
+  writes: Write[];
+  /** Re-checks that `w.path` still holds what the plan expects (someone may be writing right now). */
+  unchanged(w: Write): boolean;
+  /** Records the result (rewind snapshots), verifies every written file, removes the journal, unlocks. */
+  finish(errors?: ReadonlyMap<string, string>): FileResult[];
+  /** Gives up before writing anything (lock released, journal removed; the recorded lines stay harmless). */
+  abort(): void;
+}
+
+export type BeginOutcome =
+  | { status: 'refused'; plan: Plan }
+  | { status: 'vetoed'; plan: Plan; paths: string[] }
+  | { status: 'nothing'; plan: Plan }
+  | { status: 'blocked-io'; plan: Plan; problems: { path: string; error: string }[] }
+  | { status: 'ready'; txn: RewindTxn };
+
+/**
+ * Plans under the store lock, runs the veto and the safety check, and when allowed records the
+ * pre-rewind snapshots, the rewind checkpoint and the journal. The caller then writes and calls
+ * `finish` (applyRewind does both).
+ */
+export function beginRewind(store: Store, targetId: string, opts: RewindOptions = {}): BeginOutcome {
+  const release = acquireStoreLock(store.dir, 'rewind');
+  fault('lock.acquired');
+  try {
+    recoverLocked(store);
+    const plan = makePlan(store, targetId, { ...opts, noStats: true });
+    const vetoed = opts.veto && plan.changes.length ? opts.veto(plan.changes.map((c) => c.path)) : [];
+    if (vetoed.length) {
+      release();
+      return { status: 'vetoed', plan, paths: vetoed };
+    }
+    if (plan.blocked.length > 0 && !opts.force) {
+      release();
+      return { status: 'refused', plan };
+    }
+    if (plan.changes.length === 0) {
+      release();
+      return { status: 'nothing', plan };
+    }
+    const id = newId();
+    const roots = store.roots(plan.records);
+    const writes: Write[] = plan.changes.map((c) => {
+      const w: Write = { path: c.path, action: c.action, expect: null, to: c.to.hash, tmp: tmpNameFor(c.path, id) };
+      if (c.to.link) w.link = true;
+      if (c.to.mode !== undefined) w.mode = c.to.mode;
+      // Only folders inside the workspace (and never the workspace folder itself) are removed.
+      if (c.to.hash === null && c.to.dirs) w.dirs = c.to.dirs.filter((d) => !roots.includes(d) && store.mayWrite(d, roots));
+      if (c.to.hash !== null) {
+        const made = missingAncestors(c.path);
+        if (made.length) w.made = made;
+      }
+      return w;
+    });
+    const problems = writes.map((w) => ({ path: w.path, error: preflight(w) })).filter((p): p is { path: string; error: string } => p.error !== null);
+    if (problems.length) {
+      release();
+      return { status: 'blocked-io', plan, problems };
+    }
+    fault('rewind.planned');
+    // 1. what we are about to overwrite, 2. the checkpoint that makes this rewind undoable
+    const now = Date.now();
+    const pre: LogRecord[] = [];
+    for (const w of writes) {
+      const s = store.snapshot(w.path, 'pre-rewind', { time: now });
+      if (s) pre.push(s);
+      w.expect = !s || s.skipped ? 'unknown' : s.hash;
+    }
+    fault('rewind.presnaps');
+    const checkpoint = store.checkpointRecord({
+      id,
+      kind: 'rewind',
+      label: `Before rewind to "${truncate(plan.target.label, 80)}"`,
+      target: plan.target.id,
+      time: now,
+    });
+    store.append([...pre, checkpoint]);
+    fault('rewind.checkpoint');
+    // 3. the journal, so a crash from here on is finished by the next command
+    writeJournal(store, { checkpoint: id, target: plan.target.id, started: now, pid: process.pid, writes });
+    fault('rewind.journal');
+    let done = false;
+    const txn: RewindTxn = {
+      plan,
+      checkpoint,
+      writes,
+      unchanged: (w) => hashOnDisk(store, w.path) === w.expect,
+      finish: (errors = new Map()) => {
+        if (done) throw new Error('rewind already finished');
+        done = true;
+        try {
+          fault('rewind.written');
+          const results = recordResults(store, writes, errors);
+          fault('rewind.recorded');
+          removeJournal(store);
+          return results;
+        } finally {
+          release();
+        }
+      },
+      abort: () => {
+        if (done) return;
+        done = true;
+        removeJournal(store);
+        release();
+      },
+    };
+    return { status: 'ready', txn };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+function recordResults(store: Store, writes: readonly Write[], errors: ReadonlyMap<string, string>): FileResult[] {
+  const snaps: SnapRecord[] = [];
+  const results: FileResult[] = [];
+  const now = Date.now();
+  for (const w of writes) {
+    try {
+      fs.unlinkSync(w.tmp);
+    } catch {
+      /* no leftover */
+    }
+    const s = store.snapshot(w.path, 'rewind', { time: now });
+    if (s) snaps.push(s);
+    const actual = s ? s.hash : 'unknown';
+    const err = errors.get(w.path);
+    const ok = !err && actual === w.to && (!s || !!s.link === !!w.link);
+    const r: FileResult = { path: w.path, action: w.action, ok, expected: w.to, actual };
+    if (err) r.error = err;
+    else if (!ok) r.error = 'the file on disk does not match the snapshot after writing';
+    results.push(r);
+  }
+  store.append(snaps);
+  return results;
+}
+
+function truncate(s: string, n: number): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > n ? one.slice(0, n - 1) + '…' : one;
+}

@@ -1,0 +1,107 @@
+// One file write of a rewind and how it is done on the file system: atomically (temp file in the
+// same folder, fsync, rename) or as a delete, with the folders a deletion empties removed again.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { diskFact } from '../disk';
+import { fault } from '../faults';
+import { writeAll } from '../fsx';
+import type { Change } from '../plan';
+import type { Store } from '../store';
+
+export interface Write {
+  path: string;
+  action: Change['action'];
+  /** What must be on disk right before we write (the pre-rewind hash); null = missing. */
+  expect: string | null;
+  /** What we write; null = delete. */
+  to: string | null;
+  link?: boolean;
+  mode?: number;
+  /** Folders to remove again after a delete, if empty (they did not exist at the target). */
+  dirs?: string[];
+  /** Folders a (re)creation will make (missing when the rewind began): removed again by a recovery that finds the file unwritten. */
+  made?: string[];
+  tmp: string;
+}
+
+export function tmpNameFor(p: string, id: string): string {
+  const base = path.basename(p);
+  const name = `.${base}.agent-rewind-${id}.tmp`;
+  return path.join(path.dirname(p), Buffer.byteLength(name) > 200 ? `.agent-rewind-${id}.tmp` : name);
+}
+
+/** Can we write (create/replace/delete) `p`? The answer decides before anything is written. */
+export function preflight(w: Write): string | null {
+  let dir = path.dirname(w.path);
+  while (!fs.existsSync(dir)) {
+    const up = path.dirname(dir);
+    if (up === dir) return 'no existing parent folder';
+    dir = up;
+  }
+  try {
+    fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
+  } catch {
+    return `permission denied: cannot write in ${dir}`;
+  }
+  return null;
+}
+
+/** The hash of what is at `p` now (null = missing, `unknown` = too large or unreadable). */
+export function hashOnDisk(store: Store, p: string): string | null {
+  const f = diskFact(p, store.config().maxFileBytes);
+  return f.kind === 'missing' ? null : (f.hash ?? 'unknown');
+}
+
+/**
+ * Removes the folders that did not exist at the target and that the deletions emptied, deepest
+ * first — after all of them, since one deletion may empty a folder another's list names.
+ * A folder that is not empty (the user's files, or a file kept for a reason) stays.
+ */
+export function removeEmptiedDirs(writes: readonly Write[]): void {
+  removeEmptyDirs(writes.flatMap((w) => (w.to === null ? (w.dirs ?? []) : [])));
+}
+
+/** rmdir each of `dirs` that is empty, deepest first (so a parent emptied by its child goes too). */
+export function removeEmptyDirs(dirs: Iterable<string>): void {
+  const depth = (d: string) => d.split(/[\\/]/).length;
+  for (const d of [...new Set(dirs)].sort((a, b) => depth(b) - depth(a))) {
+    try {
+      fs.rmdirSync(d);
+    } catch {
+      /* not empty, or gone */
+    }
+  }
+}
+
+/** Writes one file atomically (temp in the same folder, fsync, rename), or deletes it. */
+export function applyWriteFs(store: Store, w: Write): void {
+  if (w.to === null) {
+    try {
+      fs.unlinkSync(w.path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    return; // its folders go in removeEmptiedDirs, once every deletion is done
+  }
+  const data = store.content(w.to);
+  fs.mkdirSync(path.dirname(w.path), { recursive: true });
+  try {
+    fs.unlinkSync(w.tmp);
+  } catch {
+    /* no leftover */
+  }
+  if (w.link) {
+    fs.symlinkSync(data.toString(), w.tmp);
+  } else {
+    const fd = fs.openSync(w.tmp, 'wx', w.mode ?? 0o644);
+    try {
+      writeAll(fd, data);
+      fs.fsyncSync(fd);
+      if (w.mode !== undefined) fs.fchmodSync(fd, w.mode);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  fault('rewind.tmp');
+  fs.renameSync(w.tmp, w.path);
+}
