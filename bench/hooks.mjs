@@ -11,7 +11,10 @@ const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/
 const N = Number(process.env.BENCH_RUNS || 25);
 
 function hook(store, payload) {
-  return timeSpawn(process.execPath, [CLI, 'hook', 'claude'], { input: JSON.stringify(payload), env: { ...process.env, AGENT_REWIND_STORE: store } });
+  return timeSpawn(process.execPath, [CLI, 'hook', 'claude'], {
+    input: JSON.stringify(payload),
+    env: { ...process.env, AGENT_REWIND_STORE: store },
+  });
 }
 
 function recordedWrite(ws, store, i) {
@@ -26,7 +29,10 @@ function recordedWrite(ws, store, i) {
 function shadowGit(ws, gitDir, i) {
   fs.writeFileSync(path.join(ws, 'bench-target.ts'), `// edit ${i}\n` + 'x'.repeat(10 * 1024));
   const g = ['--git-dir', gitDir, '--work-tree', ws];
-  return timeSpawn('sh', ['-c', `git ${g.map((a) => `'${a}'`).join(' ')} add -A && git ${g.map((a) => `'${a}'`).join(' ')} -c user.name=b -c user.email=b@b commit -q --allow-empty -m cp${i}`]);
+  return timeSpawn('sh', [
+    '-c',
+    `git ${g.map((a) => `'${a}'`).join(' ')} add -A && git ${g.map((a) => `'${a}'`).join(' ')} -c user.name=b -c user.email=b@b commit -q --allow-empty -m cp${i}`,
+  ]);
 }
 
 export function runHookBench() {
@@ -36,8 +42,23 @@ export function runHookBench() {
   try {
     const store = path.join(root, 'store-hook');
     const bare = measure(() => timeSpawn(process.execPath, ['-e', '0']), N);
-    const oneHook = measure((i) => hook(store, { session_id: 'bench', cwd: root, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_use_id: `r${i}`, tool_input: { file_path: path.join(root, 'x') } }), N);
-    out.push({ name: 'one hook process (PreToolUse Read)', ms: oneHook, vs: `${(oneHook / bare).toFixed(2)}× bare node -e 0 (${fmt(bare)}); target ≤ 1.30×` });
+    const oneHook = measure(
+      (i) =>
+        hook(store, {
+          session_id: 'bench',
+          cwd: root,
+          hook_event_name: 'PreToolUse',
+          tool_name: 'Read',
+          tool_use_id: `r${i}`,
+          tool_input: { file_path: path.join(root, 'x') },
+        }),
+      N,
+    );
+    out.push({
+      name: 'one hook process (PreToolUse Read)',
+      ms: oneHook,
+      vs: `${(oneHook / bare).toFixed(2)}× bare node -e 0 (${fmt(bare)}); target ≤ 1.30×`,
+    });
     const writes = {};
     for (const files of [1000, 50000]) {
       const ws = path.join(root, `ws${files}`);
@@ -49,10 +70,18 @@ export function runHookBench() {
       execFileSync('git', ['init', '-q', '--bare', gitDir]);
       shadowGit(ws, gitDir, 0); // the first commit hashes everything; checkpoints after it are "warm"
       const shadow = measure((i) => shadowGit(ws, gitDir, i + 1), Math.max(5, Math.floor(N / 3)), 1);
-      out.push({ name: `recorded write, ${files} files (Pre+Post, 10 KB)`, ms: writes[files], vs: `shadow-git checkpoint ${fmt(shadow)} → ${shadow >= writes[files] ? `ours ${(shadow / writes[files]).toFixed(1)}× cheaper` : `shadow git ${(writes[files] / shadow).toFixed(1)}× cheaper (a process per hook costs more than a small commit)`}` });
+      out.push({
+        name: `recorded write, ${files} files (Pre+Post, 10 KB)`,
+        ms: writes[files],
+        vs: `shadow-git checkpoint ${fmt(shadow)} → ${shadow >= writes[files] ? `ours ${(shadow / writes[files]).toFixed(1)}× cheaper` : `shadow git ${(writes[files] / shadow).toFixed(1)}× cheaper (a process per hook costs more than a small commit)`}`,
+      });
       rm(ws);
     }
-    out.push({ name: 'recorded write 50,000 vs 1,000 files', ms: writes[50000] - writes[1000], vs: `ratio ${(writes[50000] / writes[1000]).toFixed(3)} (target within 1.10)` });
+    out.push({
+      name: 'recorded write 50,000 vs 1,000 files',
+      ms: writes[50000] - writes[1000],
+      vs: `ratio ${(writes[50000] / writes[1000]).toFixed(3)} (target within 1.10)`,
+    });
     return { title: 'Hook path', rows: out, ratios: { hookVsNode: oneHook / bare, write50kVs1k: writes[50000] / writes[1000] } };
   } finally {
     rm(root);

@@ -16,5 +16,8 @@ if (!only || only === 'scan') {
 for (const suite of suites) {
   const r = await suite();
   console.log(`\n## ${r.title}`);
-  for (const row of r.rows) console.log(`  ${row.name.padEnd(48)} ${Number.isFinite(row.ms) ? `${row.ms.toFixed(1)} ms`.padStart(10) : ''.padStart(10)}   ${row.vs ?? ''}`);
+  for (const row of r.rows)
+    console.log(
+      `  ${row.name.padEnd(48)} ${Number.isFinite(row.ms) ? `${row.ms.toFixed(1)} ms`.padStart(10) : ''.padStart(10)}   ${row.vs ?? ''}`,
+    );
 }

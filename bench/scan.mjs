@@ -26,7 +26,10 @@ const BASE_N = Number(process.env.BENCH_BASE_RUNS || Math.max(5, Math.floor(N / 
 const GIT_ENV = { ...process.env, GIT_OPTIONAL_LOCKS: '0' };
 
 function hook(store, payload) {
-  return timeSpawn(process.execPath, [CLI, 'hook', 'claude'], { input: JSON.stringify(payload), env: { ...process.env, AGENT_REWIND_STORE: store } });
+  return timeSpawn(process.execPath, [CLI, 'hook', 'claude'], {
+    input: JSON.stringify(payload),
+    env: { ...process.env, AGENT_REWIND_STORE: store },
+  });
 }
 
 function dirBytes(dir) {
@@ -132,16 +135,26 @@ export function runScanBench({ log = console.log } = {}) {
     );
     const added = r1.median((v) => v.on - v.off);
     const addedRatio = r1.median((v) => (v.on - v.off) / v.status);
-    rows.push({ name: `Bash call (Pre+Post hooks), ${FILES} files, capture on`, ms: r1.medians.on, vs: `capture off ${fmt(r1.medians.off)}` });
+    rows.push({
+      name: `Bash call (Pre+Post hooks), ${FILES} files, capture on`,
+      ms: r1.medians.on,
+      vs: `capture off ${fmt(r1.medians.off)}`,
+    });
     rows.push({
       name: 'scan cost added per shell call (2 scans)',
       ms: added,
-      vs: `git status --porcelain ${fmt(r1.medians.status)} → ${x(addedRatio)} (target ≤ 2×; per-round ratio, IQR ${r1.iqr((v) => (v.on - v.off) / v.status).map((q) => q.toFixed(2)).join('–')})`,
+      vs: `git status --porcelain ${fmt(r1.medians.status)} → ${x(addedRatio)} (target ≤ 2×; per-round ratio, IQR ${r1
+        .iqr((v) => (v.on - v.off) / v.status)
+        .map((q) => q.toFixed(2))
+        .join('–')})`,
     });
 
     // 2. Baseline vs a shadow-git first checkpoint, in a git repository and in a plain folder.
     const result = {};
-    for (const [label, ws] of [['git repository', repo], ['plain folder', plain]]) {
+    for (const [label, ws] of [
+      ['git repository', repo],
+      ['plain folder', plain],
+    ]) {
       let storeBytes = 0;
       let k = 0;
       const r2 = rounds(
@@ -151,7 +164,14 @@ export function runScanBench({ log = console.log } = {}) {
             const { ms, session } = sessionStart(store, ws);
             // Copies the baseline left for later (its time budget) are made before the first
             // shell command runs: measure the store after that one, as a session has it.
-            hook(store, { session_id: session, cwd: ws, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 'toolu_size', tool_input: { command: 'true' } });
+            hook(store, {
+              session_id: session,
+              cwd: ws,
+              hook_event_name: 'PreToolUse',
+              tool_name: 'Bash',
+              tool_use_id: 'toolu_size',
+              tool_input: { command: 'true' },
+            });
             storeBytes = dirBytes(store);
             rm(store);
             return ms;
@@ -167,7 +187,10 @@ export function runScanBench({ log = console.log } = {}) {
       rows.push({
         name: `baseline (SessionStart), ${label}, ${FILES} files`,
         ms: r2.medians.ours,
-        vs: `shadow git add -A && commit ${fmt(r2.medians.shadow)} → ours ${faster.toFixed(1)}× faster (target ${label === 'git repository' ? '≥ 10×' : '≥ 1×'}; per-round, IQR ${r2.iqr((v) => v.shadow / v.ours).map((q) => q.toFixed(1)).join('–')})`,
+        vs: `shadow git add -A && commit ${fmt(r2.medians.shadow)} → ours ${faster.toFixed(1)}× faster (target ${label === 'git repository' ? '≥ 10×' : '≥ 1×'}; per-round, IQR ${r2
+          .iqr((v) => v.shadow / v.ours)
+          .map((q) => q.toFixed(1))
+          .join('–')})`,
       });
       rows.push({
         name: `store after baseline + 1st shell call, ${label}`,
@@ -192,6 +215,7 @@ export function runScanBench({ log = console.log } = {}) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const r = runScanBench();
   console.log(`\n${r.title}`);
-  for (const row of r.rows) console.log(`  ${row.name.padEnd(58)} ${Number.isNaN(row.ms) ? ''.padStart(10) : fmt(row.ms).padStart(10)}  ${row.vs}`);
+  for (const row of r.rows)
+    console.log(`  ${row.name.padEnd(58)} ${Number.isNaN(row.ms) ? ''.padStart(10) : fmt(row.ms).padStart(10)}  ${row.vs}`);
   console.log(`  ratios: ${JSON.stringify(Object.fromEntries(Object.entries(r.ratios).map(([k, v]) => [k, Number(v.toFixed(2))])))}`);
 }

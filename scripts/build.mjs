@@ -24,21 +24,38 @@ const common = {
 
 const builds = [
   // The CLI entry stays tiny: it requires hook.js or commands.js at run time.
-  { ...common, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', external: ['./hook.js', './commands.js'], banner: { js: '#!/usr/bin/env node' } },
+  {
+    ...common,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: 'dist',
+    external: ['./hook.js', './commands.js'],
+    banner: { js: '#!/usr/bin/env node' },
+  },
   { ...common, entryPoints: { hook: 'src/cli/hook.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { commands: 'src/cli/commands.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   // The preview webview script (a browser bundle); with @vscode/codicons installed, its font is copied beside it.
   {
-    ...common, platform: 'browser', format: 'iife', target: 'chrome120', entryPoints: { 'webview/preview': 'src/webview/main.ts' }, outdir: 'dist',
-    plugins: [{ name: 'codicons', setup: (b) => b.onEnd(async () => {
-      const fs = await import('node:fs');
-      const from = new URL('../node_modules/@vscode/codicons/dist/', import.meta.url);
-      const to = new URL('../dist/webview/', import.meta.url);
-      if (!fs.existsSync(new URL('codicon.css', from))) return;
-      fs.mkdirSync(to, { recursive: true });
-      for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(new URL(f, from), new URL(f, to));
-    }) }],
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    entryPoints: { 'webview/preview': 'src/webview/main.ts' },
+    outdir: 'dist',
+    plugins: [
+      {
+        name: 'codicons',
+        setup: (b) =>
+          b.onEnd(async () => {
+            const fs = await import('node:fs');
+            const from = new URL('../node_modules/@vscode/codicons/dist/', import.meta.url);
+            const to = new URL('../dist/webview/', import.meta.url);
+            if (!fs.existsSync(new URL('codicon.css', from))) return;
+            fs.mkdirSync(to, { recursive: true });
+            for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(new URL(f, from), new URL(f, to));
+          }),
+      },
+    ],
   },
 ];
 

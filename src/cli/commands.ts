@@ -98,11 +98,18 @@ function oneLine(s: string, n: number): string {
   return t.length > n ? t.slice(0, n - 1) + '…' : t;
 }
 
-const PLAN_OPTIONS = { to: { type: 'string' }, session: { type: 'string', multiple: true }, path: { type: 'string', multiple: true } } as const;
+const PLAN_OPTIONS = {
+  to: { type: 'string' },
+  session: { type: 'string', multiple: true },
+  path: { type: 'string', multiple: true },
+} as const;
 
 function planArgs(values: { to?: string; session?: string[]; path?: string[] }) {
   if (!values.to) throw new UsageError('Missing --to <checkpoint-id>; run `agent-rewind checkpoints` to list them.');
-  return { to: values.to, opts: { ...(values.session ? { sessions: values.session } : {}), ...(values.path ? { paths: values.path } : {}) } };
+  return {
+    to: values.to,
+    opts: { ...(values.session ? { sessions: values.session } : {}), ...(values.path ? { paths: values.path } : {}) },
+  };
 }
 
 function printPlan(plan: Plan): void {
@@ -110,7 +117,10 @@ function printPlan(plan: Plan): void {
   out(`Rewind to ${t.id} (${t.kind}, ${iso(t.time)}): "${oneLine(t.label, 70)}"`);
   if (plan.notUndone.length) {
     out(`\nWill NOT be undone (${plan.notUndone.length}):`);
-    for (const n of plan.notUndone) out(`  ${n.effect}${n.severity === 'low' ? ' (unknown command)' : ''}: ${n.tool}: ${n.summary}${n.compensation ? `\n      compensation: ${n.compensation}` : ''}`);
+    for (const n of plan.notUndone)
+      out(
+        `  ${n.effect}${n.severity === 'low' ? ' (unknown command)' : ''}: ${n.tool}: ${n.summary}${n.compensation ? `\n      compensation: ${n.compensation}` : ''}`,
+      );
   } else out('\nNothing recorded after this checkpoint needs undoing outside the files.');
   if (plan.files.length === 0) out('\nNo files to change: the recorded files already match this checkpoint.');
   else {
@@ -127,7 +137,8 @@ function printPlan(plan: Plan): void {
 }
 
 const NOT_RESTORABLE: Record<NotRestorableReason, string> = {
-  'too-large': 'over the size limit, so its content then or now is not in the store; left as it is (to record such files, raise agentRewind.maxFileSizeMB, or maxFileBytes in the store config.json)',
+  'too-large':
+    'over the size limit, so its content then or now is not in the store; left as it is (to record such files, raise agentRewind.maxFileSizeMB, or maxFileBytes in the store config.json)',
   unreadable: 'could not be read (when recorded, or now); left as it is',
   special: 'not a regular file or symlink',
   'unknown-at-target': 'not recorded at that checkpoint',
@@ -181,11 +192,27 @@ async function cmdRewind(args: string[]): Promise<number> {
   }
   if (r.status === 'blocked-io') {
     if (values.json) out(JSON.stringify({ status: 'not-writable', problems: r.problems }, null, 2));
-    process.stderr.write(`Nothing was written: ${r.problems.map((p) => `${p.path} (${p.error})`).join('; ')}. Fix the permissions and rewind again.\n`);
+    process.stderr.write(
+      `Nothing was written: ${r.problems.map((p) => `${p.path} (${p.error})`).join('; ')}. Fix the permissions and rewind again.\n`,
+    );
     return EXIT.error;
   }
   if (r.status === 'nothing') {
-    if (values.json) out(JSON.stringify({ status: 'nothing', target: r.plan.target.id, files: [], warnings: r.plan.warnings, notUndone: planJson(r.plan).notUndone, notRestorable: r.plan.notRestorable }, null, 2));
+    if (values.json)
+      out(
+        JSON.stringify(
+          {
+            status: 'nothing',
+            target: r.plan.target.id,
+            files: [],
+            warnings: r.plan.warnings,
+            notUndone: planJson(r.plan).notUndone,
+            notRestorable: r.plan.notRestorable,
+          },
+          null,
+          2,
+        ),
+      );
     else {
       out(`Nothing to rewind: the recorded files already match checkpoint ${r.plan.target.id}.`);
       printNotRestorable(r.plan);
@@ -212,7 +239,9 @@ async function cmdRewind(args: string[]): Promise<number> {
     );
   } else {
     const count = (a: string) => r.files.filter((f) => f.action === a).length;
-    out(`Rewound to ${r.plan.target.id}: restored ${count('restore')}, deleted ${count('delete')}, recreated ${count('recreate')} file(s).`);
+    out(
+      `Rewound to ${r.plan.target.id}: restored ${count('restore')}, deleted ${count('delete')}, recreated ${count('recreate')} file(s).`,
+    );
     for (const f of r.files) out(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
     printNotRestorable(r.plan);
     if (r.plan.notUndone.length) out(`Not undone: ${r.plan.notUndone.map((n) => `${n.tool}: ${n.summary}`).join('; ')}`);
@@ -241,7 +270,9 @@ function cmdVerify(args: string[]): number {
   const r = verifyStore(store);
   if (values.json) out(JSON.stringify(r, null, 2));
   else {
-    out(`${r.ok ? 'Store is sound' : 'Store has problems'}: ${r.lines} line(s), ${r.checkpoints} checkpoint(s), ${r.blobs} blob(s) checked.`);
+    out(
+      `${r.ok ? 'Store is sound' : 'Store has problems'}: ${r.lines} line(s), ${r.checkpoints} checkpoint(s), ${r.blobs} blob(s) checked.`,
+    );
     for (const e of r.errors) out(`  error: ${e}`);
     for (const w of r.warnings) out(`  warning: ${w}`);
   }
@@ -294,7 +325,13 @@ export async function runCommand(command: string | undefined, args: string[]): P
   try {
     return await fn(args);
   } catch (e) {
-    if (e instanceof StoreMissingError || e instanceof StoreFormatError || e instanceof CheckpointNotFoundError || e instanceof StoreBusyError) return fail(e, EXIT.error);
+    if (
+      e instanceof StoreMissingError ||
+      e instanceof StoreFormatError ||
+      e instanceof CheckpointNotFoundError ||
+      e instanceof StoreBusyError
+    )
+      return fail(e, EXIT.error);
     return fail(e);
   }
 }

@@ -74,13 +74,27 @@ function cmdShow(args: string[], openStore: OpenStore): number {
     const overrides = dir && fs.existsSync(path.join(dir, 'store.json')) ? openStore(args).config().effects : [];
     const t = readTimeline(src.transcript, overrides);
     session = t.session;
-    prompts = t.prompts.map((p) => ({ uuid: p.uuid, text: p.text, time: p.time, tools: p.tools.map((x) => ({ id: x.id, name: x.name, summary: x.summary, effect: x.effect })) }));
+    prompts = t.prompts.map((p) => ({
+      uuid: p.uuid,
+      text: p.text,
+      time: p.time,
+      tools: p.tools.map((x) => ({ id: x.id, name: x.name, summary: x.summary, effect: x.effect })),
+    }));
   } else {
     const store = openStore(args);
     const file = sessionLogFile(store.dir, src.session);
-    if (!fs.existsSync(file)) throw new ExitError(`No session log for session ${src.session} in ${store.dir}; check the id (\`agent-rewind checkpoints\` lists recorded sessions).`, EXIT.error);
+    if (!fs.existsSync(file))
+      throw new ExitError(
+        `No session log for session ${src.session} in ${store.dir}; check the id (\`agent-rewind checkpoints\` lists recorded sessions).`,
+        EXIT.error,
+      );
     session = src.session;
-    prompts = loggedPrompts(readSessionLog(file)).map((p) => ({ uuid: p.uuid, text: p.text, time: p.time, tools: p.tools.map((x) => ({ id: x.id, name: x.name, summary: x.summary, effect: x.effect })) }));
+    prompts = loggedPrompts(readSessionLog(file)).map((p) => ({
+      uuid: p.uuid,
+      text: p.text,
+      time: p.time,
+      tools: p.tools.map((x) => ({ id: x.id, name: x.name, summary: x.summary, effect: x.effect })),
+    }));
   }
   if (values.json) out(JSON.stringify({ session, prompts }, null, 2));
   else printPrompts(session, prompts);
@@ -93,7 +107,8 @@ function cmdFork(args: string[], openStore: OpenStore): number {
   if (!values.before) throw new UsageError(`Missing --before <prompt id>; run \`agent-rewind conversation show\` to list them. ${USAGE}`);
   const before = values.before;
   const hasStore = storeFromArgs(args) !== null;
-  if ('session' in src && !hasStore) throw new UsageError('Forking a session log needs the store that holds it: pass --store <dir> or set AGENT_REWIND_STORE.');
+  if ('session' in src && !hasStore)
+    throw new UsageError('Forking a session log needs the store that holds it: pass --store <dir> or set AGENT_REWIND_STORE.');
   const store = hasStore ? openStore(args, true) : null;
 
   let r: ForkResult;
@@ -103,7 +118,10 @@ function cmdFork(args: string[], openStore: OpenStore): number {
     if (e instanceof ForkRefusedError) throw new ExitError(e.message, EXIT.cutRefused);
     throw e;
   }
-  if (!r.recorded) process.stderr.write('Note: no store given (--store or AGENT_REWIND_STORE), so this fork is not recorded and its resumed agent will not be told what changed.\n');
+  if (!r.recorded)
+    process.stderr.write(
+      'Note: no store given (--store or AGENT_REWIND_STORE), so this fork is not recorded and its resumed agent will not be told what changed.\n',
+    );
   const result = { session: r.session, transcript: r.transcript, parent: r.parent, resume: r.resume };
   const lineage = r.lineage;
   if (values.json) out(JSON.stringify(result, null, 2));

@@ -6,7 +6,10 @@ export class UsageError extends Error {}
 
 /** An error that carries its own exit code (e.g. a refused conversation cut). */
 export class ExitError extends Error {
-  constructor(message: string, readonly code: number) {
+  constructor(
+    message: string,
+    readonly code: number,
+  ) {
     super(message);
   }
 }

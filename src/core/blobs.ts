@@ -21,7 +21,10 @@ export function sha256(data: Uint8Array): string {
 }
 
 export class BlobCorruptError extends Error {
-  constructor(readonly hash: string, readonly actual: string | null) {
+  constructor(
+    readonly hash: string,
+    readonly actual: string | null,
+  ) {
     super(
       actual === null
         ? `Blob ${hash.slice(0, 12)} is missing from the store; run \`agent-rewind verify\` to see what else is affected.`

@@ -43,14 +43,16 @@ function num(v: unknown, def: number, min: number): number {
 export function parseConfig(raw: unknown): StoreConfig {
   const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const effects = Array.isArray(r.effects)
-    ? (r.effects.filter(
-        (e) =>
-          typeof e === 'object' &&
-          e !== null &&
-          typeof (e as EffectOverride).effect === 'string' &&
-          ['rewindable', 'compensatable', 'irreversible', 'none'].includes((e as EffectOverride).effect) &&
-          (typeof (e as EffectOverride).tool === 'string' || typeof (e as EffectOverride).command === 'string'),
-      ) as EffectOverride[]).map((e) => {
+    ? (
+        r.effects.filter(
+          (e) =>
+            typeof e === 'object' &&
+            e !== null &&
+            typeof (e as EffectOverride).effect === 'string' &&
+            ['rewindable', 'compensatable', 'irreversible', 'none'].includes((e as EffectOverride).effect) &&
+            (typeof (e as EffectOverride).tool === 'string' || typeof (e as EffectOverride).command === 'string'),
+        ) as EffectOverride[]
+      ).map((e) => {
         const o: EffectOverride = { effect: e.effect };
         if (typeof e.tool === 'string') o.tool = e.tool;
         if (typeof e.command === 'string') o.command = e.command;

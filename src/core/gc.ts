@@ -156,7 +156,16 @@ export function gc(store: Store, keepDays: number, now = Date.now()): GcReport {
       }
     }
     const keptCheckpoints = keptRecords.filter((r) => r.t === 'checkpoint').length;
-    return { keptCheckpoints, droppedCheckpoints, droppedLines, blobsFreed, bytesFreed, tempFilesRemoved, scanStatesRemoved, bytesLeft: storeBytes(store) };
+    return {
+      keptCheckpoints,
+      droppedCheckpoints,
+      droppedLines,
+      blobsFreed,
+      bytesFreed,
+      tempFilesRemoved,
+      scanStatesRemoved,
+      bytesLeft: storeBytes(store),
+    };
   } finally {
     releaseStore();
   }

@@ -29,11 +29,15 @@ export function uncommittedPaths(paths: readonly string[]): string[] {
   for (const [root, list] of byRoot) {
     let text: string;
     try {
-      text = execFileSync('git', ['-C', root, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...list.map((p) => path.relative(root, p))], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-        timeout: 10000,
-      });
+      text = execFileSync(
+        'git',
+        ['-C', root, 'status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...list.map((p) => path.relative(root, p))],
+        {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+          timeout: 10000,
+        },
+      );
     } catch {
       continue; // not a usable repository, or git missing: say nothing rather than guess
     }

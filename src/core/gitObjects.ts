@@ -26,7 +26,11 @@ export interface GitResult {
   stdout: Buffer;
 }
 
-export function git(cwd: string, args: string[], opts: { input?: Buffer | string; timeout?: number; maxBuffer?: number; env?: NodeJS.ProcessEnv } = {}): GitResult {
+export function git(
+  cwd: string,
+  args: string[],
+  opts: { input?: Buffer | string; timeout?: number; maxBuffer?: number; env?: NodeJS.ProcessEnv } = {},
+): GitResult {
   const r = child().spawnSync('git', ['-C', cwd, ...args], {
     env: opts.env ?? ENV,
     input: opts.input,
@@ -64,7 +68,9 @@ export function repoInfo(dir: string): RepoInfo | null {
   if (r.status !== 0) return null;
   const [top, gitDir, fmt] = r.stdout.toString('utf8').split('\n');
   if (!top || !gitDir) return null;
-  const cfg = git(dir, ['config', '-z', '--get-regexp', '^(core\\.autocrlf|core\\.eol|core\\.excludesfile|filter\\..*)$'], { timeout: 5000 });
+  const cfg = git(dir, ['config', '-z', '--get-regexp', '^(core\\.autocrlf|core\\.eol|core\\.excludesfile|filter\\..*)$'], {
+    timeout: 5000,
+  });
   let filters = false;
   let excludesFile: string | null = null;
   if (cfg.status === 0) {
@@ -164,7 +170,10 @@ function startGit<T>(dir: string, args: string[], tmpDir: string, parse: (out: B
   try {
     fs.mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
     fds = files.map((f) => fs.openSync(f, 'w+', 0o600));
-    proc = child().spawn('sh', ['-c', 'umask 077; git "$@"; echo $? >&3', 'sh', '-C', dir, ...args], { env, stdio: ['ignore', fds[0]!, 'ignore', fds[1]!] });
+    proc = child().spawn('sh', ['-c', 'umask 077; git "$@"; echo $? >&3', 'sh', '-C', dir, ...args], {
+      env,
+      stdio: ['ignore', fds[0]!, 'ignore', fds[1]!],
+    });
     proc.unref();
   } catch {
     cleanup();
@@ -225,21 +234,38 @@ export function startCachedStatus(dir: string, indexFile: string, tmpDir: string
   const args = [
     // The cache is used only with the untracked-files mode it was made for; never a split or
     // sparse index (a split one would put its shared part in the repository), nor an fsmonitor.
-    ...['-c', 'core.untrackedCache=true', '-c', 'status.showUntrackedFiles=all', '-c', 'core.splitIndex=false', '-c', 'index.sparse=false', '-c', 'core.fsmonitor=false'],
+    ...[
+      '-c',
+      'core.untrackedCache=true',
+      '-c',
+      'status.showUntrackedFiles=all',
+      '-c',
+      'core.splitIndex=false',
+      '-c',
+      'index.sparse=false',
+      '-c',
+      'core.fsmonitor=false',
+    ],
     // No pathspec: git does not use the untracked cache with one.
     ...['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all', '--no-renames'],
   ];
-  return startGit(dir, args, tmpDir, (out) => {
-    const modified = new Set<string>();
-    const untracked: string[] = [];
-    for (const e of out.toString('utf8').split('\0')) {
-      if (e.length < 4) continue;
-      const p = e.slice(3);
-      if (e.startsWith('??')) untracked.push(p);
-      else if (e[1] !== ' ' || e[0] === 'U') modified.add(p);
-    }
-    return { modified, untracked };
-  }, env);
+  return startGit(
+    dir,
+    args,
+    tmpDir,
+    (out) => {
+      const modified = new Set<string>();
+      const untracked: string[] = [];
+      for (const e of out.toString('utf8').split('\0')) {
+        if (e.length < 4) continue;
+        const p = e.slice(3);
+        if (e.startsWith('??')) untracked.push(p);
+        else if (e[1] !== ' ' || e[0] === 'U') modified.add(p);
+      }
+      return { modified, untracked };
+    },
+    env,
+  );
 }
 
 /** The git object id of `data` as a blob (what `git hash-object` prints). */
@@ -256,7 +282,11 @@ export function readBlobs(dir: string, wanted: readonly { id: string; path: stri
   const out = new Map<string, Buffer | null>();
   if (wanted.length === 0) return out;
   const input = wanted.map((w) => (filters ? `${w.id} ${w.path}` : w.id)).join('\n') + '\n';
-  const r = git(dir, ['cat-file', filters ? '--batch=%(objectname) %(objecttype) %(objectsize)' : '--batch', ...(filters ? ['--filters'] : [])], { input, timeout: 60000 });
+  const r = git(
+    dir,
+    ['cat-file', filters ? '--batch=%(objectname) %(objecttype) %(objectsize)' : '--batch', ...(filters ? ['--filters'] : [])],
+    { input, timeout: 60000 },
+  );
   if (r.status !== 0) {
     for (const w of wanted) out.set(`${w.id}\0${w.path}`, null);
     return out;

@@ -1,12 +1,15 @@
-// Checkpoint and session ids. Letters and digits only: an id must never start with `-` (it would
-// read as an option on a command line) nor need quoting in a shell. nanoid (and the crypto module
-// it needs) is loaded on first use, off the hook's start-up path.
-import type * as Nanoid from 'nanoid';
+// Checkpoint and session ids: 12 characters from letters and digits (71 bits), never starting
+// with `-` (it would read as an option on a command line) and never needing quotes in a shell.
+// crypto is loaded on first use (blobs.ts), off the hook's start-up path.
+import { crypto } from './blobs';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
-let gen: (() => string) | undefined;
 
 export function newId(): string {
-  gen ??= (require('nanoid') as typeof Nanoid).customAlphabet(ALPHABET, 12);
-  return gen();
+  let id = '';
+  while (id.length < 12) {
+    // 248 = 4 × 62: bytes at or above it are dropped, so every character is equally likely.
+    for (const b of crypto().randomBytes(16)) if (b < 248 && id.length < 12) id += ALPHABET[b % 62];
+  }
+  return id;
 }

@@ -63,11 +63,7 @@ function actionFor(from: FileState, to: FileState): Action {
   return 'restore';
 }
 
-export function computeChanges(
-  records: readonly Sequenced[],
-  target: Sequenced<CheckpointRecord>,
-  opts: ChangeOptions = {},
-): ChangeSet {
+export function computeChanges(records: readonly Sequenced[], target: Sequenced<CheckpointRecord>, opts: ChangeOptions = {}): ChangeSet {
   const at = stateAt(records, target.seq);
   const latest = latestState(records);
   const writers = new Map<string, Set<string>>();

@@ -19,7 +19,7 @@ export class StoreMissingError extends Error {
 
 /** The real path of `dir`, or of its nearest existing ancestor (a path still to be created resolves there). */
 function realExistingDir(dir: string): string | null {
-  for (let d = dir, rest = ''; ; ) {
+  for (let d = dir, rest = ''; ;) {
     try {
       return path.join(fs.realpathSync(d), rest);
     } catch (e) {

@@ -42,8 +42,7 @@ export function checkpoints(records: readonly Sequenced[]): Sequenced<Checkpoint
 }
 
 export type FindResult =
-  | { ok: true; checkpoint: Sequenced<CheckpointRecord> }
-  | { ok: false; reason: 'none' | 'ambiguous'; matches: string[] };
+  { ok: true; checkpoint: Sequenced<CheckpointRecord> } | { ok: false; reason: 'none' | 'ambiguous'; matches: string[] };
 
 /** Finds a checkpoint by id, or by a unique prefix of its id. */
 export function findCheckpoint(records: readonly Sequenced[], idOrPrefix: string): FindResult {

@@ -59,11 +59,16 @@ export function nodeRuntime(env: NodeJS.ProcessEnv = process.env): { node: strin
 }
 
 export class ClaudeConnection {
-  constructor(private readonly cli: () => string, private readonly store: string) {}
+  constructor(
+    private readonly cli: () => string,
+    private readonly store: string,
+  ) {}
 
   hook(): HookSpec {
     const rt = nodeRuntime();
-    return { command: hookCommand({ node: rt.node, cli: this.cli(), store: this.store, agent: 'claude', ...(rt.env ? { env: rt.env } : {}) }) };
+    return {
+      command: hookCommand({ node: rt.node, cli: this.cli(), store: this.store, agent: 'claude', ...(rt.env ? { env: rt.env } : {}) }),
+    };
   }
 
   state(folder: string): ConnectionState {

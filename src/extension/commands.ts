@@ -41,7 +41,9 @@ async function pickCheckpoint(model: TimelineModel, placeHolder: string): Promis
     id: n.checkpoint.id,
   }));
   if (!items.length) {
-    void vscode.window.showInformationMessage('No checkpoints recorded yet. Connect Claude Code and start a session, or create a checkpoint.');
+    void vscode.window.showInformationMessage(
+      'No checkpoints recorded yet. Connect Claude Code and start a session, or create a checkpoint.',
+    );
     return undefined;
   }
   return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true }))?.id;
@@ -60,7 +62,11 @@ function promptOf(arg: unknown): Extract<ConvElement, { kind: 'prompt' }> | unde
 
 async function pickPrompt(d: CommandDeps): Promise<Extract<ConvElement, { kind: 'prompt' }> | undefined> {
   const items = d.conversation.all.flatMap((session) =>
-    session.prompts.map((prompt, index) => ({ label: oneLine(prompt.text, 80), description: `${relativeTime(prompt.time)} · ${session.title.slice(0, 40)}`, el: { kind: 'prompt' as const, session, prompt, index } })),
+    session.prompts.map((prompt, index) => ({
+      label: oneLine(prompt.text, 80),
+      description: `${relativeTime(prompt.time)} · ${session.title.slice(0, 40)}`,
+      el: { kind: 'prompt' as const, session, prompt, index },
+    })),
   );
   if (!items.length) {
     void vscode.window.showInformationMessage('No prompts recorded yet.');
@@ -104,20 +110,28 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         const id = await pickCheckpoint(d.model, 'Restore a file to how it was at which checkpoint?');
         if (!id) return;
         const changes = d.model.spanFiles(id);
-        const pick = await vscode.window.showQuickPick(changes.map((change) => ({ label: d.model.relative(change.path), change })), { placeHolder: 'Which file?' });
+        const pick = await vscode.window.showQuickPick(
+          changes.map((change) => ({ label: d.model.relative(change.path), change })),
+          { placeHolder: 'Which file?' },
+        );
         if (!pick) return;
         el = { kind: 'file', checkpointId: id, change: pick.change };
       }
       const p = el.change.path;
       const plan = d.model.find(el.checkpointId) ? makePlan(d.store, el.checkpointId, { paths: [p] }) : undefined;
       if (!plan || plan.files.length === 0) {
-        void vscode.window.showInformationMessage(`${d.model.relative(p)} already matches that checkpoint${plan?.notRestorable.length ? `, or cannot be restored (${plan.notRestorable[0]!.reason})` : ''}.`);
+        void vscode.window.showInformationMessage(
+          `${d.model.relative(p)} already matches that checkpoint${plan?.notRestorable.length ? `, or cannot be restored (${plan.notRestorable[0]!.reason})` : ''}.`,
+        );
         return;
       }
       const f = plan.files[0]!;
       const ok = await vscode.window.showWarningMessage(
         `Restore ${d.model.relative(p)} to how it was at "${oneLine(plan.target.label, 60)}"?`,
-        { modal: true, detail: `${f.action === 'delete' ? 'The file did not exist then: it will be deleted.' : f.action === 'recreate' ? 'The file will be recreated.' : `+${f.insertions} −${f.deletions} lines.`} Only this file changes; Undo brings it back.` },
+        {
+          modal: true,
+          detail: `${f.action === 'delete' ? 'The file did not exist then: it will be deleted.' : f.action === 'recreate' ? 'The file will be recreated.' : `+${f.insertions} −${f.deletions} lines.`} Only this file changes; Undo brings it back.`,
+        },
         'Restore',
       );
       if (ok === 'Restore') await d.reporter.applyAndReport(el.checkpointId, { paths: [p] });
@@ -137,11 +151,21 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     },
     [CMD.rewindConversation]: async (arg) => {
       const el = promptOf(arg) ?? (await pickPrompt(d));
-      if (el) d.preview.show({ ...(el.prompt.checkpointId ? { targetId: el.prompt.checkpointId } : {}), scope: 'conversation', conversation: { session: el.session, prompt: el.prompt } });
+      if (el)
+        d.preview.show({
+          ...(el.prompt.checkpointId ? { targetId: el.prompt.checkpointId } : {}),
+          scope: 'conversation',
+          conversation: { session: el.session, prompt: el.prompt },
+        });
     },
     [CMD.rewindBoth]: async (arg) => {
       const el = promptOf(arg) ?? (await pickPrompt(d));
-      if (el) d.preview.show({ ...(el.prompt.checkpointId ? { targetId: el.prompt.checkpointId } : {}), scope: 'both', conversation: { session: el.session, prompt: el.prompt } });
+      if (el)
+        d.preview.show({
+          ...(el.prompt.checkpointId ? { targetId: el.prompt.checkpointId } : {}),
+          scope: 'both',
+          conversation: { session: el.session, prompt: el.prompt },
+        });
     },
     [CMD.rewindFilesBeforePrompt]: async (arg) => {
       const el = promptOf(arg) ?? (await pickPrompt(d));
@@ -153,7 +177,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       d.preview.show({ targetId: el.prompt.checkpointId, scope: 'files', conversation: { session: el.session, prompt: el.prompt } });
     },
     [CMD.createCheckpoint]: async () => {
-      const label = await vscode.window.showInputBox({ prompt: 'Name this checkpoint', placeHolder: 'e.g. before trying the big refactor', value: 'Manual checkpoint' });
+      const label = await vscode.window.showInputBox({
+        prompt: 'Name this checkpoint',
+        placeHolder: 'e.g. before trying the big refactor',
+        value: 'Manual checkpoint',
+      });
       if (label === undefined) return;
       d.store.append([d.store.checkpointRecord({ id: newId(), kind: 'manual', label: label || 'Manual checkpoint', agent: 'user' })]);
       d.model.reload();
@@ -161,17 +189,29 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     [CMD.refresh]: () => d.model.reload(),
     [CMD.connectClaude]: async () => {
       if (!vscode.workspace.isTrusted) {
-        void vscode.window.showWarningMessage('Trust this workspace before connecting an agent: Connect writes hook commands into its .claude folder.');
+        void vscode.window.showWarningMessage(
+          'Trust this workspace before connecting an agent: Connect writes hook commands into its .claude folder.',
+        );
         return;
       }
       for (const folder of await pickFolders('Connect Claude Code in which folder?')) {
         const r = d.claude.connect(folder.uri.fsPath);
         const rel = path.relative(folder.uri.fsPath, r.file);
-        if (r.hooksDisabled) void vscode.window.showWarningMessage(`${rel} sets "disableAllHooks": Claude Code will not run Agent Rewind's hooks until you remove it.`);
+        if (r.hooksDisabled)
+          void vscode.window.showWarningMessage(
+            `${rel} sets "disableAllHooks": Claude Code will not run Agent Rewind's hooks until you remove it.`,
+          );
         if (r.problems.length)
-          void vscode.window.showWarningMessage(`${rel} contains ${r.problems.join(' and ').replace(/-/g, ' ')}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.`, 'Open File').then((p) => p && vscode.window.showTextDocument(vscode.Uri.file(r.file)));
+          void vscode.window
+            .showWarningMessage(
+              `${rel} contains ${r.problems.join(' and ').replace(/-/g, ' ')}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.`,
+              'Open File',
+            )
+            .then((p) => p && vscode.window.showTextDocument(vscode.Uri.file(r.file)));
         void vscode.window.showInformationMessage(
-          r.changed ? `Connected Claude Code in ${folder.name}: sessions started there from now on are recorded (hooks in ${rel}). Running sessions pick them up on their next start.` : `Claude Code is already connected in ${folder.name}.`,
+          r.changed
+            ? `Connected Claude Code in ${folder.name}: sessions started there from now on are recorded (hooks in ${rel}). Running sessions pick them up on their next start.`
+            : `Claude Code is already connected in ${folder.name}.`,
         );
       }
       d.updateContext();
@@ -179,7 +219,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     [CMD.disconnectClaude]: async () => {
       for (const folder of await pickFolders('Disconnect Claude Code in which folder?')) {
         const r = d.claude.disconnect(folder.uri.fsPath);
-        void vscode.window.showInformationMessage(r.changed ? `Disconnected Claude Code in ${folder.name}: removed Agent Rewind's hooks, kept everything else. What was recorded stays until you delete it.` : `Claude Code was not connected in ${folder.name}.`);
+        void vscode.window.showInformationMessage(
+          r.changed
+            ? `Disconnected Claude Code in ${folder.name}: removed Agent Rewind's hooks, kept everything else. What was recorded stays until you delete it.`
+            : `Claude Code was not connected in ${folder.name}.`,
+        );
       }
       d.updateContext();
     },
@@ -193,7 +237,13 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       const cp = d.model.find(el.checkpointId)?.checkpoint;
       const left = snapshotUri(c.path, c.from && !c.from.skipped ? c.from.hash : null, 'before');
       const right = snapshotUri(c.path, c.to.skipped ? null : c.to.hash, 'after');
-      await vscode.commands.executeCommand('vscode.diff', left, right, `${path.basename(c.path)} (after "${oneLine(cp?.label ?? '', 30)}")`, { preview: true });
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        left,
+        right,
+        `${path.basename(c.path)} (after "${oneLine(cp?.label ?? '', 30)}")`,
+        { preview: true },
+      );
     },
     [CMD.revealCheckpoint]: async (arg) => {
       const el = promptOf(arg);
@@ -221,6 +271,9 @@ async function pickFolders(placeHolder: string): Promise<readonly vscode.Workspa
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length <= 1) return folders;
   const all = { label: 'All folders', folders };
-  const pick = await vscode.window.showQuickPick([all, ...folders.map((f) => ({ label: f.name, description: f.uri.fsPath, folders: [f] }))], { placeHolder });
+  const pick = await vscode.window.showQuickPick(
+    [all, ...folders.map((f) => ({ label: f.name, description: f.uri.fsPath, folders: [f] }))],
+    { placeHolder },
+  );
   return pick?.folders ?? [];
 }

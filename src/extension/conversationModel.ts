@@ -52,7 +52,13 @@ export function fromLog(sessions: readonly LoggedSession[]): ConvSession[] {
       time: p.checkpoint.time,
       checkpointId: p.checkpoint.id,
       forkable: false,
-      tools: p.calls.map((c) => ({ ...(c.call ? { id: c.call } : {}), name: c.tool, summary: c.summary, effect: c.effect, ...(c.severity ? { severity: c.severity } : {}) })),
+      tools: p.calls.map((c) => ({
+        ...(c.call ? { id: c.call } : {}),
+        name: c.tool,
+        summary: c.summary,
+        effect: c.effect,
+        ...(c.severity ? { severity: c.severity } : {}),
+      })),
     })),
   }));
 }

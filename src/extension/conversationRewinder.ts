@@ -20,13 +20,21 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
   /** The last fork made, and the terminal command offered for it (tests read it). */
   lastResume: ResumeOffer | undefined;
 
-  constructor(private readonly store: Store, private readonly model: TimelineModel, private readonly onForked: () => void) {}
+  constructor(
+    private readonly store: Store,
+    private readonly model: TimelineModel,
+    private readonly onForked: () => void,
+  ) {}
 
   describe(t: ConversationTarget): ReturnType<ConversationRewinder['describe']> {
     const { session, prompt } = t;
-    if (!session.transcript || !prompt.uuid) return { unavailable: 'This session has no Claude Code transcript Agent Rewind can read, so its conversation cannot be forked.' };
+    if (!session.transcript || !prompt.uuid)
+      return { unavailable: 'This session has no Claude Code transcript Agent Rewind can read, so its conversation cannot be forked.' };
     const index = session.prompts.indexOf(prompt);
-    if (index <= 0) return { unavailable: 'This is the first prompt of the session: a conversation cut before it would be empty. Start a new session instead.' };
+    if (index <= 0)
+      return {
+        unavailable: 'This is the first prompt of the session: a conversation cut before it would be empty. Start a new session instead.',
+      };
     // Files changed after the prompt that a conversation-only rewind leaves as they are.
     let filesKeepingEdits: string[] = [];
     const cp = prompt.checkpointId ? checkpoints(this.model.all).find((c) => c.id === prompt.checkpointId) : undefined;

@@ -71,7 +71,16 @@ export class ConversationSource {
     // Forks not resumed yet have no hook records: show them from their transcript.
     for (const f of lineage) {
       if (byId.has(f.session) || f.source !== 'transcript') continue;
-      const base: ConvSession = { id: f.session, agent: f.agent, title: f.cutText, time: f.time, transcript: f.transcript, forks: [], prompts: [], ...(f.cwd ? { cwd: f.cwd } : {}) };
+      const base: ConvSession = {
+        id: f.session,
+        agent: f.agent,
+        title: f.cutText,
+        time: f.time,
+        transcript: f.transcript,
+        forks: [],
+        prompts: [],
+        ...(f.cwd ? { cwd: f.cwd } : {}),
+      };
       byId.set(f.session, this.withTranscript(base, undefined));
     }
     const top: ConvSession[] = [];
@@ -107,7 +116,13 @@ export class ConversationSource {
         time,
         ...(cp ? { checkpointId: cp.id } : {}),
         forkable: index > 0,
-        tools: p.tools.map((x) => ({ id: x.id, name: x.name, summary: x.summary, effect: x.effect, ...(x.severity ? { severity: x.severity } : {}) })),
+        tools: p.tools.map((x) => ({
+          id: x.id,
+          name: x.name,
+          summary: x.summary,
+          effect: x.effect,
+          ...(x.severity ? { severity: x.severity } : {}),
+        })),
       };
     });
     return { ...base, title: prompts[0]!.text, prompts };

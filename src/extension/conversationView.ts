@@ -14,13 +14,17 @@ const AGENTS: Record<string, string> = { claude: 'Claude Code', copilot: 'Copilo
 function toolIcon(t: ConvTool): vscode.ThemeIcon {
   switch (t.effect) {
     case 'irreversible':
-      return t.severity === 'low' ? new vscode.ThemeIcon('question', new vscode.ThemeColor('editorWarning.foreground')) : new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+      return t.severity === 'low'
+        ? new vscode.ThemeIcon('question', new vscode.ThemeColor('editorWarning.foreground'))
+        : new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
     case 'compensatable':
       return new vscode.ThemeIcon('debug-step-back', new vscode.ThemeColor('editorWarning.foreground'));
     case 'rewindable':
       return new vscode.ThemeIcon('edit');
     default:
-      return new vscode.ThemeIcon(/^(Bash|PowerShell)$/.test(t.name) ? 'terminal' : /Web/.test(t.name) ? 'globe' : /Todo/.test(t.name) ? 'checklist' : 'search');
+      return new vscode.ThemeIcon(
+        /^(Bash|PowerShell)$/.test(t.name) ? 'terminal' : /Web/.test(t.name) ? 'globe' : /Todo/.test(t.name) ? 'checklist' : 'search',
+      );
   }
 }
 
@@ -36,7 +40,11 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
   readonly onDidChangeTreeData = this.emitter.event;
   private sessions: ConvSession[] = [];
 
-  constructor(private readonly load: () => ConvSession[], onChange: vscode.Event<void>, private readonly relative: (p: string) => string = (p) => p) {
+  constructor(
+    private readonly load: () => ConvSession[],
+    onChange: vscode.Event<void>,
+    private readonly relative: (p: string) => string = (p) => p,
+  ) {
     this.sessions = load();
     onChange(() => this.refresh());
   }
@@ -79,7 +87,10 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
       case 'prompt': {
         const p = el.prompt;
         const risky = p.tools.filter((t) => t.effect === 'irreversible' || t.effect === 'compensatable').length;
-        const item = new vscode.TreeItem(oneLine(p.text, 80) || '(empty prompt)', p.tools.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(
+          oneLine(p.text, 80) || '(empty prompt)',
+          p.tools.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+        );
         item.id = `prompt:${el.session.id}:${p.key}`;
         item.description = `${relativeTime(p.time)}${p.tools.length ? ` · ${p.tools.length} tool call${p.tools.length > 1 ? 's' : ''}` : ''}${risky ? ` · ${risky} not undoable` : ''}`;
         item.iconPath = new vscode.ThemeIcon(risky ? 'comment-unresolved' : 'comment');
@@ -96,7 +107,9 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
         item.description = t.effect === 'none' ? undefined : EFFECT_WORDS[t.effect];
         item.iconPath = toolIcon(t);
         item.contextValue = `agentRewind.tool.${t.effect}`;
-        item.tooltip = new vscode.MarkdownString().appendText(`${t.name} — ${EFFECT_WORDS[t.effect]}${t.severity === 'low' ? ' (unknown command)' : ''}\n${t.summary.slice(0, 2000)}`);
+        item.tooltip = new vscode.MarkdownString().appendText(
+          `${t.name} — ${EFFECT_WORDS[t.effect]}${t.severity === 'low' ? ' (unknown command)' : ''}\n${t.summary.slice(0, 2000)}`,
+        );
         return item;
       }
     }

@@ -60,7 +60,11 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   if (!store) {
     // No folder open (or an unusable store): every command explains instead of failing.
     for (const id of Object.values(CMD) as CommandId[]) {
-      context.subscriptions.push(vscode.commands.registerCommand(id, () => vscode.window.showInformationMessage('Agent Rewind records agents working in a folder: open a folder first.')));
+      context.subscriptions.push(
+        vscode.commands.registerCommand(id, () =>
+          vscode.window.showInformationMessage('Agent Rewind records agents working in a folder: open a folder first.'),
+        ),
+      );
     }
     setContext(CTX.ready, true);
     api.activationMs = performance.now() - t0;
@@ -74,10 +78,12 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
 
   const rec = recoverUnfinished(store);
   if (rec) {
-    void vscode.window.showWarningMessage(
-      `An interrupted rewind was finished: ${rec.written.length} file(s) had been written, ${rec.notWritten.length} had not. Undo it to get back to how things were before it.`,
-      'Undo Interrupted Rewind',
-    ).then((p) => p && reporter.applyAndReport(rec.checkpoint));
+    void vscode.window
+      .showWarningMessage(
+        `An interrupted rewind was finished: ${rec.written.length} file(s) had been written, ${rec.notWritten.length} had not. Undo it to get back to how things were before it.`,
+        'Undo Interrupted Rewind',
+      )
+      .then((p) => p && reporter.applyAndReport(rec.checkpoint));
   }
 
   const busy = new Busy();
@@ -87,7 +93,11 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const files = new FilesView(model);
   const filesTree = vscode.window.createTreeView<FilesElement>(VIEW.files, { treeDataProvider: files, showCollapseAll: true });
   const source = new ConversationSource(store);
-  const conversation = new ConversationView(() => source.build(model.sessions()), model.onDidChange, (p) => model.relative(p));
+  const conversation = new ConversationView(
+    () => source.build(model.sessions()),
+    model.onDidChange,
+    (p) => model.relative(p),
+  );
   // Transcripts grow without a hook event (assistant replies): notice it with a cheap stat poll.
   let printed = source.fingerprint(conversation.all);
   const transcriptPoll = setInterval(() => {
@@ -105,7 +115,8 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const preview = new PreviewPanel(context.extensionUri, model, service, reporter, rewinder);
   const storage = new StorageCommands(store, model, busy, () => readSettings().retentionDays);
   let cliPath: string | undefined;
-  const cli = () => (cliPath ??= installCli(context.extensionPath, context.globalStorageUri.fsPath, String(context.extension.packageJSON.version)));
+  const cli = () =>
+    (cliPath ??= installCli(context.extensionPath, context.globalStorageUri.fsPath, String(context.extension.packageJSON.version)));
   const claude = new ClaudeConnection(cli, store.dir);
   let connected = false;
   const status = new StatusBar(model, () => connected);
@@ -137,7 +148,10 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
       if (e.affectsConfiguration('agentRewind')) writeStoreConfig(store.dir, readSettings());
       if (e.affectsConfiguration('agentRewind.storeDirectory') && storeDirFor(context) !== store.dir) {
         void vscode.window
-          .showInformationMessage('Agent Rewind will use the new store folder after a reload. Connected agents keep recording to the old one until you connect them again.', 'Reload Window')
+          .showInformationMessage(
+            'Agent Rewind will use the new store folder after a reload. Connected agents keep recording to the old one until you connect them again.',
+            'Reload Window',
+          )
           .then((p) => p && vscode.commands.executeCommand('workbench.action.reloadWindow'));
       }
     }),
@@ -175,7 +189,9 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
 
   Object.assign(api, { model, files, conversation, preview, service, rewinder, status });
   api.activationMs = performance.now() - t0;
-  output.appendLine(`Agent Rewind ${context.extension.packageJSON.version} active in ${api.activationMs.toFixed(1)} ms; store ${store.dir}`);
+  output.appendLine(
+    `Agent Rewind ${context.extension.packageJSON.version} active in ${api.activationMs.toFixed(1)} ms; store ${store.dir}`,
+  );
   return api;
 }
 

@@ -49,7 +49,11 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       return this.model.checkpoints.map((node) => this.remember(node.checkpoint.id, { kind: 'checkpoint', node }));
     }
     if (el.kind === 'file') return [];
-    return this.model.spanFiles(el.node.checkpoint.id).map((change) => this.remember(`${el.node.checkpoint.id}/${change.path}`, { kind: 'file', checkpointId: el.node.checkpoint.id, change }));
+    return this.model
+      .spanFiles(el.node.checkpoint.id)
+      .map((change) =>
+        this.remember(`${el.node.checkpoint.id}/${change.path}`, { kind: 'file', checkpointId: el.node.checkpoint.id, change }),
+      );
   }
 
   private remember(id: string, el: FilesElement): FilesElement {
@@ -76,7 +80,10 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     if (el.kind === 'checkpoint') {
       const { node } = el;
       const c = node.checkpoint;
-      const item = new vscode.TreeItem(checkpointLabel(node), node.fileCount > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(
+        checkpointLabel(node),
+        node.fileCount > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      );
       item.id = c.id;
       const files = node.fileCount === 1 ? '1 file' : `${node.fileCount} files`;
       item.description = `${relativeTime(c.time)}${node.fileCount ? ` · ${files}` : ''}`;
@@ -89,7 +96,9 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       tip.appendMarkdown(`\n\n${node.fileCount ? `${files} changed after this point` : 'No files changed after this point'}`);
       if (c.session) tip.appendMarkdown(` · session \`${c.session.slice(0, 8)}\``);
       item.tooltip = tip;
-      item.accessibilityInformation = { label: `${checkpointLabel(node)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${files} changed after it` };
+      item.accessibilityInformation = {
+        label: `${checkpointLabel(node)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${files} changed after it`,
+      };
       return item;
     }
     const { change } = el;
@@ -99,7 +108,14 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     item.id = `${el.checkpointId}/${change.path}`;
     item.resourceUri = vscode.Uri.file(change.path);
     const dir = path.dirname(rel);
-    const what = change.to.hash === null && !change.to.skipped ? 'deleted' : !change.from || (change.from.hash === null && !change.from.skipped) ? 'created' : s.binary ? 'binary' : `+${s.insertions} −${s.deletions}`;
+    const what =
+      change.to.hash === null && !change.to.skipped
+        ? 'deleted'
+        : !change.from || (change.from.hash === null && !change.from.skipped)
+          ? 'created'
+          : s.binary
+            ? 'binary'
+            : `+${s.insertions} −${s.deletions}`;
     item.description = `${dir === '.' ? '' : dir + ' · '}${what}`;
     item.contextValue = 'agentRewind.file';
     item.tooltip = new vscode.MarkdownString().appendText(`${change.path}\n${what}`);

@@ -3,7 +3,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Plan } from '../core/rewind/dryRun';
-import { emptyPreviewModel, isWebviewMessage, type HostToWebview, type PreviewModel, type Scope, type WebviewToHost } from '../shared/messages';
+import {
+  emptyPreviewModel,
+  isWebviewMessage,
+  type HostToWebview,
+  type PreviewModel,
+  type Scope,
+  type WebviewToHost,
+} from '../shared/messages';
 import type { ConvPrompt, ConvSession } from './conversationModel';
 import { previewHtml } from './previewHtml';
 import type { RewindReporter } from './rewindReporter';
@@ -106,19 +113,34 @@ export class PreviewPanel implements vscode.Disposable {
       const d = this.conversation.describe(req.conversation);
       if (d && 'unavailable' in d) unavailableReason = d.unavailable;
       else conv = d;
-    } else unavailableReason = req.conversation ? 'Conversation rewind is not available for this agent.' : 'Open the preview from a prompt in the Conversation view to rewind the conversation too.';
+    } else
+      unavailableReason = req.conversation
+        ? 'Conversation rewind is not available for this agent.'
+        : 'Open the preview from a prompt in the Conversation view to rewind the conversation too.';
     if (req.targetId) available.push('files');
     if (conv) available.push('conversation');
     if (conv && req.targetId) available.push('both');
-    const scope: PreviewModel['scope'] = { default: available.includes(req.scope) ? req.scope : (available[0] ?? 'files'), available, ...(unavailableReason ? { unavailableReason } : {}) };
+    const scope: PreviewModel['scope'] = {
+      default: available.includes(req.scope) ? req.scope : (available[0] ?? 'files'),
+      available,
+      ...(unavailableReason ? { unavailableReason } : {}),
+    };
     if (req.targetId) {
-      this.plan = this.service.plan(req.targetId, { ...(req.paths ? { paths: req.paths } : {}), ...(this.onlySession ? { sessions: [this.onlySession] } : {}) });
+      this.plan = this.service.plan(req.targetId, {
+        ...(req.paths ? { paths: req.paths } : {}),
+        ...(this.onlySession ? { sessions: [this.onlySession] } : {}),
+      });
       return this.service.previewModel(this.plan, scope, conv, this.onlySession);
     }
     this.plan = undefined;
     return {
       ...emptyPreviewModel(),
-      target: { id: '', label: req.conversation?.prompt.text ?? '', kind: 'prompt', time: new Date(req.conversation?.prompt.time ?? Date.now()).toISOString() },
+      target: {
+        id: '',
+        label: req.conversation?.prompt.text ?? '',
+        kind: 'prompt',
+        time: new Date(req.conversation?.prompt.time ?? Date.now()).toISOString(),
+      },
       scope,
       conversation: conv,
     };
@@ -172,7 +194,9 @@ export class PreviewPanel implements vscode.Disposable {
     if (!change || !this.plan) return;
     const label = `${path.basename(p)} (now ↔ after rewind)`;
     const left = change.from.hash === null && !change.from.skipped ? snapshotUri(p, null, 'now') : vscode.Uri.file(p);
-    await vscode.commands.executeCommand('vscode.diff', left, snapshotUri(p, change.to.hash, this.plan.target.id), label, { preview: true });
+    await vscode.commands.executeCommand('vscode.diff', left, snapshotUri(p, change.to.hash, this.plan.target.id), label, {
+      preview: true,
+    });
   }
 
   private async rewind(scope: Scope, compensations: number[], force: boolean): Promise<void> {
@@ -184,11 +208,18 @@ export class PreviewPanel implements vscode.Disposable {
       if (files) {
         const dirty = dirtyAmong((this.plan?.files ?? []).map((f) => f.path));
         if (dirty.length) {
-          this.send({ type: 'error', message: `${dirty.length} affected file(s) have unsaved changes in an editor. Save them (Save All) or close them without saving, then rewind.` });
+          this.send({
+            type: 'error',
+            message: `${dirty.length} affected file(s) have unsaved changes in an editor. Save them (Save All) or close them without saving, then rewind.`,
+          });
           return;
         }
         const picked = (this.plan?.notUndone ?? []).filter((_, i) => compensations.includes(i));
-        const ok = await this.reporter.applyAndReport(req.targetId!, { ...(req.paths ? { paths: req.paths } : {}), ...(this.onlySession ? { sessions: [this.onlySession] } : {}), force });
+        const ok = await this.reporter.applyAndReport(req.targetId!, {
+          ...(req.paths ? { paths: req.paths } : {}),
+          ...(this.onlySession ? { sessions: [this.onlySession] } : {}),
+          force,
+        });
         if (!ok) {
           this.post();
           return;

@@ -7,7 +7,12 @@ import type { RewindRequest, RewindService } from './rewindService';
 import type { TimelineModel } from './timelineModel';
 
 export class RewindReporter {
-  constructor(private readonly service: RewindService, private readonly busy: Busy, private readonly model: TimelineModel, private readonly output: vscode.OutputChannel) {}
+  constructor(
+    private readonly service: RewindService,
+    private readonly busy: Busy,
+    private readonly model: TimelineModel,
+    private readonly output: vscode.OutputChannel,
+  ) {}
 
   /** True when files were rewound (fully). */
   async applyAndReport(targetId: string, req: RewindRequest = {}): Promise<boolean> {
@@ -34,7 +39,10 @@ export class RewindReporter {
         const files = r.plan.blocked.map((b) => `${this.model.relative(b.path)} (${b.reason.replace('-', ' ')})`).join(', ');
         const pick = await vscode.window.showWarningMessage(
           `Rewind refused: ${r.plan.blocked.length} file(s) changed since the agent last wrote them: ${files}. Nothing was written.`,
-          { detail: 'Save or commit your own changes first, or rewind anyway: their current content is snapshotted first, so Undo brings it back.' },
+          {
+            detail:
+              'Save or commit your own changes first, or rewind anyway: their current content is snapshotted first, so Undo brings it back.',
+          },
           'Rewind Anyway',
           'Preview',
         );
@@ -43,7 +51,9 @@ export class RewindReporter {
         return false;
       }
       case 'blocked-io':
-        void vscode.window.showErrorMessage(`Nothing was rewound: ${r.problems.map((p) => `${this.model.relative(p.path)}: ${p.error}`).join('; ')}. Fix the permissions and try again.`);
+        void vscode.window.showErrorMessage(
+          `Nothing was rewound: ${r.problems.map((p) => `${this.model.relative(p.path)}: ${p.error}`).join('; ')}. Fix the permissions and try again.`,
+        );
         return false;
       case 'nothing':
         void vscode.window.showInformationMessage(`Nothing to rewind: the recorded files already match "${oneLine(label, 60)}".`);
@@ -51,18 +61,29 @@ export class RewindReporter {
       case 'done':
       case 'partial': {
         const ok = r.files.filter((f) => f.ok).length;
-        this.output.appendLine(`[${new Date().toISOString()}] Rewind to ${targetId} ("${oneLine(label, 80)}"): ${ok}/${r.files.length} files verified. Undo checkpoint ${r.checkpoint.id}.`);
-        for (const f of r.files) this.output.appendLine(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
+        this.output.appendLine(
+          `[${new Date().toISOString()}] Rewind to ${targetId} ("${oneLine(label, 80)}"): ${ok}/${r.files.length} files verified. Undo checkpoint ${r.checkpoint.id}.`,
+        );
+        for (const f of r.files)
+          this.output.appendLine(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
         const undo = async () => {
           await this.applyAndReport(r.checkpoint.id);
         };
         if (r.status === 'done') {
           void vscode.window
-            .showInformationMessage(`Rewound ${r.files.length} file${r.files.length === 1 ? '' : 's'} to "${oneLine(label, 60)}"; every file verified.`, 'Undo', 'Show Details')
+            .showInformationMessage(
+              `Rewound ${r.files.length} file${r.files.length === 1 ? '' : 's'} to "${oneLine(label, 60)}"; every file verified.`,
+              'Undo',
+              'Show Details',
+            )
             .then((pick) => (pick === 'Undo' ? undo() : pick === 'Show Details' ? this.output.show(true) : undefined));
         } else {
           void vscode.window
-            .showErrorMessage(`Rewound ${ok} of ${r.files.length} files; ${r.files.length - ok} could not be written (see details). Undo restores everything as it was.`, 'Show Details', 'Undo')
+            .showErrorMessage(
+              `Rewound ${ok} of ${r.files.length} files; ${r.files.length - ok} could not be written (see details). Undo restores everything as it was.`,
+              'Show Details',
+              'Undo',
+            )
             .then((pick) => (pick === 'Undo' ? undo() : pick === 'Show Details' ? this.output.show(true) : undefined));
         }
         return r.status === 'done';

@@ -19,18 +19,28 @@ export interface RewindRequest extends PlanOptions {
 /** Paths of open editors with unsaved changes among `paths`. */
 export function dirtyAmong(paths: Iterable<string>): string[] {
   const wanted = new Set(paths);
-  return vscode.workspace.textDocuments.filter((d) => d.isDirty && d.uri.scheme === 'file' && wanted.has(d.uri.fsPath)).map((d) => d.uri.fsPath);
+  return vscode.workspace.textDocuments
+    .filter((d) => d.isDirty && d.uri.scheme === 'file' && wanted.has(d.uri.fsPath))
+    .map((d) => d.uri.fsPath);
 }
 
 export class RewindService {
-  constructor(private readonly store: Store, private readonly model: TimelineModel) {}
+  constructor(
+    private readonly store: Store,
+    private readonly model: TimelineModel,
+  ) {}
 
   plan(targetId: string, req: PlanOptions = {}): Plan {
     return makePlan(this.store, targetId, req);
   }
 
   /** The preview webview's model for a plan (the scope part is filled in by the caller). */
-  previewModel(plan: Plan, scope: PreviewModel['scope'], conversation: PreviewModel['conversation'], onlySession: string | null): PreviewModel {
+  previewModel(
+    plan: Plan,
+    scope: PreviewModel['scope'],
+    conversation: PreviewModel['conversation'],
+    onlySession: string | null,
+  ): PreviewModel {
     const rel = (p: string) => this.model.relative(p);
     const problem = (path: string, reason: string): PreviewProblem => ({ path, rel: rel(path), reason });
     const t = plan.target;

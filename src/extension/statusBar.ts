@@ -12,7 +12,10 @@ export class StatusBar implements vscode.Disposable {
   private endProgress: (() => void) | undefined;
   private staleCheck: NodeJS.Timeout | undefined;
 
-  constructor(private readonly model: TimelineModel, private readonly connected: () => boolean) {
+  constructor(
+    private readonly model: TimelineModel,
+    private readonly connected: () => boolean,
+  ) {
     this.item.name = 'Agent Rewind';
     this.item.command = { command: `${VIEW.files}.focus`, title: 'Show Agent Rewind' };
     model.onDidChange(() => this.update());
@@ -67,18 +70,29 @@ export class StatusBar implements vscode.Disposable {
     if (off && !this.warned.has(off.session)) {
       this.warned.add(off.session);
       void vscode.window
-        .showWarningMessage(off.message ?? `Shell-command capture is off for this session: the workspace has more than ${off.limit} files. Agent edits are still recorded.`, 'Raise the Limit')
+        .showWarningMessage(
+          off.message ??
+            `Shell-command capture is off for this session: the workspace has more than ${off.limit} files. Agent edits are still recorded.`,
+          'Raise the Limit',
+        )
         .then((p) => p && vscode.commands.executeCommand('workbench.action.openSettings', 'agentRewind.maxScanFiles'));
     }
     const last = this.model.checkpoints[0]?.checkpoint;
     const tip = new vscode.MarkdownString(undefined, true);
-    tip.appendMarkdown(on ? '**Agent Rewind** — recording Claude Code in this workspace' : '**Agent Rewind** — not connected: agents in this workspace are not recorded');
+    tip.appendMarkdown(
+      on
+        ? '**Agent Rewind** — recording Claude Code in this workspace'
+        : '**Agent Rewind** — not connected: agents in this workspace are not recorded',
+    );
     tip.appendMarkdown(`\n\n${n} checkpoint${n === 1 ? '' : 's'}`);
     if (last) tip.appendMarkdown(` · last ${new Date(last.time).toLocaleString()}`);
     if (running.length) tip.appendMarkdown(`\n\n$(sync~spin) Taking a baseline of the workspace for shell-command capture (${where})…`);
     const pending = Object.values(capture).reduce((k, x) => k + (x.state === 'on' ? (x.pending ?? 0) : 0), 0);
     if (pending) tip.appendMarkdown(`\n\n${pending} file(s) of the baseline are copied before the next shell command.`);
-    if (off) tip.appendMarkdown(`\n\n$(warning) Shell-command capture is off: ${off.files} files (limit ${off.limit}, \`agentRewind.maxScanFiles\`). Agent edits are still recorded; files changed by shell commands are not.`);
+    if (off)
+      tip.appendMarkdown(
+        `\n\n$(warning) Shell-command capture is off: ${off.files} files (limit ${off.limit}, \`agentRewind.maxScanFiles\`). Agent edits are still recorded; files changed by shell commands are not.`,
+      );
     if (this.model.badLines) tip.appendMarkdown(`\n\n$(warning) ${this.model.badLines} unreadable line(s) in the store were skipped`);
     this.item.tooltip = tip;
     this.item.accessibilityInformation = { label: `Agent Rewind: ${on ? 'recording' : 'not connected'}, ${n} checkpoints` };

@@ -35,25 +35,31 @@ export class StorageCommands {
       'Delete Everything…',
     );
     if (pick === 'Clean Up Now') await this.cleanUp();
-    else if (pick === 'Reveal Folder') await vscode.env.openExternal(vscode.Uri.file(this.store.dir)).then(undefined, () => vscode.env.clipboard.writeText(this.store.dir));
+    else if (pick === 'Reveal Folder')
+      await vscode.env.openExternal(vscode.Uri.file(this.store.dir)).then(undefined, () => vscode.env.clipboard.writeText(this.store.dir));
     else if (pick === 'Delete Everything…') await this.deleteAll();
   }
 
   async cleanUp(silent = false): Promise<void> {
     const days = this.retentionDays();
-    await this.busy.run('cleaning up', async () =>
-      await vscode.window.withProgress(
-        { location: silent ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification, title: 'Agent Rewind: cleaning up old checkpoints…' },
-        async () => {
-          const r = gc(this.store, days);
-          this.model.reload();
-          if (!silent) {
-            void vscode.window.showInformationMessage(
-              `Freed ${formatBytes(r.bytesFreed)}: removed ${r.droppedCheckpoints} checkpoint${r.droppedCheckpoints === 1 ? '' : 's'} older than ${days} days and ${r.blobsFreed} unused file version${r.blobsFreed === 1 ? '' : 's'}. ${formatBytes(r.bytesLeft)} left.`,
-            );
-          }
-        },
-      ),
+    await this.busy.run(
+      'cleaning up',
+      async () =>
+        await vscode.window.withProgress(
+          {
+            location: silent ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification,
+            title: 'Agent Rewind: cleaning up old checkpoints…',
+          },
+          async () => {
+            const r = gc(this.store, days);
+            this.model.reload();
+            if (!silent) {
+              void vscode.window.showInformationMessage(
+                `Freed ${formatBytes(r.bytesFreed)}: removed ${r.droppedCheckpoints} checkpoint${r.droppedCheckpoints === 1 ? '' : 's'} older than ${days} days and ${r.blobsFreed} unused file version${r.blobsFreed === 1 ? '' : 's'}. ${formatBytes(r.bytesLeft)} left.`,
+              );
+            }
+          },
+        ),
     );
   }
 

@@ -16,7 +16,11 @@ export class StoreWatcher implements vscode.Disposable {
   private poll: NodeJS.Timeout | undefined;
   private last = '';
 
-  constructor(private readonly storeDir: string, debounceMs = 150, pollMs = 3000) {
+  constructor(
+    private readonly storeDir: string,
+    debounceMs = 150,
+    pollMs = 3000,
+  ) {
     const fire = () => {
       if (this.timer) clearTimeout(this.timer);
       this.timer = setTimeout(() => {

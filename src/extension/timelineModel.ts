@@ -24,7 +24,10 @@ export class TimelineModel implements vscode.Disposable {
   private nodes: CheckpointNode[] = [];
   private sessionsCache: LoggedSession[] | undefined;
 
-  constructor(readonly store: Store, readonly roots: () => readonly vscode.WorkspaceFolder[]) {
+  constructor(
+    readonly store: Store,
+    readonly roots: () => readonly vscode.WorkspaceFolder[],
+  ) {
     this.reload();
   }
 
@@ -35,9 +38,7 @@ export class TimelineModel implements vscode.Disposable {
     const files = filesPerCheckpoint(records);
     const cps = checkpoints(records);
     const lastRewind = [...cps].reverse().find((c) => c.kind === 'rewind');
-    this.nodes = cps
-      .map((c) => ({ checkpoint: c, fileCount: (files.get(c.id) ?? []).length, isLastRewind: c === lastRewind }))
-      .reverse();
+    this.nodes = cps.map((c) => ({ checkpoint: c, fileCount: (files.get(c.id) ?? []).length, isLastRewind: c === lastRewind })).reverse();
     this.sessionsCache = undefined;
     this.emitter.fire();
   }

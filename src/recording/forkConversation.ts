@@ -60,9 +60,18 @@ export function forkConversation(store: Store | null, src: ForkSource, before: s
       const f = forker.fork(src.transcript, before);
       base = { session: f.session, transcript: f.transcript, parent: f.parent, resume: f.resume };
       lineage = {
-        t: 'fork', v: 1, time: Date.now(), agent: forker.agent, source: 'transcript',
-        parentSession: f.parent, parentTranscript: f.parentTranscript, session: f.session, transcript: f.transcript,
-        cutUuid: f.cut.uuid, cutText: f.cut.text, cutOccurrence: f.cut.occurrence,
+        t: 'fork',
+        v: 1,
+        time: Date.now(),
+        agent: forker.agent,
+        source: 'transcript',
+        parentSession: f.parent,
+        parentTranscript: f.parentTranscript,
+        session: f.session,
+        transcript: f.transcript,
+        cutUuid: f.cut.uuid,
+        cutText: f.cut.text,
+        cutOccurrence: f.cut.occurrence,
         ...(f.cut.promptId ? { cutPromptId: f.cut.promptId } : {}),
         ...(f.cwd ? { cwd: f.cwd } : {}),
       };
@@ -71,9 +80,19 @@ export function forkConversation(store: Store | null, src: ForkSource, before: s
       const f = forkSessionLog(store.dir, src.session, before);
       base = { session: f.session, transcript: f.transcript, parent: f.parent, resume: null };
       lineage = {
-        t: 'fork', v: 1, time: Date.now(), agent: agentOf(store.dir, src.session), source: 'session-log',
-        parentSession: f.parent, parentTranscript: f.parentTranscript, session: f.session, transcript: f.transcript,
-        cutUuid: f.cut.id, cutCheckpoint: f.cut.checkpoint, cutText: f.cut.text, cutOccurrence: f.cut.occurrence,
+        t: 'fork',
+        v: 1,
+        time: Date.now(),
+        agent: agentOf(store.dir, src.session),
+        source: 'session-log',
+        parentSession: f.parent,
+        parentTranscript: f.parentTranscript,
+        session: f.session,
+        transcript: f.transcript,
+        cutUuid: f.cut.id,
+        cutCheckpoint: f.cut.checkpoint,
+        cutText: f.cut.text,
+        cutOccurrence: f.cut.occurrence,
         ...(f.cut.promptId ? { cutPromptId: f.cut.promptId } : {}),
         ...(f.cwd ? { cwd: f.cwd } : {}),
       };
@@ -88,7 +107,10 @@ export function forkConversation(store: Store | null, src: ForkSource, before: s
   } catch (e) {
     // A fork without its lineage could not be re-grounded: take it back.
     fs.rmSync(base.transcript, { force: true });
-    throw new Error(`Could not record the fork in ${store.dir} (${(e as Error).message}); nothing was kept — check the store folder's permissions and fork again.`);
+    throw new Error(
+      `Could not record the fork in ${store.dir} (${(e as Error).message}); nothing was kept — check the store folder's permissions and fork again.`,
+      { cause: e },
+    );
   }
   return { ...base, lineage, recorded: true };
 }

@@ -79,7 +79,10 @@ export function record(store: Store, e: AgentEvent): void {
         id: newId(),
         time: now,
         kind: e.type === 'prompt' ? 'prompt' : 'session-start',
-        label: e.type === 'prompt' ? e.text.slice(0, MAX_LABEL) : `Session started${e.source ? ` (${e.source})` : ''}${captureNote ? ` — ${captureNote}` : ''}`,
+        label:
+          e.type === 'prompt'
+            ? e.text.slice(0, MAX_LABEL)
+            : `Session started${e.source ? ` (${e.source})` : ''}${captureNote ? ` — ${captureNote}` : ''}`,
         session: e.session,
         agent: e.agent,
       };

@@ -107,7 +107,9 @@ function writeCaptureStatus(store: Store, s: CaptureStatus): void {
       .slice(0, 50);
     const file = path.join(store.dir, STATUS);
     const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify({ sessions: Object.fromEntries(keep.map((k) => [k.session, k])) }, null, 2) + '\n', { mode: 0o600 });
+    fs.writeFileSync(tmp, JSON.stringify({ sessions: Object.fromEntries(keep.map((k) => [k.session, k])) }, null, 2) + '\n', {
+      mode: 0o600,
+    });
     fs.renameSync(tmp, file);
   } catch (e) {
     store.logError(`shell capture: could not write ${STATUS}: ${(e as Error).message}`);
@@ -184,7 +186,16 @@ function takeBaseline(store: Store, root: string, session: string, budgetMs: num
   const opts = optsOf(store, root, true);
   writeCaptureStatus(store, { session, root, state: 'baseline', files: 0, limit: opts.limits.maxFiles, time: Date.now() });
   const r = baseline(root, session, { ...opts, budgetMs, reuse: reusableState(store, root, session) });
-  const status: CaptureStatus = { session, root, state: 'on', files: r.files, limit: opts.limits.maxFiles, baselineMs: r.ms, git: !!r.state.git, time: Date.now() };
+  const status: CaptureStatus = {
+    session,
+    root,
+    state: 'on',
+    files: r.files,
+    limit: opts.limits.maxFiles,
+    baselineMs: r.ms,
+    git: !!r.state.git,
+    time: Date.now(),
+  };
   if (r.tooMany) {
     const message = offMessage(r.tooMany.count, opts.limits.maxFiles, store);
     r.state.off = { reason: 'too-many-files', files: r.tooMany.count, limit: opts.limits.maxFiles, message };
@@ -213,7 +224,9 @@ export function captureSessionStart(store: Store, e: SessionStartEvent): string 
       return status.state === 'off' ? `shell capture off: more than ${status.limit} files (maxScanFiles)` : null;
     });
   } catch (err) {
-    store.logError(`shell capture (session start): ${(err as Error).message}`, { stack: (err as Error).stack?.split('\n').slice(0, 4).join(' | ') });
+    store.logError(`shell capture (session start): ${(err as Error).message}`, {
+      stack: (err as Error).stack?.split('\n').slice(0, 4).join(' | '),
+    });
     return null;
   }
 }
@@ -267,7 +280,9 @@ export function captureBeforeShell(store: Store, e: BeforeToolEvent): LogRecord[
       return [];
     });
   } catch (err) {
-    store.logError(`shell capture (before ${e.tool}): ${(err as Error).message}`, { stack: (err as Error).stack?.split('\n').slice(0, 4).join(' | ') });
+    store.logError(`shell capture (before ${e.tool}): ${(err as Error).message}`, {
+      stack: (err as Error).stack?.split('\n').slice(0, 4).join(' | '),
+    });
     return [];
   }
 }
@@ -301,7 +316,18 @@ function turnOff(store: Store, state: ScanState, file: string, count: number, li
 export function orphanShellCall(store: Store, e: EventBase): LogRecord[] | null {
   const pending = readPending(stateFile(store.dir, e.session));
   if (!pending) return null;
-  return captureAfterShell(store, { type: 'after_tool', agent: e.agent, session: e.session, tool: pending.tool, kind: { kind: 'shell', command: '', dialect: 'sh' }, callId: pending.call, input: null, paths: [], shell: true, ok: false });
+  return captureAfterShell(store, {
+    type: 'after_tool',
+    agent: e.agent,
+    session: e.session,
+    tool: pending.tool,
+    kind: { kind: 'shell', command: '', dialect: 'sh' },
+    callId: pending.call,
+    input: null,
+    paths: [],
+    shell: true,
+    ok: false,
+  });
 }
 
 /** PostToolUse / PostToolUseFailure of a shell command: the `before`/`after` snapshots of what it changed. */
@@ -322,7 +348,9 @@ export function captureAfterShell(store: Store, e: AfterToolEvent): LogRecord[] 
       return lines;
     });
   } catch (err) {
-    store.logError(`shell capture (after ${e.tool}): ${(err as Error).message}`, { stack: (err as Error).stack?.split('\n').slice(0, 4).join(' | ') });
+    store.logError(`shell capture (after ${e.tool}): ${(err as Error).message}`, {
+      stack: (err as Error).stack?.split('\n').slice(0, 4).join(' | '),
+    });
     return [];
   }
 }
@@ -339,15 +367,26 @@ function putDurable(store: Store, data: Buffer, hash: string): string {
   return store.blobs.put(data, hash);
 }
 
-function snapshotsOf(store: Store, state: ScanState, changes: Change[], prevDirs: { has(rel: string): boolean }, e: AfterToolEvent): SnapRecord[] {
+function snapshotsOf(
+  store: Store,
+  state: ScanState,
+  changes: Change[],
+  prevDirs: { has(rel: string): boolean },
+  e: AfterToolEvent,
+): SnapRecord[] {
   if (changes.length === 0) return [];
   const now = Date.now();
   const meta = { session: e.session, tool: e.tool, ...(e.callId ? { call: e.callId } : {}), time: now };
   // Old content of clean git files: one `git cat-file --batch` for all of them.
   const fromGit = changes.filter((c) => c.before && !c.before.hash && c.before.git && !(c.before.flags & F_LARGE));
-  const blobs = fromGit.length && state.git
-    ? readBlobs(state.root, fromGit.map((c) => ({ id: c.before!.git!, path: c.path })), state.git.filters)
-    : new Map<string, Buffer | null>();
+  const blobs =
+    fromGit.length && state.git
+      ? readBlobs(
+          state.root,
+          fromGit.map((c) => ({ id: c.before!.git!, path: c.path })),
+          state.git.filters,
+        )
+      : new Map<string, Buffer | null>();
   const out: SnapRecord[] = [];
   for (const c of changes) {
     const abs = path.join(state.root, ...c.path.split('/'));
@@ -367,7 +406,15 @@ function withStat(e: Entry, after?: Entry | null): Partial<SnapRecord> {
   return x;
 }
 
-function beforeSnap(store: Store, state: ScanState, c: Change, abs: string, prevDirs: { has(rel: string): boolean }, blobs: Map<string, Buffer | null>, meta: Meta): SnapRecord {
+function beforeSnap(
+  store: Store,
+  state: ScanState,
+  c: Change,
+  abs: string,
+  prevDirs: { has(rel: string): boolean },
+  blobs: Map<string, Buffer | null>,
+  meta: Meta,
+): SnapRecord {
   const b = c.before;
   if (!b) {
     // Created by the command: folders it created too are removed again by a rewind.
@@ -380,7 +427,8 @@ function beforeSnap(store: Store, state: ScanState, c: Change, abs: string, prev
     }
     return { t: 'snap', path: abs, hash: null, ...(dirs.length ? { dirs } : {}), phase: 'before', ...meta };
   }
-  if (b.flags & F_LARGE) return { t: 'snap', path: abs, hash: null, size: b.size, mtime: b.mtime, mode: b.mode, skipped: 'too-large', phase: 'before', ...meta };
+  if (b.flags & F_LARGE)
+    return { t: 'snap', path: abs, hash: null, size: b.size, mtime: b.mtime, mode: b.mode, skipped: 'too-large', phase: 'before', ...meta };
   if (b.hash && durableBlob(store.dir, b.hash)) return { t: 'snap', path: abs, hash: b.hash, ...withStat(b), phase: 'before', ...meta };
   if (b.git) {
     const data = blobs.get(`${b.git}\0${c.path}`);
@@ -399,7 +447,8 @@ function afterSnap(store: Store, state: ScanState, c: Change, abs: string, meta:
     const dirs = missingAncestors(abs).filter((d) => isInside(d, state.root) && d !== state.root);
     return { t: 'snap', path: abs, hash: null, ...(dirs.length ? { dirs } : {}), phase: 'after', ...meta };
   }
-  if (a.flags & F_LARGE || !c.data || !a.hash) return { t: 'snap', path: abs, hash: null, size: a.size, mtime: a.mtime, mode: a.mode, skipped: 'too-large', phase: 'after', ...meta };
+  if (a.flags & F_LARGE || !c.data || !a.hash)
+    return { t: 'snap', path: abs, hash: null, size: a.size, mtime: a.mtime, mode: a.mode, skipped: 'too-large', phase: 'after', ...meta };
   const hash = putDurable(store, c.data, a.hash);
   return { t: 'snap', path: abs, hash, ...withStat(a), phase: 'after', ...meta };
 }

@@ -89,9 +89,7 @@ export function emptyPreviewModel(): PreviewModel {
 }
 
 export type HostToWebview =
-  | { type: 'model'; model: PreviewModel }
-  | { type: 'busy'; busy: boolean; message?: string }
-  | { type: 'error'; message: string };
+  { type: 'model'; model: PreviewModel } | { type: 'busy'; busy: boolean; message?: string } | { type: 'error'; message: string };
 
 export type WebviewToHost =
   | { type: 'ready' }

@@ -11,7 +11,12 @@ export function renderActionBar(state: ShownState, act: Actions): Section {
   const cancel = button('Cancel', { key: 'cancel', secondary: true, onClick: () => act.post({ type: 'cancel' }) });
   const why = h('p', { id: 'action-why', class: 'action-why' });
   const summary = h('p', { id: 'action-summary', class: 'action-summary' });
-  const el = h('footer', { class: 'actions' }, h('div', { class: 'action-text' }, summary, why), h('div', { class: 'action-buttons' }, rewind, cancel));
+  const el = h(
+    'footer',
+    { class: 'actions' },
+    h('div', { class: 'action-text' }, summary, why),
+    h('div', { class: 'action-buttons' }, rewind, cancel),
+  );
   return {
     el,
     update(s) {
@@ -35,6 +40,8 @@ function doRewind(state: ShownState, act: Actions): void {
   const d = decide(model, choices.scope, choices.force, choices.compensations.length, state.busy);
   if (!d.enabled || !choices.scope) return;
   const chosen = new Set(choices.compensations);
-  const compensations = hasFiles(choices.scope) ? model.notUndone.filter((i) => i.compensation && chosen.has(compKey(i))).map((i) => i.index) : [];
+  const compensations = hasFiles(choices.scope)
+    ? model.notUndone.filter((i) => i.compensation && chosen.has(compKey(i))).map((i) => i.index)
+    : [];
   act.post({ type: 'rewind', scope: choices.scope, compensations, force: d.force });
 }

@@ -20,7 +20,15 @@ export function renderCompensations(state: ShownState, act: Actions): Section | 
       const cid = `comp-${item.index}`;
       const cmd = oneLine(item.compensation ?? '');
       const key = compKey(item);
-      const box = h('input', { type: 'checkbox', id: cid, class: 'checkbox', 'data-key': cid, 'data-comp': key, checked: state.choices.compensations.includes(key), 'aria-describedby': `${cid}-d` });
+      const box = h('input', {
+        type: 'checkbox',
+        id: cid,
+        class: 'checkbox',
+        'data-key': cid,
+        'data-comp': key,
+        checked: state.choices.compensations.includes(key),
+        'aria-describedby': `${cid}-d`,
+      });
       boxes.push(box);
       box.addEventListener('change', () => {
         const set = new Set(state.choices.compensations);
@@ -37,12 +45,23 @@ export function renderCompensations(state: ShownState, act: Actions): Section | 
           'label',
           { for: cid, class: 'comp-label' },
           h('span', { class: 'comp-line' }, h('span', { class: 'comp-verb' }, 'Run '), h('code', { class: 'truncate', title: cmd }, cmd)),
-          h('span', { id: `${cid}-d`, class: 'comp-desc' }, 'Offsets ', h('span', { class: 'tool' }, visible(item.tool)), ': ', truncated('comp-of', oneLine(item.summary))),
+          h(
+            'span',
+            { id: `${cid}-d`, class: 'comp-desc' },
+            'Offsets ',
+            h('span', { class: 'tool' }, visible(item.tool)),
+            ': ',
+            truncated('comp-of', oneLine(item.summary)),
+          ),
         ),
       );
     }),
   );
-  const compNote = h('p', { class: 'scope-note', hidden: true }, 'Compensations run only with a file rewind: choose “Files” or “Both” below to run them.');
+  const compNote = h(
+    'p',
+    { class: 'scope-note', hidden: true },
+    'Compensations run only with a file rewind: choose “Files” or “Both” below to run them.',
+  );
   const el = section(
     'compensations',
     id,
@@ -51,7 +70,9 @@ export function renderCompensations(state: ShownState, act: Actions): Section | 
       'p',
       { class: 'intro' },
       'Commands that offset what the agent did. They are off unless you check them. Each checked command runs in a visible terminal after the files are restored, so you can watch its output.',
-      rewritesHistory ? ' Note that git reset --soft rewrites your branch history: the commits leave the branch and their changes stay staged.' : '',
+      rewritesHistory
+        ? ' Note that git reset --soft rewrites your branch history: the commits leave the branch and their changes stay staged.'
+        : '',
     ),
     compNote,
     list,

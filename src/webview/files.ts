@@ -70,7 +70,15 @@ export function renderFiles(state: ShownState, act: Actions): Section {
   const filesNote = h('p', { class: 'scope-note', hidden: true }, 'With “Conversation” chosen below, these files stay as they are now.');
   const body: HTMLElement[] = [];
   if (m.files.length === 0) {
-    body.push(note('pass', 'quiet', m.onlySession !== null ? `No file changed by ${sessionLabel(m.onlySession)} differs from this point.` : 'No recorded file differs from this point: there is nothing to restore.'));
+    body.push(
+      note(
+        'pass',
+        'quiet',
+        m.onlySession !== null
+          ? `No file changed by ${sessionLabel(m.onlySession)} differs from this point.`
+          : 'No recorded file differs from this point: there is nothing to restore.',
+      ),
+    );
   } else {
     body.push(h('p', { class: 'intro' }, `${plural(m.files.length, 'file')} will change: ${actionCounts(m.files)}.`));
   }
@@ -102,7 +110,13 @@ export function renderFiles(state: ShownState, act: Actions): Section {
                   onClick: () => act.post({ type: 'setSession', session: s }),
                 }),
           ),
-          files.length ? fileList(files, gid, rows) : h('p', { class: 'empty-group' }, m.onlySession !== null && !only ? 'Not part of this rewind.' : 'No file changed only by this session.'),
+          files.length
+            ? fileList(files, gid, rows)
+            : h(
+                'p',
+                { class: 'empty-group' },
+                m.onlySession !== null && !only ? 'Not part of this rewind.' : 'No file changed only by this session.',
+              ),
         ),
       );
     }
@@ -112,13 +126,29 @@ export function renderFiles(state: ShownState, act: Actions): Section {
             h(
               'div',
               { class: 'session-group' },
-              h('div', { class: 'group-header' }, icon(iconName, 'group-icon'), h('h3', { id: gid }, title), badge(files.length, plural(files.length, 'file'))),
+              h(
+                'div',
+                { class: 'group-header' },
+                icon(iconName, 'group-icon'),
+                h('h3', { id: gid }, title),
+                badge(files.length, plural(files.length, 'file')),
+              ),
               fileList(files, gid, rows),
             ),
           )
         : 0;
-    extra(m.files.filter((f) => f.sessions.length > 1), 'h-session-shared', 'file', 'Changed by more than one session');
-    extra(m.files.filter((f) => f.sessions.length === 0 || (f.sessions.length === 1 && !m.sessions.includes(f.sessions[0]!))), 'h-session-other', 'file', 'Other changes');
+    extra(
+      m.files.filter((f) => f.sessions.length > 1),
+      'h-session-shared',
+      'file',
+      'Changed by more than one session',
+    );
+    extra(
+      m.files.filter((f) => f.sessions.length === 0 || (f.sessions.length === 1 && !m.sessions.includes(f.sessions[0]!))),
+      'h-session-other',
+      'file',
+      'Other changes',
+    );
   } else if (m.files.length) {
     body.push(fileList(m.files, id, rows));
   }
@@ -129,7 +159,13 @@ export function renderFiles(state: ShownState, act: Actions): Section {
       h(
         'div',
         { class: 'subsection not-restorable' },
-        h('div', { class: 'group-header' }, icon('circle-slash', 'group-icon'), h('h3', { id: 'h-not-restorable' }, 'Cannot be restored'), badge(m.notRestorable.length, plural(m.notRestorable.length, 'file'))),
+        h(
+          'div',
+          { class: 'group-header' },
+          icon('circle-slash', 'group-icon'),
+          h('h3', { id: 'h-not-restorable' }, 'Cannot be restored'),
+          badge(m.notRestorable.length, plural(m.notRestorable.length, 'file')),
+        ),
         h('p', { class: 'intro' }, 'The agent changed these too, but the rewind cannot put them back. They stay as they are now.'),
         problemList(m.notRestorable, 'h-not-restorable', notRestorableReason, null),
       ),
@@ -148,13 +184,26 @@ export function renderFiles(state: ShownState, act: Actions): Section {
 
 function renderSessionBar(m: PreviewModel, act: Actions): HTMLElement {
   if (m.onlySession === null) {
-    return h('p', { class: 'intro' }, `${plural(m.sessions.length, 'agent session')} changed files after this point. The rewind undoes all of them; you can also rewind only one session’s changes.`);
+    return h(
+      'p',
+      { class: 'intro' },
+      `${plural(m.sessions.length, 'agent session')} changed files after this point. The rewind undoes all of them; you can also rewind only one session’s changes.`,
+    );
   }
   return note(
     'info',
     'info',
     h('span', null, `Only the changes of ${sessionLabel(m.onlySession)} are rewound. The other sessions’ changes are kept.`),
-    h('span', { class: 'note-actions' }, button('Rewind every session', { key: 'session:*', secondary: true, cls: 'small', onClick: () => act.post({ type: 'setSession', session: null }) })),
+    h(
+      'span',
+      { class: 'note-actions' },
+      button('Rewind every session', {
+        key: 'session:*',
+        secondary: true,
+        cls: 'small',
+        onClick: () => act.post({ type: 'setSession', session: null }),
+      }),
+    ),
   );
 }
 
@@ -162,8 +211,18 @@ function renderConflicts(m: PreviewModel): HTMLElement {
   return h(
     'div',
     { class: 'subsection conflicts callout warning' },
-    h('div', { class: 'group-header' }, icon('warning', 'group-icon'), h('h3', { id: 'h-conflicts' }, 'Also changed by another session'), badge(m.conflicts.length, plural(m.conflicts.length, 'file'))),
-    h('p', { class: 'intro' }, 'Another session changed these files after this point as well. Rewinding only one session’s changes cannot separate their edits, so these files are left as they are.'),
+    h(
+      'div',
+      { class: 'group-header' },
+      icon('warning', 'group-icon'),
+      h('h3', { id: 'h-conflicts' }, 'Also changed by another session'),
+      badge(m.conflicts.length, plural(m.conflicts.length, 'file')),
+    ),
+    h(
+      'p',
+      { class: 'intro' },
+      'Another session changed these files after this point as well. Rewinding only one session’s changes cannot separate their edits, so these files are left as they are.',
+    ),
     h(
       'ul',
       { class: 'list file-list', 'aria-labelledby': 'h-conflicts' },

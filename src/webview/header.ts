@@ -25,7 +25,11 @@ export function renderHeader(state: ShownState, act: Actions): Section {
       label ? truncated('target-label', `“${label}”`) : h('span', { class: 'target-label' }, 'this checkpoint'),
       h('span', { class: 'target-meta' }, ` · ${kind}`, m.target.time ? ` · ${formatTime(m.target.time)}` : ''),
     ),
-    h('p', { class: 'dry-run' }, 'This is a dry run: nothing has been changed yet. Agent Rewind restores files the agent changed; it does not undo commands the agent ran.'),
+    h(
+      'p',
+      { class: 'dry-run' },
+      'This is a dry run: nothing has been changed yet. Agent Rewind restores files the agent changed; it does not undo commands the agent ran.',
+    ),
   );
   return { el };
 }

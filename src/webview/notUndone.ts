@@ -16,19 +16,30 @@ export function renderNotUndone(state: ShownState): Section {
       'not-undone empty',
       id,
       heading(id, 'What will not be undone'),
-      note('pass', 'quiet', 'Nothing outside your files needs undoing: no commands with effects beyond this workspace were recorded after this point.'),
+      note(
+        'pass',
+        'quiet',
+        'Nothing outside your files needs undoing: no commands with effects beyond this workspace were recorded after this point.',
+      ),
     );
     return { el };
   }
   const high = items.filter((i) => i.severity !== 'low').length;
   const low = items.length - high;
-  const intro = low > 0 && high === 0
-    ? `The agent ran ${plural(low, 'command')} Agent Rewind does not know after this point. A rewind restores files; whatever these did stays done.`
-    : `These ran after this point and reached outside your files. A rewind restores files; whatever these did stays done.`;
+  const intro =
+    low > 0 && high === 0
+      ? `The agent ran ${plural(low, 'command')} Agent Rewind does not know after this point. A rewind restores files; whatever these did stays done.`
+      : `These ran after this point and reached outside your files. A rewind restores files; whatever these did stays done.`;
   const el = section(
     'not-undone callout warning',
     id,
-    h('h2', { id, class: 'section-title' }, icon(high > 0 ? 'warning' : 'question', 'title-icon'), 'What will not be undone', badge(items.length, plural(items.length, 'command'))),
+    h(
+      'h2',
+      { id, class: 'section-title' },
+      icon(high > 0 ? 'warning' : 'question', 'title-icon'),
+      'What will not be undone',
+      badge(items.length, plural(items.length, 'command')),
+    ),
     h('p', { class: 'intro' }, intro),
     h('ul', { class: 'list nu-list', 'aria-labelledby': id }, ...items.map((i) => renderNotUndoneItem(i, dayOf(m.target.time)))),
   );
@@ -45,7 +56,12 @@ function renderNotUndoneItem(item: PreviewNotUndone, refDay: Date): HTMLElement 
     h(
       'div',
       { class: 'nu-body' },
-      h('div', { class: 'nu-line' }, h('span', { class: 'tool' }, visible(item.tool)), h('code', { class: 'truncate summary', title: summary }, summary)),
+      h(
+        'div',
+        { class: 'nu-line' },
+        h('span', { class: 'tool' }, visible(item.tool)),
+        h('code', { class: 'truncate summary', title: summary }, summary),
+      ),
       h(
         'div',
         { class: 'nu-effect' },

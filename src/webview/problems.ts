@@ -12,11 +12,22 @@ export function renderProblems(state: ShownState, act: Actions): Section {
   const id = 'h-problems';
   const count = m.blocked.length + m.dirty.length + m.warnings.length;
   const parts: HTMLElement[] = [];
-  const problemsNote = h('p', { class: 'scope-note', hidden: true }, 'These matter only when files are rewound; with “Conversation” chosen below, no file is written.');
+  const problemsNote = h(
+    'p',
+    { class: 'scope-note', hidden: true },
+    'These matter only when files are rewound; with “Conversation” chosen below, no file is written.',
+  );
 
   let forceBox: HTMLInputElement | null = null;
   if (m.blocked.length) {
-    const box = h('input', { type: 'checkbox', id: 'force', class: 'checkbox', 'data-key': 'force', checked: state.choices.force, 'aria-describedby': 'force-d' });
+    const box = h('input', {
+      type: 'checkbox',
+      id: 'force',
+      class: 'checkbox',
+      'data-key': 'force',
+      checked: state.choices.force,
+      'aria-describedby': 'force-d',
+    });
     box.addEventListener('change', () => {
       state.choices.force = box.checked;
       state.choices.forceFor = blockedKey(m);
@@ -42,8 +53,17 @@ export function renderProblems(state: ShownState, act: Actions): Section {
       h(
         'div',
         { class: 'subsection callout error blocked' },
-        h('div', { class: 'group-header' }, icon('error', 'group-icon'), h('h3', { id: 'h-blocked' }, `Stopped: ${plural(m.blocked.length, 'file')} changed outside the agent`)),
-        h('p', { class: 'intro' }, 'The rewind would overwrite changes made after the agent’s last write (by you, or by another tool). Your ways out: save or commit your work elsewhere and refresh this preview, look at each change with Open diff, or rewind anyway.'),
+        h(
+          'div',
+          { class: 'group-header' },
+          icon('error', 'group-icon'),
+          h('h3', { id: 'h-blocked' }, `Stopped: ${plural(m.blocked.length, 'file')} changed outside the agent`),
+        ),
+        h(
+          'p',
+          { class: 'intro' },
+          'The rewind would overwrite changes made after the agent’s last write (by you, or by another tool). Your ways out: save or commit your work elsewhere and refresh this preview, look at each change with Open diff, or rewind anyway.',
+        ),
         problemList(m.blocked, 'h-blocked', blockedReason, act),
         force,
       ),
@@ -60,9 +80,19 @@ export function renderProblems(state: ShownState, act: Actions): Section {
           icon('save', 'group-icon'),
           h('h3', { id: 'h-dirty' }, `${plural(m.dirty.length, 'file')} with unsaved changes`),
           h('span', { class: 'spacer' }),
-          button('Save All', { key: 'save-all', secondary: true, cls: 'small', iconName: 'save', onClick: () => act.post({ type: 'saveAll' }) }),
+          button('Save All', {
+            key: 'save-all',
+            secondary: true,
+            cls: 'small',
+            iconName: 'save',
+            onClick: () => act.post({ type: 'saveAll' }),
+          }),
         ),
-        h('p', { class: 'intro' }, 'These files are open in an editor with changes not saved to disk. The rewind does not write over unsaved changes, even with “Rewind anyway”: save them first (or close them without saving), then rewind.'),
+        h(
+          'p',
+          { class: 'intro' },
+          'These files are open in an editor with changes not saved to disk. The rewind does not write over unsaved changes, even with “Rewind anyway”: save them first (or close them without saving), then rewind.',
+        ),
         problemList(m.dirty, 'h-dirty', dirtyReason, null),
       ),
     );
@@ -72,7 +102,16 @@ export function renderProblems(state: ShownState, act: Actions): Section {
       h(
         'div',
         { class: 'subsection callout info warnings' },
-        h('div', { class: 'group-header' }, icon('info', 'group-icon'), h('h3', { id: 'h-warnings' }, `${plural(m.warnings.length, 'file')} saved again since the agent wrote ${m.warnings.length === 1 ? 'it' : 'them'}`)),
+        h(
+          'div',
+          { class: 'group-header' },
+          icon('info', 'group-icon'),
+          h(
+            'h3',
+            { id: 'h-warnings' },
+            `${plural(m.warnings.length, 'file')} saved again since the agent wrote ${m.warnings.length === 1 ? 'it' : 'them'}`,
+          ),
+        ),
         h('p', { class: 'intro' }, 'For information only: the content is what the agent left, so nothing is lost by rewinding them.'),
         problemList(m.warnings, 'h-warnings', warningReason, null),
       ),
@@ -83,16 +122,35 @@ export function renderProblems(state: ShownState, act: Actions): Section {
       h(
         'div',
         { class: 'subsection uncommitted' },
-        h('div', { class: 'group-header' }, icon('git-commit', 'group-icon'), h('h3', { id: 'h-uncommitted' }, `Git: ${plural(m.uncommitted.length, 'affected file')} with uncommitted changes`)),
-        h('p', { class: 'intro' }, 'Git has no copy of these changes. Agent Rewind keeps one before it rewinds (“Undo last rewind”), but you may want to commit first.'),
-        h('ul', { class: 'list plain-list', 'aria-labelledby': 'h-uncommitted' }, ...m.uncommitted.map((p) => h('li', { class: 'plain-row' }, pathLabel(relOf(m, p), p)))),
+        h(
+          'div',
+          { class: 'group-header' },
+          icon('git-commit', 'group-icon'),
+          h('h3', { id: 'h-uncommitted' }, `Git: ${plural(m.uncommitted.length, 'affected file')} with uncommitted changes`),
+        ),
+        h(
+          'p',
+          { class: 'intro' },
+          'Git has no copy of these changes. Agent Rewind keeps one before it rewinds (“Undo last rewind”), but you may want to commit first.',
+        ),
+        h(
+          'ul',
+          { class: 'list plain-list', 'aria-labelledby': 'h-uncommitted' },
+          ...m.uncommitted.map((p) => h('li', { class: 'plain-row' }, pathLabel(relOf(m, p), p))),
+        ),
       ),
     );
   }
   if (parts.length === 0) {
     parts.push(note('pass', 'quiet', 'Nothing changed outside the agent: every affected file is as the agent left it.'));
   }
-  const el = section('problems', id, heading(id, 'Conflicts and warnings', count, plural(count, 'conflict or warning', 'conflicts and warnings')), problemsNote, ...parts);
+  const el = section(
+    'problems',
+    id,
+    heading(id, 'Conflicts and warnings', count, plural(count, 'conflict or warning', 'conflicts and warnings')),
+    problemsNote,
+    ...parts,
+  );
   return {
     el,
     update(s) {

@@ -8,8 +8,16 @@ import { formatTime, hasConversation, oneLine, plural, sessionLabel, visible } f
 import { dayOf, heading, pathLabel, relOf, section } from './widgets';
 
 const SCOPES: { scope: Scope; title: string; desc: (m: PreviewModel) => string }[] = [
-  { scope: 'files', title: 'Files', desc: (m) => `Restore ${plural(m.files.length, 'file')} to this point. The conversation goes on as it is.` },
-  { scope: 'conversation', title: 'Conversation', desc: () => 'Fork the conversation before this point into a new session. Files stay as they are now.' },
+  {
+    scope: 'files',
+    title: 'Files',
+    desc: (m) => `Restore ${plural(m.files.length, 'file')} to this point. The conversation goes on as it is.`,
+  },
+  {
+    scope: 'conversation',
+    title: 'Conversation',
+    desc: () => 'Fork the conversation before this point into a new session. Files stay as they are now.',
+  },
   { scope: 'both', title: 'Both', desc: (m) => `Restore ${plural(m.files.length, 'file')} and fork the conversation.` },
 ];
 
@@ -19,7 +27,9 @@ export function renderScope(state: ShownState, act: Actions): Section {
   let reasonShown = false;
   const options = SCOPES.map(({ scope, title, desc }) => {
     const available = m.scope.available.includes(scope);
-    const reason = reasonShown ? 'Not available, for the same reason.' : `Not available: ${visible(m.scope.unavailableReason || 'this agent’s conversation cannot be forked here.')}`;
+    const reason = reasonShown
+      ? 'Not available, for the same reason.'
+      : `Not available: ${visible(m.scope.unavailableReason || 'this agent’s conversation cannot be forked here.')}`;
     if (!available) reasonShown = true;
     const rid = `scope-${scope}`;
     const radio = h('input', {
@@ -81,7 +91,9 @@ function renderConversation(m: PreviewModel): HTMLElement {
       'p',
       null,
       'A new session starts from the conversation cut before the prompt',
-      c.promptTime ? h('span', { class: 'dim', title: visible(c.promptTime) }, ` (${formatTime(c.promptTime, dayOf(m.target.time))})`) : null,
+      c.promptTime
+        ? h('span', { class: 'dim', title: visible(c.promptTime) }, ` (${formatTime(c.promptTime, dayOf(m.target.time))})`)
+        : null,
       ':',
     ),
     h('blockquote', { class: 'prompt', title: prompt }, prompt || '(empty prompt)'),
@@ -96,7 +108,11 @@ function renderConversation(m: PreviewModel): HTMLElement {
       ? h(
           'div',
           { class: 'keeping', 'data-only': 'conversation' },
-          h('p', null, `With “Conversation” only, ${plural(keeping.length, 'file keeps', 'files keep')} edits made in the dropped turns, which the new session will not remember making:`),
+          h(
+            'p',
+            null,
+            `With “Conversation” only, ${plural(keeping.length, 'file keeps', 'files keep')} edits made in the dropped turns, which the new session will not remember making:`,
+          ),
           h('ul', { class: 'list plain-list' }, ...keeping.map((p) => h('li', { class: 'plain-row' }, pathLabel(relOf(m, p), p)))),
         )
       : null,

@@ -75,7 +75,8 @@ export function blockedKey(m: PreviewModel): string {
 export function fitChoices(state: PreviewState, m: PreviewModel): Choices {
   const kept = state.choices;
   const scope = initialScope(m, kept && kept.target === m.target.id ? kept.scope : null);
-  const c: Choices = kept && kept.target === m.target.id ? kept : { target: m.target.id, scope, compensations: [], force: false, forceFor: '' };
+  const c: Choices =
+    kept && kept.target === m.target.id ? kept : { target: m.target.id, scope, compensations: [], force: false, forceFor: '' };
   c.scope = scope;
   const offered = new Set(m.notUndone.filter((i) => i.compensation).map(compKey));
   c.compensations = c.compensations.filter((k) => offered.has(k));
@@ -92,8 +93,11 @@ export function isPreviewModel(v: unknown): v is PreviewModel {
   if (typeof v !== 'object' || v === null) return false;
   const m = v as Record<string, unknown>;
   return (
-    typeof m.target === 'object' && m.target !== null &&
+    typeof m.target === 'object' &&
+    m.target !== null &&
     ARRAYS.every((k) => Array.isArray(m[k])) &&
-    typeof m.scope === 'object' && m.scope !== null && Array.isArray((m.scope as Record<string, unknown>).available)
+    typeof m.scope === 'object' &&
+    m.scope !== null &&
+    Array.isArray((m.scope as Record<string, unknown>).available)
   );
 }

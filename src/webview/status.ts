@@ -28,7 +28,8 @@ export function findBanners(doc: Document): Banners {
 export function renderStatus(state: PreviewState, b: Banners, act: Pick<Actions, 'post'>): void {
   clear(b.status);
   b.status.classList.toggle('visible', state.busy);
-  if (state.busy) append(b.status, icon('loading', 'status-icon'), h('span', null, state.busyMessage ? oneLine(state.busyMessage) : 'Working…'));
+  if (state.busy)
+    append(b.status, icon('loading', 'status-icon'), h('span', null, state.busyMessage ? oneLine(state.busyMessage) : 'Working…'));
   clear(b.alert);
   clear(b.alertActions);
   b.alertBanner.classList.toggle('visible', state.error !== null);

@@ -5,6 +5,7 @@ import type { PreviewModel, PreviewNotUndone, Scope } from '../shared/messages';
 // Characters that change how the text around them is displayed (bidi overrides and isolates,
 // marks, zero-width joiners) or are not printable at all. A path like `exe.\u202Egpj.ts` would
 // otherwise read as something it is not; each is shown as a visible ⟨U+XXXX⟩ instead.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]/g;
 
 function codePoint(c: string): string {
@@ -18,7 +19,11 @@ export function visible(text: string): string {
 
 /** One line: line breaks and tabs shown as ⏎ / one space, then `visible`. */
 export function oneLine(text: string): string {
-  return visible(String(text).replace(/\r\n|\r|\n/g, ' \u23CE ').replace(/\t/g, ' '));
+  return visible(
+    String(text)
+      .replace(/\r\n|\r|\n/g, ' \u23CE ')
+      .replace(/\t/g, ' '),
+  );
 }
 
 /** `src/a/b.ts` → { name: 'b.ts', folder: 'src/a' }; both / and \ separate. */

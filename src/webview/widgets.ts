@@ -20,10 +20,18 @@ export function section(cls: string, titleId: string, ...children: Children): HT
   return h('section', { class: `section ${cls}`, 'aria-labelledby': titleId }, ...children);
 }
 
-export function button(text: string, opts: { key: string; secondary?: boolean; iconName?: IconName; label?: string; onClick: () => void; cls?: string }): HTMLButtonElement {
+export function button(
+  text: string,
+  opts: { key: string; secondary?: boolean; iconName?: IconName; label?: string; onClick: () => void; cls?: string },
+): HTMLButtonElement {
   const b = h(
     'button',
-    { type: 'button', class: `button${opts.secondary ? ' secondary' : ''}${opts.cls ? ` ${opts.cls}` : ''}`, 'data-key': opts.key, 'aria-label': opts.label },
+    {
+      type: 'button',
+      class: `button${opts.secondary ? ' secondary' : ''}${opts.cls ? ` ${opts.cls}` : ''}`,
+      'data-key': opts.key,
+      'aria-label': opts.label,
+    },
     opts.iconName ? icon(opts.iconName) : null,
     h('span', { class: 'button-text' }, text),
   );
@@ -77,7 +85,12 @@ export function dayOf(time: string): Date {
 }
 
 /** Problem rows: the path, the reason in words, and an Open diff button when `diff` gives the actions to post it with. */
-export function problemList(items: PreviewProblem[], labelledBy: string, words: (reason: string) => string, diff: Actions | null): HTMLElement {
+export function problemList(
+  items: PreviewProblem[],
+  labelledBy: string,
+  words: (reason: string) => string,
+  diff: Actions | null,
+): HTMLElement {
   return h(
     'ul',
     { class: 'list problem-list', 'aria-labelledby': labelledBy },

@@ -12,11 +12,23 @@ describe('concurrent hook processes', () => {
     for (let i = 0; i < N; i++) fs.writeFileSync(path.join(ws, `f${i}.txt`), `content ${i}\n`.repeat(50));
     const runs: Promise<unknown>[] = [];
     for (let i = 0; i < N; i++) {
-      const payload = { session_id: `s${i % 4}`, cwd: ws, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_use_id: `toolu_${i}`, tool_input: { file_path: path.join(ws, `f${i}.txt`) } };
+      const payload = {
+        session_id: `s${i % 4}`,
+        cwd: ws,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Edit',
+        tool_use_id: `toolu_${i}`,
+        tool_input: { file_path: path.join(ws, `f${i}.txt`) },
+      };
       runs.push(cliAsync(['hook', 'claude'], { store, input: JSON.stringify(payload) }));
       // Prompts from other sessions: a prompt of the same session ends its turn, and would record
       // the `after` of these still-open calls (see src/recording/inflight.ts).
-      runs.push(cliAsync(['hook', 'claude'], { store, input: JSON.stringify({ session_id: `p${i % 4}`, cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: `prompt ${i}` }) }));
+      runs.push(
+        cliAsync(['hook', 'claude'], {
+          store,
+          input: JSON.stringify({ session_id: `p${i % 4}`, cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: `prompt ${i}` }),
+        }),
+      );
     }
     const results = (await Promise.all(runs)) as { status: number; stdout: string }[];
     assert.ok(results.every((r) => r.status === 0 && r.stdout === ''));

@@ -45,10 +45,13 @@ test('show --json: exactly { session, prompts: [{ uuid, text, time, tools: [{ id
     assert.match(p.time, ISO);
     for (const t of p.tools) assert.deepEqual(Object.keys(t), ['id', 'name', 'summary', 'effect']);
   }
-  assert.deepEqual(r.prompts[1].tools.map((t: { name: string; summary: string; effect: string }) => [t.name, t.summary, t.effect]), [
-    ['Edit', '/home/user/project/todo.txt', 'rewindable'],
-    ['Bash', 'git push origin main', 'irreversible'],
-  ]);
+  assert.deepEqual(
+    r.prompts[1].tools.map((t: { name: string; summary: string; effect: string }) => [t.name, t.summary, t.effect]),
+    [
+      ['Edit', '/home/user/project/todo.txt', 'rewindable'],
+      ['Bash', 'git push origin main', 'irreversible'],
+    ],
+  );
   assert.match(r.prompts[0].tools[0].id, /^toolu_/);
 });
 
@@ -82,12 +85,34 @@ test('fork --json: exactly { session, transcript, parent, resume }; new file bes
   const forkShown = cliJson(['conversation', 'show', '--transcript', r.transcript]);
   assert.equal(forkShown.session, r.session);
   assert.deepEqual(forkShown.prompts, shown.prompts.slice(0, 1));
-  const lineage = fs.readFileSync(path.join(store, 'lineage.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const lineage = fs
+    .readFileSync(path.join(store, 'lineage.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(lineage.length, 1);
   const l = lineage[0];
   assert.deepEqual(
-    { t: l.t, parentSession: l.parentSession, parentTranscript: l.parentTranscript, session: l.session, transcript: l.transcript, cutUuid: l.cutUuid, cutText: l.cutText, cwd: l.cwd },
-    { t: 'fork', parentSession: shown.session, parentTranscript: file, session: r.session, transcript: r.transcript, cutUuid: cut.uuid, cutText: cut.text, cwd: '/home/user/project' },
+    {
+      t: l.t,
+      parentSession: l.parentSession,
+      parentTranscript: l.parentTranscript,
+      session: l.session,
+      transcript: l.transcript,
+      cutUuid: l.cutUuid,
+      cutText: l.cutText,
+      cwd: l.cwd,
+    },
+    {
+      t: 'fork',
+      parentSession: shown.session,
+      parentTranscript: file,
+      session: r.session,
+      transcript: r.transcript,
+      cutUuid: cut.uuid,
+      cutText: cut.text,
+      cwd: '/home/user/project',
+    },
   );
   assert.equal(typeof l.time, 'number');
   assert.match(l.cutPromptId, UUID_V4);
@@ -98,9 +123,15 @@ test('refused cuts exit 4 with one sentence on stderr and write nothing — not 
   const { root, store } = sandbox();
   cli(['checkpoint'], { store });
   const shown = cliJson(['conversation', 'show', '--transcript', file]);
-  const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   const assistant = lines.find((l) => l.type === 'assistant').uuid;
-  const toolResult = lines.find((l) => l.type === 'user' && Array.isArray(l.message.content) && l.message.content[0].type === 'tool_result').uuid;
+  const toolResult = lines.find(
+    (l) => l.type === 'user' && Array.isArray(l.message.content) && l.message.content[0].type === 'tool_result',
+  ).uuid;
   const attachment = lines.find((l) => l.type === 'attachment').uuid;
   const before = { project: tree(dir), store: tree(root), hash: sha(file) };
   for (const uuid of [shown.prompts[0].uuid, assistant, toolResult, attachment, 'no-such-uuid']) {
@@ -110,7 +141,10 @@ test('refused cuts exit 4 with one sentence on stderr and write nothing — not 
     assert.match(r.stderr, /^[^\n]+\.\n$/, 'one plain sentence');
     assert.deepEqual({ project: tree(dir), store: tree(root), hash: sha(file) }, before);
   }
-  assert.match(cli(['conversation', 'fork', '--transcript', file, '--before', shown.prompts[0].uuid], { store }).stderr, /nothing to resume/);
+  assert.match(
+    cli(['conversation', 'fork', '--transcript', file, '--before', shown.prompts[0].uuid], { store }).stderr,
+    /nothing to resume/,
+  );
 });
 
 test('usage and missing files: exit 2 and exit 1, one sentence each', () => {
@@ -152,11 +186,20 @@ test('agents without a transcript: show and fork our own session log, recorded b
   const shown = cliJson(['conversation', 'show', '--session', s.session], { store });
   assert.deepEqual(Object.keys(shown), ['session', 'prompts']);
   assert.equal(shown.session, s.session);
-  assert.deepEqual(shown.prompts.map((p: { text: string }) => p.text), ['Create a.txt', 'Push it', 'Edit a.txt']);
-  assert.deepEqual(shown.prompts[1].tools.map((t: Record<string, string>) => [Object.keys(t).join(','), t.name, t.summary, t.effect]), [['id,name,summary,effect', 'Bash', 'git push origin main', 'irreversible']]);
+  assert.deepEqual(
+    shown.prompts.map((p: { text: string }) => p.text),
+    ['Create a.txt', 'Push it', 'Edit a.txt'],
+  );
+  assert.deepEqual(
+    shown.prompts[1].tools.map((t: Record<string, string>) => [Object.keys(t).join(','), t.name, t.summary, t.effect]),
+    [['id,name,summary,effect', 'Bash', 'git push origin main', 'irreversible']],
+  );
   // The prompt ids are the prompt checkpoints' ids: the file timeline and the conversation agree.
   const cps = cliJson(['checkpoints'], { store }).filter((c: { kind: string }) => c.kind === 'prompt');
-  assert.deepEqual(shown.prompts.map((p: { uuid: string }) => p.uuid), cps.map((c: { id: string }) => c.id));
+  assert.deepEqual(
+    shown.prompts.map((p: { uuid: string }) => p.uuid),
+    cps.map((c: { id: string }) => c.id),
+  );
 
   const sessions = path.join(store, 'sessions');
   const listing = fs.readdirSync(sessions);

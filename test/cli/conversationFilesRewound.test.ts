@@ -14,7 +14,10 @@ let n = 0;
 
 /** A hook event whose output we want to see (ClaudeSession.hook insists on silence). */
 function hook(s: ClaudeSession, payload: Record<string, unknown>): { status: number; stdout: string; stderr: string } {
-  return cli(['hook', 'claude'], { store: s.store, input: JSON.stringify({ session_id: s.session, transcript_path: s.transcript, cwd: s.cwd, permission_mode: 'default', ...payload }) });
+  return cli(['hook', 'claude'], {
+    store: s.store,
+    input: JSON.stringify({ session_id: s.session, transcript_path: s.transcript, cwd: s.cwd, permission_mode: 'default', ...payload }),
+  });
 }
 const prompt = (s: ClaudeSession, text: string) => hook(s, { hook_event_name: 'UserPromptSubmit', prompt: text, prompt_id: `fr-${n++}` });
 const start = (s: ClaudeSession, source: string) => hook(s, { hook_event_name: 'SessionStart', source });
@@ -30,14 +33,27 @@ function contextOf(r: { status: number; stdout: string; stderr: string }, event:
 }
 
 function prompts(store: string, session: string): { id: string; label: string }[] {
-  return records(store).filter((r) => r.t === 'checkpoint' && r.kind === 'prompt' && r.session === session) as { id: string; label: string }[];
+  return records(store).filter((r) => r.t === 'checkpoint' && r.kind === 'prompt' && r.session === session) as {
+    id: string;
+    label: string;
+  }[];
 }
 function records(store: string): Record<string, any>[] {
-  return fs.readFileSync(path.join(store, 'files.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return fs
+    .readFileSync(path.join(store, 'files.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }
 function lineage(store: string): Record<string, any>[] {
   const f = path.join(store, 'lineage.jsonl');
-  return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+  return fs.existsSync(f)
+    ? fs
+        .readFileSync(f, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+    : [];
 }
 
 /** Turn 1 creates a.txt; turn 2 edits it, creates notes.txt and pushes. */
@@ -63,12 +79,18 @@ test('live session: the first prompt after a files-only rewind is told which fil
   const text = contextOf(prompt(s, 'Go on'), 'UserPromptSubmit');
   assert.match(text, /^\[Agent Rewind\] Files were rewound outside this conversation/);
   assert.ok(text.includes(`- ${path.join(ws, 'a.txt')} (now as it was before the prompt "Change a.txt, write notes and push")`), text);
-  assert.ok(text.includes(`- ${path.join(ws, 'notes.txt')} (deleted: it did not exist before the prompt "Change a.txt, write notes and push")`), text);
+  assert.ok(
+    text.includes(`- ${path.join(ws, 'notes.txt')} (deleted: it did not exist before the prompt "Change a.txt, write notes and push")`),
+    text,
+  );
   assert.match(text, /Re-read these files/);
   assert.match(text, /not undone by the rewind[^\n]*\n- Bash: git push origin main \(irreversible\)/);
   // The prompt itself was recorded as usual.
   assert.equal(prompts(store, s.session).at(-1)!.label, 'Go on');
-  assert.deepEqual(lineage(store).map((l) => [l.t, l.session, l.rewinds, l.event]), [['regrounded', s.session, [rw.checkpoint], 'UserPromptSubmit']]);
+  assert.deepEqual(
+    lineage(store).map((l) => [l.t, l.session, l.rewinds, l.event]),
+    [['regrounded', s.session, [rw.checkpoint], 'UserPromptSubmit']],
+  );
 
   // Said once: the next prompt, a resume, every tool event are silent again.
   s.prompt('And now?');
@@ -77,7 +99,7 @@ test('live session: the first prompt after a files-only rewind is told which fil
   assert.equal(lineage(store).length, 1);
 });
 
-test('resume: a rewind between two runs is told at SessionStart, and the run\'s prompt stays silent', () => {
+test("resume: a rewind between two runs is told at SessionStart, and the run's prompt stays silent", () => {
   const { ws, store, s, p } = recorded();
   cliJson(['rewind', '--to', p[0]!.id], { store });
   const text = contextOf(start(s, 'resume'), 'SessionStart');
@@ -87,7 +109,7 @@ test('resume: a rewind between two runs is told at SessionStart, and the run\'s 
   assert.equal(lineage(store).at(-1)!.event, 'SessionStart');
 });
 
-test('each new rewind is told once; a rewind and its undo, a new or cleared session, another session\'s files: nothing', () => {
+test("each new rewind is told once; a rewind and its undo, a new or cleared session, another session's files: nothing", () => {
   const { ws, store, s, p } = recorded();
   // Undone before the next prompt: the disk is as the conversation left it.
   const rw = cliJson(['rewind', '--to', p[1]!.id], { store });
@@ -129,5 +151,12 @@ test('a forked session: at its start it gets the fork re-grounding; a later file
   const text = contextOf(prompt(fs1, 'Now what?'), 'UserPromptSubmit');
   assert.ok(text.includes(`- ${path.join(ws, 'a.txt')} (deleted: it did not exist before the prompt "Create a.txt")`), text);
   assert.ok(!text.includes('notes.txt'), 'notes.txt came from the discarded turn: the fork never knew it');
-  assert.deepEqual(lineage(store).map((l) => [l.t, l.session, l.event ?? null]), [['fork', f.session, null], ['regrounded', f.session, null], ['regrounded', f.session, 'UserPromptSubmit']]);
+  assert.deepEqual(
+    lineage(store).map((l) => [l.t, l.session, l.event ?? null]),
+    [
+      ['fork', f.session, null],
+      ['regrounded', f.session, null],
+      ['regrounded', f.session, 'UserPromptSubmit'],
+    ],
+  );
 });

@@ -33,9 +33,32 @@ function writeTranscript(s: ClaudeSession, prompts: Prompt[], withPromptIds = tr
   prompts.forEach((p, i) => {
     const u = `00000000-0000-4000-8000-${String(i * 2 + 1).padStart(12, '0')}`;
     const a = `00000000-0000-4000-8000-${String(i * 2 + 2).padStart(12, '0')}`;
-    const common = { isSidechain: false, cwd: s.cwd, sessionId: s.session, version: '2.1.332', timestamp: new Date(1_800_000_000_000 + i * 1000).toISOString() };
-    lines.push(JSON.stringify({ parentUuid: parent, type: 'user', uuid: u, ...(withPromptIds && p.promptId ? { promptId: p.promptId } : {}), message: { role: 'user', content: p.label }, ...common }));
-    lines.push(JSON.stringify({ parentUuid: u, type: 'assistant', uuid: a, message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'text', text: 'Done.' }] }, ...common }));
+    const common = {
+      isSidechain: false,
+      cwd: s.cwd,
+      sessionId: s.session,
+      version: '2.1.332',
+      timestamp: new Date(1_800_000_000_000 + i * 1000).toISOString(),
+    };
+    lines.push(
+      JSON.stringify({
+        parentUuid: parent,
+        type: 'user',
+        uuid: u,
+        ...(withPromptIds && p.promptId ? { promptId: p.promptId } : {}),
+        message: { role: 'user', content: p.label },
+        ...common,
+      }),
+    );
+    lines.push(
+      JSON.stringify({
+        parentUuid: u,
+        type: 'assistant',
+        uuid: a,
+        message: { id: `msg_${i}`, role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+        ...common,
+      }),
+    );
     parent = a;
     uuids.push(u);
   });
@@ -46,7 +69,14 @@ function writeTranscript(s: ClaudeSession, prompts: Prompt[], withPromptIds = tr
 function sessionStart(store: string, s: ClaudeSession, session: string, transcript: string, source = 'resume') {
   return cli(['hook', 'claude'], {
     store,
-    input: JSON.stringify({ session_id: session, transcript_path: transcript, cwd: s.cwd, hook_event_name: 'SessionStart', source, seconds_since_last_response: 12 }),
+    input: JSON.stringify({
+      session_id: session,
+      transcript_path: transcript,
+      cwd: s.cwd,
+      hook_event_name: 'SessionStart',
+      source,
+      seconds_since_last_response: 12,
+    }),
   });
 }
 
@@ -90,10 +120,27 @@ test('conversation-only rewind: the resumed fork is told which files still hold 
 
   // Once per forked session: the next start, and every other event, print nothing.
   assert.equal(sessionStart(store, s, f.session, f.transcript).stdout, '');
-  const prompt = cli(['hook', 'claude'], { store, input: JSON.stringify({ session_id: f.session, transcript_path: f.transcript, cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'again', prompt_id: 'x' }) });
+  const prompt = cli(['hook', 'claude'], {
+    store,
+    input: JSON.stringify({
+      session_id: f.session,
+      transcript_path: f.transcript,
+      cwd: ws,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'again',
+      prompt_id: 'x',
+    }),
+  });
   assert.equal(prompt.stdout, '');
-  const lineage = fs.readFileSync(path.join(store, 'lineage.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(lineage.map((l) => l.t), ['fork', 'regrounded']);
+  const lineage = fs
+    .readFileSync(path.join(store, 'lineage.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    lineage.map((l) => l.t),
+    ['fork', 'regrounded'],
+  );
 });
 
 test('both: after the files are rewound to the cut, the fork is told which files were reverted instead', () => {
@@ -159,7 +206,12 @@ test('bug: files rewound, the rewind undone, then a conversation fork — the fo
   assert.equal(fs.readFileSync(path.join(ws, 'b.txt'), 'utf8'), 'b1\n');
   const f = cliJson(['conversation', 'fork', '--transcript', s.transcript, '--before', cut], { store });
   const text = contextOf(sessionStart(store, s, f.session, f.transcript).stdout);
-  assert.ok(text.includes(`still hold changes made in the discarded turns (newer than this conversation remembers):\n- ${path.join(ws, 'b.txt')}\n`), text);
+  assert.ok(
+    text.includes(
+      `still hold changes made in the discarded turns (newer than this conversation remembers):\n- ${path.join(ws, 'b.txt')}\n`,
+    ),
+    text,
+  );
   assert.ok(!text.includes(path.join(ws, 'a.txt')), text);
   assert.doesNotMatch(text, /Files that were rewound|restored/);
   assert.match(text, /Bash: git push nowhere main \(irreversible\)/);

@@ -47,7 +47,10 @@ describe('effects through the hook path', () => {
 
     const cps = cliJson<{ id: string; kind: string; label: string }[]>(['checkpoints'], { store });
     const prompt = cps.find((c) => c.kind === 'prompt')!;
-    const plan = cliJson<{ notUndone: { tool: string; summary: string; effect: string; severity: string; compensation?: string }[] }>(['plan', '--to', prompt.id], { store });
+    const plan = cliJson<{ notUndone: { tool: string; summary: string; effect: string; severity: string; compensation?: string }[] }>(
+      ['plan', '--to', prompt.id],
+      { store },
+    );
     assert.deepEqual(
       plan.notUndone.map((n) => [n.tool, n.effect, n.severity]),
       [
@@ -59,16 +62,26 @@ describe('effects through the hook path', () => {
     const commit = plan.notUndone[0]!;
     assert.equal(commit.summary, 'git add -A && git commit -m "fix: it; really"');
     assert.equal(commit.compensation, `git -C ${ws} reset --soft ${headBefore}`);
-    assert.ok(!plan.notUndone.some((n) => ['Read', 'Grep', 'WebFetch', 'Write'].includes(n.tool)), 'read-only tools and file edits are never listed');
+    assert.ok(
+      !plan.notUndone.some((n) => ['Read', 'Grep', 'WebFetch', 'Write'].includes(n.tool)),
+      'read-only tools and file edits are never listed',
+    );
 
     // Checkpoints before each listed call, labelled `<tool>: <summary>`.
     const before = cps.filter((c) => c.kind === 'before-tool').map((c) => c.label);
-    assert.deepEqual(before, ['Bash: git add -A && git commit -m "fix: it; really"', 'Bash: git push origin main', 'mcp__mail__send_message: mail send_message {"to":"dana@example.com","subject":"shipped"}']);
+    assert.deepEqual(before, [
+      'Bash: git add -A && git commit -m "fix: it; really"',
+      'Bash: git push origin main',
+      'mcp__mail__send_message: mail send_message {"to":"dana@example.com","subject":"shipped"}',
+    ]);
 
     // "Just before the push": the commit is not in its discarded span.
     const push = cps.find((c) => c.label === 'Bash: git push origin main')!;
     const p2 = cliJson<{ notUndone: { summary: string }[]; files: unknown[] }>(['plan', '--to', push.id], { store });
-    assert.deepEqual(p2.notUndone.map((n) => n.summary), ['git push origin main', 'mail send_message {"to":"dana@example.com","subject":"shipped"}']);
+    assert.deepEqual(
+      p2.notUndone.map((n) => n.summary),
+      ['git push origin main', 'mail send_message {"to":"dana@example.com","subject":"shipped"}'],
+    );
     assert.deepEqual(p2.files, [], 'nothing on disk changed after that point');
     const r = cli(['rewind', '--to', push.id, '--json'], { store });
     assert.equal(r.status, 0, r.stderr);
@@ -102,14 +115,32 @@ describe('effects through the hook path', () => {
     s.start(); // creates the store
     fs.writeFileSync(
       path.join(store, 'config.json'),
-      JSON.stringify({ effects: [{ tool: 'mcp__notes__*', effect: 'none' }, { command: '^npm run deploy', effect: 'irreversible', compensation: 'npm run rollback' }] }),
+      JSON.stringify({
+        effects: [
+          { tool: 'mcp__notes__*', effect: 'none' },
+          { command: '^npm run deploy', effect: 'irreversible', compensation: 'npm run rollback' },
+        ],
+      }),
     );
     s.prompt('go');
     s.tool('mcp__notes__append', { text: 'x' });
     s.bash('npm run deploy');
     const cps = cliJson<{ id: string; kind: string; label: string }[]>(['checkpoints'], { store });
-    const plan = cliJson<{ notUndone: { tool: string; severity: string; compensation?: string }[] }>(['plan', '--to', cps.find((c) => c.kind === 'prompt')!.id], { store });
-    assert.deepEqual(plan.notUndone, [{ tool: 'Bash', summary: 'npm run deploy', effect: 'irreversible', severity: 'high', compensation: 'npm run rollback', session: s.session, time: (plan.notUndone[0] as unknown as { time: string }).time }]);
+    const plan = cliJson<{ notUndone: { tool: string; severity: string; compensation?: string }[] }>(
+      ['plan', '--to', cps.find((c) => c.kind === 'prompt')!.id],
+      { store },
+    );
+    assert.deepEqual(plan.notUndone, [
+      {
+        tool: 'Bash',
+        summary: 'npm run deploy',
+        effect: 'irreversible',
+        severity: 'high',
+        compensation: 'npm run rollback',
+        session: s.session,
+        time: (plan.notUndone[0] as unknown as { time: string }).time,
+      },
+    ]);
     assert.ok(!cps.some((c) => c.label.startsWith('mcp__notes__append')), 'no checkpoint before a call configured as none');
   });
 });

@@ -38,7 +38,10 @@ describe('a replayed Claude Code session', () => {
   const p2 = cps.find((c) => c.label === 'Now wire it up')!;
 
   it('lists checkpoints oldest first with the contract fields', () => {
-    assert.deepEqual(cps.map((c) => c.kind), ['session-start', 'prompt', 'prompt']);
+    assert.deepEqual(
+      cps.map((c) => c.kind),
+      ['session-start', 'prompt', 'prompt'],
+    );
     for (const c of cps) {
       assert.deepEqual(Object.keys(c).sort(), ['agent', 'files', 'id', 'kind', 'label', 'session', 'time']);
       assert.equal(c.agent, 'claude');
@@ -147,7 +150,20 @@ describe('odd content and names', () => {
 describe('bad hook input', () => {
   it('exits 0, prints nothing and records nothing for malformed, empty or unknown payloads', () => {
     const { ws, store } = sandbox();
-    const inputs = ['', 'garbage', '{"hook_event_name":"PreToolUse"}', '[1,2]', JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: 'relative/path.ts' }, cwd: ws }), JSON.stringify({ session_id: 's', hook_event_name: 'SomeFutureEvent' })];
+    const inputs = [
+      '',
+      'garbage',
+      '{"hook_event_name":"PreToolUse"}',
+      '[1,2]',
+      JSON.stringify({
+        session_id: 's',
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_input: { file_path: 'relative/path.ts' },
+        cwd: ws,
+      }),
+      JSON.stringify({ session_id: 's', hook_event_name: 'SomeFutureEvent' }),
+    ];
     for (const input of inputs) {
       const r = cli(['hook', 'claude'], { store, input });
       assert.equal(r.status, 0);

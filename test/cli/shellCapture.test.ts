@@ -71,8 +71,10 @@ function bigCommand(ws: string): void {
   fs.appendFileSync(path.join(ws, 'debug.log'), 'log line 2\n');
 }
 
-const ignoredOnly = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([k]) => k.startsWith('dist') || k.endsWith('.log')));
-const withoutIgnored = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([k]) => !k.startsWith('dist') && !k.endsWith('.log')));
+const ignoredOnly = (t: Record<string, string>) =>
+  Object.fromEntries(Object.entries(t).filter(([k]) => k.startsWith('dist') || k.endsWith('.log')));
+const withoutIgnored = (t: Record<string, string>) =>
+  Object.fromEntries(Object.entries(t).filter(([k]) => !k.startsWith('dist') && !k.endsWith('.log')));
 
 for (const withGit of [true, false]) {
   describe(`shell capture in ${withGit ? 'a git repository' : 'a plain folder'}`, () => {
@@ -82,16 +84,32 @@ for (const withGit of [true, false]) {
       s.start();
       s.prompt('refactor');
       const before = snapshotTree(ws);
-      s.bash("sed -i 's/1/100/' src/app.ts && mv src/old-name.ts src/lib/deep/new-name.ts && rm doomed.txt && npm run build", () => bigCommand(ws));
+      s.bash("sed -i 's/1/100/' src/app.ts && mv src/old-name.ts src/lib/deep/new-name.ts && rm doomed.txt && npm run build", () =>
+        bigCommand(ws),
+      );
       const afterCmd = snapshotTree(ws);
 
       const recorded = snaps(store);
-      assert.ok(recorded.every((r) => r.tool === 'Bash' && r.call?.startsWith('toolu_')), 'attributed to the Bash call');
+      assert.ok(
+        recorded.every((r) => r.tool === 'Bash' && r.call?.startsWith('toolu_')),
+        'attributed to the Bash call',
+      );
       const paths = [...new Set(recorded.map((r) => path.relative(ws, r.path)))].sort();
-      assert.deepEqual(paths, ['assets/logo.bin', 'bin/tool.sh', 'doomed.txt', 'generated/schema.json', 'src/app.ts', 'src/lib/deep/new-name.ts', 'src/old-name.ts', 'src/util.ts']);
+      assert.deepEqual(paths, [
+        'assets/logo.bin',
+        'bin/tool.sh',
+        'doomed.txt',
+        'generated/schema.json',
+        'src/app.ts',
+        'src/lib/deep/new-name.ts',
+        'src/old-name.ts',
+        'src/util.ts',
+      ]);
       assert.ok(!recorded.some((r) => r.path.includes('/dist/') || r.path.endsWith('.log')), 'ignored files are never recorded');
       // A move is a delete of the old path and a create of the new one.
-      const moved = recorded.filter((r) => r.path.endsWith('old-name.ts') || r.path.endsWith('new-name.ts')).map((r) => [path.basename(r.path), r.phase, r.hash === null]);
+      const moved = recorded
+        .filter((r) => r.path.endsWith('old-name.ts') || r.path.endsWith('new-name.ts'))
+        .map((r) => [path.basename(r.path), r.phase, r.hash === null]);
       assert.deepEqual(moved, [
         ['new-name.ts', 'before', true],
         ['new-name.ts', 'after', false],
@@ -120,7 +138,11 @@ for (const withGit of [true, false]) {
       assert.equal(r.status, 0, r.stderr);
       assert.ok(JSON.parse(r.stdout).files.every((f: { ok: boolean }) => f.ok));
       const now = snapshotTree(ws);
-      assert.deepEqual(withoutIgnored(now), withoutIgnored(before), 'every non-ignored file is back, byte for byte, and the folders the command made are gone');
+      assert.deepEqual(
+        withoutIgnored(now),
+        withoutIgnored(before),
+        'every non-ignored file is back, byte for byte, and the folders the command made are gone',
+      );
       assert.deepEqual(ignoredOnly(now), ignoredOnly(afterCmd), 'ignored files are as the command left them');
       assert.equal(fs.statSync(path.join(ws, 'bin/tool.sh')).mode & 0o777, 0o755, 'still executable');
 
@@ -146,7 +168,10 @@ for (const withGit of [true, false]) {
 
       const second = snaps(store).filter((r) => r.call && r.call === snaps(store).at(-1)!.call);
       assert.deepEqual([...new Set(second.map((r) => path.relative(ws, r.path)))], ['src/util.ts'], 'only what the second command changed');
-      assert.ok(!snaps(store).some((r) => r.path.endsWith('doomed.txt') || r.path.endsWith('user-new.txt')), "the user's files are nobody's change");
+      assert.ok(
+        !snaps(store).some((r) => r.path.endsWith('doomed.txt') || r.path.endsWith('user-new.txt')),
+        "the user's files are nobody's change",
+      );
 
       const cps = checkpoints(store).filter((c) => c.kind === 'prompt');
       // Rewinding the second prompt restores util.ts to the user's version, not the committed one.

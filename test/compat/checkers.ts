@@ -27,9 +27,12 @@ const TOOL_POST = new Set(['PostToolUse', 'PostToolUseFailure']);
 export function checkEventOrder(events: readonly HookPayload[]): Problems {
   const problems: Problems = [];
   const names = events.map((e) => e.hook_event_name ?? '?');
-  const known = names.filter((n) => ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd'].includes(n));
+  const known = names.filter((n) =>
+    ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd'].includes(n),
+  );
   if (known[0] !== 'SessionStart') problems.push(`the first event is ${known[0] ?? 'missing'}, not SessionStart`);
-  if (known.filter((n) => n === 'SessionStart').length !== 1) problems.push(`${known.filter((n) => n === 'SessionStart').length} SessionStart events in one run`);
+  if (known.filter((n) => n === 'SessionStart').length !== 1)
+    problems.push(`${known.filter((n) => n === 'SessionStart').length} SessionStart events in one run`);
   const prompt = names.indexOf('UserPromptSubmit');
   if (prompt < 0) problems.push('no UserPromptSubmit');
   const open = new Map<string, number>();
@@ -62,7 +65,10 @@ export function checkEventOrder(events: readonly HookPayload[]): Problems {
 }
 
 /** Fields of the payloads outside `known`, with how often each was seen (reported, never failed). */
-export function payloadFieldDrift(payloads: readonly Record<string, unknown>[], known: ReadonlySet<string>): { counts: Record<string, number>; unknown: string[]; perEvent: Record<string, string[]> } {
+export function payloadFieldDrift(
+  payloads: readonly Record<string, unknown>[],
+  known: ReadonlySet<string>,
+): { counts: Record<string, number>; unknown: string[]; perEvent: Record<string, string[]> } {
   const counts: Record<string, number> = {};
   const perEvent: Record<string, Set<string>> = {};
   for (const p of payloads) {
@@ -72,7 +78,9 @@ export function payloadFieldDrift(payloads: readonly Record<string, unknown>[], 
       (perEvent[ev] ??= new Set()).add(k);
     }
   }
-  const unknown = Object.keys(counts).filter((k) => !known.has(k)).sort();
+  const unknown = Object.keys(counts)
+    .filter((k) => !known.has(k))
+    .sort();
   return { counts, unknown, perEvent: Object.fromEntries(Object.entries(perEvent).map(([k, v]) => [k, [...v].sort()])) };
 }
 
@@ -90,7 +98,11 @@ export interface LineTypeReport {
   garbage: number;
 }
 
-export function lineTypeDrift(lines: readonly string[], chainKnown: ReadonlySet<string>, metadataKnown: ReadonlySet<string>): LineTypeReport {
+export function lineTypeDrift(
+  lines: readonly string[],
+  chainKnown: ReadonlySet<string>,
+  metadataKnown: ReadonlySet<string>,
+): LineTypeReport {
   const r: LineTypeReport = { chain: {}, metadata: {}, unknownChain: [], unknownMetadata: [], garbage: 0 };
   for (const line of lines) {
     if (!line.trim()) continue;
@@ -110,8 +122,12 @@ export function lineTypeDrift(lines: readonly string[], chainKnown: ReadonlySet<
     const bucket = typeof o.uuid === 'string' ? r.chain : r.metadata;
     bucket[type] = (bucket[type] ?? 0) + 1;
   }
-  r.unknownChain = Object.keys(r.chain).filter((t) => !chainKnown.has(t)).sort();
-  r.unknownMetadata = Object.keys(r.metadata).filter((t) => !metadataKnown.has(t)).sort();
+  r.unknownChain = Object.keys(r.chain)
+    .filter((t) => !chainKnown.has(t))
+    .sort();
+  r.unknownMetadata = Object.keys(r.metadata)
+    .filter((t) => !metadataKnown.has(t))
+    .sort();
   return r;
 }
 
@@ -140,17 +156,21 @@ export function checkResumedRequest(
     if (i < 0) problems.push(`user text ${JSON.stringify(t.slice(0, 60))} missing (or out of order)`);
     else from = i + 1;
   }
-  for (const t of expect.forbidden ?? []) if (req.userTexts.some((u) => u.includes(t))) problems.push(`discarded user text ${JSON.stringify(t.slice(0, 60))} was sent`);
+  for (const t of expect.forbidden ?? [])
+    if (req.userTexts.some((u) => u.includes(t))) problems.push(`discarded user text ${JSON.stringify(t.slice(0, 60))} was sent`);
   if (expect.toolNames) {
     const names = req.toolUses.map((u) => u.name);
-    if (names.join(',') !== expect.toolNames.join(',')) problems.push(`tool calls ${names.join(',') || '(none)'}, expected ${expect.toolNames.join(',') || '(none)'}`);
+    if (names.join(',') !== expect.toolNames.join(','))
+      problems.push(`tool calls ${names.join(',') || '(none)'}, expected ${expect.toolNames.join(',') || '(none)'}`);
   }
   return problems;
 }
 
 /** Every main-loop request of a run was accepted. */
 export function checkAllAccepted(reqs: readonly Pick<RequestRecord, 'status' | 'problems' | 'n' | 'label'>[]): Problems {
-  return reqs.filter((r) => r.status !== 200 || r.problems.length).map((r) => `request ${r.n} (${r.label}) rejected: ${r.problems.join(' ')}`);
+  return reqs
+    .filter((r) => r.status !== 200 || r.problems.length)
+    .map((r) => `request ${r.n} (${r.label}) rejected: ${r.problems.join(' ')}`);
 }
 
 // ------------------------------------------------------------------------------ our CLI output
@@ -172,7 +192,10 @@ export function checkPromptCheckpoints(cps: readonly CheckpointJson[], prompts: 
   prompts.forEach((p, i) => {
     const c = got[i];
     if (!c) return;
-    if (c.label !== p) problems.push(`prompt checkpoint ${i + 1} labelled ${JSON.stringify(c.label.slice(0, 80))}, expected ${JSON.stringify(p.slice(0, 80))}`);
+    if (c.label !== p)
+      problems.push(
+        `prompt checkpoint ${i + 1} labelled ${JSON.stringify(c.label.slice(0, 80))}, expected ${JSON.stringify(p.slice(0, 80))}`,
+      );
     if (session && c.session !== session) problems.push(`prompt checkpoint ${i + 1} has session ${c.session}, expected ${session}`);
   });
   return problems;
@@ -194,7 +217,11 @@ export interface NotUndoneExpectation {
 }
 
 /** Each expected entry matches a distinct listed entry; `absent` summaries must not be listed. */
-export function checkNotUndone(list: readonly NotUndoneJson[], expected: readonly NotUndoneExpectation[], absent: readonly string[] = []): Problems {
+export function checkNotUndone(
+  list: readonly NotUndoneJson[],
+  expected: readonly NotUndoneExpectation[],
+  absent: readonly string[] = [],
+): Problems {
   const problems: Problems = [];
   const used = new Set<number>();
   for (const x of expected) {
@@ -211,7 +238,8 @@ export function checkNotUndone(list: readonly NotUndoneJson[], expected: readonl
       if (!ok) problems.push(`${n.summary}: compensation ${JSON.stringify(n.compensation)}, expected ${String(x.compensation)}`);
     }
   }
-  for (const a of absent) if (list.some((n) => n.summary.includes(a))) problems.push(`${JSON.stringify(a)} is listed but happened before the target`);
+  for (const a of absent)
+    if (list.some((n) => n.summary.includes(a))) problems.push(`${JSON.stringify(a)} is listed but happened before the target`);
   return problems;
 }
 

@@ -37,7 +37,11 @@ let scratchHome: string | undefined;
 export function binaryVersion(bin: string): string | null {
   // A throwaway HOME: not even `--version` may touch the user's ~/.claude.
   scratchHome ??= fs.mkdtempSync(path.join(os.tmpdir(), 'ar-claude-version-'));
-  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30000, env: { PATH: process.env.PATH ?? '', HOME: scratchHome, DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1' } });
+  const r = spawnSync(bin, ['--version'], {
+    encoding: 'utf8',
+    timeout: 30000,
+    env: { PATH: process.env.PATH ?? '', HOME: scratchHome, DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1' },
+  });
   if (r.status !== 0) return null;
   const m = /(\d+\.\d+\.\d+\S*)/.exec(r.stdout);
   return m ? m[1]! : null;
@@ -81,7 +85,9 @@ function resolveVersion(v: string, log: (s: string) => void): string {
  * an unversioned `<tools dir>/claude-code/` of the same version (hard links, no copy); installs
  * otherwise unless `install: false`. Throws with a sentence saying what to do when it cannot.
  */
-export function ensureClaude(opts: { version?: string; install?: boolean; log?: (s: string) => void; timeoutMs?: number } = {}): ClaudeInstall {
+export function ensureClaude(
+  opts: { version?: string; install?: boolean; log?: (s: string) => void; timeoutMs?: number } = {},
+): ClaudeInstall {
   const log = opts.log ?? ((s: string) => process.stderr.write(`[claude] ${s}\n`));
   const envBin = process.env.AGENT_REWIND_CLAUDE_BIN;
   if (envBin) {
@@ -103,23 +109,40 @@ export function ensureClaude(opts: { version?: string; install?: boolean; log?: 
     if (bin) return { bin, version, how: 'adopted' };
   }
 
-  if (opts.install === false) throw new Error(`Claude Code ${version} is not installed in ${dir}; run \`npm run test:compat\` once with network access to the npm registry.`);
+  if (opts.install === false)
+    throw new Error(
+      `Claude Code ${version} is not installed in ${dir}; run \`npm run test:compat\` once with network access to the npm registry.`,
+    );
   log(`installing ${PACKAGE}@${version} into ${dir} (one-time, ~400 MB) …`);
   fs.mkdirSync(dir, { recursive: true });
-  const r = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${PACKAGE}@${version}`], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    timeout: opts.timeoutMs ?? 15 * 60 * 1000,
-  });
-  if (r.status !== 0) throw new Error(`npm could not install ${PACKAGE}@${version} (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); check access to the npm registry.`);
+  const r = spawnSync(
+    'npm',
+    ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${PACKAGE}@${version}`],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      timeout: opts.timeoutMs ?? 15 * 60 * 1000,
+    },
+  );
+  if (r.status !== 0)
+    throw new Error(
+      `npm could not install ${PACKAGE}@${version} (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); check access to the npm registry.`,
+    );
   let bin = working(dir, version);
   if (!bin) {
     // npm 11 skips install scripts by default: run the package's postinstall ourselves.
     const pkgDir = path.join(dir, 'node_modules', PACKAGE);
     log('`claude --version` failed after install (postinstall not run); running install.cjs');
-    spawnSync(process.execPath, [path.join(pkgDir, 'install.cjs')], { cwd: pkgDir, stdio: ['ignore', 'inherit', 'inherit'], timeout: 120000 });
+    spawnSync(process.execPath, [path.join(pkgDir, 'install.cjs')], {
+      cwd: pkgDir,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      timeout: 120000,
+    });
     bin = working(dir, version);
   }
-  if (!bin) throw new Error(`Installed ${PACKAGE}@${version} but no binary in ${dir} runs \`--version\`; is there a native package for ${process.platform}-${process.arch}?`);
+  if (!bin)
+    throw new Error(
+      `Installed ${PACKAGE}@${version} but no binary in ${dir} runs \`--version\`; is there a native package for ${process.platform}-${process.arch}?`,
+    );
   return { bin, version, how: 'installed' };
 }
 
@@ -160,7 +183,11 @@ export interface ClaudeRun {
  * One `claude -p` run (print mode), bounded by `timeoutMs`. Asynchronous on purpose: the scripted
  * API server usually lives in this same process and must keep answering while the CLI runs.
  */
-export function runClaude(bin: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<ClaudeRun> {
+export function runClaude(
+  bin: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<ClaudeRun> {
   const t0 = Date.now();
   return new Promise((resolve) => {
     const child = spawn(bin, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -188,7 +215,17 @@ export function runClaude(bin: string, args: string[], opts: { cwd: string; env:
 
 /** The arguments of a scripted prompt, as the brief fixes them. */
 export function promptArgs(prompt: string, resume?: string): string[] {
-  return ['-p', ...(resume ? ['--resume', resume] : []), prompt, '--permission-mode', 'acceptEdits', '--allowedTools', 'Bash,Write,Edit', '--output-format', 'json'];
+  return [
+    '-p',
+    ...(resume ? ['--resume', resume] : []),
+    prompt,
+    '--permission-mode',
+    'acceptEdits',
+    '--allowedTools',
+    'Bash,Write,Edit',
+    '--output-format',
+    'json',
+  ];
 }
 
 /** `~/.claude/projects/<cwd with every non-alphanumeric character as ->/` (agent-hooks.md §2.1). */

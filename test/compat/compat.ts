@@ -68,7 +68,8 @@ function hookOk(r: RunOutcome): string[] {
   const p: string[] = [];
   if (r.run.status !== 0) p.push(`claude exited ${r.run.status}: ${r.run.stderr.slice(0, 400)}`);
   if (r.run.result?.is_error) p.push(`claude reported an error: ${String(r.run.result.result).slice(0, 300)}`);
-  if (/did not load|Invalid or malformed JSON/i.test(r.run.stderr)) p.push(`claude did not load the settings: ${r.run.stderr.slice(0, 400)}`);
+  if (/did not load|Invalid or malformed JSON/i.test(r.run.stderr))
+    p.push(`claude did not load the settings: ${r.run.stderr.slice(0, 400)}`);
   return p;
 }
 
@@ -151,7 +152,7 @@ async function runSessionScenario(w: World): Promise<void> {
 
   const userText = w.writeUserSettings();
   const c1 = w.connect();
-  report.check('Connect merges into the user\'s settings (their permission rule and hook kept)', () => {
+  report.check("Connect merges into the user's settings (their permission rule and hook kept)", () => {
     const t = readSettingsFile(settingsPath(ws))!;
     const j = JSON.parse(t);
     const p: string[] = [];
@@ -161,12 +162,15 @@ async function runSessionScenario(w: World): Promise<void> {
     if (c1.problems.length) p.push(`settings problems: ${c1.problems.join(', ')}`);
     return p;
   });
-  report.check('Connect twice changes nothing (idempotent on the real file)', () => (w.connect().changed ? ['second connect changed the file'] : []));
+  report.check('Connect twice changes nothing (idempotent on the real file)', () =>
+    w.connect().changed ? ['second connect changed the file'] : [],
+  );
   w.addCaptureHook();
 
   const T0 = tree(ws);
   const greet = 'exports.greet = (name) => `Hello, ${name}!`;\n';
-  const greetTest = "const test = require('node:test');\nconst assert = require('node:assert');\nconst { greet } = require('../src/greet');\n\ntest('greets', () => assert.equal(greet('Ana'), 'Hello, Ana!'));\n";
+  const greetTest =
+    "const test = require('node:test');\nconst assert = require('node:assert');\nconst { greet } = require('../src/greet');\n\ntest('greets', () => assert.equal(greet('Ana'), 'Hello, Ana!'));\n";
   const r1 = await step(w, 'run 1 (new session)', P1, [
     {
       tool_uses: [
@@ -175,12 +179,22 @@ async function runSessionScenario(w: World): Promise<void> {
       ],
       text: 'I will add the helper and its test.',
     },
-    { tool_use: { name: 'Edit', input: { file_path: path.join(ws, 'src/app.js'), old_string: "const { pad } = require('./util');\n\nconsole.log('hello');", new_string: "const { greet } = require('./greet');\n\nconsole.log(greet('world'));" } } },
+    {
+      tool_use: {
+        name: 'Edit',
+        input: {
+          file_path: path.join(ws, 'src/app.js'),
+          old_string: "const { pad } = require('./util');\n\nconsole.log('hello');",
+          new_string: "const { greet } = require('./greet');\n\nconsole.log(greet('world'));",
+        },
+      },
+    },
     {
       tool_use: {
         name: 'Bash',
         input: {
-          command: "mkdir -p config && printf '{\\n  \"port\": 8080\\n}\\n' > config/app.json && sed -i 's/Demo app/Greeting app/' README.md && echo started >> app.log && rm src/util.js",
+          command:
+            "mkdir -p config && printf '{\\n  \"port\": 8080\\n}\\n' > config/app.json && sed -i 's/Demo app/Greeting app/' README.md && echo started >> app.log && rm src/util.js",
           description: 'Write the config, rename the app in the README, drop the unused util',
         },
       },
@@ -189,8 +203,10 @@ async function runSessionScenario(w: World): Promise<void> {
   ]);
   const session = r1.session;
   const T1 = tree(ws);
-  observe(`event order, run 1 (two parallel Writes, an Edit, a Bash): ${r1.payloads.map((c) => String(c.payload.hook_event_name).replace('ToolUse', '') + (c.payload.tool_name ? `(${c.payload.tool_name})` : '')).join(' ')}`);
-  report.check('run 1: the agent\'s effects happened on disk (so the rest tests something)', () => {
+  observe(
+    `event order, run 1 (two parallel Writes, an Edit, a Bash): ${r1.payloads.map((c) => String(c.payload.hook_event_name).replace('ToolUse', '') + (c.payload.tool_name ? `(${c.payload.tool_name})` : '')).join(' ')}`,
+  );
+  report.check("run 1: the agent's effects happened on disk (so the rest tests something)", () => {
     const p: string[] = [];
     if (T1['src/greet.js'] !== b64(greet)) p.push('src/greet.js not written');
     if (!T1['config/app.json']) p.push('config/app.json not created by the shell');
@@ -199,12 +215,40 @@ async function runSessionScenario(w: World): Promise<void> {
     return p;
   });
 
-  const r2 = await step(w, 'run 2 (--resume)', P2, [
-    { tool_use: { name: 'Bash', input: { command: 'git add -A && git -c user.name=Agent -c user.email=agent@example.com commit -q -m "Add greeting helper"', description: 'Commit' } } },
-    { tool_use: { name: 'Bash', input: { command: `git -C ${ws} -c user.name=Agent push -q origin HEAD:main`, description: 'Push to origin' } } },
-    { tool_use: { name: 'Edit', input: { file_path: path.join(ws, 'README.md'), old_string: 'Prints a greeting.', new_string: 'Prints a greeting.\n\nRun `node src/app.js`.' } } },
-    { text: 'Committed and pushed to origin/main.' },
-  ], session);
+  const r2 = await step(
+    w,
+    'run 2 (--resume)',
+    P2,
+    [
+      {
+        tool_use: {
+          name: 'Bash',
+          input: {
+            command: 'git add -A && git -c user.name=Agent -c user.email=agent@example.com commit -q -m "Add greeting helper"',
+            description: 'Commit',
+          },
+        },
+      },
+      {
+        tool_use: {
+          name: 'Bash',
+          input: { command: `git -C ${ws} -c user.name=Agent push -q origin HEAD:main`, description: 'Push to origin' },
+        },
+      },
+      {
+        tool_use: {
+          name: 'Edit',
+          input: {
+            file_path: path.join(ws, 'README.md'),
+            old_string: 'Prints a greeting.',
+            new_string: 'Prints a greeting.\n\nRun `node src/app.js`.',
+          },
+        },
+      },
+      { text: 'Committed and pushed to origin/main.' },
+    ],
+    session,
+  );
   const T2 = tree(ws);
   const head1 = w.git(['rev-parse', 'HEAD']);
   report.check('run 2: the commit and the push really happened', () => {
@@ -214,12 +258,26 @@ async function runSessionScenario(w: World): Promise<void> {
     return p;
   });
 
-  const r3 = await step(w, 'run 3 (--resume)', P3, [
-    { tool_use: { name: 'Bash', input: { command: 'git push backup main', description: 'Push to backup' } } },
-    { tool_use: { name: 'Write', input: { file_path: path.join(ws, 'NOTES.md'), content: '# Notes\n\nPushed to origin; the backup remote is not configured yet.\n' } } },
-    { tool_use: { name: 'Edit', input: { file_path: path.join(ws, 'src/greet.js'), old_string: 'Hello', new_string: 'Hi' } } },
-    { text: 'The backup remote does not exist; I noted it in NOTES.md.' },
-  ], session);
+  const r3 = await step(
+    w,
+    'run 3 (--resume)',
+    P3,
+    [
+      { tool_use: { name: 'Bash', input: { command: 'git push backup main', description: 'Push to backup' } } },
+      {
+        tool_use: {
+          name: 'Write',
+          input: {
+            file_path: path.join(ws, 'NOTES.md'),
+            content: '# Notes\n\nPushed to origin; the backup remote is not configured yet.\n',
+          },
+        },
+      },
+      { tool_use: { name: 'Edit', input: { file_path: path.join(ws, 'src/greet.js'), old_string: 'Hello', new_string: 'Hi' } } },
+      { text: 'The backup remote does not exist; I noted it in NOTES.md.' },
+    ],
+    session,
+  );
   const T3 = tree(ws);
   const runs = [r1, r2, r3];
   const transcript = String(r1.payloads.find((c) => c.payload.transcript_path)?.payload.transcript_path ?? w.transcriptOf(session));
@@ -239,14 +297,20 @@ async function runSessionScenario(w: World): Promise<void> {
   });
   report.check('the failing push fires PostToolUseFailure (with the error), the good push PostToolUse', () => {
     const all = runs.flatMap((r) => r.payloads.map((c) => c.payload));
-    const post = (needle: string) => all.filter((p) => String((p.tool_input as any)?.command ?? '').includes(needle) && p.hook_event_name !== 'PreToolUse');
+    const post = (needle: string) =>
+      all.filter((p) => String((p.tool_input as any)?.command ?? '').includes(needle) && p.hook_event_name !== 'PreToolUse');
     const bad = post('push backup');
     const good = post('push -q origin');
     const p: string[] = [];
-    if (bad.length !== 1 || bad[0]!.hook_event_name !== 'PostToolUseFailure') p.push(`failing push: ${bad.map((x) => x.hook_event_name).join(',') || 'no post event'}`);
+    if (bad.length !== 1 || bad[0]!.hook_event_name !== 'PostToolUseFailure')
+      p.push(`failing push: ${bad.map((x) => x.hook_event_name).join(',') || 'no post event'}`);
     else if (!/backup/.test(String(bad[0]!.error))) p.push(`error field: ${JSON.stringify(bad[0]!.error)}`);
-    if (good.length !== 1 || good[0]!.hook_event_name !== 'PostToolUse') p.push(`good push: ${good.map((x) => x.hook_event_name).join(',')}`);
-    if (bad[0]) observe(`failed Bash → PostToolUseFailure with fields: ${Object.keys(bad[0]).sort().join(', ')}; error starts "${String(bad[0].error).split('\n')[0]}"`);
+    if (good.length !== 1 || good[0]!.hook_event_name !== 'PostToolUse')
+      p.push(`good push: ${good.map((x) => x.hook_event_name).join(',')}`);
+    if (bad[0])
+      observe(
+        `failed Bash → PostToolUseFailure with fields: ${Object.keys(bad[0]).sort().join(', ')}; error starts "${String(bad[0].error).split('\n')[0]}"`,
+      );
     return p;
   });
   report.check('hooks run in the workspace with CLAUDE_PROJECT_DIR set; our hooks wrote no errors', () => {
@@ -257,14 +321,20 @@ async function runSessionScenario(w: World): Promise<void> {
     if (c.env.CLAUDE_PROJECT_DIR !== ws) p.push(`CLAUDE_PROJECT_DIR=${c.env.CLAUDE_PROJECT_DIR}`);
     observe(`hook environment carries: ${Object.keys(c.env).sort().join(', ')}`);
     const summaries = transcriptLines(transcript).filter((l) => l.type === 'system' && l.subtype === 'stop_hook_summary');
-    for (const s of summaries) if (Array.isArray(s.hookErrors) && s.hookErrors.length) p.push(`hook errors in transcript: ${JSON.stringify(s.hookErrors).slice(0, 300)}`);
+    for (const s of summaries)
+      if (Array.isArray(s.hookErrors) && s.hookErrors.length)
+        p.push(`hook errors in transcript: ${JSON.stringify(s.hookErrors).slice(0, 300)}`);
     const errs = w.errorsLog();
     if (errs.trim()) p.push(`errors.log: ${errs.slice(0, 500)}`);
     return p;
   });
   report.check('tool_use_id and prompt_id in payloads match the transcript', () => {
     const lines = transcriptLines(transcript);
-    const ids = new Set(lines.filter((l) => l.type === 'assistant').flatMap((l) => (l.message?.content ?? []).filter((b: any) => b.type === 'tool_use').map((b: any) => b.id)));
+    const ids = new Set(
+      lines
+        .filter((l) => l.type === 'assistant')
+        .flatMap((l) => (l.message?.content ?? []).filter((b: any) => b.type === 'tool_use').map((b: any) => b.id)),
+    );
     const promptIds = new Set(lines.filter((l) => l.type === 'user' && l.promptId).map((l) => l.promptId));
     const p: string[] = [];
     for (const r of runs)
@@ -272,11 +342,12 @@ async function runSessionScenario(w: World): Promise<void> {
         const id = c.payload.tool_use_id;
         if (typeof id === 'string' && !ids.has(id)) p.push(`tool_use_id ${id} not in the transcript`);
         const pid = c.payload.prompt_id;
-        if (c.payload.hook_event_name === 'UserPromptSubmit' && (typeof pid !== 'string' || !promptIds.has(pid))) p.push(`prompt_id ${pid} not in the transcript`);
+        if (c.payload.hook_event_name === 'UserPromptSubmit' && (typeof pid !== 'string' || !promptIds.has(pid)))
+          p.push(`prompt_id ${pid} not in the transcript`);
       }
     return p;
   });
-  report.check('the user\'s own hook (kept by Connect) still ran for every Write/Edit', () => {
+  report.check("the user's own hook (kept by Connect) still ran for every Write/Edit", () => {
     const n = fs.existsSync(w.userHookLog) ? fs.readFileSync(w.userHookLog, 'utf8').split('\n').filter(Boolean).length : 0;
     return n === 6 ? [] : [`the user's hook ran ${n} time(s), expected 6 (4 Write + 2 Edit... see runs)`];
   });
@@ -290,13 +361,17 @@ async function runSessionScenario(w: World): Promise<void> {
   // ---- what we recorded
   const cps = w.arJson<CheckpointJson[]>(['checkpoints']);
   const prompts = cps.filter((c) => c.kind === 'prompt');
-  report.check('one checkpoint per real prompt, labelled with the prompt text, in order', () => checkPromptCheckpoints(cps, [P1, P2, P3], session));
+  report.check('one checkpoint per real prompt, labelled with the prompt text, in order', () =>
+    checkPromptCheckpoints(cps, [P1, P2, P3], session),
+  );
   report.check('a session-start checkpoint per run; before-tool checkpoints before the commit and both pushes', () => {
     const p: string[] = [];
     const starts = cps.filter((c) => c.kind === 'session-start');
     if (starts.length !== 3) p.push(`${starts.length} session-start checkpoints`);
     const bt = cps.filter((c) => c.kind === 'before-tool').map((c) => c.label);
-    for (const needle of ['commit -q -m', 'push -q origin', 'push backup']) if (!bt.some((l) => l.startsWith('Bash: ') && l.includes(needle))) p.push(`no before-tool checkpoint for ${needle} (have: ${bt.join(' ; ')})`);
+    for (const needle of ['commit -q -m', 'push -q origin', 'push backup'])
+      if (!bt.some((l) => l.startsWith('Bash: ') && l.includes(needle)))
+        p.push(`no before-tool checkpoint for ${needle} (have: ${bt.join(' ; ')})`);
     return p;
   });
   report.check('store verifies; the P1 span lists the files the agent wrote', () => {
@@ -314,14 +389,18 @@ async function runSessionScenario(w: World): Promise<void> {
   const shellTouched = ['config/app.json', 'README.md', 'src/util.js'];
   const everything = [...new Set([...files(T0), ...files(T1), ...files(T2), ...files(T3)])].filter((f) => !IGNORED.includes(f));
   if (shellCapture) {
-    report.check('shell capture: the command\'s created/edited/deleted files are recorded, ignored files are not', () => {
+    report.check("shell capture: the command's created/edited/deleted files are recorded, ignored files are not", () => {
       const paths = new Set(records.filter((r) => r.t === 'snap' && r.tool === 'Bash').map((r) => path.relative(ws, r.path)));
       const p: string[] = [];
       for (const f of shellTouched) if (!paths.has(f)) p.push(`${f} not recorded`);
       for (const f of IGNORED) if (records.some((r) => r.t === 'snap' && r.path === path.join(ws, f))) p.push(`ignored ${f} was recorded`);
       return p;
     });
-  } else report.na('shell capture: the command\'s created/edited/deleted files are recorded, ignored files are not', 'no snapshot with tool "Bash" in the store (shell capture not landed)');
+  } else
+    report.na(
+      "shell capture: the command's created/edited/deleted files are recorded, ignored files are not",
+      'no snapshot with tool "Bash" in the store (shell capture not landed)',
+    );
 
   // ---- rewinding files to each prompt, then undoing
   const before = [T0, T1, T2];
@@ -329,7 +408,11 @@ async function runSessionScenario(w: World): Promise<void> {
     const cp = prompts[i]!;
     const want = before[i]!;
     const name = `P${i + 1}`;
-    const plan = w.arJson<{ files: { path: string; action: string }[]; notUndone: NotUndoneJson[]; blocked: unknown[] }>(['plan', '--to', cp.id]);
+    const plan = w.arJson<{ files: { path: string; action: string }[]; notUndone: NotUndoneJson[]; blocked: unknown[] }>([
+      'plan',
+      '--to',
+      cp.id,
+    ]);
     report.check(`plan --to ${name}: files to write and their actions match what the agent did`, () => {
       const p: string[] = [];
       const planned = new Map(plan.files.map((f) => [path.relative(ws, f.path), f.action]));
@@ -356,12 +439,21 @@ async function runSessionScenario(w: World): Promise<void> {
       if (res.files.some((f: any) => !f.ok)) p.push(`not ok: ${JSON.stringify(res.files.filter((f: any) => !f.ok))}`);
       return p;
     });
-    report.check(`rewind files to ${name}: ignored and never-touched files left alone`, () => treeDiff(T3, now, [...IGNORED, 'package.json', '.gitignore']));
-    if (shellCapture) report.check(`rewind files to ${name}: shell-made changes undone too (the whole tree as before ${name})`, () => treeDiff(want, now, everything));
+    report.check(`rewind files to ${name}: ignored and never-touched files left alone`, () =>
+      treeDiff(T3, now, [...IGNORED, 'package.json', '.gitignore']),
+    );
+    if (shellCapture)
+      report.check(`rewind files to ${name}: shell-made changes undone too (the whole tree as before ${name})`, () =>
+        treeDiff(want, now, everything),
+      );
     else report.na(`rewind files to ${name}: shell-made changes undone too (the whole tree as before ${name})`, 'shell capture not landed');
     if (res && res.status !== 'nothing') {
       const undo = w.ar(['rewind', '--to', res.checkpoint, '--json']);
-      report.check(`undo the rewind to ${name}: every file back as the agent left it`, () => (undo.status !== 0 ? [`undo exited ${undo.status}: ${undo.stderr.slice(0, 300)}`] : treeDiff(T3, tree(ws), [...everything, ...IGNORED])));
+      report.check(`undo the rewind to ${name}: every file back as the agent left it`, () =>
+        undo.status !== 0
+          ? [`undo exited ${undo.status}: ${undo.stderr.slice(0, 300)}`]
+          : treeDiff(T3, tree(ws), [...everything, ...IGNORED]),
+      );
     }
   }
 
@@ -376,24 +468,39 @@ async function runSessionScenario(w: World): Promise<void> {
     ]),
   );
   report.check('plan --to P1 lists the same and not the local shell command of turn 1', () =>
-    checkNotUndone(planAt(0), [{ summary: ['commit'], effect: 'compensatable' }, { summary: ['push -q origin'], effect: 'irreversible' }, { summary: ['push backup'], effect: 'irreversible' }], ['mkdir -p config']),
+    checkNotUndone(
+      planAt(0),
+      [
+        { summary: ['commit'], effect: 'compensatable' },
+        { summary: ['push -q origin'], effect: 'irreversible' },
+        { summary: ['push backup'], effect: 'irreversible' },
+      ],
+      ['mkdir -p config'],
+    ),
   );
   report.check('plan --to P3 lists only the failed push (the commit and push happened before P3)', () =>
     checkNotUndone(planAt(2), [{ summary: ['git push backup main'], effect: 'irreversible' }], ['commit', 'push -q origin']),
   );
   {
     const failed = planAt(2).find((n) => n.summary.includes('push backup'));
-    if (failed) observe(`a push that FAILED (PostToolUseFailure) is still listed as "not undone" (${failed.effect}/${failed.severity}); nothing was sent`);
+    if (failed)
+      observe(
+        `a push that FAILED (PostToolUseFailure) is still listed as "not undone" (${failed.effect}/${failed.severity}); nothing was sent`,
+      );
   }
 
   // ---- transcript line types
   report.check('transcript: every line is JSON; chain lines carry uuid/parentUuid/sessionId', () => {
     const p: string[] = [];
-    const raw = fs.readFileSync(transcript, 'utf8').split('\n').filter((l) => l.trim());
+    const raw = fs
+      .readFileSync(transcript, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
     for (const l of raw) {
       try {
         const j = JSON.parse(l);
-        if (typeof j.uuid === 'string' && (!('parentUuid' in j) || j.sessionId !== session)) p.push(`chain line ${j.type} ${j.uuid} lacks parentUuid or sessionId`);
+        if (typeof j.uuid === 'string' && (!('parentUuid' in j) || j.sessionId !== session))
+          p.push(`chain line ${j.type} ${j.uuid} lacks parentUuid or sessionId`);
       } catch {
         p.push(`not JSON: ${l.slice(0, 80)}`);
       }
@@ -401,7 +508,15 @@ async function runSessionScenario(w: World): Promise<void> {
     return p;
   });
 
-  await conversationChecks(w, { transcript, session, prompts: [P1, P2, P3], runs, ws, T3, pushSummary: `git -C ${ws} -c user.name=Agent push -q origin HEAD:main` });
+  await conversationChecks(w, {
+    transcript,
+    session,
+    prompts: [P1, P2, P3],
+    runs,
+    ws,
+    T3,
+    pushSummary: `git -C ${ws} -c user.name=Agent push -q origin HEAD:main`,
+  });
 
   // ---- disconnect: ours gone, the user's and the capture hooks still run
   const beforeDisconnect = w.records().length;
@@ -436,7 +551,11 @@ interface ConvCtx {
 function probeReground(w: World, payload: Record<string, unknown>): string {
   const copy = path.join(w.root, `probe-${Date.now()}`);
   fs.cpSync(w.store, copy, { recursive: true });
-  const r = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'hook', 'claude', '--store', copy], { input: JSON.stringify(payload), encoding: 'utf8', timeout: 30000 });
+  const r = spawnSync(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'hook', 'claude', '--store', copy], {
+    input: JSON.stringify(payload),
+    encoding: 'utf8',
+    timeout: 30000,
+  });
   fs.rmSync(copy, { recursive: true, force: true });
   const out = (r.stdout ?? '').trim();
   if (!out) return '';
@@ -468,10 +587,14 @@ async function conversationChecks(w: World, c: ConvCtx): Promise<void> {
     're-grounding after a files-only rewind reaches the model (reverted files)',
   ];
   if (show.status === 2 || /not built yet/i.test(show.stderr)) {
-    for (const n of names) report.na(n, `\`conversation show\` not available yet (exit ${show.status}: ${show.stderr.trim().slice(0, 120)})`);
+    for (const n of names)
+      report.na(n, `\`conversation show\` not available yet (exit ${show.status}: ${show.stderr.trim().slice(0, 120)})`);
     return;
   }
-  type Shown = { session: string; prompts: { uuid: string; text: string; time: string; tools: { id: string; name: string; effect: string }[] }[] };
+  type Shown = {
+    session: string;
+    prompts: { uuid: string; text: string; time: string; tools: { id: string; name: string; effect: string }[] }[];
+  };
   const shown = parseJson<Shown>(show);
   report.check(names[0]!, () => {
     if (!shown) return [`exit ${show.status}: ${show.stderr.slice(0, 300)} ${show.stdout.slice(0, 200)}`];
@@ -480,15 +603,27 @@ async function conversationChecks(w: World, c: ConvCtx): Promise<void> {
     if (s.session !== c.session) p.push(`session ${s.session}`);
     const texts = s.prompts.map((x) => x.text);
     if (JSON.stringify(texts) !== JSON.stringify(c.prompts)) p.push(`prompts ${JSON.stringify(texts)}`);
-    const userUuids = new Set(transcriptLines(c.transcript).filter((l) => l.type === 'user').map((l) => l.uuid));
+    const userUuids = new Set(
+      transcriptLines(c.transcript)
+        .filter((l) => l.type === 'user')
+        .map((l) => l.uuid),
+    );
     for (const x of s.prompts) {
       if (!userUuids.has(x.uuid)) p.push(`uuid ${x.uuid} is not a user line`);
       if (Number.isNaN(Date.parse(x.time)) || !/T.*Z$/.test(x.time)) p.push(`time ${x.time} not ISO 8601`);
     }
     // The local shell command of turn 1 only changes workspace files: `none`, or `rewindable` once
     // shell capture records it — never listed as not undone.
-    const tools = s.prompts.map((x) => x.tools.map((t) => `${t.name}:${t.name === 'Bash' && (t.effect === 'none' || t.effect === 'rewindable') ? 'local' : t.effect}`).join(','));
-    const want = ['Write:rewindable,Write:rewindable,Edit:rewindable,Bash:local', 'Bash:compensatable,Bash:irreversible,Edit:rewindable', 'Bash:irreversible,Write:rewindable,Edit:rewindable'];
+    const tools = s.prompts.map((x) =>
+      x.tools
+        .map((t) => `${t.name}:${t.name === 'Bash' && (t.effect === 'none' || t.effect === 'rewindable') ? 'local' : t.effect}`)
+        .join(','),
+    );
+    const want = [
+      'Write:rewindable,Write:rewindable,Edit:rewindable,Bash:local',
+      'Bash:compensatable,Bash:irreversible,Edit:rewindable',
+      'Bash:irreversible,Write:rewindable,Edit:rewindable',
+    ];
     want.forEach((t, i) => {
       if (tools[i] !== t) p.push(`prompt ${i + 1} tools ${tools[i]}, expected ${t} (local = none or rewindable)`);
     });
@@ -517,18 +652,35 @@ async function conversationChecks(w: World, c: ConvCtx): Promise<void> {
     const lines = transcriptLines(f.transcript);
     for (const l of lines) if ('sessionId' in l && l.sessionId !== f.session) p.push(`a ${l.type} line keeps sessionId ${l.sessionId}`);
     const kinds = new Set(lines.map((l) => l.type));
-    for (const k of ['progress', 'summary', 'last-prompt', 'queue-operation', 'file-history-snapshot']) if (kinds.has(k)) p.push(`fork keeps ${k} lines`);
+    for (const k of ['progress', 'summary', 'last-prompt', 'queue-operation', 'file-history-snapshot'])
+      if (kinds.has(k)) p.push(`fork keeps ${k} lines`);
     const texts = JSON.stringify(lines);
     if (texts.includes(c.prompts[1]!) || texts.includes('NOTES.md')) p.push('fork contains discarded turns');
     return p;
   });
   const f = forked;
   if (f) {
-    const probe = probeReground(w, { session_id: f.session, transcript_path: f.transcript, cwd: c.ws, hook_event_name: 'SessionStart', source: 'resume' });
-    const r4 = await step(w, 'run 4 (--resume the fork)', P4, [{ text: 'Only the greeting helper remains in this conversation.' }], f.session);
+    const probe = probeReground(w, {
+      session_id: f.session,
+      transcript_path: f.transcript,
+      cwd: c.ws,
+      hook_event_name: 'SessionStart',
+      source: 'resume',
+    });
+    const r4 = await step(
+      w,
+      'run 4 (--resume the fork)',
+      P4,
+      [{ text: 'Only the greeting helper remains in this conversation.' }],
+      f.session,
+    );
     const first = r4.requests[0];
     report.check(names[2]!, () => {
-      const p = checkResumedRequest(first, { userTexts: [c.prompts[0]!, P4], forbidden: [c.prompts[1]!, c.prompts[2]!], toolNames: ['Write', 'Write', 'Edit', 'Bash'] });
+      const p = checkResumedRequest(first, {
+        userTexts: [c.prompts[0]!, P4],
+        forbidden: [c.prompts[1]!, c.prompts[2]!],
+        toolNames: ['Write', 'Write', 'Edit', 'Bash'],
+      });
       if (sha256(c.transcript) !== parentHash) p.push('resuming the fork changed the parent transcript');
       if (r4.session !== f.session) p.push(`resumed as ${r4.session}`);
       return p;
@@ -538,13 +690,21 @@ async function conversationChecks(w: World, c: ConvCtx): Promise<void> {
       report.check(names[4]!, () => {
         const text = first?.text ?? '';
         const p: string[] = [];
-        const line = probe.split('\n').map((x) => x.trim()).sort((a, b) => b.length - a.length)[0] ?? '';
+        const line =
+          probe
+            .split('\n')
+            .map((x) => x.trim())
+            .sort((a, b) => b.length - a.length)[0] ?? '';
         if (!text.includes(line)) p.push(`the model did not receive our context (looked for ${JSON.stringify(line.slice(0, 80))})`);
         // Wording-free facts: the discarded turns' files are named, the kept turn's are not (they
         // hold exactly what this conversation remembers), and the pushes are there.
-        for (const f of ['NOTES.md', 'README.md', 'src/greet.js']) if (!probe.includes(path.join(c.ws, f))) p.push(`the context does not name ${f} (changed in a discarded turn, still on disk)`);
+        for (const f of ['NOTES.md', 'README.md', 'src/greet.js'])
+          if (!probe.includes(path.join(c.ws, f))) p.push(`the context does not name ${f} (changed in a discarded turn, still on disk)`);
         for (const f of ['src/app.js', 'test/greet.test.js', 'config/app.json']) {
-          if (probe.includes(path.join(c.ws, f))) p.push(`the context names ${f}, which holds exactly what the kept turn left: ${JSON.stringify(probe.split('\n').find((l) => l.includes(path.join(c.ws, f))))}`);
+          if (probe.includes(path.join(c.ws, f)))
+            p.push(
+              `the context names ${f}, which holds exactly what the kept turn left: ${JSON.stringify(probe.split('\n').find((l) => l.includes(path.join(c.ws, f))))}`,
+            );
         }
         if (!probe.includes(c.pushSummary)) p.push('the context does not mention the push that already happened');
         if (!probe.includes('git push backup main')) p.push('the context does not mention the failed push of the discarded turns');
@@ -576,7 +736,13 @@ async function conversationChecks(w: World, c: ConvCtx): Promise<void> {
     report.check(names[5]!, () => [`rewind to P3 exited ${rw.status}: ${rw.stderr.slice(0, 300)}`]);
     return;
   }
-  const probe = probeReground(w, { session_id: c.session, transcript_path: c.transcript, cwd: c.ws, hook_event_name: 'SessionStart', source: 'resume' });
+  const probe = probeReground(w, {
+    session_id: c.session,
+    transcript_path: c.transcript,
+    cwd: c.ws,
+    hook_event_name: 'SessionStart',
+    source: 'resume',
+  });
   const r5 = await step(w, 'run 5 (--resume after a files-only rewind)', P5, [{ text: 'I will re-read the files first.' }], c.session);
   if (!probe) report.na(names[5]!, 'our SessionStart hook prints no context after a files-only rewind (not landed)');
   else
@@ -603,10 +769,26 @@ async function scenarioNoRemote(bin: string): Promise<void> {
     const P = 'Save my work: commit everything and push it';
     const r = await step(w, 'run 1', P, [
       { tool_use: { name: 'Write', input: { file_path: path.join(w.ws, 'notes.txt'), content: 'remember the milk\n' } } },
-      { tool_use: { name: 'Bash', input: { command: 'git add -A && git -c user.name=x -c user.email=x@example.com commit -q -m first', description: 'First commit' } } },
+      {
+        tool_use: {
+          name: 'Bash',
+          input: {
+            command: 'git add -A && git -c user.name=x -c user.email=x@example.com commit -q -m first',
+            description: 'First commit',
+          },
+        },
+      },
       { tool_use: { name: 'Bash', input: { command: `git -C ${w.ws} -c user.name=x push`, description: 'Push' } } },
       { tool_use: { name: 'Edit', input: { file_path: path.join(w.ws, 'index.js'), old_string: 'v1', new_string: 'v2' } } },
-      { tool_use: { name: 'Bash', input: { command: 'git add -A && git -c user.name=x -c user.email=x@example.com commit -q -m second && git push', description: 'Commit and push' } } },
+      {
+        tool_use: {
+          name: 'Bash',
+          input: {
+            command: 'git add -A && git -c user.name=x -c user.email=x@example.com commit -q -m second && git push',
+            description: 'Commit and push',
+          },
+        },
+      },
       { text: 'Committed twice; there is no remote to push to.' },
     ]);
     report.check('both pushes fail with PostToolUseFailure; the commits happened', () => {
@@ -631,7 +813,10 @@ async function scenarioNoRemote(bin: string): Promise<void> {
       ]),
     );
     const chained = plan.notUndone.find((n) => n.summary.includes('-m second'));
-    if (chained && !chained.compensation) observe('a chained `git commit … && git push` is listed once, as irreversible, without the commit\'s compensation (the chain takes its worst part)');
+    if (chained && !chained.compensation)
+      observe(
+        "a chained `git commit … && git push` is listed once, as irreversible, without the commit's compensation (the chain takes its worst part)",
+      );
     const rw = w.ar(['rewind', '--to', prompt.id, '--json']);
     report.check('rewind to the prompt: notes.txt deleted, index.js back to v1, .git untouched', () => {
       const p: string[] = [];
@@ -673,18 +858,27 @@ async function scenarioEdges(bin: string): Promise<void> {
     ]);
     collect(r);
     const events = r.payloads.map((c) => `${c.payload.hook_event_name}${c.payload.tool_name ? `(${c.payload.tool_name})` : ''}`);
-    observe(`an Edit whose old_string is not in the file fires no hook at all; a tool denied in -p mode (WebFetch) fires PreToolUse and nothing after it; events: ${events.join(' ')}`);
-    report.check('the run finished; our hook logged no error for the denied call or the outside write', () => [...hookOk(r), ...(w.errorsLog().trim() ? [w.errorsLog().slice(0, 400)] : [])]);
+    observe(
+      `an Edit whose old_string is not in the file fires no hook at all; a tool denied in -p mode (WebFetch) fires PreToolUse and nothing after it; events: ${events.join(' ')}`,
+    );
+    report.check('the run finished; our hook logged no error for the denied call or the outside write', () => [
+      ...hookOk(r),
+      ...(w.errorsLog().trim() ? [w.errorsLog().slice(0, 400)] : []),
+    ]);
     report.check('a denied call leaves a PreToolUse without Post: recorded as a call, no snapshot', () => {
       const p: string[] = [];
-      if (events.filter((e) => e.endsWith('(WebFetch)')).join(',') !== 'PreToolUse(WebFetch)') p.push(`WebFetch events: ${events.filter((e) => e.includes('WebFetch')).join(',')}`);
+      if (events.filter((e) => e.endsWith('(WebFetch)')).join(',') !== 'PreToolUse(WebFetch)')
+        p.push(`WebFetch events: ${events.filter((e) => e.includes('WebFetch')).join(',')}`);
       if (!w.records().some((x) => x.t === 'call' && x.tool === 'WebFetch')) p.push('no call line for the denied WebFetch');
       // Two Edits were called; only the valid one reaches the hooks (the other fails validation first).
-      if (events.filter((e) => e === 'PreToolUse(Edit)').length !== 1) p.push(`PreToolUse(Edit) fired ${events.filter((e) => e === 'PreToolUse(Edit)').length} time(s), expected 1`);
+      if (events.filter((e) => e === 'PreToolUse(Edit)').length !== 1)
+        p.push(`PreToolUse(Edit) fired ${events.filter((e) => e === 'PreToolUse(Edit)').length} time(s), expected 1`);
       return p;
     });
     const prompt = w.arJson<CheckpointJson[]>(['checkpoints']).find((c) => c.kind === 'prompt');
-    const plan = prompt ? w.arJson<{ files: { path: string }[]; notRestorable: { path: string; reason: string }[] }>(['plan', '--to', prompt.id]) : null;
+    const plan = prompt
+      ? w.arJson<{ files: { path: string }[]; notRestorable: { path: string; reason: string }[] }>(['plan', '--to', prompt.id])
+      : null;
     report.check('plan: a file written outside the workspace is reported as not restorable, never written', () => {
       if (!plan) return ['no prompt checkpoint'];
       const p: string[] = [];
@@ -710,18 +904,40 @@ function driftChecks(): void {
   const fields = payloadFieldDrift(allPayloads, KNOWN_PAYLOAD_FIELDS);
   const events: Record<string, number> = {};
   for (const p of allPayloads) events[String(p.hook_event_name)] = (events[String(p.hook_event_name)] ?? 0) + 1;
-  report.note(`hook events captured: ${Object.entries(events).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  report.note(`payload fields: ${Object.entries(fields.counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  if (fields.unknown.length) report.note(`NEW payload fields (not in KNOWN_PAYLOAD_FIELDS; reported, not failed): ${fields.unknown.join(', ')}`);
+  report.note(
+    `hook events captured: ${Object.entries(events)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+  report.note(
+    `payload fields: ${Object.entries(fields.counts)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+  if (fields.unknown.length)
+    report.note(`NEW payload fields (not in KNOWN_PAYLOAD_FIELDS; reported, not failed): ${fields.unknown.join(', ')}`);
   for (const [ev, ks] of Object.entries(fields.perEvent)) observe(`${ev} payload fields (union over runs): ${ks.join(', ')}`);
-  const values = (ev: string, k: string) => [...new Set(allPayloads.filter((p) => p.hook_event_name === ev).map((p) => JSON.stringify(p[k])))].join(', ');
-  observe(`SessionStart source values: ${values('SessionStart', 'source')}; SessionEnd reason values: ${values('SessionEnd', 'reason')}; effort values: ${values('PreToolUse', 'effort')}`);
+  const values = (ev: string, k: string) =>
+    [...new Set(allPayloads.filter((p) => p.hook_event_name === ev).map((p) => JSON.stringify(p[k])))].join(', ');
+  observe(
+    `SessionStart source values: ${values('SessionStart', 'source')}; SessionEnd reason values: ${values('SessionEnd', 'reason')}; effort values: ${values('PreToolUse', 'effort')}`,
+  );
   const types = lineTypeDrift(transcriptText, CHAIN_LINE_TYPES, METADATA_LINE_TYPES);
-  report.note(`transcript chain line types: ${Object.entries(types.chain).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  report.note(`transcript metadata line types: ${Object.entries(types.metadata).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  report.note(
+    `transcript chain line types: ${Object.entries(types.chain)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
+  report.note(
+    `transcript metadata line types: ${Object.entries(types.metadata)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  );
   if (types.unknownMetadata.length) report.note(`NEW metadata line types (reported, not failed): ${types.unknownMetadata.join(', ')}`);
   report.check('every chain line type in the real transcripts is one the reader knows (CHAIN_LINE_TYPES)', () => [
-    ...types.unknownChain.map((t) => `new chain line type "${t}" (${types.chain[t]} line(s)): teach the transcript reader/forker, then add it to knownFormats.ts`),
+    ...types.unknownChain.map(
+      (t) => `new chain line type "${t}" (${types.chain[t]} line(s)): teach the transcript reader/forker, then add it to knownFormats.ts`,
+    ),
     ...(types.garbage ? [`${types.garbage} transcript line(s) are not JSON objects`] : []),
   ]);
 }

@@ -6,7 +6,14 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { connectClaudeFile, hookCommand, readSettingsFile, settingsPath, shellQuote, writeSettingsFile } from '../../src/agents/claude/settings';
+import {
+  connectClaudeFile,
+  hookCommand,
+  readSettingsFile,
+  settingsPath,
+  shellQuote,
+  writeSettingsFile,
+} from '../../src/agents/claude/settings';
 import { claudeEnv, type ClaudeRun, projectDir, promptArgs, repoRoot, runClaude } from './claudeCli';
 import type { Tree } from './checkers';
 import { type MockModel, readRequests, type RequestRecord, type Step } from './mockModel.mjs';
@@ -72,12 +79,17 @@ export class World {
   readonly hook: { command: string };
   private gitEnv: NodeJS.ProcessEnv;
 
-  constructor(readonly name: string, readonly bin: string, readonly model: MockModel, opts: { hostilePaths?: boolean } = {}) {
+  constructor(
+    readonly name: string,
+    readonly bin: string,
+    readonly model: MockModel,
+    opts: { hostilePaths?: boolean } = {},
+  ) {
     this.root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `ar-compat-${name}-`)));
     this.ws = path.join(this.root, 'app');
     this.home = path.join(this.root, 'home');
     // Hostile names prove the settings writer's quoting through the real CLI's own shell.
-    this.store = path.join(this.root, opts.hostilePaths ? "store dir 'q' $HOME `touch pwned` \"x\"" : 'store');
+    this.store = path.join(this.root, opts.hostilePaths ? 'store dir \'q\' $HOME `touch pwned` "x"' : 'store');
     const cliDir = path.join(this.root, opts.hostilePaths ? 'agent rewind "v0.1" $(id)' : 'agent-rewind', 'dist');
     this.payloadLog = path.join(this.root, 'payloads.jsonl');
     this.requestLog = path.join(this.root, 'requests.jsonl');
@@ -115,7 +127,15 @@ export class World {
           permissions: { allow: ['Bash(npm test)'] },
           hooks: {
             PostToolUse: [
-              { matcher: 'Write|Edit', hooks: [{ type: 'command', command: `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'capture.mjs'))} ${shellQuote(this.userHookLog)}` }] },
+              {
+                matcher: 'Write|Edit',
+                hooks: [
+                  {
+                    type: 'command',
+                    command: `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'capture.mjs'))} ${shellQuote(this.userHookLog)}`,
+                  },
+                ],
+              },
             ],
           },
         },
@@ -140,7 +160,18 @@ export class World {
     const j = JSON.parse(readSettingsFile(file) ?? '{}');
     const command = `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'capture.mjs'))} ${shellQuote(this.payloadLog)}`;
     j.hooks ??= {};
-    for (const e of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd', 'Notification', 'SubagentStop', 'PreCompact']) {
+    for (const e of [
+      'SessionStart',
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolUseFailure',
+      'Stop',
+      'SessionEnd',
+      'Notification',
+      'SubagentStop',
+      'PreCompact',
+    ]) {
       (j.hooks[e] ??= []).push({ ...(e.includes('ToolUse') ? { matcher: '*' } : {}), hooks: [{ type: 'command', command }] });
     }
     writeSettingsFile(file, JSON.stringify(j, null, 2) + '\n');
@@ -185,7 +216,12 @@ export class World {
   ar(args: string[], input = ''): { status: number; stdout: string; stderr: string } {
     const env = { ...process.env };
     delete env.AGENT_REWIND_STORE;
-    const r = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), ...args, '--store', this.store], { input, env, encoding: 'utf8', timeout: 60000 });
+    const r = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), ...args, '--store', this.store], {
+      input,
+      env,
+      encoding: 'utf8',
+      timeout: 60000,
+    });
     return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
   }
 

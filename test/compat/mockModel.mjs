@@ -22,7 +22,11 @@ import * as http from 'node:http';
 import { pathToFileURL } from 'node:url';
 
 const blocksOf = (m) =>
-  Array.isArray(m?.content) ? m.content.filter((b) => b && typeof b === 'object') : typeof m?.content === 'string' ? [{ type: 'text', text: m.content }] : [];
+  Array.isArray(m?.content)
+    ? m.content.filter((b) => b && typeof b === 'object')
+    : typeof m?.content === 'string'
+      ? [{ type: 'text', text: m.content }]
+      : [];
 
 const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 
@@ -33,10 +37,18 @@ export function toolPairingProblems(body) {
   for (let i = 0; i < msgs.length; i++) {
     const m = msgs[i];
     if (m?.role === 'assistant') {
-      const uses = blocksOf(m).filter((b) => b.type === 'tool_use').map((b) => b.id);
+      const uses = blocksOf(m)
+        .filter((b) => b.type === 'tool_use')
+        .map((b) => b.id);
       if (!uses.length) continue;
       const next = msgs[i + 1];
-      const answered = new Set(next?.role === 'user' ? blocksOf(next).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id) : []);
+      const answered = new Set(
+        next?.role === 'user'
+          ? blocksOf(next)
+              .filter((b) => b.type === 'tool_result')
+              .map((b) => b.tool_use_id)
+          : [],
+      );
       const missing = uses.filter((id) => !answered.has(id));
       if (missing.length) {
         problems.push(
@@ -46,13 +58,23 @@ export function toolPairingProblems(body) {
       }
     }
     if (m?.role === 'user') {
-      const results = blocksOf(m).filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id);
+      const results = blocksOf(m)
+        .filter((b) => b.type === 'tool_result')
+        .map((b) => b.tool_use_id);
       if (!results.length) continue;
       const prev = msgs[i - 1];
-      const used = new Set(prev?.role === 'assistant' ? blocksOf(prev).filter((b) => b.type === 'tool_use').map((b) => b.id) : []);
+      const used = new Set(
+        prev?.role === 'assistant'
+          ? blocksOf(prev)
+              .filter((b) => b.type === 'tool_use')
+              .map((b) => b.id)
+          : [],
+      );
       const orphans = results.filter((id) => !used.has(id));
       if (orphans.length) {
-        problems.push(`messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${orphans.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`);
+        problems.push(
+          `messages.${i}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${orphans.join(', ')}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`,
+        );
       }
     }
   }
@@ -97,7 +119,8 @@ export function summarizeRequest(body) {
 }
 
 let idSeq = 0;
-const newId = (prefix) => `${prefix}${Date.now().toString(36)}${(idSeq++).toString(36).padStart(4, '0')}${Math.random().toString(36).slice(2, 8)}`;
+const newId = (prefix) =>
+  `${prefix}${Date.now().toString(36)}${(idSeq++).toString(36).padStart(4, '0')}${Math.random().toString(36).slice(2, 8)}`;
 
 function blocksForStep(step) {
   if (step.tool_use) return [{ type: 'tool_use', id: newId('toolu_'), name: step.tool_use.name, input: step.tool_use.input ?? {} }];
@@ -119,19 +142,50 @@ function answer(res, body, blocks) {
   const usage = { input_tokens: 10, output_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   if (!body.stream) {
     res.writeHead(200, { 'content-type': 'application/json', 'request-id': newId('req_') });
-    res.end(JSON.stringify({ id, type: 'message', role: 'assistant', model, content: blocks, stop_reason: stop, stop_sequence: null, usage }));
+    res.end(
+      JSON.stringify({ id, type: 'message', role: 'assistant', model, content: blocks, stop_reason: stop, stop_sequence: null, usage }),
+    );
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': newId('req_') });
-  sse(res, 'message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    'request-id': newId('req_'),
+  });
+  sse(res, 'message_start', {
+    type: 'message_start',
+    message: {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
+  });
   blocks.forEach((b, index) => {
     if (b.type === 'tool_use') {
-      sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} } });
+      sse(res, 'content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: b.id, name: b.name, input: {} },
+      });
       const json = JSON.stringify(b.input);
       // Two deltas, as the real API streams partial JSON in pieces.
       const cut = Math.floor(json.length / 2);
-      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(0, cut) } });
-      sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: json.slice(cut) } });
+      sse(res, 'content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: json.slice(0, cut) },
+      });
+      sse(res, 'content_block_delta', {
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: json.slice(cut) },
+      });
     } else {
       sse(res, 'content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       sse(res, 'content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text: b.text } });
@@ -187,7 +241,15 @@ export function startMockModel({ log, script = [], label = '' } = {}) {
       const problems = toolPairingProblems(body);
       const s = summarizeRequest(body);
       const step = problems.length ? null : (steps.shift() ?? { text: 'All done.' });
-      const record = { n: seq++, label: current, time: new Date().toISOString(), status: problems.length ? 400 : 200, problems, step: step ? Object.keys(step)[0] : null, ...s };
+      const record = {
+        n: seq++,
+        label: current,
+        time: new Date().toISOString(),
+        status: problems.length ? 400 : 200,
+        problems,
+        step: step ? Object.keys(step)[0] : null,
+        ...s,
+      };
       if (log) fs.appendFileSync(log, JSON.stringify(record) + '\n');
       if (problems.length) {
         stats.rejected++;

@@ -60,7 +60,10 @@ export const tests = [
     name: 'command palette lists contributed commands by category',
     async run({ wb }) {
       const labels = await wb.paletteLabels('Rewind Probe:');
-      assert.ok(labels.some((l) => l.startsWith('Rewind Probe: Open Probe Panel')), labels.join(' | '));
+      assert.ok(
+        labels.some((l) => l.startsWith('Rewind Probe: Open Probe Panel')),
+        labels.join(' | '),
+      );
       assert.ok(!labels.some((l) => l.startsWith('Rewind Probe: Bump')), 'hidden from the palette by its when clause');
     },
   },

@@ -10,7 +10,11 @@ let seq = 0;
 
 export function hookSession(store, cwd, session = `e2e-${Date.now().toString(36)}`) {
   const hook = (payload) => {
-    const r = spawnSync(process.execPath, [CLI, 'hook', 'claude'], { input: JSON.stringify({ session_id: session, cwd, ...payload }), env: { ...process.env, AGENT_REWIND_STORE: store }, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [CLI, 'hook', 'claude'], {
+      input: JSON.stringify({ session_id: session, cwd, ...payload }),
+      env: { ...process.env, AGENT_REWIND_STORE: store },
+      encoding: 'utf8',
+    });
     if (r.status !== 0 || r.stdout) throw new Error(`hook exited ${r.status} printing ${JSON.stringify(r.stdout)}: ${r.stderr}`);
   };
   const tool = (tool_name, tool_input, effect) => {
@@ -33,7 +37,9 @@ export function hookSession(store, cwd, session = `e2e-${Date.now().toString(36)
     },
     edit: (rel, from, to) => {
       const p = path.join(cwd, rel);
-      tool('Edit', { file_path: p, old_string: from, new_string: to }, () => fs.writeFileSync(p, fs.readFileSync(p, 'utf8').replace(from, to)));
+      tool('Edit', { file_path: p, old_string: from, new_string: to }, () =>
+        fs.writeFileSync(p, fs.readFileSync(p, 'utf8').replace(from, to)),
+      );
     },
   };
 }

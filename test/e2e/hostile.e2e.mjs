@@ -31,11 +31,17 @@ export const tests = [
       const cp = wb.treeItem(/<script>alert\("prompt"\)<\/script>/, { view: 'Files' });
       await cp.first().waitFor();
       await wb.expand(cp);
-      await wb.treeItem(/<img src=x onerror=alert\(1\)>\.js/, { view: 'Files' }).first().waitFor();
+      await wb
+        .treeItem(/<img src=x onerror=alert\(1\)>\.js/, { view: 'Files' })
+        .first()
+        .waitFor();
       const convSession = wb.treeItem(/<script>alert/, { view: 'Conversation' }).first();
       await wb.expand(convSession);
       await wb.expand(wb.treeItem(/<script>alert/, { view: 'Conversation' }).nth(1));
-      await wb.treeItem(/curl -d @secrets/, { view: 'Conversation' }).first().waitFor();
+      await wb
+        .treeItem(/curl -d @secrets/, { view: 'Conversation' })
+        .first()
+        .waitFor();
       // Nothing the agent wrote became an element of the workbench.
       assert.equal(await page.locator('.part.sidebar img[src="x"], .part.sidebar img[src="y"], .part.sidebar script').count(), 0);
       assert.deepEqual(dialogs, []);
@@ -48,16 +54,21 @@ export const tests = [
       await wb.clickInlineAction(wb.treeItem(/<script>alert\("prompt"\)<\/script>/, { view: 'Files' }), 'Preview Rewind');
       const frame = await wb.webview({ has: 'text=What will not be undone' });
       await frame.getByText(EVIL_FILE.replace('.js', '')).first().waitFor();
-      await frame.getByText(/curl -d @secrets/).first().waitFor();
+      await frame
+        .getByText(/curl -d @secrets/)
+        .first()
+        .waitFor();
       const injected = await frame.evaluate(() => ({
         imgs: document.querySelectorAll('img').length,
         // VS Code injects one inline script of its own (it defines acquireVsCodeApi); ours is preview.js.
-        scripts: [...document.querySelectorAll('script')].filter((s) => !(s.src.endsWith('/dist/webview/preview.js') || (!s.src && s.textContent.includes('acquireVsCodeApi')))).map((s) => s.src || s.textContent.slice(0, 80)),
+        scripts: [...document.querySelectorAll('script')]
+          .filter((s) => !(s.src.endsWith('/dist/webview/preview.js') || (!s.src && s.textContent.includes('acquireVsCodeApi'))))
+          .map((s) => s.src || s.textContent.slice(0, 80)),
         handlers: [...document.querySelectorAll('*')].filter((el) => [...el.attributes].some((a) => a.name.startsWith('on'))).length,
       }));
       assert.equal(injected.imgs, 0);
       assert.equal(injected.handlers, 0);
-      assert.deepEqual(injected.scripts, [], 'no script but ours and VS Code\'s own');
+      assert.deepEqual(injected.scripts, [], "no script but ours and VS Code's own");
       assert.deepEqual(dialogs, []);
       await wb.screenshot('hostile-preview');
       // The files are where the hooks put them; nothing ran (no `$(id)` expansion created anything).

@@ -36,8 +36,13 @@ const styleFile = path.join(root, 'media/preview.css');
 if (!fs.existsSync(scriptFile)) fail('dist/webview/preview.js is missing: run `node scripts/build.mjs` first.');
 {
   const srcDir = path.join(root, 'src/webview');
-  const newest = Math.max(...[...fs.readdirSync(srcDir).map((f) => path.join(srcDir, f)), path.join(root, 'src/shared/messages.ts')].map((f) => fs.statSync(f).mtimeMs));
-  if (newest > fs.statSync(scriptFile).mtimeMs) console.warn('preview-standalone: warning: src/webview is newer than dist/webview/preview.js; run `node scripts/build.mjs`.');
+  const newest = Math.max(
+    ...[...fs.readdirSync(srcDir).map((f) => path.join(srcDir, f)), path.join(root, 'src/shared/messages.ts')].map(
+      (f) => fs.statSync(f).mtimeMs,
+    ),
+  );
+  if (newest > fs.statSync(scriptFile).mtimeMs)
+    console.warn('preview-standalone: warning: src/webview is newer than dist/webview/preview.js; run `node scripts/build.mjs`.');
 }
 
 async function chromiumPath() {
@@ -72,8 +77,15 @@ const context = await chromium.launchPersistentContext(userDataDir, {
   headless: !headed,
   args: [
     ...(headed ? [] : ['--headless']),
-    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage', '--no-default-browser-check',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-dev-shm-usage',
+    '--no-default-browser-check',
   ],
   viewport: { width: 980, height: 900 },
   deviceScaleFactor: 1,
@@ -96,13 +108,20 @@ const stray = [];
 let serveCodicons = false;
 await context.route('**/*', async (route) => {
   const url = new URL(route.request().url());
-  if (url.origin === ORIGIN && url.pathname === '/index.html') return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html() });
-  if (url.origin === ORIGIN && url.pathname === '/dist/webview/preview.js') return route.fulfill({ status: 200, contentType: 'text/javascript', body: fs.readFileSync(scriptFile) });
-  if (url.origin === ORIGIN && url.pathname === '/media/preview.css') return route.fulfill({ status: 200, contentType: 'text/css', body: fs.readFileSync(styleFile) });
+  if (url.origin === ORIGIN && url.pathname === '/index.html')
+    return route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html() });
+  if (url.origin === ORIGIN && url.pathname === '/dist/webview/preview.js')
+    return route.fulfill({ status: 200, contentType: 'text/javascript', body: fs.readFileSync(scriptFile) });
+  if (url.origin === ORIGIN && url.pathname === '/media/preview.css')
+    return route.fulfill({ status: 200, contentType: 'text/css', body: fs.readFileSync(styleFile) });
   if (url.origin === ORIGIN && url.pathname === '/dist/webview/codicon.css') {
     // Absent by default (as until @vscode/codicons ships); one test serves a stand-in with codicon-like rules.
     return serveCodicons
-      ? route.fulfill({ status: 200, contentType: 'text/css', body: '.codicon{display:inline-block}.codicon-add:before{content:"+"}.codicon-discard:before{content:"r"}' })
+      ? route.fulfill({
+          status: 200,
+          contentType: 'text/css',
+          body: '.codicon{display:inline-block}.codicon-add:before{content:"+"}.codicon-discard:before{content:"r"}',
+        })
       : route.fulfill({ status: 404, body: '' });
   }
   stray.push(url.href);
@@ -116,7 +135,12 @@ await context.addInitScript(() => {
   w.__posted = [];
   w.__alerts = [];
   w.__csp = [];
-  w.alert = w.confirm = w.prompt = (m) => { w.__alerts.push(String(m)); };
+  w.alert =
+    w.confirm =
+    w.prompt =
+      (m) => {
+        w.__alerts.push(String(m));
+      };
   let calls = 0;
   w.acquireVsCodeApi = () => {
     if (++calls > 1) throw new Error('acquireVsCodeApi called twice');
@@ -140,7 +164,10 @@ async function open(theme = 'dark', { keepState = false } = {}) {
     // codicon.css is absent on purpose (see html()); anything else logged as an error counts.
     if (m.type() === 'error' && !m.location().url.endsWith('/codicon.css')) page.__errors.push(m.text());
   });
-  page.on('dialog', (d) => { page.__dialogs.push(d.message()); void d.dismiss(); });
+  page.on('dialog', (d) => {
+    page.__dialogs.push(d.message());
+    void d.dismiss();
+  });
   await page.goto(`${ORIGIN}/index.html`);
   if (!keepState) await page.evaluate(() => sessionStorage.clear());
   await setTheme(page, theme);
@@ -168,7 +195,10 @@ async function model(page, m) {
 }
 const posted = (page) => page.evaluate(() => window.__posted);
 const lastPosted = async (page) => (await posted(page)).at(-1);
-const clearPosted = (page) => page.evaluate(() => { window.__posted.length = 0; });
+const clearPosted = (page) =>
+  page.evaluate(() => {
+    window.__posted.length = 0;
+  });
 const rewindButton = (page) => page.locator('footer.actions button[data-key="rewind"]');
 const text = (loc) => loc.evaluate((el) => el.textContent.replace(/\s+/g, ' ').trim());
 
@@ -254,7 +284,13 @@ test('empty "not undone": the plain sentence, sections in order, Rewind N files'
 test('many calls not undone: known first, unknown ones quieter; compensations opt-in; scope changes the button', async () => {
   const page = await open('dark');
   await model(page, M.rich);
-  assert.deepEqual(await sectionTitles(page), ['What will not be undone', 'Compensations', 'Files', 'Conflicts and warnings', 'What to rewind']);
+  assert.deepEqual(await sectionTitles(page), [
+    'What will not be undone',
+    'Compensations',
+    'Files',
+    'Conflicts and warnings',
+    'What to rewind',
+  ]);
   // (a) first, every item, high severity before low.
   const items = page.locator('.nu-item');
   assert.equal(await items.count(), 7);
@@ -263,8 +299,14 @@ test('many calls not undone: known first, unknown ones quieter; compensations op
   assert.match(await text(items.nth(5)), /Unknown command, may have effects outside your files/);
   assert.match(await text(items.nth(1)), /git push origin feature\/checkout.*Irreversible/);
   assert.equal(await text(page.locator('#h-not-undone .badge')), '7');
-  const lowColor = await items.nth(5).locator('.tool').evaluate((e) => getComputedStyle(e).fontWeight);
-  const highColor = await items.nth(0).locator('.tool').evaluate((e) => getComputedStyle(e).fontWeight);
+  const lowColor = await items
+    .nth(5)
+    .locator('.tool')
+    .evaluate((e) => getComputedStyle(e).fontWeight);
+  const highColor = await items
+    .nth(0)
+    .locator('.tool')
+    .evaluate((e) => getComputedStyle(e).fontWeight);
   assert.ok(Number(lowColor) < Number(highColor), 'low severity is styled less loudly');
   // (b) compensations: unchecked by default, with where they run.
   const boxes = page.locator('.comp-item input[type=checkbox]');
@@ -392,7 +434,12 @@ test('several sessions: grouped, rewind only one session, conflicts listed plain
   await model(page, M.sessions);
   const groups = page.locator('.session-group');
   assert.equal(await groups.count(), 4, 'three sessions and the shared group');
-  assert.deepEqual(await groups.locator('h3').allTextContents(), ['Session 3f2a9c1e', 'Session b7e4d210', 'Earlier rewind', 'Changed by more than one session']);
+  assert.deepEqual(await groups.locator('h3').allTextContents(), [
+    'Session 3f2a9c1e',
+    'Session b7e4d210',
+    'Earlier rewind',
+    'Changed by more than one session',
+  ]);
   assert.equal(await groups.nth(0).locator('.file-row').count(), 2);
   assert.equal(await groups.nth(3).locator('.file-row').count(), 1);
   await shot(page, 'sessions-dark');
@@ -430,7 +477,10 @@ test('hostile agent output stays text: no element, no script, no alert, bidi sho
   assert.ok(body.includes('invoice⟨U+202E⟩gnp.exe'), 'the override is shown');
   // The very long path is cut by CSS, its full text kept in the tooltip, and nothing overflows the page.
   const long = page.locator('.file-row .path').filter({ hasText: 'very-long-directory' }).first();
-  const cut = await long.evaluate((el) => ({ name: el.querySelector('.path-name').scrollWidth > el.querySelector('.path-name').clientWidth, title: el.title }));
+  const cut = await long.evaluate((el) => ({
+    name: el.querySelector('.path-name').scrollWidth > el.querySelector('.path-name').clientWidth,
+    title: el.title,
+  }));
   assert.ok(cut.name, 'the long name is truncated visually');
   assert.equal(cut.title, `${M.LONG}\n/home/dev/shop/${M.LONG}`, 'the full relative and absolute path in the tooltip');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -490,7 +540,9 @@ test('keyboard: everything reachable with Tab, visible focus ring, Enter activat
   const page = await open('dark');
   await model(page, M.rich);
   const expected = await page.evaluate(() =>
-    [...document.querySelectorAll('main button, main input')].filter((e) => !e.disabled && !(e.type === 'radio' && !e.checked)).map((e) => e.dataset.key),
+    [...document.querySelectorAll('main button, main input')]
+      .filter((e) => !e.disabled && !(e.type === 'radio' && !e.checked))
+      .map((e) => e.dataset.key),
   );
   const seen = [];
   for (let i = 0; i < expected.length + 5; i++) {
@@ -555,7 +607,13 @@ test('state survives the webview being hidden (setState), and resets for another
   await page.locator('#force').check();
   await model(page, M.blockedSaved);
   assert.equal(await page.locator('#force').isChecked(), true, 'same blocked files: still chosen');
-  await model(page, { ...M.blockedSaved, blocked: [...M.blockedSaved.blocked, { path: '/home/dev/shop/src/cart/total.ts', rel: 'src/cart/total.ts', reason: 'modified-outside' }] });
+  await model(page, {
+    ...M.blockedSaved,
+    blocked: [
+      ...M.blockedSaved.blocked,
+      { path: '/home/dev/shop/src/cart/total.ts', rel: 'src/cart/total.ts', reason: 'modified-outside' },
+    ],
+  });
   assert.equal(await page.locator('#force').isChecked(), false, 'a newly blocked file: asked again');
   assert.equal(await rewindButton(page).getAttribute('aria-disabled'), 'true');
   await model(page, { ...M.rich, target: { ...M.rich.target, id: 'cp-other' } });
@@ -599,7 +657,12 @@ try {
       console.log(`  ✔ ${t.name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
     } catch (e) {
       failures.push(t.name);
-      console.log(`  ✘ ${t.name}\n      ${String(e?.stack || e).split('\n').slice(0, 10).join('\n      ')}`);
+      console.log(
+        `  ✘ ${t.name}\n      ${String(e?.stack || e)
+          .split('\n')
+          .slice(0, 10)
+          .join('\n      ')}`,
+      );
     } finally {
       stray.length = 0;
       for (const p of context.pages()) await p.close().catch(() => {});

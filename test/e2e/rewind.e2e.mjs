@@ -9,15 +9,6 @@ import { hookSession } from './hookSession.mjs';
 
 export const options = {};
 
-const until = async (what, fn, ms = 15000) => {
-  const end = Date.now() + ms;
-  for (;;) {
-    if (await fn()) return;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-};
-
 let ctx;
 
 export const tests = [
@@ -38,15 +29,27 @@ export const tests = [
       await wb.openViewContainer('Agent Rewind');
       await wb.viewPane('Files');
       await wb.viewPane('Conversation');
-      await wb.treeItem(/Add a farewell next to the greeting/, { view: 'Files' }).first().waitFor();
-      await wb.treeItem(/Before Bash: git push origin main/, { view: 'Files' }).first().waitFor();
+      await wb
+        .treeItem(/Add a farewell next to the greeting/, { view: 'Files' })
+        .first()
+        .waitFor();
+      await wb
+        .treeItem(/Before Bash: git push origin main/, { view: 'Files' })
+        .first()
+        .waitFor();
       const sessionRow = wb.treeItem(/Add a farewell/, { view: 'Conversation' }).first();
       await wb.expand(sessionRow);
       const promptRow = wb.treeItem(/Update the notes and push the branch/, { view: 'Conversation' }).first();
       await wb.expand(promptRow);
-      await wb.treeItem(/Bash: git push origin main/, { view: 'Conversation' }).first().waitFor();
+      await wb
+        .treeItem(/Bash: git push origin main/, { view: 'Conversation' })
+        .first()
+        .waitFor();
       await wb.expand(wb.treeItem(/Add a farewell next to the greeting/, { view: 'Files' }));
-      await wb.treeItem(/farewell\.js/, { view: 'Files' }).first().waitFor();
+      await wb
+        .treeItem(/farewell\.js/, { view: 'Files' })
+        .first()
+        .waitFor();
       await wb.screenshot('sidebar');
     },
   },
@@ -59,8 +62,14 @@ export const tests = [
       const frame = await wb.webview({ has: 'text=What will not be undone' });
       ctx.frame = frame;
       await frame.getByText('git push origin main').first().waitFor();
-      await frame.getByText(/farewell\.js/).first().waitFor();
-      await frame.getByText(/changed outside/i).first().waitFor();
+      await frame
+        .getByText(/farewell\.js/)
+        .first()
+        .waitFor();
+      await frame
+        .getByText(/changed outside/i)
+        .first()
+        .waitFor();
       const rewind = frame.getByRole('button', { name: /^Rewind/ }).first();
       assert.equal(await rewind.isDisabled(), true, 'Rewind is disabled while a file changed outside the agent');
       await wb.screenshot('preview');
@@ -71,7 +80,10 @@ export const tests = [
     async run({ wb }) {
       const { frame, ws } = ctx;
       await frame.getByRole('checkbox', { name: /Rewind anyway/i }).check();
-      await frame.getByRole('button', { name: /^Rewind \d+ files?/ }).first().click();
+      await frame
+        .getByRole('button', { name: /^Rewind \d+ files?/ })
+        .first()
+        .click();
       // The result notification comes once the whole edit is applied and verified: check the disk then.
       const note = await wb.notification(/Rewound \d+ files? to/);
       assert.equal(fs.existsSync(path.join(ws, 'src/farewell.js')), false, 'the file the agent created is deleted');
@@ -84,7 +96,10 @@ export const tests = [
       assert.ok(fs.existsSync(path.join(ws, 'src/farewell.js')), 'the undo recreates the file');
       assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'My own notes, typed after the agent.\n', 'the user text is back');
       assert.equal(fs.readFileSync(path.join(ws, 'src/greet.js'), 'utf8'), ctx.original.greet);
-      await wb.treeItem(/Before rewind to/, { view: 'Files' }).first().waitFor();
+      await wb
+        .treeItem(/Before rewind to/, { view: 'Files' })
+        .first()
+        .waitFor();
     },
   },
 ];

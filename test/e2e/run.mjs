@@ -18,7 +18,10 @@ import { ensureChromium, ensureCodeServer } from '../../scripts/tools.mjs';
 import { workbench, screenshotDir } from './workbench.mjs';
 
 const argv = process.argv.slice(2);
-const opt = (n) => { const i = argv.indexOf(n); return i >= 0 ? argv[i + 1] : undefined; };
+const opt = (n) => {
+  const i = argv.indexOf(n);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
 if (argv.includes('--keep')) process.env.AGENT_REWIND_KEEP_RUN = '1';
 const grep = opt('--grep') || process.env.AGENT_REWIND_E2E_GREP;
 const e2eDir = path.join(H.repoRoot, 'test/e2e');
@@ -37,7 +40,8 @@ async function runFile(file, counts) {
   const session = await H.launch({
     runDir,
     extraExtensionDirs: o.probe ? [probeExt] : [],
-    fixture: o.fixture, git: !!o.git,
+    fixture: o.fixture,
+    git: !!o.git,
     settings: { 'agentRewind.storeDirectory': store, ...(o.settings || {}) },
     env: { AGENT_REWIND_TEST_STORE: store, ...(o.env || {}) },
   });
@@ -53,20 +57,30 @@ async function runFile(file, counts) {
         let timer;
         await Promise.race([
           t.run({ page, wb, session, store, log }),
-          new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`test timed out after ${testTimeoutSec}s`)), testTimeoutSec * 1000); }),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`test timed out after ${testTimeoutSec}s`)), testTimeoutSec * 1000);
+          }),
         ]).finally(() => clearTimeout(timer));
         counts.passed++;
         console.log(`  ✔ ${t.name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
       } catch (e) {
         counts.failed++;
         const shot = await wb.screenshot(`${base}--${t.name}--FAILED`).catch(() => null);
-        console.log(`  ✘ ${t.name}\n      ${String(e?.stack || e).split('\n').slice(0, 12).join('\n      ')}${shot ? `\n      screenshot: ${path.relative(H.repoRoot, shot)}` : ''}`);
+        console.log(
+          `  ✘ ${t.name}\n      ${String(e?.stack || e)
+            .split('\n')
+            .slice(0, 12)
+            .join('\n      ')}${shot ? `\n      screenshot: ${path.relative(H.repoRoot, shot)}` : ''}`,
+        );
         counts.failures.push(`${base}: ${t.name}`);
       }
     }
   } finally {
     const act = await H.activationStatus(session.runDir, { wait: false });
-    if (act.error) console.log(`      NOTE: activating agent-rewind.agent-rewind failed in this window:\n        ${act.error.split('\n').join('\n        ')}`);
+    if (act.error)
+      console.log(
+        `      NOTE: activating agent-rewind.agent-rewind failed in this window:\n        ${act.error.split('\n').join('\n        ')}`,
+      );
     if (counts.failed && session.logLines?.length) {
       const errs = session.logLines.filter((l) => /^\[(error|pageerror)\]/.test(l)).slice(-10);
       if (errs.length) console.log(`      workbench errors:\n      ${errs.join('\n      ')}`);
@@ -77,27 +91,55 @@ async function runFile(file, counts) {
 
 async function main() {
   const t0 = Date.now();
-  try { H.assertBuilt(); } catch (e) { console.error(`[e2e] ${e.message}`); return 2; }
+  try {
+    H.assertBuilt();
+  } catch (e) {
+    console.error(`[e2e] ${e.message}`);
+    return 2;
+  }
   await ensureChromium();
   await ensureCodeServer();
   H.startMemSampler();
   fs.mkdirSync(screenshotDir, { recursive: true });
   for (const f of fs.readdirSync(screenshotDir)) if (f.endsWith('--FAILED.png')) fs.rmSync(path.join(screenshotDir, f));
   // Named files: as given, or by bare name in test/e2e/.
-  const files = argv.filter((a) => a.endsWith('.e2e.mjs')).map((a) => (fs.existsSync(a) ? path.resolve(a) : path.join(e2eDir, path.basename(a))));
-  for (const f of files) if (!fs.existsSync(f)) { console.error(`[e2e] no such test file: ${f}`); return 2; }
-  if (!files.length) files.push(...fs.readdirSync(e2eDir).filter((f) => f.endsWith('.e2e.mjs')).sort().map((f) => path.join(e2eDir, f)));
+  const files = argv
+    .filter((a) => a.endsWith('.e2e.mjs'))
+    .map((a) => (fs.existsSync(a) ? path.resolve(a) : path.join(e2eDir, path.basename(a))));
+  for (const f of files)
+    if (!fs.existsSync(f)) {
+      console.error(`[e2e] no such test file: ${f}`);
+      return 2;
+    }
+  if (!files.length)
+    files.push(
+      ...fs
+        .readdirSync(e2eDir)
+        .filter((f) => f.endsWith('.e2e.mjs'))
+        .sort()
+        .map((f) => path.join(e2eDir, f)),
+    );
   const counts = { passed: 0, failed: 0, failures: [] };
   for (const f of files) await runFile(f, counts);
   console.log(`\nscreenshots in ${path.relative(H.repoRoot, screenshotDir)}/; peak memory: ${H.memReport()}`);
   for (const f of counts.failures) console.log(`FAILED: ${f}`);
   console.log(`e2e: ${counts.passed} passed, ${counts.failed} failed`);
   H.log(`e2e tier ${counts.failed ? 'FAILED' : 'passed'} in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-  if (counts.passed + counts.failed === 0) { console.error('[e2e] no tests ran'); return 2; }
+  if (counts.passed + counts.failed === 0) {
+    console.error('[e2e] no tests ran');
+    return 2;
+  }
   return counts.failed ? 1 : 0;
 }
 
 main().then(
-  async (code) => { await H.cleanup(); process.exit(code); },
-  async (e) => { console.error(`[e2e] harness error: ${e?.stack || e}`); await H.cleanup(); process.exit(2); },
+  async (code) => {
+    await H.cleanup();
+    process.exit(code);
+  },
+  async (e) => {
+    console.error(`[e2e] harness error: ${e?.stack || e}`);
+    await H.cleanup();
+    process.exit(2);
+  },
 );

@@ -67,7 +67,10 @@ export const tests = [
       const labels = await wb.paletteLabels('Agent Rewind');
       if (!cmds.length) {
         log('package.json contributes no commands yet: checking the palette offers none');
-        assert.deepEqual(labels.filter((l) => l.startsWith('Agent Rewind:')), []);
+        assert.deepEqual(
+          labels.filter((l) => l.startsWith('Agent Rewind:')),
+          [],
+        );
         return;
       }
       for (const c of cmds) {

@@ -27,10 +27,14 @@ export function workbench(page) {
       await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout });
       await page.waitForSelector('.monaco-workbench .part.statusbar', { timeout });
       // The remote indicator says "Opening Remote..." until the server connection is up.
-      await page.waitForFunction(() => {
-        const el = document.querySelector('#status\\.host, [id="status.host"]');
-        return !el || !/Opening Remote/i.test(el.textContent || '');
-      }, null, { timeout });
+      await page.waitForFunction(
+        () => {
+          const el = document.querySelector('#status\\.host, [id="status.host"]');
+          return !el || !/Opening Remote/i.test(el.textContent || '');
+        },
+        null,
+        { timeout },
+      );
     },
 
     /** The activity-bar tab of a view container, by its title (e.g. "Agent Rewind"). */
@@ -43,7 +47,11 @@ export function workbench(page) {
       const tab = wb.activityTab(title);
       await tab.waitFor({ state: 'visible', timeout });
       if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
-      await page.locator('.part.sidebar .composite.title').filter({ hasText: new RegExp(asRe(title).source, 'i') }).first().waitFor({ timeout });
+      await page
+        .locator('.part.sidebar .composite.title')
+        .filter({ hasText: new RegExp(asRe(title).source, 'i') })
+        .first()
+        .waitFor({ timeout });
     },
 
     /** A view's pane in the side bar, by view name ("Files", "Conversation"), expanded if collapsed. */
@@ -93,9 +101,15 @@ export function workbench(page) {
 
     /** Clicks an action in a view's title bar (e.g. "Refresh"), by title. */
     async clickViewTitleAction(viewName, title) {
-      const header = page.locator('.part.sidebar .pane-header').filter({ has: page.locator('h3.title', { hasText: asRe(viewName, true) }) }).first();
+      const header = page
+        .locator('.part.sidebar .pane-header')
+        .filter({ has: page.locator('h3.title', { hasText: asRe(viewName, true) }) })
+        .first();
       await header.hover();
-      await header.getByRole('button', { name: asRe(title) }).first().click();
+      await header
+        .getByRole('button', { name: asRe(title) })
+        .first()
+        .click();
     },
 
     /** Opens the command palette and runs the command whose label is exactly `label`
@@ -106,7 +120,9 @@ export function workbench(page) {
       await page.keyboard.press('F1');
       await input.waitFor({ state: 'visible', timeout });
       await input.fill(`>${label}`);
-      const option = page.locator('.quick-input-widget .quick-input-list').getByRole('option', { name: new RegExp(`^${escapeRe(label)}(,|$)`) });
+      const option = page
+        .locator('.quick-input-widget .quick-input-list')
+        .getByRole('option', { name: new RegExp(`^${escapeRe(label)}(,|$)`) });
       await option.first().waitFor({ state: 'visible', timeout });
       await option.first().click();
     },
@@ -118,8 +134,16 @@ export function workbench(page) {
       await page.keyboard.press('F1');
       await input.waitFor({ state: 'visible' });
       await input.fill(`>${label}`);
-      const option = page.locator('.quick-input-widget .quick-input-list').getByRole('option', { name: new RegExp(`^${escapeRe(label)}(,|$)`) });
-      const found = await option.first().waitFor({ state: 'visible', timeout }).then(() => true, () => false);
+      const option = page
+        .locator('.quick-input-widget .quick-input-list')
+        .getByRole('option', { name: new RegExp(`^${escapeRe(label)}(,|$)`) });
+      const found = await option
+        .first()
+        .waitFor({ state: 'visible', timeout })
+        .then(
+          () => true,
+          () => false,
+        );
       await page.keyboard.press('Escape');
       return found;
     },
@@ -132,7 +156,9 @@ export function workbench(page) {
       await input.waitFor({ state: 'visible' });
       await input.fill(`>${filter}`);
       await page.waitForTimeout(settleMs);
-      const labels = await page.locator('.quick-input-widget .quick-input-list').getByRole('option')
+      const labels = await page
+        .locator('.quick-input-widget .quick-input-list')
+        .getByRole('option')
         .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') || ''));
       await page.keyboard.press('Escape');
       return labels;
@@ -177,10 +203,14 @@ export function workbench(page) {
               if (has && (await inner.locator(has).count()) === 0) continue;
               return inner;
             }
-          } catch { /* frame detached while we looked: try again */ }
+          } catch {
+            /* frame detached while we looked: try again */
+          }
         }
         if (Date.now() > end) {
-          throw new Error(`no visible webview of ${extensionId}${kind ? ` (${kind})` : ''}${has ? ` containing ${has}` : ''} within ${timeout} ms (${seen} candidate(s))`);
+          throw new Error(
+            `no visible webview of ${extensionId}${kind ? ` (${kind})` : ''}${has ? ` containing ${has}` : ''} within ${timeout} ms (${seen} candidate(s))`,
+          );
         }
         await page.waitForTimeout(250);
       }
@@ -208,7 +238,10 @@ export function workbench(page) {
     /** Clicks a button (e.g. "Undo") on a notification returned by notification(). */
     async clickNotificationButton(notification, label) {
       await notification.hover();
-      await notification.getByRole('button', { name: asRe(label) }).first().click();
+      await notification
+        .getByRole('button', { name: asRe(label) })
+        .first()
+        .click();
     },
 
     /** Saves a full-page screenshot as test-output/e2e/<name>.png; returns the path. */

@@ -11,16 +11,32 @@ const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function hookPayload(ws: string, session: string, p: Record<string, unknown>): string {
-  return JSON.stringify({ session_id: session, cwd: ws, transcript_path: path.join(ws, '..', `${session}.jsonl`), permission_mode: 'default', ...p });
+  return JSON.stringify({
+    session_id: session,
+    cwd: ws,
+    transcript_path: path.join(ws, '..', `${session}.jsonl`),
+    permission_mode: 'default',
+    ...p,
+  });
 }
 
 /** A Write by the agent through both hooks, the file written in between; returns the Post's result. */
 async function agentWrite(store: string, ws: string, session: string, rel: string, content: string, id: string): Promise<Run[]> {
   const file = path.join(ws, rel);
   const input = { file_path: file, content };
-  const pre = await runAsync(store, ['hook', 'claude'], { input: hookPayload(ws, session, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: id, tool_input: input }) });
+  const pre = await runAsync(store, ['hook', 'claude'], {
+    input: hookPayload(ws, session, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: id, tool_input: input }),
+  });
   fs.writeFileSync(file, content);
-  const post = await runAsync(store, ['hook', 'claude'], { input: hookPayload(ws, session, { hook_event_name: 'PostToolUse', tool_name: 'Write', tool_use_id: id, tool_input: input, tool_response: {} }) });
+  const post = await runAsync(store, ['hook', 'claude'], {
+    input: hookPayload(ws, session, {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_use_id: id,
+      tool_input: input,
+      tool_response: {},
+    }),
+  });
   return [pre, post];
 }
 
@@ -47,7 +63,11 @@ describe('concurrent processes on one store', () => {
     const hooks: Promise<Run | Run[]>[] = [];
     for (let k = 0; k < 16; k++) {
       hooks.push(agentWrite(w.store, w.ws, 'live-agent', `live-${k}.txt`, `written while the rewind ran ${k}\n`, `toolu_live${k}`));
-      hooks.push(runAsync(w.store, ['hook', 'claude'], { input: hookPayload(w.ws, 'live-agent', { hook_event_name: 'UserPromptSubmit', prompt: `live prompt ${k}` }) }));
+      hooks.push(
+        runAsync(w.store, ['hook', 'claude'], {
+          input: hookPayload(w.ws, 'live-agent', { hook_event_name: 'UserPromptSubmit', prompt: `live prompt ${k}` }),
+        }),
+      );
       await sleep(15);
     }
     const results = (await Promise.all(hooks)).flat();
@@ -59,10 +79,15 @@ describe('concurrent processes on one store', () => {
     const from = recorded.findIndex((l) => l.t === 'checkpoint' && l.kind === 'rewind');
     let to = recorded.length - 1;
     while (to > from && !(recorded[to]!.t === 'snap' && recorded[to]!.phase === 'rewind')) to--;
-    const during = recorded.slice(from, to).filter((l) => (l.t === 'checkpoint' && l.label?.startsWith('live prompt')) || (l.t === 'snap' && l.path?.includes('live-'))).length;
+    const during = recorded
+      .slice(from, to)
+      .filter((l) => (l.t === 'checkpoint' && l.label?.startsWith('live prompt')) || (l.t === 'snap' && l.path?.includes('live-'))).length;
     assert.ok(during > 0, 'hooks recorded while the rewind was writing');
     for (let k = 0; k < 16; k++) {
-      assert.ok(recorded.some((l) => l.t === 'checkpoint' && l.label === `live prompt ${k}`), `prompt ${k} recorded`);
+      assert.ok(
+        recorded.some((l) => l.t === 'checkpoint' && l.label === `live prompt ${k}`),
+        `prompt ${k} recorded`,
+      );
       const file = path.join(w.ws, `live-${k}.txt`);
       const last = recorded.filter((l) => l.t === 'snap' && l.path === file).at(-1);
       assert.equal(last?.hash, sha(fs.readFileSync(file)), `the agent's write of live-${k}.txt recorded, after the rewind too`);
@@ -89,7 +114,12 @@ describe('concurrent processes on one store', () => {
     const hooks: Promise<Run | Run[]>[] = [];
     for (let k = 0; k < 30; k++) {
       hooks.push(agentWrite(w.store, w.ws, 'gc-agent', `during-gc-${k}.txt`, `content ${k} `.repeat(50 + k), `toolu_gc${k}`));
-      if (k % 6 === 0) hooks.push(runAsync(w.store, ['hook', 'claude'], { input: hookPayload(w.ws, 'gc-agent', { hook_event_name: 'UserPromptSubmit', prompt: `during gc ${k}` }) }));
+      if (k % 6 === 0)
+        hooks.push(
+          runAsync(w.store, ['hook', 'claude'], {
+            input: hookPayload(w.ws, 'gc-agent', { hook_event_name: 'UserPromptSubmit', prompt: `during gc ${k}` }),
+          }),
+        );
       if (k % 8 === 2) gcs.push(runAsync(w.store, ['gc', '--keep-days', '0', '--json']));
       await sleep(10);
     }
@@ -101,7 +131,11 @@ describe('concurrent processes on one store', () => {
       if (g.status === 0) ran++;
       else {
         assert.equal(g.status, 1);
-        assert.match(g.stderr, /^Another (cleanup|rewind|recording).* is running on this store.*; wait for it to finish and try again\.\n$/, 'a refused gc says why and what to do, in one sentence');
+        assert.match(
+          g.stderr,
+          /^Another (cleanup|rewind|recording).* is running on this store.*; wait for it to finish and try again\.\n$/,
+          'a refused gc says why and what to do, in one sentence',
+        );
       }
     }
     assert.ok(ran >= 1, 'at least one gc ran');
@@ -120,7 +154,8 @@ describe('concurrent processes on one store', () => {
     const { ws, store } = sandbox();
     fs.writeFileSync(path.join(ws, 'untracked.txt'), 'original text the user wrote\n');
     const session = 'shell-gc';
-    const hook = (p: Record<string, unknown>) => ok(run(store, ['hook', 'claude'], { input: hookPayload(ws, session, p) }), String(p.hook_event_name));
+    const hook = (p: Record<string, unknown>) =>
+      ok(run(store, ['hook', 'claude'], { input: hookPayload(ws, session, p) }), String(p.hook_event_name));
     hook({ hook_event_name: 'SessionStart', source: 'startup' });
     const start = json<{ id: string }[]>(store, ['checkpoints']).at(-1)!.id;
     const original = tree(ws);

@@ -31,7 +31,9 @@ function lines(store: string): Line[] {
     .map((l) => JSON.parse(l) as Line);
 }
 function lastPrompt(store: string): string {
-  return lines(store).filter((l) => l.t === 'checkpoint' && l.kind === 'prompt').at(-1)!.id!;
+  return lines(store)
+    .filter((l) => l.t === 'checkpoint' && l.kind === 'prompt')
+    .at(-1)!.id!;
 }
 function allBlobs(store: string): string[] {
   const out: string[] = [];
@@ -70,19 +72,32 @@ describe('hostile and odd input', () => {
     s.write('made-huge.bin', 'z'.repeat(3000)); // created too large
     s.write('small.txt', 'small, edited\n');
     const snaps = lines(store).filter((l) => l.t === 'snap' && l.path?.endsWith('huge.log'));
-    assert.ok(snaps.length >= 2 && snaps.every((l) => l.hash === null && l.skipped === 'too-large'), 'recorded as not snapshotted: too large');
+    assert.ok(
+      snaps.length >= 2 && snaps.every((l) => l.hash === null && l.skipped === 'too-large'),
+      'recorded as not snapshotted: too large',
+    );
 
     const plan = json(store, ['plan', '--to', p]);
-    assert.deepEqual(plan.files.map((f: { path: string }) => path.basename(f.path)), ['small.txt']);
+    assert.deepEqual(
+      plan.files.map((f: { path: string }) => path.basename(f.path)),
+      ['small.txt'],
+    );
     assert.deepEqual(
       plan.notRestorable.map((n: { path: string; reason: string }) => [path.basename(n.path), n.reason]).sort(),
-      [['huge.log', 'too-large'], ['made-huge.bin', 'too-large']],
+      [
+        ['huge.log', 'too-large'],
+        ['made-huge.bin', 'too-large'],
+      ],
       'listed, never silently skipped',
     );
     const text = ok(run(store, ['rewind', '--to', p]), 'rewind').stdout;
     assert.match(text, /Cannot restore \(2\) — left as they are:\n.*huge\.log: over the size limit.*maxFileSizeMB/s);
     assert.equal(fs.readFileSync(path.join(ws, 'small.txt'), 'utf8'), 'small\n');
-    assert.equal(fs.readFileSync(path.join(ws, 'huge.log'), 'utf8'), 'y'.repeat(6000), 'left as it is: a rewind never overwrites what it cannot keep a copy of');
+    assert.equal(
+      fs.readFileSync(path.join(ws, 'huge.log'), 'utf8'),
+      'y'.repeat(6000),
+      'left as it is: a rewind never overwrites what it cannot keep a copy of',
+    );
     assert.equal(fs.statSync(path.join(ws, 'made-huge.bin')).size, 3000, 'not deleted either: it could not be brought back');
   });
 
@@ -95,7 +110,10 @@ describe('hostile and odd input', () => {
     fs.writeFileSync(path.join(ws, 'notes.txt'), 'the user pasted a lot: ' + 'u'.repeat(2000));
     const r = run(store, ['rewind', '--to', p, '--force', '--json']);
     assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout).notRestorable.map((n: { reason: string }) => n.reason), ['too-large']);
+    assert.deepEqual(
+      JSON.parse(r.stdout).notRestorable.map((n: { reason: string }) => n.reason),
+      ['too-large'],
+    );
     assert.match(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), /^the user pasted a lot/);
   });
 
@@ -136,13 +154,19 @@ describe('hostile and odd input', () => {
     });
     s.write('linked-dir/planted.txt', 'written through the link\n');
     assert.equal(fs.readFileSync(path.join(outsideDir, 'planted.txt'), 'utf8'), 'written through the link\n');
-    const link = lines(store).filter((l) => l.path === path.join(ws, 'config.txt')).at(-1)!;
+    const link = lines(store)
+      .filter((l) => l.path === path.join(ws, 'config.txt'))
+      .at(-1)!;
     assert.equal(link.link, true, 'the link itself is recorded');
     assert.equal(link.hash, sha(secret), "as its target's name, not the target's content");
     assert.ok(!allBlobs(store).includes(sha('SECRET outside the workspace\n')), 'the content outside was never copied in');
 
     const plan = json(store, ['plan', '--to', p]);
-    assert.deepEqual(plan.notRestorable, [{ path: path.join(ws, 'linked-dir', 'planted.txt'), reason: 'outside-workspace' }], 'a path whose folder leads outside is never written');
+    assert.deepEqual(
+      plan.notRestorable,
+      [{ path: path.join(ws, 'linked-dir', 'planted.txt'), reason: 'outside-workspace' }],
+      'a path whose folder leads outside is never written',
+    );
     const text = ok(run(store, ['rewind', '--to', p]), 'rewind').stdout;
     assert.match(text, /linked-dir\/planted\.txt: outside every workspace folder/);
     assert.equal(fs.readFileSync(path.join(ws, 'config.txt'), 'utf8'), 'config\n');
@@ -150,7 +174,9 @@ describe('hostile and odd input', () => {
     assert.equal(fs.readFileSync(secret, 'utf8'), 'SECRET outside the workspace\n', 'the target was never written');
     assert.ok(fs.existsSync(path.join(outsideDir, 'planted.txt')), 'nothing outside was deleted');
     // Undo: the link comes back as a link.
-    const undo = lines(store).filter((l) => l.t === 'checkpoint' && l.kind === 'rewind').at(-1)!.id!;
+    const undo = lines(store)
+      .filter((l) => l.t === 'checkpoint' && l.kind === 'rewind')
+      .at(-1)!.id!;
     ok(run(store, ['rewind', '--to', undo]), 'undo');
     assert.equal(fs.readlinkSync(path.join(ws, 'config.txt')), secret);
     assert.equal(fs.readFileSync(secret, 'utf8'), 'SECRET outside the workspace\n');
@@ -198,7 +224,9 @@ describe('hostile and odd input', () => {
     const now = snapshotTree(ws);
     assert.deepEqual(Object.keys(now).sort(), Object.keys(before).sort(), 'long names and deep paths removed, the case-only rename undone');
     assert.equal(fs.readFileSync(path.join(ws, 'Readme.md'), 'utf8'), '# readme\n');
-    const undo = lines(store).filter((l) => l.t === 'checkpoint' && l.kind === 'rewind').at(-1)!.id!;
+    const undo = lines(store)
+      .filter((l) => l.t === 'checkpoint' && l.kind === 'rewind')
+      .at(-1)!.id!;
     ok(run(store, ['rewind', '--to', undo]), 'undo');
     assert.equal(fs.readFileSync(path.join(ws, long), 'utf8'), 'long name\n');
     assert.equal(fs.readFileSync(path.join(ws, deep), 'utf8'), 'deep path\n');
@@ -235,7 +263,13 @@ describe('hostile and odd input', () => {
     const blob = sha('precious\n');
     fs.mkdirSync(path.join(store, 'objects', blob.slice(0, 2)), { recursive: true });
     fs.writeFileSync(path.join(store, 'objects', blob.slice(0, 2), blob.slice(2)), 'precious\n');
-    fs.appendFileSync(path.join(store, 'files.jsonl'), JSON.stringify({ t: 'snap', path: outside, hash: null, phase: 'before', time: Date.now() }) + '\n' + JSON.stringify({ t: 'snap', path: outside, hash: blob, phase: 'after', time: Date.now(), mtime: fs.statSync(outside).mtimeMs }) + '\n');
+    fs.appendFileSync(
+      path.join(store, 'files.jsonl'),
+      JSON.stringify({ t: 'snap', path: outside, hash: null, phase: 'before', time: Date.now() }) +
+        '\n' +
+        JSON.stringify({ t: 'snap', path: outside, hash: blob, phase: 'after', time: Date.now(), mtime: fs.statSync(outside).mtimeMs }) +
+        '\n',
+    );
     const plan = json(store, ['plan', '--to', p]);
     assert.deepEqual(plan.notRestorable, [{ path: outside, reason: 'outside-workspace' }]);
     const r = ok(run(store, ['rewind', '--to', p]), 'rewind');
@@ -255,7 +289,9 @@ describe('hostile and odd input', () => {
     assert.match(r.stderr, /newer Agent Rewind \(store format 99/);
     assert.equal(r.stderr.trim().split('\n').length, 1, 'one sentence');
     // A hook against it: exit 0, nothing printed, nothing written, the reason in errors.log.
-    const h = run(store, ['hook', 'claude'], { input: JSON.stringify({ session_id: 'x', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'hi' }) });
+    const h = run(store, ['hook', 'claude'], {
+      input: JSON.stringify({ session_id: 'x', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'hi' }),
+    });
     assert.deepEqual([h.status, h.stdout], [0, '']);
     assert.deepEqual(fs.readFileSync(path.join(store, 'files.jsonl')), logBefore, 'files.jsonl untouched');
     assert.deepEqual(JSON.parse(fs.readFileSync(meta, 'utf8')).format, 99, 'store.json untouched');
@@ -266,9 +302,15 @@ describe('hostile and odd input', () => {
     fs.cpSync(path.join(__dirname, '../fixtures/stores/format-0'), dir, { recursive: true });
     const metaBefore = fs.readFileSync(path.join(dir, 'store.json'));
     const list = json(dir, ['checkpoints']);
-    assert.deepEqual(list.map((c: { id: string; kind: string }) => [c.id, c.kind]), [['oldprompt001', 'prompt']]);
+    assert.deepEqual(
+      list.map((c: { id: string; kind: string }) => [c.id, c.kind]),
+      [['oldprompt001', 'prompt']],
+    );
     const plan = json(dir, ['plan', '--to', 'oldprompt001']);
-    assert.deepEqual(plan.files.map((f: { path: string; action: string }) => [f.path, f.action]), [['/work/app/a.txt', 'delete']]);
+    assert.deepEqual(
+      plan.files.map((f: { path: string; action: string }) => [f.path, f.action]),
+      [['/work/app/a.txt', 'delete']],
+    );
     assert.deepEqual(fs.readFileSync(path.join(dir, 'store.json')), metaBefore, 'read, not rewritten');
   });
 
@@ -276,7 +318,12 @@ describe('hostile and odd input', () => {
     // As root every permission check passes, so the CLI runs as `nobody` here.
     const asUser = isRoot ? { uid: 65534, gid: 65534 } : {};
     function userRun(store: string, args: string[], input = '') {
-      const r = spawnSync(process.execPath, [CLI, ...args], { env: { ...process.env, AGENT_REWIND_STORE: store, AGENT_REWIND_FAULT: '' }, input, encoding: 'utf8', ...asUser });
+      const r = spawnSync(process.execPath, [CLI, ...args], {
+        env: { ...process.env, AGENT_REWIND_STORE: store, AGENT_REWIND_FAULT: '' },
+        input,
+        encoding: 'utf8',
+        ...asUser,
+      });
       return { status: r.status, stdout: r.stdout, stderr: r.stderr };
     }
     function userWorld() {
@@ -296,7 +343,13 @@ describe('hostile and odd input', () => {
         hook({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: id, tool_input: { file_path: file, content } });
         fs.writeFileSync(file, content);
         if (isRoot) fs.chownSync(file, 65534, 65534);
-        hook({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_use_id: id, tool_input: { file_path: file, content }, tool_response: {} });
+        hook({
+          hook_event_name: 'PostToolUse',
+          tool_name: 'Write',
+          tool_use_id: id,
+          tool_input: { file_path: file, content },
+          tool_response: {},
+        });
       };
       const own = (p: string) => isRoot && fs.chownSync(p, 65534, 65534);
       return { ws, store, hook, write, own };
@@ -339,7 +392,10 @@ describe('hostile and odd input', () => {
       const r = userRun(store, ['rewind', '--to', p]);
       fs.chmodSync(ro, 0o755);
       assert.equal(r.status, 1);
-      assert.match(r.stderr, /^Nothing was written: .*locked\/b\.txt \(permission denied: cannot write in .*locked\)\. Fix the permissions and rewind again\.\n$/);
+      assert.match(
+        r.stderr,
+        /^Nothing was written: .*locked\/b\.txt \(permission denied: cannot write in .*locked\)\. Fix the permissions and rewind again\.\n$/,
+      );
       assert.deepEqual(snapshotTree(ws), before, 'not even a.txt was rewound');
       assert.equal(lines(store).length, linesBefore, 'nothing recorded');
     });
@@ -360,7 +416,14 @@ describe('hostile and odd input', () => {
       hook({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_use_id: 'tx', tool_input: input, tool_response: {} });
       write('other.txt', 'agent\n', 't1');
       const snaps = lines(store).filter((l) => l.path === secret);
-      assert.deepEqual(snaps.map((x) => [x.hash, x.skipped]), [[null, 'unreadable'], [null, 'unreadable']], 'recorded as unreadable, not as missing');
+      assert.deepEqual(
+        snaps.map((x) => [x.hash, x.skipped]),
+        [
+          [null, 'unreadable'],
+          [null, 'unreadable'],
+        ],
+        'recorded as unreadable, not as missing',
+      );
       const r = userRun(store, ['rewind', '--to', p, '--force']);
       assert.equal(r.status, 0, r.stderr);
       assert.match(r.stdout, /Cannot restore \(1\) — left as they are:\n.*root-only\.txt: could not be read/);

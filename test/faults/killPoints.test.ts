@@ -105,7 +105,10 @@ describe('a PostToolUse hook killed before it recorded anything', () => {
     fs.writeFileSync(path.join(ws, 'a.txt'), 'a0\n');
     fs.writeFileSync(path.join(ws, 'b.txt'), 'b0\n');
     const hook = (p: Record<string, unknown>, fault?: string) =>
-      run(store, ['hook', 'claude'], { input: JSON.stringify({ session_id: 'orphans', cwd: ws, permission_mode: 'default', ...p }), ...(fault ? { fault } : {}) });
+      run(store, ['hook', 'claude'], {
+        input: JSON.stringify({ session_id: 'orphans', cwd: ws, permission_mode: 'default', ...p }),
+        ...(fault ? { fault } : {}),
+      });
     ok(hook({ hook_event_name: 'SessionStart', source: 'startup' }), 'start');
     ok(hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' }), 'prompt one');
     const one = tree(ws);

@@ -10,7 +10,24 @@
 // FAULTS_REWIND_KILLS and FAULTS_HOOK_KILLS change how many.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { agentWorld, assertBetween, assertSound, assertTree, fs, json, ok, path, prng, rewindCheckpoints, run, runAsync, runKilledAt, SEED, type Tree, tree } from './world';
+import {
+  agentWorld,
+  assertBetween,
+  assertSound,
+  assertTree,
+  fs,
+  json,
+  ok,
+  path,
+  prng,
+  rewindCheckpoints,
+  run,
+  runAsync,
+  runKilledAt,
+  SEED,
+  type Tree,
+  tree,
+} from './world';
 
 const REWIND_KILLS = Number(process.env.FAULTS_REWIND_KILLS || 120);
 const HOOK_KILLS = Number(process.env.FAULTS_HOOK_KILLS || 300);
@@ -87,7 +104,14 @@ describe(`random kills (seed ${SEED})`, () => {
     const hookInput = (p: Record<string, unknown>) => JSON.stringify({ ...base, ...p });
     ok(run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'SessionStart', source: 'startup' }) }), 'session start');
     // A typical hook's duration, for the kill window.
-    const typical = median(Array.from({ length: 5 }, (_, i) => ok(run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'UserPromptSubmit', prompt: `warm ${i}` }) }), 'warm').ms));
+    const typical = median(
+      Array.from(
+        { length: 5 },
+        (_, i) =>
+          ok(run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'UserPromptSubmit', prompt: `warm ${i}` }) }), 'warm')
+            .ms,
+      ),
+    );
     const FAULTS = ['blob.write:1', 'log.append:1', 'hook.record:1', 'log.append:2', 'lock.acquired:1'];
     let kills = 0;
     let faultKills = 0;
@@ -103,11 +127,17 @@ describe(`random kills (seed ${SEED})`, () => {
         case 1:
         case 2: {
           const input = { file_path: file, content: `v${i}\n`.repeat(1 + (i % 500)) };
-          return [hookInput({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: id, tool_input: input }), hookInput({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_use_id: id, tool_input: input, tool_response: {} })];
+          return [
+            hookInput({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: id, tool_input: input }),
+            hookInput({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_use_id: id, tool_input: input, tool_response: {} }),
+          ];
         }
         default: {
           const input = { command: `echo ${i} > shell-${i % 5}.txt && sed -i s/a/b/ agent-1.txt` };
-          return [hookInput({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: id, tool_input: input }), hookInput({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: id, tool_input: input, tool_response: {} })];
+          return [
+            hookInput({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: id, tool_input: input }),
+            hookInput({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: id, tool_input: input, tool_response: {} }),
+          ];
         }
       }
     };
@@ -117,7 +147,12 @@ describe(`random kills (seed ${SEED})`, () => {
       const batch: Promise<unknown>[] = [];
       for (let b = 0; b < 4; b++, i++) {
         const inputs = hooks(i);
-        const fileEffect = i % 4 === 1 || i % 4 === 2 ? () => fs.writeFileSync(path.join(w.ws, `agent-${i % 17}.txt`), `v${i}\n`.repeat(1 + (i % 500))) : i % 4 === 3 ? () => fs.writeFileSync(path.join(w.ws, `shell-${i % 5}.txt`), `${i}\n`) : () => {};
+        const fileEffect =
+          i % 4 === 1 || i % 4 === 2
+            ? () => fs.writeFileSync(path.join(w.ws, `agent-${i % 17}.txt`), `v${i}\n`.repeat(1 + (i % 500)))
+            : i % 4 === 3
+              ? () => fs.writeFileSync(path.join(w.ws, `shell-${i % 5}.txt`), `${i}\n`)
+              : () => {};
         batch.push(
           (async () => {
             for (const [n, input] of inputs.entries()) {
@@ -127,8 +162,10 @@ describe(`random kills (seed ${SEED})`, () => {
               if (r < 0.3) {
                 const fault = FAULTS[Math.floor(rand() * FAULTS.length)]!;
                 const res = await runAsync(w.store, ['hook', 'claude'], { input, fault });
-                if (res.signal === 'SIGKILL') faultKills++, kills++;
-                else assert.equal(res.status, 0, `a hook whose fault point was not reached exits 0: ${res.stderr}`);
+                if (res.signal === 'SIGKILL') {
+                  faultKills++;
+                  kills++;
+                } else assert.equal(res.status, 0, `a hook whose fault point was not reached exits 0: ${res.stderr}`);
               } else if (r < 0.85) {
                 const res = await runKilledAt(w.store, ['hook', 'claude'], rand() * typical * 1.3, input);
                 if (res.signal === 'SIGKILL') kills++;
@@ -141,7 +178,8 @@ describe(`random kills (seed ${SEED})`, () => {
       await Promise.all(batch);
       if (i % 40 === 0) {
         const { report } = assertSound(w.store, `after ${kills} hook kills (seed ${SEED})`);
-        for (const warning of report.warnings) assert.match(warning, /not valid JSON|temporary blob|unfinished rewind/, 'only torn lines and temp files, which readers skip');
+        for (const warning of report.warnings)
+          assert.match(warning, /not valid JSON|temporary blob|unfinished rewind/, 'only torn lines and temp files, which readers skip');
       }
     }
     const { report } = assertSound(w.store, `after all hook kills (seed ${SEED})`);
@@ -152,20 +190,37 @@ describe(`random kills (seed ${SEED})`, () => {
     // deletes is first written by a call whose hooks are left alone: a call whose PreToolUse and
     // PostToolUse were both killed before recording left no trace at all, and no recorder can say
     // what it wrote (its content before the next checkpoint is then the last one recorded).
-    const a3 = { tool_name: 'Write', tool_use_id: 'toolu_a3', tool_input: { file_path: path.join(w.ws, 'agent-3.txt'), content: 'known\n' } };
+    const a3 = {
+      tool_name: 'Write',
+      tool_use_id: 'toolu_a3',
+      tool_input: { file_path: path.join(w.ws, 'agent-3.txt'), content: 'known\n' },
+    };
     ok(run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'PreToolUse', ...a3 }) }), 'write pre');
     fs.writeFileSync(path.join(w.ws, 'agent-3.txt'), 'known\n');
     ok(run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'PostToolUse', ...a3, tool_response: {} }) }), 'write post');
-    ok(run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'UserPromptSubmit', prompt: 'after the kills' }) }), 'prompt');
+    ok(
+      run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'UserPromptSubmit', prompt: 'after the kills' }) }),
+      'prompt',
+    );
     const mark = json<{ id: string; label: string }[]>(w.store, ['checkpoints']).at(-1)!;
     assert.equal(mark.label, 'after the kills');
     const atMark = tree(w.ws);
     const id = `toolu_final`;
     const cmd = { command: 'printf new > made-by-shell.txt && rm agent-3.txt' };
-    ok(run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: id, tool_input: cmd }) }), 'bash pre');
+    ok(
+      run(w.store, ['hook', 'claude'], {
+        input: hookInput({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: id, tool_input: cmd }),
+      }),
+      'bash pre',
+    );
     fs.writeFileSync(path.join(w.ws, 'made-by-shell.txt'), 'new');
     fs.rmSync(path.join(w.ws, 'agent-3.txt'), { force: true });
-    ok(run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: id, tool_input: cmd, tool_response: {} }) }), 'bash post');
+    ok(
+      run(w.store, ['hook', 'claude'], {
+        input: hookInput({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_use_id: id, tool_input: cmd, tool_response: {} }),
+      }),
+      'bash post',
+    );
     ok(run(w.store, ['rewind', '--to', mark.id]), 'rewind after the kills');
     assertTree(w.ws, atMark, 'a shell command after all the kills is captured and rewound exactly');
     assertSound(w.store, 'at the end');

@@ -71,7 +71,15 @@ export function agentWorld(n: number, seed = SEED): World {
   const before = snapshotTree(ws);
   let call = 0;
   const write = (p: string, data: Buffer | null) => {
-    const e = { ...ev, tool: 'Write', kind: claudeToolKind('Write', { file_path: p }), input: { file_path: p }, paths: [p], shell: false, callId: `toolu_k${call++}` };
+    const e = {
+      ...ev,
+      tool: 'Write',
+      kind: claudeToolKind('Write', { file_path: p }),
+      input: { file_path: p },
+      paths: [p],
+      shell: false,
+      callId: `toolu_k${call++}`,
+    };
     record(store, { ...e, type: 'before_tool' });
     if (data === null) fs.rmSync(p);
     else {
@@ -85,7 +93,8 @@ export function agentWorld(n: number, seed = SEED): World {
     if (r < 0.6) write(path.join(ws, rel(i)), content(rand, i, 1));
     else if (r < 0.8) write(path.join(ws, rel(i)), null);
   }
-  for (let i = 0; i < Math.ceil(n / 5); i++) write(path.join(ws, i % 3 === 0 ? `new/deep/er${i % 4}/n${i}.bin` : `added-${i}.txt`), content(rand, n + i, 1));
+  for (let i = 0; i < Math.ceil(n / 5); i++)
+    write(path.join(ws, i % 3 === 0 ? `new/deep/er${i % 4}/n${i}.bin` : `added-${i}.txt`), content(rand, n + i, 1));
   return { ws, store: dir, start, before, after: snapshotTree(ws) };
 }
 
@@ -175,7 +184,10 @@ export function assertBetween(ws: string, a: Tree, b: Tree, what: string): { inA
     assert.ok(!TEMP.test(f), `${what}: a rewind temp file is left in the workspace: ${f}`);
     const v = now[f];
     assert.ok(v === a[f] || v === b[f], `${what}: ${f} holds neither state's bytes (lost or torn content)`);
-    if (a[f] !== b[f]) v === a[f] ? inA++ : inB++;
+    if (a[f] !== b[f]) {
+      if (v === a[f]) inA++;
+      else inB++;
+    }
   }
   return { inA, inB };
 }

@@ -75,11 +75,16 @@ export function httpGet(url, timeoutMs = 3000) {
     const req = http.get(url, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (d) => { if (body.length < 1e6) body += d; });
+      res.on('data', (d) => {
+        if (body.length < 1e6) body += d;
+      });
       res.on('end', () => resolve({ status: res.statusCode, body, headers: res.headers }));
     });
     req.on('error', () => resolve({ status: 0, body: '' }));
-    req.setTimeout(timeoutMs, () => { req.destroy(); resolve({ status: 0, body: '' }); });
+    req.setTimeout(timeoutMs, () => {
+      req.destroy();
+      resolve({ status: 0, body: '' });
+    });
   });
 }
 
@@ -94,7 +99,11 @@ export async function waitFor(fn, timeoutMs, what) {
 }
 
 export function tailFile(file, n = 40) {
-  try { return fs.readFileSync(file, 'utf8').split('\n').slice(-n).join('\n'); } catch { return '(unreadable)'; }
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-n).join('\n');
+  } catch {
+    return '(unreadable)';
+  }
 }
 
 // ------------------------------------------------------------------ process bookkeeping
@@ -103,11 +112,26 @@ const tempDirs = [];
 let handlersInstalled = false;
 
 function killGroup(pid, sig) {
-  try { process.kill(-pid, sig); return true; } catch { /* no such group */ }
-  try { process.kill(pid, sig); return true; } catch { return false; }
+  try {
+    process.kill(-pid, sig);
+    return true;
+  } catch {
+    /* no such group */
+  }
+  try {
+    process.kill(pid, sig);
+    return true;
+  } catch {
+    return false;
+  }
 }
 function groupAlive(pid) {
-  try { process.kill(-pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Stops one process group we started: SIGTERM, then SIGKILL after graceMs. */
@@ -116,7 +140,10 @@ export async function stopGroup(pid, { graceMs = 4000, name = String(pid) } = {}
   killGroup(pid, 'SIGTERM');
   const end = Date.now() + graceMs;
   while (Date.now() < end && groupAlive(pid)) await sleep(100);
-  if (groupAlive(pid)) { log(`${name} (group ${pid}) ignored SIGTERM; SIGKILL`); killGroup(pid, 'SIGKILL'); }
+  if (groupAlive(pid)) {
+    log(`${name} (group ${pid}) ignored SIGTERM; SIGKILL`);
+    killGroup(pid, 'SIGKILL');
+  }
   const i = owned.findIndex((p) => p.pid === pid);
   if (i >= 0) owned.splice(i, 1);
 }
@@ -135,7 +162,13 @@ export function cleanup() {
   if (!cleaning) {
     cleaning = (async () => {
       await Promise.all([...owned].map((p) => stopGroup(p.pid, { name: p.name })));
-      for (const d of tempDirs) { try { fs.rmSync(d, { recursive: true, force: true }); } catch { /* best effort */ } }
+      for (const d of tempDirs) {
+        try {
+          fs.rmSync(d, { recursive: true, force: true });
+        } catch {
+          /* best effort */
+        }
+      }
       tempDirs.length = 0;
     })();
   }
@@ -159,12 +192,22 @@ function installHandlers() {
   handlersInstalled = true;
   process.on('exit', () => {
     for (const p of owned) killGroup(p.pid, 'SIGKILL');
-    for (const d of tempDirs) { try { fs.rmSync(d, { recursive: true, force: true }); } catch { /* best effort */ } }
+    for (const d of tempDirs) {
+      try {
+        fs.rmSync(d, { recursive: true, force: true });
+      } catch {
+        /* best effort */
+      }
+    }
   });
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(sig, () => {
       log(`got ${sig}, stopping what this run started`);
-      try { onSignalHook?.(sig); } catch { /* the hook's problem must not block the clean-up */ }
+      try {
+        onSignalHook?.(sig);
+      } catch {
+        /* the hook's problem must not block the clean-up */
+      }
       cleanup()
         .then(() => onStoppedHook?.(sig))
         .finally(() => process.exit(signalExitCode));
@@ -181,25 +224,38 @@ function pssKb(pid) {
   try {
     const m = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').match(/^Pss:\s+(\d+) kB/m);
     return m ? Number(m[1]) : 0;
-  } catch { return 0; }
+  } catch {
+    return 0;
+  }
 }
 function sampleMem() {
   let out;
-  try { out = execFileSync('ps', ['-e', '-o', 'pid=,pgid=,rss='], { encoding: 'utf8' }); } catch { return; }
+  try {
+    out = execFileSync('ps', ['-e', '-o', 'pid=,pgid=,rss='], { encoding: 'utf8' });
+  } catch {
+    return;
+  }
   const groups = new Map(owned.map((p) => [p.pid, { name: p.name, rss: 0, pss: 0 }]));
   for (const line of out.split('\n')) {
     const [pid, g, r] = line.trim().split(/\s+/).map(Number);
     const grp = groups.get(g);
-    if (grp) { grp.rss += r; grp.pss += pssKb(pid); }
+    if (grp) {
+      grp.rss += r;
+      grp.pss += pssKb(pid);
+    }
   }
-  let rss = 0, pss = 0;
+  let rss = 0,
+    pss = 0;
   for (const { name, rss: r, pss: p } of groups.values()) {
-    rss += r; pss += p;
+    rss += r;
+    pss += p;
     const cur = memPeak[name] || (memPeak[name] = { rss: 0, pss: 0 });
-    cur.rss = Math.max(cur.rss, r); cur.pss = Math.max(cur.pss, p);
+    cur.rss = Math.max(cur.rss, r);
+    cur.pss = Math.max(cur.pss, p);
   }
   const tot = memPeak.total || (memPeak.total = { rss: 0, pss: 0 });
-  tot.rss = Math.max(tot.rss, rss); tot.pss = Math.max(tot.pss, pss);
+  tot.rss = Math.max(tot.rss, rss);
+  tot.pss = Math.max(tot.pss, pss);
 }
 /** Samples memory of each process group we own every 500 ms; memReport() prints the peaks. */
 export function startMemSampler() {
@@ -207,17 +263,27 @@ export function startMemSampler() {
   memTimer = setInterval(sampleMem, 500);
   memTimer.unref();
 }
-export const memPeaksMiB = () => Object.fromEntries(Object.entries(memPeak).map(([k, v]) => [k, { pss: Math.round(v.pss / 1024), rss: Math.round(v.rss / 1024) }]));
-export const memReport = () => Object.entries(memPeaksMiB()).map(([k, v]) => `${k} ${v.pss} MiB PSS (${v.rss} RSS)`).join(', ');
+export const memPeaksMiB = () =>
+  Object.fromEntries(Object.entries(memPeak).map(([k, v]) => [k, { pss: Math.round(v.pss / 1024), rss: Math.round(v.rss / 1024) }]));
+export const memReport = () =>
+  Object.entries(memPeaksMiB())
+    .map(([k, v]) => `${k} ${v.pss} MiB PSS (${v.rss} RSS)`)
+    .join(', ');
 
 // ------------------------------------------------------------------ run folder, settings, fixture
 /**
  * Makes a throw-away run folder under `base` (default the OS temp dir), removed by cleanup() unless keep is
  * true (or AGENT_REWIND_KEEP_RUN=1); or, with `dir`, uses (and keeps) that fixed folder.
  */
-export function makeRunDir({ prefix = 'agent-rewind-vscode-', base = os.tmpdir(), dir: fixedDir, keep = !!process.env.AGENT_REWIND_KEEP_RUN } = {}) {
+export function makeRunDir({
+  prefix = 'agent-rewind-vscode-',
+  base = os.tmpdir(),
+  dir: fixedDir,
+  keep = !!process.env.AGENT_REWIND_KEEP_RUN,
+} = {}) {
   let dir;
-  if (fixedDir) { // a fixed, reused folder (npm start): never removed by cleanup()
+  if (fixedDir) {
+    // a fixed, reused folder (npm start): never removed by cleanup()
     fs.mkdirSync(fixedDir, { recursive: true });
     dir = fs.realpathSync(fixedDir);
     keep = true;
@@ -239,7 +305,18 @@ export function makeRunDir({ prefix = 'agent-rewind-vscode-', base = os.tmpdir()
     config: path.join(dir, 'code-server.yaml'),
     logs: path.join(dir, 'logs'),
   };
-  for (const d of [p.userData, p.extensions, p.home, p.xdgConfig, p.xdgData, p.xdgCache, p.xdgState, p.chromiumProfile, p.chromiumHome, p.logs]) {
+  for (const d of [
+    p.userData,
+    p.extensions,
+    p.home,
+    p.xdgConfig,
+    p.xdgData,
+    p.xdgCache,
+    p.xdgState,
+    p.chromiumProfile,
+    p.chromiumHome,
+    p.logs,
+  ]) {
     fs.mkdirSync(d, { recursive: true });
   }
   fs.writeFileSync(p.config, ''); // keeps code-server from writing ~/.config/code-server/config.yaml (with a password)
@@ -271,14 +348,27 @@ export function writeUserSettings(runDir, settings = {}) {
 export function prepareWorkspace({ fixture = defaultFixture, dest, git = false }) {
   fs.rmSync(dest, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(dest), { recursive: true });
-  if (fixture === null) fs.mkdirSync(dest, { recursive: true }); // null: an empty workspace
+  if (fixture === null)
+    fs.mkdirSync(dest, { recursive: true }); // null: an empty workspace
   else if (fs.existsSync(fixture)) fs.cpSync(fixture, dest, { recursive: true });
   else throw new Error(`fixture folder ${fixture} does not exist`);
   if (git) {
-    const env = { ...process.env, GIT_AUTHOR_NAME: 'Fixture', GIT_AUTHOR_EMAIL: 'fixture@example.invalid', GIT_COMMITTER_NAME: 'Fixture',
-      GIT_COMMITTER_EMAIL: 'fixture@example.invalid', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
-      GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-    for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'fixture']]) {
+    const env = {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'Fixture',
+      GIT_AUTHOR_EMAIL: 'fixture@example.invalid',
+      GIT_COMMITTER_NAME: 'Fixture',
+      GIT_COMMITTER_EMAIL: 'fixture@example.invalid',
+      GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z',
+      GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_CONFIG_NOSYSTEM: '1',
+    };
+    for (const args of [
+      ['init', '-q', '-b', 'main'],
+      ['add', '-A'],
+      ['commit', '-q', '-m', 'fixture'],
+    ]) {
       const r = spawnSync('git', args, { cwd: dest, env, encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`git ${args[0]} in fixture workspace failed: ${r.stderr}`);
     }
@@ -312,15 +402,27 @@ export function assertBuilt(extensionDir = repoRoot) {
  * host/port, smokeDriver (needed for the `payload` dev/test params), isolateHome (HOME -> run dir),
  * folder (opened by default when the URL has none), extraArgs.
  */
-export async function startCodeServer({ runDir, env = {}, host = '127.0.0.1', port, smokeDriver = true, isolateHome = true,
-  folder, extraArgs = [], quiet = false } = {}) {
+export async function startCodeServer({
+  runDir,
+  env = {},
+  host = '127.0.0.1',
+  port,
+  smokeDriver = true,
+  isolateHome = true,
+  folder,
+  extraArgs = [],
+  quiet = false,
+} = {}) {
   const { codeServerEntry, node24 } = await ensureCodeServer();
   port = port || (await freePort(host));
   const args = [
     codeServerEntry,
-    '--config', runDir.config,
-    '--bind-addr', `${host}:${port}`,
-    '--auth', 'none',
+    '--config',
+    runDir.config,
+    '--bind-addr',
+    `${host}:${port}`,
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
@@ -328,8 +430,10 @@ export async function startCodeServer({ runDir, env = {}, host = '127.0.0.1', po
     // The built workbench reads extensionDevelopmentPath/extensionTestsPath from the URL's `payload` only
     // when the smoke-test driver is enabled; this passes --enable-smoke-test-driver to the VS Code server.
     ...(smokeDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
-    '--user-data-dir', runDir.userData,
-    '--extensions-dir', runDir.extensions,
+    '--user-data-dir',
+    runDir.userData,
+    '--extensions-dir',
+    runDir.extensions,
     ...extraArgs,
     ...(folder ? [folder] : []),
   ];
@@ -345,7 +449,8 @@ export async function startCodeServer({ runDir, env = {}, host = '127.0.0.1', po
     ...(isolateHome ? { HOME: runDir.home } : {}),
     // The extension gallery points at a dead local port: no open-vsx.org traffic from a closed network.
     EXTENSIONS_GALLERY: JSON.stringify({
-      serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item',
+      serviceUrl: 'http://127.0.0.1:9/gallery',
+      itemUrl: 'http://127.0.0.1:9/item',
       resourceUrlTemplate: 'http://127.0.0.1:9/r/{publisher}/{name}/{version}/{path}',
     }),
     ...env,
@@ -359,15 +464,26 @@ export async function startCodeServer({ runDir, env = {}, host = '127.0.0.1', po
   fs.closeSync(out);
   track('code-server', child.pid);
   let exited = null;
-  child.on('exit', (code, sig) => { exited = { code, sig }; });
+  child.on('exit', (code, sig) => {
+    exited = { code, sig };
+  });
   const base = `http://${host}:${port}`;
-  await waitFor(async () => {
-    if (exited) throw new Error(`code-server exited early (${JSON.stringify(exited)}); log ${logFile}:\n${tailFile(logFile, 20)}`);
-    return (await httpGet(`${base}/healthz`, 2000)).status === 200;
-  }, 90000, 'code-server /healthz');
+  await waitFor(
+    async () => {
+      if (exited) throw new Error(`code-server exited early (${JSON.stringify(exited)}); log ${logFile}:\n${tailFile(logFile, 20)}`);
+      return (await httpGet(`${base}/healthz`, 2000)).status === 200;
+    },
+    90000,
+    'code-server /healthz',
+  );
   if (!quiet) log(`code-server pid ${child.pid} on ${base} (log ${logFile})`);
   return {
-    pid: child.pid, port, host, base, authority: `${host}:${port}`, logFile,
+    pid: child.pid,
+    port,
+    host,
+    base,
+    authority: `${host}:${port}`,
+    logFile,
     exited: () => exited,
     stop: () => stopGroup(child.pid, { name: 'code-server' }),
   };
@@ -392,33 +508,61 @@ export async function startChromium({ runDir, width = 1400, height = 900, headle
   const { chromium } = await import('playwright-core');
   const args = [
     ...(headless ? ['--headless'] : []),
-    '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--no-default-browser-check',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-default-apps',
-    '--disable-extensions', '--disable-dev-shm-usage', '--disable-breakpad', '--disable-crash-reporter',
-    '--disable-features=Translate,MediaRouter,OptimizationHints', '--password-store=basic', '--use-mock-keychain',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-default-apps',
+    '--disable-extensions',
+    '--disable-dev-shm-usage',
+    '--disable-breakpad',
+    '--disable-crash-reporter',
+    '--disable-features=Translate,MediaRouter,OptimizationHints',
+    '--password-store=basic',
+    '--use-mock-keychain',
     `--window-size=${width},${height}`,
     `--user-data-dir=${runDir.chromiumProfile}`,
-    '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0', 'about:blank',
+    '--remote-debugging-address=127.0.0.1',
+    '--remote-debugging-port=0',
+    'about:blank',
   ];
   const home = runDir.chromiumHome; // crashpad DB, dconf and friends stay out of the real HOME
   const child = spawn(chromiumPath, args, {
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_CACHE_HOME: path.join(home, '.cache'),
-      XDG_DATA_HOME: path.join(home, '.local/share') },
+    env: {
+      ...process.env,
+      HOME: home,
+      XDG_CONFIG_HOME: path.join(home, '.config'),
+      XDG_CACHE_HOME: path.join(home, '.cache'),
+      XDG_DATA_HOME: path.join(home, '.local/share'),
+    },
   });
   track('chromium', child.pid);
   const errLog = fs.createWriteStream(path.join(runDir.logs, 'chromium.log'));
   const wsUrl = await new Promise((resolve, reject) => {
     let buf = '';
-    const timer = setTimeout(() => reject(new Error(`chromium printed no DevTools URL within 30s; see ${runDir.logs}/chromium.log`)), 30000);
+    const timer = setTimeout(
+      () => reject(new Error(`chromium printed no DevTools URL within 30s; see ${runDir.logs}/chromium.log`)),
+      30000,
+    );
     child.stderr.on('data', (d) => {
       errLog.write(d);
       buf += d;
       const m = buf.match(/DevTools listening on (ws:\/\/\S+)/);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
     });
-    child.on('exit', (c, s) => { clearTimeout(timer); reject(new Error(`chromium exited (${c ?? s}); see ${runDir.logs}/chromium.log`)); });
+    child.on('exit', (c, s) => {
+      clearTimeout(timer);
+      reject(new Error(`chromium exited (${c ?? s}); see ${runDir.logs}/chromium.log`));
+    });
   });
   child.stderr.on('data', (d) => errLog.write(d));
   const browser = await chromium.connectOverCDP(wsUrl);
@@ -426,10 +570,18 @@ export async function startChromium({ runDir, width = 1400, height = 900, headle
   const page = context.pages()[0] || (await context.newPage());
   await page.setViewportSize({ width, height });
   return {
-    browser, context, page, pid: child.pid,
+    browser,
+    context,
+    page,
+    pid: child.pid,
     stop: async () => {
       // browser.close() only disconnects a CDP-attached browser; ask Chromium itself to quit, then make sure.
-      try { const cdp = await browser.newBrowserCDPSession(); await cdp.send('Browser.close'); } catch { /* already gone */ }
+      try {
+        const cdp = await browser.newBrowserCDPSession();
+        await cdp.send('Browser.close');
+      } catch {
+        /* already gone */
+      }
       await browser.close().catch(() => {});
       await stopGroup(child.pid, { name: 'chromium', graceMs: 3000 });
     },
@@ -445,12 +597,17 @@ export function extensionHostLog(runDir) {
     for (const session of fs.readdirSync(root).sort()) {
       const dir = path.join(root, session);
       if (!fs.statSync(dir).isDirectory()) continue;
-      for (const host of fs.readdirSync(dir).filter((d) => /^exthost\d+$/.test(d)).sort()) {
+      for (const host of fs
+        .readdirSync(dir)
+        .filter((d) => /^exthost\d+$/.test(d))
+        .sort()) {
         const f = path.join(dir, host, 'remoteexthost.log');
         if (fs.existsSync(f)) text += fs.readFileSync(f, 'utf8');
       }
     }
-  } catch { /* no logs yet */ }
+  } catch {
+    /* no logs yet */
+  }
   return text;
 }
 
@@ -484,8 +641,24 @@ export async function activationStatus(runDir, { id = EXTENSION_ID, wait = true,
  * host env), extensionTestsPath (runs tests), onLog(type, line), browser: false (code-server only).
  * Returns { runDir, cs, page?, browser?, workspace, url, close() }.
  */
-export async function launch({ extensionDir = repoRoot, extraExtensionDirs = [], mode = 'development', fixture = defaultFixture, workspace, git = false,
-  settings = {}, env = {}, extensionTestsPath, onLog, browser = true, runDir, isolateHome = true, width, height, multiRoot = false } = {}) {
+export async function launch({
+  extensionDir = repoRoot,
+  extraExtensionDirs = [],
+  mode = 'development',
+  fixture = defaultFixture,
+  workspace,
+  git = false,
+  settings = {},
+  env = {},
+  extensionTestsPath,
+  onLog,
+  browser = true,
+  runDir,
+  isolateHome = true,
+  width,
+  height,
+  multiRoot = false,
+} = {}) {
   assertBuilt(extensionDir);
   runDir = runDir || makeRunDir();
   writeUserSettings(runDir, settings);
@@ -495,7 +668,19 @@ export async function launch({ extensionDir = repoRoot, extraExtensionDirs = [],
   if (multiRoot) {
     const second = prepareWorkspace({ fixture, dest: path.join(runDir.dir, 'workspace-b'), git });
     workspaceFile = path.join(runDir.dir, 'multi.code-workspace');
-    fs.writeFileSync(workspaceFile, JSON.stringify({ folders: [{ path: ws, name: 'alpha' }, { path: second, name: 'beta' }] }, null, 2));
+    fs.writeFileSync(
+      workspaceFile,
+      JSON.stringify(
+        {
+          folders: [
+            { path: ws, name: 'alpha' },
+            { path: second, name: 'beta' },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
   }
   if (mode === 'installed') for (const d of [extensionDir, ...extraExtensionDirs]) installExtensionLink(runDir, d);
   const smokeDriver = mode === 'development';
@@ -511,7 +696,9 @@ export async function launch({ extensionDir = repoRoot, extraExtensionDirs = [],
   result.browser = chromium.browser;
   const page = chromium.page;
   let resolveExit;
-  result.exited = new Promise((r) => { resolveExit = r; });
+  result.exited = new Promise((r) => {
+    resolveExit = r;
+  });
   result.logLines = [];
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const line = (Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
@@ -545,28 +732,51 @@ export async function runExtensionTests({ extensionTestsPath, timeoutMs = 300000
   const runEnv = { AGENT_REWIND_TEST_RESULTS: resultsFile, ...env };
   let session;
   try {
-    session = await launch({ ...rest, env: runEnv, extensionTestsPath: extensionTestsPath.replace(/\.js$/, ''),
-      onLog: verbose ? (t, l) => console.log(`[workbench ${t}] ${l}`) : undefined });
+    session = await launch({
+      ...rest,
+      env: runEnv,
+      extensionTestsPath: extensionTestsPath.replace(/\.js$/, ''),
+      onLog: verbose ? (t, l) => console.log(`[workbench ${t}] ${l}`) : undefined,
+    });
     const tLoaded = Date.now();
     let tWorkbench = null;
-    session.page.waitForSelector('.monaco-workbench', { timeout: timeoutMs }).then(() => { tWorkbench = Date.now(); }, () => {});
+    session.page.waitForSelector('.monaco-workbench', { timeout: timeoutMs }).then(
+      () => {
+        tWorkbench = Date.now();
+      },
+      () => {},
+    );
     const timer = new Promise((r) => setTimeout(() => r({ code: 2, via: 'timeout' }), timeoutMs).unref());
     const exitedEarly = new Promise((r) => {
-      const iv = setInterval(() => { if (session.cs.exited()) { clearInterval(iv); r({ code: 2, via: 'code-server exited' }); } }, 500);
+      const iv = setInterval(() => {
+        if (session.cs.exited()) {
+          clearInterval(iv);
+          r({ code: 2, via: 'code-server exited' });
+        }
+      }, 500);
       iv.unref();
     });
     const res = await Promise.race([session.exited, timer, exitedEarly]);
     const tDone = Date.now();
     let results = null;
-    try { results = JSON.parse(fs.readFileSync(resultsFile, 'utf8')); } catch { /* not written */ }
+    try {
+      results = JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+    } catch {
+      /* not written */
+    }
     fs.rmSync(resultsFile, { force: true });
     let code = res.code;
-    if (!results) code = 2; // the suite never reported: treat as harness failure even if the host said 0
+    if (!results)
+      code = 2; // the suite never reported: treat as harness failure even if the host said 0
     else if (results.failures > 0) code = 1;
     else if (res.via === 'timeout') code = 2;
     const out = {
-      code, via: res.via, results, output: results ? results.output : null,
-      logTail: session.logLines.slice(-200).join('\n'), codeServerLog: tailFile(session.cs.logFile, 40),
+      code,
+      via: res.via,
+      results,
+      output: results ? results.output : null,
+      logTail: session.logLines.slice(-200).join('\n'),
+      codeServerLog: tailFile(session.cs.logFile, 40),
       timings: {
         launchToPage: (tLoaded - tStart) / 1000,
         workbench: tWorkbench ? (tWorkbench - tStart) / 1000 : null,

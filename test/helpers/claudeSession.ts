@@ -9,16 +9,27 @@ let callSeq = 0;
 
 export class ClaudeSession {
   readonly transcript: string;
-  constructor(readonly store: string, readonly cwd: string, readonly session = `sess-${Math.random().toString(36).slice(2, 10)}`) {
+  constructor(
+    readonly store: string,
+    readonly cwd: string,
+    readonly session = `sess-${Math.random().toString(36).slice(2, 10)}`,
+  ) {
     this.transcript = path.join(path.dirname(store), `${this.session}.jsonl`);
   }
 
   hook(payload: Record<string, unknown>): CliResult {
     const r = cli(['hook', 'claude'], {
       store: this.store,
-      input: JSON.stringify({ session_id: this.session, transcript_path: this.transcript, cwd: this.cwd, permission_mode: 'default', ...payload }),
+      input: JSON.stringify({
+        session_id: this.session,
+        transcript_path: this.transcript,
+        cwd: this.cwd,
+        permission_mode: 'default',
+        ...payload,
+      }),
     });
-    if (r.status !== 0 || r.stdout !== '') throw new Error(`hook must exit 0 and print nothing; got ${r.status} ${JSON.stringify(r.stdout)} ${r.stderr}`);
+    if (r.status !== 0 || r.stdout !== '')
+      throw new Error(`hook must exit 0 and print nothing; got ${r.status} ${JSON.stringify(r.stdout)} ${r.stderr}`);
     return r;
   }
 
@@ -40,7 +51,11 @@ export class ClaudeSession {
     } catch {
       ok = false;
     }
-    this.hook(ok ? { hook_event_name: 'PostToolUse', tool_name, tool_input, tool_use_id, tool_response: {}, duration_ms: 3 } : { hook_event_name: 'PostToolUseFailure', tool_name, tool_input, tool_use_id, error: 'failed' });
+    this.hook(
+      ok
+        ? { hook_event_name: 'PostToolUse', tool_name, tool_input, tool_use_id, tool_response: {}, duration_ms: 3 }
+        : { hook_event_name: 'PostToolUseFailure', tool_name, tool_input, tool_use_id, error: 'failed' },
+    );
   }
 
   write(file: string, content: string | Buffer): void {

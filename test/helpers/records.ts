@@ -6,17 +6,35 @@ export class LogBuilder {
   readonly lines: LogRecord[] = [];
   private t = 1_000_000;
 
-  checkpoint(id: string, kind: 'prompt' | 'session-start' | 'rewind' | 'before-tool' | 'manual' = 'prompt', extra: Record<string, unknown> = {}): this {
+  checkpoint(
+    id: string,
+    kind: 'prompt' | 'session-start' | 'rewind' | 'before-tool' | 'manual' = 'prompt',
+    extra: Record<string, unknown> = {},
+  ): this {
     this.lines.push({ t: 'checkpoint', id, kind, label: id, time: this.t++, session: 's1', ...extra } as LogRecord);
     return this;
   }
 
   snap(path: string, hash: string | null, phase: SnapPhase = 'after', extra: Record<string, unknown> = {}): this {
-    this.lines.push({ t: 'snap', path, hash, phase, time: this.t++, session: 's1', ...(hash ? { mtime: 1, size: 1 } : {}), ...extra } as LogRecord);
+    this.lines.push({
+      t: 'snap',
+      path,
+      hash,
+      phase,
+      time: this.t++,
+      session: 's1',
+      ...(hash ? { mtime: 1, size: 1 } : {}),
+      ...extra,
+    } as LogRecord);
     return this;
   }
 
-  call(tool: string, summary: string, effect: 'irreversible' | 'compensatable' | 'none' | 'rewindable', extra: Record<string, unknown> = {}): this {
+  call(
+    tool: string,
+    summary: string,
+    effect: 'irreversible' | 'compensatable' | 'none' | 'rewindable',
+    extra: Record<string, unknown> = {},
+  ): this {
     this.lines.push({ t: 'call', tool, summary, effect, time: this.t++, session: 's1', ...extra } as LogRecord);
     return this;
   }

@@ -19,7 +19,10 @@ import { ensureChromium, ensureCodeServer } from '../../scripts/tools.mjs';
 
 const argv = process.argv.slice(2);
 const flag = (n) => argv.includes(n);
-const opt = (n, d) => { const i = argv.indexOf(n); return i >= 0 && argv[i + 1] ? argv[i + 1] : d; };
+const opt = (n, d) => {
+  const i = argv.indexOf(n);
+  return i >= 0 && argv[i + 1] ? argv[i + 1] : d;
+};
 if (flag('--keep')) process.env.AGENT_REWIND_KEEP_RUN = '1';
 
 const root = H.repoRoot;
@@ -34,15 +37,26 @@ const PASSES = [
 let suiteDir;
 let outDir;
 
-function pidAlive(pid) { try { process.kill(pid, 0); return true; } catch (e) { return e.code === 'EPERM'; } }
+function pidAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
 
 async function bundleSuite() {
-  const own = fs.readdirSync(suiteDir).filter((f) => f.endsWith('.test.ts')).map((f) => path.join(suiteDir, f));
+  const own = fs
+    .readdirSync(suiteDir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => path.join(suiteDir, f));
   const shared = path.join(root, 'test/integration/suite/index.ts'); // the mocha runner serves every pass
   const entries = [shared, ...own];
   if (!entries.some((e) => e.endsWith('.test.ts'))) throw new Error(`no *.test.ts in ${suiteDir}`);
   fs.mkdirSync(outBase, { recursive: true });
-  for (const d of fs.readdirSync(outBase)) { // leftovers of runs that were killed
+  for (const d of fs.readdirSync(outBase)) {
+    // leftovers of runs that were killed
     const m = /^run-(\d+)$/.exec(d);
     if (!m || (!pidAlive(Number(m[1])) && Number(m[1]) !== process.pid)) fs.rmSync(path.join(outBase, d), { recursive: true, force: true });
   }
@@ -108,8 +122,10 @@ async function runPass(pass) {
 
   let extraSettings = {};
   if (process.env.AGENT_REWIND_TEST_SETTINGS) {
-    try { extraSettings = JSON.parse(process.env.AGENT_REWIND_TEST_SETTINGS); } catch (e) {
-      throw new Error(`AGENT_REWIND_TEST_SETTINGS is not JSON: ${e.message}`);
+    try {
+      extraSettings = JSON.parse(process.env.AGENT_REWIND_TEST_SETTINGS);
+    } catch (e) {
+      throw new Error(`AGENT_REWIND_TEST_SETTINGS is not JSON: ${e.message}`, { cause: e });
     }
   }
   const r = await H.runExtensionTests({
@@ -129,14 +145,20 @@ async function runPass(pass) {
   console.log('--------------------------------------------------------');
   if (r.code !== 0 || flag('--verbose')) {
     // Expected noise: the gallery points at a dead port on purpose; stack frames of workbench errors.
-    const tail = (r.logTail || '').split('\n').filter((l) => !/^\s+at /.test(l) && !/ECONNREFUSED 127\.0\.0\.1:9\b/.test(l)).slice(-40).join('\n');
+    const tail = (r.logTail || '')
+      .split('\n')
+      .filter((l) => !/^\s+at /.test(l) && !/ECONNREFUSED 127\.0\.0\.1:9\b/.test(l))
+      .slice(-40)
+      .join('\n');
     console.log(`workbench log (last lines):\n${tail || '(none)'}\n\ncode-server log (last lines):\n${r.codeServerLog}`);
   }
   const res = r.results;
   if (res) {
     for (const t of res.tests.filter((x) => x.state === 'failed')) console.log(`FAILED: ${t.title}`);
   }
-  H.log(`exit via ${r.via}; workbench ${r.timings.workbench ?? '-'}s, total ${r.timings.total.toFixed(1)}s after launch; peak memory: ${H.memReport()}`);
+  H.log(
+    `exit via ${r.via}; workbench ${r.timings.workbench ?? '-'}s, total ${r.timings.total.toFixed(1)}s after launch; peak memory: ${H.memReport()}`,
+  );
   if (r.via === 'timeout') console.error(`[integration] timed out after ${timeoutSec}s (set AGENT_REWIND_TEST_TIMEOUT or --timeout)`);
   // A plain closing line that CI can read.
   if (res) console.log(`integration: ${res.passes} passed, ${res.failures} failed, ${res.pending} skipped`);
@@ -146,8 +168,17 @@ async function runPass(pass) {
   return { code: r.code, counts };
 }
 
-process.on('exit', () => { if (!process.env.AGENT_REWIND_KEEP_RUN && outDir) fs.rmSync(outDir, { recursive: true, force: true }); });
+process.on('exit', () => {
+  if (!process.env.AGENT_REWIND_KEEP_RUN && outDir) fs.rmSync(outDir, { recursive: true, force: true });
+});
 main().then(
-  async (code) => { await H.cleanup(); process.exit(code); },
-  async (e) => { console.error(`[integration] harness error: ${e?.stack || e}`); await H.cleanup(); process.exit(2); },
+  async (code) => {
+    await H.cleanup();
+    process.exit(code);
+  },
+  async (e) => {
+    console.error(`[integration] harness error: ${e?.stack || e}`);
+    await H.cleanup();
+    process.exit(2);
+  },
 );

@@ -25,15 +25,28 @@ async function main() {
   // What is inside the artifact itself (unzip), or what vsce says it packs when unzip is missing.
   let list;
   try {
-    list = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n').filter((f) => f.startsWith('extension/'));
+    list = execFileSync('unzip', ['-Z1', vsix], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .trim()
+      .split('\n')
+      .filter((f) => f.startsWith('extension/'));
   } catch {
-    list = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' }).trim().split('\n').map((f) => `extension/${f.replace(/^(README|CHANGELOG)\.md$/, (m) => m.toLowerCase()).replace(/^LICENSE$/, 'LICENSE.txt')}`);
+    list = execFileSync('npx', ['vsce', 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((f) => `extension/${f.replace(/^(README|CHANGELOG)\.md$/, (m) => m.toLowerCase()).replace(/^LICENSE$/, 'LICENSE.txt')}`);
   }
   console.log(`VSIX ${(size / 1024).toFixed(1)} KB, ${list.length} files:\n  ${list.join('\n  ')}`);
-  const allowed = /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE(\.txt)?|dist\/(extension|cli|hook|commands)\.js|dist\/webview\/(preview\.js|codicon\.(css|ttf))|media\/(icon\.(svg|png)|preview\.css))$/i;
+  const allowed =
+    /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE(\.txt)?|dist\/(extension|cli|hook|commands)\.js|dist\/webview\/(preview\.js|codicon\.(css|ttf))|media\/(icon\.(svg|png)|preview\.css))$/i;
   const extra = list.filter((f) => !allowed.test(f));
   if (extra.length) return fail(`the VSIX holds files that are not runtime files: ${extra.join(', ')}`);
-  for (const need of ['extension/dist/extension.js', 'extension/dist/cli.js', 'extension/dist/hook.js', 'extension/dist/webview/preview.js', 'extension/media/preview.css']) {
+  for (const need of [
+    'extension/dist/extension.js',
+    'extension/dist/cli.js',
+    'extension/dist/hook.js',
+    'extension/dist/webview/preview.js',
+    'extension/media/preview.css',
+  ]) {
     if (!list.includes(need)) return fail(`the VSIX lacks ${need}`);
   }
   if (size > 1024 * 1024) return fail(`the VSIX is ${(size / 1024).toFixed(0)} KB; expected well under 1 MB`);
@@ -48,11 +61,26 @@ async function main() {
 
   const runDir = H.makeRunDir({ prefix: 'agent-rewind-vsix-' });
   const { codeServerEntry, node24 } = await ensureCodeServer();
-  const inst = spawnSync(node24, [codeServerEntry, '--config', runDir.config, '--user-data-dir', runDir.userData, '--extensions-dir', runDir.extensions, '--install-extension', vsix], {
-    encoding: 'utf8',
-    env: { ...process.env, HOME: runDir.dir, XDG_CONFIG_HOME: path.join(runDir.dir, 'xdg') },
-  });
-  if (inst.status !== 0 || !/successfully installed/i.test(inst.stdout + inst.stderr)) return fail(`code-server --install-extension failed:\n${inst.stdout}\n${inst.stderr}`);
+  const inst = spawnSync(
+    node24,
+    [
+      codeServerEntry,
+      '--config',
+      runDir.config,
+      '--user-data-dir',
+      runDir.userData,
+      '--extensions-dir',
+      runDir.extensions,
+      '--install-extension',
+      vsix,
+    ],
+    {
+      encoding: 'utf8',
+      env: { ...process.env, HOME: runDir.dir, XDG_CONFIG_HOME: path.join(runDir.dir, 'xdg') },
+    },
+  );
+  if (inst.status !== 0 || !/successfully installed/i.test(inst.stdout + inst.stderr))
+    return fail(`code-server --install-extension failed:\n${inst.stdout}\n${inst.stderr}`);
   console.log(inst.stdout.trim().split('\n').pop());
   const ws = H.prepareWorkspace({ dest: path.join(runDir.dir, 'workspace') });
   const store = path.join(runDir.dir, 'store');
@@ -67,13 +95,19 @@ async function main() {
     if (!st.activated) return fail('the installed extension never activated');
     if (st.error) return fail(`activation failed: ${st.error}`);
     const installedDir = fs.readdirSync(runDir.extensions).find((d) => d.startsWith('agent-rewind.agent-rewind-'));
-    if (!installedDir || fs.lstatSync(path.join(runDir.extensions, installedDir)).isSymbolicLink()) return fail('the extension is not installed from the VSIX');
+    if (!installedDir || fs.lstatSync(path.join(runDir.extensions, installedDir)).isSymbolicLink())
+      return fail('the extension is not installed from the VSIX');
     await wb.openViewContainer('Agent Rewind');
     await wb.viewPane('Files');
-    await chromium.page.getByText(/Nothing recorded yet/).first().waitFor({ timeout: 30000 });
+    await chromium.page
+      .getByText(/Nothing recorded yet/)
+      .first()
+      .waitFor({ timeout: 30000 });
     if (!fs.existsSync(path.join(store, 'store.json'))) return fail('the installed extension did not create its store');
     // The store holds copies of source and conversations: owner-only, as the extension creates it.
-    const modes = [store, path.join(store, 'store.json'), path.join(store, 'config.json')].filter((p) => fs.existsSync(p)).map((p) => [path.basename(p), (fs.statSync(p).mode & 0o777).toString(8)]);
+    const modes = [store, path.join(store, 'store.json'), path.join(store, 'config.json')]
+      .filter((p) => fs.existsSync(p))
+      .map((p) => [path.basename(p), (fs.statSync(p).mode & 0o777).toString(8)]);
     const loose = modes.filter(([n, m]) => m !== (n === 'store' ? '700' : '600'));
     if (loose.length) return fail(`the store is not owner-only: ${loose.map(([n, m]) => `${n} ${m}`).join(', ')}`);
     console.log(`package: the store the extension created is owner-only (${modes.map(([n, m]) => `${n} ${m}`).join(', ')})`);

@@ -27,8 +27,12 @@ import {
 import { CLI } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
-const HOOK = { command: hookCommand({ node: '/usr/bin/node', cli: '/opt/agent-rewind/0.1.0/dist/cli.js', store: '/home/ana/.store', agent: 'claude' }) };
-const HOOK2 = { command: hookCommand({ node: '/usr/bin/node', cli: '/opt/agent-rewind/0.2.0/dist/cli.js', store: '/home/ana/.store', agent: 'claude' }) };
+const HOOK = {
+  command: hookCommand({ node: '/usr/bin/node', cli: '/opt/agent-rewind/0.1.0/dist/cli.js', store: '/home/ana/.store', agent: 'claude' }),
+};
+const HOOK2 = {
+  command: hookCommand({ node: '/usr/bin/node', cli: '/opt/agent-rewind/0.2.0/dist/cli.js', store: '/home/ana/.store', agent: 'claude' }),
+};
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
@@ -37,7 +41,10 @@ function onlyInserted(original: string, result: string): void {
   let at = 0;
   for (let i = 0; i < original.length; i++) {
     const j = result.indexOf(original[i]!, at);
-    assert.ok(j >= 0, `the user's text was changed near offset ${i}: ${JSON.stringify(original.slice(Math.max(0, i - 20), i + 20))}\n${result}`);
+    assert.ok(
+      j >= 0,
+      `the user's text was changed near offset ${i}: ${JSON.stringify(original.slice(Math.max(0, i - 20), i + 20))}\n${result}`,
+    );
     at = j + 1;
   }
 }
@@ -49,7 +56,8 @@ const ORIGINALS: Record<string, string> = {
     '{\n\t"hooks": {\n\t\t"PreToolUse": [\n\t\t\t{ "matcher": "Bash", "hooks": [ { "type": "command", "command": "~/bin/guard.sh" } ] }\n\t\t],\n\t\t"Notification": [{"hooks": [{"type": "command", "command": "notify-send claude"}]}]\n\t}\n}\n',
   'comments and trailing commas (JSONC)':
     '// my Claude settings\n{\n    /* hooks of mine */\n    "hooks": { // keep\n        "Stop": [{"hooks": [{"type": "command", "command": "say done"}]},],\n    },\n}\n',
-  'CRLF, 4 spaces': '{\r\n    "hooks": {\r\n        "PostToolUse": [\r\n            {\r\n                "matcher": "Write",\r\n                "hooks": [{ "type": "command", "command": "prettier --write" }]\r\n            }\r\n        ]\r\n    }\r\n}\r\n',
+  'CRLF, 4 spaces':
+    '{\r\n    "hooks": {\r\n        "PostToolUse": [\r\n            {\r\n                "matcher": "Write",\r\n                "hooks": [{ "type": "command", "command": "prettier --write" }]\r\n            }\r\n        ]\r\n    }\r\n}\r\n',
   'inline everything': '{"env": {"FOO": "1"}, "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]}}',
 };
 
@@ -104,7 +112,10 @@ test('connect with a newer CLI path replaces our old entries instead of adding a
 });
 
 test('duplicated or misplaced entries of ours are cleaned up to exactly one per event', () => {
-  const ours = (matcher?: string) => ({ ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: 'command', command: HOOK.command }] });
+  const ours = (matcher?: string) => ({
+    ...(matcher === undefined ? {} : { matcher }),
+    hooks: [{ type: 'command', command: HOOK.command }],
+  });
   const messy = JSON.stringify({ hooks: { PreToolUse: [ours('*'), ours('*'), ours('Write')], Notification: [ours()] } }, null, 2);
   const fixed = JSON.parse(connectClaude(messy, HOOK));
   assert.equal(fixed.hooks.PreToolUse.length, 1);
@@ -112,10 +123,23 @@ test('duplicated or misplaced entries of ours are cleaned up to exactly one per 
   assert.equal(count(JSON.stringify(fixed), CONNECT_MARKER), CLAUDE_HOOK_EVENTS.length);
 });
 
-test("Disconnect removes only our handler from a group the user shares with it, and leaves hand-written agent-rewind hooks", () => {
+test('Disconnect removes only our handler from a group the user shares with it, and leaves hand-written agent-rewind hooks', () => {
   const handWritten = 'node /usr/lib/agent-rewind/cli.js hook claude --store /tmp/s';
   const text = JSON.stringify(
-    { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'echo mine' }, { type: 'command', command: HOOK.command }] }], Stop: [{ hooks: [{ type: 'command', command: handWritten }] }] } },
+    {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: '*',
+            hooks: [
+              { type: 'command', command: 'echo mine' },
+              { type: 'command', command: HOOK.command },
+            ],
+          },
+        ],
+        Stop: [{ hooks: [{ type: 'command', command: handWritten }] }],
+      },
+    },
     null,
     2,
   );
@@ -155,45 +179,76 @@ test('shell quoting: plain words bare, everything else single-quoted; cmd quotin
   assert.throws(() => shellQuote('a\0b'), ClaudeSettingsError);
   assert.equal(cmdQuote('C:\\Program Files\\node.exe'), '"C:\\Program Files\\node.exe"');
   assert.throws(() => cmdQuote('C:\\100%\\x'), ClaudeSettingsError);
-  assert.equal(hookCommand({ node: 'C:\\n\\node.exe', cli: 'C:\\a b\\cli.js', store: 'C:\\s', agent: 'claude', shell: 'cmd' }), `"C:\\n\\node.exe" "C:\\a b\\cli.js" hook claude --store "C:\\s" ${CONNECT_MARKER}`);
-  assert.equal(hookCommand({ node: '/n', cli: '/c.js', store: '/s', agent: 'claude', env: { ELECTRON_RUN_AS_NODE: '1' } }), `ELECTRON_RUN_AS_NODE=1 /n /c.js hook claude --store /s ${CONNECT_MARKER}`);
+  assert.equal(
+    hookCommand({ node: 'C:\\n\\node.exe', cli: 'C:\\a b\\cli.js', store: 'C:\\s', agent: 'claude', shell: 'cmd' }),
+    `"C:\\n\\node.exe" "C:\\a b\\cli.js" hook claude --store "C:\\s" ${CONNECT_MARKER}`,
+  );
+  assert.equal(
+    hookCommand({ node: '/n', cli: '/c.js', store: '/s', agent: 'claude', env: { ELECTRON_RUN_AS_NODE: '1' } }),
+    `ELECTRON_RUN_AS_NODE=1 /n /c.js hook claude --store /s ${CONNECT_MARKER}`,
+  );
   assert.throws(() => hookCommand({ node: '/n', cli: '/c', store: '/s', agent: 'claude; rm -rf /' }), ClaudeSettingsError);
 });
 
-test('the hook command runs through /bin/sh with hostile paths and records into exactly that store', { skip: process.platform === 'win32' }, () => {
-  assert.ok(fs.existsSync(CLI), 'dist/cli.js is missing: run `npm run build` first');
-  const root = tempDir('ar-settings-');
-  const hostile = `we ird 'q' "dq" $HOME \`touch pwned\` $(touch pwned2) ; & | \\ *`;
-  const cliDir = path.join(root, `cli ${hostile}`);
-  fs.mkdirSync(cliDir, { recursive: true });
-  for (const f of ['cli.js', 'hook.js', 'commands.js']) fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(cliDir, f));
-  const store = path.join(root, `store ${hostile}`);
-  const ws = path.join(root, 'ws');
-  fs.mkdirSync(ws);
-  const command = hookCommand({ node: process.execPath, cli: path.join(cliDir, 'cli.js'), store, agent: 'claude' });
-  const payload = { session_id: 's1', transcript_path: path.join(root, 't.jsonl'), cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'hello $HOME `x`', prompt_id: 'p1' };
-  const r = spawnSync('/bin/sh', ['-c', command], { cwd: ws, input: JSON.stringify(payload), encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: root } });
-  assert.equal(r.status, 0, r.stderr);
-  assert.equal(r.stdout, '');
-  const log = fs.readFileSync(path.join(store, 'files.jsonl'), 'utf8');
-  const cp = log.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((x) => x.t === 'checkpoint');
-  assert.equal(cp.label, 'hello $HOME `x`');
-  for (const d of [root, ws]) for (const f of ['pwned', 'pwned2']) assert.equal(fs.existsSync(path.join(d, f)), false, `command substitution ran: ${f}`);
-  assert.deepEqual(fs.readdirSync(root).sort(), ['cli ' + hostile, 'store ' + hostile, 'ws'].sort());
-});
+test(
+  'the hook command runs through /bin/sh with hostile paths and records into exactly that store',
+  { skip: process.platform === 'win32' },
+  () => {
+    assert.ok(fs.existsSync(CLI), 'dist/cli.js is missing: run `npm run build` first');
+    const root = tempDir('ar-settings-');
+    const hostile = `we ird 'q' "dq" $HOME \`touch pwned\` $(touch pwned2) ; & | \\ *`;
+    const cliDir = path.join(root, `cli ${hostile}`);
+    fs.mkdirSync(cliDir, { recursive: true });
+    for (const f of ['cli.js', 'hook.js', 'commands.js']) fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(cliDir, f));
+    const store = path.join(root, `store ${hostile}`);
+    const ws = path.join(root, 'ws');
+    fs.mkdirSync(ws);
+    const command = hookCommand({ node: process.execPath, cli: path.join(cliDir, 'cli.js'), store, agent: 'claude' });
+    const payload = {
+      session_id: 's1',
+      transcript_path: path.join(root, 't.jsonl'),
+      cwd: ws,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'hello $HOME `x`',
+      prompt_id: 'p1',
+    };
+    const r = spawnSync('/bin/sh', ['-c', command], {
+      cwd: ws,
+      input: JSON.stringify(payload),
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '', HOME: root },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, '');
+    const log = fs.readFileSync(path.join(store, 'files.jsonl'), 'utf8');
+    const cp = log
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .find((x) => x.t === 'checkpoint');
+    assert.equal(cp.label, 'hello $HOME `x`');
+    for (const d of [root, ws])
+      for (const f of ['pwned', 'pwned2']) assert.equal(fs.existsSync(path.join(d, f)), false, `command substitution ran: ${f}`);
+    assert.deepEqual(fs.readdirSync(root).sort(), ['cli ' + hostile, 'store ' + hostile, 'ws'].sort());
+  },
+);
 
-test('file helpers: connect creates the file (0600), is idempotent, Disconnect removes what it created', { skip: process.platform === 'win32' }, () => {
-  const ws = tempDir('ar-settings-file-');
-  const a = connectClaudeFile(ws, HOOK);
-  assert.equal(a.changed, true);
-  assert.equal(fs.statSync(a.file).mode & 0o777, 0o600);
-  assert.equal(connectClaudeFile(ws, HOOK).changed, false);
-  const d = disconnectClaudeFile(ws);
-  assert.equal(d.changed, true);
-  assert.equal(fs.existsSync(a.file), false);
-  assert.equal(disconnectClaudeFile(ws).changed, false);
-  assert.deepEqual(fs.readdirSync(path.join(ws, '.claude')), [], 'no temp file left');
-});
+test(
+  'file helpers: connect creates the file (0600), is idempotent, Disconnect removes what it created',
+  { skip: process.platform === 'win32' },
+  () => {
+    const ws = tempDir('ar-settings-file-');
+    const a = connectClaudeFile(ws, HOOK);
+    assert.equal(a.changed, true);
+    assert.equal(fs.statSync(a.file).mode & 0o777, 0o600);
+    assert.equal(connectClaudeFile(ws, HOOK).changed, false);
+    const d = disconnectClaudeFile(ws);
+    assert.equal(d.changed, true);
+    assert.equal(fs.existsSync(a.file), false);
+    assert.equal(disconnectClaudeFile(ws).changed, false);
+    assert.deepEqual(fs.readdirSync(path.join(ws, '.claude')), [], 'no temp file left');
+  },
+);
 
 test("file helpers keep the user's file, its mode and its bytes across connect + disconnect", () => {
   const ws = tempDir('ar-settings-file-');

@@ -11,17 +11,48 @@ const label = (tool: string, input: unknown) => `${tool}: ${classifyCall(tool, c
 
 describe('Claude Code tool kinds', () => {
   it('file tools write the file their input names', () => {
-    for (const t of ['Write', 'Edit', 'MultiEdit']) assert.deepEqual(claudeToolKind(t, { file_path: '/w/a.ts', content: 'x' }), { kind: 'file-write', paths: ['/w/a.ts'], summary: '/w/a.ts' });
-    assert.deepEqual(claudeToolKind('NotebookEdit', { notebook_path: '/w/n.ipynb' }), { kind: 'file-write', paths: ['/w/n.ipynb'], summary: '/w/n.ipynb' });
+    for (const t of ['Write', 'Edit', 'MultiEdit'])
+      assert.deepEqual(claudeToolKind(t, { file_path: '/w/a.ts', content: 'x' }), {
+        kind: 'file-write',
+        paths: ['/w/a.ts'],
+        summary: '/w/a.ts',
+      });
+    assert.deepEqual(claudeToolKind('NotebookEdit', { notebook_path: '/w/n.ipynb' }), {
+      kind: 'file-write',
+      paths: ['/w/n.ipynb'],
+      summary: '/w/n.ipynb',
+    });
     assert.deepEqual(claudeToolKind('Write', {}), { kind: 'file-write', paths: [], summary: '' });
   });
   it('Bash is a POSIX shell, PowerShell a PowerShell one', () => {
-    assert.deepEqual(claudeToolKind('Bash', { command: 'git push', description: 'push' }), { kind: 'shell', command: 'git push', dialect: 'sh' });
-    assert.deepEqual(claudeToolKind('PowerShell', { command: 'Get-ChildItem' }), { kind: 'shell', command: 'Get-ChildItem', dialect: 'powershell' });
+    assert.deepEqual(claudeToolKind('Bash', { command: 'git push', description: 'push' }), {
+      kind: 'shell',
+      command: 'git push',
+      dialect: 'sh',
+    });
+    assert.deepEqual(claudeToolKind('PowerShell', { command: 'Get-ChildItem' }), {
+      kind: 'shell',
+      command: 'Get-ChildItem',
+      dialect: 'powershell',
+    });
     assert.deepEqual(claudeToolKind('Bash', { command: 7 }), { kind: 'shell', command: '', dialect: 'sh' });
   });
   it('the read-only built-ins are reads, with the path, URL or pattern as their summary', () => {
-    for (const t of ['LS', 'WebSearch', 'TodoWrite', 'TodoRead', 'NotebookRead', 'Task', 'Agent', 'ExitPlanMode', 'BashOutput', 'KillShell', 'AskUserQuestion', 'Skill', 'ToolSearch']) {
+    for (const t of [
+      'LS',
+      'WebSearch',
+      'TodoWrite',
+      'TodoRead',
+      'NotebookRead',
+      'Task',
+      'Agent',
+      'ExitPlanMode',
+      'BashOutput',
+      'KillShell',
+      'AskUserQuestion',
+      'Skill',
+      'ToolSearch',
+    ]) {
       assert.deepEqual(claudeToolKind(t, {}), { kind: 'read' }, t);
     }
     assert.deepEqual(claudeToolKind('Read', { file_path: '/w/a' }), { kind: 'read', summary: '/w/a' });
@@ -48,11 +79,17 @@ describe('Claude Code tool kinds', () => {
   });
   it('the hook adapter puts the kind on tool events, its paths validated', () => {
     const base = { session_id: 's1', cwd: '/w', tool_use_id: 't1' };
-    const pre = parseClaudePayload(JSON.stringify({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: '/w/a.ts' } }), {});
+    const pre = parseClaudePayload(
+      JSON.stringify({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Edit', tool_input: { file_path: '/w/a.ts' } }),
+      {},
+    );
     assert.ok(pre.kind === 'event' && pre.event.type === 'before_tool');
     assert.deepEqual(pre.event.kind, { kind: 'file-write', paths: ['/w/a.ts'], summary: '/w/a.ts' });
     assert.equal(pre.event.shell, false);
-    const post = parseClaudePayload(JSON.stringify({ ...base, hook_event_name: 'PostToolUse', tool_name: 'PowerShell', tool_input: { command: 'ls' } }), {});
+    const post = parseClaudePayload(
+      JSON.stringify({ ...base, hook_event_name: 'PostToolUse', tool_name: 'PowerShell', tool_input: { command: 'ls' } }),
+      {},
+    );
     assert.ok(post.kind === 'event' && post.event.type === 'after_tool');
     assert.deepEqual(post.event.kind, { kind: 'shell', command: 'ls', dialect: 'powershell' });
     assert.equal(post.event.shell, true);

@@ -31,11 +31,22 @@ function body(opts: { dropResult?: boolean; extraPrompt?: string } = {}) {
     tools: [{ name: 'Write' }],
     system: [{ type: 'text', text: 'You are Claude Code.' }],
     messages: [
-      { role: 'user', content: [{ type: 'text', text: '<system-reminder>ctx</system-reminder>' }, { type: 'text', text: 'Add a greeting helper' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: '<system-reminder>ctx</system-reminder>' },
+          { type: 'text', text: 'Add a greeting helper' },
+        ],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'On it.' }, use('toolu_a'), use('toolu_b')] },
       { role: 'user', content: opts.dropResult ? [result('toolu_a')] : [result('toolu_a'), result('toolu_b')] },
       { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
-      ...(opts.extraPrompt ? [{ role: 'user', content: opts.extraPrompt }, { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }] : []),
+      ...(opts.extraPrompt
+        ? [
+            { role: 'user', content: opts.extraPrompt },
+            { role: 'assistant', content: [{ type: 'text', text: 'ok' }] },
+          ]
+        : []),
       { role: 'user', content: 'Only keep the helper' },
     ],
   };
@@ -46,7 +57,11 @@ function record(b: unknown) {
   return { ...summarizeRequest(b), status: (problems.length ? 400 : 200) as 200 | 400, problems };
 }
 
-const EXPECT = { userTexts: ['Add a greeting helper', 'Only keep the helper'], forbidden: ['Commit the greeting work'], toolNames: ['Write', 'Write'] };
+const EXPECT = {
+  userTexts: ['Add a greeting helper', 'Only keep the helper'],
+  forbidden: ['Commit the greeting work'],
+  toolNames: ['Write', 'Write'],
+};
 
 test('tool pairing: a dropped tool_result is flagged the way the real API refuses it', () => {
   assert.deepEqual(toolPairingProblems(body()), []);
@@ -60,20 +75,41 @@ test('tool pairing: a tool_result answering nothing, and a tool_use at the very 
   const orphan = body();
   (orphan.messages[2]!.content as unknown[]).push(result('toolu_zzz'));
   assert.match(toolPairingProblems(orphan).join(' '), /unexpected `tool_use_id`.*toolu_zzz/);
-  const dangling = { messages: [{ role: 'user', content: 'x' }, { role: 'assistant', content: [use('toolu_end')] }] };
+  const dangling = {
+    messages: [
+      { role: 'user', content: 'x' },
+      { role: 'assistant', content: [use('toolu_end')] },
+    ],
+  };
   assert.match(toolPairingProblems(dangling).join(' '), /toolu_end/);
 });
 
 test('resumed-request checker: passes the right conversation, flags a dropped result, a discarded prompt, wrong calls', () => {
   assert.deepEqual(checkResumedRequest(record(body()), EXPECT), []);
   const dropped = checkResumedRequest(record(body({ dropResult: true })), EXPECT);
-  assert.ok(dropped.some((p) => /answered 400/.test(p)), dropped.join('\n'));
-  assert.ok(dropped.some((p) => /toolu_b .*has no tool_result/.test(p)), dropped.join('\n'));
+  assert.ok(
+    dropped.some((p) => /answered 400/.test(p)),
+    dropped.join('\n'),
+  );
+  assert.ok(
+    dropped.some((p) => /toolu_b .*has no tool_result/.test(p)),
+    dropped.join('\n'),
+  );
   // The same request even if a lenient server had accepted it:
-  assert.ok(checkResumedRequest({ ...record(body({ dropResult: true })), status: 200, problems: [] }, EXPECT).some((p) => /toolu_b/.test(p)));
-  assert.ok(checkResumedRequest(record(body({ extraPrompt: 'Commit the greeting work and push it' })), EXPECT).some((p) => /discarded user text/.test(p)));
+  assert.ok(
+    checkResumedRequest({ ...record(body({ dropResult: true })), status: 200, problems: [] }, EXPECT).some((p) => /toolu_b/.test(p)),
+  );
+  assert.ok(
+    checkResumedRequest(record(body({ extraPrompt: 'Commit the greeting work and push it' })), EXPECT).some((p) =>
+      /discarded user text/.test(p),
+    ),
+  );
   assert.ok(checkResumedRequest(record(body()), { ...EXPECT, toolNames: ['Write', 'Edit'] }).some((p) => /tool calls Write,Write/.test(p)));
-  assert.ok(checkResumedRequest(record(body()), { ...EXPECT, userTexts: ['Only keep the helper', 'Add a greeting helper'] }).some((p) => /out of order/.test(p)));
+  assert.ok(
+    checkResumedRequest(record(body()), { ...EXPECT, userTexts: ['Only keep the helper', 'Add a greeting helper'] }).some((p) =>
+      /out of order/.test(p),
+    ),
+  );
   assert.deepEqual(checkResumedRequest(undefined, EXPECT), ['no request reached the model']);
 });
 
@@ -112,8 +148,16 @@ test('event-order checker: passes interleaved parallel calls, flags every broken
   assert.ok(checkEventOrder(without(7)).some((p) => /no Stop/.test(p)));
   assert.ok(checkEventOrder(without(8)).some((p) => /not SessionEnd/.test(p)));
   assert.ok(checkEventOrder([GOOD[0]!, GOOD[2]!, GOOD[1]!, ...GOOD.slice(3)]).some((p) => /before UserPromptSubmit/.test(p)));
-  assert.ok(checkEventOrder([...GOOD.slice(0, 8), ev('PreToolUse', { tool_use_id: 'c' }), ev('PostToolUse', { tool_use_id: 'c' }), GOOD[8]!]).some((p) => /after Stop/.test(p)));
-  assert.ok(checkEventOrder([GOOD[0]!, GOOD[1]!, ev('PreToolUse', { tool_name: 'Bash' }), ...GOOD.slice(7)]).some((p) => /without tool_use_id/.test(p)));
+  assert.ok(
+    checkEventOrder([...GOOD.slice(0, 8), ev('PreToolUse', { tool_use_id: 'c' }), ev('PostToolUse', { tool_use_id: 'c' }), GOOD[8]!]).some(
+      (p) => /after Stop/.test(p),
+    ),
+  );
+  assert.ok(
+    checkEventOrder([GOOD[0]!, GOOD[1]!, ev('PreToolUse', { tool_name: 'Bash' }), ...GOOD.slice(7)]).some((p) =>
+      /without tool_use_id/.test(p),
+    ),
+  );
 });
 
 test('line-type drift: a new chain type is flagged, a new metadata type reported, garbage counted', () => {
@@ -135,7 +179,13 @@ test('line-type drift: a new chain type is flagged, a new metadata type reported
 });
 
 test('payload-field drift lists fields outside KNOWN_PAYLOAD_FIELDS, per event', () => {
-  const r = payloadFieldDrift([{ hook_event_name: 'Stop', session_id: 's', brand_new: 1 }, { hook_event_name: 'SessionStart', session_id: 's' }], KNOWN_PAYLOAD_FIELDS);
+  const r = payloadFieldDrift(
+    [
+      { hook_event_name: 'Stop', session_id: 's', brand_new: 1 },
+      { hook_event_name: 'SessionStart', session_id: 's' },
+    ],
+    KNOWN_PAYLOAD_FIELDS,
+  );
   assert.deepEqual(r.unknown, ['brand_new']);
   assert.equal(r.counts.session_id, 2);
   assert.deepEqual(r.perEvent.Stop, ['brand_new', 'hook_event_name', 'session_id']);
@@ -143,7 +193,13 @@ test('payload-field drift lists fields outside KNOWN_PAYLOAD_FIELDS, per event',
 
 test('notUndone checker: flags a missing entry, a wrong effect or compensation, and a listed-but-earlier call', () => {
   const list = [
-    { tool: 'Bash', summary: 'git -c user.name=A commit -m x', effect: 'compensatable', severity: 'high', compensation: 'git -C /w reset --soft abc' },
+    {
+      tool: 'Bash',
+      summary: 'git -c user.name=A commit -m x',
+      effect: 'compensatable',
+      severity: 'high',
+      compensation: 'git -C /w reset --soft abc',
+    },
     { tool: 'Bash', summary: 'git -C /w push origin main', effect: 'irreversible', severity: 'high' },
   ];
   const good = [
@@ -153,10 +209,18 @@ test('notUndone checker: flags a missing entry, a wrong effect or compensation, 
   assert.deepEqual(checkNotUndone(list, good), []);
   assert.equal(checkNotUndone(list.slice(0, 1), good).length, 1);
   assert.ok(checkNotUndone(list, [{ summary: ['push'], effect: 'compensatable' }])[0]!.includes('effect irreversible'));
-  assert.ok(checkNotUndone(list, [{ summary: ['commit'], effect: 'compensatable', compensation: /reset --soft def/ }])[0]!.includes('compensation'));
+  assert.ok(
+    checkNotUndone(list, [{ summary: ['commit'], effect: 'compensatable', compensation: /reset --soft def/ }])[0]!.includes('compensation'),
+  );
   assert.equal(checkNotUndone(list, [], ['push']).length, 1);
   // One listed entry cannot satisfy two expectations.
-  assert.equal(checkNotUndone(list.slice(1), [{ summary: ['push'], effect: 'irreversible' }, { summary: ['push'], effect: 'irreversible' }]).length, 1);
+  assert.equal(
+    checkNotUndone(list.slice(1), [
+      { summary: ['push'], effect: 'irreversible' },
+      { summary: ['push'], effect: 'irreversible' },
+    ]).length,
+    1,
+  );
 });
 
 test('prompt-checkpoint checker: flags a wrong label, a missing prompt, another session', () => {
@@ -181,18 +245,34 @@ test('tree diff: flags different content, a missing file, an extra file', () => 
 });
 
 async function post(url: string, b: unknown): Promise<{ status: number; text: string }> {
-  const r = await fetch(`${url}/v1/messages?beta=true`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(b) });
+  const r = await fetch(`${url}/v1/messages?beta=true`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(b),
+  });
   return { status: r.status, text: await r.text() };
 }
 
 test('scripted server: streams SSE like the real API, 400s a dropped tool_result, answers side requests, logs main-loop requests', async () => {
   const log = path.join(tempDir('ar-mock-'), 'requests.jsonl');
-  const m = await startMockModel({ log, script: [{ tool_use: { name: 'Write', input: { file_path: '/w/a', content: 'x' } } }, { text: 'Done.' }], label: 'L' });
+  const m = await startMockModel({
+    log,
+    script: [{ tool_use: { name: 'Write', input: { file_path: '/w/a', content: 'x' } } }, { text: 'Done.' }],
+    label: 'L',
+  });
   try {
     const first = await post(m.url, body());
     assert.equal(first.status, 200);
     const events = [...first.text.matchAll(/^event: (\S+)$/gm)].map((x) => x[1]);
-    assert.deepEqual(events, ['message_start', 'content_block_start', 'content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop']);
+    assert.deepEqual(events, [
+      'message_start',
+      'content_block_start',
+      'content_block_delta',
+      'content_block_delta',
+      'content_block_stop',
+      'message_delta',
+      'message_stop',
+    ]);
     const deltas = [...first.text.matchAll(/^data: (.*)$/gm)].map((x) => JSON.parse(x[1]!)).filter((d) => d.type === 'content_block_delta');
     assert.deepEqual(JSON.parse(deltas.map((d) => d.delta.partial_json).join('')), { file_path: '/w/a', content: 'x' });
     assert.match(first.text, /"stop_reason":"tool_use"/);
@@ -209,7 +289,14 @@ test('scripted server: streams SSE like the real API, 400s a dropped tool_result
     assert.match(last.text, /"text_delta","text":"Done\."/);
     assert.equal(m.remaining(), 0, 'the rejected request and the side request consumed no step');
     const logged = readRequests(log);
-    assert.deepEqual(logged.map((r) => [r.n, r.status, r.label]), [[0, 200, 'L'], [1, 400, 'L'], [2, 200, 'L']]);
+    assert.deepEqual(
+      logged.map((r) => [r.n, r.status, r.label]),
+      [
+        [0, 200, 'L'],
+        [1, 400, 'L'],
+        [2, 200, 'L'],
+      ],
+    );
     assert.equal(m.stats.side, 1);
     assert.equal((await fetch(`${m.url}/v1/other`)).status, 404);
     assert.ok(fs.existsSync(log));

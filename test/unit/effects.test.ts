@@ -171,7 +171,7 @@ const TABLE: Row[] = [
   ['nohup npm publish &', 'irreversible', 'high'],
   ['xargs -I{} git push origin {} < branches.txt', 'irreversible', 'high'],
   ['bash -c "cd repo && git push"', 'irreversible', 'high'],
-  ['sh -c \'npm publish\'', 'irreversible', 'high'],
+  ["sh -c 'npm publish'", 'irreversible', 'high'],
   ['echo $(git push 2>&1)', 'irreversible', 'high'],
   ['echo "$(gh pr create --fill)"', 'irreversible', 'high'],
   ['echo `git push`', 'irreversible', 'high'],
@@ -219,13 +219,18 @@ describe('shell command classes (table)', () => {
 
 describe('shell parsing', () => {
   it('does not split inside quotes, and splits on every operator outside them', () => {
-    assert.deepEqual(splitChain('git -C repo -c user.name=x commit -m "msg; rm -rf"'), ['git -C repo -c user.name=x commit -m "msg; rm -rf"']);
-    assert.deepEqual(splitChain("a && b || c; d | e\nf & g"), ['a', 'b', 'c', 'd', 'e', 'f', 'g']);
-    assert.deepEqual(splitChain("echo 'a && b' \"c | d\" e\\;f"), ["echo 'a && b' \"c | d\" e\\;f"]);
+    assert.deepEqual(splitChain('git -C repo -c user.name=x commit -m "msg; rm -rf"'), [
+      'git -C repo -c user.name=x commit -m "msg; rm -rf"',
+    ]);
+    assert.deepEqual(splitChain('a && b || c; d | e\nf & g'), ['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    assert.deepEqual(splitChain('echo \'a && b\' "c | d" e\\;f'), ['echo \'a && b\' "c | d" e\\;f']);
   });
   it('reads 2>&1 and &> as redirections, not as background operators', () => {
     assert.deepEqual(splitChain('npm test 2>&1 | tail -5'), ['npm test', 'tail -5']);
-    assert.deepEqual(parseScript('make &> build.log')[0]!.items.map((i) => ('words' in i ? i.words : [])), [['make']]);
+    assert.deepEqual(
+      parseScript('make &> build.log')[0]!.items.map((i) => ('words' in i ? i.words : [])),
+      [['make']],
+    );
   });
   it('removes quotes and escapes, drops assignments', () => {
     assert.deepEqual(words(`FOO=1 git commit -m "a \\"b\\" c" 'd e' f\\ g`), ['git', 'commit', '-m', 'a "b" c', 'd e', 'f g']);
@@ -240,7 +245,7 @@ describe('shell parsing', () => {
     assert.deepEqual(first.writes, ['x']);
     assert.deepEqual(first.heredocs, ['git push; npm publish']);
     assert.equal(classifyShell("cat > x <<'EOF'\ngit push\nEOF", WS).effect, 'rewindable');
-    assert.equal(classifyShell("sh <<-EOF\n\tgit push\n\tEOF", WS).effect, 'irreversible');
+    assert.equal(classifyShell('sh <<-EOF\n\tgit push\n\tEOF', WS).effect, 'irreversible');
   });
   it('parses nested substitutions and subshells', () => {
     assert.equal(classifyShell('echo "$(echo "$(git push)")"', WS).effect, 'irreversible');
@@ -266,35 +271,68 @@ describe('git compensations', () => {
     assert.equal(classify('Bash', { command: 'cd packages/a && git commit -m x' }, { cwd: WS }).gitCommitIn, `${WS}/packages/a`);
     assert.equal(classify('Bash', { command: 'git -C a -C b commit -m x' }, { cwd: WS }).gitCommitIn, `${WS}/a/b`);
     assert.equal(classify('Bash', { command: 'env -C /srv/repo git commit -m x' }, { cwd: WS }).gitCommitIn, '/srv/repo');
-    assert.equal(classify('Bash', { command: '(cd x && git commit -m m); git commit -m n' }, { cwd: WS }).git?.map((g) => g.dir).join(','), `${WS}/x,${WS}`);
+    assert.equal(
+      classify('Bash', { command: '(cd x && git commit -m m); git commit -m n' }, { cwd: WS })
+        .git?.map((g) => g.dir)
+        .join(','),
+      `${WS}/x,${WS}`,
+    );
     assert.equal(classify('Bash', { command: 'cd "$DIR" && git commit -m x' }, { cwd: WS }).gitCommitIn, undefined);
   });
   it('keeps git location options in the compensation', () => {
     const c = classify('Bash', { command: 'git --git-dir=/x/.git --work-tree /x commit -m a' }, { cwd: WS });
-    assert.equal(completeCompensation(c, () => ({ sha: 'f00', branch: null })), `git -C ${WS} --git-dir=/x/.git --work-tree=/x reset --soft f00`);
+    assert.equal(
+      completeCompensation(c, () => ({ sha: 'f00', branch: null })),
+      `git -C ${WS} --git-dir=/x/.git --work-tree=/x reset --soft f00`,
+    );
   });
   it('two commits in one repository reset to the HEAD before the first; the first commit ever un-commits', () => {
     const c = classify('Bash', { command: 'git commit -m a && git commit -m b' }, { cwd: WS });
-    assert.equal(completeCompensation(c, () => ({ sha: 'aaa', branch: 'main' })), `git -C ${WS} reset --soft aaa`);
-    assert.equal(completeCompensation(c, () => ({ sha: null, branch: 'main' })), `git -C ${WS} update-ref -d HEAD`);
-    assert.equal(completeCompensation(c, () => null), undefined, 'not a repository: no suggestion');
+    assert.equal(
+      completeCompensation(c, () => ({ sha: 'aaa', branch: 'main' })),
+      `git -C ${WS} reset --soft aaa`,
+    );
+    assert.equal(
+      completeCompensation(c, () => ({ sha: null, branch: 'main' })),
+      `git -C ${WS} update-ref -d HEAD`,
+    );
+    assert.equal(
+      completeCompensation(c, () => null),
+      undefined,
+      'not a repository: no suggestion',
+    );
   });
   it('a branch switch goes back to the branch before; a new branch is deleted after switching back', () => {
     const sw = classify('Bash', { command: 'git switch main' }, { cwd: WS });
-    assert.equal(completeCompensation(sw, () => ({ sha: 'a1', branch: 'dev' })), `git -C ${WS} switch dev`);
+    assert.equal(
+      completeCompensation(sw, () => ({ sha: 'a1', branch: 'dev' })),
+      `git -C ${WS} switch dev`,
+    );
     const nb = classify('Bash', { command: 'git checkout -b feat' }, { cwd: WS });
-    assert.equal(completeCompensation(nb, () => ({ sha: 'a1', branch: 'dev' })), `git -C ${WS} switch dev && git -C ${WS} branch -D feat`);
-    assert.equal(completeCompensation(sw, () => ({ sha: 'a1', branch: null })), `git -C ${WS} checkout --detach a1`);
+    assert.equal(
+      completeCompensation(nb, () => ({ sha: 'a1', branch: 'dev' })),
+      `git -C ${WS} switch dev && git -C ${WS} branch -D feat`,
+    );
+    assert.equal(
+      completeCompensation(sw, () => ({ sha: 'a1', branch: null })),
+      `git -C ${WS} checkout --detach a1`,
+    );
   });
   it('undoes several units in reverse order', () => {
     const c = classify('Bash', { command: 'git commit -m a && git tag v1' }, { cwd: WS });
-    assert.equal(completeCompensation(c, () => ({ sha: 'c0', branch: 'main' })), `git -C ${WS} tag -d v1 && git -C ${WS} reset --soft c0`);
+    assert.equal(
+      completeCompensation(c, () => ({ sha: 'c0', branch: 'main' })),
+      `git -C ${WS} tag -d v1 && git -C ${WS} reset --soft c0`,
+    );
     assert.equal(classifyShell('git tag v2', WS).compensation, `git -C ${WS} tag -d v2`);
     assert.equal(classifyShell('apt-get install -y jq ripgrep', WS).compensation, 'apt-get remove jq ripgrep');
   });
   it('merges and resets compensate with a mixed reset (the files come back with the file rewind)', () => {
     const c = classify('Bash', { command: 'git reset --hard origin/main' }, { cwd: WS });
-    assert.equal(completeCompensation(c, () => ({ sha: 'beef', branch: 'main' })), `git -C ${WS} reset --mixed beef`);
+    assert.equal(
+      completeCompensation(c, () => ({ sha: 'beef', branch: 'main' })),
+      `git -C ${WS} reset --mixed beef`,
+    );
     assert.equal(classifyShell('git reset HEAD src/a.ts', WS).effect, 'none', 'unstaging paths');
   });
 });
@@ -329,7 +367,10 @@ describe('tools, MCP and overrides', () => {
     assert.equal(overrides.length, 3, 'invalid entries dropped');
     assert.equal(classify('mcp__github__create_issue', {}, { overrides }).effect, 'none');
     assert.equal(classify('mcp__mail__draft', {}, { overrides }).effect, 'rewindable');
-    assert.deepEqual([classify('mcp__mail__send', {}, { overrides }).effect, classify('mcp__mail__send', {}, { overrides }).severity], ['irreversible', 'low']);
+    assert.deepEqual(
+      [classify('mcp__mail__send', {}, { overrides }).effect, classify('mcp__mail__send', {}, { overrides }).severity],
+      ['irreversible', 'low'],
+    );
     assert.equal(classify('Read', { file_path: '/a' }, { overrides }).effect, 'none');
     assert.equal(classify('Grep', { pattern: 'x' }, { overrides }).effect, 'none');
   });
@@ -342,7 +383,11 @@ describe('tools, MCP and overrides', () => {
       ],
     }).effects;
     const a = classify('Bash', { command: 'npm test && ./scripts/deploy-staging.sh --fast' }, { cwd: WS, overrides });
-    assert.deepEqual([a.effect, a.severity, a.compensation], ['irreversible', 'high', './scripts/rollback.sh'], 'the compensation the user configured is kept');
+    assert.deepEqual(
+      [a.effect, a.severity, a.compensation],
+      ['irreversible', 'high', './scripts/rollback.sh'],
+      'the compensation the user configured is kept',
+    );
     assert.equal(classify('Bash', { command: 'npm run deploy' }, { cwd: WS, overrides }).effect, 'none');
     // The override covers its own part only: the push in the same chain is still listed.
     assert.equal(classify('Bash', { command: 'npm run deploy && git push' }, { cwd: WS, overrides }).effect, 'irreversible');
@@ -384,7 +429,11 @@ describe('generic tool kinds (no agent tool names)', () => {
     const c = classifyCall('view_file', { kind: 'read', summary: '/w/a.ts' }, { path: 'a.ts' }, { overrides });
     assert.deepEqual([c.effect, c.summary], ['none', '/w/a.ts']);
     assert.equal(classifyCall('fetch_page', { kind: 'read' }, { url: 'https://x.test' }).summary, '{"url":"https://x.test"}');
-    assert.equal(classifyCall('frobnicate', { kind: 'other' }, {}, { overrides }).effect, 'irreversible', 'the glob still lists an unknown tool');
+    assert.equal(
+      classifyCall('frobnicate', { kind: 'other' }, {}, { overrides }).effect,
+      'irreversible',
+      'the glob still lists an unknown tool',
+    );
   });
   it('unknown tools are irreversible/low; file writes rewindable; shell commands by what they run', () => {
     const o = classifyCall('frobnicate', { kind: 'other' }, { a: 1 });

@@ -14,7 +14,14 @@ describe('files.jsonl', () => {
     appendRecords(f, [cp('a'), cp('b')]);
     appendRecords(f, [cp('c')]);
     const { records, problems } = readLog(f);
-    assert.deepEqual(records.map((r) => [r.t === 'checkpoint' && r.id, r.seq]), [['a', 0], ['b', 1], ['c', 2]]);
+    assert.deepEqual(
+      records.map((r) => [r.t === 'checkpoint' && r.id, r.seq]),
+      [
+        ['a', 0],
+        ['b', 1],
+        ['c', 2],
+      ],
+    );
     assert.equal(problems.length, 0);
   });
   it('a record appended after a torn line starts on its own line and is not lost', () => {
@@ -23,16 +30,25 @@ describe('files.jsonl', () => {
     fs.appendFileSync(f, '{"t":"checkpoint","id":"tor');
     appendRecords(f, [cp('b')]);
     const { records, problems } = readLog(f);
-    assert.deepEqual(records.map((r) => r.t === 'checkpoint' && r.id), ['a', 'b']);
+    assert.deepEqual(
+      records.map((r) => r.t === 'checkpoint' && r.id),
+      ['a', 'b'],
+    );
     assert.equal(problems.length, 1);
     assert.equal(problems[0]!.line, 2);
   });
   it('skips and reports unknown record types and malformed snapshots, never fails', () => {
     const f = path.join(tempDir(), 'files.jsonl');
-    fs.writeFileSync(f, ['{"t":"future-thing","x":1}', '{"t":"snap","path":"/a","hash":"zz","phase":"after","time":1}', '[]', 'garbage', ''].join('\n'));
+    fs.writeFileSync(
+      f,
+      ['{"t":"future-thing","x":1}', '{"t":"snap","path":"/a","hash":"zz","phase":"after","time":1}', '[]', 'garbage', ''].join('\n'),
+    );
     const { records, problems } = readLog(f);
     assert.equal(records.length, 0);
-    assert.deepEqual(problems.map((p) => p.line), [1, 2, 3, 4]);
+    assert.deepEqual(
+      problems.map((p) => p.line),
+      [1, 2, 3, 4],
+    );
   });
   it('reads a missing log as empty', () => {
     assert.deepEqual(readLog(path.join(tempDir(), 'nope.jsonl')), { records: [], problems: [] });

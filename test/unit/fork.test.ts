@@ -29,7 +29,12 @@ function place(name: string): string {
 
 const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 const listing = (dir: string) => fs.readdirSync(dir).sort();
-const jsonLines = (file: string) => fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+const jsonLines = (file: string) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 for (const name of FIXTURES) {
   test(`${name}: every fork re-reads as exactly the prefix before its cut`, () => {
@@ -63,16 +68,37 @@ test('kept lines are the parent lines unchanged but for sessionId; dropped: side
   const f = forkTranscript(file, jumpCut.uuid);
   const fork = jsonLines(f.transcript);
   const types = fork.map((l) => l.type as string);
-  for (const t of ['progress', 'summary', 'last-prompt', 'queue-operation', 'custom-title', 'ai-title', 'file-history-snapshot', 'cost-state']) {
+  for (const t of [
+    'progress',
+    'summary',
+    'last-prompt',
+    'queue-operation',
+    'custom-title',
+    'ai-title',
+    'file-history-snapshot',
+    'cost-state',
+  ]) {
     assert.ok(!types.includes(t), `${t} is dropped`);
   }
   for (const t of ['permission-mode', 'tools-used', 'mode', 'content-replacement', 'api-request', 'attachment', 'future-chain-entry']) {
     assert.ok(types.includes(t), `${t} is kept`);
   }
-  assert.deepEqual(fork.filter((l) => l.type === 'future-metadata').map((l) => l.about), ['written before the second prompt'], 'metadata written after the cut is dropped');
+  assert.deepEqual(
+    fork.filter((l) => l.type === 'future-metadata').map((l) => l.about),
+    ['written before the second prompt'],
+    'metadata written after the cut is dropped',
+  );
   assert.ok(!fork.some((l) => l.uuid === jumpCut.uuid), 'the cut prompt itself is gone');
   // Byte-for-byte: every fork line, with its sessionId put back, is a line of the parent.
-  const parentSet = new Set(parentLines.map((l) => { try { return JSON.stringify(JSON.parse(l)); } catch { return l; } }));
+  const parentSet = new Set(
+    parentLines.map((l) => {
+      try {
+        return JSON.stringify(JSON.parse(l));
+      } catch {
+        return l;
+      }
+    }),
+  );
   for (const l of fork) {
     const back = { ...l, sessionId: '11111111-1111-4111-8111-111111111111' };
     if (l.parentUuid === '00000000-0000-4000-8000-000000000007') continue; // re-parented over the dropped progress line (below)
@@ -109,7 +135,10 @@ test('the fork checker fails on a fork that drops a tool result', () => {
   fs.writeFileSync(broken, lines.filter((l) => !l.includes('"tool_use_id":"toolu_A"')).join('\n') + '\n');
   const bad = readTranscript(broken);
   const problems = checkFork(bad.entries, 0, expect);
-  assert.ok(problems.some((p) => p.includes('toolu_A') && p.includes('no tool_result')), problems.join('; '));
+  assert.ok(
+    problems.some((p) => p.includes('toolu_A') && p.includes('no tool_result')),
+    problems.join('; '),
+  );
   assert.deepEqual(danglingToolUses(bad.entries), ['toolu_A']);
 });
 
@@ -117,13 +146,28 @@ test('the checker also catches a wrong sessionId, a sidechain line and a broken 
   const file = place('dead-branch.jsonl');
   const t = readTimeline(file);
   const f = forkTranscript(file, t.prompts[1]!.uuid);
-  const lines = fs.readFileSync(f.transcript, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const lines = fs
+    .readFileSync(f.transcript, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   lines[1].sessionId = 'someone-else';
-  lines.push({ type: 'user', uuid: 'side', parentUuid: null, isSidechain: true, sessionId: f.session, message: { role: 'user', content: 'x' } });
+  lines.push({
+    type: 'user',
+    uuid: 'side',
+    parentUuid: null,
+    isSidechain: true,
+    sessionId: f.session,
+    message: { role: 'user', content: 'x' },
+  });
   lines.push({ type: 'attachment', uuid: 'orphan', parentUuid: 'nowhere', sessionId: f.session });
   const broken = path.join(path.dirname(file), 'broken.jsonl');
   fs.writeFileSync(broken, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  const problems = checkFork(readTranscript(broken).entries, 0, { session: f.session, leaf: t.prompts[0]!.uuid, prompts: [t.prompts[0]!.uuid] }).join('\n');
+  const problems = checkFork(readTranscript(broken).entries, 0, {
+    session: f.session,
+    leaf: t.prompts[0]!.uuid,
+    prompts: [t.prompts[0]!.uuid],
+  }).join('\n');
   assert.match(problems, /sessionId someone-else/);
   assert.match(problems, /sidechain/);
   assert.match(problems, /parent that is not in the fork/);
@@ -171,8 +215,20 @@ test('cuts anywhere but before a real prompt, or before the first prompt, are re
 });
 
 test('whole-parent metadata: known types and title/summary-shaped unknown ones', () => {
-  for (const t of ['summary', 'last-prompt', 'queue-operation', 'custom-title', 'ai-title', 'file-history-snapshot', 'cost-state', 'agent-title', 'session-summary']) assert.ok(isWholeParentMetadata(t), t);
-  for (const t of ['mode', 'permission-mode', 'tools-used', 'content-replacement', 'api-request', 'atis-latch', 'future-metadata']) assert.ok(!isWholeParentMetadata(t), t);
+  for (const t of [
+    'summary',
+    'last-prompt',
+    'queue-operation',
+    'custom-title',
+    'ai-title',
+    'file-history-snapshot',
+    'cost-state',
+    'agent-title',
+    'session-summary',
+  ])
+    assert.ok(isWholeParentMetadata(t), t);
+  for (const t of ['mode', 'permission-mode', 'tools-used', 'content-replacement', 'api-request', 'atis-latch', 'future-metadata'])
+    assert.ok(!isWholeParentMetadata(t), t);
 });
 
 test('two forks of the same parent get different ids and both stay resumable', () => {
@@ -199,9 +255,25 @@ test('a transcript whose kept turn lost a tool result (a crash mid-call) is refu
     file,
     [
       line({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: 'first' } }),
-      line({ type: 'assistant', uuid: 'a1', parentUuid: 'u1', message: { id: 'm1', content: [{ type: 'tool_use', id: 'toolu_lost', name: 'Bash', input: { command: 'ls' } }] } }),
+      line({
+        type: 'assistant',
+        uuid: 'a1',
+        parentUuid: 'u1',
+        message: { id: 'm1', content: [{ type: 'tool_use', id: 'toolu_lost', name: 'Bash', input: { command: 'ls' } }] },
+      }),
       line({ type: 'user', uuid: 'u2', parentUuid: 'a1', message: { role: 'user', content: 'second' } }),
-      line({ type: 'user', uuid: 'u3', parentUuid: 'u2', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: 'r' }, { type: 'text', text: 'and this' }] } }),
+      line({
+        type: 'user',
+        uuid: 'u3',
+        parentUuid: 'u2',
+        message: {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: 'x', content: 'r' },
+            { type: 'text', text: 'and this' },
+          ],
+        },
+      }),
     ].join('\n') + '\n',
   );
   refused(file, 'u2', 'unclean');

@@ -12,8 +12,20 @@ const W = '/w';
 
 function fork(extra: Partial<ForkLineage> = {}): ForkLineage {
   return {
-    t: 'fork', v: 1, time: 9_999_999_999, agent: 'claude', source: 'transcript', parentSession: 's1', parentTranscript: '/p/s1.jsonl',
-    session: 'f1', transcript: '/p/f1.jsonl', cutUuid: 'u2', cutPromptId: 'p-2', cutText: 'second', cutOccurrence: 0, ...extra,
+    t: 'fork',
+    v: 1,
+    time: 9_999_999_999,
+    agent: 'claude',
+    source: 'transcript',
+    parentSession: 's1',
+    parentTranscript: '/p/s1.jsonl',
+    session: 'f1',
+    transcript: '/p/f1.jsonl',
+    cutUuid: 'u2',
+    cutPromptId: 'p-2',
+    cutText: 'second',
+    cutOccurrence: 0,
+    ...extra,
   };
 }
 
@@ -39,12 +51,18 @@ function twoTurns(): LogBuilder {
 test('conversation-only rewind: the files the discarded turns changed still hold those changes; their irreversible actions are listed', () => {
   const facts = regroundFacts(twoTurns().records(), fork(), []);
   assert.equal(facts.cutFound, true);
-  assert.deepEqual(facts.stillEdited, [{ path: `${W}/a.txt`, deleted: false }, { path: `${W}/b.txt`, deleted: false }]);
-  assert.deepEqual(facts.reverted, []);
-  assert.deepEqual(facts.actions.map((a) => [a.summary, a.effect, a.compensation]), [
-    ['git push origin main', 'irreversible', undefined],
-    ['git commit -m wip', 'compensatable', 'git reset --soft abc123'],
+  assert.deepEqual(facts.stillEdited, [
+    { path: `${W}/a.txt`, deleted: false },
+    { path: `${W}/b.txt`, deleted: false },
   ]);
+  assert.deepEqual(facts.reverted, []);
+  assert.deepEqual(
+    facts.actions.map((a) => [a.summary, a.effect, a.compensation]),
+    [
+      ['git push origin main', 'irreversible', undefined],
+      ['git commit -m wip', 'compensatable', 'git reset --soft abc123'],
+    ],
+  );
   const text = regroundText(facts, fork());
   assert.match(text, /fork of session s1, cut before the prompt "second"/);
   assert.match(text, /still hold changes made in the discarded turns[\s\S]*\/w\/a\.txt\n- \/w\/b\.txt/);
@@ -74,15 +92,15 @@ test('both / files rewind after the cut: the rewound files are listed as reverte
 });
 
 test('a rewind further back than the cut also reverts files the kept turns wrote', () => {
-  const b = twoTurns()
-    .checkpoint('rw', 'rewind', { target: 'c1' })
-    .snap(`${W}/a.txt`, null, 'rewind')
-    .snap(`${W}/b.txt`, null, 'rewind');
+  const b = twoTurns().checkpoint('rw', 'rewind', { target: 'c1' }).snap(`${W}/a.txt`, null, 'rewind').snap(`${W}/b.txt`, null, 'rewind');
   const facts = regroundFacts(b.records(), fork(), []);
-  assert.deepEqual(facts.reverted.map((f) => [f.path, f.deleted, f.asAtCut]), [
-    [`${W}/a.txt`, true, false],
-    [`${W}/b.txt`, true, true],
-  ]);
+  assert.deepEqual(
+    facts.reverted.map((f) => [f.path, f.deleted, f.asAtCut]),
+    [
+      [`${W}/a.txt`, true, false],
+      [`${W}/b.txt`, true, true],
+    ],
+  );
 });
 
 test('the cut checkpoint: by id, by prompt id, else by session + text + occurrence', () => {
@@ -93,14 +111,18 @@ test('the cut checkpoint: by id, by prompt id, else by session + text + occurren
     .records();
   assert.equal(findCutCheckpoint(records, fork({ cutCheckpoint: 'x2' }), [])?.id, 'x2');
   assert.equal(findCutCheckpoint(records, fork({ cutPromptId: 'q2' }), [])?.id, 'x2');
-  const byText = (occurrence: number) => findCutCheckpoint(records, fork({ cutPromptId: undefined, cutText: 'again', cutOccurrence: occurrence }), [])?.id;
+  const byText = (occurrence: number) =>
+    findCutCheckpoint(records, fork({ cutPromptId: undefined, cutText: 'again', cutOccurrence: occurrence }), [])?.id;
   assert.equal(byText(0), 'x1');
   assert.equal(byText(1), 'x2');
   assert.equal(byText(5), 'x2', 'never a checkpoint of another session');
   // A fork of a fork: the text may belong to the grandparent session.
   const lineage: LineageRecord[] = [fork({ session: 's1', parentSession: 's9' })];
   assert.deepEqual(ancestorsOf(lineage, 's1'), ['s9']);
-  assert.equal(findCutCheckpoint(records, fork({ cutPromptId: undefined, parentSession: 's1', cutText: 'again', cutOccurrence: 2 }), lineage)?.id, 'x3');
+  assert.equal(
+    findCutCheckpoint(records, fork({ cutPromptId: undefined, parentSession: 's1', cutText: 'again', cutOccurrence: 2 }), lineage)?.id,
+    'x3',
+  );
   assert.equal(findCutCheckpoint(records, fork({ cutPromptId: 'nope', cutText: 'never typed' }), []), undefined);
 });
 
@@ -123,28 +145,30 @@ test('long lists are cut with a count of what was left out', () => {
 // disk now decides, not whether rewind snapshots exist: after the undo the disk is as the discarded
 // turns left it, so the fork must hear "b.txt still holds the discarded turn's edit", not "rewound".
 function rewoundThenUndone(): LogBuilder {
-  return new LogBuilder()
-    .checkpoint('start', 'session-start')
-    .checkpoint('c1', 'prompt', { promptId: 'p-1', label: 'first' })
-    .snap(`${W}/a.txt`, h('a0'), 'before')
-    .snap(`${W}/a.txt`, h('a1'), 'after')
-    .checkpoint('c2', 'prompt', { promptId: 'p-2', label: 'second' })
-    .snap(`${W}/b.txt`, h('b0'), 'before')
-    .snap(`${W}/b.txt`, h('b1'), 'after')
-    .checkpoint('bt', 'before-tool', { label: 'Bash: git push nowhere main' })
-    .call('Bash', 'git push nowhere main', 'irreversible', { severity: 'high' })
-    // rewind --to c1
-    .snap(`${W}/a.txt`, h('a1'), 'pre-rewind', { session: undefined })
-    .snap(`${W}/b.txt`, h('b1'), 'pre-rewind', { session: undefined })
-    .checkpoint('rw1', 'rewind', { target: 'c1', label: 'Before rewind to "first"', session: undefined })
-    .snap(`${W}/a.txt`, h('a0'), 'rewind', { session: undefined })
-    .snap(`${W}/b.txt`, h('b0'), 'rewind', { session: undefined })
-    // undo: rewind --to rw1
-    .snap(`${W}/a.txt`, h('a0'), 'pre-rewind', { session: undefined })
-    .snap(`${W}/b.txt`, h('b0'), 'pre-rewind', { session: undefined })
-    .checkpoint('rw2', 'rewind', { target: 'rw1', label: 'Before rewind to "Before rewind to "first""', session: undefined })
-    .snap(`${W}/a.txt`, h('a1'), 'rewind', { session: undefined })
-    .snap(`${W}/b.txt`, h('b1'), 'rewind', { session: undefined });
+  return (
+    new LogBuilder()
+      .checkpoint('start', 'session-start')
+      .checkpoint('c1', 'prompt', { promptId: 'p-1', label: 'first' })
+      .snap(`${W}/a.txt`, h('a0'), 'before')
+      .snap(`${W}/a.txt`, h('a1'), 'after')
+      .checkpoint('c2', 'prompt', { promptId: 'p-2', label: 'second' })
+      .snap(`${W}/b.txt`, h('b0'), 'before')
+      .snap(`${W}/b.txt`, h('b1'), 'after')
+      .checkpoint('bt', 'before-tool', { label: 'Bash: git push nowhere main' })
+      .call('Bash', 'git push nowhere main', 'irreversible', { severity: 'high' })
+      // rewind --to c1
+      .snap(`${W}/a.txt`, h('a1'), 'pre-rewind', { session: undefined })
+      .snap(`${W}/b.txt`, h('b1'), 'pre-rewind', { session: undefined })
+      .checkpoint('rw1', 'rewind', { target: 'c1', label: 'Before rewind to "first"', session: undefined })
+      .snap(`${W}/a.txt`, h('a0'), 'rewind', { session: undefined })
+      .snap(`${W}/b.txt`, h('b0'), 'rewind', { session: undefined })
+      // undo: rewind --to rw1
+      .snap(`${W}/a.txt`, h('a0'), 'pre-rewind', { session: undefined })
+      .snap(`${W}/b.txt`, h('b0'), 'pre-rewind', { session: undefined })
+      .checkpoint('rw2', 'rewind', { target: 'rw1', label: 'Before rewind to "Before rewind to "first""', session: undefined })
+      .snap(`${W}/a.txt`, h('a1'), 'rewind', { session: undefined })
+      .snap(`${W}/b.txt`, h('b1'), 'rewind', { session: undefined })
+  );
 }
 
 test('bug: files rewound and the rewind undone, then a fork — the re-grounding describes the disk now, not the rewind snapshots', () => {
@@ -165,7 +189,10 @@ test('bug: files rewound and the rewind undone, then a fork — the re-grounding
   assert.deepEqual(facts.reverted, []);
   assert.deepEqual(facts.stillEdited, expected.stillEdited);
   assert.deepEqual(facts.reverted, expected.reverted);
-  assert.deepEqual(facts.actions.map((a) => a.summary), ['git push nowhere main']);
+  assert.deepEqual(
+    facts.actions.map((a) => a.summary),
+    ['git push nowhere main'],
+  );
   const text = regroundText(facts, fork());
   assert.equal(text, regroundText(expected, fork()));
   assert.match(text, /still hold changes made in the discarded turns[^\n]*\n- \/w\/b\.txt\n/);
@@ -181,13 +208,16 @@ test('a file back at its cut state through a rewind of the discarded edit is "re
     .snap(`${W}/b.txt`, h('b0'), 'rewind', { session: undefined });
   const facts = regroundFacts(b.records(), fork(), []);
   assert.deepEqual(facts.stillEdited, []);
-  assert.deepEqual(facts.reverted.map((f) => [f.path, f.deleted, f.asAtCut]), [[`${W}/b.txt`, false, true]]);
+  assert.deepEqual(
+    facts.reverted.map((f) => [f.path, f.deleted, f.asAtCut]),
+    [[`${W}/b.txt`, false, true]],
+  );
   const text = regroundText(facts, fork());
   assert.ok(text.includes('/w/b.txt (restored to how it was before that prompt)'), text);
   assert.doesNotMatch(text, /a\.txt/);
 });
 
-test('a partial rewind leaves a file at neither the cut state nor the discarded turns\' last state: said plainly, with the point it was restored to', () => {
+test("a partial rewind leaves a file at neither the cut state nor the discarded turns' last state: said plainly, with the point it was restored to", () => {
   const b = new LogBuilder()
     .checkpoint('c1', 'prompt', { promptId: 'p-1', label: 'first' })
     .snap(`${W}/b.txt`, h('b0'), 'before')

@@ -15,10 +15,21 @@ const DAY = 86400000;
 describe('retention', () => {
   it('keeps stateAt exact for every kept checkpoint', () => {
     const b = new LogBuilder();
-    b.checkpoint('OLD', 'prompt', { time: 0 }).snap('/w/a', h('a0'), 'before').snap('/w/a', h('a1'), 'after').snap('/w/b', h('b0'), 'before').snap('/w/b', h('b1'), 'after');
-    b.checkpoint('OLD2', 'prompt', { time: 1 }).snap('/w/a', h('a1'), 'before').snap('/w/a', h('a2'), 'after').call('Bash', 'git push', 'irreversible');
-    b.checkpoint('NEW', 'prompt', { time: 10 * DAY }).snap('/w/b', h('b1'), 'before').snap('/w/b', h('b2'), 'after');
-    b.checkpoint('NEWER', 'prompt', { time: 11 * DAY }).snap('/w/c', null, 'before').snap('/w/c', h('c1'), 'after');
+    b.checkpoint('OLD', 'prompt', { time: 0 })
+      .snap('/w/a', h('a0'), 'before')
+      .snap('/w/a', h('a1'), 'after')
+      .snap('/w/b', h('b0'), 'before')
+      .snap('/w/b', h('b1'), 'after');
+    b.checkpoint('OLD2', 'prompt', { time: 1 })
+      .snap('/w/a', h('a1'), 'before')
+      .snap('/w/a', h('a2'), 'after')
+      .call('Bash', 'git push', 'irreversible');
+    b.checkpoint('NEW', 'prompt', { time: 10 * DAY })
+      .snap('/w/b', h('b1'), 'before')
+      .snap('/w/b', h('b2'), 'after');
+    b.checkpoint('NEWER', 'prompt', { time: 11 * DAY })
+      .snap('/w/c', null, 'before')
+      .snap('/w/c', h('c1'), 'after');
     const records = b.records();
     const { kept, droppedCheckpoints } = retain(records, 5 * DAY);
     assert.equal(droppedCheckpoints, 2);
@@ -26,14 +37,17 @@ describe('retention', () => {
     for (const id of ['NEW', 'NEWER']) {
       const before = stateAt(records, checkpoints(records).find((c) => c.id === id)!.seq);
       const now = stateAt(after, checkpoints(after).find((c) => c.id === id)!.seq);
-      assert.deepEqual(
-        [...now].map(([p, s]) => [p, s.hash]).sort(),
-        [...before].map(([p, s]) => [p, s.hash]).sort(),
-        `state at ${id}`,
-      );
+      assert.deepEqual([...now].map(([p, s]) => [p, s.hash]).sort(), [...before].map(([p, s]) => [p, s.hash]).sort(), `state at ${id}`);
     }
-    assert.deepEqual(checkpoints(after).map((c) => c.id), ['NEW', 'NEWER']);
-    assert.equal(after.some((r) => r.t === 'call'), false, 'calls before the oldest kept checkpoint go');
+    assert.deepEqual(
+      checkpoints(after).map((c) => c.id),
+      ['NEW', 'NEWER'],
+    );
+    assert.equal(
+      after.some((r) => r.t === 'call'),
+      false,
+      'calls before the oldest kept checkpoint go',
+    );
   });
 });
 
@@ -56,7 +70,10 @@ describe('gc', () => {
     assert.equal(store.blobs.has(cur), true);
     assert.equal(store.blobs.has(old), false);
     assert.equal(store.blobs.has(orphan), false);
-    assert.deepEqual(checkpoints(store.read().records).map((c) => c.id), ['new']);
+    assert.deepEqual(
+      checkpoints(store.read().records).map((c) => c.id),
+      ['new'],
+    );
   });
 
   it('refuses clearly while a rewind holds the store', () => {
@@ -64,7 +81,10 @@ describe('gc', () => {
     const store = Store.open(dir, { create: true });
     const release = acquireStoreLock(store.dir, 'rewind');
     try {
-      assert.throws(() => gc(store, 30), (e: unknown) => e instanceof StoreBusyError && /Another rewind is running/.test((e as Error).message));
+      assert.throws(
+        () => gc(store, 30),
+        (e: unknown) => e instanceof StoreBusyError && /Another rewind is running/.test((e as Error).message),
+      );
     } finally {
       release();
     }

@@ -62,7 +62,12 @@ describe('git index reader', () => {
       const idx = readGitIndex(path.join(ws, '.git'))!;
       assert.equal(idx.version, version);
       assert.deepEqual(ours(ws), gitStage(ws));
-      if (version > 2) assert.equal(idx.entries.find((e) => e.path === 'added-later.txt')!.intentToAdd, true, 'git add -N is seen: its id is not the content');
+      if (version > 2)
+        assert.equal(
+          idx.entries.find((e) => e.path === 'added-later.txt')!.intentToAdd,
+          true,
+          'git add -N is seen: its id is not the content',
+        );
       if (version === 3) assert.equal(idx.entries.find((e) => e.path === 'README.md')!.skipWorktree, true);
       const a = idx.entries.find((e) => e.path === 'src/a.ts')!;
       const st = fs.statSync(path.join(ws, 'src/a.ts'));

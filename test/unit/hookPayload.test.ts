@@ -13,10 +13,22 @@ describe('Claude Code hook payloads', () => {
     });
     const r = parse({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'do it', prompt_id: 'p1' });
     assert.equal(r.kind === 'event' && r.event.type === 'prompt' && r.event.text, 'do it');
-    const pre = parse({ ...base, hook_event_name: 'PreToolUse', tool_name: 'NotebookEdit', tool_input: { notebook_path: '/w/n.ipynb' }, tool_use_id: 'toolu_1' });
+    const pre = parse({
+      ...base,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'NotebookEdit',
+      tool_input: { notebook_path: '/w/n.ipynb' },
+      tool_use_id: 'toolu_1',
+    });
     assert.ok(pre.kind === 'event' && pre.event.type === 'before_tool');
     assert.deepEqual(pre.event.type === 'before_tool' && pre.event.paths, ['/w/n.ipynb']);
-    const fail = parse({ ...base, hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command: 'x' }, tool_use_id: 't' });
+    const fail = parse({
+      ...base,
+      hook_event_name: 'PostToolUseFailure',
+      tool_name: 'Bash',
+      tool_input: { command: 'x' },
+      tool_use_id: 't',
+    });
     assert.ok(fail.kind === 'event' && fail.event.type === 'after_tool' && fail.event.ok === false && fail.event.shell);
   });
   it('treats a relative or malformed file path as bad input', () => {
@@ -26,7 +38,8 @@ describe('Claude Code hook payloads', () => {
     }
   });
   it('treats malformed, empty and incomplete payloads as bad input, unknown events as nothing', () => {
-    for (const text of ['', '   ', 'not json', '[]', '"x"', '{}', JSON.stringify({ hook_event_name: 'Stop' })]) assert.equal(parseClaudePayload(text, {}).kind, 'bad', text);
+    for (const text of ['', '   ', 'not json', '[]', '"x"', '{}', JSON.stringify({ hook_event_name: 'Stop' })])
+      assert.equal(parseClaudePayload(text, {}).kind, 'bad', text);
     assert.equal(parse({ ...base, hook_event_name: 'Notification', message: 'hi' }).kind, 'ignore');
   });
   it('prefers the payload cwd over an inherited CLAUDE_PROJECT_DIR', () => {

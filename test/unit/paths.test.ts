@@ -8,7 +8,8 @@ describe('path checks', () => {
     assert.equal(checkAbsolutePath('/a/b/', 'posix'), '/a/b');
   });
   it('rejects relative, empty, NUL-containing and non-string paths', () => {
-    for (const bad of ['a/b', './x', '', '/a\0b', 42, null, undefined, {}]) assert.equal(checkAbsolutePath(bad, 'posix'), null, String(bad));
+    for (const bad of ['a/b', './x', '', '/a\0b', 42, null, undefined, {}])
+      assert.equal(checkAbsolutePath(bad, 'posix'), null, String(bad));
   });
   it('treats a Windows path as bad input on POSIX and as a path on Windows', () => {
     assert.equal(checkAbsolutePath('C:\\Users\\me\\a.txt', 'posix'), null);

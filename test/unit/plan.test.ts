@@ -32,7 +32,12 @@ describe('computeChanges', () => {
   });
 
   it('a file changed and changed back after the target is not written', () => {
-    const b = new LogBuilder().checkpoint('C1').snap('/w/a', h('a0'), 'before').snap('/w/a', h('a1'), 'after').snap('/w/a', h('a1'), 'before').snap('/w/a', h('a0'), 'after');
+    const b = new LogBuilder()
+      .checkpoint('C1')
+      .snap('/w/a', h('a0'), 'before')
+      .snap('/w/a', h('a1'), 'after')
+      .snap('/w/a', h('a1'), 'before')
+      .snap('/w/a', h('a0'), 'after');
     assert.equal(computeChanges(b.records(), cp(b, 'C1')).changes.length, 0);
   });
 
@@ -68,7 +73,10 @@ describe('computeChanges', () => {
     assert.deepEqual(all.sessions, ['A', 'B']);
     assert.equal(all.changes.length, 3);
     const onlyA = computeChanges(b.records(), cp(b, 'C1'), { sessions: ['A'] });
-    assert.deepEqual(onlyA.changes.map((c) => c.path), ['/w/mine']);
+    assert.deepEqual(
+      onlyA.changes.map((c) => c.path),
+      ['/w/mine'],
+    );
     assert.deepEqual(onlyA.conflicts, [{ path: '/w/both', sessions: ['A', 'B'] }]);
   });
 
@@ -83,9 +91,15 @@ describe('computeChanges', () => {
       .checkpoint('R', 'rewind')
       .snap('/w/a', h('a0'), 'rewind');
     const set = computeChanges(b.records(), cp(b, 'C1'), { paths: ['/w/b'] });
-    assert.deepEqual(set.changes.map((c) => c.path), ['/w/b']);
+    assert.deepEqual(
+      set.changes.map((c) => c.path),
+      ['/w/b'],
+    );
     const undo = computeChanges(b.records(), cp(b, 'R'));
-    assert.deepEqual(undo.changes.map((c) => [c.path, c.to.hash, c.sessions]), [['/w/a', h('a1'), [REWIND_SESSION]]]);
+    assert.deepEqual(
+      undo.changes.map((c) => [c.path, c.to.hash, c.sessions]),
+      [['/w/a', h('a1'), [REWIND_SESSION]]],
+    );
   });
 
   it('lists what it cannot restore: too large at the target, unknown at the target, outside the workspace', () => {
@@ -98,14 +112,11 @@ describe('computeChanges', () => {
       .snap('/etc/passwd', h('x0'), 'before')
       .snap('/etc/passwd', h('x1'), 'after');
     const set = computeChanges(b.records(), cp(b, 'C1'), { allowed: (p) => p.startsWith('/w/') });
-    assert.deepEqual(
-      set.notRestorable,
-      [
-        { path: '/etc/passwd', reason: 'outside-workspace' },
-        { path: '/w/big', reason: 'too-large' },
-        { path: '/w/postonly', reason: 'unknown-at-target' },
-      ],
-    );
+    assert.deepEqual(set.notRestorable, [
+      { path: '/etc/passwd', reason: 'outside-workspace' },
+      { path: '/w/big', reason: 'too-large' },
+      { path: '/w/postonly', reason: 'unknown-at-target' },
+    ]);
     assert.equal(set.changes.length, 0);
   });
 });

@@ -93,7 +93,10 @@ describe('previewHtml', () => {
     assert.throws(() => contentSecurityPolicy('', 'abcdefghijklmnopqrstuvwx'));
     assert.throws(() => contentSecurityPolicy("'self' 'unsafe-inline'", 'abcdefghijklmnopqrstuvwx'));
     // What code-server actually sends (seen in the e2e tier): a quoted keyword and a host.
-    assert.match(contentSecurityPolicy("'self' https://*.vscode-cdn.net", 'abcdefghijklmnopqrstuvwx'), /style-src 'self' https:\/\/\*\.vscode-cdn\.net;/);
+    assert.match(
+      contentSecurityPolicy("'self' https://*.vscode-cdn.net", 'abcdefghijklmnopqrstuvwx'),
+      /style-src 'self' https:\/\/\*\.vscode-cdn\.net;/,
+    );
     assert.throws(() => contentSecurityPolicy(CSP_SOURCE, "x' 'unsafe-inline"));
     assert.throws(() => contentSecurityPolicy(CSP_SOURCE, 'short'));
   });
@@ -123,7 +126,11 @@ describe('preview webview assets', () => {
     const dir = join(repo, 'src/webview');
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
       const src = readFileSync(join(dir, f), 'utf8').replace(/^\s*\/\/.*$/gm, '');
-      assert.doesNotMatch(src, /\.(innerHTML|outerHTML)\b|insertAdjacentHTML|document\.write|\beval\(|new Function\b|createContextualFragment|DOMParser/, f);
+      assert.doesNotMatch(
+        src,
+        /\.(innerHTML|outerHTML)\b|insertAdjacentHTML|document\.write|\beval\(|new Function\b|createContextualFragment|DOMParser/,
+        f,
+      );
       assert.doesNotMatch(src, /\.style\.|setAttribute\(\s*['"]style['"]/, `${f}: no inline style`);
     }
   });
@@ -147,7 +154,14 @@ describe('preview webview text', () => {
   const m = (over: Partial<PreviewModel> = {}): PreviewModel => ({
     ...emptyPreviewModel(),
     target: { id: 'c', label: 'l', kind: 'prompt', time: '2025-01-01T00:00:00Z' },
-    files: [1, 2, 3].map((i) => ({ path: `/w/${i}`, rel: `${i}`, action: 'restore' as const, insertions: 1, deletions: 1, sessions: ['s'] })),
+    files: [1, 2, 3].map((i) => ({
+      path: `/w/${i}`,
+      rel: `${i}`,
+      action: 'restore' as const,
+      insertions: 1,
+      deletions: 1,
+      sessions: ['s'],
+    })),
     sessions: ['s'],
     scope: { default: 'files', available: ['files', 'conversation', 'both'] },
     conversation: { promptText: 'p', promptTime: '', kept: 1, dropped: 1, session: 's', filesKeepingEdits: [] },
@@ -168,7 +182,10 @@ describe('preview webview text', () => {
     const blocked = m({ blocked: [problem('modified-outside')] });
     assert.equal(decide(blocked, 'files', false, 0, false).enabled, false);
     assert.deepEqual([decide(blocked, 'files', true, 0, false).enabled, decide(blocked, 'files', true, 0, false).force], [true, true]);
-    assert.deepEqual([decide(blocked, 'conversation', true, 0, false).enabled, decide(blocked, 'conversation', true, 0, false).force], [true, false]);
+    assert.deepEqual(
+      [decide(blocked, 'conversation', true, 0, false).enabled, decide(blocked, 'conversation', true, 0, false).force],
+      [true, false],
+    );
     const dirty = m({ dirty: [problem('unsaved')], blocked: [problem('modified-outside')] });
     assert.equal(decide(dirty, 'both', true, 0, false).enabled, false);
     assert.equal(decide(dirty, 'conversation', false, 0, false).enabled, true);

@@ -10,7 +10,19 @@ describe('emptyPreviewModel', () => {
   it('is a model the webview accepts, with every field present, nothing to rewind, and fresh arrays each call', () => {
     const m = emptyPreviewModel();
     assert.deepEqual(Object.keys(m).sort(), [
-      'blocked', 'conflicts', 'conversation', 'dirty', 'files', 'notRestorable', 'notUndone', 'onlySession', 'scope', 'sessions', 'target', 'uncommitted', 'warnings',
+      'blocked',
+      'conflicts',
+      'conversation',
+      'dirty',
+      'files',
+      'notRestorable',
+      'notUndone',
+      'onlySession',
+      'scope',
+      'sessions',
+      'target',
+      'uncommitted',
+      'warnings',
     ]);
     assert.equal(isPreviewModel(m), true);
     assert.equal(decide(m, null, false, 0, false).enabled, false);
@@ -21,7 +33,15 @@ describe('emptyPreviewModel', () => {
 });
 
 describe('preview choices', () => {
-  const commit = { index: 0, tool: 'Bash', summary: 'git commit', effect: 'compensatable' as const, severity: 'high' as const, compensation: 'git reset --soft x', time: 't' };
+  const commit = {
+    index: 0,
+    tool: 'Bash',
+    summary: 'git commit',
+    effect: 'compensatable' as const,
+    severity: 'high' as const,
+    compensation: 'git reset --soft x',
+    time: 't',
+  };
   const model = (over: Partial<PreviewModel> = {}): PreviewModel => ({
     ...emptyPreviewModel(),
     target: { id: 'cp-1', label: '', kind: 'prompt', time: '' },
@@ -35,7 +55,11 @@ describe('preview choices', () => {
     assert.equal(restoreChoices(undefined), null);
     assert.equal(restoreChoices({ scope: 'files' }), null, 'no target: not ours');
     assert.deepEqual(restoreChoices({ target: 't', scope: 'all', compensations: ['k', 3], force: 'yes', forceFor: 1 }), {
-      target: 't', scope: null, compensations: ['k'], force: false, forceFor: '',
+      target: 't',
+      scope: null,
+      compensations: ['k'],
+      force: false,
+      forceFor: '',
     });
     assert.equal(createState({ target: 't' }).choices?.target, 't');
   });
@@ -46,14 +70,24 @@ describe('preview choices', () => {
     const c = fitChoices(state, m);
     assert.deepEqual(c, { target: 'cp-1', scope: 'both', compensations: [], force: false, forceFor: '' });
     state.choices = { ...c, scope: 'files', compensations: [compKey(commit), 'gone'], force: true, forceFor: blockedKey(m) };
-    assert.deepEqual(fitChoices(state, m), { target: 'cp-1', scope: 'files', compensations: [compKey(commit)], force: true, forceFor: blockedKey(m) });
+    assert.deepEqual(fitChoices(state, m), {
+      target: 'cp-1',
+      scope: 'files',
+      compensations: [compKey(commit)],
+      force: true,
+      forceFor: blockedKey(m),
+    });
     const moreBlocked = model({ blocked: [...m.blocked, { path: '/w/b', rel: 'b', reason: 'modified-outside' }] });
     assert.equal(fitChoices(state, moreBlocked).force, false, 'another set of blocked files asks again');
     state.choices = { ...c, scope: 'conversation' };
     assert.equal(fitChoices(state, m).scope, 'both', 'a scope no longer offered falls back to the default');
     state.choices = { ...c, scope: 'files', compensations: [compKey(commit)] };
     assert.deepEqual(fitChoices(state, model({ target: { id: 'cp-2', label: '', kind: 'prompt', time: '' } })), {
-      target: 'cp-2', scope: 'both', compensations: [], force: false, forceFor: '',
+      target: 'cp-2',
+      scope: 'both',
+      compensations: [],
+      force: false,
+      forceFor: '',
     });
   });
 });

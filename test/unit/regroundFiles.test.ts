@@ -48,14 +48,22 @@ const facts = (b: LogBuilder, after = 'c2', session = 's1', skip?: Set<string>) 
 };
 
 test('a files-only rewind after the last turn: the reverted files, what they are now, and the actions the rewind did not undo', () => {
-  const f = facts(rewind(session(), 'rw', 'c2', [['a.txt', h('a2'), h('a1')], ['n.txt', h('n1'), null]]));
+  const f = facts(
+    rewind(session(), 'rw', 'c2', [
+      ['a.txt', h('a2'), h('a1')],
+      ['n.txt', h('n1'), null],
+    ]),
+  );
   assert.deepEqual(f.rewinds, ['rw']);
   assert.deepEqual(f.considered, ['rw']);
   assert.deepEqual(f.files, [
     { path: `${W}/a.txt`, deleted: false, recreated: false, restoredTo: { kind: 'prompt', label: 'second' } },
     { path: `${W}/n.txt`, deleted: true, recreated: false, restoredTo: { kind: 'prompt', label: 'second' } },
   ]);
-  assert.deepEqual(f.actions.map((a) => a.summary), ['git push origin main']);
+  assert.deepEqual(
+    f.actions.map((a) => a.summary),
+    ['git push origin main'],
+  );
   const text = filesRewoundText(f);
   assert.match(text, /^\[Agent Rewind\] Files were rewound outside this conversation/);
   assert.ok(text.includes('- /w/a.txt (now as it was before the prompt "second")'), text);
@@ -70,10 +78,27 @@ test('a rewind further back reaches files of earlier turns; a file deleted by th
     .checkpoint('c3', 'prompt', { label: 'third' })
     .snap(`${W}/n.txt`, h('n1'), 'before', { tool: 'Bash' })
     .snap(`${W}/n.txt`, null, 'after', { tool: 'Bash' });
-  const f = facts(rewind(b, 'rw', 'c1', [['a.txt', h('a2'), null], ['n.txt', null, null]]), 'c3');
+  const f = facts(
+    rewind(b, 'rw', 'c1', [
+      ['a.txt', h('a2'), null],
+      ['n.txt', null, null],
+    ]),
+    'c3',
+  );
   // n.txt: the rewind "wrote" null over null — nothing changed for the conversation.
-  assert.deepEqual(f.files.map((x) => [x.path, x.deleted, x.recreated]), [[`${W}/a.txt`, true, false]]);
-  const back = facts(rewind(session().checkpoint('c3', 'prompt', { label: 'third' }).snap(`${W}/n.txt`, h('n1'), 'before').snap(`${W}/n.txt`, null, 'after'), 'rw', 'c3', [['n.txt', null, h('n1')]]), 'c3');
+  assert.deepEqual(
+    f.files.map((x) => [x.path, x.deleted, x.recreated]),
+    [[`${W}/a.txt`, true, false]],
+  );
+  const back = facts(
+    rewind(
+      session().checkpoint('c3', 'prompt', { label: 'third' }).snap(`${W}/n.txt`, h('n1'), 'before').snap(`${W}/n.txt`, null, 'after'),
+      'rw',
+      'c3',
+      [['n.txt', null, h('n1')]],
+    ),
+    'c3',
+  );
   assert.deepEqual(back.files, [{ path: `${W}/n.txt`, deleted: false, recreated: true, restoredTo: { kind: 'prompt', label: 'third' } }]);
   assert.match(filesRewoundText(back), /\/w\/n\.txt \(recreated, as it was before the prompt "third"\)/);
 });
@@ -87,11 +112,18 @@ test('nothing to say: a rewind and its undo, a rewind already told, files the co
   assert.deepEqual(facts(told, 'c2', 's1', new Set(['rw'])).files, []);
   assert.deepEqual(facts(told, 'c2', 's1', new Set(['rw'])).considered, []);
 
-  const others = rewind(session().snap(`${W}/o.txt`, null, 'before', { session: 's2' }).snap(`${W}/o.txt`, h('o1'), 'after', { session: 's2' }), 'rw', 'c2', [['o.txt', h('o1'), null]]);
+  const others = rewind(
+    session().snap(`${W}/o.txt`, null, 'before', { session: 's2' }).snap(`${W}/o.txt`, h('o1'), 'after', { session: 's2' }),
+    'rw',
+    'c2',
+    [['o.txt', h('o1'), null]],
+  );
   assert.deepEqual(facts(others).files, [], "another session's file is not this conversation's");
-  assert.equal(facts(others, 'c2', 's2').files.length, 1, 'but it is that session\'s');
+  assert.equal(facts(others, 'c2', 's2').files.length, 1, "but it is that session's");
 
-  const seen = rewind(session(), 'rw', 'c2', [['a.txt', h('a2'), h('a1')]]).snap(`${W}/a.txt`, h('a1'), 'before').snap(`${W}/a.txt`, h('a3'), 'after');
+  const seen = rewind(session(), 'rw', 'c2', [['a.txt', h('a2'), h('a1')]])
+    .snap(`${W}/a.txt`, h('a1'), 'before')
+    .snap(`${W}/a.txt`, h('a3'), 'after');
   assert.deepEqual(facts(seen).files, [], 'edited again after the rewind: the conversation has seen it as it is');
 
   const before = rewind(session(), 'rw', 'c2', [['a.txt', h('a2'), h('a1')]]).checkpoint('c3', 'prompt', { label: 'third' });
@@ -109,26 +141,52 @@ test('an undo of an earlier rewind that was already told is described as such', 
   const b = rewind(session(), 'rw', 'c2', [['a.txt', h('a2'), h('a1')]]).checkpoint('c3', 'prompt', { label: 'third' });
   rewind(b, 'undo', 'rw', [['a.txt', h('a1'), h('a2')]]);
   const f = facts(b, 'c3');
-  assert.deepEqual(f.files.map((x) => x.restoredTo), [{ kind: 'rewind', label: 'Before rewind to "c2"' }]);
+  assert.deepEqual(
+    f.files.map((x) => x.restoredTo),
+    [{ kind: 'rewind', label: 'Before rewind to "c2"' }],
+  );
   assert.match(filesRewoundText(f), /now as it was before an earlier rewind \(that rewind was undone\)/);
 });
 
-test('a fork remembers its parent up to the cut: files the parent wrote before the cut count, the discarded turns\' do not', () => {
+test("a fork remembers its parent up to the cut: files the parent wrote before the cut count, the discarded turns' do not", () => {
   const fork: ForkLineage = {
-    t: 'fork', v: 1, time: 9_999_999_999, agent: 'claude', source: 'transcript', parentSession: 's1', parentTranscript: '/p/s1.jsonl',
-    session: 'f1', transcript: '/p/f1.jsonl', cutUuid: 'u2', cutCheckpoint: 'c2', cutText: 'second', cutOccurrence: 0,
+    t: 'fork',
+    v: 1,
+    time: 9_999_999_999,
+    agent: 'claude',
+    source: 'transcript',
+    parentSession: 's1',
+    parentTranscript: '/p/s1.jsonl',
+    session: 'f1',
+    transcript: '/p/f1.jsonl',
+    cutUuid: 'u2',
+    cutCheckpoint: 'c2',
+    cutText: 'second',
+    cutOccurrence: 0,
   };
-  const b = session().checkpoint('fs', 'session-start', { session: 'f1' }).checkpoint('f-p', 'prompt', { session: 'f1', label: 'other way' });
-  rewind(b, 'rw', 'c1', [['a.txt', h('a2'), null], ['n.txt', h('n1'), null]]);
+  const b = session()
+    .checkpoint('fs', 'session-start', { session: 'f1' })
+    .checkpoint('f-p', 'prompt', { session: 'f1', label: 'other way' });
+  rewind(b, 'rw', 'c1', [
+    ['a.txt', h('a2'), null],
+    ['n.txt', h('n1'), null],
+  ]);
   const records = b.records();
   const ranges = conversationRanges(records, 'f1', [fork]);
-  assert.deepEqual(ranges, [{ session: 'f1', before: Infinity }, { session: 's1', before: seqOf(records, 'c2') }]);
+  assert.deepEqual(ranges, [
+    { session: 'f1', before: Infinity },
+    { session: 's1', before: seqOf(records, 'c2') },
+  ]);
   const f = filesRewoundFacts(records, ranges, { after: seqOf(records, 'f-p') });
-  assert.deepEqual(f.files.map((x) => x.path), [`${W}/a.txt`], 'n.txt came from the discarded turn: the fork never knew it');
+  assert.deepEqual(
+    f.files.map((x) => x.path),
+    [`${W}/a.txt`],
+    'n.txt came from the discarded turn: the fork never knew it',
+  );
   assert.deepEqual(f.actions, [], 'the push was in the discarded turn');
 });
 
-test('tailWindow reads files.jsonl backwards only to the session\'s previous turn, across chunk boundaries and multi-byte text', () => {
+test("tailWindow reads files.jsonl backwards only to the session's previous turn, across chunk boundaries and multi-byte text", () => {
   const dir = tempDir();
   const file = path.join(dir, 'files.jsonl');
   const b = new LogBuilder().checkpoint('old-rw', 'rewind', NO).checkpoint('p1', 'prompt', { label: 'é'.repeat(3000) });

@@ -26,7 +26,15 @@ function setup() {
   };
   const write = (rel: string, content: string | Buffer | null) => {
     const p = path.join(ws, rel);
-    const e = { ...ev, tool: 'Write', kind: claudeToolKind('Write', { file_path: p }), input: { file_path: p }, paths: [p], shell: false, callId: `c${Math.random()}` };
+    const e = {
+      ...ev,
+      tool: 'Write',
+      kind: claudeToolKind('Write', { file_path: p }),
+      input: { file_path: p },
+      paths: [p],
+      shell: false,
+      callId: `c${Math.random()}`,
+    };
     record(store, { ...e, type: 'before_tool' });
     if (content === null) fs.rmSync(p);
     else {
@@ -77,7 +85,10 @@ describe('rewind', () => {
     const r = await rewind(store, p1);
     assert.equal(r.status, 'done');
     const added = store.read().records.slice(before);
-    assert.deepEqual(added.map((x) => (x.t === 'snap' ? `snap:${x.phase}` : x.t === 'checkpoint' ? `checkpoint:${x.kind}` : x.t)), ['snap:pre-rewind', 'checkpoint:rewind', 'snap:rewind']);
+    assert.deepEqual(
+      added.map((x) => (x.t === 'snap' ? `snap:${x.phase}` : x.t === 'checkpoint' ? `checkpoint:${x.kind}` : x.t)),
+      ['snap:pre-rewind', 'checkpoint:rewind', 'snap:rewind'],
+    );
   });
 
   it('refuses when the user changed a file after the agent, writing nothing; force keeps the user text recoverable', async () => {
@@ -130,7 +141,16 @@ describe('rewind', () => {
     fs.symlinkSync('run.sh', link);
     const p1 = prompt('first');
     // One tool call that names both paths and deletes them.
-    const e = { agent: 'claude', session: 's1', cwd: ws, tool: 'Write', kind: claudeToolKind('Write', {}), input: {}, paths: [script, link], shell: false };
+    const e = {
+      agent: 'claude',
+      session: 's1',
+      cwd: ws,
+      tool: 'Write',
+      kind: claudeToolKind('Write', {}),
+      input: {},
+      paths: [script, link],
+      shell: false,
+    };
     record(store, { ...e, type: 'before_tool' });
     fs.rmSync(script);
     fs.rmSync(link);
@@ -143,15 +163,19 @@ describe('rewind', () => {
     assert.equal(fs.readlinkSync(link), 'run.sh');
   });
 
-  it('refuses before writing anything when a file cannot be written', { skip: process.getuid?.() === 0 ? 'root can write everywhere' : false }, async () => {
-    const { ws, store, prompt, write } = setup();
-    const p1 = prompt('first');
-    write('ro/a.txt', 'x');
-    fs.chmodSync(path.join(ws, 'ro'), 0o555);
-    const r = await rewind(store, p1);
-    fs.chmodSync(path.join(ws, 'ro'), 0o755);
-    assert.equal(r.status, 'blocked-io');
-  });
+  it(
+    'refuses before writing anything when a file cannot be written',
+    { skip: process.getuid?.() === 0 ? 'root can write everywhere' : false },
+    async () => {
+      const { ws, store, prompt, write } = setup();
+      const p1 = prompt('first');
+      write('ro/a.txt', 'x');
+      fs.chmodSync(path.join(ws, 'ro'), 0o555);
+      const r = await rewind(store, p1);
+      fs.chmodSync(path.join(ws, 'ro'), 0o755);
+      assert.equal(r.status, 'blocked-io');
+    },
+  );
 
   it('a rewind killed after some writes is finished by the next command: undo and rewind again need no force', async () => {
     const { ws, store, prompt, write } = setup();
@@ -197,13 +221,23 @@ describe('rewind', () => {
     // Tampered lines: snapshots naming files outside every workspace folder and inside .git.
     store.append([
       { t: 'snap', path: outside, hash: null, phase: 'before', time: 1 },
-      { t: 'snap', path: outside, hash: store.blobs.put(Buffer.from('precious')), phase: 'after', time: 1, mtime: fs.statSync(outside).mtimeMs },
+      {
+        t: 'snap',
+        path: outside,
+        hash: store.blobs.put(Buffer.from('precious')),
+        phase: 'after',
+        time: 1,
+        mtime: fs.statSync(outside).mtimeMs,
+      },
       { t: 'snap', path: gitFile, hash: null, phase: 'before', time: 1 },
       { t: 'snap', path: gitFile, hash: store.blobs.put(Buffer.from('cfg')), phase: 'after', time: 1 },
     ]);
     const plan = makePlan(store, p1);
     assert.deepEqual(plan.files, []);
-    assert.deepEqual(plan.notRestorable.map((n) => n.reason), ['outside-workspace', 'outside-workspace']);
+    assert.deepEqual(
+      plan.notRestorable.map((n) => n.reason),
+      ['outside-workspace', 'outside-workspace'],
+    );
     await rewind(store, p1);
     assert.equal(fs.readFileSync(outside, 'utf8'), 'precious');
     assert.equal(fs.readFileSync(gitFile, 'utf8'), 'cfg');

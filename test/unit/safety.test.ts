@@ -37,8 +37,20 @@ describe('safety check', () => {
     assert.equal(checkOne(c, { kind: 'file', size: 6, mtime: 7 })?.reason, 'modified-outside');
   });
   it('splits results into blocked and warnings', () => {
-    const r = checkSafety([change({}), { ...change({}), path: '/w/b' }], new Map([['/w/a', { kind: 'file', hash: h('u') }], ['/w/b', { kind: 'file', hash: h('a1'), mtime: 1 }]] as const));
-    assert.deepEqual(r.blocked.map((b) => b.path), ['/w/a']);
-    assert.deepEqual(r.warnings.map((w) => w.path), ['/w/b']);
+    const r = checkSafety(
+      [change({}), { ...change({}), path: '/w/b' }],
+      new Map([
+        ['/w/a', { kind: 'file', hash: h('u') }],
+        ['/w/b', { kind: 'file', hash: h('a1'), mtime: 1 }],
+      ] as const),
+    );
+    assert.deepEqual(
+      r.blocked.map((b) => b.path),
+      ['/w/a'],
+    );
+    assert.deepEqual(
+      r.warnings.map((w) => w.path),
+      ['/w/b'],
+    );
   });
 });

@@ -32,7 +32,12 @@ function setup(opts: { git?: boolean } = {}) {
   fs.mkdirSync(ws);
   fs.mkdirSync(storeDir);
   if (opts.git) git(ws, 'init', '-q');
-  const o: ScanOptions = { storeDir, storeContent: true, racyMs: 20, limits: { maxFiles: 1000, maxFileBytes: 1024 * 1024, excludes: [], skipAbs: [] } };
+  const o: ScanOptions = {
+    storeDir,
+    storeContent: true,
+    racyMs: 20,
+    limits: { maxFiles: 1000, maxFileBytes: 1024 * 1024, excludes: [], skipAbs: [] },
+  };
   return { ws, storeDir, o };
 }
 
@@ -194,7 +199,10 @@ describe('rescan', () => {
     const e = state.files.get('a.txt')!;
     e.ctime = fs.statSync(path.join(ws, 'a.txt')).ctimeMs; // and a ctime that matches too
     const r = rescan(state, { ...o, racyMs: 2000 });
-    assert.deepEqual(r.changes.map((c) => c.path), ['a.txt']);
+    assert.deepEqual(
+      r.changes.map((c) => c.path),
+      ['a.txt'],
+    );
   });
   it('does not count a file that stopped being ignored as created', () => {
     const { ws, o } = setup();
@@ -206,7 +214,10 @@ describe('rescan', () => {
     write(ws, '.gitignore', '# nothing ignored\n');
     write(ws, 'fresh.log', 'made by the command');
     const r = rescan(state, { ...o, existedBefore: preEnd - 1000 });
-    assert.deepEqual(r.changes.map((c) => c.path), ['.gitignore', 'fresh.log']);
+    assert.deepEqual(
+      r.changes.map((c) => c.path),
+      ['.gitignore', 'fresh.log'],
+    );
     assert.ok(state.files.has('old.log'), 'now scanned');
   });
   it('does not count a file that became ignored as deleted', () => {
@@ -216,7 +227,10 @@ describe('rescan', () => {
     const { state } = baseline(ws, 's', { ...o, budgetMs: 10000 });
     write(ws, '.gitignore', '*.tmp\n');
     const r = rescan(state, o);
-    assert.deepEqual(r.changes.map((c) => c.path), ['.gitignore']);
+    assert.deepEqual(
+      r.changes.map((c) => c.path),
+      ['.gitignore'],
+    );
     assert.ok(!state.files.has('a.tmp'));
   });
   it('saves and loads its state, and names the blobs gc must keep', () => {

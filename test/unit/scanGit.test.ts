@@ -21,7 +21,11 @@ function write(root: string, rel: string, content: string | Buffer): void {
 }
 
 function git(root: string, ...args: string[]): string {
-  return execFileSync('git', ['-C', root, '-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'protocol.file.allow=always', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return execFileSync(
+    'git',
+    ['-C', root, '-c', 'user.name=t', '-c', 'user.email=t@example.com', '-c', 'protocol.file.allow=always', ...args],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+  );
 }
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
@@ -33,7 +37,12 @@ function repo(): { ws: string; base: string; opts: (store: string) => ScanOption
   git(ws, 'init', '-q');
   const opts = (storeDir: string): ScanOptions => {
     fs.mkdirSync(storeDir, { recursive: true });
-    return { storeDir, storeContent: true, racyMs: 20, limits: { maxFiles: 5000, maxFileBytes: 1024 * 1024, excludes: ['secret/'], skipAbs: [] } };
+    return {
+      storeDir,
+      storeContent: true,
+      racyMs: 20,
+      limits: { maxFiles: 5000, maxFileBytes: 1024 * 1024, excludes: ['secret/'], skipAbs: [] },
+    };
   };
   return { ws, base, opts };
 }
@@ -95,7 +104,14 @@ describe('scan with git status and its untracked cache', () => {
     write(ws, 'notes.txt', 'untracked, changed\n');
     const r = s.scan();
     assert.ok(r.cached);
-    assert.deepEqual(kinds(r), ['new/deep/n.ts:-A', 'notes.txt:BA', 'src/m1/f1.ts:BA', 'src/m2/f2.ts:B-', 'src/m3/f3.ts:B-', 'src/m4/moved.ts:-A']);
+    assert.deepEqual(kinds(r), [
+      'new/deep/n.ts:-A',
+      'notes.txt:BA',
+      'src/m1/f1.ts:BA',
+      'src/m2/f2.ts:B-',
+      'src/m3/f3.ts:B-',
+      'src/m4/moved.ts:-A',
+    ]);
     assert.ok(!r.prevDirs.has('new') && !r.prevDirs.has('new/deep'), 'the folders the command made were not there before');
     assert.ok(s.state.dirs.has('new/deep'));
     assert.equal(indexStamp(ws), stamp, "the repository's index is untouched");
@@ -388,7 +404,8 @@ describe('scan with git status and its untracked cache', () => {
       const b = withGit.scan();
       if (b.cached) cachedScans++;
       assert.deepEqual(kinds(b), kinds(a), `step ${step}: the git-assisted scan agrees with our own`);
-      for (const c of b.changes.filter((x) => x.after)) assert.equal(c.after!.hash, a.changes.find((x) => x.path === c.path)!.after!.hash, c.path);
+      for (const c of b.changes.filter((x) => x.after))
+        assert.equal(c.after!.hash, a.changes.find((x) => x.path === c.path)!.after!.hash, c.path);
       if (rand() < 0.2) deletedTracked = deletedTracked.filter((f) => !fs.existsSync(path.join(ws, f)));
     }
     assert.deepEqual([...withGit.state.files.keys()].sort(), [...own.state.files.keys()].sort());

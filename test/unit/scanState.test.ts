@@ -11,7 +11,12 @@ import { DirTable, type DirStat, type Entry, FileTable } from '../../src/core/sc
 import type { ScanState } from '../../src/core/scan/types';
 import { tempDir } from '../helpers/tmp';
 
-const hex = (n: number, len: number) => n.toString(16).padStart(len, '0').repeat(Math.ceil(len / 8)).slice(0, len);
+const hex = (n: number, len: number) =>
+  n
+    .toString(16)
+    .padStart(len, '0')
+    .repeat(Math.ceil(len / 8))
+    .slice(0, len);
 
 function entry(i: number): Entry {
   return {
@@ -83,7 +88,17 @@ describe('scan state file', () => {
   it('a truncated or garbled state is no state (the next hook takes a new baseline), never a wrong one', () => {
     const dir = tempDir('ar-scanstate-');
     const file = stateFile(dir, 'sess');
-    saveState(file, state('/ws', new Map([['a', entry(1)], ['b', entry(2)]]), new Map()));
+    saveState(
+      file,
+      state(
+        '/ws',
+        new Map([
+          ['a', entry(1)],
+          ['b', entry(2)],
+        ]),
+        new Map(),
+      ),
+    );
     const good = fs.readFileSync(file);
     fs.writeFileSync(file, good.subarray(0, good.length - 3));
     assert.equal(loadState(file), null, 'truncated');

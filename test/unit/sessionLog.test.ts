@@ -12,11 +12,18 @@ import type { LogRecord } from '../../src/core/records';
 import { tempDir } from '../helpers/tmp';
 
 const cp = (id: string): LogRecord => ({ t: 'checkpoint', id, kind: 'prompt', label: 'x', time: 1 });
-const call = (tool: string, summary: string, effect: 'none' | 'irreversible' | 'rewindable'): LogRecord => ({ t: 'call', tool, summary, effect, time: 1 });
+const call = (tool: string, summary: string, effect: 'none' | 'irreversible' | 'rewindable'): LogRecord => ({
+  t: 'call',
+  tool,
+  summary,
+  effect,
+  time: 1,
+});
 
 /** Writes a session the way the recorder does: one append per event. */
 function session(store: string, id: string): void {
-  const ev = (e: Record<string, unknown>, records: LogRecord[] = []) => appendSessionEvent(store, { agent: 'copilot', session: id, ...e } as never, records);
+  const ev = (e: Record<string, unknown>, records: LogRecord[] = []) =>
+    appendSessionEvent(store, { agent: 'copilot', session: id, ...e } as never, records);
   ev({ type: 'session_start', source: 'startup', cwd: '/w' });
   ev({ type: 'prompt', text: 'Add a README', promptId: 'pa' }, [cp('c1')]);
   ev({ type: 'before_tool', tool: 'createFile', callId: 't1' }, [call('createFile', '/w/README.md', 'rewindable')]);
@@ -43,9 +50,15 @@ test('one line per event, carrying the prompt checkpoint id and the call classif
   const store = tempDir();
   session(store, 's1');
   const lines = readSessionLog(sessionLogFile(store, 's1'));
-  assert.deepEqual(lines.map((l) => l.t), ['start', 'prompt', 'tool', 'result', 'stop', 'prompt', 'tool', 'result', 'prompt', 'end']);
+  assert.deepEqual(
+    lines.map((l) => l.t),
+    ['start', 'prompt', 'tool', 'result', 'stop', 'prompt', 'tool', 'result', 'prompt', 'end'],
+  );
   assert.deepEqual(lines[1], { t: 'prompt', v: 1, session: 's1', time: lines[1]!.time, id: 'c1', text: 'Add a README', promptId: 'pa' });
-  assert.deepEqual({ ...lines[6], time: 0 }, { t: 'tool', v: 1, session: 's1', time: 0, id: 't2', name: 'runInTerminal', summary: 'npm publish', effect: 'irreversible' });
+  assert.deepEqual(
+    { ...lines[6], time: 0 },
+    { t: 'tool', v: 1, session: 's1', time: 0, id: 't2', name: 'runInTerminal', summary: 'npm publish', effect: 'irreversible' },
+  );
   assert.equal(fs.statSync(sessionLogFile(store, 's1')).mode & 0o777, 0o600);
   assert.equal(sessionLogLine({ type: 'unknown-event', agent: 'a', session: 's' }, [], 1), null);
 });
@@ -63,11 +76,14 @@ test('the view: prompts in order with their tool calls and outcomes', () => {
   const store = tempDir();
   session(store, 's1');
   const prompts = loggedPrompts(readSessionLog(sessionLogFile(store, 's1')));
-  assert.deepEqual(prompts.map((p) => [p.uuid, p.text, p.tools.map((t) => [t.id, t.name, t.effect, t.ok])]), [
-    ['c1', 'Add a README', [['t1', 'createFile', 'rewindable', true]]],
-    ['c2', 'Publish it', [['t2', 'runInTerminal', 'irreversible', false]]],
-    ['c3', 'Add a README', []],
-  ]);
+  assert.deepEqual(
+    prompts.map((p) => [p.uuid, p.text, p.tools.map((t) => [t.id, t.name, t.effect, t.ok])]),
+    [
+      ['c1', 'Add a README', [['t1', 'createFile', 'rewindable', true]]],
+      ['c2', 'Publish it', [['t2', 'runInTerminal', 'irreversible', false]]],
+      ['c3', 'Add a README', []],
+    ],
+  );
   for (const p of prompts) assert.match(p.time, /^\d{4}-\d\d-\d\dT.*Z$/);
 });
 
@@ -83,8 +99,14 @@ test('forking a session log keeps exactly the lines before the cut, rewrites the
   assert.equal(fs.statSync(f.transcript).mode & 0o777, 0o600);
   const parent = readSessionLog(parentFile);
   const forked = readSessionLog(f.transcript);
-  assert.deepEqual(forked, parent.slice(0, 8).map((l) => ({ ...l, session: f.session })));
-  assert.deepEqual(loggedPrompts(forked).map((p) => p.uuid), ['c1', 'c2']);
+  assert.deepEqual(
+    forked,
+    parent.slice(0, 8).map((l) => ({ ...l, session: f.session })),
+  );
+  assert.deepEqual(
+    loggedPrompts(forked).map((p) => p.uuid),
+    ['c1', 'c2'],
+  );
   assert.ok(fs.readFileSync(parentFile).equals(before));
   // The agent's prompt id works as the cut too.
   assert.equal(forkSessionLog(store, 's1', 'c2').cut.text, 'Publish it');

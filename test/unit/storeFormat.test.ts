@@ -22,7 +22,10 @@ describe('store format', () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'store.json'), JSON.stringify({ format: 99 }));
     fs.writeFileSync(path.join(dir, 'files.jsonl'), '');
-    assert.throws(() => Store.open(dir, { create: true }), (e: unknown) => e instanceof StoreFormatError && /newer Agent Rewind \(store format 99/.test((e as Error).message));
+    assert.throws(
+      () => Store.open(dir, { create: true }),
+      (e: unknown) => e instanceof StoreFormatError && /newer Agent Rewind \(store format 99/.test((e as Error).message),
+    );
     assert.equal(fs.readFileSync(path.join(dir, 'store.json'), 'utf8'), '{"format":99}');
   });
 
@@ -33,7 +36,11 @@ describe('store format', () => {
       const store = Store.open(dir);
       const { records, problems } = store.read();
       assert.deepEqual(problems, [], name);
-      assert.deepEqual(checkpoints(records).map((c) => c.kind), ['prompt'], name);
+      assert.deepEqual(
+        checkpoints(records).map((c) => c.kind),
+        ['prompt'],
+        name,
+      );
       assert.equal(latestState(records).get('/work/app/a.txt')?.hash?.length, 64, name);
       assert.deepEqual(store.meta().roots, ['/work/app'], name);
     }

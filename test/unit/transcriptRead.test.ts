@@ -13,13 +13,7 @@ test('forEachLine returns every line with its byte offset, across 1 MiB chunk bo
   const dir = tempDir();
   const file = path.join(dir, 't.jsonl');
   // Lines sized so newlines and 3-byte characters straddle the chunk edges.
-  const lines = [
-    'a'.repeat((1 << 20) - 3) + '€',
-    '€'.repeat(500000),
-    'short',
-    'x'.repeat(3 * (1 << 20)),
-    'last line without newline ✓',
-  ];
+  const lines = ['a'.repeat((1 << 20) - 3) + '€', '€'.repeat(500000), 'short', 'x'.repeat(3 * (1 << 20)), 'last line without newline ✓'];
   fs.writeFileSync(file, lines.join('\n'));
   const data = fs.readFileSync(file);
   const got: string[] = [];
@@ -43,7 +37,10 @@ test('readTranscript skips blank and torn lines, tolerates CRLF, and reports wha
       '{"type":"assistant","uuid":"a1","parentUuid":"u1","message":{"id":"m","content":[{"type":"text","text":"yo"}]}}',
   );
   const r = readTranscript(file);
-  assert.deepEqual(r.entries.map((e) => e.type), ['user', 'brand-new-type', 'assistant']);
+  assert.deepEqual(
+    r.entries.map((e) => e.type),
+    ['user', 'brand-new-type', 'assistant'],
+  );
   assert.deepEqual(r.badLines, [1, 2]);
   assert.equal(r.entries[0]!.user!.text, 'hi');
   assert.equal(r.entries[2]!.assistant!.texts[0], 'yo');
@@ -54,8 +51,14 @@ test('a missing transcript is a clear error', () => {
 });
 
 test('user text classification: command and shell wrappers are prompts, caveats and outputs are not', () => {
-  assert.deepEqual(classifyUserText('<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>opus</command-args>'), { kind: 'prompt', text: '/model opus' });
-  assert.deepEqual(classifyUserText('<command-message>init is running…</command-message>\n<command-name>/init</command-name>'), { kind: 'prompt', text: '/init' });
+  assert.deepEqual(
+    classifyUserText('<command-name>/model</command-name>\n<command-message>model</command-message>\n<command-args>opus</command-args>'),
+    { kind: 'prompt', text: '/model opus' },
+  );
+  assert.deepEqual(classifyUserText('<command-message>init is running…</command-message>\n<command-name>/init</command-name>'), {
+    kind: 'prompt',
+    text: '/init',
+  });
   assert.deepEqual(classifyUserText('<bash-input>ls -la</bash-input>'), { kind: 'prompt', text: '! ls -la' });
   assert.equal(classifyUserText('<local-command-caveat>Caveat: …</local-command-caveat>').kind, 'meta');
   assert.equal(classifyUserText('<local-command-stdout>Set model</local-command-stdout>').kind, 'command-output');
@@ -77,13 +80,32 @@ test('a 40 MB transcript is read as a stream in well under the time a hook or a 
   const put = (o: Record<string, unknown>) => fs.writeSync(fd, JSON.stringify(o) + '\n');
   for (let turn = 0; turn < 100; turn++) {
     const p = `p${turn}`;
-    put({ type: 'user', uuid: p, parentUuid: parent, sessionId: 's', timestamp: '2026-12-01T00:00:00.000Z', message: { role: 'user', content: `prompt ${turn}` } });
+    put({
+      type: 'user',
+      uuid: p,
+      parentUuid: parent,
+      sessionId: 's',
+      timestamp: '2026-12-01T00:00:00.000Z',
+      message: { role: 'user', content: `prompt ${turn}` },
+    });
     parent = p;
     for (let k = 0; k < 2; k++) {
       const a = `a${n}`;
       const r = `r${n++}`;
-      put({ type: 'assistant', uuid: a, parentUuid: parent, sessionId: 's', message: { id: a, content: [{ type: 'tool_use', id: `t${a}`, name: 'Read', input: { file_path: '/w/f' } }] } });
-      put({ type: 'user', uuid: r, parentUuid: a, sessionId: 's', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${a}`, content: big }] } });
+      put({
+        type: 'assistant',
+        uuid: a,
+        parentUuid: parent,
+        sessionId: 's',
+        message: { id: a, content: [{ type: 'tool_use', id: `t${a}`, name: 'Read', input: { file_path: '/w/f' } }] },
+      });
+      put({
+        type: 'user',
+        uuid: r,
+        parentUuid: a,
+        sessionId: 's',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `t${a}`, content: big }] },
+      });
       put({ type: 'api-request-blob', sessionId: 's', message: { content: [{ type: 'text', text: big }] } });
       parent = r;
     }

@@ -15,16 +15,25 @@ test('split assistant lines and parallel tool calls: every call of the turn, eac
   const t = readTimeline(fx('split-parallel.jsonl'));
   assert.equal(t.session, '11111111-1111-4111-8111-111111111111');
   assert.equal(t.badLines, 1, 'the torn line is skipped and counted');
-  assert.deepEqual(t.prompts.map((p) => p.text), ['Create the retry module', 'Push it', 'Now add jitter\nand a test for it']);
+  assert.deepEqual(
+    t.prompts.map((p) => p.text),
+    ['Create the retry module', 'Push it', 'Now add jitter\nand a test for it'],
+  );
   const [first, second] = t.prompts;
-  assert.deepEqual(first!.tools.map((x) => [x.id, x.name, x.effect, x.result?.isError]), [
-    ['toolu_A', 'Write', 'rewindable', false],
-    ['toolu_B', 'Write', 'rewindable', false],
-    ['toolu_C', 'Bash', 'none', false],
-  ]);
+  assert.deepEqual(
+    first!.tools.map((x) => [x.id, x.name, x.effect, x.result?.isError]),
+    [
+      ['toolu_A', 'Write', 'rewindable', false],
+      ['toolu_B', 'Write', 'rewindable', false],
+      ['toolu_C', 'Bash', 'none', false],
+    ],
+  );
   assert.equal(first!.tools[0]!.summary, '/home/user/project/src/retry.ts');
   assert.deepEqual(first!.replies, ["I'll write both files.", 'Created src/retry.ts and its test.']);
-  assert.deepEqual(second!.tools.map((x) => [x.name, x.summary, x.effect, x.severity]), [['Bash', 'git push origin main', 'irreversible', 'high']]);
+  assert.deepEqual(
+    second!.tools.map((x) => [x.name, x.summary, x.effect, x.severity]),
+    [['Bash', 'git push origin main', 'irreversible', 'high']],
+  );
   assert.equal(first!.time, '2026-11-30T09:00:02.000Z');
   assert.equal(first!.promptId, 'p-1');
 });
@@ -41,11 +50,20 @@ test('the chain is walked through progress lines and line types never seen befor
 
 test('meta lines, command caveats and outputs, interruptions, tool results and sidechain lines are not prompts', () => {
   const t = readTimeline(fx('sidechain-meta.jsonl'));
-  assert.deepEqual(t.prompts.map((p) => p.text), ['Review the parser', '/model opus', '/review src/lexer.ts', '[image]', '! git status', 'Thanks, ship it']);
+  assert.deepEqual(
+    t.prompts.map((p) => p.text),
+    ['Review the parser', '/model opus', '/review src/lexer.ts', '[image]', '! git status', 'Thanks, ship it'],
+  );
   const all = t.prompts.flatMap((p) => p.tools.map((x) => x.id));
   assert.ok(!all.includes('toolu_S'), 'a subagent tool call is not part of the main conversation');
-  assert.deepEqual(t.prompts[0]!.tools.map((x) => x.name), ['Task']);
-  assert.deepEqual(t.prompts[5]!.tools.map((x) => [x.name, x.effect]), [['mcp__deploy__release', 'irreversible']]);
+  assert.deepEqual(
+    t.prompts[0]!.tools.map((x) => x.name),
+    ['Task'],
+  );
+  assert.deepEqual(
+    t.prompts[5]!.tools.map((x) => [x.name, x.effect]),
+    [['mcp__deploy__release', 'irreversible']],
+  );
 });
 
 test('a compacted conversation: the chain starts at the boundary, the summary is not a prompt', () => {
@@ -55,21 +73,33 @@ test('a compacted conversation: the chain starts at the boundary, the summary is
 test('a rewind inside Claude Code leaves a dead branch that is not shown', () => {
   assert.deepEqual(texts('dead-branch.jsonl'), ['Write the config loader', 'Make it read TOML instead', 'Add a test']);
   const t = readTimeline(fx('dead-branch.jsonl'));
-  assert.deepEqual(t.prompts[1]!.tools.map((x) => x.id), ['toolu_3']);
+  assert.deepEqual(
+    t.prompts[1]!.tools.map((x) => x.id),
+    ['toolu_3'],
+  );
 });
 
 test('the real CLI 2.1.332 transcript: two prompts, parallel Writes, Bash, Edit and a failed push', () => {
   const t = readTimeline(fx('real-2.1.332-two-prompts.jsonl'));
-  assert.deepEqual(t.prompts.map((p) => p.text), ['Create notes.txt and todo.txt, then list the folder', 'Mark the first todo done and push']);
-  assert.deepEqual(t.prompts[0]!.tools.map((x) => [x.name, x.summary]), [
-    ['Write', '/home/user/project/notes.txt'],
-    ['Write', '/home/user/project/todo.txt'],
-    ['Bash', 'ls'],
-  ]);
-  assert.deepEqual(t.prompts[1]!.tools.map((x) => [x.name, x.effect, x.result?.isError]), [
-    ['Edit', 'rewindable', false],
-    ['Bash', 'irreversible', true],
-  ]);
+  assert.deepEqual(
+    t.prompts.map((p) => p.text),
+    ['Create notes.txt and todo.txt, then list the folder', 'Mark the first todo done and push'],
+  );
+  assert.deepEqual(
+    t.prompts[0]!.tools.map((x) => [x.name, x.summary]),
+    [
+      ['Write', '/home/user/project/notes.txt'],
+      ['Write', '/home/user/project/todo.txt'],
+      ['Bash', 'ls'],
+    ],
+  );
+  assert.deepEqual(
+    t.prompts[1]!.tools.map((x) => [x.name, x.effect, x.result?.isError]),
+    [
+      ['Edit', 'rewindable', false],
+      ['Bash', 'irreversible', true],
+    ],
+  );
   for (const p of t.prompts) {
     assert.match(p.time!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     assert.ok(p.promptId, 'real prompts carry the promptId the hooks see as prompt_id');

@@ -21,15 +21,18 @@ export function checkFork(entries: readonly TranscriptEntry[], badLines: number,
   for (const e of entries) {
     if (e.sidechain) problems.push(`line ${e.line + 1} is a sidechain line`);
     if (e.type === 'progress') problems.push(`line ${e.line + 1} is a progress line`);
-    if (e.hasSessionId && e.sessionId !== expect.session) problems.push(`line ${e.line + 1} has sessionId ${e.sessionId ?? '(not a string)'}`);
-    if (e.uuid && e.parentUuid && !graph.byUuid.has(e.parentUuid)) problems.push(`line ${e.line + 1} names a parent that is not in the fork (${e.parentUuid})`);
+    if (e.hasSessionId && e.sessionId !== expect.session)
+      problems.push(`line ${e.line + 1} has sessionId ${e.sessionId ?? '(not a string)'}`);
+    if (e.uuid && e.parentUuid && !graph.byUuid.has(e.parentUuid))
+      problems.push(`line ${e.line + 1} names a parent that is not in the fork (${e.parentUuid})`);
     for (const u of e.assistant?.toolUses ?? []) if (!results.has(u.id)) problems.push(`tool_use ${u.id} (${u.name}) has no tool_result`);
   }
   const { chain, lines } = graph.current();
   // The resumed conversation must pass through the cut's parent (a result of its last tool call may follow it).
   if (!chain.some((e) => e.uuid === expect.leaf)) problems.push(`the fork's conversation does not reach ${expect.leaf}`);
   const got = lines.filter(isRealPrompt).map((e) => e.uuid!);
-  if (got.join(',') !== expect.prompts.join(',')) problems.push(`the fork's prompts are [${got.join(', ')}], expected [${expect.prompts.join(', ')}]`);
+  if (got.join(',') !== expect.prompts.join(','))
+    problems.push(`the fork's prompts are [${got.join(', ')}], expected [${expect.prompts.join(', ')}]`);
   return problems;
 }
 

@@ -17,7 +17,16 @@
 import { isRealPrompt, TranscriptGraph } from './transcriptChain';
 import type { TranscriptEntry } from './transcriptLine';
 
-const WHOLE_PARENT = new Set(['summary', 'last-prompt', 'queue-operation', 'custom-title', 'ai-title', 'file-history-snapshot', 'cost-state', 'progress']);
+const WHOLE_PARENT = new Set([
+  'summary',
+  'last-prompt',
+  'queue-operation',
+  'custom-title',
+  'ai-title',
+  'file-history-snapshot',
+  'cost-state',
+  'progress',
+]);
 
 /** Metadata about the parent session as a whole, which a fork must not inherit. */
 export function isWholeParentMetadata(type: string): boolean {
@@ -69,20 +78,39 @@ function describe(e: TranscriptEntry): string {
   return `a "${e.type}" line`;
 }
 
-export function planFork(entries: readonly TranscriptEntry[], cutUuid: string): { ok: true; plan: ForkPlan } | { ok: false; refusal: CutRefusal } {
+export function planFork(
+  entries: readonly TranscriptEntry[],
+  cutUuid: string,
+): { ok: true; plan: ForkPlan } | { ok: false; refusal: CutRefusal } {
   const refuse = (reason: CutRefusalReason, message: string) => ({ ok: false as const, refusal: { reason, message } });
   const graph = new TranscriptGraph(entries);
   const cut = graph.byUuid.get(cutUuid);
   if (!cut) return refuse('not-found', `This transcript has no entry ${cutUuid}; ${SHOW}.`);
   if (cut.sidechain) return refuse('sidechain', `Entry ${cutUuid} belongs to a subagent's side conversation, not the main one; ${SHOW}.`);
-  if (!isRealPrompt(cut)) return refuse('not-a-prompt', `Entry ${cutUuid} is ${describe(cut)}, not a prompt you typed, and a conversation is only cut before a prompt; ${SHOW}.`);
+  if (!isRealPrompt(cut))
+    return refuse(
+      'not-a-prompt',
+      `Entry ${cutUuid} is ${describe(cut)}, not a prompt you typed, and a conversation is only cut before a prompt; ${SHOW}.`,
+    );
 
   const current = graph.current();
   const prompts = current.lines.filter(isRealPrompt);
   const at = prompts.indexOf(cut);
-  if (at < 0) return refuse('off-branch', `Prompt ${cutUuid} is on a branch of this conversation that was abandoned (rewound inside Claude Code); ${SHOW}.`);
-  if (at === 0) return refuse('first-prompt', `Cutting before the first prompt would leave nothing to resume; pick a later prompt, or start a new session instead.`);
-  if (cut.user!.results.length > 0) return refuse('carries-results', `Prompt ${cutUuid} also carries tool results, so cutting before it would leave a tool call unanswered; pick another prompt.`);
+  if (at < 0)
+    return refuse(
+      'off-branch',
+      `Prompt ${cutUuid} is on a branch of this conversation that was abandoned (rewound inside Claude Code); ${SHOW}.`,
+    );
+  if (at === 0)
+    return refuse(
+      'first-prompt',
+      `Cutting before the first prompt would leave nothing to resume; pick a later prompt, or start a new session instead.`,
+    );
+  if (cut.user!.results.length > 0)
+    return refuse(
+      'carries-results',
+      `Prompt ${cutUuid} also carries tool results, so cutting before it would leave a tool call unanswered; pick another prompt.`,
+    );
 
   const ancestors = graph.chain(cut.parentUuid);
   const chainLines = graph.conversation(ancestors).filter((e) => e.type !== 'progress' && !e.sidechain);
@@ -110,7 +138,11 @@ export function planFork(entries: readonly TranscriptEntry[], cutUuid: string): 
   const metadata = entries.filter((e) => !e.uuid && e.line < cut.line && !isWholeParentMetadata(e.type) && !e.agentId && !e.sidechain);
   const keep = [...chainLines, ...metadata].sort((a, b) => a.line - b.line);
   const leaf = nearestKept(cut.parentUuid);
-  if (!leaf) return refuse('first-prompt', `Nothing comes before prompt ${cutUuid} in this conversation, so there is nothing to resume; pick a later prompt.`);
+  if (!leaf)
+    return refuse(
+      'first-prompt',
+      `Nothing comes before prompt ${cutUuid} in this conversation, so there is nothing to resume; pick a later prompt.`,
+    );
   const before = prompts.slice(0, at);
   const occurrence = before.filter((p) => p.user!.text === cut.user!.text).length;
   return { ok: true, plan: { cut, keep, reparent, leaf, prompts: before.map((p) => p.uuid!), occurrence } };

@@ -15,7 +15,10 @@ import type { TranscriptEntry } from './transcriptLine';
 import { readTranscript } from './transcriptRead';
 
 export class CutRefusedError extends Error {
-  constructor(message: string, readonly reason: CutRefusalReason | 'unclean') {
+  constructor(
+    message: string,
+    readonly reason: CutRefusalReason | 'unclean',
+  ) {
     super(message);
   }
 }
@@ -91,7 +94,10 @@ export function forkTranscript(file: string, cutUuid: string, opts: { newId?: st
     const written = readTranscript(tmp);
     const problems = checkFork(written.entries, written.badLines.length, { session, leaf: plan.leaf, prompts: plan.prompts });
     if (problems.length) {
-      throw new CutRefusedError(`The transcript could not be cut cleanly before ${cutUuid} (${problems.slice(0, 3).join('; ')}); nothing was written — pick another prompt.`, 'unclean');
+      throw new CutRefusedError(
+        `The transcript could not be cut cleanly before ${cutUuid} (${problems.slice(0, 3).join('; ')}); nothing was written — pick another prompt.`,
+        'unclean',
+      );
     }
     fs.linkSync(tmp, dest); // exclusive: fails if <new id>.jsonl exists
   } finally {

@@ -9,14 +9,37 @@ import { claudeToolKind, FILE_PATH_FIELD } from './toolKind';
  * reports — without failing — any field outside this list).
  */
 export const KNOWN_PAYLOAD_FIELDS = new Set([
-  'session_id', 'transcript_path', 'cwd', 'hook_event_name', 'permission_mode', 'prompt_id', 'agent_id', 'agent_type',
-  'source', 'model', 'prompt', 'tool_name', 'tool_input', 'tool_use_id', 'tool_response', 'duration_ms', 'error',
-  'is_interrupt', 'stop_hook_active', 'last_assistant_message', 'reason',
+  'session_id',
+  'transcript_path',
+  'cwd',
+  'hook_event_name',
+  'permission_mode',
+  'prompt_id',
+  'agent_id',
+  'agent_type',
+  'source',
+  'model',
+  'prompt',
+  'tool_name',
+  'tool_input',
+  'tool_use_id',
+  'tool_response',
+  'duration_ms',
+  'error',
+  'is_interrupt',
+  'stop_hook_active',
+  'last_assistant_message',
+  'reason',
   // Seen in 2.1.332: `effort` ({ level }) on tool events and Stop; on Stop `background_tasks`, `session_crons`;
   // on SessionStart of a resumed session `seconds_since_last_response`, `context_tokens`,
   // `prompt_cache_likely_expired`, `estimated_cache_write_usd`.
-  'effort', 'background_tasks', 'session_crons', 'seconds_since_last_response', 'context_tokens',
-  'prompt_cache_likely_expired', 'estimated_cache_write_usd',
+  'effort',
+  'background_tasks',
+  'session_crons',
+  'seconds_since_last_response',
+  'context_tokens',
+  'prompt_cache_likely_expired',
+  'estimated_cache_write_usd',
 ]);
 
 function obj(v: unknown): Record<string, unknown> | null {
@@ -36,7 +59,8 @@ export function parseClaudePayload(text: string, env: NodeJS.ProcessEnv = proces
   const event = p.hook_event_name;
   const session = p.session_id;
   if (typeof event !== 'string') return { kind: 'bad', reason: 'payload has no hook_event_name' };
-  if (typeof session !== 'string' || session.length === 0 || session.length > 200) return { kind: 'bad', reason: 'payload has no valid session_id' };
+  if (typeof session !== 'string' || session.length === 0 || session.length > 200)
+    return { kind: 'bad', reason: 'payload has no valid session_id' };
   const base: { agent: string; session: string; cwd?: string; transcript?: string } = { agent: 'claude', session };
   // The payload's own cwd first: an inherited CLAUDE_PROJECT_DIR may belong to another session.
   const cwd = checkAbsolutePath(p.cwd) ?? checkAbsolutePath(env.CLAUDE_PROJECT_DIR);
@@ -49,7 +73,10 @@ export function parseClaudePayload(text: string, env: NodeJS.ProcessEnv = proces
       return { kind: 'event', event: { ...base, type: 'session_start', ...(typeof p.source === 'string' ? { source: p.source } : {}) } };
     case 'UserPromptSubmit': {
       if (typeof p.prompt !== 'string') return { kind: 'bad', reason: 'UserPromptSubmit without a prompt' };
-      return { kind: 'event', event: { ...base, type: 'prompt', text: p.prompt, ...(typeof p.prompt_id === 'string' ? { promptId: p.prompt_id } : {}) } };
+      return {
+        kind: 'event',
+        event: { ...base, type: 'prompt', text: p.prompt, ...(typeof p.prompt_id === 'string' ? { promptId: p.prompt_id } : {}) },
+      };
     }
     case 'PreToolUse':
     case 'PostToolUse':

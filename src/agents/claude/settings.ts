@@ -15,11 +15,29 @@
 // so, and the caller must tell the user that Claude Code will ignore the file until it is plain JSON.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { applyEdits, type Edit, type FormattingOptions, type Node, parse, parseTree, type ParseError, printParseErrorCode, visit } from 'jsonc-parser';
+import {
+  applyEdits,
+  type Edit,
+  type FormattingOptions,
+  type Node,
+  parse,
+  parseTree,
+  type ParseError,
+  printParseErrorCode,
+  visit,
+} from 'jsonc-parser';
 import { quoteArg } from '../../core/shell/quote';
 
 /** The events we record (DESIGN §4): every tool call, every prompt, session boundaries. */
-export const CLAUDE_HOOK_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SessionEnd'] as const;
+export const CLAUDE_HOOK_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'Stop',
+  'SessionEnd',
+] as const;
 export type ClaudeHookEvent = (typeof CLAUDE_HOOK_EVENTS)[number];
 
 /** Tool events take a matcher on `tool_name`; `*` = every tool (we record reads too, for the timeline). */
@@ -64,7 +82,8 @@ export function shellQuote(arg: string): string {
  * expands) and `!` expands under delayed expansion, so such paths are refused rather than guessed.
  */
 export function cmdQuote(arg: string): string {
-  if (/["%!\0\r\n]/.test(arg)) throw new ClaudeSettingsError(`The path ${arg} contains a character cmd.exe cannot quote safely (" % !); choose a folder without it.`);
+  if (/["%!\0\r\n]/.test(arg))
+    throw new ClaudeSettingsError(`The path ${arg} contains a character cmd.exe cannot quote safely (" % !); choose a folder without it.`);
   return `"${arg}"`;
 }
 
@@ -117,7 +136,8 @@ function parseSettings(text: string): Node {
     const where = e ? ` (${printParseErrorCode(e.error)} at offset ${e.offset})` : '';
     throw new ClaudeSettingsError(`The Claude Code settings file is not valid JSON${where}; fix it by hand, then connect again.`);
   }
-  if (root.type !== 'object') throw new ClaudeSettingsError('The Claude Code settings file does not hold a JSON object; fix it by hand, then connect again.');
+  if (root.type !== 'object')
+    throw new ClaudeSettingsError('The Claude Code settings file does not hold a JSON object; fix it by hand, then connect again.');
   return root;
 }
 
@@ -199,7 +219,14 @@ function ours(root: Node): Located[] {
         const v = nodeToValue(h);
         if (isConnectedHandler(v)) {
           const m = child(g, 'matcher');
-          out.push({ event, group: gi, handler: hi, alone: (hs.children ?? []).length === 1, command: (v as { command: string }).command, matcher: m ? nodeToValue(m) : undefined });
+          out.push({
+            event,
+            group: gi,
+            handler: hi,
+            alone: (hs.children ?? []).length === 1,
+            command: (v as { command: string }).command,
+            matcher: m ? nodeToValue(m) : undefined,
+          });
         }
       });
     });
@@ -289,13 +316,17 @@ function appendTo(text: string, container: Node, fmt: FormattingOptions, value: 
     const prev = items[items.length - 1]!;
     const at = prev.offset + prev.length;
     const { indent, first } = lineIndent(text, prev.offset);
-    return first ? { offset: at, length: 0, content: `,${eol}${indent}${pretty(indent)}` } : { offset: at, length: 0, content: `, ${head}${JSON.stringify(value)}` };
+    return first
+      ? { offset: at, length: 0, content: `,${eol}${indent}${pretty(indent)}` }
+      : { offset: at, length: 0, content: `, ${head}${JSON.stringify(value)}` };
   }
   const { indent } = lineIndent(text, container.offset);
   const inner = text.slice(container.offset + 1, container.offset + container.length - 1);
   const body = `${eol}${indent}${unit}${pretty(indent + unit)}${eol}${indent}`;
   // Only whitespace between the brackets (an empty container): replace it; keep a comment that sits there.
-  return /^\s*$/.test(inner) ? { offset: container.offset + 1, length: inner.length, content: body } : { offset: container.offset + 1, length: 0, content: body };
+  return /^\s*$/.test(inner)
+    ? { offset: container.offset + 1, length: inner.length, content: body }
+    : { offset: container.offset + 1, length: 0, content: body };
 }
 
 /** Removes one handler of ours, and the containers that held only it (group, event, `hooks`). */
@@ -317,7 +348,8 @@ function removeOne(text: string, root: Node, l: Located): string {
  * (another CLI path or store) are replaced, never duplicated.
  */
 export function connectClaude(settingsFileText: string | undefined, hook: HookSpec): string {
-  if (!hasMarker(hook.command)) throw new ClaudeSettingsError(`The hook command must carry ${CONNECT_MARKER}; build it with hookCommand().`);
+  if (!hasMarker(hook.command))
+    throw new ClaudeSettingsError(`The hook command must carry ${CONNECT_MARKER}; build it with hookCommand().`);
   if (settingsFileText === undefined || settingsFileText.trim() === '') {
     const hooks: Record<string, unknown> = {};
     for (const e of CLAUDE_HOOK_EVENTS) hooks[e] = [ourGroup(e, hook)];
@@ -327,10 +359,12 @@ export function connectClaude(settingsFileText: string | undefined, hook: HookSp
   const fmt = formatting(text);
   let root = parseSettings(text);
   const hooksNode = child(root, 'hooks');
-  if (hooksNode && hooksNode.type !== 'object') throw new ClaudeSettingsError('"hooks" in the Claude Code settings file is not an object; fix it by hand, then connect again.');
+  if (hooksNode && hooksNode.type !== 'object')
+    throw new ClaudeSettingsError('"hooks" in the Claude Code settings file is not an object; fix it by hand, then connect again.');
   for (const e of CLAUDE_HOOK_EVENTS) {
     const arr = child(hooksNode, e);
-    if (arr && arr.type !== 'array') throw new ClaudeSettingsError(`"hooks.${e}" in the Claude Code settings file is not a list; fix it by hand, then connect again.`);
+    if (arr && arr.type !== 'array')
+      throw new ClaudeSettingsError(`"hooks.${e}" in the Claude Code settings file is not a list; fix it by hand, then connect again.`);
   }
 
   // 1. Drop entries of ours that are stale, misplaced or duplicated (last first: indexes stay valid).
@@ -352,7 +386,11 @@ export function connectClaude(settingsFileText: string | undefined, hook: HookSp
     const group = ourGroup(e, hook);
     const hooksNow = child(root, 'hooks');
     const arr = child(hooksNow, e);
-    const edit = !hooksNow ? appendTo(text, root, fmt, { [e]: [group] }, 'hooks') : !arr ? appendTo(text, hooksNow, fmt, [group], e) : appendTo(text, arr, fmt, group);
+    const edit = !hooksNow
+      ? appendTo(text, root, fmt, { [e]: [group] }, 'hooks')
+      : !arr
+        ? appendTo(text, hooksNow, fmt, [group], e)
+        : appendTo(text, arr, fmt, group);
     text = applyEdits(text, [edit]);
     root = parseSettings(text);
   }
@@ -430,7 +468,11 @@ export function readSettingsFile(file: string): string | undefined {
  * file when the user says "always allow"), nothing is written and false is returned, so the caller
  * can recompute. The check and the rename are not one atomic step; the window is microseconds.
  */
-export function writeSettingsFile(file: string, text: string, opts: { expected?: string | undefined; checkExpected?: boolean } = {}): boolean {
+export function writeSettingsFile(
+  file: string,
+  text: string,
+  opts: { expected?: string | undefined; checkExpected?: boolean } = {},
+): boolean {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   let mode = 0o600;
   try {

@@ -14,9 +14,28 @@ export const FILE_PATH_FIELD: Readonly<Record<string, string>> = {
 
 /** Built-in tools that change nothing: never listed, and a glob override never makes them listed. */
 const READ_TOOLS = new Set([
-  'Read', 'Glob', 'Grep', 'LS', 'WebFetch', 'WebSearch', 'TodoWrite', 'TodoRead', 'NotebookRead',
-  'Task', 'Agent', 'ExitPlanMode', 'EnterPlanMode', 'BashOutput', 'KillShell', 'KillBash', 'ListMcpResourcesTool', 'ReadMcpResourceTool',
-  'AskUserQuestion', 'Skill', 'SlashCommand', 'ToolSearch',
+  'Read',
+  'Glob',
+  'Grep',
+  'LS',
+  'WebFetch',
+  'WebSearch',
+  'TodoWrite',
+  'TodoRead',
+  'NotebookRead',
+  'Task',
+  'Agent',
+  'ExitPlanMode',
+  'EnterPlanMode',
+  'BashOutput',
+  'KillShell',
+  'KillBash',
+  'ListMcpResourcesTool',
+  'ReadMcpResourceTool',
+  'AskUserQuestion',
+  'Skill',
+  'SlashCommand',
+  'ToolSearch',
 ]);
 
 function str(v: unknown): string {

@@ -3,14 +3,7 @@
 // entry of an unknown type that is walked through or skipped, never an error.
 
 /** What a `user` entry is. Only `prompt` is a turn the user typed (DESIGN §5 "real prompt"). */
-export type UserKind =
-  | 'prompt'
-  | 'tool-result'
-  | 'meta'
-  | 'compact-summary'
-  | 'command-output'
-  | 'interrupt'
-  | 'empty';
+export type UserKind = 'prompt' | 'tool-result' | 'meta' | 'compact-summary' | 'command-output' | 'interrupt' | 'empty';
 
 export interface ToolUseInfo {
   id: string;

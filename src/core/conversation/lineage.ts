@@ -81,7 +81,8 @@ export function wasRegrounded(records: readonly LineageRecord[], session: string
 /** The rewind checkpoints `session` has already been told about. */
 export function deliveredRewinds(records: readonly LineageRecord[], session: string): Set<string> {
   const out = new Set<string>();
-  for (const r of records) if (r.t === 'regrounded' && r.session === session && Array.isArray(r.rewinds)) for (const id of r.rewinds) out.add(String(id));
+  for (const r of records)
+    if (r.t === 'regrounded' && r.session === session && Array.isArray(r.rewinds)) for (const id of r.rewinds) out.add(String(id));
   return out;
 }
 

@@ -46,7 +46,11 @@ function sameText(a: string, b: string): boolean {
   return a.slice(0, LABEL_MAX).trim() === b.slice(0, LABEL_MAX).trim();
 }
 
-export function findCutCheckpoint(records: readonly Sequenced[], fork: ForkLineage, lineage: readonly LineageRecord[]): Sequenced<CheckpointRecord> | undefined {
+export function findCutCheckpoint(
+  records: readonly Sequenced[],
+  fork: ForkLineage,
+  lineage: readonly LineageRecord[],
+): Sequenced<CheckpointRecord> | undefined {
   const cps = records.filter(isCheckpoint) as Sequenced<CheckpointRecord>[];
   if (fork.cutCheckpoint) {
     const c = cps.find((x) => x.id === fork.cutCheckpoint);
@@ -58,7 +62,9 @@ export function findCutCheckpoint(records: readonly Sequenced[], fork: ForkLinea
     if (c) return c;
   }
   const sessions = new Set([fork.parentSession, ...ancestorsOf(lineage, fork.parentSession)]);
-  const candidates = prompts.filter((c) => c.session !== undefined && sessions.has(c.session) && c.time <= fork.time && sameText(c.label, fork.cutText));
+  const candidates = prompts.filter(
+    (c) => c.session !== undefined && sessions.has(c.session) && c.time <= fork.time && sameText(c.label, fork.cutText),
+  );
   if (candidates.length === 0) return undefined;
   return candidates[Math.min(fork.cutOccurrence, candidates.length - 1)];
 }

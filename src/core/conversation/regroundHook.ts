@@ -97,10 +97,19 @@ function forkRegrounding(store: Store, e: RegroundEvent, lineage: readonly Linea
   const fork = forkOf(lineage, e.session);
   if (!fork || wasRegrounded(lineage, e.session)) return null;
   const facts = regroundFacts(store.read().records, fork, lineage);
-  return { hookEventName: 'SessionStart', additionalContext: regroundText(facts, fork), record: { t: 'regrounded', session: e.session, time: Date.now() } };
+  return {
+    hookEventName: 'SessionStart',
+    additionalContext: regroundText(facts, fork),
+    record: { t: 'regrounded', session: e.session, time: Date.now() },
+  };
 }
 
-function filesRegrounding(store: Store, e: RegroundEvent, hookEventName: Regrounding['hookEventName'], lineage?: readonly LineageRecord[]): Regrounding | null {
+function filesRegrounding(
+  store: Store,
+  e: RegroundEvent,
+  hookEventName: Regrounding['hookEventName'],
+  lineage?: readonly LineageRecord[],
+): Regrounding | null {
   const tail = tailWindow(store.logFile, e.session);
   if (tail.rewinds.length === 0) return null; // the common case: no rewind since the previous turn
   const lin = lineage ?? readLineage(store.dir);

@@ -28,13 +28,15 @@ function actionLine(a: NotUndone): string {
 }
 
 function revertedLine(f: FileNote): string {
-  if (f.asAtCut) return `${f.path} (${f.deleted ? 'deleted: it did not exist before that prompt' : 'restored to how it was before that prompt'})`;
+  if (f.asAtCut)
+    return `${f.path} (${f.deleted ? 'deleted: it did not exist before that prompt' : 'restored to how it was before that prompt'})`;
   const when = f.restoredTo ? describePoint(f.restoredTo) : 'at another point in time';
   return `${f.path} (${f.deleted ? `deleted: a rewind put it back as it was ${when}, when it did not exist` : `restored to a version from another point in time: as it was ${when}`})`;
 }
 
 function stillEditedLine(f: FileNote): string {
-  if (f.changedSince) return `${f.path} (changed again since those turns, by another session or outside the agent${f.deleted ? '; now deleted' : ''})`;
+  if (f.changedSince)
+    return `${f.path} (changed again since those turns, by another session or outside the agent${f.deleted ? '; now deleted' : ''})`;
   return `${f.path}${f.deleted ? ' (deleted by those turns)' : ''}`;
 }
 
@@ -44,7 +46,10 @@ export function regroundText(facts: RegroundFacts, fork: ForkLineage): string {
       'The turns from that prompt on were discarded from this conversation, but not everything they did to the world was undone.',
   ];
   if (!facts.cutFound) {
-    lines.push('', 'Agent Rewind could not find that prompt in its file timeline, so it cannot say which files changed after it: treat every file as possibly changed.');
+    lines.push(
+      '',
+      'Agent Rewind could not find that prompt in its file timeline, so it cannot say which files changed after it: treat every file as possibly changed.',
+    );
   } else {
     if (facts.stillEdited.length) {
       lines.push('', 'Files that still hold changes made in the discarded turns (newer than this conversation remembers):');
@@ -84,7 +89,10 @@ export function filesRewoundText(facts: FilesRewoundFacts): string {
     'Re-read these files before relying on them or editing them; do not trust earlier tool results about them, and do not assume the changes you made to them are still there.',
   ];
   if (facts.actions.length) {
-    lines.push('', 'Actions this conversation ran after that point were not undone by the rewind — they already happened; do not run them again unless the user asks:');
+    lines.push(
+      '',
+      'Actions this conversation ran after that point were not undone by the rewind — they already happened; do not run them again unless the user asks:',
+    );
     lines.push(...list(facts.actions, MAX_ACTIONS, actionLine));
   }
   return lines.join('\n');

@@ -51,17 +51,39 @@ export function sessionLogLine(e: SessionLogEvent, records: readonly LogRecord[]
   const base = { v: SESSION_LOG_FORMAT, session: e.session, time };
   switch (e.type) {
     case 'session_start':
-      return { t: 'start', ...base, agent: e.agent, ...(e.source ? { source: e.source } : {}), ...(e.cwd ? { cwd: e.cwd } : {}), ...(e.transcript ? { transcript: e.transcript } : {}) };
+      return {
+        t: 'start',
+        ...base,
+        agent: e.agent,
+        ...(e.source ? { source: e.source } : {}),
+        ...(e.cwd ? { cwd: e.cwd } : {}),
+        ...(e.transcript ? { transcript: e.transcript } : {}),
+      };
     case 'prompt': {
       const cp = records.find((r) => r.t === 'checkpoint' && r.kind === 'prompt');
       if (!cp || cp.t !== 'checkpoint') return null;
       const text = e.text ?? '';
-      return { t: 'prompt', ...base, id: cp.id, text: text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) + '…' : text, ...(e.promptId ? { promptId: e.promptId } : {}), ...(e.cwd ? { cwd: e.cwd } : {}) };
+      return {
+        t: 'prompt',
+        ...base,
+        id: cp.id,
+        text: text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) + '…' : text,
+        ...(e.promptId ? { promptId: e.promptId } : {}),
+        ...(e.cwd ? { cwd: e.cwd } : {}),
+      };
     }
     case 'before_tool': {
       const call = records.find((r) => r.t === 'call');
       if (!call || call.t !== 'call') return null;
-      return { t: 'tool', ...base, ...(e.callId ? { id: e.callId } : {}), name: call.tool, summary: call.summary, effect: call.effect, ...(call.severity ? { severity: call.severity } : {}) };
+      return {
+        t: 'tool',
+        ...base,
+        ...(e.callId ? { id: e.callId } : {}),
+        name: call.tool,
+        summary: call.summary,
+        effect: call.effect,
+        ...(call.severity ? { severity: call.severity } : {}),
+      };
     }
     case 'after_tool':
       return { t: 'result', ...base, ...(e.callId ? { id: e.callId } : {}), ok: e.ok !== false };
@@ -75,7 +97,12 @@ export function sessionLogLine(e: SessionLogEvent, records: readonly LogRecord[]
 }
 
 /** Appends the event's line to the session's log. Never throws: the agent is never blocked by it. */
-export function appendSessionEvent(storeDir: string, e: SessionLogEvent, records: readonly LogRecord[], onError?: (message: string) => void): void {
+export function appendSessionEvent(
+  storeDir: string,
+  e: SessionLogEvent,
+  records: readonly LogRecord[],
+  onError?: (message: string) => void,
+): void {
   try {
     const line = sessionLogLine(e, records, Date.now());
     if (line) appendJsonLines(sessionLogFile(storeDir, e.session), [line]);

@@ -20,24 +20,38 @@ export interface SessionLogFork {
 
 export function forkSessionLog(storeDir: string, parent: string, before: string, opts: { newId?: string } = {}): SessionLogFork {
   const parentFile = sessionLogFile(storeDir, parent);
-  if (!fs.existsSync(parentFile)) throw new Error(`No session log for session ${parent} in this store; run \`agent-rewind conversation show --session <id>\` with a session the store recorded.`);
+  if (!fs.existsSync(parentFile))
+    throw new Error(
+      `No session log for session ${parent} in this store; run \`agent-rewind conversation show --session <id>\` with a session the store recorded.`,
+    );
   const lines = readSessionLog(parentFile);
   const at = findLoggedPrompt(lines, before);
   const show = 'run `agent-rewind conversation show --session ' + parent + '` to list the prompts you can cut before';
   if (at < 0) throw new SessionCutRefusedError(`Session ${parent} has no prompt ${before}; ${show}.`);
   const earlier = lines.slice(0, at).filter((l) => l.t === 'prompt');
-  if (earlier.length === 0) throw new SessionCutRefusedError('Cutting before the first prompt would leave nothing to resume; pick a later prompt, or start a new session instead.');
+  if (earlier.length === 0)
+    throw new SessionCutRefusedError(
+      'Cutting before the first prompt would leave nothing to resume; pick a later prompt, or start a new session instead.',
+    );
   const cut = lines[at] as Extract<SessionLogLine, { t: 'prompt' }>;
   const session = opts.newId ?? randomUUID();
   const dest = sessionLogFile(storeDir, session);
-  const text = lines.slice(0, at).map((l) => JSON.stringify({ ...l, session }) + '\n').join('');
+  const text = lines
+    .slice(0, at)
+    .map((l) => JSON.stringify({ ...l, session }) + '\n')
+    .join('');
   fs.writeFileSync(dest, text, { flag: 'wx', mode: 0o600 }); // exclusive create
   const fork: SessionLogFork = {
     session,
     transcript: dest,
     parent,
     parentTranscript: parentFile,
-    cut: { id: cut.id, checkpoint: cut.id, text: cut.text, occurrence: earlier.filter((p) => p.t === 'prompt' && p.text === cut.text).length },
+    cut: {
+      id: cut.id,
+      checkpoint: cut.id,
+      text: cut.text,
+      occurrence: earlier.filter((p) => p.t === 'prompt' && p.text === cut.text).length,
+    },
   };
   if (cut.promptId) fork.cut.promptId = cut.promptId;
   if (cut.cwd) fork.cwd = cut.cwd;

@@ -45,7 +45,8 @@ export interface ClassifyContext {
 }
 
 /** Remote tool names that suggest the tool only reads (`get_issue`, `listFiles`). */
-const REMOTE_READ = /^(get|list|read|search|fetch|find|query|describe|view|show|lookup|count|check|resolve|retrieve|browse|inspect|explain|preview|download|export|status|whoami|ping|echo)(_|-|[A-Z]|$)/i;
+const REMOTE_READ =
+  /^(get|list|read|search|fetch|find|query|describe|view|show|lookup|count|check|resolve|retrieve|browse|inspect|explain|preview|download|export|status|whoami|ping|echo)(_|-|[A-Z]|$)/i;
 
 /**
  * Classifies one tool call. `tool` is the name the agent shows (what overrides by tool name match
@@ -82,8 +83,19 @@ export function classifyCall(tool: string, kind: ToolKind, input: unknown, ctx: 
     }
     case 'remote': {
       const s = oneLine(`${kind.server !== undefined ? `${kind.server} ` : ''}${kind.name} ${summary}`);
-      if (REMOTE_READ.test(kind.name)) return { effect: 'irreversible', severity: 'low', summary: s, reason: 'an MCP tool (its name suggests it only reads; configure it as none)' };
-      return { effect: 'irreversible', severity: 'high', summary: s, reason: 'an MCP tool: it acts outside this machine unless configured otherwise' };
+      if (REMOTE_READ.test(kind.name))
+        return {
+          effect: 'irreversible',
+          severity: 'low',
+          summary: s,
+          reason: 'an MCP tool (its name suggests it only reads; configure it as none)',
+        };
+      return {
+        effect: 'irreversible',
+        severity: 'high',
+        summary: s,
+        reason: 'an MCP tool: it acts outside this machine unless configured otherwise',
+      };
     }
     case 'other':
       return { effect: 'irreversible', severity: 'low', summary, reason: `unknown tool "${tool}"` };

@@ -4,7 +4,42 @@
 import { type Ctx, outsideWorkspace, positionals } from './commandContext';
 import { high, NONE, REWINDABLE, type Verdict } from './verdict';
 
-const FILE_CMDS = new Set(['rm', 'rmdir', 'mv', 'cp', 'mkdir', 'touch', 'ln', 'chmod', 'chgrp', 'chown', 'tee', 'truncate', 'install', 'patch', 'unzip', 'gunzip', 'gzip', 'bzip2', 'bunzip2', 'xz', 'unxz', 'zstd', 'zip', 'tar', '7z', 'shred', 'split', 'csplit', 'mktemp', 'mkfifo', 'unlink', 'rename', 'dos2unix', 'unix2dos']);
+const FILE_CMDS = new Set([
+  'rm',
+  'rmdir',
+  'mv',
+  'cp',
+  'mkdir',
+  'touch',
+  'ln',
+  'chmod',
+  'chgrp',
+  'chown',
+  'tee',
+  'truncate',
+  'install',
+  'patch',
+  'unzip',
+  'gunzip',
+  'gzip',
+  'bzip2',
+  'bunzip2',
+  'xz',
+  'unxz',
+  'zstd',
+  'zip',
+  'tar',
+  '7z',
+  'shred',
+  'split',
+  'csplit',
+  'mktemp',
+  'mkfifo',
+  'unlink',
+  'rename',
+  'dos2unix',
+  'unix2dos',
+]);
 
 /** Rewindable, unless a path lies outside the workspace. */
 export function fileVerdict(paths: string[], ctx: Ctx): Verdict {
@@ -16,10 +51,44 @@ export function fileVerdict(paths: string[], ctx: Ctx): Verdict {
 
 /** File-changing commands; null when `cmd` is none of them. */
 export function fileRules(cmd: string, args: string[], ctx: Ctx): Verdict | null {
-  if (cmd === 'dd') return args.some((a) => a.startsWith('of=') && outsideWorkspace(a.slice(3), ctx)) ? high('dd writes outside the workspace') : REWINDABLE;
+  if (cmd === 'dd')
+    return args.some((a) => a.startsWith('of=') && outsideWorkspace(a.slice(3), ctx))
+      ? high('dd writes outside the workspace')
+      : REWINDABLE;
   if (cmd === 'sed' || cmd === 'gsed') {
-    return args.some((a) => a === '-i' || a.startsWith('-i') || a === '--in-place' || a.startsWith('--in-place=') || /^-[a-zA-Z]*i/.test(a)) ? fileVerdict(positionals(args, new Set(['-e', '-f', '--expression', '--file'])).slice(args.some((a) => a === '-e' || a === '-f' || a.startsWith('--expression')) ? 0 : 1), ctx) : NONE;
+    return args.some((a) => a === '-i' || a.startsWith('-i') || a === '--in-place' || a.startsWith('--in-place=') || /^-[a-zA-Z]*i/.test(a))
+      ? fileVerdict(
+          positionals(args, new Set(['-e', '-f', '--expression', '--file'])).slice(
+            args.some((a) => a === '-e' || a === '-f' || a.startsWith('--expression')) ? 0 : 1,
+          ),
+          ctx,
+        )
+      : NONE;
   }
-  if (FILE_CMDS.has(cmd)) return fileVerdict(positionals(args, new Set(['-m', '--mode', '-t', '--target-directory', '-S', '--suffix', '-o', '-g', '-C', '-f', '--file', '-d', '-n', '-b', '-l', '-a'])), ctx);
+  if (FILE_CMDS.has(cmd))
+    return fileVerdict(
+      positionals(
+        args,
+        new Set([
+          '-m',
+          '--mode',
+          '-t',
+          '--target-directory',
+          '-S',
+          '--suffix',
+          '-o',
+          '-g',
+          '-C',
+          '-f',
+          '--file',
+          '-d',
+          '-n',
+          '-b',
+          '-l',
+          '-a',
+        ]),
+      ),
+      ctx,
+    );
   return null;
 }

@@ -7,14 +7,83 @@ import { quoteArg } from '../shell/quote';
 import { type Ctx, positionals, resolveDir } from './commandContext';
 import { type GitNeed, high, low, NONE, REWINDABLE, type Verdict } from './verdict';
 
-const GIT_GLOBAL_WITH_VALUE = new Set(['-c', '--git-dir', '--work-tree', '--namespace', '--config-env', '--super-prefix', '--exec-path', '--attr-source']);
+const GIT_GLOBAL_WITH_VALUE = new Set([
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--config-env',
+  '--super-prefix',
+  '--exec-path',
+  '--attr-source',
+]);
 const GIT_NONE = new Set([
-  'status', 'diff', 'log', 'show', 'fetch', 'add', 'grep', 'blame', 'annotate', 'ls-files', 'ls-tree', 'ls-remote', 'rev-parse', 'rev-list',
-  'describe', 'shortlog', 'cat-file', 'for-each-ref', 'show-ref', 'name-rev', 'merge-base', 'diff-tree', 'diff-files', 'diff-index',
-  'whatchanged', 'help', 'version', 'init', 'clone', 'check-ignore', 'check-attr', 'check-ref-format', 'var', 'archive', 'bundle',
-  'format-patch', 'count-objects', 'fsck', 'verify-commit', 'verify-tag', 'cherry', 'range-diff', 'difftool', 'show-branch', 'hash-object',
-  'request-pull', 'maintenance', 'gc', 'repack', 'pack-refs', 'credential', 'mergetool', 'bisect', 'sparse-checkout', 'submodule', 'worktree',
-  'notes', 'lfs', 'restore-index', 'update-index', 'read-tree', 'write-tree', 'mktree', 'column', 'interpret-trailers', 'stripspace',
+  'status',
+  'diff',
+  'log',
+  'show',
+  'fetch',
+  'add',
+  'grep',
+  'blame',
+  'annotate',
+  'ls-files',
+  'ls-tree',
+  'ls-remote',
+  'rev-parse',
+  'rev-list',
+  'describe',
+  'shortlog',
+  'cat-file',
+  'for-each-ref',
+  'show-ref',
+  'name-rev',
+  'merge-base',
+  'diff-tree',
+  'diff-files',
+  'diff-index',
+  'whatchanged',
+  'help',
+  'version',
+  'init',
+  'clone',
+  'check-ignore',
+  'check-attr',
+  'check-ref-format',
+  'var',
+  'archive',
+  'bundle',
+  'format-patch',
+  'count-objects',
+  'fsck',
+  'verify-commit',
+  'verify-tag',
+  'cherry',
+  'range-diff',
+  'difftool',
+  'show-branch',
+  'hash-object',
+  'request-pull',
+  'maintenance',
+  'gc',
+  'repack',
+  'pack-refs',
+  'credential',
+  'mergetool',
+  'bisect',
+  'sparse-checkout',
+  'submodule',
+  'worktree',
+  'notes',
+  'lfs',
+  'restore-index',
+  'update-index',
+  'read-tree',
+  'write-tree',
+  'mktree',
+  'column',
+  'interpret-trailers',
+  'stripspace',
 ]);
 const GIT_FILES = new Set(['rm', 'mv', 'apply', 'restore', 'checkout-index']);
 
@@ -35,15 +104,46 @@ export function gitVerdict(args: string[], ctx: Ctx): Verdict {
       if (v !== undefined) globals.push(`${name}=${v}`);
       continue;
     }
-    if (name === '--version' || name === '--help' || name === '-h' || name === '--html-path' || name === '--man-path' || name === '--info-path') return NONE;
+    if (
+      name === '--version' ||
+      name === '--help' ||
+      name === '-h' ||
+      name === '--html-path' ||
+      name === '--man-path' ||
+      name === '--info-path'
+    )
+      return NONE;
     if (name === '--exec-path' && !a.includes('=') && (args[i + 1] === undefined || args[i + 1]!.startsWith('-'))) return NONE;
     if (GIT_GLOBAL_WITH_VALUE.has(name) && !a.includes('=')) i++;
   }
   const sub = args[i] ?? '';
   const rest = args.slice(i + 1);
-  const pos = positionals(rest, new Set(['-m', '-F', '-C', '-c', '--author', '--date', '-S', '--cleanup', '--fixup', '--squash', '-u', '--onto', '-X', '--strategy', '-s', '-o', '--push-option', '--repo']));
+  const pos = positionals(
+    rest,
+    new Set([
+      '-m',
+      '-F',
+      '-C',
+      '-c',
+      '--author',
+      '--date',
+      '-S',
+      '--cleanup',
+      '--fixup',
+      '--squash',
+      '-u',
+      '--onto',
+      '-X',
+      '--strategy',
+      '-s',
+      '-o',
+      '--push-option',
+      '--repo',
+    ]),
+  );
   const has = (...flags: string[]) => rest.some((r) => flags.includes(r) || flags.some((f) => f.startsWith('--') && r.startsWith(f + '=')));
-  const need = (mode: GitNeed['mode'], branch?: string): Verdict['comps'] => (dir ? [{ git: { dir, globals, mode, ...(branch ? { branch } : {}) } }] : []);
+  const need = (mode: GitNeed['mode'], branch?: string): Verdict['comps'] =>
+    dir ? [{ git: { dir, globals, mode, ...(branch ? { branch } : {}) } }] : [];
   switch (sub) {
     case '':
       return NONE;
@@ -67,22 +167,53 @@ export function gitVerdict(args: string[], ctx: Ctx): Verdict {
       return { ...high(`moves HEAD (git ${sub})`, 'compensatable'), comps: need('mixed') };
     case 'reset': {
       const mode = has('--soft', '--mixed', '--hard', '--keep', '--merge');
-      const rev = pos[0] !== undefined && !rest.includes('--') && /^(HEAD|@|ORIG_HEAD|FETCH_HEAD)([~^].*)?$|^[0-9a-f]{7,64}$|[~^]\d*$|^[\w.-]+\/[\w./-]+$/.test(pos[0]);
+      const rev =
+        pos[0] !== undefined &&
+        !rest.includes('--') &&
+        /^(HEAD|@|ORIG_HEAD|FETCH_HEAD)([~^].*)?$|^[0-9a-f]{7,64}$|[~^]\d*$|^[\w.-]+\/[\w./-]+$/.test(pos[0]);
       if (!mode && (!rev || pos.length > 1)) return NONE; // unstaging paths: the index only
       return { ...high('moves HEAD (git reset)', 'compensatable'), comps: need('mixed') };
     }
     case 'tag': {
       if (has('-d', '--delete')) return high('deletes a tag (not recorded)');
-      if (has('-l', '--list', '-v', '--verify', '--contains', '--no-contains', '--points-at', '--merged', '--no-merged') || pos.length === 0) return NONE;
+      if (
+        has('-l', '--list', '-v', '--verify', '--contains', '--no-contains', '--points-at', '--merged', '--no-merged') ||
+        pos.length === 0
+      )
+        return NONE;
       const name = pos[0]!;
-      return { ...high('creates a tag', 'compensatable'), comps: [{ text: `git${dir ? ` -C ${quoteArg(dir)}` : ''} tag -d ${quoteArg(name)}` }] };
+      return {
+        ...high('creates a tag', 'compensatable'),
+        comps: [{ text: `git${dir ? ` -C ${quoteArg(dir)}` : ''} tag -d ${quoteArg(name)}` }],
+      };
     }
     case 'branch': {
       if (has('-d', '-D', '--delete')) return high('deletes a branch (not recorded)');
       if (has('-m', '-M', '--move', '-c', '-C', '--copy')) return high('renames or copies a branch', 'compensatable');
-      if (has('-l', '--list', '-a', '--all', '-r', '--remotes', '-v', '-vv', '--show-current', '--contains', '--merged', '--no-merged', '--points-at') || pos.length === 0) return NONE;
+      if (
+        has(
+          '-l',
+          '--list',
+          '-a',
+          '--all',
+          '-r',
+          '--remotes',
+          '-v',
+          '-vv',
+          '--show-current',
+          '--contains',
+          '--merged',
+          '--no-merged',
+          '--points-at',
+        ) ||
+        pos.length === 0
+      )
+        return NONE;
       if (has('-u', '--set-upstream-to', '--unset-upstream', '--edit-description')) return NONE;
-      return { ...high('creates a branch', 'compensatable'), comps: [{ text: `git${dir ? ` -C ${quoteArg(dir)}` : ''} branch -D ${quoteArg(pos[0]!)}` }] };
+      return {
+        ...high('creates a branch', 'compensatable'),
+        comps: [{ text: `git${dir ? ` -C ${quoteArg(dir)}` : ''} branch -D ${quoteArg(pos[0]!)}` }],
+      };
     }
     case 'checkout':
     case 'switch': {
@@ -91,7 +222,11 @@ export function gitVerdict(args: string[], ctx: Ctx): Verdict {
         const name = rest[newBranch + 1] ?? '';
         return { ...high('creates a branch and switches to it', 'compensatable'), comps: need('switch-new', name) };
       }
-      if (sub === 'checkout' && (rest.includes('--') || pos.some((p) => p === '.' || /[^/]\.[A-Za-z0-9]{1,8}$/.test(p) || p.includes('*')) || pos.length > 1)) return REWINDABLE;
+      if (
+        sub === 'checkout' &&
+        (rest.includes('--') || pos.some((p) => p === '.' || /[^/]\.[A-Za-z0-9]{1,8}$/.test(p) || p.includes('*')) || pos.length > 1)
+      )
+        return REWINDABLE;
       if (pos.length === 0 && !has('--detach', '-')) return NONE;
       return { ...high('switches branch (HEAD is not rewound with the files)', 'compensatable'), comps: need('switch') };
     }
@@ -115,8 +250,17 @@ export function gitVerdict(args: string[], ctx: Ctx): Verdict {
     case 'update-ref':
       return high('changes a git ref directly', rest.includes('-d') ? 'irreversible' : 'compensatable');
     case 'config': {
-      if (has('--get', '--get-all', '--get-regexp', '-l', '--list', '--show-origin', '--get-urlmatch', '--get-color', '--get-colorbool') || pos[0] === 'get' || pos[0] === 'list') return NONE;
-      if (pos.length <= 1 && !has('--unset', '--unset-all', '--add', '--replace-all', '--rename-section', '--remove-section', '-e', '--edit')) return NONE;
+      if (
+        has('--get', '--get-all', '--get-regexp', '-l', '--list', '--show-origin', '--get-urlmatch', '--get-color', '--get-colorbool') ||
+        pos[0] === 'get' ||
+        pos[0] === 'list'
+      )
+        return NONE;
+      if (
+        pos.length <= 1 &&
+        !has('--unset', '--unset-all', '--add', '--replace-all', '--rename-section', '--remove-section', '-e', '--edit')
+      )
+        return NONE;
       return high('changes git configuration, which a rewind does not restore', 'compensatable');
     }
     case 'remote': {

@@ -4,7 +4,34 @@
 // irreversible/high; a local `rsync` only changes files (rewindable).
 import { high, NONE, REWINDABLE, type Verdict } from './verdict';
 
-const NETWORK = new Set(['ssh', 'scp', 'sftp', 'ftp', 'lftp', 'telnet', 'nc', 'ncat', 'netcat', 'socat', 'mail', 'mailx', 'sendmail', 'mutt', 'msmtp', 'swaks', 'rclone', 's3cmd', 'gsutil', 'azcopy', 'mosquitto_pub', 'kcat', 'kafkacat', 'grpcurl', 'websocat', 'wscat']);
+const NETWORK = new Set([
+  'ssh',
+  'scp',
+  'sftp',
+  'ftp',
+  'lftp',
+  'telnet',
+  'nc',
+  'ncat',
+  'netcat',
+  'socat',
+  'mail',
+  'mailx',
+  'sendmail',
+  'mutt',
+  'msmtp',
+  'swaks',
+  'rclone',
+  's3cmd',
+  'gsutil',
+  'azcopy',
+  'mosquitto_pub',
+  'kcat',
+  'kafkacat',
+  'grpcurl',
+  'websocat',
+  'wscat',
+]);
 
 /** Commands whose output is a download: piped into a shell, it is code from the network. */
 export const FETCHERS = new Set(['curl', 'wget', 'http', 'https', 'iwr', 'irm', 'fetch']);
@@ -18,10 +45,20 @@ function curlVerdict(cmd: string, args: string[]): Verdict {
     if (a.startsWith('--')) {
       const [name, val] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
       if (name === '--request' || name === '--method') method = (val ?? args[++i] ?? '').toUpperCase();
-      else if (/^--(data|data-.*|form|form-.*|upload-file|json|post-data|post-file|body-data|body-file|mail-rcpt|mail-from|mail-auth|post301|post302|post303|upload)$/.test(name)) {
+      else if (
+        /^--(data|data-.*|form|form-.*|upload-file|json|post-data|post-file|body-data|body-file|mail-rcpt|mail-from|mail-auth|post301|post302|post303|upload)$/.test(
+          name,
+        )
+      ) {
         sends = true;
         if (val === undefined && name !== '--post301' && name !== '--post302' && name !== '--post303') i++;
-      } else if (/^--(output|header|user|user-agent|referer|cookie|cookie-jar|config|write-out|proxy|max-time|retry|connect-timeout|output-dir|url|resolve|cacert|cert|key|range|interface|limit-rate|output-document|directory-prefix|timeout|tries|level|accept|reject|header|load-cookies|save-cookies)$/.test(name) && val === undefined) i++;
+      } else if (
+        /^--(output|header|user|user-agent|referer|cookie|cookie-jar|config|write-out|proxy|max-time|retry|connect-timeout|output-dir|url|resolve|cacert|cert|key|range|interface|limit-rate|output-document|directory-prefix|timeout|tries|level|accept|reject|header|load-cookies|save-cookies)$/.test(
+          name,
+        ) &&
+        val === undefined
+      )
+        i++;
       continue;
     }
     if (a.startsWith('-') && a.length > 1 && cmd === 'curl') {
@@ -46,7 +83,8 @@ function curlVerdict(cmd: string, args: string[]): Verdict {
 
 /** Network commands; null when `cmd` is none of them. */
 export function networkRules(cmd: string, args: string[]): Verdict | null {
-  if (cmd === 'curl' || cmd === 'wget' || cmd === 'http' || cmd === 'https' || cmd === 'xh' || cmd === 'httpie' || cmd === 'curlie') return curlVerdict(cmd, args);
+  if (cmd === 'curl' || cmd === 'wget' || cmd === 'http' || cmd === 'https' || cmd === 'xh' || cmd === 'httpie' || cmd === 'curlie')
+    return curlVerdict(cmd, args);
   if (cmd === 'rsync' || cmd === 'scp') {
     if (!args.some((a) => !a.startsWith('-') && /^[^/]*:/.test(a) && !/^[A-Za-z]:[\\/]/.test(a))) return REWINDABLE;
     return high(`${cmd} copies files to or from another machine`);

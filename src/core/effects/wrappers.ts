@@ -14,7 +14,28 @@ interface Wrapper {
 }
 const W = (opts: string[], positionals = 0): Wrapper => ({ withValue: new Set(opts), positionals });
 const WRAPPERS: Record<string, Wrapper> = {
-  sudo: W(['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-U', '-T', '--user', '--group', '--host', '--prompt', '--chdir', '--role', '--type', '--other-user', '--close-from', '--command-timeout']),
+  sudo: W([
+    '-u',
+    '-g',
+    '-h',
+    '-p',
+    '-C',
+    '-D',
+    '-r',
+    '-t',
+    '-U',
+    '-T',
+    '--user',
+    '--group',
+    '--host',
+    '--prompt',
+    '--chdir',
+    '--role',
+    '--type',
+    '--other-user',
+    '--close-from',
+    '--command-timeout',
+  ]),
   doas: W(['-u', '-C']),
   env: W(['-u', '-C', '--unset', '--chdir', '-S', '--split-string']),
   nohup: W([]),
@@ -28,7 +49,24 @@ const WRAPPERS: Record<string, Wrapper> = {
   taskset: W([], 1),
   timeout: W(['-s', '-k', '--signal', '--kill-after'], 1),
   stdbuf: W(['-i', '-o', '-e', '--input', '--output', '--error']),
-  xargs: W(['-I', '-L', '-n', '-P', '-d', '-E', '-s', '-a', '--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-lines', '--replace', '--eof', '--max-chars']),
+  xargs: W([
+    '-I',
+    '-L',
+    '-n',
+    '-P',
+    '-d',
+    '-E',
+    '-s',
+    '-a',
+    '--arg-file',
+    '--delimiter',
+    '--max-args',
+    '--max-procs',
+    '--max-lines',
+    '--replace',
+    '--eof',
+    '--max-chars',
+  ]),
   watch: W(['-n', '--interval', '-d']),
   flock: W(['-w', '--timeout', '-E', '--conflict-exit-code'], 1),
   strace: W(['-o', '-e', '-p', '-s', '-u']),
@@ -96,7 +134,8 @@ export function unwrap(w: string[], ctx: Ctx): { w: string[]; cwd: string | unde
       if (a.startsWith('-') && a.length > 1) {
         const name = a.includes('=') ? a.slice(0, a.indexOf('=')) : a;
         const takes = spec.withValue.has(name) && !a.includes('=');
-        if (head === 'env' && (name === '-C' || name === '--chdir')) cwd = resolveDir(cwd, a.includes('=') ? a.slice(a.indexOf('=') + 1) : w[i + 1]);
+        if (head === 'env' && (name === '-C' || name === '--chdir'))
+          cwd = resolveDir(cwd, a.includes('=') ? a.slice(a.indexOf('=') + 1) : w[i + 1]);
         if (head === 'env' && (name === '-S' || name === '--split-string')) {
           const rest = a.includes('=') ? a.slice(a.indexOf('=') + 1) : (w[i + 1] ?? '');
           return { w: [], cwd, split: [rest, ...w.slice(i + (a.includes('=') ? 1 : 2))].join(' ') };

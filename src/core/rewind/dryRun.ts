@@ -10,7 +10,10 @@ import type { Store } from '../store';
 import { findCheckpoint } from '../timeline';
 
 export class CheckpointNotFoundError extends Error {
-  constructor(readonly id: string, ambiguous: string[]) {
+  constructor(
+    readonly id: string,
+    ambiguous: string[],
+  ) {
     super(
       ambiguous.length
         ? `Checkpoint id "${id}" matches several checkpoints (${ambiguous.join(', ')}); give more of the id.`

@@ -90,7 +90,9 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       }
       return w;
     });
-    const problems = writes.map((w) => ({ path: w.path, error: preflight(w) })).filter((p): p is { path: string; error: string } => p.error !== null);
+    const problems = writes
+      .map((w) => ({ path: w.path, error: preflight(w) }))
+      .filter((p): p is { path: string; error: string } => p.error !== null);
     if (problems.length) {
       release();
       return { status: 'blocked-io', plan, problems };

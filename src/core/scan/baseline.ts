@@ -7,7 +7,18 @@ import { BlobStore } from '../blobs';
 import { type CachedStatus, gitBlobId, modifiedTracked, type PendingGit, type RepoInfo, repoInfo } from '../gitObjects';
 import { gitIndexKey } from '../gitIndex';
 import { isIgnored, type Rules } from '../ignore';
-import { dirTimesWork, entryFromIndex, entryFromStat, listedEntry, lstat, readNow, reportUnnameable, ruleKey, sameEntryStat, unlisted } from './entries';
+import {
+  dirTimesWork,
+  entryFromIndex,
+  entryFromStat,
+  listedEntry,
+  lstat,
+  readNow,
+  reportUnnameable,
+  ruleKey,
+  sameEntryStat,
+  unlisted,
+} from './entries';
 import { cacheable, cacheRecord, copyIndexFile, excludedByUs, folderFilter, statusOnCopy, underRoot } from './gitAssist';
 import { quickPut } from './references';
 import { indexCopyFile, stateFile } from './stateFile';
@@ -57,7 +68,16 @@ function startBaselineStatus(state: ScanState, info: RepoInfo, opts: ScanOptions
  * no stat of ours (marked racy: a scan of ours lists them when git cannot help); empty folders are
  * not known. Null when git cannot do it (the caller walks the tree).
  */
-function walkWithGit(state: ScanState, info: RepoInfo, tracked: Tracked, rules: Rules, opts: ScanOptions, t0: number, racyMs: number, started: StartedStatus): { walked: Walked; modified: Set<string>; skipped: string[] } | null {
+function walkWithGit(
+  state: ScanState,
+  info: RepoInfo,
+  tracked: Tracked,
+  rules: Rules,
+  opts: ScanOptions,
+  t0: number,
+  racyMs: number,
+  started: StartedStatus,
+): { walked: Walked; modified: Set<string>; skipped: string[] } | null {
   const limits = opts.limits;
   const { copy, job } = started;
   // While git runs: every clean-looking tracked file by its index entry, no stat of ours.
@@ -68,7 +88,13 @@ function walkWithGit(state: ScanState, info: RepoInfo, tracked: Tracked, rules: 
   for (const [rel, te] of tracked.entries) {
     if (te.mode === 0o160000) foreign.push(rel);
     else if (excludedByUs(state, rules, limits, rel)) continue;
-    else if (te.untrusted || !te.stat || !(te.mode === 0o120000 || te.mode === 0o100644 || te.mode === 0o100755) || te.stat.size > limits.maxFileBytes) toStat.push(rel);
+    else if (
+      te.untrusted ||
+      !te.stat ||
+      !(te.mode === 0o120000 || te.mode === 0o100644 || te.mode === 0o100755) ||
+      te.stat.size > limits.maxFileBytes
+    )
+      toStat.push(rel);
     else files.set(rel, entryFromIndex(te.stat, t0, racyMs));
   }
   const got = job.result();
@@ -142,7 +168,11 @@ function walkWithGit(state: ScanState, info: RepoInfo, tracked: Tracked, rules: 
  * the rest (dirty and untracked files) into the store, within `budgetMs` — what is left is marked
  * pending and copied by the next scan, before the next command runs.
  */
-export function baseline(root: string, session: string, opts: ScanOptions & { budgetMs: number; reuse?: ScanState | null }): BaselineResult {
+export function baseline(
+  root: string,
+  session: string,
+  opts: ScanOptions & { budgetMs: number; reuse?: ScanState | null },
+): BaselineResult {
   const t0 = Date.now();
   const racyMs = opts.racyMs ?? RACY_MS;
   const info = repoInfo(root);
@@ -152,7 +182,9 @@ export function baseline(root: string, session: string, opts: ScanOptions & { bu
     session,
     created: t0,
     scanned: t0,
-    git: info ? { top: info.top, gitDir: info.gitDir, objectFormat: info.objectFormat, filters: info.filters, excludesFile: info.excludesFile } : null,
+    git: info
+      ? { top: info.top, gitDir: info.gitDir, objectFormat: info.objectFormat, filters: info.filters, excludesFile: info.excludesFile }
+      : null,
     dirTimes: dirTimesWork(opts.storeDir, root),
     files: new FileTable(),
     dirs: new DirTable(),
@@ -181,14 +213,21 @@ export function baseline(root: string, session: string, opts: ScanOptions & { bu
   const adopt = vouched
     ? (rel: string): Entry | null => {
         const te = tracked!.entries.get(rel);
-        if (!te || te.untrusted || !te.stat || vouched!.has(rel) || !(te.mode === 0o120000 || te.mode === 0o100644 || te.mode === 0o100755)) return null;
+        if (!te || te.untrusted || !te.stat || vouched!.has(rel) || !(te.mode === 0o120000 || te.mode === 0o100644 || te.mode === 0o100755))
+          return null;
         if (te.stat.size > opts.limits.maxFileBytes) return null;
         return entryFromIndex(te.stat, t0, racyMs);
       }
     : null;
-  w ??= walk(root, rules, opts.limits, reuse && sameGit(reuse.git, state.git) ? reuse : null, { tracked: tracked?.entries ?? null, adopt, scanStart: t0, racyMs });
+  w ??= walk(root, rules, opts.limits, reuse && sameGit(reuse.git, state.git) ? reuse : null, {
+    tracked: tracked?.entries ?? null,
+    adopt,
+    scanStart: t0,
+    racyMs,
+  });
   const index = tracked ? (gw ? 'status' : vouched ? 'diff-files' : tracked.source) : 'none';
-  if (w.tooMany) return { state, files: w.count, pending: 0, copied: 0, fromGit: 0, reused: 0, index, ms: Date.now() - t0, tooMany: { count: w.count } };
+  if (w.tooMany)
+    return { state, files: w.count, pending: 0, copied: 0, fromGit: 0, reused: 0, index, ms: Date.now() - t0, tooMany: { count: w.count } };
   state.dirs = new DirTable(w.dirs);
   state.ignoreFiles = w.ignoreFiles;
   if (tracked && tracked.key !== '?') state.indexKey = tracked.key;
@@ -215,7 +254,12 @@ export function baseline(root: string, session: string, opts: ScanOptions & { bu
       continue;
     }
     const old = reuse?.files.get(rel);
-    if (old && sameEntryStat(old, e) && !(old.flags & (F_RACY | F_PENDING | F_LARGE)) && (old.git || (old.hash && new BlobStore(opts.storeDir).has(old.hash)))) {
+    if (
+      old &&
+      sameEntryStat(old, e) &&
+      !(old.flags & (F_RACY | F_PENDING | F_LARGE)) &&
+      (old.git || (old.hash && new BlobStore(opts.storeDir).has(old.hash)))
+    ) {
       e.hash = old.hash;
       e.git = old.git;
       reused++;
@@ -234,7 +278,11 @@ export function baseline(root: string, session: string, opts: ScanOptions & { bu
     todo.push(rel);
   }
   if (tracked && reused) markGitIds(state, tracked.entries); // reused git ids: are they still the index's?
-  if (gw) state.gitCache = { ...cacheRecord(state, tracked!.key, tracked!.entries, rules, opts.limits), ...(gw.skipped.length ? { skipped: gw.skipped } : {}) };
+  if (gw)
+    state.gitCache = {
+      ...cacheRecord(state, tracked!.key, tracked!.entries, rules, opts.limits),
+      ...(gw.skipped.length ? { skipped: gw.skipped } : {}),
+    };
   let copied = 0;
   const deadline = t0 + opts.budgetMs;
   for (const rel of todo) {
@@ -254,7 +302,8 @@ export function copyPending(state: ScanState, rel: string, opts: ScanOptions): b
   if (!e || !(e.flags & F_PENDING)) return false;
   const abs = path.join(state.root, rel);
   const st = lstat(abs);
-  const r = st && (st.isFile() || st.isSymbolicLink()) ? readNow(abs, entryFromStat(st, Date.now(), opts.racyMs ?? RACY_MS), opts.limits) : null;
+  const r =
+    st && (st.isFile() || st.isSymbolicLink()) ? readNow(abs, entryFromStat(st, Date.now(), opts.racyMs ?? RACY_MS), opts.limits) : null;
   if (!r) {
     state.files.delete(rel);
     return false;

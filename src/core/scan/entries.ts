@@ -13,7 +13,8 @@ import { F_GITSTAT, F_LARGE, F_LINK, F_RACY, RACY_MS, type ScanLimits } from './
  * name, nor written to the timeline: it is left out of the scan, and said so.
  */
 export function reportUnnameable(limits: ScanLimits, rel: string): void {
-  if (rel.includes('\ufffd')) limits.report?.(`left out ${JSON.stringify(rel)}: its name is not valid UTF-8, so it cannot be recorded or rewound`);
+  if (rel.includes('\ufffd'))
+    limits.report?.(`left out ${JSON.stringify(rel)}: its name is not valid UTF-8, so it cannot be recorded or rewound`);
 }
 
 export function lstat(p: string): fs.Stats | undefined {
@@ -80,9 +81,17 @@ export function dirTimesWork(storeDir: string, root: string): boolean {
 export const TWO32 = 4294967296;
 
 /** Same stat as recorded? Stats adopted from git's index hold the size and inode in 32 bits. */
-export function sameStat(e: Pick<Entry, 'size' | 'mtime' | 'ctime' | 'ino' | 'flags'>, st: { size: number; mtimeMs: number; ctimeMs: number; ino: number }): boolean {
+export function sameStat(
+  e: Pick<Entry, 'size' | 'mtime' | 'ctime' | 'ino' | 'flags'>,
+  st: { size: number; mtimeMs: number; ctimeMs: number; ino: number },
+): boolean {
   if (e.flags & F_GITSTAT) {
-    return e.size === st.size % TWO32 && e.mtime === st.mtimeMs && (e.ino === 0 || e.ino === st.ino % TWO32) && (e.ctime === st.ctimeMs || process.platform === 'win32');
+    return (
+      e.size === st.size % TWO32 &&
+      e.mtime === st.mtimeMs &&
+      (e.ino === 0 || e.ino === st.ino % TWO32) &&
+      (e.ctime === st.ctimeMs || process.platform === 'win32')
+    );
   }
   return e.size === st.size && e.mtime === st.mtimeMs && e.ctime === st.ctimeMs && e.ino === st.ino;
 }

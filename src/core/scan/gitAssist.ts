@@ -28,7 +28,8 @@ export function prefetchScan(storeDir: string, session: string): void {
   cancelPrefetch();
   const file = stateFile(storeDir, session);
   const h = readHeaderOnly(file);
-  if (!h || h === 'legacy' || h.off || h.dirTimes === false || !h.git || !validGitCache(h.gitCache) || h.gitCache.key !== h.indexKey) return;
+  if (!h || h === 'legacy' || h.off || h.dirTimes === false || !h.git || !validGitCache(h.gitCache) || h.gitCache.key !== h.indexKey)
+    return;
   const copy = indexCopyFile(file);
   if (gitIndexKey(h.git.gitDir) !== h.gitCache.key || !fs.existsSync(copy)) return;
   prefetched = { copy, key: h.gitCache.key, started: Date.now(), job: statusOnCopy(h.root, copy, path.join(storeDir, 'scan'), RACY_MS) };
@@ -185,7 +186,15 @@ export function excludedByUs(state: ScanState, rules: Rules, limits: ScanLimits,
  * Copies the repository's index (stat key `key`) to `copy` for `git status` to keep its untracked
  * cache in; the cache record for the state, or undefined when the index changed while copied.
  */
-function copyIndex(state: ScanState, gitDir: string, key: string, copy: string, tracked: Map<string, TrackedEntry>, rules: Rules, limits: ScanLimits): ScanState['gitCache'] {
+function copyIndex(
+  state: ScanState,
+  gitDir: string,
+  key: string,
+  copy: string,
+  tracked: Map<string, TrackedEntry>,
+  rules: Rules,
+  limits: ScanLimits,
+): ScanState['gitCache'] {
   return copyIndexFile(gitDir, key, copy) ? cacheRecord(state, key, tracked, rules, limits) : undefined;
 }
 
@@ -207,7 +216,13 @@ export function copyIndexFile(gitDir: string, key: string, copy: string): boolea
 }
 
 /** The state's record of a fresh index copy: its key, the submodules, the tracked paths not in the state. */
-export function cacheRecord(state: ScanState, key: string, tracked: Map<string, TrackedEntry>, rules: Rules, limits: ScanLimits): NonNullable<ScanState['gitCache']> {
+export function cacheRecord(
+  state: ScanState,
+  key: string,
+  tracked: Map<string, TrackedEntry>,
+  rules: Rules,
+  limits: ScanLimits,
+): NonNullable<ScanState['gitCache']> {
   const gitlinks: string[] = [];
   const watch: string[] = [];
   for (const [rel, te] of tracked) {
@@ -222,7 +237,12 @@ export function cacheRecord(state: ScanState, key: string, tracked: Map<string, 
  * `known` to be in are; `.git`, `node_modules` and the like, the store, and ignored folders are not
  * — except folders holding tracked files (`trackedDirs`), which only our own excludes keep out.
  */
-export function folderFilter(state: ScanState, rules: Rules, limits: ScanLimits, opts: { known?: { has(dir: string): boolean }; trackedDirs?: Set<string> }): (dir: string) => boolean {
+export function folderFilter(
+  state: ScanState,
+  rules: Rules,
+  limits: ScanLimits,
+  opts: { known?: { has(dir: string): boolean }; trackedDirs?: Set<string> },
+): (dir: string) => boolean {
   const base = state.root + path.sep;
   const decided = new Map<string, boolean>();
   const folderIn = (dir: string): boolean => {

@@ -34,7 +34,14 @@ export function under(rel: string, dir: string): boolean {
  * folders at or below the given ones. Null when the tree must be walked: a `.gitignore` appeared.
  * The caller has checked the rule files (`ruleFilesChanged`).
  */
-export function incremental(state: ScanState, rules: Rules, limits: ScanLimits, scanStart: number, racyMs: number, only?: readonly string[]): Incremental | null {
+export function incremental(
+  state: ScanState,
+  rules: Rules,
+  limits: ScanLimits,
+  scanStart: number,
+  racyMs: number,
+  only?: readonly string[],
+): Incremental | null {
   const base = state.root + path.sep;
   const changed: { rel: string; st: fs.Stats }[] = [];
   const goneDirs: string[] = [];
@@ -112,7 +119,14 @@ export function incremental(state: ScanState, rules: Rules, limits: ScanLimits, 
  * our own rules; folders git does not look into for us (submodules, nested repositories) get our
  * own folder check. Null when the tree must be walked: a `.gitignore` or a nested repository appeared.
  */
-export function fromGit(state: ScanState, rules: Rules, limits: ScanLimits, untracked: readonly string[], scanStart: number, racyMs: number): Incremental | null {
+export function fromGit(
+  state: ScanState,
+  rules: Rules,
+  limits: ScanLimits,
+  untracked: readonly string[],
+  scanStart: number,
+  racyMs: number,
+): Incremental | null {
   const cache = state.gitCache!;
   const base = state.root + path.sep;
   const fresh = new Map<string, Entry>();
@@ -133,7 +147,8 @@ export function fromGit(state: ScanState, rules: Rules, limits: ScanLimits, untr
     const e = listedEntry(base, rel, scanStart, racyMs, watched ? undefined : skipped);
     if (!e) return true;
     fresh.set(rel, e);
-    for (let d = dir; d !== '' && !state.dirs.has(d) && !dirUpdates.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf('/')))) dirUpdates.set(d, unlisted());
+    for (let d = dir; d !== '' && !state.dirs.has(d) && !dirUpdates.has(d); d = d.slice(0, Math.max(0, d.lastIndexOf('/'))))
+      dirUpdates.set(d, unlisted());
     return ++count <= limits.maxFiles;
   };
   for (const rel of untracked) {

@@ -11,7 +11,19 @@ import { fromGit, type Incremental, incremental, under } from './incremental';
 import { quickPut } from './references';
 import { type DirStat, DirTable, type Entry, type Peek, peekOf } from './table';
 import { newPeek, trackedPaths } from './tracked';
-import { type Change, F_LARGE, F_LINK, F_NOGIT, F_PENDING, F_RACY, RACY_MS, type ScanLimits, type ScanOptions, type ScanResult, type ScanState } from './types';
+import {
+  type Change,
+  F_LARGE,
+  F_LINK,
+  F_NOGIT,
+  F_PENDING,
+  F_RACY,
+  RACY_MS,
+  type ScanLimits,
+  type ScanOptions,
+  type ScanResult,
+  type ScanState,
+} from './types';
 import { ruleFilesChanged, rulesOfState, walk, type Walked } from './walker';
 
 /** An entry whose content git's stat check can vouch for: a clean git blob, checked against the current index. */
@@ -76,14 +88,28 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
   let assist: Assist | null = null;
   if (gitJob?.cached) {
     assist = gitJob.finish();
-    inc = assist?.untracked ? fromGit(state, rules, limits, assist.untracked, scanStart, racyMs) : incremental(state, rules, limits, scanStart, racyMs);
+    inc = assist?.untracked
+      ? fromGit(state, rules, limits, assist.untracked, scanStart, racyMs)
+      : incremental(state, rules, limits, scanStart, racyMs);
   } else if (canInc) {
     inc = incremental(state, rules, limits, scanStart, racyMs);
     if (!inc) gitJob?.cancel();
     else if (gitJob) assist = gitJob.finish();
   }
   let prevDirs: { has(rel: string): boolean } = state.dirs;
-  const result = (x: Partial<ScanResult>): ScanResult => ({ changes: [], read: 0, statted: 0, files: 0, listed: 0, walked: !inc, git: false, cached: false, dirty: false, prevDirs, ...x });
+  const result = (x: Partial<ScanResult>): ScanResult => ({
+    changes: [],
+    read: 0,
+    statted: 0,
+    files: 0,
+    listed: 0,
+    walked: !inc,
+    git: false,
+    cached: false,
+    dirty: false,
+    prevDirs,
+    ...x,
+  });
   if (inc?.tooMany !== undefined) {
     if (!gitJob?.cached) gitJob?.cancel();
     return result({ files: inc.tooMany, listed: inc.listed, tooMany: { count: inc.tooMany } });
@@ -205,7 +231,16 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
   prevDirs = { has: (rel: string) => known.has(rel) || bornBefore(base + rel, since) };
   state.scanned = scanStart;
   changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return result({ changes, read, statted, files: state.files.size, listed: inc ? inc.listed : state.dirs.size, git: !!assist, cached: !!assist?.untracked, dirty });
+  return result({
+    changes,
+    read,
+    statted,
+    files: state.files.size,
+    listed: inc ? inc.listed : state.dirs.size,
+    git: !!assist,
+    cached: !!assist?.untracked,
+    dirty,
+  });
 }
 
 /** Made before `time`, by its birth time (0, or the ctime where there is none: never before). */

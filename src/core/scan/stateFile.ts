@@ -138,7 +138,14 @@ export function decode(buf: Buffer, r: { h: Header; body: number }, file: string
   const dirPaths = h.d ? buf.toString('utf8', dirPathsAt, buf.length).split('\0') : [];
   if (paths.length !== h.n || dirPaths.length !== h.d) return null;
   // Columns stay columns: rows become objects only when asked for (table.ts).
-  const files = FileTable.fromColumns(paths, fnum, buf.slice(fflagsAt, kindsAt), buf.slice(kindsAt, dflagsAt), buf.subarray(idsAt, pathsAt), gitLen);
+  const files = FileTable.fromColumns(
+    paths,
+    fnum,
+    buf.slice(fflagsAt, kindsAt),
+    buf.slice(kindsAt, dflagsAt),
+    buf.subarray(idsAt, pathsAt),
+    gitLen,
+  );
   if (!files) return null;
   const dirs = DirTable.fromColumns(dirPaths, dnum, buf.slice(dflagsAt, dflagsAt + h.d));
   const pending = readPending(file);
@@ -254,7 +261,17 @@ export function saveState(file: string, s: ScanState): void {
   const lead = Buffer.alloc(((12 + hbuf.length + 7) & ~7) - hbuf.length);
   MAGIC.copy(lead, 0);
   lead.writeUInt32LE(hbuf.length, 8);
-  const parts = [lead.subarray(0, 12), hbuf, lead.subarray(12), Buffer.from(fnum.buffer, fnum.byteOffset, fnum.byteLength), Buffer.from(dnum.buffer, dnum.byteOffset, dnum.byteLength), meta, ids, pathBuf, dirPathBuf];
+  const parts = [
+    lead.subarray(0, 12),
+    hbuf,
+    lead.subarray(12),
+    Buffer.from(fnum.buffer, fnum.byteOffset, fnum.byteLength),
+    Buffer.from(dnum.buffer, dnum.byteOffset, dnum.byteLength),
+    meta,
+    ids,
+    pathBuf,
+    dirPathBuf,
+  ];
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
   const fd = fs.openSync(tmp, 'w', 0o600);
@@ -306,7 +323,15 @@ export function savePending(file: string, pending: ScanState['pending'] | null):
 /** Every file that belongs to a state: the state itself, its version 1 form, its pending call, its index copy, their locks. */
 export function stateCompanions(file: string): string[] {
   const base = file.replace(/\.(scan|json)$/, '');
-  return [`${base}.scan`, `${base}.json`, `${base}.pending`, `${base}.index`, `${base}.scan.lock`, `${base}.json.lock`, `${base}.index.lock`];
+  return [
+    `${base}.scan`,
+    `${base}.json`,
+    `${base}.pending`,
+    `${base}.index`,
+    `${base}.scan.lock`,
+    `${base}.json.lock`,
+    `${base}.index.lock`,
+  ];
 }
 
 /** Our copy of the git index for the state in `file` (see `ScanState.gitCache`). */

@@ -194,7 +194,14 @@ export class FileTable extends Table<Entry> {
   private gitLen = 20;
 
   /** Rows from a state file: stats (5 per row), flags, id kinds, raw ids in row order. */
-  static fromColumns(paths: string[], num: Float64Array<ArrayBufferLike>, flags: Uint8Array<ArrayBufferLike>, kinds: Uint8Array<ArrayBufferLike>, ids: Buffer, gitLen: number): FileTable | null {
+  static fromColumns(
+    paths: string[],
+    num: Float64Array<ArrayBufferLike>,
+    flags: Uint8Array<ArrayBufferLike>,
+    kinds: Uint8Array<ArrayBufferLike>,
+    ids: Buffer,
+    gitLen: number,
+  ): FileTable | null {
     const t = new FileTable();
     const off = new Int32Array(paths.length);
     let p = 0;
@@ -276,7 +283,10 @@ export class FileTable extends Table<Entry> {
    * Every live row as columns, for the state file: rows nobody touched are copied as they were
    * read (bytes, not strings); ids that are not well-formed hex of the right length are dropped.
    */
-  columns(gitLen: number, pendingFlag: number): { paths: string[]; num: Float64Array; flags: Uint8Array; kinds: Uint8Array; ids: Buffer; pending: number } {
+  columns(
+    gitLen: number,
+    pendingFlag: number,
+  ): { paths: string[]; num: Float64Array; flags: Uint8Array; kinds: Uint8Array; ids: Buffer; pending: number } {
     const n = this.size;
     const paths: string[] = new Array(n);
     const num = new Float64Array(n * 5);

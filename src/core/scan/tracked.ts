@@ -52,7 +52,15 @@ export function indexOf(info: Pick<RepoInfo, 'top' | 'gitDir' | 'objectFormat'>,
   if (!listed || !modified) return null;
   const entries = new Map<string, TrackedEntry>();
   for (const [p, e] of listed) entries.set(p, { mode: parseInt(e.mode, 8), id: e.id, untrusted: e.untrusted, stat: null });
-  return { entries, mtimeMs: 0, nsec: false, key: gitIndexKey(info.gitDir) === key ? key : '?', total: entries.size, modified, source: 'git' };
+  return {
+    entries,
+    mtimeMs: 0,
+    nsec: false,
+    key: gitIndexKey(info.gitDir) === key ? key : '?',
+    total: entries.size,
+    modified,
+    source: 'git',
+  };
 }
 
 function modeFits(te: TrackedEntry, link: boolean): boolean {

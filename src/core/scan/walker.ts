@@ -197,7 +197,8 @@ export function matchersFor(state: ScanState, rules: Rules, rel: string): Matche
   const parts = rel ? rel.split('/') : [];
   for (let i = 0; i <= parts.length; i++) {
     const d = parts.slice(0, i).join('/');
-    if (state.ignoreFiles[d ? `${d}/.gitignore` : '.gitignore'] !== undefined) out.push(dirMatcher(path.join(state.root, ...parts.slice(0, i)), d));
+    if (state.ignoreFiles[d ? `${d}/.gitignore` : '.gitignore'] !== undefined)
+      out.push(dirMatcher(path.join(state.root, ...parts.slice(0, i)), d));
   }
   return out;
 }

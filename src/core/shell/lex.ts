@@ -255,7 +255,12 @@ export function lex(src: string, dialect: Dialect = 'sh'): Token[] {
       i++;
       continue;
     }
-    if ((c === '{' || c === '}') && !has && !word && (isSpace(src[i + 1] ?? ' ') || src[i + 1] === '\n' || src[i + 1] === ';' || c === '}')) {
+    if (
+      (c === '{' || c === '}') &&
+      !has &&
+      !word &&
+      (isSpace(src[i + 1] ?? ' ') || src[i + 1] === '\n' || src[i + 1] === ';' || c === '}')
+    ) {
       // `{ …; }` groups: the braces are reserved words, dropped by the parser.
       begin(i);
       word += c;

@@ -121,8 +121,10 @@ export function parseScript(src: string, dialect: Dialect = 'sh'): Script {
 export function splitChain(command: string): string[] {
   const out: string[] = [];
   const walk = (s: Script) => {
-    for (const p of s) for (const it of p.items) if ('group' in it) walk(it.group);
-    else if (it.text) out.push(it.text);
+    for (const p of s)
+      for (const it of p.items)
+        if ('group' in it) walk(it.group);
+        else if (it.text) out.push(it.text);
   };
   walk(parseScript(command));
   return out;

@@ -26,7 +26,9 @@ function wire(webview, title) {
   let count = 0;
   webview.options = { enableScripts: true };
   webview.html = html(webview, title);
-  webview.onDidReceiveMessage((m) => { if (m.type === 'ping') webview.postMessage({ type: 'pong', count: ++count }); });
+  webview.onDidReceiveMessage((m) => {
+    if (m.type === 'ping') webview.postMessage({ type: 'pong', count: ++count });
+  });
 }
 
 function activate(context) {
@@ -45,7 +47,10 @@ function activate(context) {
   };
   context.subscriptions.push(
     vscode.window.registerTreeDataProvider('rewindProbe.tree', tree),
-    vscode.commands.registerCommand('rewindProbe.bump', (name) => { counts[name]++; changed.fire(); }),
+    vscode.commands.registerCommand('rewindProbe.bump', (name) => {
+      counts[name]++;
+      changed.fire();
+    }),
     vscode.commands.registerCommand('rewindProbe.openPanel', () => {
       const panel = vscode.window.createWebviewPanel('rewindProbe.panel', 'Probe Panel', vscode.ViewColumn.One, { enableScripts: true });
       wire(panel.webview, 'Probe Panel');

@@ -10,7 +10,6 @@ import { HookSession } from '../suite/hookSession';
 import { EXTENSION_ID } from '../suite/paths';
 import { until } from '../suite/until';
 
-
 suite('Multi-root workspace', function () {
   this.timeout(60000);
   let api: AgentRewindApi;

@@ -6,7 +6,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXTENSION_ID, repoRoot } from './paths';
 
-interface CommandContribution { command: string; title?: string | { value: string }; category?: string | { value: string } }
+interface CommandContribution {
+  command: string;
+  title?: string | { value: string };
+  category?: string | { value: string };
+}
 interface Manifest {
   name: string;
   publisher: string;
@@ -66,8 +70,12 @@ suite('Activation', () => {
   test('every registered agentRewind.* command is contributed in package.json', async () => {
     await ext.activate();
     // VS Code itself registers <viewId>.focus/.open/.resetViewLocation/.toggleVisibility/.removeView per view.
-    const viewIds = Object.values(manifest.contributes?.views ?? {}).flat().map((v) => v.id);
-    const generated = new Set(viewIds.flatMap((v) => ['focus', 'open', 'resetViewLocation', 'toggleVisibility', 'removeView'].map((s) => `${v}.${s}`)));
+    const viewIds = Object.values(manifest.contributes?.views ?? {})
+      .flat()
+      .map((v) => v.id);
+    const generated = new Set(
+      viewIds.flatMap((v) => ['focus', 'open', 'resetViewLocation', 'toggleVisibility', 'removeView'].map((s) => `${v}.${s}`)),
+    );
     const ours = (await vscode.commands.getCommands(true)).filter((c) => c.startsWith('agentRewind.') && !generated.has(c));
     const extra = ours.filter((c) => !contributed.includes(c));
     assert.deepEqual(extra, [], `registered but not in contributes.commands: ${extra.join(', ')}`);

@@ -15,9 +15,8 @@ import { EXTENSION_ID, repoRoot } from './paths';
 import { until } from './until';
 
 const FIXTURES = path.join(repoRoot, 'test/fixtures/transcripts');
-const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : item.label?.label ?? '');
+const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : (item.label?.label ?? ''));
 const sha = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');
-
 
 suite('Conversation timeline (real Claude Code transcript)', function () {
   this.timeout(60000);
@@ -42,24 +41,34 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
     for (const line of fs.readFileSync(path.join(FIXTURES, 'real-2.1.332-two-prompts.hooks.jsonl'), 'utf8').trim().split('\n')) {
       const p = JSON.parse(swap(line));
       p.transcript_path = transcript;
-      const r = spawnSync(process.execPath, [CLI, 'hook', 'claude'], { input: JSON.stringify(p), env: { ...process.env, AGENT_REWIND_STORE: api.storeDir!, ELECTRON_RUN_AS_NODE: '1' }, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [CLI, 'hook', 'claude'], {
+        input: JSON.stringify(p),
+        env: { ...process.env, AGENT_REWIND_STORE: api.storeDir!, ELECTRON_RUN_AS_NODE: '1' },
+        encoding: 'utf8',
+      });
       assert.equal(r.status, 0, r.stderr);
       if (p.hook_event_name !== 'PreToolUse') continue;
       const i = p.tool_input;
       if (p.tool_name === 'Write') fs.writeFileSync(i.file_path, i.content);
       if (p.tool_name === 'Edit') fs.writeFileSync(i.file_path, fs.readFileSync(i.file_path, 'utf8').replace(i.old_string, i.new_string));
     }
-    await until('the session in the Conversation view', () => api.conversation!.all.find((s) => s.id === sessionId && s.prompts.length === 2));
+    await until('the session in the Conversation view', () =>
+      api.conversation!.all.find((s) => s.id === sessionId && s.prompts.length === 2),
+    );
   });
 
   suiteTeardown(() => fs.rmSync(project, { recursive: true, force: true })); // the next suites expect the fixture workspace
 
   const sessionEl = () => api.conversation!.getChildren().find((e) => e.kind === 'session' && e.session.id === sessionId)!;
-  const promptEls = () => api.conversation!.getChildren(sessionEl()).filter((e): e is Extract<ConvElement, { kind: 'prompt' }> => e.kind === 'prompt');
+  const promptEls = () =>
+    api.conversation!.getChildren(sessionEl()).filter((e): e is Extract<ConvElement, { kind: 'prompt' }> => e.kind === 'prompt');
 
   test('shows the real prompts in order, their tool calls, and what can be forked', () => {
     const prompts = promptEls();
-    assert.deepEqual(prompts.map((p) => label(api.conversation!.getTreeItem(p))), ['Create notes.txt and todo.txt, then list the folder', 'Mark the first todo done and push']);
+    assert.deepEqual(
+      prompts.map((p) => label(api.conversation!.getTreeItem(p))),
+      ['Create notes.txt and todo.txt, then list the folder', 'Mark the first todo done and push'],
+    );
     const first = api.conversation!.getTreeItem(prompts[0]!);
     const second = api.conversation!.getTreeItem(prompts[1]!);
     assert.doesNotMatch(String(first.contextValue), /forkable/, 'nothing to resume before the first prompt');
@@ -78,7 +87,10 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
     assert.equal(m.scope.default, 'conversation');
     assert.deepEqual({ kept: m.conversation!.kept, dropped: m.conversation!.dropped }, { kept: 1, dropped: 1 });
     assert.deepEqual(m.conversation!.filesKeepingEdits, ['conv-project/todo.txt']);
-    assert.deepEqual(m.notUndone.map((n) => n.summary), ['git push origin main']);
+    assert.deepEqual(
+      m.notUndone.map((n) => n.summary),
+      ['git push origin main'],
+    );
     await api.preview!.handleMessage({ type: 'rewind', scope: 'conversation', compensations: [], force: false });
     const offer = await until('the fork', () => api.rewinder!.lastResume);
     assert.equal(offer.command, `claude --resume ${offer.fork.session}`);
@@ -92,7 +104,10 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
     assert.equal((term.creationOptions as vscode.TerminalOptions).cwd, project);
     term.dispose();
     // The fork appears under its parent.
-    await until('the fork under its parent', () => sessionEl().kind === 'session' && (sessionEl() as Extract<ConvElement, { kind: 'session' }>).session.forks.length === 1);
+    await until(
+      'the fork under its parent',
+      () => sessionEl().kind === 'session' && (sessionEl() as Extract<ConvElement, { kind: 'session' }>).session.forks.length === 1,
+    );
     const fork = api.conversation!.getChildren(sessionEl()).find((e) => e.kind === 'session')!;
     assert.equal(api.conversation!.getTreeItem(fork).contextValue, 'agentRewind.session.transcript');
     assert.match(String(api.conversation!.getTreeItem(fork).description), /fork/);
@@ -102,7 +117,10 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
     await vscode.commands.executeCommand('agentRewind.rewindBoth', promptEls()[1]);
     const m = api.preview!.current()!;
     assert.equal(m.scope.default, 'both');
-    assert.deepEqual(m.files.map((f) => [f.rel, f.action]), [['conv-project/todo.txt', 'restore']]);
+    assert.deepEqual(
+      m.files.map((f) => [f.rel, f.action]),
+      [['conv-project/todo.txt', 'restore']],
+    );
     const forksBefore = (sessionEl() as Extract<ConvElement, { kind: 'session' }>).session.forks.length;
     await api.preview!.handleMessage({ type: 'rewind', scope: 'both', compensations: [], force: false });
     await until('the files rewind', () => fs.readFileSync(path.join(project, 'todo.txt'), 'utf8') === '- [ ] write tests\n');

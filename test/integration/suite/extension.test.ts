@@ -13,8 +13,7 @@ import { CLI, HookSession } from './hookSession';
 import { EXTENSION_ID } from './paths';
 import { until } from './until';
 
-const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : item.label?.label ?? '');
-
+const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : (item.label?.label ?? ''));
 
 suite('Agent Rewind in VS Code', function () {
   this.timeout(60000);
@@ -35,7 +34,9 @@ suite('Agent Rewind in VS Code', function () {
     session.start();
     session.prompt('Create the greeting module');
     session.write('greeting.js', 'module.exports = "hi";\n');
-    session.tool('Edit', { file_path: path.join(ws, 'app.js'), old_string: 'v1', new_string: 'v2' }, () => fs.writeFileSync(path.join(ws, 'app.js'), 'console.log("v2");\n'));
+    session.tool('Edit', { file_path: path.join(ws, 'app.js'), old_string: 'v1', new_string: 'v2' }, () =>
+      fs.writeFileSync(path.join(ws, 'app.js'), 'console.log("v2");\n'),
+    );
     session.prompt('Ship it <b>now</b> & push');
     session.write('src/deep/new.js', 'export {};\n');
     session.tool('Bash', { command: 'git -C . push origin main' });
@@ -56,7 +57,10 @@ suite('Agent Rewind in VS Code', function () {
     const running = { session: 'baseline-test', root: ws, state: 'baseline', files: 0, limit: 50000, time: Date.now() };
     fs.writeFileSync(file, JSON.stringify({ sessions: { ...all.sessions, 'baseline-test': running } }));
     await until('the baseline progress', () => api.status!.showingProgress);
-    fs.writeFileSync(file, JSON.stringify({ sessions: { ...all.sessions, 'baseline-test': { ...running, state: 'on', files: 3, time: Date.now() } } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ sessions: { ...all.sessions, 'baseline-test': { ...running, state: 'on', files: 3, time: Date.now() } } }),
+    );
     await until('the progress to end', () => !api.status!.showingProgress);
     fs.writeFileSync(file, before);
   });
@@ -64,7 +68,12 @@ suite('Agent Rewind in VS Code', function () {
   test('the Files view lists checkpoints newest first, with files, counts and a diff command', async () => {
     const roots = api.files!.getChildren().filter((el) => el.kind === 'checkpoint' && el.node.checkpoint.session === session.session);
     const items = roots.map((el) => api.files!.getTreeItem(el));
-    assert.deepEqual(items.map(label), ['Before Bash: git -C . push origin main', 'Ship it <b>now</b> & push', 'Create the greeting module', 'Session started (startup)']);
+    assert.deepEqual(items.map(label), [
+      'Before Bash: git -C . push origin main',
+      'Ship it <b>now</b> & push',
+      'Create the greeting module',
+      'Session started (startup)',
+    ]);
     assert.match(String(items[2]!.description), /2 files/);
     assert.equal(items[2]!.contextValue, 'agentRewind.checkpoint.prompt');
     assert.equal(items[2]!.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
@@ -75,7 +84,12 @@ suite('Agent Rewind in VS Code', function () {
     assert.match(String(app.description), /\+1 −1/);
     assert.equal(app.command?.command, 'agentRewind.openFileDiff');
     await vscode.commands.executeCommand('agentRewind.openFileDiff', ...(app.command!.arguments ?? []));
-    const tab = await until('a diff editor', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff && vscode.window.tabGroups.activeTabGroup.activeTab);
+    const tab = await until(
+      'a diff editor',
+      () =>
+        vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff &&
+        vscode.window.tabGroups.activeTabGroup.activeTab,
+    );
     const input = tab.input as vscode.TabInputTextDiff;
     assert.equal(input.original.scheme, 'agent-rewind-snapshot');
     assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), 'console.log("v1");\n');
@@ -87,7 +101,10 @@ suite('Agent Rewind in VS Code', function () {
     const sessions = api.conversation!.getChildren().filter((e) => e.kind === 'session' && e.session.id === session.session);
     assert.equal(sessions.length, 1);
     const prompts = api.conversation!.getChildren(sessions[0]) as ConvElement[];
-    assert.deepEqual(prompts.map((p) => label(api.conversation!.getTreeItem(p))), ['Create the greeting module', 'Ship it <b>now</b> & push']);
+    assert.deepEqual(
+      prompts.map((p) => label(api.conversation!.getTreeItem(p))),
+      ['Create the greeting module', 'Ship it <b>now</b> & push'],
+    );
     const tools = api.conversation!.getChildren(prompts[1]).map((t) => api.conversation!.getTreeItem(t));
     assert.deepEqual(tools.map(label), ['Write: ' + path.join('src', 'deep', 'new.js'), 'Bash: git -C . push origin main', 'Read: app.js']);
     const push = tools[1]!;
@@ -100,8 +117,14 @@ suite('Agent Rewind in VS Code', function () {
     await vscode.commands.executeCommand('agentRewind.previewRewind', prompt('Ship it <b>now</b> & push'));
     assert.equal(api.preview!.isOpen, true);
     const m = api.preview!.current()!;
-    assert.deepEqual(m.notUndone.map((n) => [n.tool, n.summary, n.effect, n.severity]), [['Bash', 'git -C . push origin main', 'irreversible', 'high']]);
-    assert.deepEqual(m.files.map((f) => [f.rel, f.action]), [[path.join('src', 'deep', 'new.js'), 'delete']]);
+    assert.deepEqual(
+      m.notUndone.map((n) => [n.tool, n.summary, n.effect, n.severity]),
+      [['Bash', 'git -C . push origin main', 'irreversible', 'high']],
+    );
+    assert.deepEqual(
+      m.files.map((f) => [f.rel, f.action]),
+      [[path.join('src', 'deep', 'new.js'), 'delete']],
+    );
     assert.deepEqual(m.blocked, []);
     assert.deepEqual(m.scope.available, ['files']);
   });
@@ -129,12 +152,23 @@ suite('Agent Rewind in VS Code', function () {
     assert.equal(read('app.js'), 'console.log("v1");\n');
     assert.equal(fs.existsSync(path.join(ws, 'src', 'deep')), false, 'folders the agent created are gone');
     assert.equal(api.preview!.isOpen, false, 'the preview closes after rewinding');
-    const last = await until('the rewind checkpoint', () => api.model!.lastRewind()?.checkpoint.target === target && api.model!.lastRewind());
+    const last = await until(
+      'the rewind checkpoint',
+      () => api.model!.lastRewind()?.checkpoint.target === target && api.model!.lastRewind(),
+    );
     assert.equal(last.checkpoint.target, target);
     // Same store, same records as the CLI: the CLI sees the rewind and can plan its undo.
-    const cli = spawnSync(process.execPath, [CLI, 'plan', '--to', last.checkpoint.id, '--json'], { env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', AGENT_REWIND_STORE: api.storeDir! }, encoding: 'utf8' });
+    const cli = spawnSync(process.execPath, [CLI, 'plan', '--to', last.checkpoint.id, '--json'], {
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', AGENT_REWIND_STORE: api.storeDir! },
+      encoding: 'utf8',
+    });
     assert.equal(cli.status, 0, cli.stderr);
-    assert.deepEqual(JSON.parse(cli.stdout).files.map((f: { path: string }) => path.relative(ws, f.path)).sort(), ['app.js', 'greeting.js', path.join('src', 'deep', 'new.js')]);
+    assert.deepEqual(
+      JSON.parse(cli.stdout)
+        .files.map((f: { path: string }) => path.relative(ws, f.path))
+        .sort(),
+      ['app.js', 'greeting.js', path.join('src', 'deep', 'new.js')],
+    );
     const undo = await api.service!.apply(last.checkpoint.id);
     assert.equal(undo.status, 'done');
     assert.equal(read('greeting.js'), 'module.exports = "hi";\n');
@@ -145,7 +179,15 @@ suite('Agent Rewind in VS Code', function () {
   test('Connect and Disconnect Claude Code leave valid, merged settings and undo exactly', async () => {
     const file = path.join(ws, '.claude', 'settings.local.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const original = JSON.stringify({ permissions: { allow: ['Bash(npm test)'] }, hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine' }] }] } }, null, 2) + '\n';
+    const original =
+      JSON.stringify(
+        {
+          permissions: { allow: ['Bash(npm test)'] },
+          hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo mine' }] }] },
+        },
+        null,
+        2,
+      ) + '\n';
     fs.writeFileSync(file, original);
     await vscode.commands.executeCommand('agentRewind.connectClaude');
     const connected = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -157,7 +199,15 @@ suite('Agent Rewind in VS Code', function () {
     for (const ev of ['SessionStart', 'UserPromptSubmit', 'PostToolUse']) assert.ok(connected.hooks[ev], ev);
     // The hook command works as Claude Code runs it: through a shell, payload on stdin.
     const before = api.model!.checkpoints.length;
-    const r = spawnSync('/bin/sh', ['-c', ours], { input: JSON.stringify({ session_id: 'via-settings', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'from the connected hook' }), encoding: 'utf8' });
+    const r = spawnSync('/bin/sh', ['-c', ours], {
+      input: JSON.stringify({
+        session_id: 'via-settings',
+        cwd: ws,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'from the connected hook',
+      }),
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
     await until('the prompt recorded through the connected hook', () => api.model!.checkpoints.length === before + 1);
     await vscode.commands.executeCommand('agentRewind.connectClaude');

@@ -29,7 +29,10 @@ suite('Harness', () => {
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(ws, 'src/greet.js')));
     assert.match(doc.getText(), /function greet\(name\)/);
     const found = await vscode.workspace.findFiles('**/*.txt');
-    assert.deepEqual(found.map((u) => path.relative(ws, u.fsPath)), ['notes.txt']);
+    assert.deepEqual(
+      found.map((u) => path.relative(ws, u.fsPath)),
+      ['notes.txt'],
+    );
   });
 
   test('self-check: fails on purpose when AGENT_REWIND_HARNESS_FAIL=1', () => {

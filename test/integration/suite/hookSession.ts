@@ -9,11 +9,20 @@ export const CLI = path.join(repoRoot, 'dist', 'cli.js');
 let seq = 0;
 
 export class HookSession {
-  constructor(readonly store: string, readonly cwd: string, readonly session = `it-${Date.now().toString(36)}`) {}
+  constructor(
+    readonly store: string,
+    readonly cwd: string,
+    readonly session = `it-${Date.now().toString(36)}`,
+  ) {}
 
   hook(payload: Record<string, unknown>): void {
     const r = spawnSync(process.execPath, [CLI, 'hook', 'claude'], {
-      input: JSON.stringify({ session_id: this.session, cwd: this.cwd, transcript_path: path.join(this.cwd, '..', `${this.session}.jsonl`), ...payload }),
+      input: JSON.stringify({
+        session_id: this.session,
+        cwd: this.cwd,
+        transcript_path: path.join(this.cwd, '..', `${this.session}.jsonl`),
+        ...payload,
+      }),
       env: { ...process.env, AGENT_REWIND_STORE: this.store, ELECTRON_RUN_AS_NODE: '1' },
       encoding: 'utf8',
     });

@@ -62,7 +62,10 @@ export function run(): Promise<void> {
     } catch (e) {
       Base.consoleLog = originalLog;
       if (resultsFile) {
-        fs.writeFileSync(resultsFile, JSON.stringify({ failures: 1, passes: 0, pending: 0, tests: [], output: `mocha could not start: ${(e as Error)?.stack || e}` }));
+        fs.writeFileSync(
+          resultsFile,
+          JSON.stringify({ failures: 1, passes: 0, pending: 0, tests: [], output: `mocha could not start: ${(e as Error)?.stack || e}` }),
+        );
       }
       reject(e);
     }

@@ -1,0 +1,72 @@
+// Lint rules, chiefly the layering of DESIGN §2 (the compiler checks it too, through the project
+// references of tsconfig.json): which folder may import which, and `vscode` only in src/extension.
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Imports a layer must not make: other layers of src/ matched by folder name. */
+const layer = (forbidden, extra = []) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: [{ name: 'vscode', message: 'Only src/extension/ may import vscode.' }],
+      patterns: [
+        ...(forbidden.length
+          ? [
+              {
+                regex: `(^|/)(${forbidden.join('|')})(/|$)`,
+                message: `This layer must not import ${forbidden.join(', ')} (DESIGN §2: dependencies point inward).`,
+              },
+            ]
+          : []),
+        ...extra,
+      ],
+    },
+  ],
+});
+const NODE_BUILTINS = { regex: '^node:', message: 'The webview and the shared protocol run in a browser: no node modules.' };
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-output/**', '.demo/**', 'test/fixtures/**/*.jsonl'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      // Lazy `require()` keeps modules off the hook's start-up path (DESIGN §2): deliberate.
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      'no-empty': ['error', { allowEmptyCatch: true }],
+      // `let x = fallback; try { x = … } catch { … }` reads plainly; this rule flags it.
+      'no-useless-assignment': 'off',
+    },
+  },
+  // Tests poke at JSON output and hostile input: `any` is allowed there, nowhere else.
+  { files: ['test/**', 'bench/**', 'scripts/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  { files: ['src/core/**'], rules: layer(['recording', 'agents', 'cli', 'extension', 'webview', 'shared']) },
+  { files: ['src/recording/**'], rules: layer(['agents', 'cli', 'extension', 'webview', 'shared']) },
+  { files: ['src/agents/**'], rules: layer(['cli', 'extension', 'webview', 'shared']) },
+  { files: ['src/cli/**'], rules: layer(['extension', 'webview', 'shared']) },
+  { files: ['src/shared/**'], rules: layer(['core', 'recording', 'agents', 'cli', 'extension', 'webview'], [NODE_BUILTINS]) },
+  { files: ['src/webview/**'], rules: layer(['core', 'recording', 'agents', 'cli', 'extension'], [NODE_BUILTINS]) },
+  {
+    files: ['src/extension/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(webview|cli)(/|$)',
+              message: 'The extension talks to the webview through src/shared/messages.ts only, and uses the core, not the CLI.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Browser code: the webview, and the functions end-to-end tests run inside the page.
+  { files: ['src/webview/**', 'test/e2e/**', 'test/harness/**'], languageOptions: { globals: { ...globals.browser } } },
+  { files: ['src/webview/**'], languageOptions: { globals: { acquireVsCodeApi: 'readonly' } } },
+  { files: ['test/integration/**'], languageOptions: { globals: { ...globals.mocha } } },
+);

@@ -1,0 +1,81 @@
+// The layering of DESIGN §2 is kept by the compiler (project references: a file may import only
+// its own project and the ones it references; `vscode` resolves only in src/extension) and by the
+// linter (no-restricted-imports per folder). These tests break a rule on purpose and expect the
+// build and the lint to fail — in a copy of the project's tsconfig files, never in the real tree.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import { ESLint } from 'eslint';
+
+const root = path.resolve(__dirname, '..', '..');
+const LAYERS = ['core', 'recording', 'agents', 'cli', 'shared', 'webview', 'extension'];
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-layers-'));
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** A copy of the project's tsconfig files with one small file per layer, plus `probe` written into `layer`. */
+function build(layer: string, probe: string): { status: number | null; out: string } {
+  const dir = fs.mkdtempSync(path.join(tmp, 'p-'));
+  fs.copyFileSync(path.join(root, 'tsconfig.base.json'), path.join(dir, 'tsconfig.base.json'));
+  fs.copyFileSync(path.join(root, 'src', 'vscode-is-imported-only-under-src-extension.ts'), path.join(dir, 'src-guard.ts'));
+  fs.mkdirSync(path.join(dir, 'src'));
+  fs.renameSync(path.join(dir, 'src-guard.ts'), path.join(dir, 'src', 'vscode-is-imported-only-under-src-extension.ts'));
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+  for (const l of LAYERS) {
+    fs.mkdirSync(path.join(dir, 'src', l));
+    fs.copyFileSync(path.join(root, 'src', l, 'tsconfig.json'), path.join(dir, 'src', l, 'tsconfig.json'));
+    fs.writeFileSync(path.join(dir, 'src', l, 'ok.ts'), `export const ${l} = 1;\n`);
+  }
+  fs.writeFileSync(path.join(dir, 'src', layer, 'probe.ts'), probe);
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ files: [], references: LAYERS.map((l) => ({ path: `./src/${l}` })) }));
+  const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+  return { status: r.status, out: r.stdout + r.stderr };
+}
+
+const eslint = new ESLint({ cwd: root });
+/** Lint errors for `text` as if it were the file `file` of the project. */
+async function lint(file: string, text: string): Promise<number> {
+  const [r] = await eslint.lintText(text, { filePath: path.join(root, file) });
+  return r!.errorCount;
+}
+
+test('the copy builds when every layer keeps to its imports (the control case)', () => {
+  const r = build(
+    'extension',
+    "import * as vscode from 'vscode';\nimport { core } from '../core/ok';\nexport const v = [vscode.version, core];\n",
+  );
+  assert.equal(r.status, 0, r.out);
+});
+
+test('a vscode import in core fails the build, naming the rule', () => {
+  const r = build('core', "import * as vscode from 'vscode';\nexport const v = vscode;\n");
+  assert.notEqual(r.status, 0);
+  assert.match(r.out, /vscode-is-imported-only-under-src-extension/);
+});
+
+test('core importing extension code, or recording importing an agent adapter, fails the build', () => {
+  const up = build('core', "import { extension } from '../extension/ok';\nexport const v = extension;\n");
+  assert.notEqual(up.status, 0);
+  assert.match(up.out, /TS6307/);
+  const side = build('recording', "import { agents } from '../agents/ok';\nexport const v = agents;\n");
+  assert.notEqual(side.status, 0);
+  assert.match(side.out, /TS6307/);
+});
+
+test('the webview gets no node modules and the core no DOM', () => {
+  assert.notEqual(build('webview', "import * as fs from 'node:fs';\nexport const v = fs;\n").status, 0);
+  assert.notEqual(build('core', 'export const v = document.body;\n').status, 0);
+});
+
+test('the linter refuses the same imports, per folder', async () => {
+  assert.ok((await lint('src/core/probe.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n")) > 0);
+  assert.ok((await lint('src/core/probe.ts', "import { x } from '../recording/recorder';\nexport const v = x;\n")) > 0);
+  assert.ok((await lint('src/agents/claude/probe.ts', "import { x } from '../../cli/main';\nexport const v = x;\n")) > 0);
+  assert.ok((await lint('src/webview/probe.ts', "import * as fs from 'node:fs';\nexport const v = fs;\n")) > 0);
+  assert.equal(await lint('src/extension/probe.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"), 0);
+});
