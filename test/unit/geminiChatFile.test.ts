@@ -97,7 +97,15 @@ test('the captured hooks: BeforeTool and AfterTool come in pairs, in order, with
     assert.equal(tools[i + 1].event, 'AfterTool');
     assert.equal(tools[i + 1].payload.tool_name, tools[i].payload.tool_name);
     assert.deepEqual(tools[i + 1].payload.tool_input, tools[i].payload.tool_input);
-    assert.deepEqual(Object.keys(tools[i].payload).sort(), ['cwd', 'hook_event_name', 'session_id', 'timestamp', 'tool_input', 'tool_name', 'transcript_path']);
+    assert.deepEqual(Object.keys(tools[i].payload).sort(), [
+      'cwd',
+      'hook_event_name',
+      'session_id',
+      'timestamp',
+      'tool_input',
+      'tool_name',
+      'transcript_path',
+    ]);
   }
   assert.deepEqual([...new Set(tools.map((t) => t.payload.tool_name))].sort(), ['replace', 'run_shell_command', 'write_file']);
 });
@@ -105,7 +113,10 @@ test('the captured hooks: BeforeTool and AfterTool come in pairs, in order, with
 test('the scripted Gemini API flags unpaired function responses and answers JSON side requests by schema', () => {
   const call = { role: 'model', parts: [{ functionCall: { id: 'a', name: 'write_file', args: {} } }] };
   const resp = { functionResponse: { id: 'a', name: 'write_file', response: { output: 'ok' } } };
-  assert.deepEqual(callPairingProblems({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }, call, { role: 'user', parts: [resp] }] }), []);
+  assert.deepEqual(
+    callPairingProblems({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }, call, { role: 'user', parts: [resp] }] }),
+    [],
+  );
   assert.equal(callPairingProblems({ contents: [call, { role: 'user', parts: [resp, resp] }] }).length, 1);
   assert.equal(callPairingProblems({ contents: [call, { role: 'user', parts: [{ text: 'no answer' }] }] }).length, 1);
   assert.equal(callPairingProblems({ contents: [{ role: 'user', parts: [resp] }] }).length, 1);

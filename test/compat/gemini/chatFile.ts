@@ -199,7 +199,12 @@ export interface ForkResult {
  * `<hook_context>` prefix from kept prompts (the CLI drops a user message starting with it on
  * resume). Exclusive create, mode 0600; the parent is only read.
  */
-export function forkChat(parentFile: string, beforeId: string, newId: string, opts: { repair?: boolean; now?: Date; name?: string } = {}): ForkResult {
+export function forkChat(
+  parentFile: string,
+  beforeId: string,
+  newId: string,
+  opts: { repair?: boolean; now?: Date; name?: string } = {},
+): ForkResult {
   const parent = readChat(parentFile);
   const cut = parent.messages.findIndex((m) => m.id === beforeId);
   if (cut < 0 || !promptOf(parent.messages[cut]!)) throw new Error(`${beforeId} is not a prompt of ${parentFile}`);
@@ -215,7 +220,13 @@ export function forkChat(parentFile: string, beforeId: string, newId: string, op
   }
   const at = opts.now ?? new Date();
   const now = at.toISOString();
-  const meta = { sessionId: newId, projectHash: parent.meta.projectHash, startTime: now, lastUpdated: now, kind: parent.meta.kind ?? 'main' };
+  const meta = {
+    sessionId: newId,
+    projectHash: parent.meta.projectHash,
+    startTime: now,
+    lastUpdated: now,
+    kind: parent.meta.kind ?? 'main',
+  };
   // Named one minute in the past: `--resume <id>` makes the CLI (0.61) create
   // `session-<current minute>-<id8>.jsonl` for the same id; a fork with that very name would be
   // written into by that start-up (see README).

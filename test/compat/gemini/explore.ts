@@ -63,7 +63,9 @@ function fold(names: string[]): string {
 
 function describeRun(r: RunOutcome): void {
   const res = r.run.result;
-  console.log(`\n── ${r.label}: exit ${r.run.status} in ${r.run.ms} ms, session ${r.session ?? '?'}${res?.error ? `, error: ${res.error.message}` : ''}`);
+  console.log(
+    `\n── ${r.label}: exit ${r.run.status} in ${r.run.ms} ms, session ${r.session ?? '?'}${res?.error ? `, error: ${res.error.message}` : ''}`,
+  );
   console.log(`   hooks: ${fold(events(r)) || '(none)'}`);
   for (const p of r.payloads.filter((x) => x.event === 'BeforeTool' || x.event === 'AfterTool')) {
     const resp = p.payload.tool_response as { error?: unknown; llmContent?: unknown } | undefined;
@@ -73,7 +75,9 @@ function describeRun(r: RunOutcome): void {
     );
   }
   const kinds = r.requests.reduce<Record<string, number>>((a, q) => ((a[q.kind] = (a[q.kind] ?? 0) + 1), a), {});
-  console.log(`   model requests: ${JSON.stringify(kinds)}; models ${[...new Set(r.requests.map((q) => `${q.kind}:${q.model}:${q.method}`))].join(', ')}`);
+  console.log(
+    `   model requests: ${JSON.stringify(kinds)}; models ${[...new Set(r.requests.map((q) => `${q.kind}:${q.model}:${q.method}`))].join(', ')}`,
+  );
   for (const q of main(r)) console.log(`   #${q.n} ${q.status}${q.problems?.length ? ' PROBLEMS' : ''} ${q.summary?.slice(0, 220)}`);
   if (r.network.length) console.log(`   NETWORK beyond loopback: ${[...new Set(r.network)].join(', ')}`);
   const stderr = r.run.stderr
@@ -124,7 +128,12 @@ async function main_(): Promise<void> {
         },
       },
       { call: { name: 'run_shell_command', args: { command: 'rm old-notes.txt', description: 'Delete the old notes.' } } },
-      { call: { name: 'run_shell_command', args: { command: "sed -i 's/debug=true/debug=false/' config.ini", description: 'Turn debug off.' } } },
+      {
+        call: {
+          name: 'run_shell_command',
+          args: { command: "sed -i 's/debug=true/debug=false/' config.ini", description: 'Turn debug off.' },
+        },
+      },
       {
         calls: [
           { name: 'write_file', args: { file_path: path.join(ws, 'docs', 'a.md'), content: '# A\n' } },
@@ -132,12 +141,18 @@ async function main_(): Promise<void> {
         ],
       },
       {
-        call: { name: 'replace', args: { file_path: 'version.txt', old_string: 'no such text', new_string: 'x', instruction: 'A replace that cannot apply.' } },
+        call: {
+          name: 'replace',
+          args: { file_path: 'version.txt', old_string: 'no such text', new_string: 'x', instruction: 'A replace that cannot apply.' },
+        },
       },
       {
         call: {
           name: 'run_shell_command',
-          args: { command: "git add -A && git -c user.name=Agent -c user.email=agent@example.com commit -q -m 'Release 1.1.0'", description: 'Commit.' },
+          args: {
+            command: "git add -A && git -c user.name=Agent -c user.email=agent@example.com commit -q -m 'Release 1.1.0'",
+            description: 'Commit.',
+          },
         },
       },
       { call: { name: 'run_shell_command', args: { command: 'git push -q origin main', description: 'Push.' } } },
@@ -160,9 +175,17 @@ async function main_(): Promise<void> {
     const seen = new Set(events(r1));
     check(
       'prompt 1: hooks fired for SessionStart, BeforeAgent, BeforeModel, AfterModel, BeforeToolSelection, BeforeTool, AfterTool, AfterAgent, SessionEnd',
-      ['SessionStart', 'BeforeAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'BeforeTool', 'AfterTool', 'AfterAgent', 'SessionEnd'].every((e) =>
-        seen.has(e),
-      ),
+      [
+        'SessionStart',
+        'BeforeAgent',
+        'BeforeModel',
+        'AfterModel',
+        'BeforeToolSelection',
+        'BeforeTool',
+        'AfterTool',
+        'AfterAgent',
+        'SessionEnd',
+      ].every((e) => seen.has(e)),
       [...seen].join(' '),
     );
     note(
@@ -182,7 +205,9 @@ async function main_(): Promise<void> {
       `BeforeTool payload keys: ${[...new Set(before.flatMap((p) => Object.keys(p.payload)))].join(', ')}; ` +
         `id fields besides session_id: ${idFields.join(', ') || 'none'}`,
     );
-    note(`tool names: ${[...new Set(before.map((p) => p.payload.tool_name))].join(', ')}; BeforeTool order: ${before.map(callLabel).join(' → ')}`);
+    note(
+      `tool names: ${[...new Set(before.map((p) => p.payload.tool_name))].join(', ')}; BeforeTool order: ${before.map(callLabel).join(' → ')}`,
+    );
     note(`AfterTool order: ${after.map(callLabel).join(' → ')}`);
     const relInput = before.find((p) => (p.payload.tool_input as { file_path?: string }).file_path === 'CHANGELOG.md');
     check('tool_input.file_path is passed as the model wrote it (relative stays relative)', !!relInput);
@@ -204,7 +229,10 @@ async function main_(): Promise<void> {
     );
     const hp = r1.payloads[0];
     note(`hook cwd = ${hp?.cwd === ws ? 'the workspace' : hp?.cwd}; env added: ${Object.keys(hp?.env ?? {}).join(', ')}`);
-    check('the undocumented `env` field of a hook reaches the hook process', hp?.env.AGENT_REWIND_FROM_HOOK_ENV === 'set-by-the-hook-env-field');
+    check(
+      'the undocumented `env` field of a hook reaches the hook process',
+      hp?.env.AGENT_REWIND_FROM_HOOK_ENV === 'set-by-the-hook-env-field',
+    );
     check(
       'transcript_path is the chat file and already set at SessionStart',
       !!r1.chatFile && r1.payloads[0]?.event === 'SessionStart' && fs.existsSync(r1.chatFile),
@@ -223,8 +251,12 @@ async function main_(): Promise<void> {
 
     // Prompt 2: resume by id, with hook output on SessionStart and BeforeAgent.
     A.setReplies({
-      SessionStart: { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'CTX-FROM-SESSIONSTART: files were rewound.' } },
-      BeforeAgent: { hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'CTX-FROM-BEFOREAGENT: re-read files first.' } },
+      SessionStart: {
+        hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'CTX-FROM-SESSIONSTART: files were rewound.' },
+      },
+      BeforeAgent: {
+        hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: 'CTX-FROM-BEFOREAGENT: re-read files first.' },
+      },
     });
     const steps2: Step[] = [
       {
@@ -244,7 +276,11 @@ async function main_(): Promise<void> {
     const r2 = await A.run('prompt-2', PROMPT2, steps2, { resume: r1.session, strict: false });
     A.setReplies({});
     describeRun(r2);
-    check('prompt 2 (--resume <id> -p): same session id, exit 0', r2.run.status === 0 && r2.session === r1.session, `exit ${r2.run.status}`);
+    check(
+      'prompt 2 (--resume <id> -p): same session id, exit 0',
+      r2.run.status === 0 && r2.session === r1.session,
+      `exit ${r2.run.status}`,
+    );
     check(
       'prompt 2: the chat file the hooks name (after SessionStart) is the first one, appended to',
       r2.chatFile === parent && fs.readFileSync(parent).subarray(0, chat1Bytes.length).equals(chat1Bytes),
@@ -306,7 +342,8 @@ async function main_(): Promise<void> {
         writeFixture(fixtureDir, 'settings.user.json', fs.readFileSync(path.join(A.home, '.gemini', 'settings.json'), 'utf8'), pairs),
         writeFixture(fixtureDir, 'settings.project.json', fs.readFileSync(path.join(ws, '.gemini', 'settings.json'), 'utf8'), pairs),
       ];
-      for (const f of written) if (leftovers(f).length) check(`fixture ${path.basename(f)} has no machine paths`, false, leftovers(f).join(', '));
+      for (const f of written)
+        if (leftovers(f).length) check(`fixture ${path.basename(f)} has no machine paths`, false, leftovers(f).join(', '));
     }
 
     // ───────────────────────────── B. fork and resume
@@ -321,14 +358,22 @@ async function main_(): Promise<void> {
 
     A.setReplies({
       SessionStart: {
-        hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'CTX-REGROUND: CHANGELOG.md still holds an edit from a discarded turn.' },
+        hookSpecificOutput: {
+          hookEventName: 'SessionStart',
+          additionalContext: 'CTX-REGROUND: CHANGELOG.md still holds an edit from a discarded turn.',
+        },
       },
     });
     const steps3: Step[] = [
       {
         call: {
           name: 'replace',
-          args: { file_path: 'CHANGELOG.md', old_string: '## 1.1.0', new_string: '## 1.1.0 (2026-12-01)', instruction: 'Date the release.' },
+          args: {
+            file_path: 'CHANGELOG.md',
+            old_string: '## 1.1.0',
+            new_string: '## 1.1.0 (2026-12-01)',
+            instruction: 'Date the release.',
+          },
         },
       },
       { text: 'Dated.' },
@@ -386,7 +431,10 @@ async function main_(): Promise<void> {
     const index = listing.find((l) => l.includes(repaired.session))?.match(/^\s*(\d+)\./)?.[1];
 
     const steps4: Step[] = [{ text: 'Second resume of the fork.' }];
-    const r4 = await A.run('fork-repaired-again', 'What is in the changelog now?', steps4, { resume: index ?? repaired.session, strict: false });
+    const r4 = await A.run('fork-repaired-again', 'What is in the changelog now?', steps4, {
+      resume: index ?? repaired.session,
+      strict: false,
+    });
     describeRun(r4);
     const q4 = firstMain(r4);
     check(`repaired fork resumed again by index (--resume ${index})`, r4.run.status === 0 && r4.session === repaired.session);

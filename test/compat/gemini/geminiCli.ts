@@ -79,21 +79,32 @@ export function ensureGemini(opts: { version?: string; install?: boolean; log?: 
   let how: GeminiInstall['how'] = 'cached';
   if (!found || found.version !== version) {
     if (opts.install === false)
-      throw new Error(`Gemini CLI ${version} is not installed in ${dir}; run test/compat/gemini/explore.ts once with access to the npm registry.`);
+      throw new Error(
+        `Gemini CLI ${version} is not installed in ${dir}; run test/compat/gemini/explore.ts once with access to the npm registry.`,
+      );
     log(`installing ${PACKAGE}@${version} into ${dir} (one-time, ~100 MB) …`);
     fs.mkdirSync(dir, { recursive: true });
-    const r = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${PACKAGE}@${version}`], {
-      stdio: ['ignore', 'inherit', 'inherit'],
-      timeout: 10 * 60 * 1000,
-    });
+    const r = spawnSync(
+      'npm',
+      ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${PACKAGE}@${version}`],
+      {
+        stdio: ['ignore', 'inherit', 'inherit'],
+        timeout: 10 * 60 * 1000,
+      },
+    );
     if (r.status !== 0)
-      throw new Error(`npm could not install ${PACKAGE}@${version} (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); check access to the npm registry.`);
+      throw new Error(
+        `npm could not install ${PACKAGE}@${version} (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); check access to the npm registry.`,
+      );
     found = installed(dir);
     how = 'installed';
-    if (!found || found.version !== version) throw new Error(`Installed ${PACKAGE}@${version} but ${dir} holds no bundle/gemini.js of that version.`);
+    if (!found || found.version !== version)
+      throw new Error(`Installed ${PACKAGE}@${version} but ${dir} holds no bundle/gemini.js of that version.`);
   }
   if (!nodeSatisfies(found.engines)) {
-    throw new Error(`Gemini CLI ${version} needs node ${found.engines}, this is ${process.version}; install node from npm into .vscode-test/ and run with it.`);
+    throw new Error(
+      `Gemini CLI ${version} needs node ${found.engines}, this is ${process.version}; install node from npm into .vscode-test/ and run with it.`,
+    );
   }
   return { bin: found.bin, version, how };
 }
@@ -125,7 +136,13 @@ export interface GeminiRun {
   stderr: string;
   ms: number;
   /** `-o json` result, when it parsed: `{ session_id, response, stats }` or `{ session_id, error }`. */
-  result?: { session_id?: string; response?: string; error?: { type?: string; message?: string; code?: number }; stats?: unknown; [k: string]: unknown };
+  result?: {
+    session_id?: string;
+    response?: string;
+    error?: { type?: string; message?: string; code?: number };
+    stats?: unknown;
+    [k: string]: unknown;
+  };
 }
 
 /** Runs `gemini.js` with this node (or a launcher from AGENT_REWIND_GEMINI_BIN as is). */
@@ -138,7 +155,11 @@ function command(bin: string, args: string[]): [string, string[]] {
  * usually lives in this same process and must keep answering while the CLI runs. The CLI
  * relaunches itself as a child (same node, GEMINI_CLI_NO_RELAUNCH=true): we kill the group.
  */
-export function runGemini(bin: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<GeminiRun> {
+export function runGemini(
+  bin: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<GeminiRun> {
   const t0 = Date.now();
   const [cmd, argv] = command(bin, args);
   fs.mkdirSync(String(opts.env.TMPDIR ?? path.join(opts.cwd, '..', 'tmp')), { recursive: true });

@@ -38,7 +38,15 @@ export interface RequestRecord extends Partial<RequestSummary> {
 export interface MockGemini {
   port: number;
   url: string;
-  stats: { main: number; side: number; rejected: number; withProblems: number; countTokens: number; sideKinds: Record<string, number>; otherPaths: string[] };
+  stats: {
+    main: number;
+    side: number;
+    rejected: number;
+    withProblems: number;
+    countTokens: number;
+    sideKinds: Record<string, number>;
+    otherPaths: string[];
+  };
   setLog(file: string): void;
   setStrict(on: boolean): void;
   setScript(steps: Step[], label?: string): void;
@@ -50,5 +58,11 @@ export function callPairingProblems(body: unknown): string[];
 export function summarizeRequest(body: unknown): RequestSummary;
 export function sampleFor(schema: unknown, key?: string): unknown;
 export function sideKind(body: unknown): string;
-export function startMockGemini(opts?: { log?: string; script?: Step[]; label?: string; ids?: boolean; strict?: boolean }): Promise<MockGemini>;
+export function startMockGemini(opts?: {
+  log?: string;
+  script?: Step[];
+  label?: string;
+  ids?: boolean;
+  strict?: boolean;
+}): Promise<MockGemini>;
 export function readRequests(log: string): RequestRecord[];

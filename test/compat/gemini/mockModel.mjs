@@ -82,7 +82,15 @@ export function summarizeRequest(body) {
   }
   for (const p of partsOf(body?.systemInstruction)) if (typeof p.text === 'string') texts.push(p.text);
   const tools = (Array.isArray(body?.tools) ? body.tools : []).flatMap((t) => (t.functionDeclarations ?? []).map((d) => d.name));
-  return { summary: shape.join(' | '), contentCount: contents.length, userTexts, functionCalls, functionResponses, tools, text: texts.join('\n') };
+  return {
+    summary: shape.join(' | '),
+    contentCount: contents.length,
+    userTexts,
+    functionCalls,
+    functionResponses,
+    tools,
+    text: texts.join('\n'),
+  };
 }
 
 /** A value that satisfies a (Gemini OpenAPI-subset or JSON) schema, for side requests that want JSON. */
@@ -111,7 +119,8 @@ export function sideKind(body) {
     .map((p) => p.text ?? '')
     .join('\n');
   if (/Task Routing AI|Complexity Score/i.test(sys)) return 'router-classifier';
-  if (/next_speaker|next speaker/i.test(sys) || JSON.stringify(body?.generationConfig ?? {}).includes('next_speaker')) return 'next-speaker';
+  if (/next_speaker|next speaker/i.test(sys) || JSON.stringify(body?.generationConfig ?? {}).includes('next_speaker'))
+    return 'next-speaker';
   if (/loop/i.test(sys) && /detect/i.test(sys)) return 'loop-detection';
   const text = (Array.isArray(body?.contents) ? body.contents : [])
     .flatMap(partsOf)
@@ -186,7 +195,9 @@ export function startMockGemini({ log, script = [], label = '', ids = false, str
       const m = /\/models\/([^/:?]+):(\w+)/.exec(url);
       if (req.method === 'GET' && /\/v1(beta)?\/models(\?|$)/.test(url)) {
         res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ models: [{ name: 'models/gemini-mock', supportedGenerationMethods: ['generateContent', 'countTokens'] }] }));
+        return res.end(
+          JSON.stringify({ models: [{ name: 'models/gemini-mock', supportedGenerationMethods: ['generateContent', 'countTokens'] }] }),
+        );
       }
       if (req.method !== 'POST' || !m) {
         stats.otherPaths.push(`${req.method} ${url}`);

@@ -111,8 +111,16 @@ export class GeminiWorld {
   }
 
   /** The recorder on every event, in the project settings (or the user settings). */
-  installRecorder(opts: { where?: 'project' | 'user'; timeoutMs?: number; env?: Record<string, string>; events?: readonly HookEvent[] } = {}): void {
-    const hooks = recorderHooks({ log: this.hookLog, replies: this.replies, timeoutMs: opts.timeoutMs, env: opts.env, events: opts.events });
+  installRecorder(
+    opts: { where?: 'project' | 'user'; timeoutMs?: number; env?: Record<string, string>; events?: readonly HookEvent[] } = {},
+  ): void {
+    const hooks = recorderHooks({
+      log: this.hookLog,
+      replies: this.replies,
+      timeoutMs: opts.timeoutMs,
+      env: opts.env,
+      events: opts.events,
+    });
     if (opts.where === 'user') writeJson(userSettingsPath(this.home), userSettings({ ...this.userExtra, hooks }));
     else writeJson(projectSettingsPath(this.ws), { hooks });
   }
@@ -166,11 +174,15 @@ export class GeminiWorld {
       AGENT_REWIND_NET_LOG: this.netLog,
       ...opts.env,
     });
-    const run = await runGemini(this.bin, [...promptArgs(prompt, { resume: opts.resume, approval: opts.approval }), ...(opts.extraArgs ?? [])], {
-      cwd: this.ws,
-      env,
-      timeoutMs: opts.timeoutMs,
-    });
+    const run = await runGemini(
+      this.bin,
+      [...promptArgs(prompt, { resume: opts.resume, approval: opts.approval }), ...(opts.extraArgs ?? [])],
+      {
+        cwd: this.ws,
+        env,
+        timeoutMs: opts.timeoutMs,
+      },
+    );
     const lines = this.hookLines().slice(hooksBefore);
     const payloads = lines.filter((l) => !l.woke);
     const withSession = payloads.find((p) => typeof p.payload.session_id === 'string');
