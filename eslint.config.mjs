@@ -43,10 +43,10 @@ export default tseslint.config(
   },
   // Tests poke at JSON output and hostile input: `any` is allowed there, nowhere else.
   { files: ['test/**', 'bench/**', 'scripts/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
-  { files: ['src/core/**'], rules: layer(['recording', 'agents', 'cli', 'extension', 'webview', 'shared']) },
-  { files: ['src/recording/**'], rules: layer(['agents', 'cli', 'extension', 'webview', 'shared']) },
-  { files: ['src/agents/**'], rules: layer(['cli', 'extension', 'webview', 'shared']) },
-  { files: ['src/cli/**'], rules: layer(['extension', 'webview', 'shared']) },
+  { files: ['src/core/**'], rules: layer(['recording', 'agents', 'cli', 'extension', 'webview']) },
+  { files: ['src/recording/**'], rules: layer(['agents', 'cli', 'extension', 'webview']) },
+  { files: ['src/agents/**'], rules: layer(['cli', 'extension', 'webview']) },
+  { files: ['src/cli/**'], rules: layer(['extension', 'webview']) },
   { files: ['src/shared/**'], rules: layer(['core', 'recording', 'agents', 'cli', 'extension', 'webview'], [NODE_BUILTINS]) },
   { files: ['src/webview/**'], rules: layer(['core', 'recording', 'agents', 'cli', 'extension'], [NODE_BUILTINS]) },
   {

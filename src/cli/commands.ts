@@ -4,7 +4,6 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { newId } from '../core/ids';
 import { gc, storeBytes } from '../core/gc';
 import { StoreBusyError } from '../core/lock';
-import type { NotRestorableReason } from '../core/plan';
 import { rewind } from '../core/rewind/apply';
 import { CheckpointNotFoundError, makePlan, type Plan, planJson } from '../core/rewind/dryRun';
 import { recoverUnfinished } from '../core/rewind/journal';
@@ -12,9 +11,11 @@ import { Store, StoreMissingError } from '../core/store';
 import { StoreFormatError } from '../core/storeFormat';
 import { checkpoints as listCheckpoints, filesPerCheckpoint } from '../core/timeline';
 import { verifyStore } from '../core/verify';
+import { type Reason, REASONS } from '../shared/reasons';
 import { runConversation } from './conversation';
 import { EXIT, UsageError, fail, out } from './output';
 import { storeFromArgs } from './storeArg';
+import { oneLine } from '../shared/text';
 
 const HELP = `agent-rewind — record what coding agents do, rewind files and conversations
 
@@ -93,11 +94,6 @@ function cmdCheckpoints(args: string[]): number {
   return EXIT.ok;
 }
 
-function oneLine(s: string, n: number): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > n ? t.slice(0, n - 1) + '…' : t;
-}
-
 const PLAN_OPTIONS = {
   to: { type: 'string' },
   session: { type: 'string', multiple: true },
@@ -130,26 +126,23 @@ function printPlan(plan: Plan): void {
   printNotRestorable(plan);
   if (plan.blocked.length) {
     out(`\nBlocked (${plan.blocked.length}) — changed since the agent last wrote them:`);
-    for (const b of plan.blocked) out(`  ${b.reason}: ${b.path}`);
+    for (const b of plan.blocked) out(`  ${b.reason}: ${b.path} — ${said(b.reason)}`);
   }
-  for (const w of plan.warnings) out(`  warning: ${w.path} was touched (same content, newer time)`);
+  for (const w of plan.warnings) out(`  warning: ${w.path} ${said(w.reason)}`);
   for (const u of plan.uncommitted) out(`  note: ${u} has uncommitted changes in git`);
 }
 
-const NOT_RESTORABLE: Record<NotRestorableReason, string> = {
-  'too-large':
-    'over the size limit, so its content then or now is not in the store; left as it is (to record such files, raise agentRewind.maxFileSizeMB, or maxFileBytes in the store config.json)',
-  unreadable: 'could not be read (when recorded, or now); left as it is',
-  special: 'not a regular file or symlink',
-  'unknown-at-target': 'not recorded at that checkpoint',
-  'outside-workspace': 'outside every workspace folder of this store, never written',
-};
+/** A reason in words, with what to do about it where something can be done. */
+function said(reason: Reason): string {
+  const w = REASONS[reason];
+  return w.fix ? `${w.short} (${w.fix})` : w.short;
+}
 
 /** Files a rewind leaves as they are, and why: listed, never silently skipped. */
 function printNotRestorable(plan: Plan): void {
   if (plan.notRestorable.length === 0) return;
   out(`\nCannot restore (${plan.notRestorable.length}) — left as they are:`);
-  for (const n of plan.notRestorable) out(`  ${n.path}: ${NOT_RESTORABLE[n.reason]}`);
+  for (const n of plan.notRestorable) out(`  ${n.path}: ${said(n.reason)}`);
 }
 
 function cmdPlan(args: string[]): number {

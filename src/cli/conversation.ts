@@ -13,6 +13,7 @@ import { loggedPrompts } from '../core/conversation/sessionLogView';
 import type { Store } from '../core/store';
 import { EXIT, ExitError, UsageError, out } from './output';
 import { storeFromArgs } from './storeArg';
+import { oneLine } from '../shared/text';
 
 type OpenStore = (args: string[], create?: boolean) => Store;
 
@@ -48,11 +49,6 @@ function source(values: { transcript?: string; session?: string }): { transcript
   if (values.transcript) return { transcript: path.resolve(values.transcript) };
   if (values.session) return { session: values.session };
   throw new UsageError(`Missing --transcript <path> or --session <id>. ${USAGE}`);
-}
-
-function oneLine(s: string, n: number): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > n ? t.slice(0, n - 1) + '…' : t;
 }
 
 function printPrompts(session: string, prompts: ShownPrompt[]): void {

@@ -2,8 +2,7 @@
 // O_APPEND write so concurrent hook processes never interleave inside a line. Readers skip (and
 // report) torn or garbage lines; nobody rewrites the file in place.
 import * as fs from 'node:fs';
-import { fault, faultsArmed } from './faults';
-import { writeAll } from './fsx';
+import { appendJsonLines } from './jsonLines';
 import type { LogRecord, Sequenced } from './records';
 import { migrateRecord } from './storeFormat';
 
@@ -18,32 +17,9 @@ export interface LogContents {
   problems: LogProblem[];
 }
 
-/** Appends records as complete lines with one write. Survives a torn last line left by a killed writer. */
+/** Appends records as complete lines with one write (see jsonLines.ts). */
 export function appendRecords(file: string, records: readonly LogRecord[]): void {
-  if (records.length === 0) return;
-  let text = '';
-  for (const r of records) text += JSON.stringify(r) + '\n';
-  const fd = fs.openSync(file, 'a+', 0o600);
-  try {
-    // A writer killed mid-line leaves no newline at the end; start ours on a fresh line so the
-    // torn fragment stays one bad line instead of swallowing this record too.
-    const size = fs.fstatSync(fd).size;
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      fs.readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) text = '\n' + text;
-    }
-    if (faultsArmed) {
-      // Kill tests: die with half of this append written (a torn last line).
-      const buf = Buffer.from(text);
-      const half = Math.floor(buf.length / 2);
-      writeAll(fd, buf.subarray(0, half));
-      fault('log.append');
-      writeAll(fd, buf.subarray(half));
-    } else writeAll(fd, text); // one write; loops only on a short write (a full disk), which then throws
-  } finally {
-    fs.closeSync(fd);
-  }
+  appendJsonLines(file, records, { faultPoint: 'log.append' });
 }
 
 const KNOWN_TYPES = new Set(['checkpoint', 'snap', 'call']);

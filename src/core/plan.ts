@@ -1,6 +1,7 @@
 // The rewind plan, pure: which recorded paths a rewind to a checkpoint would write and how
 // (restore / delete / recreate), what it cannot restore, and which recorded calls in the discarded
 // span it cannot undo. Disk facts and line counts are added by the store; nothing here does I/O.
+import type { NotRestorableReason } from '../shared/reasons';
 import type { CallRecord, CheckpointRecord, Sequenced, Severity } from './records';
 import { isCall, isSnap } from './records';
 import { type FileState, latestState, sameContent, stateAt } from './timeline';
@@ -18,7 +19,7 @@ export interface Change {
   sessions: string[];
 }
 
-export type NotRestorableReason = 'too-large' | 'unreadable' | 'special' | 'unknown-at-target' | 'outside-workspace';
+export type { NotRestorableReason };
 
 export interface NotRestorable {
   path: string;

@@ -77,3 +77,15 @@ export function isSnap(r: LogRecord): r is SnapRecord {
 export function isCall(r: LogRecord): r is CallRecord {
   return r.t === 'call';
 }
+
+const MAX_INPUT_STRING = 2000;
+
+/** Tool input as a call line keeps it: long strings cut, deep or wide structures bounded (file contents live in blobs). */
+export function trimInput(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return v.length > MAX_INPUT_STRING ? v.slice(0, MAX_INPUT_STRING) + '…' : v;
+  if (depth > 4 || v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.slice(0, 50).map((x) => trimInput(x, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v).slice(0, 50)) out[k] = trimInput(x, depth + 1);
+  return out;
+}

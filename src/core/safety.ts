@@ -2,7 +2,10 @@
 // overwrites the user's files, so for every path it would write: content that differs from the
 // last recorded state refuses the whole rewind (that content is in no snapshot); equal content
 // with a different mtime only warns. Only recorded paths are checked — the plan holds no others.
+import type { BlockReason, WarningReason } from '../shared/reasons';
 import type { Change } from './plan';
+
+export type { BlockReason };
 
 /** What is at a path on disk now. */
 export interface DiskFact {
@@ -13,8 +16,6 @@ export interface DiskFact {
   mtime?: number;
 }
 
-export type BlockReason = 'modified-outside' | 'deleted-outside' | 'created-outside';
-
 export interface Blocked {
   path: string;
   reason: BlockReason;
@@ -22,7 +23,7 @@ export interface Blocked {
 
 export interface Warning {
   path: string;
-  reason: 'touched';
+  reason: WarningReason;
 }
 
 export interface SafetyResult {

@@ -7,7 +7,7 @@ import { computeChanges } from '../core/plan';
 import type { Store } from '../core/store';
 import { checkpoints } from '../core/timeline';
 import type { ConversationRewinder, ConversationTarget } from './previewPanel';
-import { oneLine } from './relativeTime';
+import { oneLine } from '../shared/text';
 import type { TimelineModel } from './timelineModel';
 
 export interface ResumeOffer {

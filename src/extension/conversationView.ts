@@ -2,7 +2,8 @@
 // an icon per effect class so irreversible calls stand out.
 import * as vscode from 'vscode';
 import type { ConvPrompt, ConvSession, ConvTool } from './conversationModel';
-import { oneLine, relativeTime } from './relativeTime';
+import { oneLine } from '../shared/text';
+import { relativeTime } from './relativeTime';
 
 export type ConvElement =
   | { kind: 'session'; session: ConvSession }

@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { CheckpointKind } from '../core/records';
 import type { SpanChange } from '../core/timeline';
 import { CMD } from './commandIds';
-import { oneLine, relativeTime } from './relativeTime';
+import { oneLine } from '../shared/text';
+import { relativeTime } from './relativeTime';
 import type { CheckpointNode, TimelineModel } from './timelineModel';
 
 export type FilesElement = { kind: 'checkpoint'; node: CheckpointNode } | { kind: 'file'; checkpointId: string; change: SpanChange };

@@ -11,8 +11,3 @@ export function relativeTime(time: number, now = Date.now()): string {
   if (d < 7) return `${d} d ago`;
   return new Date(time).toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: d > 300 ? 'numeric' : undefined });
 }
-
-export function oneLine(s: string, max = 80): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > max ? t.slice(0, max - 1) + '…' : t;
-}

@@ -2,7 +2,8 @@
 // refusals with their ways out, and success with an Undo button.
 import * as vscode from 'vscode';
 import type { Busy } from './busy';
-import { oneLine } from './relativeTime';
+import { REASONS } from '../shared/reasons';
+import { oneLine } from '../shared/text';
 import type { RewindRequest, RewindService } from './rewindService';
 import type { TimelineModel } from './timelineModel';
 
@@ -36,7 +37,7 @@ export class RewindReporter {
         return false;
       }
       case 'refused': {
-        const files = r.plan.blocked.map((b) => `${this.model.relative(b.path)} (${b.reason.replace('-', ' ')})`).join(', ');
+        const files = r.plan.blocked.map((b) => `${this.model.relative(b.path)} (${REASONS[b.reason].short})`).join(', ');
         const pick = await vscode.window.showWarningMessage(
           `Rewind refused: ${r.plan.blocked.length} file(s) changed since the agent last wrote them: ${files}. Nothing was written.`,
           {

@@ -21,8 +21,8 @@ export interface PromptEvent extends EventBase {
   promptId?: string;
 }
 
-export interface BeforeToolEvent extends EventBase {
-  type: 'before_tool';
+/** What both ends of a tool call carry. */
+interface ToolEventBase extends EventBase {
   tool: string;
   /** What the tool is (the adapter maps its agent's tool names): what classification goes by. */
   kind: ToolKind;
@@ -33,14 +33,12 @@ export interface BeforeToolEvent extends EventBase {
   shell: boolean;
 }
 
-export interface AfterToolEvent extends EventBase {
+export interface BeforeToolEvent extends ToolEventBase {
+  type: 'before_tool';
+}
+
+export interface AfterToolEvent extends ToolEventBase {
   type: 'after_tool';
-  tool: string;
-  kind: ToolKind;
-  callId?: string;
-  input: unknown;
-  paths: string[];
-  shell: boolean;
   ok: boolean;
 }
 

@@ -6,31 +6,20 @@ import { newId } from '../core/ids';
 import { classifyCall } from '../core/effects/classifyCall';
 import { completeCompensation } from '../core/effects/compensation';
 import { appendSessionEvent } from '../core/conversation/sessionLog';
-import type { CallRecord, CheckpointRecord, LogRecord } from '../core/records';
+import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } from '../core/records';
 import type { Store } from '../core/store';
 import type { AgentEvent, BeforeToolEvent } from './events';
 import { clearInflight, markInflight, repairOrphans } from './inflight';
 
 const MAX_LABEL = 2000;
-const MAX_INPUT_STRING = 2000;
-
-/** Tool input kept in the call line: long strings cut (file contents live in blobs, not here). */
-export function trimInput(v: unknown, depth = 0): unknown {
-  if (typeof v === 'string') return v.length > MAX_INPUT_STRING ? v.slice(0, MAX_INPUT_STRING) + '…' : v;
-  if (depth > 4 || v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.slice(0, 50).map((x) => trimInput(x, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v).slice(0, 50)) out[k] = trimInput(x, depth + 1);
-  return out;
-}
 
 const shellCapture = () => require('./shellCapture') as typeof import('./shellCapture');
-const gitObjects = () => require('../core/gitObjects') as typeof import('../core/gitObjects');
+const gitRepo = () => require('../core/git/repo') as typeof import('../core/git/repo');
 
 function callRecord(store: Store, e: BeforeToolEvent): { call: CallRecord; checkpoint: CheckpointRecord | null } {
   const c = classifyCall(e.tool, e.kind, e.input, { ...(e.cwd ? { cwd: e.cwd } : {}), overrides: store.config().effects });
   // A git commit/reset/switch: the HEAD before it, looked up now, goes into the compensation.
-  const compensation = c.git ? completeCompensation(c, (dir, globals) => gitObjects().gitHead(dir, globals)) : c.compensation;
+  const compensation = c.git ? completeCompensation(c, (dir, globals) => gitRepo().gitHead(dir, globals)) : c.compensation;
   const call: CallRecord = {
     t: 'call',
     tool: e.tool,

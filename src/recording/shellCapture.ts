@@ -21,7 +21,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { missingAncestors } from '../core/disk';
-import { readBlobs } from '../core/gitObjects';
+import { readBlobs } from '../core/git/objects';
 import { isInside } from '../core/paths';
 import { createWithContent, processAlive, sleepMs } from '../core/lock';
 import type { LogRecord, SnapRecord } from '../core/records';

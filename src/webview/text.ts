@@ -1,6 +1,7 @@
 // Pure text helpers for the preview webview: no DOM, no state. Everything that turns model data
 // (untrusted agent output: paths, commands, prompt text) into the words shown to the user.
 import type { PreviewModel, PreviewNotUndone, Scope } from '../shared/messages';
+import { REASONS, reasonWords } from '../shared/reasons';
 
 // Characters that change how the text around them is displayed (bidi overrides and isolates,
 // marks, zero-width joiners) or are not printable at all. A path like `exe.\u202Egpj.ts` would
@@ -67,42 +68,19 @@ export const CHECKPOINT_KIND: Record<string, string> = {
   rewind: 'before a rewind',
 };
 
-/** Why a file cannot be restored, in words. */
+/** Why a file cannot be restored, in words (the shared vocabulary; an unknown code is shown as it is). */
 export function notRestorableReason(reason: string): string {
-  switch (reason) {
-    case 'too-large':
-      return 'Too large: it is over the size limit, so its content at this point, or as it is now, is not in the store. Left as it is.';
-    case 'outside-workspace':
-      return 'Outside the workspace: Agent Rewind only writes inside your workspace folders.';
-    case 'unknown-at-target':
-    case 'unknown':
-      return 'Unknown at this point: nothing was recorded for this file before this checkpoint.';
-    case 'unreadable':
-      return 'Could not be read (when it was recorded, or now), so there is no copy to restore or keep. Left as it is.';
-    case 'special':
-      return 'Not a regular file (a socket, device or similar), so there is no copy to restore.';
-    default:
-      return `Cannot be restored (${visible(reason)}).`;
-  }
+  if (reason === 'unknown') return REASONS['unknown-at-target'].long;
+  return reasonWords(reason)?.long ?? `Cannot be restored (${visible(reason)}).`;
 }
 
 /** Why a file stops the rewind, in words. */
 export function blockedReason(reason: string): string {
-  switch (reason) {
-    case 'modified-outside':
-      return 'Changed outside the agent since its last recorded write. Rewinding would overwrite that change.';
-    case 'deleted-outside':
-      return 'Deleted outside the agent since its last recorded write.';
-    case 'created-outside':
-      return 'Created outside the agent after the agent had deleted it. Rewinding would overwrite it.';
-    default:
-      return `Changed outside the agent (${visible(reason)}).`;
-  }
+  return reasonWords(reason)?.long ?? `Changed outside the agent (${visible(reason)}).`;
 }
 
 export function warningReason(reason: string): string {
-  if (reason === 'touched') return 'Saved again with the same content (newer modification time). Nothing is lost.';
-  return visible(reason);
+  return reasonWords(reason)?.long ?? visible(reason);
 }
 
 export function dirtyReason(reason: string): string {

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { parseGitIndex, readGitIndex } from '../../src/core/gitIndex';
+import { parseGitIndex, readGitIndex } from '../../src/core/git/indexFile';
 import { tempDir } from '../helpers/tmp';
 
 function git(root: string, ...args: string[]): string {

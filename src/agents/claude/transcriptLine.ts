@@ -1,6 +1,7 @@
 // One line of a Claude Code transcript, reduced to what the timeline and the forker need. The
 // transcript is an internal, changing format (agent-hooks.md §2): anything unexpected becomes an
 // entry of an unknown type that is walked through or skipped, never an error.
+import { trimInput } from '../../core/records';
 
 /** What a `user` entry is. Only `prompt` is a turn the user typed (DESIGN §5 "real prompt"). */
 export type UserKind = 'prompt' | 'tool-result' | 'meta' | 'compact-summary' | 'command-output' | 'interrupt' | 'empty';
@@ -43,22 +44,12 @@ export interface TranscriptEntry {
 
 const MAX_TEXT = 20000;
 const MAX_PREVIEW = 500;
-const MAX_INPUT_STRING = 2000;
 
 function obj(v: unknown): Record<string, unknown> | null {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
-}
-
-function trimInput(v: unknown, depth = 0): unknown {
-  if (typeof v === 'string') return v.length > MAX_INPUT_STRING ? v.slice(0, MAX_INPUT_STRING) + '…' : v;
-  if (depth > 4 || v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.slice(0, 50).map((x) => trimInput(x, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v).slice(0, 50)) out[k] = trimInput(x, depth + 1);
-  return out;
 }
 
 function blocksOf(content: unknown): Record<string, unknown>[] {

@@ -4,7 +4,7 @@
 // told which files a files-only rewind reverted (once per rewind per session). Times are epoch
 // milliseconds, like files.jsonl.
 import * as path from 'node:path';
-import { appendJsonLines, readJsonLines } from './jsonLines';
+import { appendJsonLines, readJsonLines } from '../jsonLines';
 
 export const LINEAGE_FORMAT = 1;
 
@@ -52,7 +52,7 @@ export function lineageFile(storeDir: string): string {
 }
 
 export function appendLineage(storeDir: string, r: LineageRecord): void {
-  appendJsonLines(lineageFile(storeDir), [r]);
+  appendJsonLines(lineageFile(storeDir), [r], { mkdir: true });
 }
 
 /** Lineage lines; older versions are read as they are (fields only ever get added). */

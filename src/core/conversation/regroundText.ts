@@ -8,14 +8,10 @@ import type { FilesRewoundFacts, RewoundFile } from './filesRewound';
 import type { ForkLineage } from './lineage';
 import type { FileNote, RegroundFacts } from './regroundFacts';
 import { describePoint } from './restorePoints';
+import { oneLine } from '../../shared/text';
 
 const MAX_FILES = 40;
 const MAX_ACTIONS = 30;
-
-function oneLine(s: string, n: number): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > n ? t.slice(0, n - 1) + '…' : t;
-}
 
 function list<T>(items: readonly T[], max: number, line: (x: T) => string): string[] {
   const out = items.slice(0, max).map((x) => `- ${line(x)}`);

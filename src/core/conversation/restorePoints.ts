@@ -3,6 +3,7 @@
 // sequenced records; used by both re-grounding texts to say "as it was before the prompt …".
 import type { CheckpointKind, CheckpointRecord, Sequenced } from '../records';
 import { isCheckpoint, isSnap } from '../records';
+import { oneLine } from '../../shared/text';
 
 export interface RestorePoint {
   /** The target's kind; `unknown` when the target is no longer in the store (GC) or was never recorded. */
@@ -38,11 +39,6 @@ export function restorePointOf(index: RewindIndex, snapSeq: number): RestorePoin
   const target = rw.target ? index.byId.get(rw.target) : undefined;
   if (!target) return { kind: 'unknown', label: '' };
   return { kind: target.kind, label: target.label };
-}
-
-function oneLine(s: string, n: number): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > n ? t.slice(0, n - 1) + '…' : t;
 }
 
 /** "before the prompt "…"", "just before Bash: git push", … — completes "as it was …". */

@@ -5,7 +5,7 @@
 import type * as Crypto from 'node:crypto';
 import * as path from 'node:path';
 import type { Effect, LogRecord, Severity } from '../records';
-import { appendJsonLines, readJsonLines } from './jsonLines';
+import { appendJsonLines, readJsonLines } from '../jsonLines';
 
 export const SESSION_LOG_FORMAT = 1;
 
@@ -105,7 +105,7 @@ export function appendSessionEvent(
 ): void {
   try {
     const line = sessionLogLine(e, records, Date.now());
-    if (line) appendJsonLines(sessionLogFile(storeDir, e.session), [line]);
+    if (line) appendJsonLines(sessionLogFile(storeDir, e.session), [line], { mkdir: true });
   } catch (err) {
     onError?.(`session log: ${(err as Error).message}`);
   }

@@ -15,7 +15,8 @@ import type { EffectOverride } from '../config';
 import type { Effect, Severity } from '../records';
 import { classifyShell } from './classifyShell';
 import { toolOverride } from './overrides';
-import { oneLine, summarize } from './summary';
+import { oneLine } from '../../shared/text';
+import { summarize } from './summary';
 import type { ToolKind } from './toolKind';
 import type { CompensationUnit, GitNeed } from './verdict';
 
@@ -82,7 +83,7 @@ export function classifyCall(tool: string, kind: ToolKind, input: unknown, ctx: 
       return c;
     }
     case 'remote': {
-      const s = oneLine(`${kind.server !== undefined ? `${kind.server} ` : ''}${kind.name} ${summary}`);
+      const s = oneLine(`${kind.server !== undefined ? `${kind.server} ` : ''}${kind.name} ${summary}`, 200);
       if (REMOTE_READ.test(kind.name))
         return {
           effect: 'irreversible',

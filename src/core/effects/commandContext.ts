@@ -3,6 +3,7 @@
 // lies outside the workspace (changes there are not recorded), a command's base name, and the
 // arguments that are not options.
 import type { EffectOverride } from '../config';
+import { isInside } from '../paths';
 import type { Dialect } from '../shell/lex';
 import type { Verdict } from './verdict';
 
@@ -42,10 +43,9 @@ export function resolveDir(cwd: string | undefined, arg: string | undefined): st
   return cwd ? joinPath(cwd, arg) : undefined;
 }
 
-function isInsideDir(p: string, root: string): boolean {
-  const a = p.replace(/\\/g, '/');
-  const r = root.replace(/\\/g, '/').replace(/\/$/, '');
-  return a === r || a.startsWith(r + '/');
+/** Paths in a command line follow the workspace's style, whatever machine classifies them. */
+function styleOf(root: string): NodeJS.Platform {
+  return /^[A-Za-z]:[\\/]/.test(root) || root.startsWith('\\\\') ? 'win32' : 'linux';
 }
 
 /** A path argument that names something outside the workspace (and is not scratch space). */
@@ -57,7 +57,7 @@ export function outsideWorkspace(arg: string, ctx: Ctx): boolean {
   if (!root) return false;
   const abs = resolveDir(ctx.cwd ?? root, arg);
   if (!abs) return false;
-  return !isInsideDir(abs, root);
+  return !isInside(abs, root, styleOf(root));
 }
 
 /** A command's name without its folder or `.exe` (`/usr/bin/git`, `git.exe` → `git`). */

@@ -2,12 +2,7 @@
 // checkpoint labels (`Bash: git push origin main`), call lines and the preview. The adapter's
 // `summary` hint wins; otherwise the command, the paths, or the input as JSON.
 import type { ToolKind } from './toolKind';
-
-/** Whitespace collapsed, cut at `max` characters. */
-export function oneLine(s: string, max = 200): string {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > max ? t.slice(0, max - 1) + '…' : t;
-}
+import { oneLine } from '../../shared/text';
 
 /** A tool's input as one line of JSON (an empty object shows as nothing). */
 export function inputSummary(input: unknown): string {
@@ -22,7 +17,7 @@ export function inputSummary(input: unknown): string {
 
 export function summarize(kind: ToolKind, input: unknown): string {
   if (kind.summary !== undefined) return kind.summary;
-  if (kind.kind === 'shell') return oneLine(kind.command);
+  if (kind.kind === 'shell') return oneLine(kind.command, 200);
   if (kind.kind === 'file-write') return kind.paths.join(', ');
   return inputSummary(input);
 }

@@ -1,7 +1,7 @@
 // The dry run: which recorded files a rewind to a checkpoint would write (with line counts), what
 // the safety check says about them, what it cannot restore and what it cannot undo. Touches nothing.
 import { diskFact } from '../disk';
-import { uncommittedPaths } from '../git';
+import { uncommittedPaths } from '../git/status';
 import { lineStats, type LineStats } from '../lineStats';
 import { type Change, type ChangeOptions, computeChanges, type NotRestorable, type NotUndone } from '../plan';
 import type { CheckpointRecord, Sequenced } from '../records';

@@ -14,6 +14,7 @@ import type { Store } from '../store';
 import { makePlan, type Plan, type PlanOptions } from './dryRun';
 import { recoverLocked, removeJournal, writeJournal } from './journal';
 import { hashOnDisk, preflight, tmpNameFor, type Write } from './writes';
+import { oneLine } from '../../shared/text';
 
 export interface RewindOptions extends PlanOptions {
   force?: boolean;
@@ -110,7 +111,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
     const checkpoint = store.checkpointRecord({
       id,
       kind: 'rewind',
-      label: `Before rewind to "${truncate(plan.target.label, 80)}"`,
+      label: `Before rewind to "${oneLine(plan.target.label, 80)}"`,
       target: plan.target.id,
       time: now,
     });
@@ -174,9 +175,4 @@ function recordResults(store: Store, writes: readonly Write[], errors: ReadonlyM
   }
   store.append(snaps);
   return results;
-}
-
-function truncate(s: string, n: number): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > n ? one.slice(0, n - 1) + '…' : one;
 }

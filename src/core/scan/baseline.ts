@@ -4,8 +4,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BlobStore } from '../blobs';
-import { type CachedStatus, gitBlobId, modifiedTracked, type PendingGit, type RepoInfo, repoInfo } from '../gitObjects';
-import { gitIndexKey } from '../gitIndex';
+import { gitBlobId } from '../git/objects';
+import { type RepoInfo, repoInfo } from '../git/repo';
+import type { PendingGit } from '../git/run';
+import { type CachedStatus, modifiedTracked } from '../git/status';
+import { gitIndexKey } from '../git/indexFile';
 import { isIgnored, type Rules } from '../ignore';
 import {
   dirTimesWork,

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readDisk } from '../disk';
-import type { GitIndexEntry } from '../gitIndex';
+import type { GitIndexEntry } from '../git/indexFile';
 import type { DirStat, Entry } from './table';
 import { F_GITSTAT, F_LARGE, F_LINK, F_RACY, RACY_MS, type ScanLimits } from './types';
 

@@ -4,8 +4,9 @@
 // state's record of it; and which folders and paths are in the scan whatever git lists.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type CachedStatus, type PendingGit, startCachedStatus, startModifiedTracked } from '../gitObjects';
-import { gitIndexKey } from '../gitIndex';
+import type { PendingGit } from '../git/run';
+import { type CachedStatus, startCachedStatus, startModifiedTracked } from '../git/status';
+import { gitIndexKey } from '../git/indexFile';
 import { ALWAYS_SKIP, isForced, isIgnored, type Rules } from '../ignore';
 import { isInside } from '../paths';
 import { lstat } from './entries';

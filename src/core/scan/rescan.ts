@@ -3,7 +3,7 @@
 // and of the folders that went away.
 import * as path from 'node:path';
 import { sha256 } from '../blobs';
-import { gitBlobId } from '../gitObjects';
+import { gitBlobId } from '../git/objects';
 import type { Rules } from '../ignore';
 import { entryFromStat, lstat, readNow, sameEntryStat, sameStat } from './entries';
 import { type Assist, excludedByUs, startGitAssist } from './gitAssist';

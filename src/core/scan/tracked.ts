@@ -2,8 +2,9 @@
 // or asked of git when we cannot read it), whether a tracked file is clean by its index entry, and
 // which of a state's git ids are no longer the index's.
 import * as path from 'node:path';
-import { indexEntries, modifiedTracked, type RepoInfo } from '../gitObjects';
-import { type GitIndexEntry, gitIndexKey, readGitIndex } from '../gitIndex';
+import type { RepoInfo } from '../git/repo';
+import { indexEntries, modifiedTracked } from '../git/status';
+import { type GitIndexEntry, gitIndexKey, readGitIndex } from '../git/indexFile';
 import { TWO32 } from './entries';
 import { type Entry, type Peek, peekOf } from './table';
 import { F_LINK, F_NOGIT, type ScanState } from './types';

@@ -47,7 +47,7 @@
 //   rescan.ts       the scan of a command's changes (`rescan`)
 //   baseline.ts     a session's first state (`baseline`), pending copies
 //   references.ts   blobs without fsync (`quickPut`, `durableBlob`); blobs the states refer to (for gc)
-import type { RepoInfo } from '../gitObjects';
+import type { RepoInfo } from '../git/repo';
 import type { DirTable, Entry, FileTable } from './table';
 
 /** Entries whose mtime/ctime is this close to the scan are re-read next time (timestamp granularity). */

@@ -1,11 +1,17 @@
-// Small append-only JSONL files of the conversation side (lineage.jsonl, sessions/<id>.jsonl):
-// each line appended with one O_APPEND write, so concurrent hooks never interleave inside a line;
-// readers skip torn or garbage lines.
+// Append-only JSONL files (files.jsonl, lineage.jsonl, sessions/<id>.jsonl): each append is one
+// O_APPEND write, so concurrent hooks never interleave inside a line; readers skip torn or garbage
+// lines; nobody rewrites such a file in place.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { fault, faultsArmed } from './faults';
+import { writeAll } from './fsx';
 
-/** Appends lines, creating the file (0600) and its folder (0700) when missing. */
-export function appendJsonLines(file: string, values: readonly unknown[]): void {
+/**
+ * Appends values as complete lines with one O_APPEND write, creating the file (0600) and, with
+ * `mkdir`, its folder (0700). Survives a torn last line left by a killed writer. A short write (a
+ * full disk) loops and then throws: never a silently truncated line.
+ */
+export function appendJsonLines(file: string, values: readonly unknown[], opts: { mkdir?: boolean; faultPoint?: string } = {}): void {
   if (values.length === 0) return;
   let text = '';
   for (const v of values) text += JSON.stringify(v) + '\n';
@@ -13,7 +19,7 @@ export function appendJsonLines(file: string, values: readonly unknown[]): void 
   try {
     fd = fs.openSync(file, 'a+', 0o600);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || !opts.mkdir) throw e;
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     fd = fs.openSync(file, 'a+', 0o600);
   }
@@ -25,7 +31,14 @@ export function appendJsonLines(file: string, values: readonly unknown[]): void 
       fs.readSync(fd, last, 0, 1, size - 1);
       if (last[0] !== 0x0a) text = '\n' + text;
     }
-    fs.writeSync(fd, text);
+    if (faultsArmed && opts.faultPoint) {
+      // Kill tests: die with half of this append written (a torn last line).
+      const buf = Buffer.from(text);
+      const half = Math.floor(buf.length / 2);
+      writeAll(fd, buf.subarray(0, half));
+      fault(opts.faultPoint);
+      writeAll(fd, buf.subarray(half));
+    } else writeAll(fd, text);
   } finally {
     fs.closeSync(fd);
   }

@@ -1,0 +1,65 @@
+// The one vocabulary of reasons a rewind gives about a file: the codes in `plan --json` (DESIGN §5)
+// and the words the CLI (`short`, after the path) and the preview (`long`) say for each. A new
+// reason is added here, and the compiler then asks both for its words.
+
+/** Why a file stops a rewind (refused without --force / "Rewind anyway"). */
+export type BlockReason = 'modified-outside' | 'deleted-outside' | 'created-outside';
+/** Why a file is written but worth a word. */
+export type WarningReason = 'touched';
+/** Why a file is left as it is, even with --force. */
+export type NotRestorableReason = 'too-large' | 'unreadable' | 'special' | 'unknown-at-target' | 'outside-workspace';
+export type Reason = BlockReason | WarningReason | NotRestorableReason;
+
+export interface ReasonWords {
+  /** A clause after the path in the CLI's lists. */
+  short: string;
+  /** A sentence in the preview. */
+  long: string;
+  /** What the user can do about it, when something can be done. */
+  fix?: string;
+}
+
+export const REASONS: Record<Reason, ReasonWords> = {
+  'modified-outside': {
+    short: 'changed outside the agent since its last recorded write',
+    long: 'Changed outside the agent since its last recorded write. Rewinding would overwrite that change.',
+  },
+  'deleted-outside': {
+    short: 'deleted outside the agent since its last recorded write',
+    long: 'Deleted outside the agent since its last recorded write.',
+  },
+  'created-outside': {
+    short: 'created outside the agent after the agent had deleted it',
+    long: 'Created outside the agent after the agent had deleted it. Rewinding would overwrite it.',
+  },
+  touched: {
+    short: 'was touched (same content, newer time)',
+    long: 'Saved again with the same content (newer modification time). Nothing is lost.',
+  },
+  'too-large': {
+    short: 'over the size limit, so its content then or now is not in the store; left as it is',
+    long: 'Too large: it is over the size limit, so its content at this point, or as it is now, is not in the store. Left as it is.',
+    fix: 'to record such files, raise agentRewind.maxFileSizeMB, or maxFileBytes in the store config.json',
+  },
+  unreadable: {
+    short: 'could not be read (when recorded, or now); left as it is',
+    long: 'Could not be read (when it was recorded, or now), so there is no copy to restore or keep. Left as it is.',
+  },
+  special: {
+    short: 'not a regular file or symlink',
+    long: 'Not a regular file (a socket, device or similar), so there is no copy to restore.',
+  },
+  'unknown-at-target': {
+    short: 'not recorded at that checkpoint',
+    long: 'Unknown at this point: nothing was recorded for this file before this checkpoint.',
+  },
+  'outside-workspace': {
+    short: 'outside every workspace folder of this store, never written',
+    long: 'Outside the workspace: Agent Rewind only writes inside your workspace folders.',
+  },
+};
+
+/** The words for a reason code, or undefined for a code this version does not know (a newer store). */
+export function reasonWords(reason: string): ReasonWords | undefined {
+  return Object.prototype.hasOwnProperty.call(REASONS, reason) ? REASONS[reason as Reason] : undefined;
+}

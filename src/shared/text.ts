@@ -1,0 +1,7 @@
+// Plain-text helpers every layer shares (CLI text, labels, tooltips, re-grounding context).
+
+/** `s` on one line (whitespace runs become one space) and at most `max` characters, cut with `…`. */
+export function oneLine(s: string, max: number): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}
