@@ -200,6 +200,8 @@ function describePayloads(ps: HookRecord[]): void {
   if (failedShell) found(`a failed shell command (exit 1) still gets PostToolUse; tool_response is only its output, no exit code: ${JSON.stringify(failedShell.payload.tool_response)}`);
   const cwds = new Set(ps.map((p) => p.cwd));
   found(`hook cwd: ${[...cwds].join(', ')}; env keys: ${Object.keys(ps[0]?.env ?? {}).sort().join(', ')}`);
+  const tx = ps.map((p) => `${p.payload.hook_event_name}:${p.transcript?.exists ? p.transcript.bytes : 'missing'}`);
+  found(`transcript_path on disk when the hook ran (bytes): ${tx.join(' ')}`);
   const sources = ps.filter((p) => p.payload.hook_event_name === 'SessionStart').map((p) => p.payload.source);
   found(`SessionStart source per run: ${sources.join(', ')}`);
 }
@@ -290,6 +292,26 @@ async function forks(s: Scenario, model: MockModel): Promise<void> {
     }
     await verify('C. app-server thread/fork at turn 1', forkId, file);
   }
+
+  // A reference fork reads its history from the parent file: what if that file is gone (deleted, archived)?
+  const away = `${parent}.moved-away`;
+  fs.renameSync(parent, away);
+  try {
+    const r = await w.run('fork: B without its parent', P3, [{ text: 'ok' }], { resume: ref.id });
+    const q = r.requests.find((x) => x.kind === 'main');
+    found(
+      `B with the parent rollout moved away: exit ${r.run.status}, ${q ? `the model saw ${q.userTexts.includes(P1) ? 'turn 1 (from the db projection?)' : 'NO turn 1'}` : 'no model request'}${r.run.status ? `; stderr: ${JSON.stringify(r.run.stderr.trim().split('\n').filter((l) => /error/i.test(l)).slice(-2).join(' | '))}` : ''}`,
+    );
+    model.setScript([]);
+    const ra = await w.run('fork: A without its parent', P3, [{ text: 'ok' }], { resume: copy.id });
+    const qa = ra.requests.find((x) => x.kind === 'main');
+    check('A. the copy resumes with the parent rollout moved away (self-contained), turn 1 still there', [
+      ...runOk(ra, model),
+      ...(qa && !qa.userTexts.includes(P1) ? ['prompt 1 missing'] : []),
+    ]);
+  } finally {
+    fs.renameSync(away, parent);
+  }
 }
 
 async function listedThreads(w: CodexWorld): Promise<string[]> {
@@ -318,7 +340,7 @@ async function probes(bin: string, model: MockModel): Promise<void> {
   say('\n── 3. probes: timeouts, project hooks, untrusted hooks');
   const w = new CodexWorld('probe', bin, model, 'persisted');
   try {
-    w.initRepo({ 'a.txt': 'a\n' });
+    w.initRepo({ 'a.txt': 'a\n', 'sub/keep.txt': 'k\n' });
     const rec = (event: string) => [process.execPath, path.join(__dirname, 'recordHook.mjs'), w.hookLog, event].map(shellQuote).join(' ');
     const hooks = {
       hooks: {
@@ -327,6 +349,16 @@ async function probes(bin: string, model: MockModel): Promise<void> {
         Stop: [{ hooks: [{ type: 'command', command: rec('Stop'), timeout_sec: 7 }] }],
         SessionStart: [{ hooks: [{ type: 'command', command: rec('SessionStart') }] }],
         SessionEnd: [{ hooks: [{ type: 'command', command: rec('SessionEnd'), timeout: 60 }] }],
+        // Matchers: Claude-style names and an anchored regex.
+        PreToolUse: [
+          { matcher: 'Write', hooks: [{ type: 'command', command: rec('PreToolUse-matcher-Write') }] },
+          { matcher: 'Edit', hooks: [{ type: 'command', command: rec('PreToolUse-matcher-Edit') }] },
+          { matcher: 'apply_patch', hooks: [{ type: 'command', command: rec('PreToolUse-matcher-apply_patch') }] },
+          { matcher: '^Bash$', hooks: [{ type: 'command', command: rec('PreToolUse-matcher-^Bash$') }] },
+          { matcher: 'exec_command', hooks: [{ type: 'command', command: rec('PreToolUse-matcher-exec_command') }] },
+          { matcher: 'shell', hooks: [{ type: 'command', command: rec('PreToolUse-matcher-shell') }] },
+        ],
+        PostToolUse: [{ hooks: [{ type: 'command', command: rec('PostToolUse') }] }],
       },
     };
     fs.mkdirSync(path.join(w.ws, '.codex'), { recursive: true });
@@ -341,10 +373,28 @@ async function probes(bin: string, model: MockModel): Promise<void> {
     } finally {
       await srv.close();
     }
-    const r = await w.run('probe', 'Run ls', [{ exec: 'ls' }, { text: 'ok' }]);
+    const r = await w.run('probe', 'Run ls', [
+      { exec: 'ls' },
+      { patch: patch('*** Add File: b.txt', '+b') },
+      // exec_command's own `workdir` argument, and a command that outlives its yield time, polled with write_stdin.
+      { call: { name: 'exec_command', arguments: { cmd: 'pwd > where.txt', workdir: 'sub' } } },
+      { call: { name: 'exec_command', arguments: { cmd: 'sleep 2; echo late > late.txt; echo finished', yield_time_ms: 250 } } },
+      { stdin: { yield_time_ms: 5000 } },
+      { text: 'ok' },
+    ]);
     const evs = r.payloads.map((p) => p.event);
     check('probe: the run finished', runOk(r, model));
     found(`a 5 s UserPromptSubmit hook with timeout 1 → ${evs.includes('UserPromptSubmit') ? 'finished (not killed!)' : 'killed, the turn went on'}; run took ${(r.run.ms / 1000).toFixed(1)} s`);
+    const wd = r.payloads.find((p) => p.payload.hook_event_name === 'PreToolUse' && String(p.payload.tool_input?.command).startsWith('pwd'));
+    found(`exec_command {cmd, workdir: "sub"} → PreToolUse tool_input ${JSON.stringify(wd?.payload.tool_input)} (the workdir is not in the payload; it ran in ${fs.existsSync(path.join(w.ws, 'sub/where.txt')) ? 'sub/' : '?'})`);
+    const late = r.payloads.filter((p) => String(p.payload.tool_input?.command).startsWith('sleep 2'));
+    const lpre = late.find((p) => p.payload.hook_event_name === 'PreToolUse');
+    const lpost = late.find((p) => p.payload.hook_event_name === 'PostToolUse');
+    found(
+      `a command still running when exec_command returns (yield 250 ms): PreToolUse at 0 s, PostToolUse ${lpost && lpre ? `${((lpost.at - lpre.at) / 1000).toFixed(1)} s later, when it exited (during the write_stdin poll), same tool_use_id: ${lpost.payload.tool_use_id === lpre.payload.tool_use_id}, tool_response ${JSON.stringify(lpost.payload.tool_response)}` : 'never'}; write_stdin fires no hook: ${!r.payloads.some((p) => p.payload.tool_name === 'write_stdin')}`,
+    );
+    const m = (e: string) => r.payloads.filter((p) => p.event === e).map((p) => p.payload.tool_name);
+    found(`PreToolUse matchers → tools they fired for: ${['Write', 'Edit', 'apply_patch', '^Bash$', 'exec_command', 'shell'].map((x) => `${x}: [${m(`PreToolUse-matcher-${x}`).join(', ')}]`).join('; ')}`);
     found(`project .codex/hooks.json PreToolUse hook (trusted project, hook trusted) ${evs.includes('PreToolUse-project') ? 'ran' : 'did NOT run'}`);
     const timedOut = /hook timed out[^\n]*/.exec(r.run.stderr)?.[0] ?? /timed out[^\n]*/.exec(r.run.stderr)?.[0];
     if (timedOut) found(`codex says: ${timedOut}`);
@@ -354,7 +404,7 @@ async function probes(bin: string, model: MockModel): Promise<void> {
     j.hooks.SessionStart[0].hooks[0].command += ' # changed';
     fs.writeFileSync(path.join(w.codexHome, 'hooks.json'), JSON.stringify(j, null, 2));
     const r2 = await w.run('probe untrusted', 'Say hi', [{ text: 'hi' }]);
-    const said = r2.run.stderr.split('\n').filter((l) => /hook/i.test(l) && !/^hook: \w+( Completed)?$/.test(l.trim()) && !/clamping/.test(l));
+    const said = r2.run.stderr.split('\n').filter((l) => /SessionStart|trust|review|modified/i.test(l));
     found(`a hook changed after it was trusted ("modified") ${r2.payloads.some((p) => p.event === 'SessionStart') ? 'still RAN' : 'was skipped'}; codex exec says: ${said.length ? said.map((l) => JSON.stringify(l.trim())).join(' ') : 'nothing'}`);
     const r3 = await w.run('probe bypass', 'Say hi', [{ text: 'hi' }], { args: execArgs('Say hi', { bypassHookTrust: true }) });
     found(`…and with --dangerously-bypass-hook-trust it ${r3.payloads.some((p) => p.event === 'SessionStart') ? 'runs' : 'still does not run'}`);
@@ -377,6 +427,8 @@ function scrubber(s: Scenario, bin: string): (t: string) => string {
     [__dirname, '/REPO/test/compat/codex'],
     [repoRoot, '/REPO'],
     [process.execPath, '/usr/bin/node'],
+    // The machine's own PATH (inherited by codex, hence by the hooks).
+    ...(process.env.PATH ? ([[process.env.PATH, '/usr/local/bin:/usr/bin:/bin']] as [string, string][]) : []),
   ];
   pairs.sort((a, b) => b[0].length - a[0].length);
   return (t) => pairs.reduce((acc, [from, to]) => acc.split(from).join(to), t);
@@ -386,7 +438,7 @@ function writeFixtures(s: Scenario, bin: string, version: string): void {
   const out = path.join(repoRoot, 'test', 'fixtures', 'agents', 'codex', `real-${version}`);
   fs.mkdirSync(out, { recursive: true });
   const scrub = scrubber(s, bin);
-  const hooks = [...s.r1.payloads, ...s.r2.payloads].map((p) => JSON.stringify({ event: p.event, argv: p.argv, cwd: p.cwd, env: p.env, payload: p.payload }));
+  const hooks = [...s.r1.payloads, ...s.r2.payloads].map((p) => JSON.stringify({ event: p.event, argv: p.argv, cwd: p.cwd, env: p.env, transcript: p.transcript, payload: p.payload }));
   fs.writeFileSync(path.join(out, 'hooks.jsonl'), scrub(hooks.join('\n') + '\n'));
   fs.writeFileSync(path.join(out, 'rollout.jsonl'), scrub(s.parentText));
   say(`\nwrote ${path.relative(repoRoot, out)}/hooks.jsonl (${hooks.length} payloads) and rollout.jsonl (${s.parentText.split('\n').length - 1} lines)`);

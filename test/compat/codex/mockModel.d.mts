@@ -1,6 +1,10 @@
 // Types of mockModel.mjs (the scripted Responses API), for the TypeScript that imports it.
 
-export type CallStep = { exec: string; workdir?: string } | { patch: string } | { call: { name: string; arguments?: Record<string, unknown> } };
+export type CallStep =
+  | { exec: string; workdir?: string }
+  | { patch: string }
+  | { call: { name: string; arguments?: Record<string, unknown> } }
+  | { stdin: { chars?: string; yield_time_ms?: number } };
 
 export type Step = { text: string } | (CallStep & { text?: string }) | { calls: CallStep[]; text?: string };
 
@@ -41,6 +45,6 @@ export interface MockModel {
 
 export function callPairingProblems(body: unknown): string[];
 export function summarizeRequest(body: unknown): RequestSummary;
-export function itemsForStep(step: Step): Record<string, unknown>[];
+export function itemsForStep(step: Step, body?: unknown): Record<string, unknown>[];
 export function startMockModel(opts?: { log?: string; script?: Step[]; label?: string; port?: number; bodies?: boolean }): Promise<MockModel>;
 export function readRequests(log: string): RequestRecord[];

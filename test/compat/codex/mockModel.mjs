@@ -21,6 +21,8 @@
 //   { "exec": "<shell command>" }                      → function_call exec_command {"cmd": …}
 //   { "patch": "*** Begin Patch\n…\n*** End Patch" }   → custom_tool_call apply_patch (freeform)
 //   { "call": { "name", "arguments": {…} } }           → any function_call
+//   { "stdin": { "chars"?, "yield_time_ms"? } }        → write_stdin to the newest running exec session
+//                                                        (its id read from the last "session ID <n>" output)
 //   { "calls": [<exec|patch|call step>, …], "text"?: "…" }   (parallel calls in one response)
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -82,21 +84,35 @@ export function summarizeRequest(body) {
 let seq = 0;
 const newId = (prefix) => `${prefix}${Date.now().toString(36)}${(seq++).toString(36).padStart(4, '0')}${Math.random().toString(36).slice(2, 8)}`;
 
-function callItem(s) {
+/** The id in the newest "Process running with session ID <n>" output of the request, if any. */
+function runningSession(body) {
+  const items = Array.isArray(body?.input) ? body.input : [];
+  for (let i = items.length - 1; i >= 0; i--) {
+    const m = /session ID (\d+)/.exec(typeof items[i]?.output === 'string' ? items[i].output : '');
+    if (items[i]?.type === 'function_call_output' && m) return Number(m[1]);
+  }
+  return undefined;
+}
+
+function callItem(s, body) {
   if (s.exec !== undefined) return { type: 'function_call', id: newId('fc_'), call_id: newId('call_'), name: 'exec_command', arguments: JSON.stringify({ cmd: s.exec, ...(s.workdir ? { workdir: s.workdir } : {}) }), status: 'completed' };
   if (s.patch !== undefined) return { type: 'custom_tool_call', id: newId('ctc_'), call_id: newId('call_'), name: 'apply_patch', input: s.patch, status: 'completed' };
   if (s.call) return { type: 'function_call', id: newId('fc_'), call_id: newId('call_'), name: s.call.name, arguments: JSON.stringify(s.call.arguments ?? {}), status: 'completed' };
+  if (s.stdin) {
+    const args = { session_id: runningSession(body) ?? -1, chars: s.stdin.chars ?? '', ...(s.stdin.yield_time_ms ? { yield_time_ms: s.stdin.yield_time_ms } : {}) };
+    return { type: 'function_call', id: newId('fc_'), call_id: newId('call_'), name: 'write_stdin', arguments: JSON.stringify(args), status: 'completed' };
+  }
   return null;
 }
 
 /** The output items of one scripted step. */
-export function itemsForStep(step) {
+export function itemsForStep(step, body) {
   const items = [];
   if (step.text) items.push({ type: 'message', id: newId('msg_'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] });
-  const single = callItem(step);
+  const single = callItem(step, body);
   if (single) items.push(single);
   for (const c of step.calls ?? []) {
-    const it = callItem(c);
+    const it = callItem(c, body);
     if (it) items.push(it);
   }
   return items;
@@ -184,7 +200,7 @@ export function startMockModel(opts = {}) {
         stats.rejected++;
         return apiError(res, 400, 'invalid_request_error', problems.join(' '));
       }
-      answer(res, body.model, itemsForStep(step));
+      answer(res, body.model, itemsForStep(step, body));
     });
   });
   return new Promise((resolve, reject) => {

@@ -1,6 +1,6 @@
 // Test-only Codex hook: appends what one hook run received — the event named on the command line,
-// argv, the hook's cwd, its environment and the stdin payload — as one JSON line to the file named
-// by argv[2]. Exits 0. Prints nothing, unless a reply file for the event exists beside the log:
+// argv, the hook's cwd, its environment, the stdin payload and whether the payload's transcript_path
+// exists yet — as one JSON line to the file named by argv[2]. Exits 0. Prints nothing, unless a reply file for the event exists beside the log:
 // `<log>.reply.<Event>` is printed to stdout as is (plain text or a JSON hook output), so a test
 // can check what of a hook's stdout reaches the model.
 //
@@ -29,7 +29,16 @@ try {
 } catch {
   payload = { unparsed: raw };
 }
-const line = { at: Date.now(), pid: process.pid, ppid: process.ppid, event, argv: process.argv.slice(1), cwd: process.cwd(), env: { ...process.env }, payload };
+// Whether the rollout named by transcript_path is on disk yet, and how big, when the hook runs.
+let transcript = null;
+if (typeof payload.transcript_path === 'string') {
+  try {
+    transcript = { exists: true, bytes: fs.statSync(payload.transcript_path).size };
+  } catch {
+    transcript = { exists: false };
+  }
+}
+const line = { at: Date.now(), pid: process.pid, ppid: process.ppid, event, argv: process.argv.slice(1), cwd: process.cwd(), env: { ...process.env }, transcript, payload };
 if (out) fs.appendFileSync(out, JSON.stringify(line) + '\n');
 const reply = out && event ? `${out}.reply.${event}` : '';
 if (reply && fs.existsSync(reply)) process.stdout.write(fs.readFileSync(reply));

@@ -21,6 +21,7 @@ export interface HookRecord {
   argv: string[];
   cwd: string;
   env: Record<string, string>;
+  transcript: { exists: boolean; bytes?: number } | null;
   payload: Record<string, any>;
 }
 
