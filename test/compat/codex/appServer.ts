@@ -1,0 +1,125 @@
+// A minimal client of `codex app-server` (JSON-RPC 2.0 style, one JSON object per line on stdio), the
+// API Codex's own TUI and IDE extension use. We need two things from it that `codex exec` cannot do:
+//   - hook trust: `hooks/list` returns each hook's `key` and `currentHash`; `config/batchWrite`
+//     stores `[hooks.state."<key>"] trusted_hash = "<currentHash>"` in CODEX_HOME/config.toml — what
+//     the TUI's /hooks review does. The hash is Codex's to compute: we only hand it back.
+//   - Codex's own fork at a turn: `thread/fork { threadId, lastTurnId }`.
+// The server is started per use and stopped (SIGTERM) when `close()` is called.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+
+export interface HookListEntry {
+  key: string;
+  eventName: string;
+  command?: string;
+  matcher: string | null;
+  timeoutSec: number;
+  sourcePath: string;
+  source: string;
+  enabled: boolean;
+  isManaged: boolean;
+  currentHash: string;
+  trustStatus: 'trusted' | 'untrusted' | 'modified' | 'managed' | string;
+  [k: string]: unknown;
+}
+
+export interface HooksList {
+  cwd: string;
+  hooks: HookListEntry[];
+  warnings: string[];
+  errors: { message: string; path: string }[];
+}
+
+export class AppServer {
+  private child: ChildProcessWithoutNullStreams;
+  private buf = '';
+  private nextId = 0;
+  private pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void; method: string }>();
+  readonly notifications: { method: string; params: unknown }[] = [];
+  stderr = '';
+
+  private constructor(bin: string, cwd: string, env: NodeJS.ProcessEnv) {
+    this.child = spawn(bin, ['app-server'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout.on('data', (d) => this.onData(String(d)));
+    this.child.stderr.on('data', (d) => (this.stderr += d));
+    this.child.on('exit', (code, signal) => {
+      for (const p of this.pending.values()) p.reject(new Error(`codex app-server exited (${code ?? signal}) before answering ${p.method}: ${this.stderr.slice(-500)}`));
+      this.pending.clear();
+    });
+  }
+
+  static async start(bin: string, cwd: string, env: NodeJS.ProcessEnv): Promise<AppServer> {
+    const s = new AppServer(bin, cwd, env);
+    await s.request('initialize', { clientInfo: { name: 'agent-rewind-compat', version: '0' } });
+    s.child.stdin.write(JSON.stringify({ method: 'initialized' }) + '\n');
+    return s;
+  }
+
+  private onData(d: string): void {
+    this.buf += d;
+    let i: number;
+    while ((i = this.buf.indexOf('\n')) >= 0) {
+      const line = this.buf.slice(0, i).trim();
+      this.buf = this.buf.slice(i + 1);
+      if (!line) continue;
+      let msg: any;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const p = typeof msg.id === 'number' ? this.pending.get(msg.id) : undefined;
+      if (p && ('result' in msg || 'error' in msg)) {
+        this.pending.delete(msg.id);
+        if (msg.error) p.reject(new Error(`${p.method}: ${JSON.stringify(msg.error)}`));
+        else p.resolve(msg.result);
+      } else if (msg.method) this.notifications.push({ method: msg.method, params: msg.params });
+    }
+  }
+
+  request<T = any>(method: string, params: unknown, timeoutMs = 60000): Promise<T> {
+    const id = ++this.nextId;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`codex app-server did not answer ${method} in ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(id, {
+        method,
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+      this.child.stdin.write(JSON.stringify({ id, method, params }) + '\n');
+    });
+  }
+
+  async hooksList(cwd: string): Promise<HooksList> {
+    const r = await this.request<{ data: HooksList[] }>('hooks/list', { cwds: [cwd] });
+    return r.data[0] ?? { cwd, hooks: [], warnings: [], errors: [] };
+  }
+
+  /** Trusts every enabled, non-managed hook not trusted yet; returns the keys it trusted. */
+  async trustAll(cwd: string): Promise<string[]> {
+    const list = await this.hooksList(cwd);
+    const todo = list.hooks.filter((h) => !h.isManaged && h.enabled && h.trustStatus !== 'trusted');
+    if (!todo.length) return [];
+    const state: Record<string, { trusted_hash: string }> = {};
+    for (const h of todo) state[h.key] = { trusted_hash: h.currentHash };
+    await this.request('config/batchWrite', { edits: [{ keyPath: 'hooks.state', value: state, mergeStrategy: 'upsert' }] });
+    return todo.map((h) => h.key);
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.child.exitCode !== null || this.child.signalCode !== null) return resolve();
+      this.child.once('exit', () => resolve());
+      this.child.stdin.end();
+      this.child.kill('SIGTERM');
+    });
+  }
+}

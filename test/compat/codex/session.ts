@@ -1,0 +1,138 @@
+// One temp world for scripted runs of the real Codex CLI: a git workspace with a local bare remote,
+// an isolated HOME and CODEX_HOME (config.toml + hooks.json from codexHome.ts), the recorder's log,
+// the model's request log. `run()` is one `codex exec [resume <id>] <prompt>` with a scripted model
+// turn and returns what it produced: the session id, its rollout, the hook payloads, the requests.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { AppServer } from './appServer';
+import { type CodexRun, codexEnv, execArgs, runCodex } from './codexCli';
+import { API_KEY_VAR, writeCodexHome } from './codexHome';
+import { type MockModel, readRequests, type RequestRecord, type Step } from './mockModel.mjs';
+import { rolloutFiles, rolloutOf } from './rollout';
+
+/** One line of the recorder's log (recordHook.mjs). */
+export interface HookRecord {
+  at: number;
+  pid: number;
+  ppid: number;
+  event: string;
+  argv: string[];
+  cwd: string;
+  env: Record<string, string>;
+  transcript: { exists: boolean; bytes?: number } | null;
+  payload: Record<string, any>;
+}
+
+export interface RunResult {
+  label: string;
+  run: CodexRun;
+  sessionId: string;
+  rolloutPath?: string;
+  payloads: HookRecord[];
+  requests: RequestRecord[];
+}
+
+export type TrustMode = 'bypass' | 'persisted';
+
+export class CodexWorld {
+  readonly root: string;
+  readonly ws: string;
+  readonly remote: string;
+  readonly home: string;
+  readonly codexHome: string;
+  readonly tmp: string;
+  readonly hookLog: string;
+  readonly requestLog: string;
+  trusted: string[] = [];
+
+  constructor(readonly name: string, readonly bin: string, readonly model: MockModel, readonly trust: TrustMode = 'persisted') {
+    this.root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `ar-codex-${name}-`)));
+    this.ws = path.join(this.root, 'app');
+    this.remote = path.join(this.root, 'remote.git');
+    this.home = path.join(this.root, 'home');
+    this.codexHome = path.join(this.root, 'codex-home');
+    this.tmp = path.join(this.root, 'tmp');
+    this.hookLog = path.join(this.root, 'hooks.jsonl');
+    this.requestLog = path.join(this.root, 'requests.jsonl');
+    for (const d of [this.ws, this.home, this.tmp]) fs.mkdirSync(d, { recursive: true });
+    model.setLog(this.requestLog);
+  }
+
+  env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    return codexEnv({ home: this.home, codexHome: this.codexHome, tmp: this.tmp, apiKeyVar: API_KEY_VAR, extra });
+  }
+
+  git(args: string[], cwd = this.ws): string {
+    const r = spawnSync('git', args, { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.home, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C.UTF-8' }, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
+    return r.stdout.trim();
+  }
+
+  /** The workspace as a git repository with `files` committed and pushed to a local bare `origin`. */
+  initRepo(files: Record<string, string>): void {
+    for (const [rel, content] of Object.entries(files)) {
+      const p = path.join(this.ws, rel);
+      fs.mkdirSync(path.dirname(p), { recursive: true });
+      fs.writeFileSync(p, content);
+    }
+    this.git(['init', '-q', '-b', 'main']);
+    this.git(['add', '-A']);
+    this.git(['-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', 'commit', '-q', '-m', 'Initial commit']);
+    this.git(['init', '-q', '--bare', this.remote], this.root);
+    this.git(['remote', 'add', 'origin', this.remote]);
+    this.git(['push', '-q', 'origin', 'main']);
+  }
+
+  /** CODEX_HOME with our provider and the recorder on every event; trusted through the app-server when `persisted`. */
+  async setup(opts: { hooksJson?: string; extraToml?: string } = {}): Promise<void> {
+    writeCodexHome({ codexHome: this.codexHome, modelUrl: this.model.url, trustedProjects: [this.ws], hookLog: this.hookLog, ...opts });
+    if (this.trust === 'persisted') this.trusted = await this.trustHooks();
+  }
+
+  /** What Codex's /hooks review does: trust every listed hook at its current hash (config.toml `[hooks.state]`). */
+  async trustHooks(): Promise<string[]> {
+    const s = await AppServer.start(this.bin, this.ws, this.env());
+    try {
+      return await s.trustAll(this.ws);
+    } finally {
+      await s.close();
+    }
+  }
+
+  /** Starts an app-server in this world (the caller closes it). */
+  appServer(): Promise<AppServer> {
+    return AppServer.start(this.bin, this.ws, this.env());
+  }
+
+  payloads(): HookRecord[] {
+    if (!fs.existsSync(this.hookLog)) return [];
+    return fs
+      .readFileSync(this.hookLog, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as HookRecord);
+  }
+
+  rollouts(): string[] {
+    return rolloutFiles(this.codexHome);
+  }
+
+  /** One scripted `codex exec` (a new session, or `resume` of `resume`). */
+  async run(label: string, prompt: string, steps: Step[], o: { resume?: string; args?: string[]; timeoutMs?: number } = {}): Promise<RunResult> {
+    const before = this.payloads().length;
+    const reqBefore = readRequests(this.requestLog).length;
+    this.model.setScript(steps, label);
+    const args = o.args ?? execArgs(prompt, { resume: o.resume, bypassHookTrust: this.trust === 'bypass' });
+    const run = await runCodex(this.bin, args, { cwd: this.ws, env: this.env(), timeoutMs: o.timeoutMs });
+    const payloads = this.payloads().slice(before);
+    const requests = readRequests(this.requestLog).slice(reqBefore);
+    const sessionId = run.sessionId ?? String(payloads.find((p) => p.payload.session_id)?.payload.session_id ?? '');
+    return { label, run, sessionId, rolloutPath: sessionId ? rolloutOf(this.codexHome, sessionId) : undefined, payloads, requests };
+  }
+
+  cleanup(): void {
+    if (!process.env.KEEP_TMP) fs.rmSync(this.root, { recursive: true, force: true });
+  }
+}
