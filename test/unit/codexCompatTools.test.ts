@@ -16,14 +16,20 @@ const ROLLOUT = path.join(FIXTURE, 'rollout.jsonl');
 
 test('the real rollout: two prompts, each a UserMessage item of its own turn', () => {
   const lines = readLines(ROLLOUT);
-  assert.ok(lines.every((l) => l.obj), 'every line parses');
+  assert.ok(
+    lines.every((l) => l.obj),
+    'every line parses',
+  );
   const ps = prompts(lines);
   assert.equal(ps.length, 2);
   assert.match(ps[0]!.text, /^Add a greeting helper/);
   assert.equal(ps[1]!.text, 'Also mention the greeting in the README');
   assert.notEqual(ps[0]!.turnId, ps[1]!.turnId);
   assert.equal(lines[0]!.obj!.type, 'session_meta');
-  assert.ok(lines.every((l, i) => l.obj!.ordinal === i), 'ordinal counts lines from 0');
+  assert.ok(
+    lines.every((l, i) => l.obj!.ordinal === i),
+    'ordinal counts lines from 0',
+  );
 });
 
 test('the cut before prompt 2 goes right after turn 1 ends, and there is none before prompt 1', () => {
@@ -34,7 +40,10 @@ test('the cut before prompt 2 goes right after turn 1 ends, and there is none be
   assert.equal(before.type, 'event_msg');
   assert.equal(before.payload.type, 'task_complete');
   assert.equal(before.payload.turn_id, p1!.turnId);
-  assert.ok(lines.slice(cut).every((l) => l.obj!.payload?.turn_id !== p1!.turnId), 'nothing of turn 1 after the cut');
+  assert.ok(
+    lines.slice(cut).every((l) => l.obj!.payload?.turn_id !== p1!.turnId),
+    'nothing of turn 1 after the cut',
+  );
   assert.equal(cutBeforeTurn(lines, p1!.turnId), null);
   assert.equal(cutBeforeTurn(lines, 'no-such-turn'), null);
 });
@@ -98,7 +107,8 @@ test('the scripted Responses server: steps become items, an unpaired call is a 4
   const m = await startMockModel({ log, script: [{ exec: 'ls' }] });
   try {
     const tools = [{ type: 'function', name: 'exec_command' }];
-    const post = (input: unknown[]) => fetch(`${m.url}/v1/responses`, { method: 'POST', body: JSON.stringify({ model: 'm', stream: true, tools, input }) });
+    const post = (input: unknown[]) =>
+      fetch(`${m.url}/v1/responses`, { method: 'POST', body: JSON.stringify({ model: 'm', stream: true, tools, input }) });
     const bad = await post([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'x' }] }, call]);
     assert.equal(bad.status, 400);
     const ok = await post([{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'x' }] }]);

@@ -42,7 +42,8 @@ export class AppServer {
     this.child.stdout.on('data', (d) => this.onData(String(d)));
     this.child.stderr.on('data', (d) => (this.stderr += d));
     this.child.on('exit', (code, signal) => {
-      for (const p of this.pending.values()) p.reject(new Error(`codex app-server exited (${code ?? signal}) before answering ${p.method}: ${this.stderr.slice(-500)}`));
+      for (const p of this.pending.values())
+        p.reject(new Error(`codex app-server exited (${code ?? signal}) before answering ${p.method}: ${this.stderr.slice(-500)}`));
       this.pending.clear();
     });
   }

@@ -35,7 +35,11 @@ let scratchHome: string | undefined;
 /** `codex --version` → `0.171.0`, or null when the binary does not run. Never touches a real ~/.codex. */
 export function binaryVersion(bin: string): string | null {
   scratchHome ??= fs.mkdtempSync(path.join(os.tmpdir(), 'ar-codex-version-'));
-  const r = spawnSync(bin, ['--version'], { encoding: 'utf8', timeout: 30000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratchHome, CODEX_HOME: scratchHome } });
+  const r = spawnSync(bin, ['--version'], {
+    encoding: 'utf8',
+    timeout: 30000,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratchHome, CODEX_HOME: scratchHome },
+  });
   if (r.status !== 0) return null;
   const m = /codex-cli (\d+\.\d+\.\d+\S*)/.exec(r.stdout) ?? /(\d+\.\d+\.\d+\S*)/.exec(r.stdout);
   return m ? m[1]! : null;
@@ -71,7 +75,9 @@ function resolveVersion(v: string, log: (s: string) => void): string {
  * costs one `--version`), installs otherwise unless `install: false`. Throws a sentence saying what
  * to do when it cannot.
  */
-export function ensureCodex(opts: { version?: string; install?: boolean; log?: (s: string) => void; timeoutMs?: number } = {}): CodexInstall {
+export function ensureCodex(
+  opts: { version?: string; install?: boolean; log?: (s: string) => void; timeoutMs?: number } = {},
+): CodexInstall {
   const log = opts.log ?? ((s: string) => process.stderr.write(`[codex] ${s}\n`));
   const envBin = process.env.AGENT_REWIND_CODEX_BIN;
   if (envBin) {
@@ -83,17 +89,27 @@ export function ensureCodex(opts: { version?: string; install?: boolean; log?: (
   const dir = installDir(version);
   const bin = launcher(dir);
   if (fs.existsSync(bin) && binaryVersion(bin) === version) return { bin, version, how: 'cached' };
-  if (opts.install === false) throw new Error(`Codex ${version} is not installed in ${dir}; run this once with access to the npm registry.`);
+  if (opts.install === false)
+    throw new Error(`Codex ${version} is not installed in ${dir}; run this once with access to the npm registry.`);
   log(`installing ${PACKAGE}@${version} into ${dir} (one-time, ~420 MB) …`);
   fs.mkdirSync(dir, { recursive: true });
-  const r = spawnSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${PACKAGE}@${version}`], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-    timeout: opts.timeoutMs ?? 15 * 60 * 1000,
-  });
-  if (r.status !== 0) throw new Error(`npm could not install ${PACKAGE}@${version} (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); check access to the npm registry.`);
+  const r = spawnSync(
+    'npm',
+    ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${PACKAGE}@${version}`],
+    {
+      stdio: ['ignore', 'inherit', 'inherit'],
+      timeout: opts.timeoutMs ?? 15 * 60 * 1000,
+    },
+  );
+  if (r.status !== 0)
+    throw new Error(
+      `npm could not install ${PACKAGE}@${version} (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); check access to the npm registry.`,
+    );
   const v = fs.existsSync(bin) ? binaryVersion(bin) : null;
   if (v !== version) {
-    throw new Error(`Installed ${PACKAGE}@${version} but \`${bin} --version\` gives ${v ?? 'nothing'}; is there a native package for ${process.platform}-${process.arch} (@openai/codex-${process.platform}-${process.arch})?`);
+    throw new Error(
+      `Installed ${PACKAGE}@${version} but \`${bin} --version\` gives ${v ?? 'nothing'}; is there a native package for ${process.platform}-${process.arch} (@openai/codex-${process.platform}-${process.arch})?`,
+    );
   }
   return { bin, version, how: 'installed' };
 }
@@ -104,7 +120,13 @@ export function ensureCodex(opts: { version?: string; install?: boolean; log?: (
  * but outside CODEX_HOME (Codex refuses to put its helper aliases — apply_patch and friends, in
  * `$CODEX_HOME/tmp/arg0-*` — under the temp dir, and warns).
  */
-export function codexEnv(o: { home: string; codexHome: string; tmp: string; apiKeyVar: string; extra?: Record<string, string> }): NodeJS.ProcessEnv {
+export function codexEnv(o: {
+  home: string;
+  codexHome: string;
+  tmp: string;
+  apiKeyVar: string;
+  extra?: Record<string, string>;
+}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: o.home,
@@ -134,7 +156,11 @@ export interface CodexRun {
  * One `codex …` run, bounded by `timeoutMs`, stdin closed (exec otherwise waits for piped input).
  * Asynchronous on purpose: the scripted model server usually lives in this same process.
  */
-export function runCodex(bin: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CodexRun> {
+export function runCodex(
+  bin: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<CodexRun> {
   const t0 = Date.now();
   const limit = opts.timeoutMs ?? 120000;
   return new Promise((resolve) => {
@@ -161,7 +187,14 @@ export function runCodex(bin: string, args: string[], opts: { cwd: string; env: 
       }
       const m = /session id: ([0-9a-f-]{36})/.exec(stderr);
       const fromEvents = events.find((e) => e.type === 'thread.started')?.thread_id;
-      resolve({ status, stdout, stderr, ms: Date.now() - t0, sessionId: m?.[1] ?? (typeof fromEvents === 'string' ? fromEvents : undefined), events });
+      resolve({
+        status,
+        stdout,
+        stderr,
+        ms: Date.now() - t0,
+        sessionId: m?.[1] ?? (typeof fromEvents === 'string' ? fromEvents : undefined),
+        events,
+      });
     });
   });
 }

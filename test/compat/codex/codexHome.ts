@@ -90,7 +90,9 @@ export function recorderHooksJson(hookLog: string, opts: { node?: string; events
   const recorder = path.join(__dirname, 'recordHook.mjs');
   const hooks: Record<string, unknown[]> = {};
   for (const e of opts.events ?? CODEX_HOOK_EVENTS) {
-    hooks[e] = [{ hooks: [{ type: 'command', command: [node, recorder, hookLog, e].map(shellQuote).join(' '), timeout: opts.timeout ?? 30 }] }];
+    hooks[e] = [
+      { hooks: [{ type: 'command', command: [node, recorder, hookLog, e].map(shellQuote).join(' '), timeout: opts.timeout ?? 30 }] },
+    ];
   }
   return JSON.stringify({ hooks }, null, 2) + '\n';
 }

@@ -56,7 +56,7 @@ function script1(ws: string) {
       text: 'I will add the helper and use it.',
       patch: patch(
         '*** Add File: src/greet.js',
-        "+exports.greet = (name) => `Hello, ${name}!`;",
+        '+exports.greet = (name) => `Hello, ${name}!`;',
         '*** Update File: src/app.js',
         '@@',
         "-console.log('hello');",
@@ -66,12 +66,22 @@ function script1(ws: string) {
       ),
     },
     // A move, with the source given as an absolute path.
-    { patch: patch(`*** Update File: ${path.join(ws, 'notes/todo.txt')}`, '*** Move to: docs/todo.md', '@@', '-- write tests', '+- [ ] write tests') },
+    {
+      patch: patch(
+        `*** Update File: ${path.join(ws, 'notes/todo.txt')}`,
+        '*** Move to: docs/todo.md',
+        '@@',
+        '-- write tests',
+        '+- [ ] write tests',
+      ),
+    },
     { calls: [{ exec: 'ls' }, { exec: 'cat README.md' }] },
     { exec: "sed -i 's/port=80/port=8080/' config.ini && printf 'built\\n' > build.log" },
     { exec: 'git add -A && git -c user.name=Codex -c user.email=codex@example.com commit -q -m "Add greeting"' },
     { exec: 'git push -q origin main' },
-    { text: 'Added src/greet.js, used it in src/app.js, removed src/old.js, moved the todo list to docs/todo.md, set the port to 8080, committed and pushed.' },
+    {
+      text: 'Added src/greet.js, used it in src/app.js, removed src/old.js, moved the todo list to docs/todo.md, set the port to 8080, committed and pushed.',
+    },
   ];
 }
 
@@ -102,7 +112,8 @@ function runOk(r: RunResult, model: MockModel): string[] {
 }
 
 const allText = (q: RequestRecord) => JSON.stringify(q.body?.input ?? []);
-const eventsOf = (ps: HookRecord[]) => ps.map((p) => String(p.payload.hook_event_name ?? p.event) + (p.payload.tool_name ? `(${p.payload.tool_name})` : ''));
+const eventsOf = (ps: HookRecord[]) =>
+  ps.map((p) => String(p.payload.hook_event_name ?? p.event) + (p.payload.tool_name ? `(${p.payload.tool_name})` : ''));
 
 interface Scenario {
   w: CodexWorld;
@@ -144,7 +155,9 @@ async function scenario(bin: string, model: MockModel): Promise<Scenario> {
   check("the agent's effects happened (so the rest tests something)", [
     ...(disk('src/greet.js') === null ? ['src/greet.js not added'] : []),
     ...(disk('src/old.js') !== null ? ['src/old.js not deleted'] : []),
-    ...(disk('notes/todo.txt') !== null || disk('docs/todo.md') !== '- [ ] write tests\n' ? ['notes/todo.txt not moved to docs/todo.md'] : []),
+    ...(disk('notes/todo.txt') !== null || disk('docs/todo.md') !== '- [ ] write tests\n'
+      ? ['notes/todo.txt not moved to docs/todo.md']
+      : []),
     ...(disk('config.ini') !== 'port=8080\n' ? ['config.ini not edited by sed'] : []),
     ...(!disk('README.md')?.includes('greet()') ? ['README.md not edited in prompt 2'] : []),
     ...(w.git(['rev-parse', 'main'], w.remote) !== w.git(['rev-parse', 'HEAD']) ? ['the push did not reach the bare remote'] : []),
@@ -155,8 +168,12 @@ async function scenario(bin: string, model: MockModel): Promise<Scenario> {
   const q1 = firstReq(r1);
   const q2 = firstReq(r2);
   check('SessionStart JSON additionalContext and UserPromptSubmit plain stdout reach the model (prompt 1)', [
-    ...(!q1?.developerTexts.some((t) => t.includes('SS-JSON-CONTEXT')) ? ['SessionStart additionalContext not in the first request as a developer message'] : []),
-    ...(!q1?.developerTexts.some((t) => t.includes('UPS-PLAIN-CONTEXT')) ? ['UserPromptSubmit stdout not in the first request as a developer message'] : []),
+    ...(!q1?.developerTexts.some((t) => t.includes('SS-JSON-CONTEXT'))
+      ? ['SessionStart additionalContext not in the first request as a developer message']
+      : []),
+    ...(!q1?.developerTexts.some((t) => t.includes('UPS-PLAIN-CONTEXT'))
+      ? ['UserPromptSubmit stdout not in the first request as a developer message']
+      : []),
   ]);
   check('SessionStart plain stdout and UserPromptSubmit JSON additionalContext reach the model (prompt 2, resume)', [
     ...(!q2?.developerTexts.some((t) => t.includes('SS-PLAIN-CONTEXT')) ? ['SessionStart stdout missing'] : []),
@@ -164,7 +181,9 @@ async function scenario(bin: string, model: MockModel): Promise<Scenario> {
   ]);
   if (q2) {
     const order = q2.summary.split(' | ').slice(-4).join(' | ');
-    found(`hook context is a developer message: SessionStart's before the prompt, UserPromptSubmit's after it (end of prompt 2's first request: ${order})`);
+    found(
+      `hook context is a developer message: SessionStart's before the prompt, UserPromptSubmit's after it (end of prompt 2's first request: ${order})`,
+    );
   }
 
   describePayloads([...r1.payloads, ...r2.payloads]);
@@ -182,24 +201,39 @@ function describePayloads(ps: HookRecord[]): void {
     byEvent.set(e, s);
   }
   for (const [e, keys] of byEvent) found(`payload ${e}: ${[...keys].join(', ')}`);
-  const tools = [...new Set(ps.filter((p) => p.payload.tool_name).map((p) => `${p.payload.tool_name} {${Object.keys(p.payload.tool_input ?? {}).join(', ')}}`))];
+  const tools = [
+    ...new Set(
+      ps.filter((p) => p.payload.tool_name).map((p) => `${p.payload.tool_name} {${Object.keys(p.payload.tool_input ?? {}).join(', ')}}`),
+    ),
+  ];
   found(`tool_name / tool_input keys: ${tools.join('; ')}`);
   const pre = ps.filter((p) => p.payload.hook_event_name === 'PreToolUse');
   const post = ps.filter((p) => p.payload.hook_event_name === 'PostToolUse');
   const unpaired = pre.filter((p) => !post.some((q) => q.payload.tool_use_id === p.payload.tool_use_id));
-  const expectedUnpaired = unpaired.filter((p) => p.payload.tool_name === 'apply_patch' && String(p.payload.tool_input?.command).includes('this line is not there'));
-  check(
-    'every PreToolUse has one PostToolUse with the same tool_use_id, except the failing patch',
-    [
-      ...unpaired.filter((p) => !expectedUnpaired.includes(p)).map((p) => `${p.payload.tool_name} ${p.payload.tool_use_id} has no PostToolUse`),
-      ...(expectedUnpaired.length !== 1 ? [`the failing apply_patch has ${expectedUnpaired.length ? 'no' : 'a'} PostToolUse: the note below is out of date`] : []),
-    ],
+  const expectedUnpaired = unpaired.filter(
+    (p) => p.payload.tool_name === 'apply_patch' && String(p.payload.tool_input?.command).includes('this line is not there'),
   );
-  if (expectedUnpaired.length) found('a FAILED apply_patch (context not found) gets a PreToolUse and NO PostToolUse; there is no PostToolUseFailure event');
+  check('every PreToolUse has one PostToolUse with the same tool_use_id, except the failing patch', [
+    ...unpaired
+      .filter((p) => !expectedUnpaired.includes(p))
+      .map((p) => `${p.payload.tool_name} ${p.payload.tool_use_id} has no PostToolUse`),
+    ...(expectedUnpaired.length !== 1
+      ? [`the failing apply_patch has ${expectedUnpaired.length ? 'no' : 'a'} PostToolUse: the note below is out of date`]
+      : []),
+  ]);
+  if (expectedUnpaired.length)
+    found('a FAILED apply_patch (context not found) gets a PreToolUse and NO PostToolUse; there is no PostToolUseFailure event');
   const failedShell = post.find((p) => String(p.payload.tool_input?.command).startsWith('cat does-not-exist'));
-  if (failedShell) found(`a failed shell command (exit 1) still gets PostToolUse; tool_response is only its output, no exit code: ${JSON.stringify(failedShell.payload.tool_response)}`);
+  if (failedShell)
+    found(
+      `a failed shell command (exit 1) still gets PostToolUse; tool_response is only its output, no exit code: ${JSON.stringify(failedShell.payload.tool_response)}`,
+    );
   const cwds = new Set(ps.map((p) => p.cwd));
-  found(`hook cwd: ${[...cwds].join(', ')}; env keys: ${Object.keys(ps[0]?.env ?? {}).sort().join(', ')}`);
+  found(
+    `hook cwd: ${[...cwds].join(', ')}; env keys: ${Object.keys(ps[0]?.env ?? {})
+      .sort()
+      .join(', ')}`,
+  );
   const tx = ps.map((p) => `${p.payload.hook_event_name}:${p.transcript?.exists ? p.transcript.bytes : 'missing'}`);
   found(`transcript_path on disk when the hook ran (bytes): ${tx.join(' ')}`);
   const sources = ps.filter((p) => p.payload.hook_event_name === 'SessionStart').map((p) => p.payload.source);
@@ -212,7 +246,9 @@ function describeRollout(file: string): void {
   for (const l of lines) if (l.obj) kinds.set(kindOf(l.obj), (kinds.get(kindOf(l.obj)) ?? 0) + 1);
   found(`rollout ${path.basename(file)}: ${lines.length} lines; ${[...kinds].map(([k, n]) => `${k}×${n}`).join(', ')}`);
   const ps = prompts(lines);
-  found(`prompts (event_msg item_completed UserMessage): ${ps.map((p) => `#${p.index} turn ${p.turnId.slice(0, 13)}… "${p.text.slice(0, 40)}"`).join('; ')}`);
+  found(
+    `prompts (event_msg item_completed UserMessage): ${ps.map((p) => `#${p.index} turn ${p.turnId.slice(0, 13)}… "${p.text.slice(0, 40)}"`).join('; ')}`,
+  );
   const bad = lines.filter((l) => !l.obj).length;
   check('every rollout line parses', bad ? [`${bad} unparsable line(s)`] : []);
 }
@@ -228,7 +264,9 @@ async function forks(s: Scenario, model: MockModel): Promise<void> {
   if (!p2) return check('the rollout has two prompts', ['fewer than two prompts found']);
   const cut = cutBeforeTurn(lines, p2.turnId);
   if (cut === null) return check('a clean cut point before prompt 2', ['no task_complete before prompt 2']);
-  found(`cut before prompt 2 at line ${cut} (after turn 1's task_complete; drops ${lines.length - cut} lines starting with ${kindOf(lines[cut]!.obj!)})`);
+  found(
+    `cut before prompt 2 at line ${cut} (after turn 1's task_complete; drops ${lines.length - cut} lines starting with ${kindOf(lines[cut]!.obj!)})`,
+  );
   const turn1 = ps[0]!.turnId;
 
   const verify = async (label: string, id: string, file?: string): Promise<RunResult> => {
@@ -248,17 +286,23 @@ async function forks(s: Scenario, model: MockModel): Promise<void> {
     check(`${label}: the parent rollout is byte-identical`, fs.readFileSync(parent, 'utf8') === s.parentText ? [] : ['the parent changed']);
     if (file) {
       const after = readLines(file);
-      found(`${label}: after the resume the fork file has ${after.length} lines; SessionStart source: ${r.payloads.find((p) => p.payload.hook_event_name === 'SessionStart')?.payload.source}`);
+      found(
+        `${label}: after the resume the fork file has ${after.length} lines; SessionStart source: ${r.payloads.find((p) => p.payload.hook_event_name === 'SessionStart')?.payload.source}`,
+      );
     }
     return r;
   };
 
   // A. Our copy: lines [0, cut) with a new session id.
   const copy = forkByCopy(parent, cut, w.codexHome);
-  found(`copy fork ${path.relative(w.codexHome, copy.file)}: kept ${copy.keptLines}, dropped ${copy.droppedLines}, lines still naming the parent id: ${copy.parentIdLeft}`);
+  found(
+    `copy fork ${path.relative(w.codexHome, copy.file)}: kept ${copy.keptLines}, dropped ${copy.droppedLines}, lines still naming the parent id: ${copy.parentIdLeft}`,
+  );
   const dbBefore = threadInDb(w, copy.id);
   const listed = await listedThreads(w);
-  found(`A. copy: listed by app-server thread/list before any resume: ${listed.includes(copy.id)} (the parent: ${listed.includes(copy.parent)})`);
+  found(
+    `A. copy: listed by app-server thread/list before any resume: ${listed.includes(copy.id)} (the parent: ${listed.includes(copy.parent)})`,
+  );
   await verify('A. copy with a new id', copy.id, copy.file);
   found(`A. copy: in the state db before the resume: ${dbBefore}; after: ${threadInDb(w, copy.id)}`);
 
@@ -266,7 +310,9 @@ async function forks(s: Scenario, model: MockModel): Promise<void> {
   const bare = forkByReference(parent, cut, w.codexHome, { historyBase: false });
   const rb = await w.run('fork: B0', P3, [{ text: 'Next: add a test for greet().' }], { resume: bare.id });
   const qb = rb.requests.find((x) => x.kind === 'main');
-  found(`B0. a session_meta with only forked_from_id + forked_from_ordinal_exclusive (no history_base) resumes with ${qb?.userTexts.includes(P1) ? "the parent's history" : 'NO history at all (a fresh conversation)'}`);
+  found(
+    `B0. a session_meta with only forked_from_id + forked_from_ordinal_exclusive (no history_base) resumes with ${qb?.userTexts.includes(P1) ? "the parent's history" : 'NO history at all (a fresh conversation)'}`,
+  );
   check('B0: the parent rollout is byte-identical', fs.readFileSync(parent, 'utf8') === s.parentText ? [] : ['the parent changed']);
   const ref = forkByReference(parent, cut, w.codexHome);
   await verify('B. reference fork (session_meta history_base {thread_id, end_ordinal_exclusive, end_byte_offset})', ref.id, ref.file);
@@ -277,7 +323,9 @@ async function forks(s: Scenario, model: MockModel): Promise<void> {
   try {
     const r = await srv.request<any>('thread/fork', { threadId: sessionIdOf(lines), lastTurnId: turn1, excludeTurns: true });
     forkId = r?.thread?.id ?? '';
-    found(`C. app-server thread/fork {threadId, lastTurnId: <turn 1>} → thread ${forkId}, rollout ${r?.thread?.path ? path.relative(w.codexHome, r.thread.path) : '?'}`);
+    found(
+      `C. app-server thread/fork {threadId, lastTurnId: <turn 1>} → thread ${forkId}, rollout ${r?.thread?.path ? path.relative(w.codexHome, r.thread.path) : '?'}`,
+    );
   } catch (e) {
     check('C. app-server thread/fork', [(e as Error).message]);
   } finally {
@@ -288,7 +336,9 @@ async function forks(s: Scenario, model: MockModel): Promise<void> {
     if (file) {
       const first = readLines(file)[0]?.obj?.payload;
       const ours = readLines(ref.file)[0]?.obj?.payload?.history_base;
-      found(`C. its session_meta: forked_from_id is the parent: ${first?.forked_from_id === sessionIdOf(lines)}, history_base ${JSON.stringify(first?.history_base)}, same as ours (B): ${JSON.stringify(first?.history_base) === JSON.stringify(ours)}; ${readLines(file).length} line(s) before the resume`);
+      found(
+        `C. its session_meta: forked_from_id is the parent: ${first?.forked_from_id === sessionIdOf(lines)}, history_base ${JSON.stringify(first?.history_base)}, same as ours (B): ${JSON.stringify(first?.history_base) === JSON.stringify(ours)}; ${readLines(file).length} line(s) before the resume`,
+      );
     }
     await verify('C. app-server thread/fork at turn 1', forkId, file);
   }
@@ -300,7 +350,18 @@ async function forks(s: Scenario, model: MockModel): Promise<void> {
     const r = await w.run('fork: B without its parent', P3, [{ text: 'ok' }], { resume: ref.id });
     const q = r.requests.find((x) => x.kind === 'main');
     found(
-      `B with the parent rollout moved away: exit ${r.run.status}, ${q ? `the model saw ${q.userTexts.includes(P1) ? 'turn 1 (from the db projection?)' : 'NO turn 1'}` : 'no model request'}${r.run.status ? `; stderr: ${JSON.stringify(r.run.stderr.trim().split('\n').filter((l) => /error/i.test(l)).slice(-2).join(' | '))}` : ''}`,
+      `B with the parent rollout moved away: exit ${r.run.status}, ${q ? `the model saw ${q.userTexts.includes(P1) ? 'turn 1 (from the db projection?)' : 'NO turn 1'}` : 'no model request'}${
+        r.run.status
+          ? `; stderr: ${JSON.stringify(
+              r.run.stderr
+                .trim()
+                .split('\n')
+                .filter((l) => /error/i.test(l))
+                .slice(-2)
+                .join(' | '),
+            )}`
+          : ''
+      }`,
     );
     model.setScript([]);
     const ra = await w.run('fork: A without its parent', P3, [{ text: 'ok' }], { resume: copy.id });
@@ -317,7 +378,12 @@ async function forks(s: Scenario, model: MockModel): Promise<void> {
 async function listedThreads(w: CodexWorld): Promise<string[]> {
   const srv = await w.appServer();
   try {
-    const r = await srv.request<any>('thread/list', { limit: 50, sourceKinds: ['exec', 'cli', 'vscode', 'appServer'], modelProviders: [], useStateDbOnly: false });
+    const r = await srv.request<any>('thread/list', {
+      limit: 50,
+      sourceKinds: ['exec', 'cli', 'vscode', 'appServer'],
+      modelProviders: [],
+      useStateDbOnly: false,
+    });
     return (r?.data ?? []).map((t: any) => t.id);
   } catch (e) {
     return [`error: ${(e as Error).message}`];
@@ -363,7 +429,10 @@ async function probes(bin: string, model: MockModel): Promise<void> {
     };
     fs.mkdirSync(path.join(w.ws, '.codex'), { recursive: true });
     // Project hooks: one hook in <repo>/.codex/hooks.json.
-    fs.writeFileSync(path.join(w.ws, '.codex', 'hooks.json'), JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: rec('PreToolUse-project') }] }] } }, null, 2));
+    fs.writeFileSync(
+      path.join(w.ws, '.codex', 'hooks.json'),
+      JSON.stringify({ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: rec('PreToolUse-project') }] }] } }, null, 2),
+    );
     await w.setup({ hooksJson: JSON.stringify(hooks, null, 2) });
     const srv = await w.appServer();
     try {
@@ -384,9 +453,15 @@ async function probes(bin: string, model: MockModel): Promise<void> {
     ]);
     const evs = r.payloads.map((p) => p.event);
     check('probe: the run finished', runOk(r, model));
-    found(`a 5 s UserPromptSubmit hook with timeout 1 → ${evs.includes('UserPromptSubmit') ? 'finished (not killed!)' : 'killed, the turn went on'}; run took ${(r.run.ms / 1000).toFixed(1)} s`);
-    const wd = r.payloads.find((p) => p.payload.hook_event_name === 'PreToolUse' && String(p.payload.tool_input?.command).startsWith('pwd'));
-    found(`exec_command {cmd, workdir: "sub"} → PreToolUse tool_input ${JSON.stringify(wd?.payload.tool_input)} (the workdir is not in the payload; it ran in ${fs.existsSync(path.join(w.ws, 'sub/where.txt')) ? 'sub/' : '?'})`);
+    found(
+      `a 5 s UserPromptSubmit hook with timeout 1 → ${evs.includes('UserPromptSubmit') ? 'finished (not killed!)' : 'killed, the turn went on'}; run took ${(r.run.ms / 1000).toFixed(1)} s`,
+    );
+    const wd = r.payloads.find(
+      (p) => p.payload.hook_event_name === 'PreToolUse' && String(p.payload.tool_input?.command).startsWith('pwd'),
+    );
+    found(
+      `exec_command {cmd, workdir: "sub"} → PreToolUse tool_input ${JSON.stringify(wd?.payload.tool_input)} (the workdir is not in the payload; it ran in ${fs.existsSync(path.join(w.ws, 'sub/where.txt')) ? 'sub/' : '?'})`,
+    );
     const late = r.payloads.filter((p) => String(p.payload.tool_input?.command).startsWith('sleep 2'));
     const lpre = late.find((p) => p.payload.hook_event_name === 'PreToolUse');
     const lpost = late.find((p) => p.payload.hook_event_name === 'PostToolUse');
@@ -394,8 +469,12 @@ async function probes(bin: string, model: MockModel): Promise<void> {
       `a command still running when exec_command returns (yield 250 ms): PreToolUse at 0 s, PostToolUse ${lpost && lpre ? `${((lpost.at - lpre.at) / 1000).toFixed(1)} s later, when it exited (during the write_stdin poll), same tool_use_id: ${lpost.payload.tool_use_id === lpre.payload.tool_use_id}, tool_response ${JSON.stringify(lpost.payload.tool_response)}` : 'never'}; write_stdin fires no hook: ${!r.payloads.some((p) => p.payload.tool_name === 'write_stdin')}`,
     );
     const m = (e: string) => r.payloads.filter((p) => p.event === e).map((p) => p.payload.tool_name);
-    found(`PreToolUse matchers → tools they fired for: ${['Write', 'Edit', 'apply_patch', '^Bash$', 'exec_command', 'shell'].map((x) => `${x}: [${m(`PreToolUse-matcher-${x}`).join(', ')}]`).join('; ')}`);
-    found(`project .codex/hooks.json PreToolUse hook (trusted project, hook trusted) ${evs.includes('PreToolUse-project') ? 'ran' : 'did NOT run'}`);
+    found(
+      `PreToolUse matchers → tools they fired for: ${['Write', 'Edit', 'apply_patch', '^Bash$', 'exec_command', 'shell'].map((x) => `${x}: [${m(`PreToolUse-matcher-${x}`).join(', ')}]`).join('; ')}`,
+    );
+    found(
+      `project .codex/hooks.json PreToolUse hook (trusted project, hook trusted) ${evs.includes('PreToolUse-project') ? 'ran' : 'did NOT run'}`,
+    );
     const timedOut = /hook timed out[^\n]*/.exec(r.run.stderr)?.[0] ?? /timed out[^\n]*/.exec(r.run.stderr)?.[0];
     if (timedOut) found(`codex says: ${timedOut}`);
 
@@ -405,9 +484,13 @@ async function probes(bin: string, model: MockModel): Promise<void> {
     fs.writeFileSync(path.join(w.codexHome, 'hooks.json'), JSON.stringify(j, null, 2));
     const r2 = await w.run('probe untrusted', 'Say hi', [{ text: 'hi' }]);
     const said = r2.run.stderr.split('\n').filter((l) => /SessionStart|trust|review|modified/i.test(l));
-    found(`a hook changed after it was trusted ("modified") ${r2.payloads.some((p) => p.event === 'SessionStart') ? 'still RAN' : 'was skipped'}; codex exec says: ${said.length ? said.map((l) => JSON.stringify(l.trim())).join(' ') : 'nothing'}`);
+    found(
+      `a hook changed after it was trusted ("modified") ${r2.payloads.some((p) => p.event === 'SessionStart') ? 'still RAN' : 'was skipped'}; codex exec says: ${said.length ? said.map((l) => JSON.stringify(l.trim())).join(' ') : 'nothing'}`,
+    );
     const r3 = await w.run('probe bypass', 'Say hi', [{ text: 'hi' }], { args: execArgs('Say hi', { bypassHookTrust: true }) });
-    found(`…and with --dangerously-bypass-hook-trust it ${r3.payloads.some((p) => p.event === 'SessionStart') ? 'runs' : 'still does not run'}`);
+    found(
+      `…and with --dangerously-bypass-hook-trust it ${r3.payloads.some((p) => p.event === 'SessionStart') ? 'runs' : 'still does not run'}`,
+    );
   } finally {
     w.cleanup();
   }
@@ -438,10 +521,14 @@ function writeFixtures(s: Scenario, bin: string, version: string): void {
   const out = path.join(repoRoot, 'test', 'fixtures', 'agents', 'codex', `real-${version}`);
   fs.mkdirSync(out, { recursive: true });
   const scrub = scrubber(s, bin);
-  const hooks = [...s.r1.payloads, ...s.r2.payloads].map((p) => JSON.stringify({ event: p.event, argv: p.argv, cwd: p.cwd, env: p.env, transcript: p.transcript, payload: p.payload }));
+  const hooks = [...s.r1.payloads, ...s.r2.payloads].map((p) =>
+    JSON.stringify({ event: p.event, argv: p.argv, cwd: p.cwd, env: p.env, transcript: p.transcript, payload: p.payload }),
+  );
   fs.writeFileSync(path.join(out, 'hooks.jsonl'), scrub(hooks.join('\n') + '\n'));
   fs.writeFileSync(path.join(out, 'rollout.jsonl'), scrub(s.parentText));
-  say(`\nwrote ${path.relative(repoRoot, out)}/hooks.jsonl (${hooks.length} payloads) and rollout.jsonl (${s.parentText.split('\n').length - 1} lines)`);
+  say(
+    `\nwrote ${path.relative(repoRoot, out)}/hooks.jsonl (${hooks.length} payloads) and rollout.jsonl (${s.parentText.split('\n').length - 1} lines)`,
+  );
 }
 
 // ------------------------------------------------------------------------------ main
@@ -456,7 +543,8 @@ async function main(): Promise<void> {
     s = await scenario(codex.bin, model);
     await forks(s, model);
     await probes(codex.bin, model);
-    if (model.stats.otherPaths.length) found(`requests to other paths of the loopback server: ${[...new Set(model.stats.otherPaths)].join(', ')}`);
+    if (model.stats.otherPaths.length)
+      found(`requests to other paths of the loopback server: ${[...new Set(model.stats.otherPaths)].join(', ')}`);
     if (args.has('--fixtures')) writeFixtures(s, codex.bin, codex.version);
   } finally {
     await model.close();
@@ -465,7 +553,9 @@ async function main(): Promise<void> {
       else s.w.cleanup();
     }
   }
-  say(`\n${failures.length ? `${failures.length} check(s) FAILED: ${failures.join('; ')}` : 'all checks passed'} — ${findings.length} findings, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  say(
+    `\n${failures.length ? `${failures.length} check(s) FAILED: ${failures.join('; ')}` : 'all checks passed'} — ${findings.length} findings, ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
   process.exit(failures.length ? 1 : 0);
 }
 

@@ -46,5 +46,11 @@ export interface MockModel {
 export function callPairingProblems(body: unknown): string[];
 export function summarizeRequest(body: unknown): RequestSummary;
 export function itemsForStep(step: Step, body?: unknown): Record<string, unknown>[];
-export function startMockModel(opts?: { log?: string; script?: Step[]; label?: string; port?: number; bodies?: boolean }): Promise<MockModel>;
+export function startMockModel(opts?: {
+  log?: string;
+  script?: Step[];
+  label?: string;
+  port?: number;
+  bodies?: boolean;
+}): Promise<MockModel>;
 export function readRequests(log: string): RequestRecord[];

@@ -28,7 +28,11 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import { pathToFileURL } from 'node:url';
 
-const CALL_TYPES = { function_call: 'function_call_output', custom_tool_call: 'custom_tool_call_output', local_shell_call: 'function_call_output' };
+const CALL_TYPES = {
+  function_call: 'function_call_output',
+  custom_tool_call: 'custom_tool_call_output',
+  local_shell_call: 'function_call_output',
+};
 const OUTPUT_TYPES = new Set(['function_call_output', 'custom_tool_call_output']);
 
 /** The problems the real API would answer 400 for, about call / output pairing in `input`. */
@@ -51,7 +55,11 @@ export function callPairingProblems(body) {
 }
 
 const textOf = (content) =>
-  typeof content === 'string' ? content : Array.isArray(content) ? content.map((c) => (typeof c?.text === 'string' ? c.text : '')).join('\n') : '';
+  typeof content === 'string'
+    ? content
+    : Array.isArray(content)
+      ? content.map((c) => (typeof c?.text === 'string' ? c.text : '')).join('\n')
+      : '';
 
 /** What a request says, for assertions: the shape, the user's words, the calls and outputs. */
 export function summarizeRequest(body) {
@@ -82,7 +90,8 @@ export function summarizeRequest(body) {
 }
 
 let seq = 0;
-const newId = (prefix) => `${prefix}${Date.now().toString(36)}${(seq++).toString(36).padStart(4, '0')}${Math.random().toString(36).slice(2, 8)}`;
+const newId = (prefix) =>
+  `${prefix}${Date.now().toString(36)}${(seq++).toString(36).padStart(4, '0')}${Math.random().toString(36).slice(2, 8)}`;
 
 /** The id in the newest "Process running with session ID <n>" output of the request, if any. */
 function runningSession(body) {
@@ -95,12 +104,47 @@ function runningSession(body) {
 }
 
 function callItem(s, body) {
-  if (s.exec !== undefined) return { type: 'function_call', id: newId('fc_'), call_id: newId('call_'), name: 'exec_command', arguments: JSON.stringify({ cmd: s.exec, ...(s.workdir ? { workdir: s.workdir } : {}) }), status: 'completed' };
-  if (s.patch !== undefined) return { type: 'custom_tool_call', id: newId('ctc_'), call_id: newId('call_'), name: 'apply_patch', input: s.patch, status: 'completed' };
-  if (s.call) return { type: 'function_call', id: newId('fc_'), call_id: newId('call_'), name: s.call.name, arguments: JSON.stringify(s.call.arguments ?? {}), status: 'completed' };
+  if (s.exec !== undefined)
+    return {
+      type: 'function_call',
+      id: newId('fc_'),
+      call_id: newId('call_'),
+      name: 'exec_command',
+      arguments: JSON.stringify({ cmd: s.exec, ...(s.workdir ? { workdir: s.workdir } : {}) }),
+      status: 'completed',
+    };
+  if (s.patch !== undefined)
+    return {
+      type: 'custom_tool_call',
+      id: newId('ctc_'),
+      call_id: newId('call_'),
+      name: 'apply_patch',
+      input: s.patch,
+      status: 'completed',
+    };
+  if (s.call)
+    return {
+      type: 'function_call',
+      id: newId('fc_'),
+      call_id: newId('call_'),
+      name: s.call.name,
+      arguments: JSON.stringify(s.call.arguments ?? {}),
+      status: 'completed',
+    };
   if (s.stdin) {
-    const args = { session_id: runningSession(body) ?? -1, chars: s.stdin.chars ?? '', ...(s.stdin.yield_time_ms ? { yield_time_ms: s.stdin.yield_time_ms } : {}) };
-    return { type: 'function_call', id: newId('fc_'), call_id: newId('call_'), name: 'write_stdin', arguments: JSON.stringify(args), status: 'completed' };
+    const args = {
+      session_id: runningSession(body) ?? -1,
+      chars: s.stdin.chars ?? '',
+      ...(s.stdin.yield_time_ms ? { yield_time_ms: s.stdin.yield_time_ms } : {}),
+    };
+    return {
+      type: 'function_call',
+      id: newId('fc_'),
+      call_id: newId('call_'),
+      name: 'write_stdin',
+      arguments: JSON.stringify(args),
+      status: 'completed',
+    };
   }
   return null;
 }
@@ -108,7 +152,14 @@ function callItem(s, body) {
 /** The output items of one scripted step. */
 export function itemsForStep(step, body) {
   const items = [];
-  if (step.text) items.push({ type: 'message', id: newId('msg_'), role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] });
+  if (step.text)
+    items.push({
+      type: 'message',
+      id: newId('msg_'),
+      role: 'assistant',
+      status: 'completed',
+      content: [{ type: 'output_text', text: step.text, annotations: [] }],
+    });
   const single = callItem(step, body);
   if (single) items.push(single);
   for (const c of step.calls ?? []) {
@@ -139,7 +190,13 @@ function answer(res, model, items) {
       status: 'completed',
       model,
       output: items,
-      usage: { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 },
+      usage: {
+        input_tokens: 100,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: 10,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 110,
+      },
     },
   });
   sse(res, events);
@@ -150,7 +207,8 @@ function apiError(res, status, type, message) {
   res.end(JSON.stringify({ error: { type, message, code: null, param: null } }));
 }
 
-const isMainLoop = (body) => Array.isArray(body?.tools) && body.tools.some((t) => t?.name === 'exec_command' || t?.name === 'apply_patch' || t?.name === 'shell');
+const isMainLoop = (body) =>
+  Array.isArray(body?.tools) && body.tools.some((t) => t?.name === 'exec_command' || t?.name === 'apply_patch' || t?.name === 'shell');
 
 /** Starts the server on 127.0.0.1 (a free port). */
 export function startMockModel(opts = {}) {
@@ -168,7 +226,11 @@ export function startMockModel(opts = {}) {
       const url = req.url ?? '';
       if (req.method !== 'POST' || !/\/responses(\?|$)/.test(url)) {
         stats.otherPaths.push(`${req.method} ${url}`);
-        if (log) fs.appendFileSync(log, JSON.stringify({ n: n++, label, time: new Date().toISOString(), method: req.method, url, status: 404 }) + '\n');
+        if (log)
+          fs.appendFileSync(
+            log,
+            JSON.stringify({ n: n++, label, time: new Date().toISOString(), method: req.method, url, status: 404 }) + '\n',
+          );
         return apiError(res, 404, 'not_found', `no route ${req.method} ${url}`);
       }
       let body;

@@ -38,7 +38,17 @@ if (typeof payload.transcript_path === 'string') {
     transcript = { exists: false };
   }
 }
-const line = { at: Date.now(), pid: process.pid, ppid: process.ppid, event, argv: process.argv.slice(1), cwd: process.cwd(), env: { ...process.env }, transcript, payload };
+const line = {
+  at: Date.now(),
+  pid: process.pid,
+  ppid: process.ppid,
+  event,
+  argv: process.argv.slice(1),
+  cwd: process.cwd(),
+  env: { ...process.env },
+  transcript,
+  payload,
+};
 if (out) fs.appendFileSync(out, JSON.stringify(line) + '\n');
 const reply = out && event ? `${out}.reply.${event}` : '';
 if (reply && fs.existsSync(reply)) process.stdout.write(fs.readFileSync(reply));

@@ -102,7 +102,9 @@ export function prompts(lines: Line[]): Prompt[] {
  * the discarded turn). Null when the turn is not found or is the first one.
  */
 export function cutBeforeTurn(lines: Line[], turnId: string): number | null {
-  const start = lines.findIndex((l) => l.obj?.type === 'event_msg' && l.obj.payload?.type === 'task_started' && l.obj.payload?.turn_id === turnId);
+  const start = lines.findIndex(
+    (l) => l.obj?.type === 'event_msg' && l.obj.payload?.type === 'task_started' && l.obj.payload?.turn_id === turnId,
+  );
   if (start < 0) return null;
   for (let i = start - 1; i >= 0; i--) {
     const p = lines[i]!.obj?.payload;
@@ -184,7 +186,12 @@ export function forkByCopy(parentFile: string, cut: number, codexHome: string, o
  * by reference; `forked_from_id` / `forked_from_ordinal_exclusive` beside it are only lineage).
  * The fork's own lines continue the parent's ordinals.
  */
-export function forkByReference(parentFile: string, cut: number, codexHome: string, o: { id?: string; when?: Date; historyBase?: boolean } = {}): CopyFork {
+export function forkByReference(
+  parentFile: string,
+  cut: number,
+  codexHome: string,
+  o: { id?: string; when?: Date; historyBase?: boolean } = {},
+): CopyFork {
   const lines = readLines(parentFile);
   const meta = lines.find((l) => l.obj?.type === 'session_meta')?.obj;
   const parent = meta?.payload?.id as string | undefined;
@@ -200,7 +207,9 @@ export function forkByReference(parentFile: string, cut: number, codexHome: stri
     session_id: id,
     forked_from_id: parent,
     forked_from_ordinal_exclusive: ordinal,
-    ...(o.historyBase === false ? {} : { history_base: { thread_id: parent, end_ordinal_exclusive: ordinal, end_byte_offset: byteOffset } }),
+    ...(o.historyBase === false
+      ? {}
+      : { history_base: { thread_id: parent, end_ordinal_exclusive: ordinal, end_byte_offset: byteOffset } }),
     timestamp: when.toISOString(),
   };
   const line = { timestamp: when.toISOString(), ordinal, type: 'session_meta', payload };

@@ -47,7 +47,12 @@ export class CodexWorld {
   readonly requestLog: string;
   trusted: string[] = [];
 
-  constructor(readonly name: string, readonly bin: string, readonly model: MockModel, readonly trust: TrustMode = 'persisted') {
+  constructor(
+    readonly name: string,
+    readonly bin: string,
+    readonly model: MockModel,
+    readonly trust: TrustMode = 'persisted',
+  ) {
     this.root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `ar-codex-${name}-`)));
     this.ws = path.join(this.root, 'app');
     this.remote = path.join(this.root, 'remote.git');
@@ -65,7 +70,11 @@ export class CodexWorld {
   }
 
   git(args: string[], cwd = this.ws): string {
-    const r = spawnSync('git', args, { cwd, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.home, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C.UTF-8' }, encoding: 'utf8' });
+    const r = spawnSync('git', args, {
+      cwd,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.home, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C.UTF-8' },
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
     return r.stdout.trim();
   }
@@ -120,7 +129,12 @@ export class CodexWorld {
   }
 
   /** One scripted `codex exec` (a new session, or `resume` of `resume`). */
-  async run(label: string, prompt: string, steps: Step[], o: { resume?: string; args?: string[]; timeoutMs?: number } = {}): Promise<RunResult> {
+  async run(
+    label: string,
+    prompt: string,
+    steps: Step[],
+    o: { resume?: string; args?: string[]; timeoutMs?: number } = {},
+  ): Promise<RunResult> {
     const before = this.payloads().length;
     const reqBefore = readRequests(this.requestLog).length;
     this.model.setScript(steps, label);
