@@ -1,4 +1,4 @@
-// Lint rules, chiefly the layering of DESIGN §2 (the compiler checks it too, through the project
+// Lint rules, chiefly the layering of src/ (README, Layout; the compiler checks it too, through the project
 // references of tsconfig.json): which folder may import which, and `vscode` only in src/extension.
 import js from '@eslint/js';
 import globals from 'globals';
@@ -15,7 +15,7 @@ const layer = (forbidden, extra = []) => ({
           ? [
               {
                 regex: `(^|/)(${forbidden.join('|')})(/|$)`,
-                message: `This layer must not import ${forbidden.join(', ')} (DESIGN §2: dependencies point inward).`,
+                message: `This layer must not import ${forbidden.join(', ')} (dependencies point inward).`,
               },
             ]
           : []),
@@ -33,7 +33,7 @@ export default tseslint.config(
   {
     languageOptions: { globals: { ...globals.node } },
     rules: {
-      // Lazy `require()` keeps modules off the hook's start-up path (DESIGN §2): deliberate.
+      // Lazy `require()` keeps modules off the hook's start-up path: deliberate.
       '@typescript-eslint/no-require-imports': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       'no-empty': ['error', { allowEmptyCatch: true }],

@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const toolsDir = resolve(process.env.AGENT_REWIND_TOOLS_DIR || join(repoRoot, '.vscode-test'));
 
-// Code 1.139.x, as DESIGN.md §7 says; code-server's native modules are built for Node 24's ABI.
+// Code 1.139.x; code-server's native modules are built for Node 24's ABI.
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE_MAJOR = 24;
 const BUILD_DEBS = ['libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config', 'python3', 'make', 'g++'];

@@ -1,4 +1,4 @@
-// Every `agent-rewind` command but `hook`. Output contract: DESIGN §5 (JSON field names, exit
+// Every `agent-rewind` command but `hook`. Output contract: the README's command-line section (JSON field names, exit
 // codes). Errors: one plain sentence on stderr that says what to do next.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { newId } from '../core/ids';

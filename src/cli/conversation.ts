@@ -1,4 +1,4 @@
-// `agent-rewind conversation show|fork` (DESIGN §5): list the prompts of a conversation, or fork it
+// `agent-rewind conversation show|fork`: list the prompts of a conversation, or fork it
 // before one of them. Sources: a Claude Code transcript (--transcript) or our own session log
 // (--session, for agents without a readable transcript). A cut that is not before a real prompt
 // (or is before the first one) exits 4 having written nothing.

@@ -70,7 +70,7 @@ export function runHook(args: string[]): number {
     // Shell capture's git question, started now so git runs while we do the rest.
     shell = (r.event.type === 'before_tool' || r.event.type === 'after_tool') && r.event.shell;
     if (shell) shellCapture().prefetchShellScan(store, r.event.session);
-    // The one deliberate output: re-grounding context (DESIGN §4) for a resumed fork, or after a
+    // The one deliberate output: re-grounding context for a resumed fork, or after a
     // files-only rewind. Worked out before the event is recorded (its own checkpoint must not end
     // the window it looks at); a failure there never stops the recording.
     let regrounding: Regrounding | null = null;

@@ -1,4 +1,4 @@
-// Exit codes (DESIGN §5) and the one way commands print results and errors.
+// Exit codes and the one way commands print results and errors.
 
 export const EXIT = { ok: 0, error: 1, usage: 2, refused: 3, cutRefused: 4 } as const;
 

@@ -48,7 +48,7 @@ export interface ChangeSet {
 }
 
 export interface ChangeOptions {
-  /** Rewind only these sessions' changes (DESIGN §4, several agents at once). */
+  /** Rewind only these sessions' changes. */
   sessions?: readonly string[];
   /** Only these paths ("restore this file only"). */
   paths?: readonly string[];

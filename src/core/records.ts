@@ -1,5 +1,5 @@
 // The lines of `files.jsonl`. Line order is the sequence: nothing else orders records.
-// Field names are part of the store format (DESIGN §3); add optional fields, never rename.
+// Field names are part of the store format; add optional fields, never rename.
 
 export type CheckpointKind = 'session-start' | 'prompt' | 'before-tool' | 'manual' | 'rewind';
 export type SnapPhase = 'baseline' | 'before' | 'after' | 'pre-rewind' | 'rewind';

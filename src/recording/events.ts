@@ -1,4 +1,4 @@
-// The small internal event protocol every agent adapter produces (agent-hooks.md §4). The
+// The small internal event protocol every agent adapter produces. The
 // recorder turns these into store records; adapters know nothing about the store.
 import type { ToolKind } from '../core/effects/toolKind';
 

@@ -1,4 +1,4 @@
-// Internal events -> store records, for every agent. Order at a PreToolUse (DESIGN §3): for shell
+// Internal events -> store records, for every agent. Order at a PreToolUse: for shell
 // tools the pre-command scan, then a `before-tool` checkpoint if the call is irreversible or
 // compensatable, then the call line, then the `before` snapshots of the files it names. Shell
 // capture (./shellCapture) and git look-ups are loaded only when a shell tool or a session start needs them.

@@ -1,4 +1,4 @@
-// Shell capture: the file changes a shell command makes, recorded like agent edits (DESIGN §3, §4).
+// Shell capture: the file changes a shell command makes, recorded like agent edits.
 // The recorder calls this module for shell tools (Bash, PowerShell) and at session start only; it
 // is loaded lazily, so hooks for other tools never pay for it.
 //

@@ -1,4 +1,4 @@
-// The one vocabulary of reasons a rewind gives about a file: the codes in `plan --json` (DESIGN §5)
+// The one vocabulary of reasons a rewind gives about a file: the codes in `plan --json`
 // and the words the CLI (`short`, after the path) and the preview (`long`) say for each. A new
 // reason is added here, and the compiler then asks both for its words.
 

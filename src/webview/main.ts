@@ -1,5 +1,5 @@
 // The Preview webview's entry (bundled as dist/webview/preview.js): the dry run of a rewind, shown
-// before anything is written (DESIGN §6). The host is the source of truth: it sends a PreviewModel,
+// before anything is written. The host is the source of truth: it sends a PreviewModel,
 // the sections render it, and the page posts what the user asks for.
 //
 // main() owns the page's one state object (state.ts) and hands it, with the actions a section may

@@ -1,4 +1,4 @@
-// `agent-rewind conversation show|fork` as a process (DESIGN §5): exact JSON shapes, exit codes,
+// `agent-rewind conversation show|fork` as a process: exact JSON shapes, exit codes,
 // one-sentence errors, nothing written on a refused cut, lineage recorded in the store.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -228,7 +228,7 @@ export function promptArgs(prompt: string, resume?: string): string[] {
   ];
 }
 
-/** `~/.claude/projects/<cwd with every non-alphanumeric character as ->/` (agent-hooks.md §2.1). */
+/** `~/.claude/projects/<cwd with every non-alphanumeric character as ->/`. */
 export function projectDir(home: string, cwd: string): string {
   return path.join(home, '.claude', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
 }

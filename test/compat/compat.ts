@@ -963,7 +963,7 @@ async function main(): Promise<void> {
   await scenarioEdges(bin);
   driftChecks();
   if (observations.length) {
-    console.log('\nObserved in the real CLI (compare with shared/reference/agent-hooks.md):');
+    console.log('\nObserved in the real CLI (compare with the documented hook format):');
     for (const o of observations) console.log(`  - ${o}`);
   }
   console.log(report.summary(4, (Date.now() - t0) / 1000).replace('compat:', `compat (Claude Code ${version}):`));

@@ -1,4 +1,4 @@
-// Effect classes of tool calls (DESIGN §4 "What will not be undone"): a table of realistic shell
+// Effect classes of tool calls (what a rewind will not undo): a table of realistic shell
 // commands, then tools, MCP, overrides, and the git compensations with HEADs looked up.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// The layering of DESIGN §2 is kept by the compiler (project references: a file may import only
+// The layering of src/ (README, Layout) is kept by the compiler (project references: a file may import only
 // its own project and the ones it references; `vscode` resolves only in src/extension) and by the
 // linter (no-restricted-imports per folder). These tests break a rule on purpose and expect the
 // build and the lint to fail — in a copy of the project's tsconfig files, never in the real tree.

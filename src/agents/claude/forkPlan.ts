@@ -1,4 +1,4 @@
-// Which lines of a transcript a fork cut before prompt U keeps (DESIGN §4/§5, agent-hooks.md §2.6),
+// Which lines of a transcript a fork cut before prompt U keeps,
 // pure over parsed entries:
 // - chain entries: U's ancestors, the other lines of their assistant messages, and the result of
 //   every kept tool_use — exactly what a resume of that point uses. Sidechain and `progress` lines,

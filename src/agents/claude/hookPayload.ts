@@ -1,4 +1,4 @@
-// Claude Code hook payload (stdin JSON, agent-hooks.md §1.5) -> internal event. Paths must be
+// Claude Code hook payload (stdin JSON) -> internal event. Paths must be
 // absolute as Claude Code always sends them; anything else is bad input and records nothing.
 import { checkAbsolutePath } from '../../core/paths';
 import type { AdapterResult } from '../../recording/events';

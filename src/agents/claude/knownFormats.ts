@@ -1,5 +1,4 @@
-// The Claude Code transcript line types we know (agent-hooks.md §2.2, and what the real CLI writes:
-// test/compat records every type it sees and compares against these lists). The transcript is an
+// The Claude Code transcript line types we know. The transcript is an
 // internal format that changes between releases: the reader walks the chain through every type in
 // CHAIN_LINE_TYPES, and skips metadata types — known or not — without failing.
 //

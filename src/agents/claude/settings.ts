@@ -1,5 +1,5 @@
 // Connecting Claude Code to Agent Rewind: our hook handler written into `.claude/settings.local.json`
-// (agent-hooks.md §1), merged with what is there. Pure text-to-text functions (no `vscode` import)
+//, merged with what is there. Pure text-to-text functions (no `vscode` import)
 // edited with jsonc-parser, so the user's own hooks, key order and formatting survive, plus a small
 // file helper that reads and writes the settings file atomically.
 //
@@ -28,7 +28,7 @@ import {
 } from 'jsonc-parser';
 import { quoteArg } from '../../core/shell/quote';
 
-/** The events we record (DESIGN §4): every tool call, every prompt, session boundaries. */
+/** The events we record: every tool call, every prompt, session boundaries. */
 export const CLAUDE_HOOK_EVENTS = [
   'SessionStart',
   'UserPromptSubmit',

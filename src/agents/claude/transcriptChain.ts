@@ -1,4 +1,4 @@
-// How Claude Code rebuilds a conversation from its transcript (agent-hooks.md §2.4), as pure
+// How Claude Code rebuilds a conversation from its transcript, as pure
 // functions over the parsed entries: index by uuid (later duplicates win), find the leaf, walk
 // parentUuid to the root, then add back the lines that branch off that chain — the other lines of
 // an assistant message split over several lines, and the results of parallel tool calls.
@@ -75,7 +75,7 @@ export class TranscriptGraph {
   }
 }
 
-/** Real prompts (DESIGN §5): user entries the user typed, not meta, compact summaries, tool results or sidechain. */
+/** Real prompts: user entries the user typed, not meta, compact summaries, tool results or sidechain. */
 export function isRealPrompt(e: TranscriptEntry): boolean {
   return e.type === 'user' && !e.sidechain && e.user?.kind === 'prompt';
 }

@@ -1,9 +1,9 @@
 // One line of a Claude Code transcript, reduced to what the timeline and the forker need. The
-// transcript is an internal, changing format (agent-hooks.md §2): anything unexpected becomes an
+// transcript is an internal, changing format: anything unexpected becomes an
 // entry of an unknown type that is walked through or skipped, never an error.
 import { trimInput } from '../../core/records';
 
-/** What a `user` entry is. Only `prompt` is a turn the user typed (DESIGN §5 "real prompt"). */
+/** What a `user` entry is. Only `prompt` is a turn the user typed (what `conversation show` lists). */
 export type UserKind = 'prompt' | 'tool-result' | 'meta' | 'compact-summary' | 'command-output' | 'interrupt' | 'empty';
 
 export interface ToolUseInfo {

@@ -1,5 +1,5 @@
-// What a conversation that was NOT rewound must be told after a files-only rewind (DESIGN §4
-// "Re-grounding"): the user put files back to an earlier point (from VS Code or the CLI) while the
+// What a conversation that was NOT rewound must be told after a files-only rewind
+// (re-grounding): the user put files back to an earlier point (from VS Code or the CLI) while the
 // conversation kept every turn, so what earlier tool results showed about those files is stale.
 // Pure over the sequenced records.
 //

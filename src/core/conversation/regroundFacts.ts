@@ -1,4 +1,4 @@
-// What a resumed fork must be told (DESIGN §4 "Re-grounding"), derived from the file timeline:
+// What a resumed fork must be told, derived from the file timeline:
 // the conversation lost its turns from the cut prompt on, but the world did not. Pure over the
 // sequenced records and the lineage.
 //

@@ -1,4 +1,4 @@
-// The one thing a hook prints (DESIGN §5): re-grounding `additionalContext`.
+// The one thing a hook prints: re-grounding `additionalContext`.
 //   - SessionStart (resume) of a forked session our lineage knows: what the fork changed — once per
 //     forked session.
 //   - SessionStart (resume, compact) and UserPromptSubmit of any session: after a files-only rewind

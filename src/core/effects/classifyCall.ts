@@ -1,4 +1,4 @@
-// Tool classification: what undoing a tool call would take (seed 004, DESIGN §4).
+// Tool classification: what undoing a tool call would take.
 //   rewindable    we hold the old content and can put it back (agent file edits; shell commands whose
 //                 only effect is on workspace files, which shell capture records)
 //   none          nothing to undo (reads, searches, web fetches, todo lists, `ls`, `npm test`)

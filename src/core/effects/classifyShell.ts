@@ -1,4 +1,4 @@
-// Classifying a shell command line (DESIGN §4). It is parsed (quotes, escapes, comments, heredocs,
+// Classifying a shell command line. It is parsed (quotes, escapes, comments, heredocs,
 // `$(…)`, backticks, `( … )`, `bash -c "…"`), split into simple commands (`&&`, `||`, `;`, `|`, `&`,
 // newlines), stripped of wrappers (`sudo`, `env`, `timeout`, `xargs`, `npx`…) and classified one
 // by one by the rules of each family; the whole takes its worst part. `cd dir && git commit`

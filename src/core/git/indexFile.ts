@@ -1,7 +1,7 @@
 // Reads git's index file (`<git dir>/index`) directly, for shell capture's baseline: which tracked
 // files are clean (their content is already a blob in git's object store) without spawning git.
 // The format is git's documented one (Documentation/gitformat-index.txt), versions 2, 3 and 4.
-// Read-only: the file is read once, never locked or written (DESIGN: never touch .git).
+// Read-only: the file is read once, never locked or written (we never touch .git).
 //
 // Anything we do not fully understand makes the reader give up (null) so the caller asks git
 // instead: another version, a required extension (lowercase signature: a split index's `link`,

@@ -101,7 +101,7 @@ export function makePlan(store: Store, targetId: string, opts: PlanOptions = {})
   };
 }
 
-/** The JSON of `plan --json` (DESIGN §5 fields first; extra fields after). */
+/** The JSON of `plan --json` (the documented fields first; extra fields after). */
 export function planJson(plan: Plan) {
   return {
     target: plan.target.id,

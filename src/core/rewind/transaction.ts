@@ -1,4 +1,4 @@
-// A rewind as a transaction (DESIGN §3): under the store lock it plans, lets the caller veto
+// A rewind as a transaction: under the store lock it plans, lets the caller veto
 // (VS Code: unsaved editors), runs the safety check, then records `pre-rewind` snapshots of
 // everything it will write, the `rewind` checkpoint and the journal — in that order, so the
 // rewind checkpoint's state is exactly what was on disk before and undo is a rewind to it. The

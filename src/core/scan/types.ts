@@ -1,4 +1,4 @@
-// The workspace scan behind shell capture (DESIGN §3, §4): the scan state, its limits and options,
+// The workspace scan behind shell capture: the scan state, its limits and options,
 // a scan's result, and the flags of a file entry. How the scan works, for the whole folder:
 //
 // The scan state (`<store>/scan/<session>.scan`, written atomically; format in stateFile.ts) holds
