@@ -1,10 +1,11 @@
 // `npm run bench`: every benchmark, medians and ratios measured in the same run.
-//   BENCH_RUNS=<n> (default 25) repetitions per measurement; BENCH_ONLY=hooks|scan
+//   BENCH_RUNS=<n> (default 25) repetitions per measurement; BENCH_ONLY=hooks|observe|scan
 import { runHookBench } from './hooks.mjs';
 
 const only = process.env.BENCH_ONLY;
 const suites = [];
 if (!only || only === 'hooks') suites.push(runHookBench);
+if (!only || only === 'observe') suites.push((await import('./observe.mjs')).runObserveBench);
 if (!only || only === 'scan') {
   try {
     const { runScanBench } = await import('./scan.mjs');

@@ -10,8 +10,9 @@ import { recoverUnfinished } from '../core/rewind/journal';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreFormatError } from '../core/storeFormat';
 import { checkpoints as listCheckpoints, filesPerCheckpoint } from '../core/timeline';
+import type { EditOrigin } from '../core/safety';
 import { verifyStore } from '../core/verify';
-import { type Reason, REASONS } from '../shared/reasons';
+import { type Reason, REASONS, yourEditWords } from '../shared/reasons';
 import { runConversation } from './conversation';
 import { EXIT, UsageError, fail, out } from './output';
 import { storeFromArgs } from './storeArg';
@@ -125,11 +126,30 @@ function printPlan(plan: Plan): void {
   }
   printNotRestorable(plan);
   if (plan.blocked.length) {
-    out(`\nBlocked (${plan.blocked.length}) — changed since the agent last wrote them:`);
-    for (const b of plan.blocked) out(`  ${b.reason}: ${b.path} — ${said(b.reason)}`);
+    out(`\nBlocked (${plan.blocked.length}) — rewinding would overwrite work that is not the agent's:`);
+    for (const b of plan.blocked) out(blockedLine(b));
   }
-  for (const w of plan.warnings) out(`  warning: ${w.path} ${said(w.reason)}`);
+  if (plan.uncertain.length) {
+    out(`\nUncertain (${plan.uncertain.length}) — changed with nothing recorded around this point; rewound only with --force:`);
+    for (const u of plan.uncertain) out(uncertainLine(u));
+  }
+  for (const w of plan.warnings) {
+    const words = w.edit ? `${said(w.reason)}: ${editWords(w.edit)}` : said(w.reason);
+    out(`  warning: ${w.path} ${words}${w.since !== undefined && !w.edit ? ` (first seen ${iso(w.since)})` : ''}`);
+  }
   for (const u of plan.uncommitted) out(`  note: ${u} has uncommitted changes in git`);
+}
+
+function editWords(e: EditOrigin): string {
+  return yourEditWords({ how: e.how, since: iso(e.since), ...(e.restored ? { restored: { time: iso(e.restored.time), undo: e.restored.undo } } : {}) });
+}
+
+function blockedLine(b: Plan['blocked'][number]): string {
+  return `  ${b.reason}: ${b.path} — ${b.edit ? editWords(b.edit) : said(b.reason)}`;
+}
+
+function uncertainLine(u: Plan['uncertain'][number]): string {
+  return `  ${u.reason}: ${u.path} — ${said(u.reason)} (recorded ${iso(u.recorded.time)}, found different ${iso(u.found.time)})`;
 }
 
 /** A reason in words, with what to do about it where something can be done. */
@@ -157,8 +177,9 @@ function cmdPlan(args: string[]): number {
 
 export function refusalMessage(plan: Plan): string {
   const lines = [
-    `Refused: ${plan.blocked.length} file(s) changed since the agent last wrote them, and rewinding would overwrite that work:`,
-    ...plan.blocked.map((b) => `  ${b.reason}: ${b.path}`),
+    `Refused: ${plan.blocked.length + plan.uncertain.length} file(s) hold work that is not the agent's, or a state this point cannot vouch for, and rewinding would overwrite it:`,
+    ...plan.blocked.map(blockedLine),
+    ...plan.uncertain.map(uncertainLine),
     ...(plan.uncommitted.length ? [`  (uncommitted in git: ${plan.uncommitted.join(', ')})`] : []),
     'Nothing was written. Three ways out:',
     '  1. Save or commit your own changes to those files (or copy them elsewhere), then rewind again.',

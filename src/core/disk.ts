@@ -95,7 +95,7 @@ export function diskFact(p: string, maxBytes: number): DiskFact {
     case 'missing':
       return { kind: 'missing' };
     case 'file':
-      return { kind: 'file', hash: sha256(r.data), size: r.size, mtime: r.mtime };
+      return { kind: 'file', hash: sha256(r.data), size: r.size, mtime: r.mtime, mode: r.mode };
     case 'symlink':
       return { kind: 'symlink', hash: sha256(r.data), size: r.size, mtime: r.mtime };
     case 'too-large':

@@ -1,10 +1,11 @@
 // The rewind plan, pure: which recorded paths a rewind to a checkpoint would write and how
 // (restore / delete / recreate), what it cannot restore, and which recorded calls in the discarded
 // span it cannot undo. Disk facts and line counts are added by the store; nothing here does I/O.
-import type { NotRestorableReason } from '../shared/reasons';
-import type { CallRecord, CheckpointRecord, Sequenced, Severity } from './records';
+import type { NotRestorableReason, UncertainReason } from '../shared/reasons';
+import { type Provenance, provenanceOf } from './provenance';
+import type { CallRecord, Origin, Sequenced, Severity, SnapRecord } from './records';
 import { isCall, isSnap } from './records';
-import { type FileState, latestState, sameContent, stateAt } from './timeline';
+import { BEFORE_PHASES, type FileState, sameContent, stateOf } from './timeline';
 
 export type Action = 'restore' | 'delete' | 'recreate';
 
@@ -17,6 +18,8 @@ export interface Change {
   to: FileState;
   /** Sessions that changed the path after the target (`(rewind)` for a rewind's own writes). */
   sessions: string[];
+  /** Where the content the rewind puts back came from (its `rewind` snapshot carries it on). */
+  origin?: Origin;
 }
 
 export type { NotRestorableReason };
@@ -37,6 +40,34 @@ export interface NotUndone {
   time: number;
 }
 
+/** A path whose state at the target cannot be told from the records (the disk changed, unrecorded, between two records). */
+export interface Uncertain {
+  path: string;
+  reason: UncertainReason;
+  /** The last record at or before the target, and the first after it: they disagree, nothing lies between. */
+  recorded: { seq: number; time: number };
+  found: { seq: number; time: number };
+}
+
+/** A path whose current content is the user's own (provenance): a rewind would overwrite it. */
+export interface YourEdit {
+  path: string;
+  provenance: Provenance;
+  /**
+   * The target is the rewind that put this content back: this is its undo, which returns the disk
+   * to exactly what that rewind found (kept as its pre-rewind copy). Said, not refused: an undo
+   * always works, and the user's content stays in the store.
+   */
+  undoing?: boolean;
+}
+
+/** A path whose rewind reverts content the user made after the target (it is kept in the store). */
+export interface ObservedRevert {
+  path: string;
+  /** When the first such edit after the target was seen. */
+  time: number;
+}
+
 export interface ChangeSet {
   changes: Change[];
   notRestorable: NotRestorable[];
@@ -45,6 +76,12 @@ export interface ChangeSet {
   notUndone: NotUndone[];
   /** Every session that changed something after the target, for grouping. */
   sessions: string[];
+  /** Paths among `changes` whose state at the target is one of two versions (written, with force, as the later one). */
+  uncertain: Uncertain[];
+  /** Paths among `changes` whose content now is the user's: refused without force, like a change outside the agent. */
+  yourEdits: YourEdit[];
+  /** Paths among `changes` whose rewind reverts the user's own edits after the target. */
+  observed: ObservedRevert[];
 }
 
 export interface ChangeOptions {
@@ -64,30 +101,77 @@ function actionFor(from: FileState, to: FileState): Action {
   return 'restore';
 }
 
-export function computeChanges(records: readonly Sequenced[], target: Sequenced<CheckpointRecord>, opts: ChangeOptions = {}): ChangeSet {
-  const at = stateAt(records, target.seq);
-  const latest = latestState(records);
-  const writers = new Map<string, Set<string>>();
+/** Phases whose content describes the disk just before something happened: evidence for the moment before them. */
+const EVIDENCE = new Set<SnapRecord['phase']>(['before', 'observed']);
+/** Phases that do not mean a session changed the path: observations and copies of what was there. */
+const NOT_A_CHANGE = new Set<SnapRecord['phase']>(['baseline', 'pre-rewind', 'observed']);
+
+interface PathFacts {
+  /** The last record at or before the target. */
+  atOrBefore?: Sequenced<SnapRecord>;
+  /** The first record after the target. */
+  firstAfter?: Sequenced<SnapRecord>;
+  latest: Sequenced<SnapRecord>;
+  writers: Set<string>;
+  /** Records after the target whose content is the user's. */
+  userAfter: Sequenced<SnapRecord>[];
+}
+
+/**
+ * What a rewind to the moment `target` (a checkpoint's sequence number, or for "just before a
+ * call" the position before its call line) would do. Pure.
+ *
+ * - A path is written when its state at the target differs from its latest state and some session
+ *   (or a rewind) changed it after the target; a path only the user changed since is left alone.
+ * - Where the last record at or before the target and the first `before`/`observed` after it
+ *   disagree (the disk changed, unrecorded, in between), the path is `uncertain`: a rewind writes
+ *   it only with force, and then as the later evidence (both versions stay in the store).
+ * - Where the latest content is the user's (observed, or kept by a rewind and put back by Undo),
+ *   the path is a `yourEdits` entry: refused without force, every time.
+ * - Where the rewind reverts the user's edits made after the target, the path is in `observed`.
+ */
+export function computeChanges(records: readonly Sequenced[], target: { seq: number; id?: string }, opts: ChangeOptions = {}): ChangeSet {
+  const prov = provenanceOf(records);
+  const facts = new Map<string, PathFacts>();
   for (const r of records) {
-    if (r.seq <= target.seq || !isSnap(r) || r.phase === 'baseline' || r.phase === 'pre-rewind') continue;
-    const who = r.phase === 'rewind' ? REWIND_SESSION : (r.session ?? '');
-    let set = writers.get(r.path);
-    if (!set) writers.set(r.path, (set = new Set()));
-    set.add(who);
+    if (!isSnap(r)) continue;
+    const s = r as Sequenced<SnapRecord>;
+    let f = facts.get(s.path);
+    if (!f) facts.set(s.path, (f = { latest: s, writers: new Set(), userAfter: [] }));
+    f.latest = s;
+    if (s.seq <= target.seq) {
+      f.atOrBefore = s;
+      continue;
+    }
+    f.firstAfter ??= s;
+    if (!NOT_A_CHANGE.has(s.phase)) f.writers.add(s.phase === 'rewind' ? REWIND_SESSION : (s.session ?? ''));
+    if (prov.get(s.seq)?.origin === 'user') f.userAfter.push(s);
   }
   const onlyPaths = opts.paths ? new Set(opts.paths) : null;
   const onlySessions = opts.sessions ? new Set(opts.sessions) : null;
   const changes: Change[] = [];
   const notRestorable: NotRestorable[] = [];
   const conflicts: ChangeSet['conflicts'] = [];
+  const uncertain: Uncertain[] = [];
+  const yourEdits: YourEdit[] = [];
+  const observed: ObservedRevert[] = [];
   const allSessions = new Set<string>();
 
-  for (const [p, from] of latest) {
+  for (const [p, f] of facts) {
     if (onlyPaths && !onlyPaths.has(p)) continue;
-    const to = at.get(p);
+    if (f.writers.size === 0) continue; // nothing after the target, or only the user's own edits: left alone
+    const from = stateOf(f.latest);
+    const L = f.atOrBefore;
+    const F = f.firstAfter!;
+    let to: FileState | undefined = L ? stateOf(L) : BEFORE_PHASES.has(F.phase) ? stateOf(F) : undefined;
+    let unsure: Uncertain | null = null;
+    if (L && EVIDENCE.has(F.phase) && !L.skipped && !F.skipped && !sameContent(stateOf(L), stateOf(F))) {
+      unsure = { path: p, reason: 'unrecorded-change', recorded: { seq: L.seq, time: L.time }, found: { seq: F.seq, time: F.time } };
+      to = stateOf(F);
+    }
     // Same record (nothing after the target) or same content: nothing to write.
     if (to && (to.seq === from.seq || sameContent(to, from))) continue;
-    const sessions = [...(writers.get(p) ?? [])].sort();
+    const sessions = [...f.writers].sort();
     for (const s of sessions) allSessions.add(s);
     if (onlySessions) {
       const mine = sessions.filter((s) => onlySessions.has(s));
@@ -109,13 +193,26 @@ export function computeChanges(records: readonly Sequenced[], target: Sequenced<
       notRestorable.push({ path: p, reason: to.skipped === 'too-large' ? 'too-large' : to.skipped });
       continue;
     }
-    changes.push({ path: p, action: actionFor(from, to), from, to, sessions });
+    const origin = prov.get(to.seq)?.origin;
+    changes.push({ path: p, action: actionFor(from, to), from, to, sessions, ...(origin ? { origin } : {}) });
+    if (unsure) uncertain.push(unsure);
+    const now = prov.get(f.latest.seq);
+    if (now?.origin === 'user') {
+      const undoing = target.id !== undefined && now.restoredBy?.checkpoint === target.id;
+      yourEdits.push({ path: p, provenance: now, ...(undoing ? { undoing } : {}) });
+    }
+    const reverted = f.userAfter.find((u) => u.seq !== f.latest.seq && !sameContent(stateOf(u), to));
+    if (reverted && now?.origin !== 'user') observed.push({ path: p, time: reverted.time });
   }
-  changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  notRestorable.sort((a, b) => (a.path < b.path ? -1 : 1));
+  const byPath = <T extends { path: string }>(a: T, b: T) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  changes.sort(byPath);
+  notRestorable.sort(byPath);
+  uncertain.sort(byPath);
+  yourEdits.sort(byPath);
+  observed.sort(byPath);
 
   const notUndone = notUndoneAfter(records, target.seq, onlySessions);
-  return { changes, notRestorable, conflicts, notUndone, sessions: [...allSessions].sort() };
+  return { changes, notRestorable, conflicts, notUndone, sessions: [...allSessions].sort(), uncertain, yourEdits, observed };
 }
 
 /** Irreversible and compensatable calls recorded after `seq`: what a rewind there cannot undo. */

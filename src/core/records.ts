@@ -2,7 +2,13 @@
 // Field names are part of the store format; add optional fields, never rename.
 
 export type CheckpointKind = 'session-start' | 'prompt' | 'before-tool' | 'manual' | 'rewind';
-export type SnapPhase = 'baseline' | 'before' | 'after' | 'pre-rewind' | 'rewind';
+export type SnapPhase = 'baseline' | 'observed' | 'before' | 'after' | 'pre-rewind' | 'rewind';
+/**
+ * Where a snapshot's bytes came from: an agent's file tool, an agent's shell command (shell
+ * capture), the user (or anything else we did not record making the change), or what was there
+ * when recording began. A rewind's snapshots carry the origin of the content they put back.
+ */
+export type Origin = 'agent' | 'shell' | 'user' | 'baseline';
 export type Effect = 'rewindable' | 'compensatable' | 'irreversible' | 'none';
 export type Severity = 'high' | 'low';
 
@@ -42,6 +48,10 @@ export interface SnapRecord {
   /** With `hash: null`: ancestor folders that were missing too (nearest first), so deleting restores them. */
   dirs?: string[];
   phase: SnapPhase;
+  /** Provenance of the content (optional: older stores lack it; core/provenance.ts derives it on read). */
+  origin?: Origin;
+  /** For a `rewind` snapshot: the rewind checkpoint it belongs to. */
+  by?: string;
   session?: string;
   tool?: string;
   call?: string;

@@ -4,6 +4,7 @@
 // with a different mtime only warns. Only recorded paths are checked — the plan holds no others.
 import type { BlockReason, WarningReason } from '../shared/reasons';
 import type { Change } from './plan';
+import { sameExec } from './timeline';
 
 export type { BlockReason };
 
@@ -14,16 +15,33 @@ export interface DiskFact {
   hash?: string;
   size?: number;
   mtime?: number;
+  /** Permission bits (files). */
+  mode?: number;
 }
 
 export interface Blocked {
   path: string;
   reason: BlockReason;
+  /** For `your-edit`: where the user's content came from, for the words that name it. */
+  edit?: EditOrigin;
+}
+
+export interface EditOrigin {
+  /** When the content entered the timeline. */
+  since: number;
+  /** `observed`: seen at a turn boundary; `kept`: the copy a rewind kept before overwriting it; `found`: found before an agent's call. */
+  how: 'observed' | 'kept' | 'found';
+  /** A rewind put it back since (Undo, or a rewind to a point that had it). */
+  restored?: { time: number; undo: boolean };
 }
 
 export interface Warning {
   path: string;
   reason: WarningReason;
+  /** For `observed`: when the first of the user's edits that will be reverted was seen. */
+  since?: number;
+  /** For `restored-edit`: where the user's content came from. */
+  edit?: EditOrigin;
 }
 
 export interface SafetyResult {
@@ -43,6 +61,8 @@ export function checkOne(change: Change, disk: DiskFact): Blocked | Warning | nu
     return null;
   }
   if ((disk.kind === 'symlink') !== !!from.link || disk.hash !== from.hash) return { path, reason: 'modified-outside' };
+  // Made executable (or not) since: a change of its own, as a content change is.
+  if (!sameExec(from.mode, disk.mode)) return { path, reason: 'modified-outside' };
   if (from.mtime !== undefined && disk.mtime !== undefined && disk.mtime !== from.mtime) return { path, reason: 'touched' };
   return null;
 }

@@ -8,7 +8,7 @@ import { readConfig, type StoreConfig } from './config';
 import { readDisk } from './disk';
 import { appendRecords, type LogContents, readLog } from './fileLog';
 import { checkAbsolutePath, isInside } from './paths';
-import type { CheckpointRecord, LogRecord, SnapPhase, SnapRecord } from './records';
+import type { CheckpointRecord, LogRecord, Origin, Sequenced, SnapPhase, SnapRecord } from './records';
 import { migrateMeta, STORE_FORMAT, type StoreMeta } from './storeFormat';
 
 export class StoreMissingError extends Error {
@@ -34,6 +34,7 @@ function realExistingDir(dir: string): string | null {
 }
 
 export interface SnapshotMeta {
+  origin?: Origin;
   session?: string;
   tool?: string;
   call?: string;
@@ -138,6 +139,16 @@ export class Store {
     return readLog(this.logFile);
   }
 
+  /**
+   * The latest snapshot of every recorded path (what the log says is on disk now), for the
+   * boundary observation on the hook path.
+   */
+  latestSnaps(): Map<string, Sequenced<SnapRecord>> {
+    const out = new Map<string, Sequenced<SnapRecord>>();
+    for (const r of this.read().records) if (r.t === 'snap') out.set(r.path, r);
+    return out;
+  }
+
   append(records: readonly LogRecord[]): void {
     appendRecords(this.logFile, records);
   }
@@ -147,6 +158,7 @@ export class Store {
     const r = readDisk(p, this.config().maxFileBytes);
     const base = { t: 'snap' as const, path: p, phase, time: meta.time ?? Date.now() };
     const extra: Partial<SnapRecord> = {};
+    if (meta.origin) extra.origin = meta.origin;
     if (meta.session) extra.session = meta.session;
     if (meta.tool) extra.tool = meta.tool;
     if (meta.call) extra.call = meta.call;

@@ -31,10 +31,19 @@ export function stateOf(s: Sequenced<SnapRecord>): FileState {
   return st;
 }
 
-/** True when two states describe the same content (existence, bytes, and kind). */
+/**
+ * Permission bits that matter for a rewind: the executable bits. (Records made from git's index
+ * carry git's normalised 0644/0755, so the other bits cannot be compared across records.) Unknown
+ * modes never differ.
+ */
+export function sameExec(a: number | undefined, b: number | undefined): boolean {
+  return a === undefined || b === undefined || (a & 0o111) === (b & 0o111);
+}
+
+/** True when two states describe the same content (existence, bytes, kind, and whether it is executable). */
 export function sameContent(a: FileState, b: FileState): boolean {
   if (a.skipped || b.skipped) return false; // unknown content never counts as equal
-  return a.hash === b.hash && !!a.link === !!b.link;
+  return a.hash === b.hash && !!a.link === !!b.link && (a.hash === null || !!a.link || sameExec(a.mode, b.mode));
 }
 
 export function checkpoints(records: readonly Sequenced[]): Sequenced<CheckpointRecord>[] {
@@ -55,7 +64,7 @@ export function findCheckpoint(records: readonly Sequenced[], idOrPrefix: string
 }
 
 /** Phases whose content describes the disk *before* something happened: valid for earlier moments. */
-const BEFORE_PHASES = new Set<SnapRecord['phase']>(['before', 'baseline', 'pre-rewind']);
+export const BEFORE_PHASES = new Set<SnapRecord['phase']>(['before', 'baseline', 'observed', 'pre-rewind']);
 
 /**
  * The state of every recorded path at checkpoint `seq`: the last snapshot at or before it; for a

@@ -37,9 +37,10 @@ export class RewindReporter {
         return false;
       }
       case 'refused': {
-        const files = r.plan.blocked.map((b) => `${this.model.relative(b.path)} (${REASONS[b.reason].short})`).join(', ');
+        const held = [...r.plan.blocked, ...r.plan.uncertain];
+        const files = held.map((b) => `${this.model.relative(b.path)} (${REASONS[b.reason].short})`).join(', ');
         const pick = await vscode.window.showWarningMessage(
-          `Rewind refused: ${r.plan.blocked.length} file(s) changed since the agent last wrote them: ${files}. Nothing was written.`,
+          `Rewind refused: ${held.length} file(s) hold work that is not the agent's, or a state this point cannot vouch for: ${files}. Nothing was written.`,
           {
             detail:
               'Save or commit your own changes first, or rewind anyway: their current content is snapshotted first, so Undo brings it back.',

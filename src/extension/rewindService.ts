@@ -5,7 +5,9 @@ import * as vscode from 'vscode';
 import type { NotUndone } from '../core/plan';
 import { applyRewind, type RewindOutcome } from '../core/rewind/apply';
 import { makePlan, type Plan, type PlanOptions } from '../core/rewind/dryRun';
+import type { EditOrigin } from '../core/safety';
 import type { Store } from '../core/store';
+import { type EditWords, yourEditWords } from '../shared/reasons';
 import type { PreviewModel, PreviewProblem, Scope } from '../shared/messages';
 import type { TimelineModel } from './timelineModel';
 import { workspaceEditWriter } from './workspaceEditWriter';
@@ -15,6 +17,25 @@ export type ApplyOutcome = RewindOutcome;
 export interface RewindRequest extends PlanOptions {
   force?: boolean;
 }
+
+/** A time of day for the preview, in the user's locale (the date too when it is not today). */
+function clock(t: number): string {
+  const d = new Date(t);
+  const today = new Date().toDateString() === d.toDateString();
+  return today
+    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function editWords(e: EditOrigin): EditWords {
+  return {
+    how: e.how,
+    since: clock(e.since),
+    ...(e.restored ? { restored: { time: clock(e.restored.time), undo: e.restored.undo } } : {}),
+  };
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Paths of open editors with unsaved changes among `paths`. */
 export function dirtyAmong(paths: Iterable<string>): string[] {
@@ -42,7 +63,12 @@ export class RewindService {
     onlySession: string | null,
   ): PreviewModel {
     const rel = (p: string) => this.model.relative(p);
-    const problem = (path: string, reason: string): PreviewProblem => ({ path, rel: rel(path), reason });
+    const problem = (path: string, reason: string, detail?: string): PreviewProblem => ({
+      path,
+      rel: rel(path),
+      reason,
+      ...(detail ? { detail } : {}),
+    });
     const t = plan.target;
     return {
       target: { id: t.id, label: t.label, kind: t.kind, time: new Date(t.time).toISOString() },
@@ -66,8 +92,16 @@ export class RewindService {
         sessions: f.sessions,
       })),
       notRestorable: plan.notRestorable.map((n) => problem(n.path, n.reason)),
-      blocked: plan.blocked.map((b) => problem(b.path, b.reason)),
-      warnings: plan.warnings.map((w) => problem(w.path, w.reason)),
+      // Uncertain paths stop the rewind like blocked ones, and "Rewind anyway" lets them through.
+      blocked: [
+        ...plan.blocked.map((b) => problem(b.path, b.reason, b.edit ? capitalise(yourEditWords(editWords(b.edit))) + '.' : undefined)),
+        ...plan.uncertain.map((u) =>
+          problem(u.path, u.reason, `Recorded at ${clock(u.recorded.time)}; found different at ${clock(u.found.time)}.`),
+        ),
+      ],
+      warnings: plan.warnings.map((w) =>
+        problem(w.path, w.reason, w.edit ? capitalise(yourEditWords(editWords(w.edit))) + '.' : w.since !== undefined ? `First seen at ${clock(w.since)}.` : undefined),
+      ),
       dirty: dirtyAmong(plan.files.map((f) => f.path)).map((p) => problem(p, 'unsaved')),
       uncommitted: plan.uncommitted,
       sessions: plan.sessions,

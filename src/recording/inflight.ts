@@ -63,7 +63,7 @@ export function repairOrphans(store: Store, e: EventBase): { lines: LogRecord[];
       continue; // a marker torn by a kill: its PreToolUse recorded nothing either
     }
     for (const p of Array.isArray(m.paths) ? m.paths : []) {
-      const s = store.snapshot(p, 'after', { session: e.session, tool: m.tool, call: m.call, time: now });
+      const s = store.snapshot(p, 'after', { origin: 'agent', session: e.session, tool: m.tool, call: m.call, time: now });
       if (s) lines.push(s);
     }
   }

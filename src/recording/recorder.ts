@@ -10,6 +10,7 @@ import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } fro
 import type { Store } from '../core/store';
 import type { AgentEvent, BeforeToolEvent } from './events';
 import { clearInflight, markInflight, repairOrphans } from './inflight';
+import { observeBoundary } from './observe';
 
 const MAX_LABEL = 2000;
 
@@ -49,6 +50,15 @@ function callRecord(store: Store, e: BeforeToolEvent): { call: CallRecord; check
   return { call, checkpoint };
 }
 
+function observe(store: Store, e: AgentEvent, pending: readonly LogRecord[], now: number): LogRecord[] {
+  try {
+    return observeBoundary(store, e, pending, now);
+  } catch (err) {
+    store.logError(`observing the disk at ${e.type}: ${(err as Error).message}`);
+    return [];
+  }
+}
+
 /** Records one event. Synchronous: when it returns, its lines are in the file. */
 export function record(store: Store, e: AgentEvent): void {
   const now = Date.now();
@@ -58,6 +68,8 @@ export function record(store: Store, e: AgentEvent): void {
   const boundary = e.type === 'session_start' || e.type === 'prompt' || e.type === 'session_end' || (e.type === 'stop' && !e.subagent);
   const repair = boundary ? repairOrphans(store, e) : null;
   if (repair) lines.push(...repair.lines);
+  // Then what changed on disk that nobody's tool recorded, so the boundary's checkpoint is the disk.
+  if (boundary) lines.push(...observe(store, e, lines, now));
   switch (e.type) {
     case 'session_start':
     case 'prompt': {
@@ -97,7 +109,7 @@ export function record(store: Store, e: AgentEvent): void {
     case 'after_tool': {
       if (e.shell) lines.push(...shellCapture().captureAfterShell(store, e));
       for (const p of e.paths) {
-        const s = store.snapshot(p, 'after', { ...meta, tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
+        const s = store.snapshot(p, 'after', { ...meta, origin: 'agent', tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
         if (s) lines.push(s);
       }
       break;

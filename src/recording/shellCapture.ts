@@ -391,7 +391,7 @@ function snapshotsOf(
   for (const c of changes) {
     const abs = path.join(state.root, ...c.path.split('/'));
     out.push(beforeSnap(store, state, c, abs, prevDirs, blobs, meta));
-    out.push(afterSnap(store, state, c, abs, meta));
+    out.push({ ...afterSnap(store, state, c, abs, meta), origin: 'shell' });
   }
   return out;
 }

@@ -31,6 +31,8 @@ export interface PreviewProblem {
   path: string;
   rel: string;
   reason: string;
+  /** More about this file's reason, already in words (e.g. where the user's own edit came from). */
+  detail?: string;
 }
 
 export interface PreviewConversation {

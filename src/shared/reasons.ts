@@ -3,12 +3,14 @@
 // reason is added here, and the compiler then asks both for its words.
 
 /** Why a file stops a rewind (refused without --force / "Rewind anyway"). */
-export type BlockReason = 'modified-outside' | 'deleted-outside' | 'created-outside';
+export type BlockReason = 'modified-outside' | 'deleted-outside' | 'created-outside' | 'your-edit';
 /** Why a file is written but worth a word. */
-export type WarningReason = 'touched';
+export type WarningReason = 'touched' | 'observed' | 'restored-edit';
+/** Why a file's state at the target is not known for sure (written only with --force / "Rewind anyway"). */
+export type UncertainReason = 'unrecorded-change';
 /** Why a file is left as it is, even with --force. */
 export type NotRestorableReason = 'too-large' | 'unreadable' | 'special' | 'unknown-at-target' | 'outside-workspace';
-export type Reason = BlockReason | WarningReason | NotRestorableReason;
+export type Reason = BlockReason | WarningReason | NotRestorableReason | UncertainReason;
 
 export interface ReasonWords {
   /** A clause after the path in the CLI's lists. */
@@ -31,6 +33,22 @@ export const REASONS: Record<Reason, ReasonWords> = {
   'created-outside': {
     short: 'created outside the agent after the agent had deleted it',
     long: 'Created outside the agent after the agent had deleted it. Rewinding would overwrite it.',
+  },
+  'your-edit': {
+    short: "your own edit (not the agent's), which a rewind would overwrite",
+    long: "Your own edit, not the agent's: rewinding would overwrite it.",
+  },
+  observed: {
+    short: 'your own edits after this point will be reverted (a copy is kept in the store)',
+    long: 'Your own edits after this point will be reverted. A copy is kept in the store, and Undo puts the file back as it is now.',
+  },
+  'restored-edit': {
+    short: 'your own edit, which the rewind being undone put back, is replaced again (a copy stays in the store)',
+    long: 'Your own edit, which the rewind you are undoing put back. Undo returns the file to what that rewind found; your version stays in the store.',
+  },
+  'unrecorded-change': {
+    short: 'changed with nothing recorded around this point, so it held one of two versions here',
+    long: 'Changed while nothing was recorded around this point, so at this point it held one of two versions. Rewind anyway writes the later one; both stay in the store.',
   },
   touched: {
     short: 'was touched (same content, newer time)',
@@ -62,4 +80,23 @@ export const REASONS: Record<Reason, ReasonWords> = {
 /** The words for a reason code, or undefined for a code this version does not know (a newer store). */
 export function reasonWords(reason: string): ReasonWords | undefined {
   return Object.prototype.hasOwnProperty.call(REASONS, reason) ? REASONS[reason as Reason] : undefined;
+}
+
+/** Where the user's own content came from (core/safety.ts EditOrigin, with times already formatted). */
+export interface EditWords {
+  how: 'observed' | 'kept' | 'found';
+  since: string;
+  restored?: { time: string; undo: boolean };
+}
+
+/** "your own edit, kept by the rewind at 14:54 and restored by Undo at 14:56". */
+export function yourEditWords(e: EditWords): string {
+  const first =
+    e.how === 'kept'
+      ? `your own edit, kept by the rewind at ${e.since}`
+      : e.how === 'observed'
+        ? `your own edit, seen at ${e.since}`
+        : `changed outside the agent (found at ${e.since}, before the agent's next change)`;
+  if (!e.restored) return first;
+  return `${first} and ${e.restored.undo ? 'restored by Undo' : 'put back by the rewind'} at ${e.restored.time}`;
 }

@@ -57,7 +57,13 @@ export function renderProblems(state: ShownState, act: Actions): Section {
           'div',
           { class: 'group-header' },
           icon('error', 'group-icon'),
-          h('h3', { id: 'h-blocked' }, `Stopped: ${plural(m.blocked.length, 'file')} changed outside the agent`),
+          h(
+            'h3',
+            { id: 'h-blocked' },
+            m.blocked.every((b) => b.reason.endsWith('-outside'))
+              ? `Stopped: ${plural(m.blocked.length, 'file')} changed outside the agent`
+              : `Stopped: ${plural(m.blocked.length, 'file')} with work that is not the agent's`,
+          ),
         ),
         h(
           'p',
@@ -97,7 +103,30 @@ export function renderProblems(state: ShownState, act: Actions): Section {
       ),
     );
   }
-  if (m.warnings.length) {
+  const yours = (w: { reason: string }) => w.reason === 'observed' || w.reason === 'restored-edit';
+  const reverted = m.warnings.filter(yours);
+  const touched = m.warnings.filter((w) => !yours(w));
+  if (reverted.length) {
+    parts.push(
+      h(
+        'div',
+        { class: 'subsection callout warning observed' },
+        h(
+          'div',
+          { class: 'group-header' },
+          icon('warning', 'group-icon'),
+          h('h3', { id: 'h-observed' }, `Your own edits in ${plural(reverted.length, 'file')} will be reverted`),
+        ),
+        h(
+          'p',
+          { class: 'intro' },
+          'You (or another tool) changed these files after this point, and the agent changed them too. The rewind puts them back as they were here; your version is kept in the store, and Undo brings the files back exactly as they are now.',
+        ),
+        problemList(reverted, 'h-observed', warningReason, act),
+      ),
+    );
+  }
+  if (touched.length) {
     parts.push(
       h(
         'div',
@@ -109,11 +138,11 @@ export function renderProblems(state: ShownState, act: Actions): Section {
           h(
             'h3',
             { id: 'h-warnings' },
-            `${plural(m.warnings.length, 'file')} saved again since the agent wrote ${m.warnings.length === 1 ? 'it' : 'them'}`,
+            `${plural(touched.length, 'file')} saved again since the agent wrote ${touched.length === 1 ? 'it' : 'them'}`,
           ),
         ),
         h('p', { class: 'intro' }, 'For information only: the content is what the agent left, so nothing is lost by rewinding them.'),
-        problemList(m.warnings, 'h-warnings', warningReason, null),
+        problemList(touched, 'h-warnings', warningReason, null),
       ),
     );
   }

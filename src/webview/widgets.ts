@@ -100,6 +100,7 @@ export function problemList(
         { class: 'problem-row' },
         h('div', { class: 'problem-main' }, pathLabel(p.rel, p.path), diff ? diffButton(p.path, p.rel, diff) : null),
         h('div', { class: 'problem-reason' }, words(p.reason)),
+        p.detail ? h('div', { class: 'problem-detail' }, p.detail) : null,
       ),
     ),
   );

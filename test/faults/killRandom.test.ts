@@ -187,17 +187,8 @@ describe(`random kills (seed ${SEED})`, () => {
     json(w.store, ['checkpoints']); // readers skip the torn lines
 
     // Recording, shell capture and rewinds still work after all of that. The file the last command
-    // deletes is first written by a call whose hooks are left alone: a call whose PreToolUse and
-    // PostToolUse were both killed before recording left no trace at all, and no recorder can say
-    // what it wrote (its content before the next checkpoint is then the last one recorded).
-    const a3 = {
-      tool_name: 'Write',
-      tool_use_id: 'toolu_a3',
-      tool_input: { file_path: path.join(w.ws, 'agent-3.txt'), content: 'known\n' },
-    };
-    ok(run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'PreToolUse', ...a3 }) }), 'write pre');
-    fs.writeFileSync(path.join(w.ws, 'agent-3.txt'), 'known\n');
-    ok(run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'PostToolUse', ...a3, tool_response: {} }) }), 'write post');
+    // deletes may have been last written by a call whose hooks were all killed: the prompt's
+    // boundary observation records what is on disk, so the checkpoint is exact all the same.
     ok(
       run(w.store, ['hook', 'claude'], { input: hookInput({ hook_event_name: 'UserPromptSubmit', prompt: 'after the kills' }) }),
       'prompt',

@@ -3,9 +3,17 @@
 import { diskFact } from '../disk';
 import { uncommittedPaths } from '../git/status';
 import { lineStats, type LineStats } from '../lineStats';
-import { type Change, type ChangeOptions, computeChanges, type NotRestorable, type NotUndone } from '../plan';
+import {
+  type Change,
+  type ChangeOptions,
+  computeChanges,
+  type NotRestorable,
+  type NotUndone,
+  type Uncertain,
+  type YourEdit,
+} from '../plan';
 import type { CheckpointRecord, Sequenced } from '../records';
-import { type Blocked, checkSafety, type DiskFact, type Warning } from '../safety';
+import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from '../safety';
 import type { Store } from '../store';
 import { findCheckpoint } from '../timeline';
 
@@ -36,6 +44,8 @@ export interface Plan {
   notUndone: NotUndone[];
   notRestorable: NotRestorable[];
   conflicts: { path: string; sessions: string[] }[];
+  /** Paths whose state at the target is one of two versions: refused without force (which writes the later one). */
+  uncertain: Uncertain[];
   sessions: string[];
   /** Affected files with uncommitted changes in their git repository. */
   uncommitted: string[];
@@ -53,6 +63,16 @@ export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
 
 function contentOf(store: Store, hash: string | null): Buffer | null {
   return hash === null ? null : store.content(hash);
+}
+
+function editOrigin(y: YourEdit): EditOrigin {
+  const p = y.provenance;
+  const e: EditOrigin = {
+    since: p.since.time,
+    how: p.since.phase === 'pre-rewind' ? 'kept' : p.since.phase === 'observed' ? 'observed' : 'found',
+  };
+  if (p.restoredBy) e.restored = { time: p.restoredBy.time, undo: p.restoredBy.undo };
+  return e;
 }
 
 /** The dry run: touches nothing. */
@@ -75,6 +95,16 @@ export function makePlan(store: Store, targetId: string, opts: PlanOptions = {})
   });
   set.notRestorable.sort((a, b) => (a.path < b.path ? -1 : 1));
   const safety = checkSafety(changes, disk);
+  const kept = new Set(changes.map((c) => c.path));
+  // Disk = last record, but the last record is the user's own content: refused all the same.
+  const outside = new Set(safety.blocked.map((b) => b.path));
+  for (const y of set.yourEdits) {
+    if (!kept.has(y.path) || outside.has(y.path)) continue;
+    if (y.undoing) safety.warnings.push({ path: y.path, reason: 'restored-edit', since: y.provenance.since.time, edit: editOrigin(y) });
+    else safety.blocked.push({ path: y.path, reason: 'your-edit', edit: editOrigin(y) });
+  }
+  for (const o of set.observed) if (kept.has(o.path)) safety.warnings.push({ path: o.path, reason: 'observed', since: o.time });
+  safety.blocked.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const files: PlanFile[] = changes.map((c) => {
     let stats: LineStats = { insertions: 0, deletions: 0 };
     if (!opts.noStats) {
@@ -94,11 +124,18 @@ export function makePlan(store: Store, targetId: string, opts: PlanOptions = {})
     notUndone: set.notUndone,
     notRestorable: set.notRestorable,
     conflicts: set.conflicts,
+    uncertain: set.uncertain.filter((u) => kept.has(u.path)),
     sessions: set.sessions,
     uncommitted: opts.noGit ? [] : uncommittedPaths(changes.map((c) => c.path)),
     changes,
     records,
   };
+}
+
+const iso = (t: number) => new Date(t).toISOString();
+
+function editJson(e: EditOrigin) {
+  return { since: iso(e.since), how: e.how, ...(e.restored ? { restored: { time: iso(e.restored.time), undo: e.restored.undo } } : {}) };
 }
 
 /** The JSON of `plan --json` (the documented fields first; extra fields after). */
@@ -114,8 +151,14 @@ export function planJson(plan: Plan) {
       ...(f.approximate ? { approximate: true } : {}),
       ...(f.sessions.length ? { sessions: f.sessions } : {}),
     })),
-    blocked: plan.blocked,
-    warnings: plan.warnings,
+    blocked: plan.blocked.map((b) => ({ path: b.path, reason: b.reason, ...(b.edit ? { edit: editJson(b.edit) } : {}) })),
+    warnings: plan.warnings.map((w) => ({
+      path: w.path,
+      reason: w.reason,
+      ...(w.since !== undefined ? { since: iso(w.since) } : {}),
+      ...(w.edit ? { edit: editJson(w.edit) } : {}),
+    })),
+    uncertain: plan.uncertain.map((u) => ({ path: u.path, reason: u.reason, recorded: iso(u.recorded.time), found: iso(u.found.time) })),
     notUndone: plan.notUndone.map((n) => ({
       tool: n.tool,
       summary: n.summary,

@@ -96,7 +96,7 @@ export function recoverLocked(store: Store): Recovery | null {
     const now = hashOnDisk(store, w.path);
     if (now === w.to) {
       const s = store.snapshot(w.path, 'rewind');
-      if (s) snaps.push(s);
+      if (s) snaps.push({ ...s, by: j.checkpoint, ...(w.origin && s.hash === w.to ? { origin: w.origin } : {}) });
       rec.written.push(w.path);
     } else if (now === w.expect) rec.notWritten.push(w.path);
     else rec.changedSince.push(w.path);

@@ -69,7 +69,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       release();
       return { status: 'vetoed', plan, paths: vetoed };
     }
-    if (plan.blocked.length > 0 && !opts.force) {
+    if ((plan.blocked.length > 0 || plan.uncertain.length > 0) && !opts.force) {
       release();
       return { status: 'refused', plan };
     }
@@ -82,6 +82,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
     const writes: Write[] = plan.changes.map((c) => {
       const w: Write = { path: c.path, action: c.action, expect: null, to: c.to.hash, tmp: tmpNameFor(c.path, id) };
       if (c.to.link) w.link = true;
+      if (c.origin) w.origin = c.origin;
       if (c.to.mode !== undefined) w.mode = c.to.mode;
       // Only folders inside the workspace (and never the workspace folder itself) are removed.
       if (c.to.hash === null && c.to.dirs) w.dirs = c.to.dirs.filter((d) => !roots.includes(d) && store.mayWrite(d, roots));
@@ -131,7 +132,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
         done = true;
         try {
           fault('rewind.written');
-          const results = recordResults(store, writes, errors);
+          const results = recordResults(store, id, writes, errors);
           fault('rewind.recorded');
           removeJournal(store);
           return results;
@@ -153,7 +154,14 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
   }
 }
 
-function recordResults(store: Store, writes: readonly Write[], errors: ReadonlyMap<string, string>): FileResult[] {
+/** A `rewind` snapshot names its rewind and, when it holds what was written, the origin of that content. */
+function withRewind(s: SnapRecord, w: Write, checkpoint: string): SnapRecord {
+  const out: SnapRecord = { ...s, by: checkpoint };
+  if (w.origin && s.hash === w.to) out.origin = w.origin;
+  return out;
+}
+
+function recordResults(store: Store, checkpoint: string, writes: readonly Write[], errors: ReadonlyMap<string, string>): FileResult[] {
   const snaps: SnapRecord[] = [];
   const results: FileResult[] = [];
   const now = Date.now();
@@ -164,7 +172,7 @@ function recordResults(store: Store, writes: readonly Write[], errors: ReadonlyM
       /* no leftover */
     }
     const s = store.snapshot(w.path, 'rewind', { time: now });
-    if (s) snaps.push(s);
+    if (s) snaps.push(withRewind(s, w, checkpoint));
     const actual = s ? s.hash : 'unknown';
     const err = errors.get(w.path);
     const ok = !err && actual === w.to && (!s || !!s.link === !!w.link);

@@ -6,6 +6,7 @@ import { diskFact } from '../disk';
 import { fault } from '../faults';
 import { writeAll } from '../fsx';
 import type { Change } from '../plan';
+import type { Origin } from '../records';
 import type { Store } from '../store';
 
 export interface Write {
@@ -22,6 +23,8 @@ export interface Write {
   /** Folders a (re)creation will make (missing when the rewind began): removed again by a recovery that finds the file unwritten. */
   made?: string[];
   tmp: string;
+  /** The provenance of the content written (carried by its `rewind` snapshot). */
+  origin?: Origin;
 }
 
 export function tmpNameFor(p: string, id: string): string {

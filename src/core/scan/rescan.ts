@@ -148,6 +148,9 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
             state.files.set(rel, e);
             dirty = true;
           }
+          // `chmod +x`: the same bytes, but executable now (or no longer) is a change a rewind undoes.
+          if (!(e.flags & F_LINK) && (prev.mode & 0o111) !== (e.mode & 0o111))
+            changes.push({ path: rel, before: prev, after: e, data: r.data });
           return;
         }
       }

@@ -1,0 +1,107 @@
+// Observed snapshots (DESIGN: a checkpoint is what was on disk). At every turn boundary — session
+// start, prompt, stop, session end — and before the boundary's checkpoint, every recorded path is
+// compared with its last record: existence, content, executable bit, symlink target. A path whose
+// disk state differs gets an `observed` snapshot of what is on disk: nobody's tool made that change
+// (the user in an editor, another tool, an agent we do not hook), so the checkpoint that follows is
+// exactly the disk for every path we know. A rewind treats observed content as the user's
+// (provenance: core/provenance.ts): it warns before reverting it and refuses to overwrite it.
+//
+// Cost: one lstat per recorded path; the content is read and hashed only where size, mtime or mode
+// moved. Paths nobody recorded are not looked at (a rewind never touches them), and paths of calls
+// still in flight (their tool is writing them right now) are left to that call's own `after`.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { sha256 } from '../core/blobs';
+import type { LogRecord, SnapRecord } from '../core/records';
+import { readJournal } from '../core/rewind/journal';
+import type { Store } from '../core/store';
+import { sameExec } from '../core/timeline';
+import type { EventBase } from './events';
+
+/** True when the disk at `p` may differ from the record `r` (cheap: a stat; content only when the stat moved). */
+export function differsFromRecord(p: string, r: SnapRecord, maxBytes: number): boolean {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(p);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return r.hash !== null || !!r.skipped; // gone since
+    return false; // cannot tell: say nothing rather than record a guess
+  }
+  const recordedMissing = r.hash === null && !r.skipped;
+  if (recordedMissing) return st.isFile() || st.isSymbolicLink(); // created since
+  if (st.isSymbolicLink() !== !!r.link) return true;
+  if (!st.isFile() && !st.isSymbolicLink()) return false; // a FIFO or device: never recorded as content
+  if (r.skipped) return st.size !== r.size || st.mtimeMs !== r.mtime;
+  if (!r.link && !sameExec(r.mode, st.mode & 0o7777)) return true;
+  if (st.size === r.size && st.mtimeMs === r.mtime) return false;
+  if (st.isSymbolicLink()) {
+    try {
+      return sha256(fs.readlinkSync(p, { encoding: 'buffer' })) !== r.hash;
+    } catch {
+      return false;
+    }
+  }
+  if (st.size > maxBytes) return true; // was small enough to store, is not now: a change
+  try {
+    return sha256(fs.readFileSync(p)) !== r.hash;
+  } catch {
+    return false;
+  }
+}
+
+/** Paths that calls still in flight (any session) are writing: their own `after` will record them. */
+function inflightPaths(store: Store): Set<string> {
+  const out = new Set<string>();
+  const root = path.join(store.dir, 'inflight');
+  let sessions: string[] = [];
+  try {
+    sessions = fs.readdirSync(root);
+  } catch {
+    return out; // none: the common case
+  }
+  for (const s of sessions) {
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(path.join(root, s));
+    } catch {
+      continue;
+    }
+    for (const n of names) {
+      try {
+        const m = JSON.parse(fs.readFileSync(path.join(root, s, n), 'utf8')) as { paths?: unknown };
+        if (Array.isArray(m.paths)) for (const p of m.paths) if (typeof p === 'string') out.add(p);
+      } catch {
+        /* torn by a kill */
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The `observed` snapshots for a boundary. `pending` are lines this hook writes first (repaired
+ * `after`s of calls whose PostToolUse never came): they count as the latest record of their paths.
+ */
+export function observeBoundary(store: Store, e: EventBase, pending: readonly LogRecord[] = [], time = Date.now()): SnapRecord[] {
+  const latest = new Map<string, SnapRecord>(store.latestSnaps());
+  for (const r of pending) if (r.t === 'snap') latest.set(r.path, r);
+  if (latest.size === 0) return [];
+  const skip = inflightPaths(store);
+  const maxBytes = store.config().maxFileBytes;
+  const out: SnapRecord[] = [];
+  for (const [p, r] of latest) {
+    if (skip.has(p) || !differsFromRecord(p, r, maxBytes)) continue;
+    const s = store.snapshot(p, 'observed', { origin: 'user', session: e.session, time });
+    if (s) out.push(s);
+  }
+  // A rewind writing right now (its journal is there): what we saw of its files is its work in
+  // progress, and its own `rewind` snapshots will record the result. (One that finished meanwhile
+  // has appended those already, before our lines.)
+  const journal = out.length ? readJournal(store) : null;
+  if (journal) {
+    const writing = new Set(journal.writes.map((w) => w.path));
+    return out.filter((s) => !writing.has(s.path));
+  }
+  return out;
+}
