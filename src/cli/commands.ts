@@ -141,7 +141,11 @@ function printPlan(plan: Plan): void {
 }
 
 function editWords(e: EditOrigin): string {
-  return yourEditWords({ how: e.how, since: iso(e.since), ...(e.restored ? { restored: { time: iso(e.restored.time), undo: e.restored.undo } } : {}) });
+  return yourEditWords({
+    how: e.how,
+    since: iso(e.since),
+    ...(e.restored ? { restored: { time: iso(e.restored.time), undo: e.restored.undo } } : {}),
+  });
 }
 
 function blockedLine(b: Plan['blocked'][number]): string {

@@ -100,7 +100,15 @@ export class RewindService {
         ),
       ],
       warnings: plan.warnings.map((w) =>
-        problem(w.path, w.reason, w.edit ? capitalise(yourEditWords(editWords(w.edit))) + '.' : w.since !== undefined ? `First seen at ${clock(w.since)}.` : undefined),
+        problem(
+          w.path,
+          w.reason,
+          w.edit
+            ? capitalise(yourEditWords(editWords(w.edit))) + '.'
+            : w.since !== undefined
+              ? `First seen at ${clock(w.since)}.`
+              : undefined,
+        ),
       ),
       dirty: dirtyAmong(plan.files.map((f) => f.path)).map((p) => problem(p, 'unsaved')),
       uncommitted: plan.uncommitted,
