@@ -5,12 +5,13 @@ import { newId } from '../core/ids';
 import { gc, storeBytes } from '../core/gc';
 import { StoreBusyError } from '../core/lock';
 import { rewind } from '../core/rewind/apply';
-import { CheckpointNotFoundError, makePlan, type Plan, planJson } from '../core/rewind/dryRun';
+import { CallNotFoundError, CheckpointNotFoundError, makePlan, type Plan, planJson } from '../core/rewind/dryRun';
 import { recoverUnfinished } from '../core/rewind/journal';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreFormatError } from '../core/storeFormat';
 import { checkpoints as listCheckpoints, filesPerCheckpoint } from '../core/timeline';
 import type { EditOrigin } from '../core/safety';
+import { BEFORE_CALL } from '../core/timeline';
 import { verifyStore } from '../core/verify';
 import { type Reason, REASONS, yourEditWords } from '../shared/reasons';
 import { runConversation } from './conversation';
@@ -25,6 +26,7 @@ Usage:
   agent-rewind checkpoints [--json]               list checkpoints, oldest first
   agent-rewind plan --to <checkpoint> [--json]    dry run: what a rewind would do (touches nothing)
   agent-rewind rewind --to <checkpoint> [--force] [--json]
+  agent-rewind plan|rewind --before-call <tool call id> ...   to just before one tool call
   agent-rewind checkpoint [--label <text>]        record a manual checkpoint
   agent-rewind verify [--json]                    check every blob and line of the store
   agent-rewind gc [--keep-days N] [--json]        drop old checkpoints, sweep unused blobs
@@ -97,21 +99,30 @@ function cmdCheckpoints(args: string[]): number {
 
 const PLAN_OPTIONS = {
   to: { type: 'string' },
+  'before-call': { type: 'string' },
   session: { type: 'string', multiple: true },
   path: { type: 'string', multiple: true },
 } as const;
 
-function planArgs(values: { to?: string; session?: string[]; path?: string[] }) {
-  if (!values.to) throw new UsageError('Missing --to <checkpoint-id>; run `agent-rewind checkpoints` to list them.');
+function planArgs(values: { to?: string; 'before-call'?: string; session?: string[]; path?: string[] }) {
+  const call = values['before-call'];
+  if (values.to !== undefined && call !== undefined)
+    throw new UsageError('Give --to <checkpoint-id> or --before-call <tool call id>, not both.');
+  if (!values.to && !call)
+    throw new UsageError(
+      'Missing --to <checkpoint-id> (`agent-rewind checkpoints` lists them) or --before-call <tool call id> (`agent-rewind conversation show` lists them).',
+    );
   return {
-    to: values.to,
+    to: call ? BEFORE_CALL + call : values.to!,
     opts: { ...(values.session ? { sessions: values.session } : {}), ...(values.path ? { paths: values.path } : {}) },
   };
 }
 
 function printPlan(plan: Plan): void {
   const t = plan.target;
-  out(`Rewind to ${t.id} (${t.kind}, ${iso(t.time)}): "${oneLine(t.label, 70)}"`);
+  if (t.call)
+    out(`Rewind to just before step ${t.call.step} of ${t.call.of} of its turn (call ${t.id}, ${iso(t.time)}): ${oneLine(t.label, 70)}`);
+  else out(`Rewind to ${t.id} (${t.kind}, ${iso(t.time)}): "${oneLine(t.label, 70)}"`);
   if (plan.notUndone.length) {
     out(`\nWill NOT be undone (${plan.notUndone.length}):`);
     for (const n of plan.notUndone)
@@ -179,6 +190,11 @@ function cmdPlan(args: string[]): number {
   return EXIT.ok;
 }
 
+/** The target as it is given on the command line. */
+function targetArg(plan: Plan): string {
+  return plan.target.call ? `--before-call ${plan.target.id}` : `--to ${plan.target.id}`;
+}
+
 export function refusalMessage(plan: Plan): string {
   const lines = [
     `Refused: ${plan.blocked.length + plan.uncertain.length} file(s) hold work that is not the agent's, or a state this point cannot vouch for, and rewinding would overwrite it:`,
@@ -187,8 +203,8 @@ export function refusalMessage(plan: Plan): string {
     ...(plan.uncommitted.length ? [`  (uncommitted in git: ${plan.uncommitted.join(', ')})`] : []),
     'Nothing was written. Three ways out:',
     '  1. Save or commit your own changes to those files (or copy them elsewhere), then rewind again.',
-    `  2. Rewind anyway: agent-rewind rewind --to ${plan.target.id} --force  (their current content is snapshotted first; rewinding to the new rewind checkpoint brings it back).`,
-    `  3. Look first: agent-rewind plan --to ${plan.target.id}`,
+    `  2. Rewind anyway: agent-rewind rewind ${targetArg(plan)} --force  (their current content is snapshotted first; rewinding to the new rewind checkpoint brings it back).`,
+    `  3. Look first: agent-rewind plan ${targetArg(plan)}`,
   ];
   return lines.join('\n');
 }
@@ -232,7 +248,9 @@ async function cmdRewind(args: string[]): Promise<number> {
         ),
       );
     else {
-      out(`Nothing to rewind: the recorded files already match checkpoint ${r.plan.target.id}.`);
+      out(
+        `Nothing to rewind: the recorded files already match ${r.plan.target.call ? 'the moment before call' : 'checkpoint'} ${r.plan.target.id}.`,
+      );
       printNotRestorable(r.plan);
     }
     return EXIT.ok;
@@ -347,6 +365,7 @@ export async function runCommand(command: string | undefined, args: string[]): P
       e instanceof StoreMissingError ||
       e instanceof StoreFormatError ||
       e instanceof CheckpointNotFoundError ||
+      e instanceof CallNotFoundError ||
       e instanceof StoreBusyError
     )
       return fail(e, EXIT.error);

@@ -26,6 +26,8 @@ export interface CheckpointRecord {
   promptId?: string;
   /** For a `rewind` checkpoint: the checkpoint it rewound to. */
   target?: string;
+  /** For a `rewind` checkpoint to just before a tool call: that call's id. */
+  targetCall?: string;
   /** The agent's conversation transcript, when it has one we can read (Claude Code). */
   transcript?: string;
   /** Why the session started (Claude Code SessionStart `source`: startup, resume, clear, compact, fork). */

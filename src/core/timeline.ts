@@ -1,8 +1,8 @@
 // Pure functions over the sequenced records of `files.jsonl`: checkpoints, the state of every
 // recorded path at a checkpoint, and what each checkpoint's span touched. The sequence (line order)
 // is the only clock: timestamps are for display.
-import type { CheckpointRecord, Sequenced, SnapRecord } from './records';
-import { isCheckpoint, isSnap } from './records';
+import type { CallRecord, CheckpointRecord, Sequenced, SnapRecord } from './records';
+import { isCall, isCheckpoint, isSnap } from './records';
 
 /** What we know of one path at one moment. `hash: null` without `skipped` = the path did not exist. */
 export interface FileState {
@@ -61,6 +61,65 @@ export function findCheckpoint(records: readonly Sequenced[], idOrPrefix: string
   const matches = idOrPrefix.length >= 4 ? all.filter((c) => c.id.startsWith(idOrPrefix)) : [];
   if (matches.length === 1) return { ok: true, checkpoint: matches[0]! };
   return { ok: false, reason: matches.length ? 'ambiguous' : 'none', matches: matches.map((c) => c.id) };
+}
+
+/**
+ * What a rewind goes back to: a checkpoint, or the moment just before one tool call (finer than a
+ * turn: every file tool call has a `before` snapshot, every shell call a pre-command scan). Passed
+ * around as a string: a checkpoint id, or `before:<call id>` (BEFORE_CALL).
+ */
+export interface RewindTarget {
+  /** The checkpoint id, or the call id for a call. */
+  id: string;
+  /** Records with a sequence number up to this one are before the target. */
+  seq: number;
+  kind: CheckpointRecord['kind'] | 'before-call';
+  label: string;
+  time: number;
+  session?: string;
+  /** For a call: the call, and its place among its turn's calls ("step 7 of 15"). */
+  call?: { id: string; tool: string; summary: string; step: number; of: number };
+  checkpoint?: Sequenced<CheckpointRecord>;
+}
+
+export const BEFORE_CALL = 'before:';
+
+export function targetOfCheckpoint(c: Sequenced<CheckpointRecord>): RewindTarget {
+  return { id: c.id, seq: c.seq, kind: c.kind, label: c.label, time: c.time, ...(c.session ? { session: c.session } : {}), checkpoint: c };
+}
+
+/** The moment just before the tool call `callId` (its first call line), or null when no such call is recorded. */
+export function beforeCallTarget(records: readonly Sequenced[], callId: string): RewindTarget | null {
+  const i = records.findIndex((r) => isCall(r) && r.call === callId);
+  if (i < 0) return null;
+  const call = records[i] as Sequenced<CallRecord>;
+  // Its turn: the calls of its session since that session's last prompt or session start.
+  let start = 0;
+  for (let j = i - 1; j >= 0; j--) {
+    const r = records[j]!;
+    if (isCheckpoint(r) && r.session === call.session && (r.kind === 'prompt' || r.kind === 'session-start')) {
+      start = j + 1;
+      break;
+    }
+  }
+  let step = 0;
+  let of = 0;
+  for (let j = start; j < records.length; j++) {
+    const r = records[j]!;
+    if (isCheckpoint(r) && r.session === call.session && (r.kind === 'prompt' || r.kind === 'session-start')) break;
+    if (!isCall(r) || r.session !== call.session) continue;
+    of++;
+    if (j === i) step = of;
+  }
+  return {
+    id: callId,
+    seq: call.seq - 1,
+    kind: 'before-call',
+    label: `${call.tool}: ${call.summary}`,
+    time: call.time,
+    ...(call.session ? { session: call.session } : {}),
+    call: { id: callId, tool: call.tool, summary: call.summary, step, of },
+  };
 }
 
 /** Phases whose content describes the disk *before* something happened: valid for earlier moments. */

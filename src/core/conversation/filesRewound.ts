@@ -16,7 +16,7 @@ import { isSnap } from '../records';
 import { type FileState, latestState, sameContent, stateAt } from '../timeline';
 import { forkOf, type LineageRecord } from './lineage';
 import { findCutCheckpoint } from './regroundFacts';
-import { indexRewinds, type RestorePoint, restorePointOf } from './restorePoints';
+import { indexRewinds, type RestorePoint, restorePointOf, targetOfRewind } from './restorePoints';
 
 /** The records of `session` with seq below `before` are part of the conversation's memory. */
 export interface KnownRange {
@@ -131,7 +131,7 @@ export function filesRewoundFacts(
   const actions: NotUndone[] = [];
   const seen = new Set<string>();
   for (const rw of [...used.values()].sort((a, b) => a.seq - b.seq)) {
-    const target = rw.target ? index.byId.get(rw.target) : undefined;
+    const target = targetOfRewind(index, rw);
     if (!target) continue;
     for (const range of ranges) {
       const upTo = Math.min(rw.seq, range.before);

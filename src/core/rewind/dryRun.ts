@@ -12,10 +12,10 @@ import {
   type Uncertain,
   type YourEdit,
 } from '../plan';
-import type { CheckpointRecord, Sequenced } from '../records';
+import type { Sequenced } from '../records';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from '../safety';
 import type { Store } from '../store';
-import { findCheckpoint } from '../timeline';
+import { BEFORE_CALL, beforeCallTarget, findCheckpoint, type RewindTarget, targetOfCheckpoint } from '../timeline';
 
 export class CheckpointNotFoundError extends Error {
   constructor(
@@ -30,6 +30,27 @@ export class CheckpointNotFoundError extends Error {
   }
 }
 
+export class CallNotFoundError extends Error {
+  constructor(readonly id: string) {
+    super(
+      `No tool call "${id}" is recorded in this store; \`agent-rewind conversation show --transcript <path> --json\` lists the call ids of a session.`,
+    );
+  }
+}
+
+/** A target string: a checkpoint id (or a unique prefix of one), or `before:<call id>`. */
+export function resolveTarget(records: readonly Sequenced[], ref: string): RewindTarget {
+  if (ref.startsWith(BEFORE_CALL)) {
+    const id = ref.slice(BEFORE_CALL.length);
+    const t = beforeCallTarget(records, id);
+    if (!t) throw new CallNotFoundError(id);
+    return t;
+  }
+  const found = findCheckpoint(records, ref);
+  if (!found.ok) throw new CheckpointNotFoundError(ref, found.reason === 'ambiguous' ? found.matches : []);
+  return targetOfCheckpoint(found.checkpoint);
+}
+
 export interface PlanFile extends LineStats {
   path: string;
   action: Change['action'];
@@ -37,7 +58,7 @@ export interface PlanFile extends LineStats {
 }
 
 export interface Plan {
-  target: Sequenced<CheckpointRecord>;
+  target: RewindTarget;
   files: PlanFile[];
   blocked: Blocked[];
   warnings: Warning[];
@@ -76,12 +97,11 @@ function editOrigin(y: YourEdit): EditOrigin {
 }
 
 /** The dry run: touches nothing. */
-export function makePlan(store: Store, targetId: string, opts: PlanOptions = {}): Plan {
+export function makePlan(store: Store, target: string, opts: PlanOptions = {}): Plan {
   const { records } = store.read();
-  const found = findCheckpoint(records, targetId);
-  if (!found.ok) throw new CheckpointNotFoundError(targetId, found.reason === 'ambiguous' ? found.matches : []);
+  const to = resolveTarget(records, target);
   const roots = store.roots(records);
-  const set = computeChanges(records, found.checkpoint, { ...opts, allowed: (p) => store.mayWrite(p, roots) });
+  const set = computeChanges(records, to, { ...opts, allowed: (p) => store.mayWrite(p, roots) });
   const maxBytes = store.config().maxFileBytes;
   const disk = new Map<string, DiskFact>();
   // A rewind keeps a copy of everything it overwrites, so it never overwrites what it cannot copy
@@ -117,7 +137,7 @@ export function makePlan(store: Store, targetId: string, opts: PlanOptions = {})
     return { path: c.path, action: c.action, ...stats, sessions: c.sessions };
   });
   return {
-    target: found.checkpoint,
+    target: to,
     files,
     blocked: safety.blocked,
     warnings: safety.warnings,
@@ -177,5 +197,6 @@ export function planJson(plan: Plan) {
       label: plan.target.label,
       time: new Date(plan.target.time).toISOString(),
     },
+    ...(plan.target.call ? { call: plan.target.call } : {}),
   };
 }

@@ -112,8 +112,8 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
     const checkpoint = store.checkpointRecord({
       id,
       kind: 'rewind',
-      label: `Before rewind to "${oneLine(plan.target.label, 80)}"`,
-      target: plan.target.id,
+      label: `Before rewind to ${plan.target.call ? 'just before ' : ''}"${oneLine(plan.target.label, 80)}"`,
+      ...(plan.target.call ? { targetCall: plan.target.call.id } : { target: plan.target.id }),
       time: now,
     });
     store.append([...pre, checkpoint]);
