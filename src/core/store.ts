@@ -7,8 +7,9 @@ import { BlobStore, sha256 } from './blobs';
 import { readConfig, type StoreConfig } from './config';
 import { readDisk } from './disk';
 import { appendRecords, type LogContents, readLog } from './fileLog';
+import { type LatestTable, latestSnaps } from './latestSnaps';
 import { checkAbsolutePath, isInside } from './paths';
-import type { CheckpointRecord, LogRecord, Origin, Sequenced, SnapPhase, SnapRecord } from './records';
+import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './records';
 import { migrateMeta, STORE_FORMAT, type StoreMeta } from './storeFormat';
 
 export class StoreMissingError extends Error {
@@ -141,12 +142,10 @@ export class Store {
 
   /**
    * The latest snapshot of every recorded path (what the log says is on disk now), for the
-   * boundary observation on the hook path.
+   * boundary observation on the hook path (core/latestSnaps.ts keeps it cached).
    */
-  latestSnaps(): Map<string, Sequenced<SnapRecord>> {
-    const out = new Map<string, Sequenced<SnapRecord>>();
-    for (const r of this.read().records) if (r.t === 'snap') out.set(r.path, r);
-    return out;
+  latestSnaps(): LatestTable {
+    return latestSnaps(this.dir, this.logFile);
   }
 
   append(records: readonly LogRecord[]): void {

@@ -12,6 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from '../core/blobs';
+import type { LatestState } from '../core/latestSnaps';
 import type { LogRecord, SnapRecord } from '../core/records';
 import { readJournal } from '../core/rewind/journal';
 import type { Store } from '../core/store';
@@ -19,15 +20,14 @@ import { sameExec } from '../core/timeline';
 import type { EventBase } from './events';
 
 /** True when the disk at `p` may differ from the record `r` (cheap: a stat; content only when the stat moved). */
-export function differsFromRecord(p: string, r: SnapRecord, maxBytes: number): boolean {
-  let st: fs.Stats;
+export function differsFromRecord(p: string, r: LatestState, maxBytes: number): boolean {
+  let st: fs.Stats | undefined;
   try {
-    st = fs.lstatSync(p);
+    st = fs.lstatSync(p, { throwIfNoEntry: false }); // most paths exist: no exception to build per path
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return r.hash !== null || !!r.skipped; // gone since
-    return false; // cannot tell: say nothing rather than record a guess
+    if ((e as NodeJS.ErrnoException).code !== 'ENOTDIR') return false; // cannot tell: say nothing rather than record a guess
   }
+  if (!st) return r.hash !== null || !!r.skipped; // gone since
   const recordedMissing = r.hash === null && !r.skipped;
   if (recordedMissing) return st.isFile() || st.isSymbolicLink(); // created since
   if (st.isSymbolicLink() !== !!r.link) return true;
@@ -84,17 +84,34 @@ function inflightPaths(store: Store): Set<string> {
  * `after`s of calls whose PostToolUse never came): they count as the latest record of their paths.
  */
 export function observeBoundary(store: Store, e: EventBase, pending: readonly LogRecord[] = [], time = Date.now()): SnapRecord[] {
-  const latest = new Map<string, SnapRecord>(store.latestSnaps());
-  for (const r of pending) if (r.t === 'snap') latest.set(r.path, r);
-  if (latest.size === 0) return [];
+  const latest = store.latestSnaps();
+  for (const r of pending) if (r.t === 'snap') latest.shadow(r);
   const skip = inflightPaths(store);
   const maxBytes = store.config().maxFileBytes;
   const out: SnapRecord[] = [];
-  for (const [p, r] of latest) {
-    if (skip.has(p) || !differsFromRecord(p, r, maxBytes)) continue;
+  latest.forEach((p, state, plain) => {
+    if (skip.has(p)) return;
+    if (plain) {
+      // The common case, answered by one lstat and the cached columns: a regular file, unmoved.
+      let st: fs.Stats | undefined;
+      try {
+        st = fs.lstatSync(p, { throwIfNoEntry: false });
+      } catch {
+        st = undefined;
+      }
+      if (
+        st &&
+        st.isFile() &&
+        st.size === plain.size &&
+        st.mtimeMs === plain.mtime &&
+        sameExec(plain.mode < 0 ? undefined : plain.mode, st.mode & 0o7777)
+      )
+        return;
+    }
+    if (!differsFromRecord(p, state(), maxBytes)) return;
     const s = store.snapshot(p, 'observed', { origin: 'user', session: e.session, time });
     if (s) out.push(s);
-  }
+  });
   // A rewind writing right now (its journal is there): what we saw of its files is its work in
   // progress, and its own `rewind` snapshots will record the result. (One that finished meanwhile
   // has appended those already, before our lines.)
