@@ -34,6 +34,7 @@ suite('Rewind to before a step', function () {
     s.write('steps/a.txt', 'a one\n');
     s.write('steps/b.txt', 'b two\n');
     s.write('steps/a.txt', 'a three\n');
+    s.tool('Bash', { command: 'git push origin main' });
     s.prompt('after the steps');
   });
 
@@ -43,7 +44,7 @@ suite('Rewind to before a step', function () {
     const c = api.conversation!;
     const session = await until('the session', () => c.getChildren().find((e) => e.kind === 'session' && e.session.id === s.session));
     const prompt = await until('the prompt with three steps', () =>
-      c.getChildren(session).find((e) => e.kind === 'prompt' && e.prompt.text === 'three steps' && e.prompt.tools.length === 3),
+      c.getChildren(session).find((e) => e.kind === 'prompt' && e.prompt.text === 'three steps' && e.prompt.tools.length === 4),
     );
     return c.getChildren(prompt) as ToolEl[];
   };
@@ -52,8 +53,10 @@ suite('Rewind to before a step', function () {
     const c = api.conversation!;
     const steps = await tools();
     const items = steps.map((t) => c.getTreeItem(t));
-    assert.deepEqual(items.map(label), ['Write: steps/a.txt', 'Write: steps/b.txt', 'Write: steps/a.txt']);
-    for (const i of items) assert.match(String(i.contextValue), /^agentRewind\.tool\.rewindable\.recorded$/);
+    assert.deepEqual(items.map(label), ['Write: steps/a.txt', 'Write: steps/b.txt', 'Write: steps/a.txt', 'Bash: git push origin main']);
+    for (const i of items.slice(0, 3)) assert.match(String(i.contextValue), /^agentRewind\.tool\.rewindable\.recorded$/);
+    assert.equal(items[3]!.contextValue, 'agentRewind.tool.irreversible.recorded');
+    assert.equal(c.getChildren(steps[3]).length, 0, 'a push changes no file');
     const third = c.getChildren(steps[2]);
     assert.equal(third.length, 1);
     const fileItem = c.getTreeItem(third[0]!);
@@ -62,7 +65,7 @@ suite('Rewind to before a step', function () {
     // The step's diff: "a one" (before this call) ↔ "a three" (after it), not the turn's.
     await vscode.commands.executeCommand(fileItem.command!.command, ...(fileItem.command!.arguments ?? []));
     const tab = await until('the diff tab', () => vscode.window.tabGroups.activeTabGroup.activeTab);
-    assert.match(tab.label, /a\.txt \(before ↔ after step 3 of 3\)/);
+    assert.match(tab.label, /a\.txt \(before ↔ after step 3 of 4\)/);
     const input = tab.input as vscode.TabInputTextDiff;
     assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), 'a one\n');
     assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), 'a three\n');
@@ -77,13 +80,18 @@ suite('Rewind to before a step', function () {
       () => api.preview!.isOpen && api.preview!.current()?.target.step && api.preview!.current(),
     );
     assert.equal(m.target.id, second.tool.id);
-    assert.deepEqual(m.target.step, { step: 2, of: 3, tool: 'Write', summary: 'steps/b.txt' });
+    assert.deepEqual(m.target.step, { step: 2, of: 4, tool: 'Write', summary: 'steps/b.txt' });
     assert.deepEqual(
       m.files.map((f) => [f.rel, f.action]),
       [
         ['steps/a.txt', 'restore'],
         ['steps/b.txt', 'delete'],
       ],
+    );
+    // What will not be undone comes from the calls after the step: the push.
+    assert.deepEqual(
+      m.notUndone.map((n) => [n.tool, n.summary, n.effect]),
+      [['Bash', 'git push origin main', 'irreversible']],
     );
     assert.deepEqual(m.scope.available, ['files']);
     assert.equal(m.scope.default, 'files');
