@@ -64,4 +64,22 @@ export const tests = [
       assert.equal(fs.readFileSync(path.join(ws, 'steps/two.txt'), 'utf8'), 'two\n');
     },
   },
+  {
+    name: 'a step’s file: Restore This File to Before This Step asks, then rewinds only that file',
+    async run({ page, wb }) {
+      const { ws } = ctx;
+      const third = wb.treeItem(/^Edit: steps\/one\.txt/, { view: 'Conversation' }).first();
+      await wb.expand(third);
+      const fileRow = wb.treeItem(/^one\.txt/, { view: 'Conversation' }).first();
+      await fileRow.waitFor();
+      await wb.clickInlineAction(fileRow, 'Restore This File to Before This Step');
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.getByText(/Restore steps\/one\.txt to how it was before step 3 of 3/).waitFor();
+      await wb.screenshot('step-restore-file');
+      await dialog.getByRole('button', { name: 'Restore' }).click();
+      await wb.notification(/Rewound 1 file to the moment just before Edit steps\/one\.txt \(step 3 of 3\)/);
+      assert.equal(fs.readFileSync(path.join(ws, 'steps/one.txt'), 'utf8'), 'one\n', 'the file is as it was before the step');
+      assert.equal(fs.readFileSync(path.join(ws, 'steps/two.txt'), 'utf8'), 'two\n', 'no other file changes');
+    },
+  },
 ];
