@@ -213,3 +213,28 @@ export function spanChanges(records: readonly Sequenced[], checkpointSeq: number
   }
   return out;
 }
+
+/**
+ * What each tool call itself did to files, keyed by call id: per path, its content just before the
+ * call (the call's first `before` snapshot) and just after it (its last `after` snapshot). Paths the
+ * call named but left as they were, and calls still running (no `after` yet), have no entry.
+ */
+export function callChanges(records: readonly Sequenced[]): Map<string, SpanChange[]> {
+  const byCall = new Map<string, Map<string, SpanChange>>();
+  for (const r of records) {
+    if (!isSnap(r) || !r.call || (r.phase !== 'before' && r.phase !== 'after')) continue;
+    let paths = byCall.get(r.call);
+    if (!paths) byCall.set(r.call, (paths = new Map()));
+    const s = stateOf(r as Sequenced<SnapRecord>);
+    const known = paths.get(r.path);
+    if (r.phase === 'before') {
+      if (!known) paths.set(r.path, { path: r.path, from: s, to: s });
+    } else paths.set(r.path, { path: r.path, from: known?.from, to: s });
+  }
+  const out = new Map<string, SpanChange[]>();
+  for (const [call, paths] of byCall) {
+    const changed = [...paths.values()].filter((c) => !c.from || !sameContent(c.from, c.to)).sort((a, b) => (a.path < b.path ? -1 : 1));
+    if (changed.length) out.set(call, changed);
+  }
+  return out;
+}

@@ -17,6 +17,9 @@ export const CMD = {
   deleteAllData: 'agentRewind.deleteAllData',
   openFileDiff: 'agentRewind.openFileDiff',
   revealCheckpoint: 'agentRewind.revealCheckpoint',
+  rewindFilesBeforeStep: 'agentRewind.rewindFilesBeforeStep',
+  restoreFileBeforeStep: 'agentRewind.restoreFileBeforeStep',
+  openStepFileDiff: 'agentRewind.openStepFileDiff',
 } as const;
 
 export type CommandId = (typeof CMD)[keyof typeof CMD];

@@ -3,7 +3,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { newId } from '../core/ids';
-import { makePlan } from '../core/rewind/dryRun';
 import type { Store } from '../core/store';
 import type { Busy } from './busy';
 import type { ClaudeConnection } from './claudeConnect';
@@ -16,6 +15,8 @@ import { oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
 import type { RewindReporter } from './rewindReporter';
 import { snapshotUri } from './snapshotContent';
+import { restoreOne, stepHandlers } from './stepCommands';
+import type { StepIndex } from './stepIndex';
 import type { StorageCommands } from './storageCommands';
 import type { TimelineModel } from './timelineModel';
 
@@ -26,6 +27,7 @@ export interface CommandDeps {
   files: FilesView;
   filesTree: vscode.TreeView<FilesElement>;
   conversation: ConversationView;
+  steps: StepIndex;
   preview: PreviewPanel;
   reporter: RewindReporter;
   storage: StorageCommands;
@@ -97,6 +99,7 @@ function filesPreview(d: CommandDeps, id: string) {
 
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
+    ...stepHandlers(d),
     [CMD.rewindFilesToHere]: async (arg) => {
       const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, 'Rewind files to which checkpoint?'));
       if (id) filesPreview(d, id);
@@ -118,24 +121,12 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         if (!pick) return;
         el = { kind: 'file', checkpointId: id, change: pick.change };
       }
-      const p = el.change.path;
-      const plan = d.model.find(el.checkpointId) ? makePlan(d.store, el.checkpointId, { paths: [p] }) : undefined;
-      if (!plan || plan.files.length === 0) {
-        void vscode.window.showInformationMessage(
-          `${d.model.relative(p)} already matches that checkpoint${plan?.notRestorable.length ? `, or cannot be restored (${plan.notRestorable[0]!.reason})` : ''}.`,
-        );
+      const cp = d.model.find(el.checkpointId);
+      if (!cp) {
+        void vscode.window.showInformationMessage('That checkpoint is no longer recorded (it was cleaned up).');
         return;
       }
-      const f = plan.files[0]!;
-      const ok = await vscode.window.showWarningMessage(
-        `Restore ${d.model.relative(p)} to how it was at "${oneLine(plan.target.label, 60)}"?`,
-        {
-          modal: true,
-          detail: `${f.action === 'delete' ? 'The file did not exist then: it will be deleted.' : f.action === 'recreate' ? 'The file will be recreated.' : `+${f.insertions} −${f.deletions} lines.`} Only this file changes; Undo brings it back.`,
-        },
-        'Restore',
-      );
-      if (ok === 'Restore') await d.reporter.applyAndReport(el.checkpointId, { paths: [p] });
+      await restoreOne(d, el.checkpointId, el.change.path, `at "${oneLine(cp.checkpoint.label, 60)}"`);
     },
     [CMD.undoLastRewind]: async () => {
       const last = d.model.lastRewind();

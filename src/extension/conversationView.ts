@@ -1,14 +1,27 @@
 // The Conversation view: agent sessions (forks under their parent) -> user prompts -> tool calls,
-// an icon per effect class so irreversible calls stand out.
+// an icon per effect class so irreversible calls stand out; under each recorded step (tool call),
+// the files that call itself changed, each opening a diff of just that step.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { LineStats } from '../core/lineStats';
+import type { SpanChange } from '../core/timeline';
+import { CMD } from './commandIds';
 import type { ConvPrompt, ConvSession, ConvTool } from './conversationModel';
 import { oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
+import type { StepIndex } from './stepIndex';
 
 export type ConvElement =
   | { kind: 'session'; session: ConvSession }
   | { kind: 'prompt'; session: ConvSession; prompt: ConvPrompt; index: number }
-  | { kind: 'tool'; prompt: ConvPrompt; tool: ConvTool; index: number };
+  | { kind: 'tool'; prompt: ConvPrompt; tool: ConvTool; index: number }
+  | { kind: 'stepFile'; prompt: ConvPrompt; tool: ConvTool; callId: string; change: SpanChange };
+
+/** The steps behind the view: what the store recorded of each call, and +/- counts of a change. */
+export interface StepSource {
+  index: StepIndex;
+  stats(c: SpanChange): LineStats;
+}
 
 const AGENTS: Record<string, string> = { claude: 'Claude Code', copilot: 'Copilot', codex: 'Codex', gemini: 'Gemini CLI' };
 
@@ -45,6 +58,7 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
     private readonly load: () => ConvSession[],
     onChange: vscode.Event<void>,
     private readonly relative: (p: string) => string = (p) => p,
+    private readonly steps?: StepSource,
   ) {
     this.sessions = load();
     onChange(() => this.refresh());
@@ -68,6 +82,10 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
       ];
     }
     if (el.kind === 'prompt') return el.prompt.tools.map((tool, index) => ({ kind: 'tool', prompt: el.prompt, tool, index }));
+    if (el.kind === 'tool' && el.tool.id && this.steps) {
+      const callId = el.tool.id;
+      return this.steps.index.changes(callId).map((change) => ({ kind: 'stepFile', prompt: el.prompt, tool: el.tool, callId, change }));
+    }
     return [];
   }
 
@@ -103,16 +121,48 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
         const t = el.tool;
         // File tools summarize as an absolute path: show it relative to the workspace.
         const summary = t.summary.startsWith('/') || /^[A-Za-z]:\\/.test(t.summary) ? this.relative(t.summary) : t.summary;
-        const item = new vscode.TreeItem(`${t.name}: ${oneLine(summary, 70)}`, vscode.TreeItemCollapsibleState.None);
+        const changed = this.steps?.index.changes(t.id).length ?? 0;
+        const item = new vscode.TreeItem(
+          `${t.name}: ${oneLine(summary, 70)}`,
+          changed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+        );
         item.id = `tool:${el.prompt.key}:${t.id ?? el.index}`;
         item.description = t.effect === 'none' ? undefined : EFFECT_WORDS[t.effect];
         item.iconPath = toolIcon(t);
-        item.contextValue = `agentRewind.tool.${t.effect}`;
+        // `.recorded`: the store holds this call, so a rewind to just before it can be planned.
+        item.contextValue = `agentRewind.tool.${t.effect}${this.steps?.index.recorded(t.id) ? '.recorded' : ''}`;
         item.tooltip = new vscode.MarkdownString().appendText(
           `${t.name} — ${EFFECT_WORDS[t.effect]}${t.severity === 'low' ? ' (unknown command)' : ''}\n${t.summary.slice(0, 2000)}`,
         );
         return item;
       }
+      case 'stepFile':
+        return this.stepFileItem(el);
     }
+  }
+
+  private stepFileItem(el: Extract<ConvElement, { kind: 'stepFile' }>): vscode.TreeItem {
+    const c = el.change;
+    const rel = this.relative(c.path);
+    const item = new vscode.TreeItem(path.basename(c.path), vscode.TreeItemCollapsibleState.None);
+    item.id = `step:${el.prompt.key}:${el.callId}:${c.path}`;
+    item.resourceUri = vscode.Uri.file(c.path);
+    const gone = (s: SpanChange['to'] | undefined) => !!s && s.hash === null && !s.skipped;
+    const s = this.steps?.stats(c);
+    const what = gone(c.to)
+      ? 'deleted'
+      : !c.from || gone(c.from)
+        ? 'created'
+        : s?.binary
+          ? 'binary'
+          : s
+            ? `+${s.insertions} −${s.deletions}`
+            : '';
+    const dir = path.dirname(rel);
+    item.description = [dir === '.' ? '' : dir, what].filter(Boolean).join(' · ');
+    item.contextValue = 'agentRewind.stepFile';
+    item.tooltip = new vscode.MarkdownString().appendText(`${c.path}\n${what} in this step (${el.tool.name})`);
+    item.command = { command: CMD.openStepFileDiff, title: 'Open Changes of This Step', arguments: [el] };
+    return item;
   }
 }

@@ -18,6 +18,7 @@ import { RewindService } from './rewindService';
 import { readSettings, writeStoreConfig } from './settings';
 import { SNAPSHOT_SCHEME, SnapshotContentProvider } from './snapshotContent';
 import { StatusBar } from './statusBar';
+import { StepIndex } from './stepIndex';
 import { StorageCommands } from './storageCommands';
 import { StoreWatcher } from './storeWatcher';
 import { TimelineModel } from './timelineModel';
@@ -30,6 +31,7 @@ export interface AgentRewindApi {
   model?: TimelineModel;
   files?: FilesView;
   conversation?: ConversationView;
+  steps?: StepIndex;
   preview?: PreviewPanel;
   service?: RewindService;
   rewinder?: ClaudeConversationRewinder;
@@ -93,10 +95,12 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const files = new FilesView(model);
   const filesTree = vscode.window.createTreeView<FilesElement>(VIEW.files, { treeDataProvider: files, showCollapseAll: true });
   const source = new ConversationSource(store);
+  const steps = new StepIndex(() => model.all);
   const conversation = new ConversationView(
     () => source.build(model.sessions()),
     model.onDidChange,
     (p) => model.relative(p),
+    { index: steps, stats: (c) => model.stats(c) },
   );
   // Transcripts grow without a hook event (assistant replies): notice it with a cheap stat poll.
   let printed = source.fingerprint(conversation.all);
@@ -159,7 +163,21 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
       syncRoots();
       updateContext();
     }),
-    ...registerCommands({ store, model, busy, files, filesTree, conversation, preview, reporter, storage, claude, output, updateContext }),
+    ...registerCommands({
+      store,
+      model,
+      busy,
+      files,
+      filesTree,
+      conversation,
+      steps,
+      preview,
+      reporter,
+      storage,
+      claude,
+      output,
+      updateContext,
+    }),
   );
 
   // Terminals started in VS Code find the store too (`agent-rewind checkpoints` just works).
@@ -187,7 +205,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     }, 30000).unref?.();
   }
 
-  Object.assign(api, { model, files, conversation, preview, service, rewinder, status });
+  Object.assign(api, { model, files, conversation, steps, preview, service, rewinder, status });
   api.activationMs = performance.now() - t0;
   output.appendLine(
     `Agent Rewind ${context.extension.packageJSON.version} active in ${api.activationMs.toFixed(1)} ms; store ${store.dir}`,

@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Plan } from '../core/rewind/dryRun';
+import { BEFORE_CALL } from '../core/timeline';
 import {
   emptyPreviewModel,
   isWebviewMessage,
@@ -28,6 +29,14 @@ export interface ConversationRewinder {
   describe(t: ConversationTarget): PreviewModel['conversation'] | { unavailable: string };
   fork(t: ConversationTarget, filesRewound: boolean): Promise<void>;
 }
+
+/**
+ * Why a rewind to just before a tool call rewinds files only: a Claude transcript can be cut only
+ * before a prompt; cut mid-turn, before the assistant message that made the call, it would leave a
+ * turn without its end (and the results of that message's other calls), which cannot be resumed.
+ */
+export const STEP_CONVERSATION_REASON =
+  'this point is in the middle of a turn. A conversation can be rewound only to before a prompt; use “Rewind Conversation to Before This Prompt” on the prompt for that.';
 
 export interface PreviewRequest {
   /** The file checkpoint (absent for a conversation-only rewind with no checkpoint). */
@@ -109,7 +118,9 @@ export class PreviewPanel implements vscode.Disposable {
     const available: Scope[] = [];
     let unavailableReason: string | undefined;
     let conv: PreviewModel['conversation'] = null;
-    if (req.conversation && this.conversation) {
+    const step = !!req.targetId?.startsWith(BEFORE_CALL);
+    if (step) unavailableReason = STEP_CONVERSATION_REASON;
+    else if (req.conversation && this.conversation) {
       const d = this.conversation.describe(req.conversation);
       if (d && 'unavailable' in d) unavailableReason = d.unavailable;
       else conv = d;
@@ -118,8 +129,8 @@ export class PreviewPanel implements vscode.Disposable {
         ? 'Conversation rewind is not available for this agent.'
         : 'Open the preview from a prompt in the Conversation view to rewind the conversation too.';
     if (req.targetId) available.push('files');
-    if (conv) available.push('conversation');
-    if (conv && req.targetId) available.push('both');
+    if (conv && !step) available.push('conversation');
+    if (conv && !step && req.targetId) available.push('both');
     const scope: PreviewModel['scope'] = {
       default: available.includes(req.scope) ? req.scope : (available[0] ?? 'files'),
       available,
@@ -202,6 +213,11 @@ export class PreviewPanel implements vscode.Disposable {
   private async rewind(scope: Scope, compensations: number[], force: boolean): Promise<void> {
     const req = this.request;
     if (!req) return;
+    if (scope !== 'files' && req.targetId?.startsWith(BEFORE_CALL)) {
+      // The page disables these choices; a message that asks anyway is refused out loud, never ignored.
+      this.send({ type: 'error', message: `The conversation cannot be rewound here: ${STEP_CONVERSATION_REASON}` });
+      return;
+    }
     this.send({ type: 'busy', busy: true, message: 'Rewinding…' });
     try {
       const files = scope !== 'conversation' && req.targetId;

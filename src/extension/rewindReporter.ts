@@ -23,7 +23,12 @@ export class RewindReporter {
     }
     const r = await this.busy.run('rewinding', () => this.service.apply(targetId, req));
     if (!r) return false;
-    const label = this.model.find(targetId)?.checkpoint.label ?? targetId;
+    // A rewind to just before a tool call is named by that call (the target has no checkpoint label).
+    const t = r.plan.target;
+    const label = t.call
+      ? `just before ${t.call.tool} ${t.call.summary.startsWith('/') ? this.model.relative(t.call.summary) : t.call.summary}`
+      : (this.model.find(targetId)?.checkpoint.label ?? t.label);
+    const named = t.call ? `the moment ${oneLine(label, 80)} (step ${t.call.step} of ${t.call.of})` : `"${oneLine(label, 60)}"`;
     switch (r.status) {
       case 'vetoed': {
         const pick = await vscode.window.showWarningMessage(
@@ -58,7 +63,7 @@ export class RewindReporter {
         );
         return false;
       case 'nothing':
-        void vscode.window.showInformationMessage(`Nothing to rewind: the recorded files already match "${oneLine(label, 60)}".`);
+        void vscode.window.showInformationMessage(`Nothing to rewind: the recorded files already match ${named}.`);
         return false;
       case 'done':
       case 'partial': {
@@ -74,7 +79,7 @@ export class RewindReporter {
         if (r.status === 'done') {
           void vscode.window
             .showInformationMessage(
-              `Rewound ${r.files.length} file${r.files.length === 1 ? '' : 's'} to "${oneLine(label, 60)}"; every file verified.`,
+              `Rewound ${r.files.length} file${r.files.length === 1 ? '' : 's'} to ${named}; every file verified.`,
               'Undo',
               'Show Details',
             )

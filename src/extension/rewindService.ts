@@ -1,6 +1,7 @@
 // Plans and applies file rewinds for the extension, exactly as the CLI records them (same core,
 // same store, same order), but writing through one WorkspaceEdit so open editors, undo stacks and
 // file watchers see ordinary file changes. Unsaved editors on affected files refuse the rewind.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { NotUndone } from '../core/plan';
 import { applyRewind, type RewindOutcome } from '../core/rewind/apply';
@@ -71,7 +72,22 @@ export class RewindService {
     });
     const t = plan.target;
     return {
-      target: { id: t.id, label: t.label, kind: t.kind, time: new Date(t.time).toISOString() },
+      target: {
+        id: t.id,
+        label: t.label,
+        kind: t.kind,
+        time: new Date(t.time).toISOString(),
+        ...(t.call
+          ? {
+              step: {
+                step: t.call.step,
+                of: t.call.of,
+                tool: t.call.tool,
+                summary: path.isAbsolute(t.call.summary) ? rel(t.call.summary) : t.call.summary,
+              },
+            }
+          : {}),
+      },
       notUndone: plan.notUndone.map((n, index) => ({
         index,
         tool: n.tool,

@@ -47,8 +47,17 @@ export interface PreviewConversation {
   filesKeepingEdits: string[];
 }
 
+/** A rewind to just before one tool call: its place in its turn ("step 7 of 15") and what it was. */
+export interface PreviewStep {
+  step: number;
+  of: number;
+  tool: string;
+  /** The call's summary, with a file path relative to its workspace folder. */
+  summary: string;
+}
+
 export interface PreviewModel {
-  target: { id: string; label: string; kind: string; time: string };
+  target: { id: string; label: string; kind: string; time: string; step?: PreviewStep };
   notUndone: PreviewNotUndone[];
   files: PreviewFile[];
   notRestorable: PreviewProblem[];

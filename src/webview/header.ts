@@ -9,6 +9,8 @@ export function renderHeader(state: ShownState, act: Actions): Section {
   const m = state.model;
   const kind = CHECKPOINT_KIND[m.target.kind] ?? visible(m.target.kind);
   const label = oneLine(m.target.label);
+  // A rewind to just before one tool call is named by its place in its turn, not by a checkpoint label.
+  const step = m.target.step;
   const el = h(
     'header',
     { class: 'page-header' },
@@ -18,13 +20,20 @@ export function renderHeader(state: ShownState, act: Actions): Section {
       h('h1', null, 'Rewind preview'),
       iconButton('refresh', 'Refresh the preview', 'refresh', () => act.post({ type: 'refresh' })),
     ),
-    h(
-      'p',
-      { class: 'target' },
-      h('span', { class: 'target-prefix' }, 'Back to '),
-      label ? truncated('target-label', `“${label}”`) : h('span', { class: 'target-label' }, 'this checkpoint'),
-      h('span', { class: 'target-meta' }, ` · ${kind}`, m.target.time ? ` · ${formatTime(m.target.time)}` : ''),
-    ),
+    step
+      ? h(
+          'p',
+          { class: 'target' },
+          truncated('target-label', `Before step ${step.step} of ${step.of}: ${oneLine(`${step.tool} ${step.summary}`)}`),
+          h('span', { class: 'target-meta' }, ` · ${kind}`, m.target.time ? ` · ${formatTime(m.target.time)}` : ''),
+        )
+      : h(
+          'p',
+          { class: 'target' },
+          h('span', { class: 'target-prefix' }, 'Back to '),
+          label ? truncated('target-label', `“${label}”`) : h('span', { class: 'target-label' }, 'this checkpoint'),
+          h('span', { class: 'target-meta' }, ` · ${kind}`, m.target.time ? ` · ${formatTime(m.target.time)}` : ''),
+        ),
     h(
       'p',
       { class: 'dry-run' },

@@ -64,6 +64,7 @@ export const CHECKPOINT_KIND: Record<string, string> = {
   'session-start': 'at the start of the session',
   prompt: 'before this prompt',
   'before-tool': 'before this tool call',
+  'before-call': 'in the middle of a turn',
   manual: 'a checkpoint you made',
   rewind: 'before a rewind',
 };

@@ -461,6 +461,27 @@ test('several sessions: grouped, rewind only one session, conflicts listed plain
   await page.close();
 });
 
+test('a step target: the header names the step, Conversation and Both are off with the reason on the page', async () => {
+  const page = await open('dark');
+  await model(page, {
+    ...M.rich,
+    target: { ...M.rich.target, kind: 'before-call', step: { step: 7, of: 15, tool: 'Edit', summary: `src/${M.XSS_IMG}` } },
+    scope: { default: 'files', available: ['files'], unavailableReason: 'this point is in the middle of a turn.' },
+    conversation: null,
+  });
+  assert.equal(await text(page.locator('.target-label')), `Before step 7 of 15: Edit src/${M.XSS_IMG}`, 'the step, as text');
+  assert.match(await text(page.locator('.target-meta')), /in the middle of a turn/);
+  assert.equal(await page.locator('#scope-files').isChecked(), true);
+  assert.equal(await page.locator('#scope-conversation').isDisabled(), true);
+  assert.equal(await page.locator('#scope-both').isDisabled(), true);
+  assert.match(await text(page.locator('#scope-conversation-d')), /^Not available: this point is in the middle of a turn\./);
+  await shot(page, 'step-target-dark');
+  await rewindButton(page).click();
+  assert.deepEqual(await lastPosted(page), { type: 'rewind', scope: 'files', compensations: [], force: false });
+  await assertClean(page, 'step');
+  await page.close();
+});
+
 test('hostile agent output stays text: no element, no script, no alert, bidi shown, long names cut', async () => {
   const page = await open('dark');
   await model(page, M.hostile);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { computeChanges } from '../../src/core/plan';
-import { beforeCallTarget } from '../../src/core/timeline';
+import { beforeCallTarget, callChanges } from '../../src/core/timeline';
 import { h, LogBuilder } from '../helpers/records';
 
 /** One turn with three Writes (each: call line, before, after), then a push. */
@@ -59,5 +59,22 @@ describe('the state just before a tool call', () => {
 
   it('an unknown call id has no target', () => {
     assert.equal(beforeCallTarget(turn().records(), 'nope'), null);
+  });
+
+  it('each call’s own files: its before and after snapshots, per path (what a step’s diff shows)', () => {
+    const b = turn();
+    // A call that named a file but left it as it was has no change to show.
+    b.call('Edit', '/w/b', 'rewindable', { call: 'c5' })
+      .snap('/w/b', h('b2'), 'before', { call: 'c5' })
+      .snap('/w/b', h('b2'), 'after', { call: 'c5', origin: 'agent' });
+    const steps = callChanges(b.records());
+    assert.deepEqual(
+      [...steps].map(([call, files]) => [call, files.map((f) => [f.path, f.from ? f.from.hash : 'unknown', f.to.hash])]),
+      [
+        ['c1', [['/w/a', null, h('a1')]]],
+        ['c2', [['/w/b', null, h('b2')]]],
+        ['c3', [['/w/a', h('a1'), h('a3')]]],
+      ],
+    );
   });
 });
