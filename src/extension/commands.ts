@@ -10,7 +10,7 @@ import type { ClaudeConnection } from './claudeConnect';
 import { CMD, type CommandId } from './commandIds';
 import type { ConvPrompt, ConvSession } from './conversationModel';
 import type { ConvElement, ConversationView } from './conversationView';
-import { checkpointLabel, type FilesElement, type FilesView } from './filesView';
+import { checkpointLabel, kindName, type FilesElement, type FilesView } from './filesView';
 import type { PreviewPanel } from './previewPanel';
 import { oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
@@ -34,11 +34,17 @@ export interface CommandDeps {
   updateContext: () => void;
 }
 
+/** Every diff from the tree is titled by both its sides: "greet.js (before ↔ after this turn)". */
+const diffTitle = (p: string, what: string) => `${path.basename(p)} (before ↔ after ${what})`;
+
+const rewindCount = (n: number) => (n ? `${n} file${n === 1 ? '' : 's'} to rewind` : 'nothing to rewind');
+
 async function pickCheckpoint(model: TimelineModel, placeHolder: string): Promise<string | undefined> {
   const items = model.checkpoints.map((n) => ({
-    label: checkpointLabel(n),
-    description: `${relativeTime(n.checkpoint.time)} · ${n.fileCount} file${n.fileCount === 1 ? '' : 's'} changed after`,
-    detail: n.checkpoint.kind,
+    label: checkpointLabel(n, 80),
+    description: `${relativeTime(n.checkpoint.time)} · ${rewindCount(model.rewindSummary(n.checkpoint.id).total)}`,
+    // Words, not the stored kind ("before-tool", "session-start").
+    detail: kindName(n.checkpoint.kind),
     id: n.checkpoint.id,
   }));
   if (!items.length) {
@@ -242,7 +248,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         'vscode.diff',
         left,
         right,
-        `${path.basename(c.path)} (after "${oneLine(cp?.label ?? '', 30)}")`,
+        diffTitle(c.path, d.model.turnOf(el.checkpointId) ? 'this turn' : `"${oneLine(cp ? d.model.label(cp) : '', 30)}"`),
         { preview: true },
       );
     },

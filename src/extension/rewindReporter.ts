@@ -23,7 +23,9 @@ export class RewindReporter {
     }
     const r = await this.busy.run('rewinding', () => this.service.apply(targetId, req));
     if (!r) return false;
-    const label = this.model.find(targetId)?.checkpoint.label ?? targetId;
+    const label = this.model.find(targetId)?.label ?? targetId;
+    // An undo is a rewind to a rewind's checkpoint: worded as an undo (and a redo as a redo).
+    const meaning = this.model.meaning(targetId);
     switch (r.status) {
       case 'vetoed': {
         const pick = await vscode.window.showWarningMessage(
@@ -68,25 +70,31 @@ export class RewindReporter {
         );
         for (const f of r.files)
           this.output.appendLine(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
-        const undo = async () => {
+        // The way back from this rewind: rewinding to the checkpoint it just took.
+        const back = meaning.action === 'undo' ? 'Redo' : 'Undo';
+        const goBack = async () => {
           await this.applyAndReport(r.checkpoint.id);
         };
+        const n = `${r.files.length} file${r.files.length === 1 ? '' : 's'}`;
+        const what =
+          meaning.action === 'undo'
+            ? `Undid the rewind to ${meaning.point}: ${n} put back`
+            : meaning.action === 'redo'
+              ? `Redid the rewind to ${meaning.point}: ${n} rewound again`
+              : `Rewound ${n} to ${meaning.point}`;
+        this.output.appendLine(`  ${what}.`);
         if (r.status === 'done') {
           void vscode.window
-            .showInformationMessage(
-              `Rewound ${r.files.length} file${r.files.length === 1 ? '' : 's'} to "${oneLine(label, 60)}"; every file verified.`,
-              'Undo',
-              'Show Details',
-            )
-            .then((pick) => (pick === 'Undo' ? undo() : pick === 'Show Details' ? this.output.show(true) : undefined));
+            .showInformationMessage(`${what}; every file verified.`, back, 'Show Details')
+            .then((pick) => (pick === back ? goBack() : pick === 'Show Details' ? this.output.show(true) : undefined));
         } else {
           void vscode.window
             .showErrorMessage(
-              `Rewound ${ok} of ${r.files.length} files; ${r.files.length - ok} could not be written (see details). Undo restores everything as it was.`,
+              `${what}, but ${r.files.length - ok} of them could not be written (see details). ${back} restores everything as it was.`,
               'Show Details',
-              'Undo',
+              back,
             )
-            .then((pick) => (pick === 'Undo' ? undo() : pick === 'Show Details' ? this.output.show(true) : undefined));
+            .then((pick) => (pick === back ? goBack() : pick === 'Show Details' ? this.output.show(true) : undefined));
         }
         return r.status === 'done';
       }
