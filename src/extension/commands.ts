@@ -39,8 +39,10 @@ const diffTitle = (p: string, what: string) => `${path.basename(p)} (before ↔ 
 
 const rewindCount = (n: number) => (n ? `${n} file${n === 1 ? '' : 's'} to rewind` : 'nothing to rewind');
 
-async function pickCheckpoint(model: TimelineModel, placeHolder: string): Promise<string | undefined> {
-  const items = model.checkpoints.map((n) => ({
+async function pickCheckpoint(model: TimelineModel, placeHolder: string, onlyPath?: string): Promise<string | undefined> {
+  // With a file in mind: only the checkpoints a rewind of that file would change it at.
+  const nodes = onlyPath ? model.checkpoints.filter((n) => model.rewindsPath(n.checkpoint.id, onlyPath)) : model.checkpoints;
+  const items = (nodes.length ? nodes : model.checkpoints).map((n) => ({
     label: checkpointLabel(n, 80),
     description: `${relativeTime(n.checkpoint.time)} · ${rewindCount(model.rewindSummary(n.checkpoint.id).total)}`,
     // Words, not the stored kind ("before-tool", "session-start").
@@ -114,15 +116,30 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     [CMD.restoreFile]: async (arg) => {
       let el = arg as FilesElement | undefined;
       if (el?.kind !== 'file') {
-        const id = await pickCheckpoint(d.model, 'Restore a file to how it was at which checkpoint?');
-        if (!id) return;
-        const changes = d.model.spanFiles(id);
-        const pick = await vscode.window.showQuickPick(
-          changes.map((change) => ({ label: d.model.relative(change.path), change })),
-          { placeHolder: 'Which file?' },
+        // From the palette: the file in the active editor, when it is one the agent changed; else ask.
+        const active = vscode.window.activeTextEditor?.document.uri;
+        const activePath = active?.scheme === 'file' ? active.fsPath : undefined;
+        const id = await pickCheckpoint(
+          d.model,
+          activePath
+            ? `Restore ${d.model.relative(activePath)} to how it was at which checkpoint?`
+            : 'Restore a file to how it was at which checkpoint?',
+          activePath,
         );
-        if (!pick) return;
-        el = { kind: 'file', checkpointId: id, change: pick.change };
+        if (!id) return;
+        const changes = d.model.turnOf(id) ? d.model.turnFiles(id) : d.model.spanFiles(id);
+        const own = activePath ? changes.find((c) => c.path === activePath) : undefined;
+        const planned = activePath && !own ? makePlan(d.store, id, { paths: [activePath], noGit: true }).changes[0] : undefined;
+        const change = own ?? (planned ? { path: planned.path, from: undefined, to: planned.to } : undefined);
+        if (change) el = { kind: 'file', checkpointId: id, change };
+        else {
+          const pick = await vscode.window.showQuickPick(
+            changes.map((c) => ({ label: d.model.relative(c.path), change: c })),
+            { placeHolder: 'Which file?' },
+          );
+          if (!pick) return;
+          el = { kind: 'file', checkpointId: id, change: pick.change };
+        }
       }
       const p = el.change.path;
       const plan = d.model.find(el.checkpointId) ? makePlan(d.store, el.checkpointId, { paths: [p] }) : undefined;
@@ -134,7 +151,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       }
       const f = plan.files[0]!;
       const ok = await vscode.window.showWarningMessage(
-        `Restore ${d.model.relative(p)} to how it was at "${oneLine(plan.target.label, 60)}"?`,
+        `Restore ${d.model.relative(p)} to how it was at "${oneLine(d.model.find(el.checkpointId)?.label ?? plan.target.label, 60)}"?`,
         {
           modal: true,
           detail: `${f.action === 'delete' ? 'The file did not exist then: it will be deleted.' : f.action === 'recreate' ? 'The file will be recreated.' : `+${f.insertions} −${f.deletions} lines.`} Only this file changes; Undo brings it back.`,
@@ -151,7 +168,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       }
       const ok = await vscode.window.showWarningMessage(
         `Undo the last rewind (${relativeTime(last.checkpoint.time)})?`,
-        { modal: true, detail: `${oneLine(last.checkpoint.label, 100)}. The files it wrote go back to what they were right before it.` },
+        { modal: true, detail: `${oneLine(last.label, 100)}. The files it wrote go back to what they were right before it.` },
         'Undo Rewind',
       );
       if (ok === 'Undo Rewind') await d.reporter.applyAndReport(last.checkpoint.id);

@@ -29,7 +29,7 @@ export class RewindReporter {
     switch (r.status) {
       case 'vetoed': {
         const pick = await vscode.window.showWarningMessage(
-          `Rewind refused: ${r.paths.length} affected file(s) have unsaved changes (${r.paths.map((p) => this.model.relative(p)).join(', ')}). Nothing was written.`,
+          `Rewind refused: ${r.paths.length} affected file(s) have unsaved changes (${r.paths.map((p) => this.model.relative(p)).join(', ')}). Nothing was written. After saving, they are changes outside the agent: the rewind then offers Rewind Anyway, which keeps a copy.`,
           'Save All and Rewind',
         );
         if (pick === 'Save All and Rewind') {
@@ -45,7 +45,7 @@ export class RewindReporter {
           `Rewind refused: ${held.length} file(s) hold work that is not the agent's, or a state this point cannot vouch for: ${files}. Nothing was written.`,
           {
             detail:
-              'Save or commit your own changes first, or rewind anyway: their current content is snapshotted first, so Undo brings it back.',
+              'Saving or committing does not lift this. Rewind anyway: their current content is copied into the store first, so Undo brings it back.',
           },
           'Rewind Anyway',
           'Preview',

@@ -127,6 +127,12 @@ export class TimelineModel implements vscode.Disposable {
     return s;
   }
 
+  /** True when a rewind to this checkpoint would change `p`. */
+  rewindsPath(id: string, p: string): boolean {
+    const c = this.find(id)?.checkpoint;
+    return !!c && computeChanges(this.records, c, { paths: [p] }).changes.length > 0;
+  }
+
   find(id: string): CheckpointNode | undefined {
     return this.nodes.find((n) => n.checkpoint.id === id);
   }
