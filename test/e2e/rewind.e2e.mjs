@@ -96,8 +96,17 @@ export const tests = [
   {
     name: 'rewinding anyway writes the disk; Undo in the notification brings everything back',
     async run({ wb }) {
-      const { frame, ws } = ctx;
-      await frame.getByRole('checkbox', { name: /Rewind anyway/i }).check();
+      const { ws } = ctx;
+      await ctx.frame.getByRole('checkbox', { name: /Rewind anyway/i }).check();
+      // Escape closes the preview; opened again, it still has "Rewind anyway" ticked.
+      await ctx.frame.locator('body').press('Escape');
+      await wb.editorTab(/Rewind Preview/).waitFor({ state: 'detached' });
+      await wb.clickInlineAction(wb.treeItem(/Add a farewell next to the greeting/, { view: 'Files' }), 'Rewind Files to Here');
+      const frame = await wb.webview({ has: 'text=What will not be undone' });
+      const force = frame.getByRole('checkbox', { name: /Rewind anyway/i });
+      await force.waitFor();
+      assert.equal(await force.isChecked(), true, 'the ticked "Rewind anyway" survived Escape');
+      await wb.screenshot('reopened-after-escape');
       await frame
         .getByRole('button', { name: /^Rewind \d+ files?/ })
         .first()
