@@ -29,8 +29,12 @@ const recorder = path.join(repoRoot, 'scripts/demo/record.mjs');
 
 function build() {
   say('building the extension (node scripts/build.mjs)…');
-  const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.mjs')], { cwd: repoRoot, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('the build failed (see above); fix it and run npm start again.');
+  // Quiet unless it fails: the URL should be the last thing on the screen.
+  const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts/build.mjs')], { cwd: repoRoot, encoding: 'utf8' });
+  if (r.status !== 0) {
+    process.stderr.write(`${r.stdout ?? ''}${r.stderr ?? ''}`);
+    throw new Error('the build failed (see above); fix it and run npm start again.');
+  }
 }
 
 function writeSmallDemo() {
@@ -80,6 +84,23 @@ function prepareDemo() {
   return info;
 }
 
+/**
+ * The demo shows the safety check: code-server saves edits after a delay by default, so an unsaved editor (which
+ * a rewind refuses to overwrite) could never be seen. Autosave is off in the demo workspace's settings.
+ */
+function demoSettings() {
+  const file = path.join(ws, '.vscode', 'settings.json');
+  let settings = {};
+  try {
+    settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    // none yet (or not plain JSON: replaced, it is ours)
+  }
+  if (settings['files.autoSave'] === 'off') return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ ...settings, 'files.autoSave': 'off' }, null, 2) + '\n');
+}
+
 async function choosePort() {
   const wanted = opt('--port') || process.env.PORT;
   if (wanted) {
@@ -99,6 +120,7 @@ async function main() {
   else build();
   await ensureCodeServer();
   const demo = prepareDemo();
+  demoSettings();
   const port = await choosePort();
 
   // code-server state lives in .demo/code-server/ (kept between starts: open editors, layout).

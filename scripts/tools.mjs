@@ -10,7 +10,7 @@
 // Overrides: CHROMIUM_PATH, CODE_SERVER_ROOT + CODE_SERVER_NODE (an existing install),
 // AGENT_REWIND_TOOLS_DIR (cache folder, default <repo>/.vscode-test).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, accessSync, constants } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, accessSync, constants } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -57,16 +57,46 @@ function debInstalled(pkg) {
 }
 
 let aptUpdated = false;
-function aptInstall(pkgs, why) {
+const isCI = () => /^(1|true|yes)$/i.test(process.env.CI || '');
+
+/** Reads one line from a terminal, synchronously (the callers are synchronous). */
+function askYesNo(question) {
+  process.stderr.write(question);
+  const buf = Buffer.alloc(1);
+  let line = '';
+  for (;;) {
+    let n = 0;
+    try {
+      n = readSync(0, buf, 0, 1, null);
+    } catch (e) {
+      if (e.code === 'EAGAIN') continue;
+      throw e;
+    }
+    if (n === 0 || buf[0] === 10) break;
+    line += String.fromCharCode(buf[0]);
+  }
+  return /^y(es)?$/i.test(line.trim());
+}
+
+// Installs Debian packages, changing nothing else on the system: no upgrades of what is installed,
+// no recommended extras. Outside CI it asks first (or, without a terminal, prints the command and stops).
+export function aptInstall(pkgs, why) {
+  const args = ['install', '-y', '--no-upgrade', '--no-install-recommends', ...pkgs];
+  const command = `${isRoot() ? '' : 'sudo '}apt-get update && ${isRoot() ? '' : 'sudo '}apt-get ${args.join(' ')}`;
   if (!which('apt-get')) throw new Error(`${why}: install ${pkgs.join(' ')} with your package manager (no apt-get here).`);
-  if (!isRoot()) throw new Error(`${why}: run as root, or first run: sudo apt-get install -y ${pkgs.join(' ')}`);
+  if (!isRoot()) throw new Error(`${why}: run as root, or first run: ${command}`);
+  if (!isCI()) {
+    const ask = `${why}. This installs the Debian package(s) ${pkgs.join(', ')} system-wide:\n  ${command}\n`;
+    if (!process.stdin.isTTY)
+      throw new Error(`${ask}Nothing was installed: run that command yourself, or set CI=true to let this script run it.`);
+    if (!askYesNo(`[tools] ${ask}[tools] Install now? [y/N] `)) throw new Error(`Nothing was installed. To install yourself: ${command}`);
+  }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   if (!aptUpdated) {
     run('apt-get', ['update'], { env });
     aptUpdated = true;
   }
-  // With recommends: Chromium's fonts come that way (screenshots need real glyphs).
-  run('apt-get', ['install', '-y', ...pkgs], { env });
+  run('apt-get', args, { env });
 }
 
 // ---------------------------------------------------------------- Chromium
@@ -82,7 +112,8 @@ export async function ensureChromium() {
   if (found) return { chromium: found };
   say('Chromium not found; installing the Debian package "chromium"…');
   const t0 = Date.now();
-  aptInstall(['chromium'], 'Chromium is needed to drive VS Code in the browser');
+  // Recommends are off, so the fonts the screenshots need are asked for by name.
+  aptInstall(['chromium', 'fonts-dejavu-core'], 'Chromium is needed to drive VS Code in the browser (the end-to-end tests)');
   found = find();
   if (!found) throw new Error('apt-get installed chromium but no chromium executable was found on PATH.');
   say(`Chromium installed in ${((Date.now() - t0) / 1000).toFixed(0)}s: ${found}`);

@@ -166,7 +166,7 @@ export function spanOf(records: readonly Sequenced[], seq: number): Sequenced[] 
 }
 
 /** Snapshot phases that mean a path changed (or may have) in a span; baselines and pre-rewind captures do not. */
-const CHANGE_PHASES = new Set<SnapRecord['phase']>(['before', 'after', 'rewind']);
+export const CHANGE_PHASES = new Set<SnapRecord['phase']>(['before', 'after', 'rewind']);
 
 /** Distinct paths changed in each checkpoint's span, keyed by checkpoint id, in one pass. */
 export function filesPerCheckpoint(records: readonly Sequenced[]): Map<string, string[]> {

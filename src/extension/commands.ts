@@ -3,13 +3,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { newId } from '../core/ids';
+import { makePlan } from '../core/rewind/dryRun';
 import type { Store } from '../core/store';
 import type { Busy } from './busy';
 import type { ClaudeConnection } from './claudeConnect';
 import { CMD, type CommandId } from './commandIds';
 import type { ConvPrompt, ConvSession } from './conversationModel';
 import type { ConvElement, ConversationView } from './conversationView';
-import { checkpointLabel, type FilesElement, type FilesView } from './filesView';
+import { checkpointLabel, kindName, type FilesElement, type FilesView } from './filesView';
 import type { PreviewPanel } from './previewPanel';
 import { oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
@@ -36,11 +37,19 @@ export interface CommandDeps {
   updateContext: () => void;
 }
 
-async function pickCheckpoint(model: TimelineModel, placeHolder: string): Promise<string | undefined> {
-  const items = model.checkpoints.map((n) => ({
-    label: checkpointLabel(n),
-    description: `${relativeTime(n.checkpoint.time)} · ${n.fileCount} file${n.fileCount === 1 ? '' : 's'} changed after`,
-    detail: n.checkpoint.kind,
+/** Every diff from the tree is titled by both its sides: "greet.js (before ↔ after this turn)". */
+const diffTitle = (p: string, what: string) => `${path.basename(p)} (before ↔ after ${what})`;
+
+const rewindCount = (n: number) => (n ? `${n} file${n === 1 ? '' : 's'} to rewind` : 'nothing to rewind');
+
+async function pickCheckpoint(model: TimelineModel, placeHolder: string, onlyPath?: string): Promise<string | undefined> {
+  // With a file in mind: only the checkpoints a rewind of that file would change it at.
+  const nodes = onlyPath ? model.checkpoints.filter((n) => model.rewindsPath(n.checkpoint.id, onlyPath)) : model.checkpoints;
+  const items = (nodes.length ? nodes : model.checkpoints).map((n) => ({
+    label: checkpointLabel(n, 80),
+    description: `${relativeTime(n.checkpoint.time)} · ${rewindCount(model.rewindSummary(n.checkpoint.id).total)}`,
+    // Words, not the stored kind ("before-tool", "session-start").
+    detail: kindName(n.checkpoint.kind),
     id: n.checkpoint.id,
   }));
   if (!items.length) {
@@ -111,22 +120,37 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     [CMD.restoreFile]: async (arg) => {
       let el = arg as FilesElement | undefined;
       if (el?.kind !== 'file') {
-        const id = await pickCheckpoint(d.model, 'Restore a file to how it was at which checkpoint?');
-        if (!id) return;
-        const changes = d.model.spanFiles(id);
-        const pick = await vscode.window.showQuickPick(
-          changes.map((change) => ({ label: d.model.relative(change.path), change })),
-          { placeHolder: 'Which file?' },
+        // From the palette: the file in the active editor, when it is one the agent changed; else ask.
+        const active = vscode.window.activeTextEditor?.document.uri;
+        const activePath = active?.scheme === 'file' ? active.fsPath : undefined;
+        const id = await pickCheckpoint(
+          d.model,
+          activePath
+            ? `Restore ${d.model.relative(activePath)} to how it was at which checkpoint?`
+            : 'Restore a file to how it was at which checkpoint?',
+          activePath,
         );
-        if (!pick) return;
-        el = { kind: 'file', checkpointId: id, change: pick.change };
+        if (!id) return;
+        const changes = d.model.turnOf(id) ? d.model.turnFiles(id) : d.model.spanFiles(id);
+        const own = activePath ? changes.find((c) => c.path === activePath) : undefined;
+        const planned = activePath && !own ? makePlan(d.store, id, { paths: [activePath], noGit: true }).changes[0] : undefined;
+        const change = own ?? (planned ? { path: planned.path, from: undefined, to: planned.to } : undefined);
+        if (change) el = { kind: 'file', checkpointId: id, change };
+        else {
+          const pick = await vscode.window.showQuickPick(
+            changes.map((c) => ({ label: d.model.relative(c.path), change: c })),
+            { placeHolder: 'Which file?' },
+          );
+          if (!pick) return;
+          el = { kind: 'file', checkpointId: id, change: pick.change };
+        }
       }
       const cp = d.model.find(el.checkpointId);
       if (!cp) {
         void vscode.window.showInformationMessage('That checkpoint is no longer recorded (it was cleaned up).');
         return;
       }
-      await restoreOne(d, el.checkpointId, el.change.path, `at "${oneLine(cp.checkpoint.label, 60)}"`);
+      await restoreOne(d, el.checkpointId, el.change.path, `at "${oneLine(cp.label, 60)}"`);
     },
     [CMD.undoLastRewind]: async () => {
       const last = d.model.lastRewind();
@@ -136,7 +160,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       }
       const ok = await vscode.window.showWarningMessage(
         `Undo the last rewind (${relativeTime(last.checkpoint.time)})?`,
-        { modal: true, detail: `${oneLine(last.checkpoint.label, 100)}. The files it wrote go back to what they were right before it.` },
+        { modal: true, detail: `${oneLine(last.label, 100)}. The files it wrote go back to what they were right before it.` },
         'Undo Rewind',
       );
       if (ok === 'Undo Rewind') await d.reporter.applyAndReport(last.checkpoint.id);
@@ -233,7 +257,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         'vscode.diff',
         left,
         right,
-        `${path.basename(c.path)} (after "${oneLine(cp?.label ?? '', 30)}")`,
+        diffTitle(c.path, d.model.turnOf(el.checkpointId) ? 'this turn' : `"${oneLine(cp ? d.model.label(cp) : '', 30)}"`),
         { preview: true },
       );
     },

@@ -24,6 +24,7 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
     private readonly store: Store,
     private readonly model: TimelineModel,
     private readonly onForked: () => void,
+    private readonly output?: vscode.OutputChannel,
   ) {}
 
   describe(t: ConversationTarget): ReturnType<ConversationRewinder['describe']> {
@@ -55,6 +56,10 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
     const cwd = t.session.cwd ?? fork.lineage.cwd;
     const command = fork.resume ?? `claude --resume ${fork.session}`;
     this.lastResume = { fork, cwd, command };
+    // The log keeps what the notification says only for a while: which session was forked where, and how to resume it.
+    this.output?.appendLine(
+      `[${new Date().toISOString()}] Conversation fork of session ${t.session.id} before "${oneLine(t.prompt.text, 80)}": new session ${fork.session}, transcript ${fork.transcript}${filesRewound ? ', files rewound too' : ''}. Resume: ${command}${cwd ? ` (in ${cwd})` : ''}`,
+    );
     this.onForked();
     const what = filesRewound ? 'Files and conversation rewound' : 'Conversation rewound; your files are unchanged';
     // Not awaited: the notification stays while the user decides; the rewind itself is done.

@@ -115,7 +115,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const convTree = vscode.window.createTreeView<ConvElement>(VIEW.conversation, { treeDataProvider: conversation, showCollapseAll: true });
   const service = new RewindService(store, model);
   const reporter = new RewindReporter(service, busy, model, output);
-  const rewinder = new ClaudeConversationRewinder(store, model, () => conversation.refresh());
+  const rewinder = new ClaudeConversationRewinder(store, model, () => conversation.refresh(), output);
   const preview = new PreviewPanel(context.extensionUri, model, service, reporter, rewinder);
   const storage = new StorageCommands(store, model, busy, () => readSettings().retentionDays);
   let cliPath: string | undefined;

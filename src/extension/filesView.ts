@@ -7,7 +7,7 @@ import type { SpanChange } from '../core/timeline';
 import { CMD } from './commandIds';
 import { oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
-import type { CheckpointNode, TimelineModel } from './timelineModel';
+import { type CheckpointNode, describeSummary, type TimelineModel } from './timelineModel';
 
 export type FilesElement = { kind: 'checkpoint'; node: CheckpointNode } | { kind: 'file'; checkpointId: string; change: SpanChange };
 
@@ -27,10 +27,16 @@ const KIND_NAMES: Record<CheckpointKind, string> = {
   rewind: 'Before a rewind',
 };
 
-export function checkpointLabel(n: CheckpointNode): string {
+/** The kind in words, for tooltips and quick picks. */
+export function kindName(kind: CheckpointKind): string {
+  return KIND_NAMES[kind] ?? kind;
+}
+
+/** Short enough for the default sidebar width; the whole label is in the tooltip. */
+export function checkpointLabel(n: CheckpointNode, width = 30): string {
   const c = n.checkpoint;
-  if (c.kind === 'before-tool') return `Before ${oneLine(c.label, 70)}`;
-  return oneLine(c.label || KIND_NAMES[c.kind], 80);
+  if (c.kind === 'before-tool') return `Before ${oneLine(n.label, width - 7)}`;
+  return oneLine(n.label || KIND_NAMES[c.kind], width);
 }
 
 export class FilesView implements vscode.TreeDataProvider<FilesElement> {
@@ -47,14 +53,26 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
 
   getChildren(el?: FilesElement): FilesElement[] {
     if (!el) {
-      return this.model.checkpoints.map((node) => this.remember(node.checkpoint.id, { kind: 'checkpoint', node }));
+      return this.model.turns.map((t) => this.remember(t.node.checkpoint.id, { kind: 'checkpoint', node: t.node }));
     }
     if (el.kind === 'file') return [];
-    return this.model
-      .spanFiles(el.node.checkpoint.id)
-      .map((change) =>
-        this.remember(`${el.node.checkpoint.id}/${change.path}`, { kind: 'file', checkpointId: el.node.checkpoint.id, change }),
-      );
+    const id = el.node.checkpoint.id;
+    const turn = this.model.turnOf(id);
+    // A prompt's row holds its turn: the checkpoints inside it, what the turn edited, and the session start before it.
+    const files = (turn ? this.model.turnFiles(id) : this.model.spanFiles(id)).map((change) =>
+      this.remember(`${id}/${change.path}`, { kind: 'file', checkpointId: id, change }),
+    );
+    const inside = (turn?.inside ?? []).map((node) => this.remember(node.checkpoint.id, { kind: 'checkpoint', node }));
+    const start = turn?.sessionStart
+      ? [this.remember(turn.sessionStart.checkpoint.id, { kind: 'checkpoint', node: turn.sessionStart })]
+      : [];
+    return [...inside, ...files, ...start];
+  }
+
+  private hasChildren(node: CheckpointNode): boolean {
+    const turn = this.model.turnOf(node.checkpoint.id);
+    if (!turn) return node.fileCount > 0;
+    return turn.inside.length > 0 || !!turn.sessionStart || this.model.turnFiles(node.checkpoint.id).length > 0;
   }
 
   private remember(id: string, el: FilesElement): FilesElement {
@@ -74,7 +92,9 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
   }
 
   getParent(el: FilesElement): FilesElement | undefined {
-    return el.kind === 'file' ? this.checkpointElement(el.checkpointId) : undefined;
+    if (el.kind === 'file') return this.checkpointElement(el.checkpointId);
+    const parent = this.model.parentTurn(el.node.checkpoint.id);
+    return parent ? this.checkpointElement(parent.node.checkpoint.id) : undefined;
   }
 
   getTreeItem(el: FilesElement): vscode.TreeItem {
@@ -83,22 +103,33 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       const c = node.checkpoint;
       const item = new vscode.TreeItem(
         checkpointLabel(node),
-        node.fileCount > 0 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+        this.hasChildren(node) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
       );
       item.id = c.id;
-      const files = node.fileCount === 1 ? '1 file' : `${node.fileCount} files`;
-      item.description = `${relativeTime(c.time)}${node.fileCount ? ` · ${files}` : ''}`;
+      // One count everywhere: what a rewind to this point would change (the preview says the same).
+      const sum = this.model.rewindSummary(c.id);
+      const turn = this.model.turnOf(c.id);
+      const edited = turn ? this.model.turnFiles(c.id).length : node.fileCount;
+      const count = sum.total ? `${sum.total} file${sum.total === 1 ? '' : 's'} to rewind` : 'nothing to rewind';
+      item.description = `${relativeTime(c.time)} · ${count}`;
       const [icon, color] = ICONS[c.kind] ?? ['circle-outline'];
-      item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+      // A row a rewind would not change is de-emphasised: its icon is greyed.
+      item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(sum.total === 0 ? 'disabledForeground' : (color ?? 'foreground')));
       item.contextValue = `agentRewind.checkpoint.${c.kind}${node.isLastRewind ? '.lastRewind' : ''}`;
       const tip = new vscode.MarkdownString();
       tip.appendMarkdown(`**${KIND_NAMES[c.kind]}** · ${new Date(c.time).toLocaleString()}\n\n`);
-      tip.appendText(c.label.slice(0, 1000));
-      tip.appendMarkdown(`\n\n${node.fileCount ? `${files} changed after this point` : 'No files changed after this point'}`);
-      if (c.session) tip.appendMarkdown(` · session \`${c.session.slice(0, 8)}\``);
+      tip.appendText(node.label.slice(0, 1000));
+      tip.appendMarkdown(`\n\n${describeSummary(sum)}.`);
+      if (edited)
+        tip.appendMarkdown(
+          `\n\n${turn && c.kind === 'prompt' ? 'This turn' : 'After this point, until the next checkpoint, the agent'} edited ${edited} file${edited === 1 ? '' : 's'}.`,
+        );
+      if (turn?.sessionStart)
+        tip.appendMarkdown(`\n\n${oneLine(turn.sessionStart.label || 'Session started', 80)} just before this prompt.`);
+      if (c.session) tip.appendMarkdown(`\n\nSession \`${c.session.slice(0, 8)}\``);
       item.tooltip = tip;
       item.accessibilityInformation = {
-        label: `${checkpointLabel(node)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${files} changed after it`,
+        label: `${checkpointLabel(node, 200)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${count}`,
       };
       return item;
     }

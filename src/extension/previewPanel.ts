@@ -50,6 +50,8 @@ export class PreviewPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private request: PreviewRequest | undefined;
   private onlySession: string | null = null;
+  /** The page's choices, kept when the panel closes (the page owns their meaning and checks them). */
+  private keptChoices: unknown;
   private plan: Plan | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -161,7 +163,7 @@ export class PreviewPanel implements vscode.Disposable {
     if (!this.panel) return;
     try {
       const model = this.build();
-      if (model) this.send({ type: 'model', model });
+      if (model) this.send({ type: 'model', model, ...(this.keptChoices ? { choices: this.keptChoices } : {}) });
     } catch (e) {
       this.send({ type: 'error', message: (e as Error).message });
     }
@@ -189,8 +191,15 @@ export class PreviewPanel implements vscode.Disposable {
         return;
       case 'cancel':
         this.close();
+        // Back where the rewind was started from, not on a page body.
+        void vscode.commands.executeCommand('agentRewind.files.focus');
+        return;
+      case 'choices':
+        this.keptChoices = m.choices;
         return;
       case 'rewind':
+        // A choice like "Rewind anyway" is for this one rewind: never carried into the next preview.
+        this.keptChoices = undefined;
         await this.rewind(m.scope, m.compensations, m.force);
         return;
       default: {

@@ -23,16 +23,19 @@ export class RewindReporter {
     }
     const r = await this.busy.run('rewinding', () => this.service.apply(targetId, req));
     if (!r) return false;
-    // A rewind to just before a tool call is named by that call (the target has no checkpoint label).
+    // A rewind to just before a tool call is named by that call (the target has no checkpoint of its own).
     const t = r.plan.target;
     const label = t.call
       ? `just before ${t.call.tool} ${t.call.summary.startsWith('/') ? this.model.relative(t.call.summary) : t.call.summary}`
-      : (this.model.find(targetId)?.checkpoint.label ?? t.label);
-    const named = t.call ? `the moment ${oneLine(label, 80)} (step ${t.call.step} of ${t.call.of})` : `"${oneLine(label, 60)}"`;
+      : (this.model.find(targetId)?.label ?? t.label);
+    // An undo is a rewind to a rewind's checkpoint: worded as an undo (and a redo as a redo).
+    const meaning = t.call
+      ? { action: 'rewind' as const, point: `the moment ${oneLine(label, 80)} (step ${t.call.step} of ${t.call.of})` }
+      : this.model.meaning(targetId);
     switch (r.status) {
       case 'vetoed': {
         const pick = await vscode.window.showWarningMessage(
-          `Rewind refused: ${r.paths.length} affected file(s) have unsaved changes (${r.paths.map((p) => this.model.relative(p)).join(', ')}). Nothing was written.`,
+          `Rewind refused: ${r.paths.length} affected file(s) have unsaved changes (${r.paths.map((p) => this.model.relative(p)).join(', ')}). Nothing was written. After saving, they are changes outside the agent: the rewind then offers Rewind Anyway, which keeps a copy.`,
           'Save All and Rewind',
         );
         if (pick === 'Save All and Rewind') {
@@ -48,7 +51,7 @@ export class RewindReporter {
           `Rewind refused: ${held.length} file(s) hold work that is not the agent's, or a state this point cannot vouch for: ${files}. Nothing was written.`,
           {
             detail:
-              'Save or commit your own changes first, or rewind anyway: their current content is snapshotted first, so Undo brings it back.',
+              'Saving or committing does not lift this. Rewind anyway: their current content is copied into the store first, so Undo brings it back.',
           },
           'Rewind Anyway',
           'Preview',
@@ -63,7 +66,7 @@ export class RewindReporter {
         );
         return false;
       case 'nothing':
-        void vscode.window.showInformationMessage(`Nothing to rewind: the recorded files already match ${named}.`);
+        void vscode.window.showInformationMessage(`Nothing to rewind: the recorded files already match ${meaning.point}.`);
         return false;
       case 'done':
       case 'partial': {
@@ -73,25 +76,31 @@ export class RewindReporter {
         );
         for (const f of r.files)
           this.output.appendLine(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
-        const undo = async () => {
+        // The way back from this rewind: rewinding to the checkpoint it just took.
+        const back = meaning.action === 'undo' ? 'Redo' : 'Undo';
+        const goBack = async () => {
           await this.applyAndReport(r.checkpoint.id);
         };
+        const n = `${r.files.length} file${r.files.length === 1 ? '' : 's'}`;
+        const what =
+          meaning.action === 'undo'
+            ? `Undid the rewind to ${meaning.point}: ${n} put back`
+            : meaning.action === 'redo'
+              ? `Redid the rewind to ${meaning.point}: ${n} rewound again`
+              : `Rewound ${n} to ${meaning.point}`;
+        this.output.appendLine(`  ${what}.`);
         if (r.status === 'done') {
           void vscode.window
-            .showInformationMessage(
-              `Rewound ${r.files.length} file${r.files.length === 1 ? '' : 's'} to ${named}; every file verified.`,
-              'Undo',
-              'Show Details',
-            )
-            .then((pick) => (pick === 'Undo' ? undo() : pick === 'Show Details' ? this.output.show(true) : undefined));
+            .showInformationMessage(`${what}; every file verified.`, back, 'Show Details')
+            .then((pick) => (pick === back ? goBack() : pick === 'Show Details' ? this.output.show(true) : undefined));
         } else {
           void vscode.window
             .showErrorMessage(
-              `Rewound ${ok} of ${r.files.length} files; ${r.files.length - ok} could not be written (see details). Undo restores everything as it was.`,
+              `${what}, but ${r.files.length - ok} of them could not be written (see details). ${back} restores everything as it was.`,
               'Show Details',
-              'Undo',
+              back,
             )
-            .then((pick) => (pick === 'Undo' ? undo() : pick === 'Show Details' ? this.output.show(true) : undefined));
+            .then((pick) => (pick === back ? goBack() : pick === 'Show Details' ? this.output.show(true) : undefined));
         }
         return r.status === 'done';
       }

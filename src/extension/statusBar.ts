@@ -66,7 +66,7 @@ export class StatusBar implements vscode.Disposable {
     const running = baselinesRunning(capture);
     const where = running.map((r) => path.basename(r.root)).join(', ');
     this.showBaselineProgress(running, where);
-    this.item.text = `$(${running.length ? 'sync~spin' : on ? 'history' : 'debug-disconnect'}) ${n}${off ? ' $(warning)' : ''}`;
+    this.item.text = `$(${running.length ? 'sync~spin' : on ? 'history' : 'debug-disconnect'}) ${n} checkpoint${n === 1 ? '' : 's'}${off ? ' $(warning)' : ''}`;
     if (off && !this.warned.has(off.session)) {
       this.warned.add(off.session);
       void vscode.window

@@ -100,7 +100,11 @@ export function emptyPreviewModel(): PreviewModel {
 }
 
 export type HostToWebview =
-  { type: 'model'; model: PreviewModel } | { type: 'busy'; busy: boolean; message?: string } | { type: 'error'; message: string };
+  // `choices`: what the page last kept for this preview (opaque to the host), so a preview closed with Escape
+  // and opened again still has its ticked "Rewind anyway"; the page re-checks it field by field.
+  | { type: 'model'; model: PreviewModel; choices?: unknown }
+  | { type: 'busy'; busy: boolean; message?: string }
+  | { type: 'error'; message: string };
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -109,7 +113,8 @@ export type WebviewToHost =
   | { type: 'refresh' }
   | { type: 'setSession'; session: string | null }
   | { type: 'rewind'; scope: Scope; compensations: number[]; force: boolean }
-  | { type: 'cancel' };
+  | { type: 'cancel' }
+  | { type: 'choices'; choices: unknown };
 
 /** Runtime check of a message from the webview (the host never trusts its shape). */
 export function isWebviewMessage(m: unknown): m is WebviewToHost {
@@ -121,6 +126,8 @@ export function isWebviewMessage(m: unknown): m is WebviewToHost {
     case 'refresh':
     case 'cancel':
       return true;
+    case 'choices':
+      return typeof v.choices === 'object' && v.choices !== null && JSON.stringify(v.choices).length < 100_000;
     case 'openDiff':
       return typeof v.path === 'string';
     case 'setSession':

@@ -67,7 +67,7 @@ export function renderFiles(state: ShownState, act: Actions): Section {
   const m = state.model;
   const rows: Rows = { blocked: new Set(m.blocked.map((p) => p.path)), dirty: new Set(m.dirty.map((p) => p.path)), act };
   const id = 'h-files';
-  const filesNote = h('p', { class: 'scope-note', hidden: true }, 'With “Conversation” chosen below, these files stay as they are now.');
+  const filesNote = h('p', { class: 'scope-note', hidden: true }, 'With “Conversation” chosen above, these files stay as they are now.');
   const body: HTMLElement[] = [];
   if (m.files.length === 0) {
     body.push(
@@ -89,6 +89,8 @@ export function renderFiles(state: ShownState, act: Actions): Section {
       const files = m.files.filter((f) => f.sessions.length === 1 && f.sessions[0] === s);
       const gid = `h-session-${m.sessions.indexOf(s)}`;
       const only = m.onlySession === s;
+      // A session that covers no file of this rewind is noise (and its button would rewind nothing).
+      if (files.length === 0 && m.onlySession === null) continue;
       body.push(
         h(
           'div',
@@ -178,6 +180,8 @@ export function renderFiles(state: ShownState, act: Actions): Section {
       const files = s.choices.scope !== null && hasFiles(s.choices.scope);
       el.classList.toggle('out-of-scope', !files);
       filesNote.hidden = files;
+      // With "Conversation" chosen, no file is written: the section would only be noise.
+      el.hidden = s.choices.scope === 'conversation';
     },
   };
 }

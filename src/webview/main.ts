@@ -4,7 +4,7 @@
 //
 // main() owns the page's one state object (state.ts) and hands it, with the actions a section may
 // take, to each section's render function in page order: what will not be undone, compensations,
-// files, conflicts and warnings, scope, Rewind / Cancel. A section's update() follows later changes of
+// scope, files, conflicts and warnings, Rewind / Cancel. A section's update() follows later changes of
 // the choices or of busy without a re-render. Everything in the model is untrusted agent output: it
 // reaches the page through text nodes and attributes set with DOM APIs only (dom.ts), never as markup.
 import type { HostToWebview, WebviewToHost } from '../shared/messages';
@@ -16,7 +16,7 @@ import { renderHeader } from './header';
 import { renderNotUndone } from './notUndone';
 import { renderProblems } from './problems';
 import { renderScope } from './scope';
-import { createState, fitChoices, isPreviewModel, isShown, type Actions, type Section, type ShownState } from './state';
+import { createState, fitChoices, isPreviewModel, isShown, restoreChoices, type Actions, type Section, type ShownState } from './state';
 import { findBanners, renderStatus } from './status';
 
 interface VsCodeApi {
@@ -31,9 +31,10 @@ const SECTIONS: ((state: ShownState, act: Actions) => Section | null)[] = [
   renderHeader,
   renderNotUndone,
   renderCompensations,
+  // The choice of scope comes before the files it decides about (not below the fold under the sticky bar).
+  renderScope,
   renderFiles,
   renderProblems,
-  renderScope,
   renderActionBar,
 ];
 
@@ -54,7 +55,10 @@ function main(): void {
   };
 
   function save(): void {
-    if (state.choices) vscode.setState(state.choices);
+    if (!state.choices) return;
+    vscode.setState(state.choices);
+    // setState does not outlive the panel: the host keeps a copy for the next preview of this target.
+    act.post({ type: 'choices', choices: state.choices });
   }
 
   function render(): void {
@@ -100,6 +104,7 @@ function main(): void {
           return;
         }
         state.model = msg.model;
+        if (!state.choices && msg.choices !== undefined) state.choices = restoreChoices(msg.choices);
         state.error = null;
         renderStatus(state, banners, act);
         render();

@@ -15,7 +15,7 @@ export function renderProblems(state: ShownState, act: Actions): Section {
   const problemsNote = h(
     'p',
     { class: 'scope-note', hidden: true },
-    'These matter only when files are rewound; with “Conversation” chosen below, no file is written.',
+    'These matter only when files are rewound; with “Conversation” chosen above, no file is written.',
   );
 
   let forceBox: HTMLInputElement | null = null;
@@ -68,7 +68,7 @@ export function renderProblems(state: ShownState, act: Actions): Section {
         h(
           'p',
           { class: 'intro' },
-          'The rewind would overwrite changes made after the agent’s last write (by you, or by another tool). Your ways out: save or commit your work elsewhere and refresh this preview, look at each change with Open diff, or rewind anyway.',
+          'The rewind would overwrite changes made after the agent’s last write (by you, or by another tool). Saving or committing them does not lift this: they are still not the agent’s. Your ways out: tick “Rewind anyway” below — the current content is copied into the store first, and Undo puts it back — or look at each change with Open diff and pick an earlier or later point.',
         ),
         problemList(m.blocked, 'h-blocked', blockedReason, act),
         force,
@@ -97,7 +97,7 @@ export function renderProblems(state: ShownState, act: Actions): Section {
         h(
           'p',
           { class: 'intro' },
-          'These files are open in an editor with changes not saved to disk. The rewind does not write over unsaved changes, even with “Rewind anyway”: save them first (or close them without saving), then rewind.',
+          'These files are open in an editor with changes not saved to disk. The rewind never writes over unsaved changes, even with “Rewind anyway”. Save All writes them to disk — then they are changes outside the agent, so the rewind still needs “Rewind anyway”, which keeps a copy of what you saved (Undo brings it back). Or close them without saving, and rewind.',
         ),
         problemList(m.dirty, 'h-dirty', dirtyReason, null),
       ),

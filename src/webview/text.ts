@@ -152,9 +152,12 @@ export function decide(model: PreviewModel, scope: Scope | null, force: boolean,
   if (busy) why = 'Working…';
   else if (files && !conv && n === 0) why = 'No file differs from this point.';
   else if (hasConversation(scope) && model.conversation === null) why = 'There is no conversation to fork for this point.';
-  else if (files && n > 0 && dirty > 0) why = 'Stopped: some files have unsaved changes in an editor. Use Save All, then rewind.';
+  else if (files && n > 0 && dirty > 0)
+    why =
+      'Stopped: some files have unsaved changes in an editor. Save All, then choose “Rewind anyway”: it keeps a copy of what you saved.';
   else if (files && n > 0 && blocked > 0 && !force) {
-    why = 'Stopped: some files changed outside the agent. Save or commit your work, look at the diffs, or choose “Rewind anyway”.';
+    why =
+      'Stopped: some files changed outside the agent. Look at the diffs, or choose “Rewind anyway”: it keeps a copy, and Undo brings it back.';
   }
   return { label, enabled: why === '', why, summary: summary.trim(), force: forcing };
 }

@@ -259,7 +259,7 @@ test('handshake: ready once, a loading line, styles and script allowed by the CS
 test('empty "not undone": the plain sentence, sections in order, Rewind N files', async () => {
   const page = await open('dark');
   await model(page, M.empty);
-  assert.deepEqual(await sectionTitles(page), ['What will not be undone', 'Files', 'Conflicts and warnings', 'What to rewind']);
+  assert.deepEqual(await sectionTitles(page), ['What will not be undone', 'What to rewind', 'Files', 'Conflicts and warnings']);
   assert.equal(
     await text(page.locator('.not-undone .note')),
     'Nothing outside your files needs undoing: no commands with effects beyond this workspace were recorded after this point.',
@@ -287,9 +287,9 @@ test('many calls not undone: known first, unknown ones quieter; compensations op
   assert.deepEqual(await sectionTitles(page), [
     'What will not be undone',
     'Compensations',
+    'What to rewind',
     'Files',
     'Conflicts and warnings',
-    'What to rewind',
   ]);
   // (a) first, every item, high severity before low.
   const items = page.locator('.nu-item');
@@ -340,7 +340,8 @@ test('many calls not undone: known first, unknown ones quieter; compensations op
   await page.locator('#scope-conversation').check();
   assert.equal(await text(rewindButton(page)), 'Rewind conversation');
   assert.equal(await page.locator('#comp-6').isDisabled(), true);
-  assert.equal(await page.locator('.files .scope-note').isVisible(), true);
+  // Conversation only writes no file: the Files section is not shown at all.
+  assert.equal(await page.locator('.files').first().isVisible(), false, 'no Files section for a conversation-only rewind');
   assert.equal(await page.locator('.conversation .keeping').isVisible(), true);
   assert.match(await text(page.locator('.conversation')), /keeps 6 prompts and drops 3/);
   await shot(page, 'rich-conversation-dark');
@@ -497,6 +498,8 @@ test('hostile agent output stays text: no element, no script, no alert, bidi sho
   assert.ok(!body.includes('\u202E'), 'no raw right-to-left override reaches the page');
   assert.ok(body.includes('invoice⟨U+202E⟩gnp.exe'), 'the override is shown');
   // The very long path is cut by CSS, its full text kept in the tooltip, and nothing overflows the page.
+  assert.equal(await page.locator('#comp-1').isDisabled(), true, 'conversation only (the default here): no compensation');
+  await page.locator('#scope-files').check(); // the fixture defaults to Conversation, which hides the files
   const long = page.locator('.file-row .path').filter({ hasText: 'very-long-directory' }).first();
   const cut = await long.evaluate((el) => ({
     name: el.querySelector('.path-name').scrollWidth > el.querySelector('.path-name').clientWidth,
@@ -510,8 +513,6 @@ test('hostile agent output stays text: no element, no script, no alert, bidi sho
   const diff = page.getByRole('button', { name: `Open diff: src/${M.XSS_IMG}` }).first();
   await diff.click();
   assert.deepEqual(await lastPosted(page), { type: 'openDiff', path: `/home/dev/shop/src/${M.XSS_IMG}` });
-  assert.equal(await page.locator('#comp-1').isDisabled(), true, 'conversation only (the default here): no compensation');
-  await page.locator('#scope-files').check();
   await page.locator('label[for="comp-1"]').click();
   await page.locator('#force').check();
   await rewindButton(page).click();

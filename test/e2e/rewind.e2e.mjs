@@ -33,8 +33,16 @@ export const tests = [
         .treeItem(/Add a farewell next to the greeting/, { view: 'Files' })
         .first()
         .waitFor();
+      // One row per prompt: the checkpoint before the push sits inside its turn, the session start is folded away.
+      assert.equal(await wb.treeItem(/Session started/, { view: 'Files' }).count(), 0, 'session start folded into its prompt');
+      await wb.expand(wb.treeItem(/Update the notes and push the branch/, { view: 'Files' }).first());
       await wb
         .treeItem(/Before Bash: git push origin main/, { view: 'Files' })
+        .first()
+        .waitFor();
+      // The turn's own edit shows under its prompt.
+      await wb
+        .treeItem(/notes\.txt/, { view: 'Files' })
         .first()
         .waitFor();
       const sessionRow = wb.treeItem(/Add a farewell/, { view: 'Conversation' }).first();
@@ -61,6 +69,16 @@ export const tests = [
       await wb.clickInlineAction(wb.treeItem(/Add a farewell next to the greeting/, { view: 'Files' }), 'Rewind Files to Here');
       const frame = await wb.webview({ has: 'text=What will not be undone' });
       ctx.frame = frame;
+      // The row and the preview count the same thing: what this rewind changes.
+      const row = await wb
+        .treeItem(/Add a farewell next to the greeting/, { view: 'Files' })
+        .first()
+        .innerText();
+      assert.match(row, /3 files to rewind/, row);
+      await frame
+        .getByText(/^3 files will change/)
+        .first()
+        .waitFor();
       await frame.getByText('git push origin main').first().waitFor();
       await frame
         .getByText(/farewell\.js/)
@@ -78,8 +96,17 @@ export const tests = [
   {
     name: 'rewinding anyway writes the disk; Undo in the notification brings everything back',
     async run({ wb }) {
-      const { frame, ws } = ctx;
-      await frame.getByRole('checkbox', { name: /Rewind anyway/i }).check();
+      const { ws } = ctx;
+      await ctx.frame.getByRole('checkbox', { name: /Rewind anyway/i }).check();
+      // Escape closes the preview; opened again, it still has "Rewind anyway" ticked.
+      await ctx.frame.locator('body').press('Escape');
+      await wb.editorTab(/Rewind Preview/).waitFor({ state: 'detached' });
+      await wb.clickInlineAction(wb.treeItem(/Add a farewell next to the greeting/, { view: 'Files' }), 'Rewind Files to Here');
+      const frame = await wb.webview({ has: 'text=What will not be undone' });
+      const force = frame.getByRole('checkbox', { name: /Rewind anyway/i });
+      await force.waitFor();
+      assert.equal(await force.isChecked(), true, 'the ticked "Rewind anyway" survived Escape');
+      await wb.screenshot('reopened-after-escape');
       await frame
         .getByRole('button', { name: /^Rewind \d+ files?/ })
         .first()
@@ -91,15 +118,18 @@ export const tests = [
       assert.match(fs.readFileSync(path.join(ws, 'src/greet.js'), 'utf8'), /Hello, /);
       await wb.screenshot('rewound');
       await wb.clickNotificationButton(note, 'Undo');
-      // The undo is one more rewind: its notification says it is done and verified.
-      await wb.notification(/Rewound \d+ files? to "Before rewind/);
+      // The undo is one more rewind, worded as an undo (never "Rewound … to "Before rewind…"), offering Redo.
+      const undone = await wb.notification(/Undid the rewind to "/);
+      assert.doesNotMatch(await undone.innerText(), /Before rewind/);
+      await wb.screenshot('undone');
       assert.ok(fs.existsSync(path.join(ws, 'src/farewell.js')), 'the undo recreates the file');
       assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'My own notes, typed after the agent.\n', 'the user text is back');
       assert.equal(fs.readFileSync(path.join(ws, 'src/greet.js'), 'utf8'), ctx.original.greet);
       await wb
-        .treeItem(/Before rewind to/, { view: 'Files' })
+        .treeItem(/Before undo of rewind to/, { view: 'Files' })
         .first()
         .waitFor();
+      assert.equal(await wb.treeItem(/Before rewind to "Before/, { view: 'Files' }).count(), 0, 'no nested label');
     },
   },
 ];

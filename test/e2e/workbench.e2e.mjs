@@ -73,9 +73,14 @@ export const tests = [
         );
         return;
       }
+      // Connect and Disconnect follow the state: this fixture is not connected, so only Connect is offered.
+      const whenOf = (id) => (contributes.menus?.commandPalette || []).find((m) => m.command === id)?.when || '';
       for (const c of cmds) {
         const label = text(c.category) ? `${text(c.category)}: ${text(c.title)}` : text(c.title);
-        assert.ok(await wb.paletteHas(label), `palette offers "${label}"`);
+        const when = whenOf(c.command);
+        const offered = !/(^|&& )agentRewind\.claudeConnected/.test(when);
+        if (offered) assert.ok(await wb.paletteHas(label), `palette offers "${label}"`);
+        else assert.ok(!(await wb.paletteHas(label, { timeout: 1500 })), `palette does not offer "${label}" while not connected`);
       }
     },
   },

@@ -14,7 +14,7 @@ import type { Store } from '../store';
 import { makePlan, type Plan, type PlanOptions } from './dryRun';
 import { recoverLocked, removeJournal, writeJournal } from './journal';
 import { hashOnDisk, preflight, tmpNameFor, type Write } from './writes';
-import { oneLine } from '../../shared/text';
+import { describeTarget, rewindCheckpointLabel, rewindLookups } from '../rewindLabels';
 
 export interface RewindOptions extends PlanOptions {
   force?: boolean;
@@ -112,7 +112,15 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
     const checkpoint = store.checkpointRecord({
       id,
       kind: 'rewind',
-      label: `Before rewind to ${plan.target.call ? 'just before ' : ''}"${oneLine(plan.target.label, 80)}"`,
+      label: plan.target.call
+        ? `Before rewind to ${describeTarget('before-call', plan.target.label)}`
+        : rewindCheckpointLabel(
+            plan.target.checkpoint ?? {
+              kind: plan.target.kind === 'before-call' ? 'before-tool' : plan.target.kind,
+              label: plan.target.label,
+            },
+            rewindLookups(plan.records),
+          ),
       ...(plan.target.call ? { targetCall: plan.target.call.id } : { target: plan.target.id }),
       time: now,
     });

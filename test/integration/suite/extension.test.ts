@@ -65,20 +65,19 @@ suite('Agent Rewind in VS Code', function () {
     fs.writeFileSync(file, before);
   });
 
-  test('the Files view lists checkpoints newest first, with files, counts and a diff command', async () => {
+  test('the Files view lists one row per prompt newest first, with its turn inside, counts and a diff command', async () => {
     const roots = api.files!.getChildren().filter((el) => el.kind === 'checkpoint' && el.node.checkpoint.session === session.session);
     const items = roots.map((el) => api.files!.getTreeItem(el));
-    assert.deepEqual(items.map(label), [
-      'Before Bash: git -C . push origin main',
-      'Ship it <b>now</b> & push',
-      'Create the greeting module',
-      'Session started (startup)',
-    ]);
-    assert.match(String(items[2]!.description), /2 files/);
-    assert.equal(items[2]!.contextValue, 'agentRewind.checkpoint.prompt');
-    assert.equal(items[2]!.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
-    const fileEls = api.files!.getChildren(roots[2]) as FilesElement[];
-    const fileItems = fileEls.map((el) => api.files!.getTreeItem(el));
+    // The checkpoint before the push is inside its turn; the session start is folded into the first prompt.
+    assert.deepEqual(items.map(label), ['Ship it <b>now</b> & push', 'Create the greeting module']);
+    const inShip = (api.files!.getChildren(roots[0]) as FilesElement[]).map((el) => label(api.files!.getTreeItem(el)));
+    assert.match(inShip[0]!, /^Before Bash: git -C \. push/);
+    assert.match(String(items[1]!.description), /\d+ files? to rewind/);
+    assert.equal(items[1]!.contextValue, 'agentRewind.checkpoint.prompt');
+    assert.equal(items[1]!.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+    const children = (api.files!.getChildren(roots[1]) as FilesElement[]).map((el) => [el, api.files!.getTreeItem(el)] as const);
+    assert.equal(label(children.at(-1)![1]), 'Session started (startup)');
+    const fileItems = children.filter(([el]) => el.kind === 'file').map(([, i]) => i);
     assert.deepEqual(fileItems.map(label).sort(), ['app.js', 'greeting.js']);
     const app = fileItems.find((i) => label(i) === 'app.js')!;
     assert.match(String(app.description), /\+1 −1/);
@@ -127,6 +126,12 @@ suite('Agent Rewind in VS Code', function () {
     );
     assert.deepEqual(m.blocked, []);
     assert.deepEqual(m.scope.available, ['files']);
+    // The row counts exactly what the preview lists.
+    const row = api
+      .files!.getChildren()
+      .find((el) => el.kind === 'checkpoint' && el.node.checkpoint.id === prompt('Ship it <b>now</b> & push'))!;
+    const n = m.files.length;
+    assert.match(String(api.files!.getTreeItem(row).description), new RegExp(`· ${n} files? to rewind$`));
   });
 
   test('refuses while an affected file has unsaved changes, writing nothing', async () => {
