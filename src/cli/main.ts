@@ -4,6 +4,13 @@ import * as path from 'node:path';
 
 const [, , command, ...rest] = process.argv;
 
+// `agent-rewind … | head`: the reader went away, so what is left to print is nobody's; stop quietly.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
+
 if (command === 'hook') {
   const { runHook } = require(path.join(__dirname, 'hook.js')) as typeof import('./hook');
   process.exitCode = runHook(rest);
