@@ -111,7 +111,8 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       const turn = this.model.turnOf(c.id);
       const edited = turn ? this.model.turnFiles(c.id).length : node.fileCount;
       const count = sum.total ? `${sum.total} file${sum.total === 1 ? '' : 's'} to rewind` : 'nothing to rewind';
-      item.description = `${relativeTime(c.time)} · ${count}`;
+      // The count first: at the default sidebar width it is what stays visible after the label.
+      item.description = `${count} · ${relativeTime(c.time)}`;
       const [icon, color] = ICONS[c.kind] ?? ['circle-outline'];
       // A row a rewind would not change is de-emphasised: its icon is greyed.
       item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(sum.total === 0 ? 'disabledForeground' : (color ?? 'foreground')));

@@ -131,7 +131,7 @@ suite('Agent Rewind in VS Code', function () {
       .files!.getChildren()
       .find((el) => el.kind === 'checkpoint' && el.node.checkpoint.id === prompt('Ship it <b>now</b> & push'))!;
     const n = m.files.length;
-    assert.match(String(api.files!.getTreeItem(row).description), new RegExp(`· ${n} files? to rewind$`));
+    assert.match(String(api.files!.getTreeItem(row).description), new RegExp(`^${n} files? to rewind ·`));
   });
 
   test('refuses while an affected file has unsaved changes, writing nothing', async () => {
