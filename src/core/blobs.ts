@@ -20,6 +20,17 @@ export function sha256(data: Uint8Array): string {
   return crypto().createHash('sha256').update(data).digest('hex');
 }
 
+/** True for what a blob is named by: 64 lowercase hex digits. */
+export function isSha256(s: string): boolean {
+  return HASH_RE.test(s);
+}
+
+export class InvalidHashError extends Error {
+  constructor(readonly hash: string) {
+    super(`"${hash.slice(0, 80)}" is not a content hash (64 hex digits); nothing was read.`);
+  }
+}
+
 export class BlobCorruptError extends Error {
   constructor(
     readonly hash: string,
@@ -43,11 +54,13 @@ export class BlobStore {
   }
 
   pathOf(hash: string): string {
+    // A name from outside (a snapshot URI, a hand-edited log) must never lead out of objects/.
+    if (!isSha256(hash)) throw new InvalidHashError(hash);
     return path.join(this.dir, hash.slice(0, 2), hash.slice(2));
   }
 
   has(hash: string): boolean {
-    return fs.existsSync(this.pathOf(hash));
+    return isSha256(hash) && fs.existsSync(this.pathOf(hash));
   }
 
   /**
@@ -128,9 +141,10 @@ export class BlobStore {
 
   /** Reads a blob and checks it against its name; throws BlobCorruptError otherwise. */
   get(hash: string): Buffer {
+    const file = this.pathOf(hash);
     let data: Buffer;
     try {
-      data = fs.readFileSync(this.pathOf(hash));
+      data = fs.readFileSync(file);
     } catch {
       throw new BlobCorruptError(hash, null);
     }

@@ -1,6 +1,7 @@
 // Read-only documents for recorded snapshots, so the native diff editor can compare any two
 // states: `agent-rewind-snapshot:/abs/path/file.ts?h=<sha256>` (no `h` = the file did not exist).
 import * as vscode from 'vscode';
+import { isSha256 } from '../core/blobs';
 import type { Store } from '../core/store';
 
 export const SNAPSHOT_SCHEME = 'agent-rewind-snapshot';
@@ -18,6 +19,8 @@ export class SnapshotContentProvider implements vscode.TextDocumentContentProvid
   provideTextDocumentContent(uri: vscode.Uri): string {
     const hash = new URLSearchParams(uri.query).get('h');
     if (!hash) return '';
+    // Only a content hash names a snapshot: `?h=../../dev/zero` reads nothing.
+    if (!isSha256(hash)) throw new Error(`Not a snapshot: "${hash.slice(0, 80)}" is not a content hash.`);
     const store = this.store();
     if (!store) return '';
     const data = store.content(hash); // verified read: a damaged blob throws and VS Code shows the error

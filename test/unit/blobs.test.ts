@@ -2,10 +2,23 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { BlobCorruptError, BlobStore, sha256 } from '../../src/core/blobs';
+import { BlobCorruptError, BlobStore, InvalidHashError, sha256 } from '../../src/core/blobs';
 import { tempDir } from '../helpers/tmp';
 
 describe('BlobStore', () => {
+  it('a name that is not a sha256 reads nothing, not even a file beside objects/ (a snapshot URI ?h=../../dev/zero)', () => {
+    const dir = tempDir();
+    const s = new BlobStore(dir);
+    s.put(Buffer.from('x'));
+    fs.mkdirSync(path.join(dir, 'outside'));
+    fs.writeFileSync(path.join(dir, 'outside', 'secret'), 'not a blob');
+    const evil = '../outside/secret'; // pathOf used to join it under objects/: <store>/outside/secret
+    assert.equal(s.has(evil), false);
+    assert.throws(() => s.get(evil), InvalidHashError);
+    assert.throws(() => s.get('../../../../../../dev/zero'), InvalidHashError);
+    assert.throws(() => s.get('A'.repeat(64)), InvalidHashError); // upper case is not how blobs are named
+  });
+
   it('stores whole content under its sha256 and reads it back verified', () => {
     const s = new BlobStore(tempDir());
     const data = Buffer.from('hello\n');
