@@ -1,0 +1,39 @@
+// What every agent's "Connect" offers: our hook in the agent's own config file(s), in the agent's
+// own format (event names, timeout units, file layout), merged with what the user has there,
+// idempotent, and undone exactly by `disconnect`. One module per agent implements this
+// (`src/agents/<agent>/connect.ts`); `src/agents/connectors.ts` lists them. Pure node: the extension's
+// "Connect Agents…" and the compat tiers (which connect real clients the way a user would) share them.
+import type { HookCommandParts } from './claude/settings';
+
+/** Every agent an adapter exists for; also the `<agent>` of `agent-rewind hook <agent>`. */
+export type AgentId = 'claude' | 'vscode' | 'copilot' | 'codex' | 'gemini' | 'cursor' | 'cline';
+
+/** Where a connector finds the CLI, the store and a Node to run them (absolute paths). */
+export type HookTarget = Omit<HookCommandParts, 'agent'>;
+
+export type AgentConnectionState = 'connected' | 'outdated' | 'disconnected';
+
+export interface AgentConnectResult {
+  /** Every file written or checked (absolute). */
+  files: string[];
+  changed: boolean;
+  /** Things the user must know or do for the hooks to run (enable hooks in the agent, trust the folder, a file the agent will ignore…). */
+  notes: string[];
+}
+
+export interface AgentConnector {
+  agent: AgentId;
+  /** "Claude Code", "Codex CLI"… */
+  displayName: string;
+  /** The config files this connector edits for a workspace folder (absolute). */
+  files(workspace: string): string[];
+  /** Writes (or refreshes) our hooks; keeps the user's own hooks and formatting. */
+  connect(workspace: string, target: HookTarget): AgentConnectResult;
+  /** Removes exactly what `connect` wrote (a file it created and that holds nothing else is removed). */
+  disconnect(workspace: string): { files: string[]; changed: boolean };
+  state(workspace: string, target: HookTarget): AgentConnectionState;
+  /** Evidence the agent is used here or on this machine (a config folder, a binary on PATH): null when none. */
+  detect(workspace: string, env: NodeJS.ProcessEnv, home: string): string | null;
+  /** Other agents that read this connector's files (VS Code and Cursor read `.claude/settings*.json`): one entry serves them. */
+  alsoServes?: AgentId[];
+}
