@@ -79,3 +79,10 @@ test('the linter refuses the same imports, per folder', async () => {
   assert.ok((await lint('src/webview/probe.ts', "import * as fs from 'node:fs';\nexport const v = fs;\n")) > 0);
   assert.equal(await lint('src/extension/probe.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"), 0);
 });
+
+test('a source file over 600 lines fails the lint (a subsystem that outgrows it becomes a folder)', async () => {
+  const body = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i} = ${i};`).join('\n') + '\n';
+  assert.equal(await lint('src/core/probe.ts', body(600)), 0);
+  assert.ok((await lint('src/core/probe.ts', body(601))) > 0);
+  assert.ok((await lint('src/extension/probe.ts', body(601))) > 0);
+});
