@@ -12,7 +12,7 @@ export class HookSession {
   constructor(
     readonly store: string,
     readonly cwd: string,
-    readonly session = `it-${Date.now().toString(36)}`,
+    readonly session = `it-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
   ) {}
 
   hook(payload: Record<string, unknown>): void {
@@ -38,7 +38,8 @@ export class HookSession {
   }
 
   tool(tool_name: string, tool_input: Record<string, unknown>, effect?: () => void): void {
-    const tool_use_id = `toolu_it${seq++}`;
+    // Unique across suites: each suite file is bundled on its own, with its own `seq`; real call ids never repeat.
+    const tool_use_id = `toolu_it_${this.session}_${seq++}`;
     this.hook({ hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id });
     effect?.();
     this.hook({ hook_event_name: 'PostToolUse', tool_name, tool_input, tool_use_id, tool_response: {} });
