@@ -74,7 +74,7 @@ function iso(t: number): string {
 function cmdCheckpoints(args: string[]): number {
   const { values } = parse(args, {});
   const store = openStore(args);
-  const { records } = store.read();
+  const { records } = store.timeline();
   const files = filesPerCheckpoint(records);
   const list = listCheckpoints(records).map((c) => ({
     id: c.id,
@@ -184,7 +184,7 @@ function cmdPlan(args: string[]): number {
   const { values } = parse(args, PLAN_OPTIONS);
   const { to, opts } = planArgs(values);
   const store = openStore(args);
-  const plan = makePlan(store, to, opts);
+  const plan = makePlan(store, to, { ...opts, viaIndex: true });
   if (values.json) out(JSON.stringify(planJson(plan), null, 2));
   else printPlan(plan);
   return EXIT.ok;

@@ -80,6 +80,12 @@ export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
   noStats?: boolean;
   /** Skip asking git about uncommitted changes. */
   noGit?: boolean;
+  /**
+   * Read the timeline through the index (store.timeline(): checkpoints, snapshots and the calls a
+   * rewind cannot undo) rather than every line: for dry runs to a checkpoint. `plan.records` is
+   * then that skeleton, so a rewind (which records from them) reads the whole log.
+   */
+  viaIndex?: boolean;
 }
 
 function contentOf(store: Store, hash: string | null): Buffer | null {
@@ -98,7 +104,8 @@ function editOrigin(y: YourEdit): EditOrigin {
 
 /** The dry run: touches nothing. */
 export function makePlan(store: Store, target: string, opts: PlanOptions = {}): Plan {
-  const { records } = store.read();
+  // A call target counts the calls of its turn: those are not all in the skeleton.
+  const { records } = opts.viaIndex && !target.startsWith(BEFORE_CALL) ? store.timeline() : store.read();
   const to = resolveTarget(records, target);
   const roots = store.roots(records);
   const set = computeChanges(records, to, { ...opts, allowed: (p) => store.mayWrite(p, roots) });
