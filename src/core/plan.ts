@@ -91,6 +91,8 @@ export interface ChangeOptions {
   paths?: readonly string[];
   /** A path for which this returns false is listed as not restorable (outside every workspace folder). */
   allowed?: (path: string) => boolean;
+  /** The provenance of the snapshot with this sequence number, when already known (the timeline index); else derived from `records`. */
+  provenance?: (seq: number) => Provenance | undefined;
 }
 
 export const REWIND_SESSION = '(rewind)';
@@ -131,7 +133,7 @@ interface PathFacts {
  * - Where the rewind reverts the user's edits made after the target, the path is in `observed`.
  */
 export function computeChanges(records: readonly Sequenced[], target: { seq: number; id?: string }, opts: ChangeOptions = {}): ChangeSet {
-  const prov = provenanceOf(records);
+  const prov = opts.provenance ? { get: opts.provenance } : provenanceOf(records);
   const facts = new Map<string, PathFacts>();
   for (const r of records) {
     if (!isSnap(r)) continue;

@@ -9,7 +9,7 @@ import { readDisk } from './disk';
 import { appendRecords, type LogContents, readLog } from './fileLog';
 import { type LatestTable, latestSnaps } from './latestSnaps';
 import { checkAbsolutePath, isInside } from './paths';
-import { readSkeleton, type SkeletonRead } from './timelineIndex';
+import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from './timelineIndex';
 import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './records';
 import { migrateMeta, STORE_FORMAT, type StoreMeta } from './storeFormat';
 
@@ -148,6 +148,11 @@ export class Store {
    */
   timeline(): SkeletonRead {
     return readSkeleton(this.dir, this.logFile);
+  }
+
+  /** Every checkpoint with its changed-file count, through the index without the snapshots. */
+  checkpointList(): CheckpointList {
+    return readCheckpointList(this.dir, this.logFile);
   }
 
   /**

@@ -105,10 +105,15 @@ function editOrigin(y: YourEdit): EditOrigin {
 /** The dry run: touches nothing. */
 export function makePlan(store: Store, target: string, opts: PlanOptions = {}): Plan {
   // A call target counts the calls of its turn: those are not all in the skeleton.
-  const { records } = opts.viaIndex && !target.startsWith(BEFORE_CALL) ? store.timeline() : store.read();
+  const indexed = opts.viaIndex && !target.startsWith(BEFORE_CALL) ? store.timeline() : null;
+  const { records } = indexed ?? store.read();
   const to = resolveTarget(records, target);
   const roots = store.roots(records);
-  const set = computeChanges(records, to, { ...opts, allowed: (p) => store.mayWrite(p, roots) });
+  const set = computeChanges(records, to, {
+    ...opts,
+    allowed: (p) => store.mayWrite(p, roots),
+    ...(indexed ? { provenance: indexed.provenance } : {}),
+  });
   const maxBytes = store.config().maxFileBytes;
   const disk = new Map<string, DiskFact>();
   // A rewind keeps a copy of everything it overwrites, so it never overwrites what it cannot copy
