@@ -1,4 +1,4 @@
-// How a derived file beside an append-only log (latest.json, timeline-index.json) names the log
+// How a derived file beside an append-only log (latest.json, timeline.idx) names the log
 // prefix it was made from: the log's inode, a length, and a hash of the bytes just before that
 // length. The derived file is used only while the log still starts with those bytes; a log
 // rewritten by gc (new inode), shrunk or replaced makes it stale, and the whole log is read.
@@ -33,7 +33,7 @@ export function readRange(fd: number, from: number, to: number): Buffer {
 }
 
 /** Writes a derived file by temp-file-and-rename (a kill leaves the old file or the new one); never throws. */
-export function writeDerived(file: string, text: string): void {
+export function writeDerived(file: string, text: string | Uint8Array): void {
   const tmp = `${file}.${process.pid}.tmp`;
   try {
     fs.writeFileSync(tmp, text, { mode: 0o600 });

@@ -1,43 +1,110 @@
-// Snapshot records as columns, for the timeline index (timelineIndex.ts): strings interned, times
-// as differences, every value a record can hold kept (what the columns do not hold goes to `rest`),
+// Snapshot records as columns, for the timeline index (timelineIndex.ts): strings interned, every value a record can hold kept (what the columns do not hold goes to `rest`),
 // and each snapshot's provenance (provenance.ts) as computed over the whole log — so a plan does not
-// run the provenance fold over 60,000 snapshots again. Decoding 60,000 records costs a few ms.
+// run the provenance fold over 60,000 snapshots again. Stored as binary number columns after a
+// small JSON part (strings, flags, rare values): reading them is a copy, not a parse, and
+// decoding 60,000 records costs a few ms.
 import type { Provenance } from './provenance';
 import type { Origin, Sequenced, SnapRecord } from './records';
 
-/** Snapshots as columns. Strings are indexes into `strs` (NUL-joined; -1: absent); numbers null: absent. */
+type Ints = number[] | Int32Array;
+type Floats = number[] | Float64Array;
+
+/** Snapshots as columns. Strings are indexes into `strs` (NUL-joined; -1: absent); sizes and modes -1, times NaN: absent. */
 export interface SnapColumns {
   strs: string;
   /** 64 hex digits per distinct hash. */
   hashes: string;
-  seq: number[];
-  path: number[];
+  seq: Ints;
+  path: Ints;
   /** Index into `hashes` / 64; -1: null. */
-  hash: number[];
-  phase: number[];
-  origin: number[];
-  session: number[];
-  tool: number[];
-  call: number[];
-  by: number[];
-  size: (number | null)[];
-  mtime: (number | null)[];
-  mode: (number | null)[];
-  time: (number | null)[];
+  hash: Ints;
+  phase: Ints;
+  origin: Ints;
+  session: Ints;
+  tool: Ints;
+  call: Ints;
+  by: Ints;
+  size: Ints;
+  mtime: Floats;
+  mode: Ints;
+  time: Floats;
   /** One character per snapshot: '-', 'l' link, 't' too-large, 'u' unreadable, 's' special. */
   flags: string;
   /** Anything the columns do not hold (dirs, unusual values), by row: merged back as it was. */
   rest: Record<string, Record<string, unknown>>;
   /** Provenance by row: origin (index into ORIGINS), the row its content entered at, and for rewinds the restoring checkpoint. */
-  provOrigin: number[];
-  provSince: number[];
+  provOrigin: Ints;
+  provSince: Ints;
   provRestored: Record<string, { checkpoint: string; time: number; undo: boolean }>;
+}
+
+// Sizes and modes as int32: a double read from a Float64Array costs a heap number per record.
+const FLOAT_COLUMNS = ['mtime', 'time'] as const;
+const INT_COLUMNS = [
+  'seq',
+  'path',
+  'hash',
+  'phase',
+  'origin',
+  'session',
+  'tool',
+  'call',
+  'by',
+  'size',
+  'mode',
+  'provOrigin',
+  'provSince',
+] as const;
+type NumberColumn = (typeof FLOAT_COLUMNS)[number] | (typeof INT_COLUMNS)[number];
+
+/** The columns as bytes: a JSON line (strings, flags, rare values; ASCII), then the number columns, float64 first. */
+export function snapBytes(c: SnapColumns, json: (v: unknown) => string): Buffer {
+  const n = c.seq.length;
+  const { strs, hashes, flags, rest, provRestored } = c;
+  const head = Buffer.from(json({ n, strs, hashes, flags, rest, provRestored }) + '\n', 'latin1');
+  const pad = (8 - (head.length % 8)) % 8;
+  const nums = Buffer.alloc(FLOAT_COLUMNS.length * n * 8 + INT_COLUMNS.length * n * 4);
+  let at = 0;
+  for (const k of FLOAT_COLUMNS) {
+    Buffer.from(Float64Array.from(c[k]).buffer).copy(nums, at);
+    at += n * 8;
+  }
+  for (const k of INT_COLUMNS) {
+    Buffer.from(Int32Array.from(c[k]).buffer).copy(nums, at);
+    at += n * 4;
+  }
+  return Buffer.concat([head, Buffer.alloc(pad, 0x20), nums]);
+}
+
+/** The columns back from snapBytes' bytes; throws on anything malformed. */
+export function snapsFromBytes(buf: Buffer): SnapColumns {
+  const nl = buf.indexOf(0x0a);
+  const meta = JSON.parse(buf.toString('latin1', 0, nl)) as Pick<SnapColumns, 'strs' | 'hashes' | 'flags' | 'rest' | 'provRestored'> & {
+    n: number;
+  };
+  const n = meta.n;
+  let at = nl + 1 + ((8 - ((nl + 1) % 8)) % 8);
+  if (buf.length - at !== FLOAT_COLUMNS.length * n * 8 + INT_COLUMNS.length * n * 4)
+    throw new Error('snapshot columns of the wrong length');
+  // One copy into an aligned buffer; every column is a view of it.
+  const nums = new ArrayBuffer(buf.length - at);
+  new Uint8Array(nums).set(buf.subarray(at));
+  at = 0;
+  const c = { ...meta } as unknown as SnapColumns;
+  for (const k of FLOAT_COLUMNS) {
+    c[k] = new Float64Array(nums, at, n);
+    at += n * 8;
+  }
+  for (const k of INT_COLUMNS) {
+    c[k] = new Int32Array(nums, at, n);
+    at += n * 4;
+  }
+  return c;
 }
 
 const ORIGINS: Origin[] = ['agent', 'shell', 'user', 'baseline'];
 
 const STRING_FIELDS = ['phase', 'origin', 'session', 'tool', 'call', 'by'] as const;
-const NUMBER_FIELDS = ['size', 'mtime', 'mode', 'time'] as const;
 const SKIP_FLAG: Record<string, string> = { 'too-large': 't', unreadable: 'u', special: 's' };
 const FLAG_SKIP: Record<string, SnapRecord['skipped']> = { t: 'too-large', u: 'unreadable', s: 'special' };
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -52,7 +119,7 @@ export function encodeSnaps(snaps: readonly Sequenced<SnapRecord>[], provenance:
     if (i === undefined) strIndex.set(s, (i = strs.push(s) - 1));
     return i;
   };
-  const c: SnapColumns = {
+  const c: Omit<SnapColumns, NumberColumn> & Record<NumberColumn, number[]> = {
     strs: '',
     hashes: '',
     seq: [],
@@ -77,7 +144,6 @@ export function encodeSnaps(snaps: readonly Sequenced<SnapRecord>[], provenance:
   const rowOf = new Map<number, number>();
   snaps.forEach((s, row) => rowOf.set(s.seq, row));
   let flags = '';
-  const prev = { time: 0, mtime: 0 };
   snaps.forEach((s, row) => {
     const rest: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(s)) {
@@ -85,7 +151,8 @@ export function encodeSnaps(snaps: readonly Sequenced<SnapRecord>[], provenance:
       if (k === 'path' && typeof v === 'string' && !v.includes('\0')) continue;
       if (k === 'hash' && (v === null || (typeof v === 'string' && HEX64.test(v)))) continue;
       if ((STRING_FIELDS as readonly string[]).includes(k) && typeof v === 'string' && !v.includes('\0')) continue;
-      if ((NUMBER_FIELDS as readonly string[]).includes(k) && typeof v === 'number' && Number.isFinite(v)) continue;
+      if ((k === 'mtime' || k === 'time') && typeof v === 'number' && Number.isFinite(v)) continue;
+      if ((k === 'size' || k === 'mode') && Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0x7fffffff) continue;
       if (k === 'link' && v === true && !s.skipped) continue;
       if (k === 'skipped' && typeof v === 'string' && SKIP_FLAG[v] && s.link === undefined) continue;
       rest[k] = v;
@@ -102,15 +169,8 @@ export function encodeSnaps(snaps: readonly Sequenced<SnapRecord>[], provenance:
       const v = s[f];
       c[f].push(typeof v === 'string' && !(f in rest) ? intern(v) : -1);
     }
-    for (const f of NUMBER_FIELDS) {
-      const v = s[f];
-      if (typeof v !== 'number' || f in rest) c[f].push(null);
-      else if (f === 'time' || f === 'mtime') {
-        // Differences from the previous row's: small numbers, a third of the bytes to parse.
-        c[f].push(v - prev[f]);
-        prev[f] = v;
-      } else c[f].push(v);
-    }
+    for (const f of ['mtime', 'time'] as const) c[f].push(typeof s[f] === 'number' && !(f in rest) ? s[f] : NaN);
+    for (const f of ['size', 'mode'] as const) c[f].push(typeof s[f] === 'number' && !(f in rest) ? s[f] : -1);
     flags += 'skipped' in rest || 'link' in rest ? '-' : s.skipped ? SKIP_FLAG[s.skipped] : s.link ? 'l' : '-';
     if (Object.keys(rest).length) c.rest[row] = rest;
     const p = provenance(s.seq);
@@ -128,12 +188,13 @@ export function decodeSnaps(c: SnapColumns): Sequenced<SnapRecord>[] | null {
   const n = c.seq.length;
   const { seq, path: pathCol, hash, size, mtime, mode, time, phase, origin, session, tool, call, by, flags, hashes, rest } = c;
   const cols = [pathCol, hash, size, mtime, mode, time, phase, origin, session, tool, call, by, c.provOrigin, c.provSince];
-  if (cols.some((col) => !Array.isArray(col) || col.length !== n) || flags.length !== n) return null;
+  if (cols.some((col) => !col || col.length !== n) || typeof flags !== 'string' || flags.length !== n) return null;
   const strs = c.strs === '' ? [] : c.strs.split('\0');
   const str = (i: number) => (i >= 0 ? strs[i] : undefined);
+  // Each distinct hash string made once, shared by the records that name it.
+  const hashOf: string[] = new Array(hashes.length / 64);
+  for (let k = 0; k < hashOf.length; k++) hashOf[k] = hashes.slice(k * 64, k * 64 + 64);
   const out: Sequenced<SnapRecord>[] = new Array(n);
-  let t = 0;
-  let m = 0;
   for (let i = 0; i < n; i++) {
     const h = hash[i]!;
     const f = flags.charCodeAt(i);
@@ -142,10 +203,10 @@ export function decodeSnaps(c: SnapColumns): Sequenced<SnapRecord>[] | null {
     const s = {
       t: 'snap',
       path: strs[pathCol[i]!]!,
-      hash: h < 0 ? null : hashes.slice(h * 64, h * 64 + 64),
-      size: size[i] ?? undefined,
-      mtime: mtime[i] === null ? undefined : (m += mtime[i]!),
-      mode: mode[i] ?? undefined,
+      hash: h < 0 ? null : hashOf[h]!,
+      size: size[i]! < 0 ? undefined : size[i],
+      mtime: Number.isNaN(mtime[i]) ? undefined : mtime[i],
+      mode: mode[i]! < 0 ? undefined : mode[i],
       link: f === 0x6c ? true : undefined,
       skipped: f === 0x2d || f === 0x6c ? undefined : FLAG_SKIP[flags[i]!],
       phase: str(phase[i]!),
@@ -154,7 +215,7 @@ export function decodeSnaps(c: SnapColumns): Sequenced<SnapRecord>[] | null {
       session: str(session[i]!),
       tool: str(tool[i]!),
       call: str(call[i]!),
-      time: time[i] === null ? undefined : (t += time[i]!),
+      time: Number.isNaN(time[i]) ? undefined : time[i],
       seq: seq[i]!,
     } as Sequenced<SnapRecord>;
     const more = rest[i];

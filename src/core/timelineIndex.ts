@@ -1,4 +1,4 @@
-// `timeline-index.json`: the skeleton of files.jsonl kept beside it, so `checkpoints` and `plan` at
+// `timeline.idx`: the skeleton of files.jsonl kept beside it, so `checkpoints` and `plan` at
 // 10,000 checkpoints do not parse 100,000 JSON lines (28 MB) every time. The skeleton is every
 // checkpoint and snapshot record and every call a rewind cannot undo (irreversible, compensatable)
 // — all that the checkpoint list, stateAt, provenance and the plan read — with their true
@@ -15,14 +15,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LogContents, LogProblem } from './fileLog';
 import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
-import { writeDerived } from './logPrefix';
+import { readRange, writeDerived } from './logPrefix';
 import { type LogPosition, readTail } from './logTail';
 import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from './records';
-import { decodeSnaps, encodeSnaps, provenanceAt, type SnapColumns } from './snapColumns';
+import { decodeSnaps, encodeSnaps, provenanceAt, type SnapColumns, snapBytes, snapsFromBytes } from './snapColumns';
 import { filesPerCheckpoint } from './timeline';
 
-export const INDEX_FILE = 'timeline-index.json';
-const VERSION = 3;
+export const INDEX_FILE = 'timeline.idx';
+const VERSION = 4;
 /** Write the index again once this much log has been appended since (a prompt adds a few KB). */
 const REWRITE_AFTER_BYTES = 256 * 1024;
 
@@ -61,44 +61,59 @@ interface CheckpointPart {
   lastSpan: Sequenced[];
 }
 
-/** The index as read: each part parsed on first use. */
+/** The index as read: each part read and parsed on first use. */
 class IndexRead {
   private cps: CheckpointPart | undefined;
   private snapCols: SnapColumns | undefined;
 
-  constructor(
+  private constructor(
     readonly pos: LogPosition,
-    private readonly text: string,
+    private readonly file: string,
+    private readonly ino: number,
     private readonly parts: [number, number],
     private readonly start: number,
   ) {}
 
+  /** Part `n`'s bytes, as long as the file is the one the header was read from (a writer replaces it whole). */
+  private part(n: 0 | 1): Buffer {
+    const fd = fs.openSync(this.file, 'r');
+    try {
+      if (fs.fstatSync(fd).ino !== this.ino) throw new Error(`${INDEX_FILE} was replaced while being read`);
+      const from = this.start + (n === 0 ? 0 : this.parts[0] + 1);
+      return readRange(fd, from, from + this.parts[n]);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
   checkpointPart(): CheckpointPart {
-    return (this.cps ??= JSON.parse(this.text.slice(this.start, this.start + this.parts[0])) as CheckpointPart);
+    // The part is ASCII (asciiJson): read as latin1, which costs nothing next to decoding UTF-8.
+    return (this.cps ??= JSON.parse(this.part(0).toString('latin1')) as CheckpointPart);
   }
 
   snapPart(): SnapColumns {
-    return (this.snapCols ??= JSON.parse(this.text.slice(this.start + this.parts[0] + 1)) as SnapColumns);
+    return (this.snapCols ??= snapsFromBytes(this.part(1)));
   }
 
   static read(file: string): IndexRead | null {
-    let text: string;
+    let fd: number;
     try {
-      // The file is ASCII (asciiJson): read as latin1, which Node hands over without decoding —
-      // decoding 9 MB of UTF-8 costs more than parsing it.
-      text = fs.readFileSync(file).toString('latin1');
+      fd = fs.openSync(file, 'r');
     } catch {
       return null;
     }
-    const nl = text.indexOf('\n');
-    let h: Header;
     try {
-      h = JSON.parse(text.slice(0, nl)) as Header;
+      const st = fs.fstatSync(fd);
+      const head = readRange(fd, 0, Math.min(st.size, 4096)).toString('latin1');
+      const nl = head.indexOf('\n');
+      const h = JSON.parse(head.slice(0, nl)) as Header;
+      if (!h || h.v !== VERSION || !Array.isArray(h.parts) || nl + 1 + h.parts[0] + 1 + h.parts[1] !== st.size) return null;
+      return new IndexRead({ ino: h.ino, size: h.size, mark: h.mark, seq: h.seq, lines: h.lines }, file, st.ino, h.parts, nl + 1);
     } catch {
       return null;
+    } finally {
+      fs.closeSync(fd);
     }
-    if (!h || h.v !== VERSION || !Array.isArray(h.parts) || nl + 1 + h.parts[0] + 1 + h.parts[1] !== text.length) return null;
-    return new IndexRead({ ino: h.ino, size: h.size, mark: h.mark, seq: h.seq, lines: h.lines }, text, h.parts, nl + 1);
   }
 }
 
@@ -120,9 +135,9 @@ function writeIndex(file: string, pos: LogPosition, skeleton: LogContents, prove
   const files = other.filter((r) => r.t === 'checkpoint').map((c) => perCp.get((c as CheckpointRecord).id)?.length ?? 0);
   const lastSpan = lastCp < 0 ? [] : snaps.filter((r) => r.seq > lastCp);
   const cps = asciiJson({ problems: skeleton.problems, other, files, lastSpan } satisfies CheckpointPart);
-  const cols = asciiJson(encodeSnaps(snaps, provenance));
+  const cols = snapBytes(encodeSnaps(snaps, provenance), asciiJson);
   const header: Header = { v: VERSION, ...pos, parts: [cps.length, cols.length] };
-  writeDerived(file, `${JSON.stringify(header)}\n${cps}\n${cols}`);
+  writeDerived(file, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${cps}\n`, 'latin1'), cols]));
 }
 
 const skeletonOf = (c: LogContents): LogContents => ({ records: c.records.filter(inSkeleton), problems: c.problems });

@@ -178,7 +178,7 @@ describe('timeline index', () => {
       [],
     );
     const text = fs.readFileSync(index, 'latin1');
-    fs.writeFileSync(index, text.replace('"cp3"', '"cpX"'));
+    fs.writeFileSync(index, Buffer.from(text.replace('"cp3"', '"cpX"'), 'latin1'));
     const errors = verifyStore(store).errors;
     assert.ok(
       errors.some((e) => e.includes(INDEX_FILE) && e.includes('does not match')),
