@@ -184,55 +184,100 @@ export function encodeSnaps(snaps: readonly Sequenced<SnapRecord>[], provenance:
   return c;
 }
 
-export function decodeSnaps(c: SnapColumns): Sequenced<SnapRecord>[] | null {
-  const n = c.seq.length;
-  const { seq, path: pathCol, hash, size, mtime, mode, time, phase, origin, session, tool, call, by, flags, hashes, rest } = c;
-  const cols = [pathCol, hash, size, mtime, mode, time, phase, origin, session, tool, call, by, c.provOrigin, c.provSince];
-  if (cols.some((col) => !col || col.length !== n) || typeof flags !== 'string' || flags.length !== n) return null;
-  const strs = c.strs === '' ? [] : c.strs.split('\0');
-  const str = (i: number) => (i >= 0 ? strs[i] : undefined);
-  // Each distinct hash string made once, shared by the records that name it.
-  const hashOf: string[] = new Array(hashes.length / 64);
-  for (let k = 0; k < hashOf.length; k++) hashOf[k] = hashes.slice(k * 64, k * 64 + 64);
-  const out: Sequenced<SnapRecord>[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const h = hash[i]!;
-    const f = flags.charCodeAt(i);
-    // One object shape for every row (absent fields are undefined, as JSON drops them): building
-    // 60,000 records this way costs a few milliseconds, adding keys one by one many times that.
+/**
+ * The records of decoded columns, each built on first use: a plan to a recent checkpoint needs the
+ * snapshots of a few paths, not all 60,000.
+ */
+export class SnapRows {
+  readonly n: number;
+  private readonly strs: string[];
+  private readonly hashOf: string[];
+  private readonly built: (Sequenced<SnapRecord> | undefined)[];
+
+  /** Throws when the columns do not fit together. */
+  constructor(readonly c: SnapColumns) {
+    const n = (this.n = c.seq.length);
+    const cols = [
+      c.path,
+      c.hash,
+      c.size,
+      c.mtime,
+      c.mode,
+      c.time,
+      c.phase,
+      c.origin,
+      c.session,
+      c.tool,
+      c.call,
+      c.by,
+      c.provOrigin,
+      c.provSince,
+    ];
+    if (cols.some((col) => !col || col.length !== n) || typeof c.flags !== 'string' || c.flags.length !== n || typeof c.hashes !== 'string')
+      throw new Error('snapshot columns that do not fit together');
+    this.strs = c.strs === '' ? [] : c.strs.split('\0');
+    // Each distinct hash string made once, shared by the records that name it.
+    this.hashOf = new Array<string>(c.hashes.length / 64);
+    for (let k = 0; k < this.hashOf.length; k++) this.hashOf[k] = c.hashes.slice(k * 64, k * 64 + 64);
+    this.built = new Array<Sequenced<SnapRecord> | undefined>(n);
+  }
+
+  /** The path of row `i` without building its record. */
+  pathOf(i: number): string {
+    const p = this.c.path[i]!;
+    return p >= 0 ? this.strs[p]! : this.row(i).path;
+  }
+
+  row(i: number): Sequenced<SnapRecord> {
+    return (this.built[i] ??= this.build(i));
+  }
+
+  all(): Sequenced<SnapRecord>[] {
+    const out = new Array<Sequenced<SnapRecord>>(this.n);
+    for (let i = 0; i < this.n; i++) out[i] = this.row(i);
+    return out;
+  }
+
+  private build(i: number): Sequenced<SnapRecord> {
+    const { c, strs } = this;
+    const str = (k: number) => (k >= 0 ? strs[k] : undefined);
+    const h = c.hash[i]!;
+    const f = c.flags.charCodeAt(i);
+    // One object shape for every row (absent fields are undefined, as JSON drops them): adding
+    // keys one by one costs many times more.
     const s = {
       t: 'snap',
-      path: strs[pathCol[i]!]!,
-      hash: h < 0 ? null : hashOf[h]!,
-      size: size[i]! < 0 ? undefined : size[i],
-      mtime: Number.isNaN(mtime[i]) ? undefined : mtime[i],
-      mode: mode[i]! < 0 ? undefined : mode[i],
+      path: strs[c.path[i]!]!,
+      hash: h < 0 ? null : this.hashOf[h]!,
+      size: c.size[i]! < 0 ? undefined : c.size[i],
+      mtime: Number.isNaN(c.mtime[i]) ? undefined : c.mtime[i],
+      mode: c.mode[i]! < 0 ? undefined : c.mode[i],
       link: f === 0x6c ? true : undefined,
-      skipped: f === 0x2d || f === 0x6c ? undefined : FLAG_SKIP[flags[i]!],
-      phase: str(phase[i]!),
-      origin: str(origin[i]!),
-      by: str(by[i]!),
-      session: str(session[i]!),
-      tool: str(tool[i]!),
-      call: str(call[i]!),
-      time: Number.isNaN(time[i]) ? undefined : time[i],
-      seq: seq[i]!,
+      skipped: f === 0x2d || f === 0x6c ? undefined : FLAG_SKIP[c.flags[i]!],
+      phase: str(c.phase[i]!),
+      origin: str(c.origin[i]!),
+      by: str(c.by[i]!),
+      session: str(c.session[i]!),
+      tool: str(c.tool[i]!),
+      call: str(c.call[i]!),
+      time: Number.isNaN(c.time[i]) ? undefined : c.time[i],
+      seq: c.seq[i]!,
     } as Sequenced<SnapRecord>;
-    const more = rest[i];
-    out[i] = more ? { ...s, ...more, seq: s.seq } : s;
+    const more = c.rest[i];
+    return more ? { ...s, ...more, seq: s.seq } : s;
   }
-  return out;
-}
 
-/** The provenance of row `row` of decoded snapshots `rows` (their columns `c`), as the fold computed it. */
-export function provenanceAt(c: SnapColumns, rows: readonly Sequenced<SnapRecord>[], row: number): Provenance | undefined {
-  const o = c.provOrigin[row]!;
-  const from = rows[c.provSince[row]!];
-  if (o < 0 || !from) return undefined;
-  const since: Provenance['since'] = { seq: from.seq, time: from.time, phase: from.phase };
-  if (from.session !== undefined) since.session = from.session;
-  const p: Provenance = { origin: ORIGINS[o]!, since };
-  const restored = c.provRestored[row];
-  if (restored) p.restoredBy = { ...restored };
-  return p;
+  /** The provenance of row `i`, as the fold computed it. */
+  provenance(i: number): Provenance | undefined {
+    const o = this.c.provOrigin[i]!;
+    const at = this.c.provSince[i]!;
+    if (o < 0 || at < 0 || at >= this.n) return undefined;
+    const from = this.row(at);
+    const since: Provenance['since'] = { seq: from.seq, time: from.time, phase: from.phase };
+    if (from.session !== undefined) since.session = from.session;
+    const p: Provenance = { origin: ORIGINS[o]!, since };
+    const restored = this.c.provRestored[i];
+    if (restored) p.restoredBy = { ...restored };
+    return p;
+  }
 }

@@ -18,7 +18,7 @@ import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenan
 import { readRange, writeDerived } from './logPrefix';
 import { type LogPosition, readTail } from './logTail';
 import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from './records';
-import { decodeSnaps, encodeSnaps, provenanceAt, type SnapColumns, snapBytes, snapsFromBytes } from './snapColumns';
+import { encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } from './snapColumns';
 import { filesPerCheckpoint } from './timeline';
 
 export const INDEX_FILE = 'timeline.idx';
@@ -160,6 +160,18 @@ export interface SkeletonRead extends LogContents {
   via: 'index' | 'full';
   /** The provenance of a snapshot among `records` (what provenanceOf(records) says of it). */
   provenance: (seq: number) => Provenance | undefined;
+  /**
+   * `records` without the snapshots of paths not recorded after `seq`: all that a plan to a
+   * checkpoint at `seq` reads (computeChanges leaves those paths alone), built without the rest.
+   */
+  touchedAfter: (seq: number) => Sequenced[];
+}
+
+/** `touchedAfter` over records in memory. */
+function touchedAfterIn(records: readonly Sequenced[], seq: number): Sequenced[] {
+  const touched = new Set<string>();
+  for (const r of records) if (r.t === 'snap' && r.seq > seq) touched.add(r.path);
+  return records.filter((r) => r.t !== 'snap' || touched.has(r.path));
 }
 
 /** Reads the whole log, writes the index, returns the skeleton. */
@@ -171,7 +183,13 @@ function fullRead(storeDir: string, logFile: string): SkeletonRead {
   const partial = skeletonOf(tail.partial);
   const records = upTo.records.concat(partial.records);
   const all = partial.records.length ? provenanceOf(records) : prov;
-  return { records, problems: upTo.problems.concat(partial.problems), via: 'full', provenance: (seq) => all.get(seq) };
+  return {
+    records,
+    problems: upTo.problems.concat(partial.problems),
+    via: 'full',
+    provenance: (seq) => all.get(seq),
+    touchedAfter: (seq) => touchedAfterIn(records, seq),
+  };
 }
 
 /**
@@ -181,61 +199,65 @@ function fullRead(storeDir: string, logFile: string): SkeletonRead {
  */
 export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
   const it = indexAndTail(storeDir, logFile);
-  if (!it) return fullRead(storeDir, logFile);
-  let cols: SnapColumns;
-  let decoded: Sequenced<SnapRecord>[] | null;
+  let rows: SnapRows | null = null;
   try {
-    cols = it.idx.snapPart();
-    decoded = decodeSnaps(cols);
+    if (it) rows = new SnapRows(it.idx.snapPart());
   } catch {
-    decoded = null;
+    rows = null;
   }
-  if (!decoded) return fullRead(storeDir, logFile);
-  const rows = decoded;
-  const snapCols = cols!;
+  if (!it || !rows) return fullRead(storeDir, logFile);
+  const snaps = rows;
   const { idx, tail, added, partial } = it;
   const cps = idx.checkpointPart();
-  const upTo = merge(rows, cps.other).concat(added.records);
-  const records = partial.records.length ? upTo.concat(partial.records) : upTo;
+  const newer = added.records.concat(partial.records);
   // The fold goes on from the index: each path the new lines touch starts from its indexed history.
-  let byPath: Map<string, number[]> | undefined;
   const fold = new ProvenanceFold((p): PathHistory => {
-    if (!byPath) {
-      byPath = new Map();
-      rows.forEach((r, i) => {
-        const l = byPath!.get(r.path);
-        if (l) l.push(i);
-        else byPath!.set(r.path, [i]);
-      });
-    }
     const h: PathHistory = { known: new Map() };
-    for (const i of byPath.get(p) ?? []) {
-      const prov = provenanceAt(snapCols, rows, i)!;
-      const key = contentKey(rows[i]!);
+    for (let i = 0; i < snaps.n; i++) {
+      if (snaps.pathOf(i) !== p) continue;
+      const prov = snaps.provenance(i)!;
+      const key = contentKey(snaps.row(i));
       h.last = { key, prov };
       if (key !== null) h.known.set(key, prov);
     }
     return h;
   });
-  const newer = added.records.concat(partial.records);
   if (newer.length) for (const r of cps.other) if (r.t === 'checkpoint') fold.add(r);
   for (const r of newer) fold.add(r);
-  const seqs = snapCols.seq;
+  const seqs = snaps.c.seq;
   const provenance = (seq: number): Provenance | undefined => {
     if (seq >= idx.pos.seq) return fold.out.get(seq);
     let lo = 0;
     let hi = seqs.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (seqs[mid]! === seq) return provenanceAt(snapCols, rows, mid);
+      if (seqs[mid]! === seq) return snaps.provenance(mid);
       if (seqs[mid]! < seq) lo = mid + 1;
       else hi = mid - 1;
     }
     return undefined;
   };
+  let all: Sequenced[] | undefined;
+  const upTo = () => merge(snaps.all(), cps.other).concat(added.records);
   if (tail.to.size - idx.pos.size >= REWRITE_AFTER_BYTES)
-    writeIndex(path.join(storeDir, INDEX_FILE), tail.to, { records: upTo, problems: cps.problems.concat(added.problems) }, provenance);
-  return { records, problems: cps.problems.concat(added.problems, partial.problems), via: 'index', provenance };
+    writeIndex(path.join(storeDir, INDEX_FILE), tail.to, { records: upTo(), problems: cps.problems.concat(added.problems) }, provenance);
+  const touchedAfter = (seq: number): Sequenced[] => {
+    const touched = new Set<string>();
+    for (let i = snaps.n - 1; i >= 0 && seqs[i]! > seq; i--) touched.add(snaps.pathOf(i));
+    for (const r of newer) if (r.t === 'snap' && r.seq > seq) touched.add(r.path);
+    const kept: Sequenced[] = [];
+    for (let i = 0; i < snaps.n; i++) if (touched.has(snaps.pathOf(i))) kept.push(snaps.row(i));
+    return merge(kept, cps.other).concat(newer.filter((r) => r.t !== 'snap' || touched.has(r.path)));
+  };
+  return {
+    get records() {
+      return (all ??= upTo().concat(partial.records));
+    },
+    problems: cps.problems.concat(added.problems, partial.problems),
+    via: 'index',
+    provenance,
+    touchedAfter,
+  };
 }
 
 export interface CheckpointList {
@@ -288,16 +310,13 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
     problems: full.problems.filter((p) => p.line <= idx.pos.lines),
   });
   let cps: CheckpointPart;
-  let cols: SnapColumns;
-  let rows: Sequenced<SnapRecord>[] | null;
+  let rows: SnapRows;
   try {
     cps = idx.checkpointPart();
-    cols = idx.snapPart();
-    rows = decodeSnaps(cols);
+    rows = new SnapRows(idx.snapPart());
   } catch {
     return unreadable;
   }
-  if (!rows) return unreadable;
   const prov = provenanceOf(prefix.records);
   const perCp = filesPerCheckpoint(prefix.records);
   const lastCp = prefix.records.filter((r) => r.t === 'checkpoint').pop();
@@ -308,11 +327,11 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
     prov: prefix.records.filter((r) => r.t === 'snap').map((r) => prov.get(r.seq)),
   };
   const found = {
-    records: merge(rows, cps.other),
+    records: merge(rows.all(), cps.other),
     problems: cps.problems,
     lastSpan: cps.lastSpan,
     files: cps.files,
-    prov: rows.map((_, i) => provenanceAt(cols, rows, i)),
+    prov: rows.all().map((_, i) => rows.provenance(i)),
   };
   return JSON.stringify(canon(expect)) === JSON.stringify(canon(found))
     ? null

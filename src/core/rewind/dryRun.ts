@@ -83,7 +83,8 @@ export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
   /**
    * Read the timeline through the index (store.timeline(): checkpoints, snapshots and the calls a
    * rewind cannot undo) rather than every line: for dry runs to a checkpoint. `plan.records` is
-   * then that skeleton, so a rewind (which records from them) reads the whole log.
+   * then that skeleton without the paths not recorded after the target, so a rewind (which
+   * records from them) reads the whole log.
    */
   viaIndex?: boolean;
 }
@@ -106,8 +107,16 @@ function editOrigin(y: YourEdit): EditOrigin {
 export function makePlan(store: Store, target: string, opts: PlanOptions = {}): Plan {
   // A call target counts the calls of its turn: those are not all in the skeleton.
   const indexed = opts.viaIndex && !target.startsWith(BEFORE_CALL) ? store.timeline() : null;
-  const { records } = indexed ?? store.read();
-  const to = resolveTarget(records, target);
+  let records: Sequenced[];
+  let to: RewindTarget;
+  if (indexed) {
+    // The checkpoints find the target; then only the snapshots of paths recorded after it are built.
+    to = resolveTarget(indexed.touchedAfter(Infinity), target);
+    records = indexed.touchedAfter(to.seq);
+  } else {
+    records = store.read().records;
+    to = resolveTarget(records, target);
+  }
   const roots = store.roots(records);
   const set = computeChanges(records, to, {
     ...opts,
