@@ -12,11 +12,11 @@ type Floats = number[] | Float64Array;
 /** Snapshots as columns. Strings are indexes into `strs` (NUL-joined; -1: absent); sizes and modes -1, times NaN: absent. */
 export interface SnapColumns {
   strs: string;
-  /** 64 hex digits per distinct hash. */
-  hashes: string;
+  /** 32 bytes per distinct hash (made hex only for the records built). */
+  hashes: Buffer;
   seq: Ints;
   path: Ints;
-  /** Index into `hashes` / 64; -1: null. */
+  /** Index into `hashes` / 32; -1: null. */
   hash: Ints;
   phase: Ints;
   origin: Ints;
@@ -61,7 +61,7 @@ type NumberColumn = (typeof FLOAT_COLUMNS)[number] | (typeof INT_COLUMNS)[number
 export function snapBytes(c: SnapColumns, json: (v: unknown) => string): Buffer {
   const n = c.seq.length;
   const { strs, hashes, flags, rest, provRestored } = c;
-  const head = Buffer.from(json({ n, strs, hashes, flags, rest, provRestored }) + '\n', 'latin1');
+  const head = Buffer.from(json({ n, hashBytes: hashes.length, strs, flags, rest, provRestored }) + '\n', 'latin1');
   const pad = (8 - (head.length % 8)) % 8;
   const nums = Buffer.alloc(FLOAT_COLUMNS.length * n * 8 + INT_COLUMNS.length * n * 4);
   let at = 0;
@@ -73,24 +73,25 @@ export function snapBytes(c: SnapColumns, json: (v: unknown) => string): Buffer 
     Buffer.from(Int32Array.from(c[k]).buffer).copy(nums, at);
     at += n * 4;
   }
-  return Buffer.concat([head, Buffer.alloc(pad, 0x20), nums]);
+  return Buffer.concat([head, Buffer.alloc(pad, 0x20), nums, hashes]);
 }
 
 /** The columns back from snapBytes' bytes; throws on anything malformed. */
 export function snapsFromBytes(buf: Buffer): SnapColumns {
   const nl = buf.indexOf(0x0a);
-  const meta = JSON.parse(buf.toString('latin1', 0, nl)) as Pick<SnapColumns, 'strs' | 'hashes' | 'flags' | 'rest' | 'provRestored'> & {
+  const meta = JSON.parse(buf.toString('latin1', 0, nl)) as Pick<SnapColumns, 'strs' | 'flags' | 'rest' | 'provRestored'> & {
+    hashBytes: number;
     n: number;
   };
-  const n = meta.n;
+  const { n, hashBytes, ...rest } = meta;
   let at = nl + 1 + ((8 - ((nl + 1) % 8)) % 8);
-  if (buf.length - at !== FLOAT_COLUMNS.length * n * 8 + INT_COLUMNS.length * n * 4)
-    throw new Error('snapshot columns of the wrong length');
+  const numBytes = FLOAT_COLUMNS.length * n * 8 + INT_COLUMNS.length * n * 4;
+  if (buf.length - at !== numBytes + hashBytes || hashBytes % 32 !== 0) throw new Error('snapshot columns of the wrong length');
   // One copy into an aligned buffer; every column is a view of it.
-  const nums = new ArrayBuffer(buf.length - at);
-  new Uint8Array(nums).set(buf.subarray(at));
+  const nums = new ArrayBuffer(numBytes);
+  new Uint8Array(nums).set(buf.subarray(at, at + numBytes));
+  const c = { ...rest, hashes: buf.subarray(at + numBytes) } as unknown as SnapColumns;
   at = 0;
-  const c = { ...meta } as unknown as SnapColumns;
   for (const k of FLOAT_COLUMNS) {
     c[k] = new Float64Array(nums, at, n);
     at += n * 8;
@@ -103,6 +104,7 @@ export function snapsFromBytes(buf: Buffer): SnapColumns {
 }
 
 const ORIGINS: Origin[] = ['agent', 'shell', 'user', 'baseline'];
+const USER = ORIGINS.indexOf('user');
 
 const STRING_FIELDS = ['phase', 'origin', 'session', 'tool', 'call', 'by'] as const;
 const SKIP_FLAG: Record<string, string> = { 'too-large': 't', unreadable: 'u', special: 's' };
@@ -121,7 +123,7 @@ export function encodeSnaps(snaps: readonly Sequenced<SnapRecord>[], provenance:
   };
   const c: Omit<SnapColumns, NumberColumn> & Record<NumberColumn, number[]> = {
     strs: '',
-    hashes: '',
+    hashes: Buffer.alloc(0),
     seq: [],
     path: [],
     hash: [],
@@ -179,7 +181,7 @@ export function encodeSnaps(snaps: readonly Sequenced<SnapRecord>[], provenance:
     if (p?.restoredBy) c.provRestored[row] = p.restoredBy;
   });
   c.strs = strs.join('\0');
-  c.hashes = hashes.join('');
+  c.hashes = Buffer.from(hashes.join(''), 'hex');
   c.flags = flags;
   return c;
 }
@@ -191,7 +193,8 @@ export function encodeSnaps(snaps: readonly Sequenced<SnapRecord>[], provenance:
 export class SnapRows {
   readonly n: number;
   private readonly strs: string[];
-  private readonly hashOf: string[];
+  /** Each distinct hash string made once, when a record first names it, and shared. */
+  private readonly hashOf: (string | undefined)[];
   private readonly built: (Sequenced<SnapRecord> | undefined)[];
 
   /** Throws when the columns do not fit together. */
@@ -213,12 +216,12 @@ export class SnapRows {
       c.provOrigin,
       c.provSince,
     ];
-    if (cols.some((col) => !col || col.length !== n) || typeof c.flags !== 'string' || c.flags.length !== n || typeof c.hashes !== 'string')
+    if (cols.some((col) => !col || col.length !== n) || typeof c.flags !== 'string' || c.flags.length !== n || !Buffer.isBuffer(c.hashes))
       throw new Error('snapshot columns that do not fit together');
     this.strs = c.strs === '' ? [] : c.strs.split('\0');
-    // Each distinct hash string made once, shared by the records that name it.
-    this.hashOf = new Array<string>(c.hashes.length / 64);
-    for (let k = 0; k < this.hashOf.length; k++) this.hashOf[k] = c.hashes.slice(k * 64, k * 64 + 64);
+    this.hashOf = new Array<string | undefined>(c.hashes.length / 32);
+    for (let i = 0; i < n; i++)
+      if (c.hash[i]! >= this.hashOf.length || c.path[i]! >= this.strs.length) throw new Error('snapshot columns that do not fit together');
     this.built = new Array<Sequenced<SnapRecord> | undefined>(n);
   }
 
@@ -226,6 +229,22 @@ export class SnapRows {
   pathOf(i: number): string {
     const p = this.c.path[i]!;
     return p >= 0 ? this.strs[p]! : this.row(i).path;
+  }
+
+  /** Row `i`'s phase and session, without building its record. */
+  phaseOf(i: number): SnapRecord['phase'] {
+    const k = this.c.phase[i]!;
+    return k >= 0 ? (this.strs[k] as SnapRecord['phase']) : this.row(i).phase;
+  }
+
+  sessionOf(i: number): string | undefined {
+    const k = this.c.session[i]!;
+    return k >= 0 ? this.strs[k] : this.row(i).session;
+  }
+
+  /** True when row `i`'s content is the user's (its provenance). */
+  isUser(i: number): boolean {
+    return this.c.provOrigin[i] === USER && this.provenance(i)?.origin === 'user';
   }
 
   row(i: number): Sequenced<SnapRecord> {
@@ -248,7 +267,7 @@ export class SnapRows {
     const s = {
       t: 'snap',
       path: strs[c.path[i]!]!,
-      hash: h < 0 ? null : this.hashOf[h]!,
+      hash: h < 0 ? null : (this.hashOf[h] ??= c.hashes.toString('hex', h * 32, h * 32 + 32)),
       size: c.size[i]! < 0 ? undefined : c.size[i],
       mtime: Number.isNaN(c.mtime[i]) ? undefined : c.mtime[i],
       mode: c.mode[i]! < 0 ? undefined : c.mode[i],

@@ -14,6 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LogContents, LogProblem } from './fileLog';
+import { FactsFold, type PathFacts } from './plan';
 import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
 import { readRange, writeDerived } from './logPrefix';
 import { type LogPosition, readTail } from './logTail';
@@ -169,6 +170,12 @@ export interface SkeletonRead extends LogContents {
    * checkpoint at `seq` reads (computeChanges leaves those paths alone), built without the rest.
    */
   touchedAfter: (seq: number) => Sequenced[];
+  /**
+   * What a plan to the moment `seq` reads: the checkpoints and calls, and each path's facts
+   * (plan.ts) folded from the index's columns — building only the records those facts name.
+   * Null when the log was read whole: computeChanges folds the records itself.
+   */
+  planInput: (seq: number) => { records: Sequenced[]; facts: Map<string, PathFacts> } | null;
 }
 
 /** `touchedAfter` over records in memory. */
@@ -193,6 +200,7 @@ function fullRead(storeDir: string, logFile: string): SkeletonRead {
     via: 'full',
     provenance: (seq) => all.get(seq),
     touchedAfter: (seq) => touchedAfterIn(records, seq),
+    planInput: () => null,
   };
 }
 
@@ -253,7 +261,31 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
     for (let i = 0; i < snaps.n; i++) if (touched.has(snaps.pathOf(i))) kept.push(snaps.row(i));
     return merge(kept, cps.other).concat(newer.filter((r) => r.t !== 'snap' || touched.has(r.path)));
   };
+  const planInput = (seq: number) => {
+    const byPath = new FactsFold<number | Sequenced<SnapRecord>>(seq);
+    for (let i = 0; i < snaps.n; i++) {
+      const user = seqs[i]! > seq && snaps.isUser(i);
+      byPath.add({ path: snaps.pathOf(i), seq: seqs[i]!, phase: snaps.phaseOf(i), session: snaps.sessionOf(i), user, record: i });
+    }
+    for (const r of newer) {
+      if (r.t !== 'snap') continue;
+      const s = r as Sequenced<SnapRecord>;
+      byPath.add({
+        path: s.path,
+        seq: s.seq,
+        phase: s.phase,
+        session: s.session,
+        user: s.seq > seq && provenance(s.seq)?.origin === 'user',
+        record: s,
+      });
+    }
+    return {
+      records: cps.other.concat(newer.filter((r) => r.t !== 'snap')),
+      facts: byPath.facts((h) => (typeof h === 'number' ? snaps.row(h) : h)),
+    };
+  };
   return {
+    planInput,
     get records() {
       return (all ??= upTo().concat(partial.records));
     },

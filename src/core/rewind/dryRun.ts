@@ -9,6 +9,7 @@ import {
   computeChanges,
   type NotRestorable,
   type NotUndone,
+  type PathFacts,
   type Uncertain,
   type YourEdit,
 } from '../plan';
@@ -83,8 +84,8 @@ export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
   /**
    * Read the timeline through the index (store.timeline(): checkpoints, snapshots and the calls a
    * rewind cannot undo) rather than every line: for dry runs to a checkpoint. `plan.records` is
-   * then that skeleton without the paths not recorded after the target, so a rewind (which
-   * records from them) reads the whole log.
+   * then only its checkpoints and calls (the snapshots a plan reads are folded into facts), so a
+   * rewind (which records from them) reads the whole log.
    */
   viaIndex?: boolean;
 }
@@ -109,10 +110,14 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   const indexed = opts.viaIndex && !target.startsWith(BEFORE_CALL) ? store.timeline() : null;
   let records: Sequenced[];
   let to: RewindTarget;
+  let facts: Map<string, PathFacts> | undefined;
   if (indexed) {
-    // The checkpoints find the target; then only the snapshots of paths recorded after it are built.
+    // The checkpoints find the target; then the index folds each path's facts from its columns,
+    // building only the records they name (or, read whole, only the paths recorded after it).
     to = resolveTarget(indexed.touchedAfter(Infinity), target);
-    records = indexed.touchedAfter(to.seq);
+    const input = indexed.planInput(to.seq);
+    records = input ? input.records : indexed.touchedAfter(to.seq);
+    facts = input?.facts;
   } else {
     records = store.read().records;
     to = resolveTarget(records, target);
@@ -122,6 +127,7 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     ...opts,
     allowed: (p) => store.mayWrite(p, roots),
     ...(indexed ? { provenance: indexed.provenance } : {}),
+    ...(facts ? { facts } : {}),
   });
   const maxBytes = store.config().maxFileBytes;
   const disk = new Map<string, DiskFact>();
