@@ -8,9 +8,12 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { type LogContents, readLog } from '../../src/core/fileLog';
 import { IncrementalLog } from '../../src/core/logTail';
+import { computeChanges } from '../../src/core/plan';
+import { provenanceOf } from '../../src/core/provenance';
+import { checkpoints, filesPerCheckpoint } from '../../src/core/timeline';
 import type { LogRecord } from '../../src/core/records';
 import { Store } from '../../src/core/store';
-import { INDEX_FILE, inSkeleton, readSkeleton } from '../../src/core/timelineIndex';
+import { INDEX_FILE, inSkeleton, readCheckpointList, readSkeleton } from '../../src/core/timelineIndex';
 import { verifyStore } from '../../src/core/verify';
 
 let dir: string;
@@ -194,6 +197,70 @@ describe('timeline index', () => {
     );
   });
 });
+
+/** User edits, rewinds and their undo, uncertain states: every provenance and plan case over a few paths. */
+function history(from: number, n: number): LogRecord[] {
+  const out: LogRecord[] = [];
+  for (let i = from; i < from + n; i++) {
+    const p = `/w/h${i % 3}.ts`;
+    const session = `s${i % 2}`;
+    const kind = i % 7 === 6 ? 'rewind' : 'prompt';
+    out.push({
+      t: 'checkpoint',
+      id: `h${i}`,
+      time: i,
+      kind,
+      label: `p${i}`,
+      session,
+      cwd: '/w',
+      ...(kind === 'rewind' ? { target: `h${i % 14 === 13 ? i - 7 : i - 3}` } : {}),
+    });
+    out.push({ t: 'snap', path: p, hash: hex(i % 5), phase: i % 4 === 0 ? 'observed' : 'before', session, time: i });
+    out.push({ t: 'snap', path: p, hash: hex((i + 1) % 5), phase: 'after', session, time: i });
+    if (i % 5 === 1) out.push({ t: 'snap', path: p, hash: hex(9), phase: 'pre-rewind', time: i });
+    if (kind === 'rewind') out.push({ t: 'snap', path: p, hash: hex((i + 3) % 5), phase: 'rewind', by: `h${i}`, origin: 'agent', time: i });
+    if (i % 8 === 3) out.push({ t: 'snap', path: p, hash: hex(7), phase: 'observed', time: i });
+    if (i % 8 === 3) out.push({ t: 'snap', path: p, hash: hex(7), phase: 'observed', time: i });
+    if (i % 6 === 0) out.push({ t: 'call', tool: 'Bash', summary: 'rm -rf build', effect: 'irreversible', session, time: i });
+  }
+  // The user's edit last: a rewind over it is refused (your-edit), or said (an undo's).
+  out.push({ t: 'snap', path: '/w/h0.ts', hash: hex(8), phase: 'observed', time: from + n });
+  return out;
+}
+
+describe('what the index gives plans', () => {
+  it('provenance, checkpoint file counts and every plan equal the full read, before and after lines are appended', () => {
+    append(history(0, 40));
+    const check = () => {
+      const full = readLog(log).records;
+      const s = readSkeleton(dir, log);
+      const prov = provenanceOf(full);
+      for (const r of full)
+        if (r.t === 'snap') assert.deepEqual(plain2(s.provenance(r.seq)), plain2(prov.get(r.seq)), `provenance of line ${r.seq}`);
+      const list = readCheckpointList(dir, log);
+      assert.deepEqual(
+        list.checkpoints.map((c) => [c.id, list.files.get(c.id)]),
+        checkpoints(full).map((c) => [c.id, filesPerCheckpoint(full).get(c.id)!.length]),
+      );
+      for (const c of checkpoints(full)) {
+        const input = s.planInput(c.seq);
+        const viaIndex = input
+          ? computeChanges(input.records, c, { facts: input.facts, provenance: s.provenance })
+          : computeChanges(s.touchedAfter(c.seq), c, { provenance: s.provenance });
+        assert.deepEqual(plain2(viaIndex), plain2(computeChanges(full, c)), `plan to ${c.id} (${s.via})`);
+      }
+      return s.via;
+    };
+    assert.equal(check(), 'full');
+    assert.equal(check(), 'index');
+    append(history(40, 12)); // a tail: the provenance fold goes on from the index
+    assert.equal(check(), 'index');
+    fs.appendFileSync(log, '{"t":"snap","path":"/w/h1.ts","hash":null,"phase":"after","time":99}'); // no newline yet
+    assert.equal(check(), 'index');
+  });
+});
+
+const plain2 = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
 
 describe('IncrementalLog', () => {
   it('reads only the appended lines, equal to a full read', () => {
