@@ -88,6 +88,8 @@ export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
    * rewind (which records from them) reads the whole log.
    */
   viaIndex?: boolean;
+  /** The log as the caller has already read it (the extension's incremental model): not read again. */
+  records?: readonly Sequenced[];
 }
 
 function contentOf(store: Store, hash: string | null): Buffer | null {
@@ -119,7 +121,7 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     records = input ? input.records : indexed.touchedAfter(to.seq);
     facts = input?.facts;
   } else {
-    records = store.read().records;
+    records = opts.records ? [...opts.records] : store.read().records;
     to = resolveTarget(records, target);
   }
   const roots = store.roots(records);
