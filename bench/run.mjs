@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, medians and ratios measured in the same run.
-//   BENCH_RUNS=<n> (default 25) repetitions per measurement; BENCH_ONLY=hooks|observe|scan
+//   BENCH_RUNS=<n> (default 25) repetitions per measurement; BENCH_ONLY=hooks|observe|scan|timeline
 import { runHookBench } from './hooks.mjs';
 
 const only = process.env.BENCH_ONLY;
@@ -14,6 +14,7 @@ if (!only || only === 'scan') {
     if (e.code !== 'ERR_MODULE_NOT_FOUND') throw e;
   }
 }
+if (!only || only === 'timeline') suites.push((await import('./timelineScale.mjs')).runTimelineScaleBench);
 for (const suite of suites) {
   const r = await suite();
   console.log(`\n## ${r.title}`);

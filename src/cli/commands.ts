@@ -9,7 +9,6 @@ import { CallNotFoundError, CheckpointNotFoundError, makePlan, type Plan, planJs
 import { recoverUnfinished } from '../core/rewind/journal';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreFormatError } from '../core/storeFormat';
-import { checkpoints as listCheckpoints, filesPerCheckpoint } from '../core/timeline';
 import type { EditOrigin } from '../core/safety';
 import { BEFORE_CALL } from '../core/timeline';
 import { verifyStore } from '../core/verify';
@@ -74,16 +73,15 @@ function iso(t: number): string {
 function cmdCheckpoints(args: string[]): number {
   const { values } = parse(args, {});
   const store = openStore(args);
-  const { records } = store.read();
-  const files = filesPerCheckpoint(records);
-  const list = listCheckpoints(records).map((c) => ({
+  const { checkpoints, files } = store.checkpointList();
+  const list = checkpoints.map((c) => ({
     id: c.id,
     time: iso(c.time),
     kind: c.kind,
     label: c.label,
     session: c.session ?? null,
     agent: c.agent ?? null,
-    files: (files.get(c.id) ?? []).length,
+    files: files.get(c.id) ?? 0,
   }));
   if (values.json) {
     out(JSON.stringify(list, null, 2));
@@ -184,7 +182,7 @@ function cmdPlan(args: string[]): number {
   const { values } = parse(args, PLAN_OPTIONS);
   const { to, opts } = planArgs(values);
   const store = openStore(args);
-  const plan = makePlan(store, to, opts);
+  const plan = makePlan(store, to, { ...opts, viaIndex: true });
   if (values.json) out(JSON.stringify(planJson(plan), null, 2));
   else printPlan(plan);
   return EXIT.ok;

@@ -58,7 +58,11 @@ export function readLog(file: string): LogContents {
   return parseLog(text);
 }
 
-export function parseLog(text: string): LogContents {
+/**
+ * Parses log text. `from` continues a log read in parts (an index, an incremental reader): the
+ * sequence number and line number the text starts at.
+ */
+export function parseLog(text: string, from: { seq: number; line: number } = { seq: 0, line: 0 }): LogContents {
   const records: Sequenced[] = [];
   const problems: LogProblem[] = [];
   const lines = text.split('\n');
@@ -67,10 +71,10 @@ export function parseLog(text: string): LogContents {
     if (line.trim() === '') continue;
     const r = parseLine(line);
     if (typeof r === 'string') {
-      problems.push({ line: i + 1, reason: r, text: line.slice(0, 120) });
+      problems.push({ line: from.line + i + 1, reason: r, text: line.slice(0, 120) });
       continue;
     }
-    records.push({ ...r, seq: records.length });
+    records.push({ ...r, seq: from.seq + records.length });
   }
   return { records, problems };
 }

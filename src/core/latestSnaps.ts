@@ -5,10 +5,10 @@
 // the log's tail after that length is parsed and folded in. Any doubt — a missing, torn or stale
 // file, a log rewritten by gc — and the whole log is read, as without the cache. Written by
 // temp-file-and-rename, so a kill leaves the old file or the new one.
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseLine } from './fileLog';
+import { markAt, prefixHolds, readRange, writeDerived } from './logPrefix';
 import type { SnapRecord } from './records';
 
 /** What the boundary observation compares with the disk. */
@@ -134,18 +134,10 @@ export class LatestTable {
   }
 }
 
-const MARK_BYTES = 256;
 /** Rewrite the cache once this much log has been appended since (a prompt adds a line or two). */
 const REWRITE_AFTER_BYTES = 64 * 1024;
 
 export const LATEST_FILE = 'latest.json';
-
-function markAt(fd: number, end: number): string {
-  const start = Math.max(0, end - MARK_BYTES);
-  const buf = Buffer.alloc(end - start);
-  fs.readSync(fd, buf, 0, buf.length, start);
-  return createHash('sha256').update(buf).digest('hex');
-}
 
 function readCache(file: string): CacheFile | null {
   try {
@@ -153,20 +145,6 @@ function readCache(file: string): CacheFile | null {
     return c && c.v === 2 && typeof c.paths === 'string' && typeof c.hashes === 'string' && typeof c.size === 'number' ? c : null;
   } catch {
     return null;
-  }
-}
-
-function writeCache(file: string, c: CacheFile): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(tmp, JSON.stringify(c), { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch {
-    try {
-      fs.unlinkSync(tmp);
-    } catch {
-      /* never there */
-    }
   }
 }
 
@@ -186,19 +164,14 @@ export function latestSnaps(storeDir: string, logFile: string): LatestTable {
   try {
     const st = fs.fstatSync(fd);
     const cache = readCache(cacheFile);
-    const valid = cache !== null && cache.ino === st.ino && cache.size <= st.size && markAt(fd, cache.size) === cache.mark;
+    const valid = cache !== null && prefixHolds(fd, st, cache);
     const cols = valid ? columnsOf(cache) : null;
     const usable = cols !== null;
     const out = new Map<string, LatestState>(); // the records after the cached prefix (all of them without one)
     const from = usable ? cache!.size : 0;
     // The rest of the log: complete lines only (a line still being written is read next time).
-    const buf = Buffer.alloc(st.size - from);
-    let got = 0;
-    while (got < buf.length) {
-      const n = fs.readSync(fd, buf, got, buf.length - got, from + got);
-      if (n === 0) break;
-      got += n;
-    }
+    const buf = readRange(fd, from, st.size);
+    const got = buf.length;
     const end = buf.lastIndexOf(0x0a, got - 1) + 1;
     if (end > 0) {
       // The log reader's own rules (parseLog): blank lines skipped, bad lines ignored.
@@ -212,7 +185,7 @@ export function latestSnaps(storeDir: string, logFile: string): LatestTable {
     if (!usable || size - from >= REWRITE_AFTER_BYTES) {
       const table = new LatestTable(cols, out);
       const all = table.toMap();
-      writeCache(cacheFile, { v: 2, ino: st.ino, size, mark: markAt(fd, size), ...toColumns(all.values()) });
+      writeDerived(cacheFile, JSON.stringify({ v: 2, ino: st.ino, size, mark: markAt(fd, size), ...toColumns(all.values()) }));
       return new LatestTable(null, all);
     }
     return new LatestTable(cols, out);

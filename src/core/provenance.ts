@@ -18,7 +18,8 @@ export interface Provenance {
   restoredBy?: { checkpoint: string; time: number; undo: boolean };
 }
 
-function contentKey(s: SnapRecord): string | null {
+/** What provenance compares: the content (and kind), or null for unknown content. */
+export function contentKey(s: SnapRecord): string | null {
   if (s.skipped) return null; // unknown content: never equal to anything
   return s.hash === null ? 'missing' : `${s.link ? 'l' : 'f'}:${s.hash}`;
 }
@@ -29,25 +30,38 @@ function fresh(s: Sequenced<SnapRecord>, origin: Origin): Provenance {
   return { origin, since };
 }
 
-/** The provenance of every snapshot, by its sequence number. */
-export function provenanceOf(records: readonly Sequenced[]): Map<number, Provenance> {
-  const out = new Map<number, Provenance>();
-  const checkpoints = new Map<string, Sequenced<CheckpointRecord>>();
-  let lastRewind: Sequenced<CheckpointRecord> | undefined;
-  const last = new Map<string, { key: string | null; prov: Provenance }>();
-  const byContent = new Map<string, Map<string, Provenance>>();
-  for (const r of records) {
+/** What the fold knows of one path: its last record's content and provenance, and each content it held. */
+export interface PathHistory {
+  last?: { key: string | null; prov: Provenance };
+  known: Map<string, Provenance>;
+}
+
+/**
+ * The provenance fold, one record at a time in log order. `seed` supplies what earlier records
+ * (not given to this fold: an index holds their provenance) say of a path, the first time the
+ * path is seen; checkpoints before the first record given must be added all the same.
+ */
+export class ProvenanceFold {
+  readonly out = new Map<number, Provenance>();
+  private readonly checkpoints = new Map<string, Sequenced<CheckpointRecord>>();
+  private lastRewind: Sequenced<CheckpointRecord> | undefined;
+  private readonly paths = new Map<string, PathHistory>();
+
+  constructor(private readonly seed?: (path: string) => PathHistory) {}
+
+  add(r: Sequenced): void {
     if (r.t === 'checkpoint') {
-      checkpoints.set(r.id, r as Sequenced<CheckpointRecord>);
-      if (r.kind === 'rewind') lastRewind = r as Sequenced<CheckpointRecord>;
-      continue;
+      this.checkpoints.set(r.id, r as Sequenced<CheckpointRecord>);
+      if (r.kind === 'rewind') this.lastRewind = r as Sequenced<CheckpointRecord>;
+      return;
     }
-    if (r.t !== 'snap') continue;
+    if (r.t !== 'snap') return;
     const s = r as Sequenced<SnapRecord>;
     const key = contentKey(s);
-    const prev = last.get(s.path);
-    let known = byContent.get(s.path);
-    if (!known) byContent.set(s.path, (known = new Map()));
+    let h = this.paths.get(s.path);
+    if (!h) this.paths.set(s.path, (h = this.seed ? this.seed(s.path) : { known: new Map() }));
+    const prev = h.last;
+    const known = h.known;
     let prov: Provenance;
     switch (s.phase) {
       case 'after':
@@ -68,12 +82,12 @@ export function provenanceOf(records: readonly Sequenced[]): Map<number, Provena
         else prov = fresh(s, prev ? 'user' : 'baseline');
         break;
       case 'rewind': {
-        const cp = (s.by ? checkpoints.get(s.by) : undefined) ?? lastRewind;
+        const cp = (s.by ? this.checkpoints.get(s.by) : undefined) ?? this.lastRewind;
         const restored = key !== null ? known.get(key) : undefined;
         prov = restored ? { ...restored } : fresh(s, s.origin ?? 'agent');
         if (s.origin && restored && s.origin !== restored.origin) prov = { ...prov, origin: s.origin };
         if (cp) {
-          const target = cp.target ? checkpoints.get(cp.target) : undefined;
+          const target = cp.target ? this.checkpoints.get(cp.target) : undefined;
           prov.restoredBy = { checkpoint: cp.id, time: cp.time, undo: target?.kind === 'rewind' };
         }
         break;
@@ -81,9 +95,15 @@ export function provenanceOf(records: readonly Sequenced[]): Map<number, Provena
       default:
         prov = fresh(s, s.origin ?? 'agent');
     }
-    out.set(s.seq, prov);
-    last.set(s.path, { key, prov });
+    this.out.set(s.seq, prov);
+    h.last = { key, prov };
     if (key !== null) known.set(key, prov);
   }
-  return out;
+}
+
+/** The provenance of every snapshot, by its sequence number. */
+export function provenanceOf(records: readonly Sequenced[]): Map<number, Provenance> {
+  const fold = new ProvenanceFold();
+  for (const r of records) fold.add(r);
+  return fold.out;
 }

@@ -9,6 +9,7 @@ import { readDisk } from './disk';
 import { appendRecords, type LogContents, readLog } from './fileLog';
 import { type LatestTable, latestSnaps } from './latestSnaps';
 import { checkAbsolutePath, isInside } from './paths';
+import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from './timelineIndex';
 import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './records';
 import { migrateMeta, STORE_FORMAT, type StoreMeta } from './storeFormat';
 
@@ -138,6 +139,20 @@ export class Store {
 
   read(): LogContents {
     return readLog(this.logFile);
+  }
+
+  /**
+   * Every checkpoint and snapshot record and every call a rewind cannot undo, with their sequence
+   * numbers — all that the checkpoint list, stateAt and a plan need — read through the rebuildable
+   * index beside the log (core/timelineIndex.ts) instead of parsing every line.
+   */
+  timeline(): SkeletonRead {
+    return readSkeleton(this.dir, this.logFile);
+  }
+
+  /** Every checkpoint with its changed-file count, through the index without the snapshots. */
+  checkpointList(): CheckpointList {
+    return readCheckpointList(this.dir, this.logFile);
   }
 
   /**

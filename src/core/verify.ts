@@ -1,9 +1,11 @@
-// `verify` (fsck): re-hash every blob, parse every line, check every snapshot's blob exists.
+// `verify` (fsck): re-hash every blob, parse every line, check every snapshot's blob exists and
+// that the timeline index beside the log agrees with it.
 // Errors make the store unsound; warnings (a torn line a killed hook left, leftover temp files)
 // are reported and cost nothing — readers already skip them.
 import { readJournal } from './rewind/journal';
 import { isSnap } from './records';
 import type { Store } from './store';
+import { checkIndex } from './timelineIndex';
 
 export interface VerifyReport {
   ok: boolean;
@@ -45,6 +47,9 @@ export function verifyStore(store: Store): VerifyReport {
       errors.push(`blob ${r.hash.slice(0, 12)} (snapshot of ${r.path}) is missing`);
     }
   }
+  // The index beside the log is derived: wrong, it would give wrong plans; stale, it is just rebuilt.
+  const badIndex = checkIndex(store.dir, store.logFile, { records, problems });
+  if (badIndex) errors.push(badIndex);
   const temps = store.blobs.staleTemps(0);
   if (temps.length) warnings.push(`${temps.length} temporary blob file(s) left by interrupted writers (gc removes them)`);
   const j = readJournal(store);

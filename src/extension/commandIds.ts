@@ -20,6 +20,9 @@ export const CMD = {
   rewindFilesBeforeStep: 'agentRewind.rewindFilesBeforeStep',
   restoreFileBeforeStep: 'agentRewind.restoreFileBeforeStep',
   openStepFileDiff: 'agentRewind.openStepFileDiff',
+  filterCheckpoints: 'agentRewind.filterCheckpoints',
+  clearFilter: 'agentRewind.clearFilter',
+  loadMore: 'agentRewind.loadMore',
 } as const;
 
 export type CommandId = (typeof CMD)[keyof typeof CMD];
@@ -32,6 +35,7 @@ export const CTX = {
   hasSessions: 'agentRewind.hasSessions',
   canUndo: 'agentRewind.canUndo',
   claudeConnected: 'agentRewind.claudeConnected',
+  filtered: 'agentRewind.filtered',
 } as const;
 
 export const VIEW = { files: 'agentRewind.files', conversation: 'agentRewind.conversation' } as const;

@@ -203,6 +203,18 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       d.model.reload();
     },
     [CMD.refresh]: () => d.model.reload(),
+    [CMD.filterCheckpoints]: async () => {
+      const text = await vscode.window.showInputBox({
+        prompt: 'Show only the prompts whose text contains (empty: show all)',
+        placeHolder: 'e.g. refactor',
+        value: d.files.filter,
+      });
+      if (text !== undefined) d.files.setFilter(text);
+    },
+    [CMD.clearFilter]: () => d.files.setFilter(''),
+    [CMD.loadMore]: (key: unknown) => {
+      if (typeof key === 'string') d.files.loadMore(key);
+    },
     [CMD.connectClaude]: async () => {
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showWarningMessage(

@@ -94,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   watcher.onDidChange(() => model.reload());
   const files = new FilesView(model);
   const filesTree = vscode.window.createTreeView<FilesElement>(VIEW.files, { treeDataProvider: files, showCollapseAll: true });
+  files.tree = filesTree;
   const source = new ConversationSource(store);
   const steps = new StepIndex(() => model.all);
   const conversation = new ConversationView(

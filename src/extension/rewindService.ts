@@ -52,8 +52,12 @@ export class RewindService {
     private readonly model: TimelineModel,
   ) {}
 
+  /**
+   * The dry run over the records the model has read (only appended lines are read on each store
+   * change), not a fresh parse of the whole log; the rewind itself plans again under the lock.
+   */
   plan(targetId: string, req: PlanOptions = {}): Plan {
-    return makePlan(this.store, targetId, req);
+    return makePlan(this.store, targetId, { records: this.model.all, ...req });
   }
 
   /** The preview webview's model for a plan (the scope part is filled in by the caller). */

@@ -1,8 +1,9 @@
-// The extension's view of one store: the records (re-read when the watcher fires), checkpoints
+// The extension's view of one store: the records (the appended lines read when the watcher fires), checkpoints
 // newest first, span files with line counts (cached by content pair), and change events.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { lineStats, type LineStats } from '../core/lineStats';
+import { IncrementalLog } from '../core/logTail';
 import type { CheckpointRecord, Sequenced } from '../core/records';
 import { type LoggedSession, sessionsFromLog } from '../core/sessionsFromLog';
 import type { Store } from '../core/store';
@@ -40,16 +41,23 @@ export class TimelineModel implements vscode.Disposable {
   private summaries = new Map<string, RewindSummary>();
   private turnFileCache = new Map<string, SpanChange[]>();
   private lookups: RewindLookups = rewindLookups([]);
+  private readonly log: IncrementalLog;
 
   constructor(
     readonly store: Store,
     readonly roots: () => readonly vscode.WorkspaceFolder[],
   ) {
+    this.log = new IncrementalLog(store.logFile);
     this.reload();
   }
 
   reload(): void {
-    const { records, problems } = this.store.read();
+    // Only the lines appended since the last reload are read and parsed (a rewritten log: all of it).
+    const { records, problems } = this.log.read();
+    if (records === this.records && problems.length === this.problems) {
+      this.emitter.fire(); // nothing new in the log; whoever asked still gets their refresh
+      return;
+    }
     this.records = records;
     this.problems = problems.length;
     this.lookups = rewindLookups(records);

@@ -9,6 +9,7 @@ import {
   computeChanges,
   type NotRestorable,
   type NotUndone,
+  type PathFacts,
   type Uncertain,
   type YourEdit,
 } from '../plan';
@@ -80,6 +81,15 @@ export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
   noStats?: boolean;
   /** Skip asking git about uncommitted changes. */
   noGit?: boolean;
+  /**
+   * Read the timeline through the index (store.timeline(): checkpoints, snapshots and the calls a
+   * rewind cannot undo) rather than every line: for dry runs to a checkpoint. `plan.records` is
+   * then only its checkpoints and calls (the snapshots a plan reads are folded into facts), so a
+   * rewind (which records from them) reads the whole log.
+   */
+  viaIndex?: boolean;
+  /** The log as the caller has already read it (the extension's incremental model): not read again. */
+  records?: readonly Sequenced[];
 }
 
 function contentOf(store: Store, hash: string | null): Buffer | null {
@@ -98,10 +108,29 @@ function editOrigin(y: YourEdit): EditOrigin {
 
 /** The dry run: touches nothing. */
 export function makePlan(store: Store, target: string, opts: PlanOptions = {}): Plan {
-  const { records } = store.read();
-  const to = resolveTarget(records, target);
+  // A call target counts the calls of its turn: those are not all in the skeleton.
+  const indexed = opts.viaIndex && !target.startsWith(BEFORE_CALL) ? store.timeline() : null;
+  let records: Sequenced[];
+  let to: RewindTarget;
+  let facts: Map<string, PathFacts> | undefined;
+  if (indexed) {
+    // The checkpoints find the target; then the index folds each path's facts from its columns,
+    // building only the records they name (or, read whole, only the paths recorded after it).
+    to = resolveTarget(indexed.touchedAfter(Infinity), target);
+    const input = indexed.planInput(to.seq);
+    records = input ? input.records : indexed.touchedAfter(to.seq);
+    facts = input?.facts;
+  } else {
+    records = opts.records ? [...opts.records] : store.read().records;
+    to = resolveTarget(records, target);
+  }
   const roots = store.roots(records);
-  const set = computeChanges(records, to, { ...opts, allowed: (p) => store.mayWrite(p, roots) });
+  const set = computeChanges(records, to, {
+    ...opts,
+    allowed: (p) => store.mayWrite(p, roots),
+    ...(indexed ? { provenance: indexed.provenance } : {}),
+    ...(facts ? { facts } : {}),
+  });
   const maxBytes = store.config().maxFileBytes;
   const disk = new Map<string, DiskFact>();
   // A rewind keeps a copy of everything it overwrites, so it never overwrites what it cannot copy

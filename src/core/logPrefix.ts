@@ -1,0 +1,48 @@
+// How a derived file beside an append-only log (latest.json, timeline.idx) names the log
+// prefix it was made from: the log's inode, a length, and a hash of the bytes just before that
+// length. The derived file is used only while the log still starts with those bytes; a log
+// rewritten by gc (new inode), shrunk or replaced makes it stale, and the whole log is read.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+
+const MARK_BYTES = 256;
+
+/** sha256 of the (up to) 256 bytes of the open file `fd` just before `end`. */
+export function markAt(fd: number, end: number): string {
+  const start = Math.max(0, end - MARK_BYTES);
+  const buf = Buffer.alloc(end - start);
+  fs.readSync(fd, buf, 0, buf.length, start);
+  return createHash('sha256').update(buf).digest('hex');
+}
+
+/** True when the open log `fd` (stat `st`) still starts with the prefix a derived file names. */
+export function prefixHolds(fd: number, st: fs.Stats, p: { ino: number; size: number; mark: string }): boolean {
+  return p.ino === st.ino && p.size <= st.size && markAt(fd, p.size) === p.mark;
+}
+
+/** The bytes of `fd` from `from` up to `to` (fewer if the file is shorter now). */
+export function readRange(fd: number, from: number, to: number): Buffer {
+  const buf = Buffer.alloc(Math.max(0, to - from));
+  let got = 0;
+  while (got < buf.length) {
+    const n = fs.readSync(fd, buf, got, buf.length - got, from + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got < buf.length ? buf.subarray(0, got) : buf;
+}
+
+/** Writes a derived file by temp-file-and-rename (a kill leaves the old file or the new one); never throws. */
+export function writeDerived(file: string, text: string | Uint8Array): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(tmp, text, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch {
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      /* never there */
+    }
+  }
+}

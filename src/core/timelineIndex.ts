@@ -1,0 +1,389 @@
+// `timeline.idx`: the skeleton of files.jsonl kept beside it, so `checkpoints` and `plan` at
+// 10,000 checkpoints do not parse 100,000 JSON lines (28 MB) every time. The skeleton is every
+// checkpoint and snapshot record and every call a rewind cannot undo (irreversible, compensatable)
+// — all that the checkpoint list, stateAt, provenance and the plan read — with their true
+// sequence numbers; the other call lines (most of the log's bytes) are left out. Three parts, each
+// parsed only when needed: a header line (the log prefix it describes, the parts' lengths); the
+// checkpoints and calls with each checkpoint's file count (all `checkpoints` reads); the snapshots
+// as columns with their provenance (snapColumns.ts; what a plan adds).
+//
+// Derived and disposable, like latest.json: it names the log prefix it was made from
+// (logPrefix.ts) and is used only while the log still starts with it; the lines after that prefix
+// are parsed and added. Missing, unreadable, foreign or stale: the log is read whole and the index
+// written again. Never the source of truth: `verify` compares it with a full read.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { LogContents, LogProblem } from './fileLog';
+import { FactsFold, type PathFacts } from './plan';
+import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
+import { readRange, writeDerived } from './logPrefix';
+import { type LogPosition, readTail } from './logTail';
+import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from './records';
+import { encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } from './snapColumns';
+import { filesPerCheckpoint } from './timeline';
+
+export const INDEX_FILE = 'timeline.idx';
+const VERSION = 4;
+/** Write the index again once this much log has been appended since (a prompt adds a few KB). */
+const REWRITE_AFTER_BYTES = 256 * 1024;
+
+/** The records the skeleton keeps: what checkpoints, stateAt, provenance and plans read. */
+export function inSkeleton(r: LogRecord): boolean {
+  return r.t !== 'call' || r.effect === 'irreversible' || r.effect === 'compensatable';
+}
+
+/** Merges two lists sorted by seq. */
+function merge(a: Sequenced[], b: Sequenced[]): Sequenced[] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out: Sequenced[] = new Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i]!.seq < b[j]!.seq ? a[i++]! : b[j++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
+}
+
+interface Header extends LogPosition {
+  v: number;
+  /** Lengths in bytes of the two parts after the header line. */
+  parts: [number, number];
+}
+
+interface CheckpointPart {
+  problems: LogProblem[];
+  /** Checkpoint and call records, whole, in order (with seq). */
+  other: Sequenced[];
+  /** Changed-file count of each checkpoint in `other` (filesPerCheckpoint), in order. */
+  files: number[];
+  /** The snapshots after the last checkpoint: its span may go on in the lines after the index. */
+  lastSpan: Sequenced[];
+}
+
+/** The index as read: each part read and parsed on first use. */
+class IndexRead {
+  private cps: CheckpointPart | undefined;
+  private snapCols: SnapColumns | undefined;
+
+  private constructor(
+    readonly pos: LogPosition,
+    private readonly file: string,
+    private readonly ino: number,
+    private readonly parts: [number, number],
+    private readonly start: number,
+  ) {}
+
+  /** Part `n`'s bytes, as long as the file is the one the header was read from (a writer replaces it whole). */
+  private part(n: 0 | 1): Buffer {
+    const fd = fs.openSync(this.file, 'r');
+    try {
+      if (fs.fstatSync(fd).ino !== this.ino) throw new Error(`${INDEX_FILE} was replaced while being read`);
+      const from = this.start + (n === 0 ? 0 : this.parts[0] + 1);
+      return readRange(fd, from, from + this.parts[n]);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  checkpointPart(): CheckpointPart {
+    // The part is ASCII (asciiJson): read as latin1, which costs nothing next to decoding UTF-8.
+    return (this.cps ??= JSON.parse(this.part(0).toString('latin1')) as CheckpointPart);
+  }
+
+  snapPart(): SnapColumns {
+    return (this.snapCols ??= snapsFromBytes(this.part(1)));
+  }
+
+  static read(file: string): IndexRead | null {
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch {
+      return null;
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      const head = readRange(fd, 0, Math.min(st.size, 4096)).toString('latin1');
+      const nl = head.indexOf('\n');
+      const h = JSON.parse(head.slice(0, nl)) as Header;
+      if (!h || h.v !== VERSION || !Array.isArray(h.parts) || nl + 1 + h.parts[0] + 1 + h.parts[1] !== st.size) return null;
+      return new IndexRead({ ino: h.ino, size: h.size, mark: h.mark, seq: h.seq, lines: h.lines }, file, st.ino, h.parts, nl + 1);
+    } catch {
+      return null;
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}
+
+/** JSON with every non-ASCII character escaped (\\uXXXX): the same value, readable as latin1. */
+function asciiJson(v: unknown): string {
+  return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+function writeIndex(file: string, pos: LogPosition, skeleton: LogContents, provenance: (seq: number) => Provenance | undefined): void {
+  const snaps: Sequenced<SnapRecord>[] = [];
+  const other: Sequenced[] = [];
+  let lastCp = -1;
+  for (const r of skeleton.records) {
+    if (r.t === 'snap') snaps.push(r as Sequenced<SnapRecord>);
+    else other.push(r);
+    if (r.t === 'checkpoint') lastCp = r.seq;
+  }
+  const perCp = filesPerCheckpoint(skeleton.records);
+  const files = other.filter((r) => r.t === 'checkpoint').map((c) => perCp.get((c as CheckpointRecord).id)?.length ?? 0);
+  const lastSpan = lastCp < 0 ? [] : snaps.filter((r) => r.seq > lastCp);
+  const cps = asciiJson({ problems: skeleton.problems, other, files, lastSpan } satisfies CheckpointPart);
+  const cols = snapBytes(encodeSnaps(snaps, provenance), asciiJson);
+  const header: Header = { v: VERSION, ...pos, parts: [cps.length, cols.length] };
+  writeDerived(file, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${cps}\n`, 'latin1'), cols]));
+}
+
+const skeletonOf = (c: LogContents): LogContents => ({ records: c.records.filter(inSkeleton), problems: c.problems });
+
+/** AGENT_REWIND_INDEX=off: read the whole log every time, as before the index (the bench's baseline; a way out). */
+const indexOff = () => process.env.AGENT_REWIND_INDEX === 'off';
+
+/** The index in `storeDir` and the log lines after it; null when there is no usable index. */
+function indexAndTail(storeDir: string, logFile: string) {
+  if (indexOff()) return null;
+  const idx = IndexRead.read(path.join(storeDir, INDEX_FILE));
+  const tail = idx ? readTail(logFile, idx.pos) : null;
+  if (!idx || !tail) return null;
+  try {
+    idx.checkpointPart();
+  } catch {
+    return null;
+  }
+  return { idx, tail, added: skeletonOf(tail.complete), partial: skeletonOf(tail.partial) };
+}
+
+export interface SkeletonRead extends LogContents {
+  /** 'index': the index and the lines after it were read; 'full': the whole log (and the index was written). */
+  via: 'index' | 'full';
+  /** The provenance of a snapshot among `records` (what provenanceOf(records) says of it). */
+  provenance: (seq: number) => Provenance | undefined;
+  /**
+   * `records` without the snapshots of paths not recorded after `seq`: all that a plan to a
+   * checkpoint at `seq` reads (computeChanges leaves those paths alone), built without the rest.
+   */
+  touchedAfter: (seq: number) => Sequenced[];
+  /**
+   * What a plan to the moment `seq` reads: the checkpoints and calls, and each path's facts
+   * (plan.ts) folded from the index's columns — building only the records those facts name.
+   * Null when the log was read whole: computeChanges folds the records itself.
+   */
+  planInput: (seq: number) => { records: Sequenced[]; facts: Map<string, PathFacts> } | null;
+}
+
+/** `touchedAfter` over records in memory. */
+function touchedAfterIn(records: readonly Sequenced[], seq: number): Sequenced[] {
+  const touched = new Set<string>();
+  for (const r of records) if (r.t === 'snap' && r.seq > seq) touched.add(r.path);
+  return records.filter((r) => r.t !== 'snap' || touched.has(r.path));
+}
+
+/** Reads the whole log, writes the index, returns the skeleton. */
+function fullRead(storeDir: string, logFile: string): SkeletonRead {
+  const tail = readTail(logFile, null)!;
+  const upTo = skeletonOf(tail.complete);
+  const prov = provenanceOf(upTo.records);
+  if (tail.to.size > 0 && !indexOff()) writeIndex(path.join(storeDir, INDEX_FILE), tail.to, upTo, (seq) => prov.get(seq));
+  const partial = skeletonOf(tail.partial);
+  const records = upTo.records.concat(partial.records);
+  const all = partial.records.length ? provenanceOf(records) : prov;
+  return {
+    records,
+    problems: upTo.problems.concat(partial.problems),
+    via: 'full',
+    provenance: (seq) => all.get(seq),
+    touchedAfter: (seq) => touchedAfterIn(records, seq),
+    planInput: () => null,
+  };
+}
+
+/**
+ * The skeleton of the log in `storeDir`, equal to `readLog(...)` filtered by `inSkeleton` (problems
+ * included), with every snapshot's provenance. Uses the index when it vouches for a prefix of the
+ * log, and (re)writes it when it was missing, stale, or far behind.
+ */
+export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
+  const it = indexAndTail(storeDir, logFile);
+  let rows: SnapRows | null = null;
+  try {
+    if (it) rows = new SnapRows(it.idx.snapPart());
+  } catch {
+    rows = null;
+  }
+  if (!it || !rows) return fullRead(storeDir, logFile);
+  const snaps = rows;
+  const { idx, tail, added, partial } = it;
+  const cps = idx.checkpointPart();
+  const newer = added.records.concat(partial.records);
+  // The fold goes on from the index: each path the new lines touch starts from its indexed history.
+  const fold = new ProvenanceFold((p): PathHistory => {
+    const h: PathHistory = { known: new Map() };
+    for (let i = 0; i < snaps.n; i++) {
+      if (snaps.pathOf(i) !== p) continue;
+      const prov = snaps.provenance(i)!;
+      const key = contentKey(snaps.row(i));
+      h.last = { key, prov };
+      if (key !== null) h.known.set(key, prov);
+    }
+    return h;
+  });
+  if (newer.length) for (const r of cps.other) if (r.t === 'checkpoint') fold.add(r);
+  for (const r of newer) fold.add(r);
+  const seqs = snaps.c.seq;
+  const provenance = (seq: number): Provenance | undefined => {
+    if (seq >= idx.pos.seq) return fold.out.get(seq);
+    let lo = 0;
+    let hi = seqs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (seqs[mid]! === seq) return snaps.provenance(mid);
+      if (seqs[mid]! < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  };
+  let all: Sequenced[] | undefined;
+  const upTo = () => merge(snaps.all(), cps.other).concat(added.records);
+  if (tail.to.size - idx.pos.size >= REWRITE_AFTER_BYTES)
+    writeIndex(path.join(storeDir, INDEX_FILE), tail.to, { records: upTo(), problems: cps.problems.concat(added.problems) }, provenance);
+  const touchedAfter = (seq: number): Sequenced[] => {
+    const touched = new Set<string>();
+    for (let i = snaps.n - 1; i >= 0 && seqs[i]! > seq; i--) touched.add(snaps.pathOf(i));
+    for (const r of newer) if (r.t === 'snap' && r.seq > seq) touched.add(r.path);
+    const kept: Sequenced[] = [];
+    for (let i = 0; i < snaps.n; i++) if (touched.has(snaps.pathOf(i))) kept.push(snaps.row(i));
+    return merge(kept, cps.other).concat(newer.filter((r) => r.t !== 'snap' || touched.has(r.path)));
+  };
+  const planInput = (seq: number) => {
+    const byPath = new FactsFold<number | Sequenced<SnapRecord>>(seq);
+    for (let i = 0; i < snaps.n; i++) {
+      const user = seqs[i]! > seq && snaps.isUser(i);
+      byPath.add({ path: snaps.pathOf(i), seq: seqs[i]!, phase: snaps.phaseOf(i), session: snaps.sessionOf(i), user, record: i });
+    }
+    for (const r of newer) {
+      if (r.t !== 'snap') continue;
+      const s = r as Sequenced<SnapRecord>;
+      byPath.add({
+        path: s.path,
+        seq: s.seq,
+        phase: s.phase,
+        session: s.session,
+        user: s.seq > seq && provenance(s.seq)?.origin === 'user',
+        record: s,
+      });
+    }
+    return {
+      records: cps.other.concat(newer.filter((r) => r.t !== 'snap')),
+      facts: byPath.facts((h) => (typeof h === 'number' ? snaps.row(h) : h)),
+    };
+  };
+  return {
+    planInput,
+    get records() {
+      return (all ??= upTo().concat(partial.records));
+    },
+    problems: cps.problems.concat(added.problems, partial.problems),
+    via: 'index',
+    provenance,
+    touchedAfter,
+  };
+}
+
+export interface CheckpointList {
+  checkpoints: Sequenced<CheckpointRecord>[];
+  /** Changed-file count by checkpoint id (filesPerCheckpoint). */
+  files: Map<string, number>;
+  via: 'index' | 'full';
+}
+
+/** Every checkpoint with its changed-file count: from the index's checkpoint part and the lines after it, without the snapshots. */
+export function readCheckpointList(storeDir: string, logFile: string): CheckpointList {
+  const it = indexAndTail(storeDir, logFile);
+  const listOf = (records: readonly Sequenced[], files: Map<string, number>, via: CheckpointList['via']): CheckpointList => ({
+    checkpoints: records.filter((r) => r.t === 'checkpoint') as Sequenced<CheckpointRecord>[],
+    files,
+    via,
+  });
+  if (!it) {
+    const s = fullRead(storeDir, logFile);
+    return listOf(s.records, new Map([...filesPerCheckpoint(s.records)].map(([id, f]) => [id, f.length])), 'full');
+  }
+  const cps = it.idx.checkpointPart();
+  const files = new Map<string, number>();
+  let last: Sequenced | undefined;
+  let n = 0;
+  for (const r of cps.other) {
+    if (r.t !== 'checkpoint') continue;
+    files.set(r.id, cps.files[n++] ?? 0);
+    last = r;
+  }
+  // The last indexed checkpoint's span, and those after it, go on in the new lines.
+  const newer = it.added.records.concat(it.partial.records);
+  for (const [id, f] of filesPerCheckpoint([...(last ? [last] : []), ...cps.lastSpan, ...newer])) files.set(id, f.length);
+  return listOf(cps.other.concat(newer), files, 'index');
+}
+
+/**
+ * For `verify`: null when there is no index, or it is stale (it will be rebuilt), or it agrees
+ * with `full` (a full read of the log); otherwise what is wrong with it.
+ */
+export function checkIndex(storeDir: string, logFile: string, full: LogContents): string | null {
+  const file = path.join(storeDir, INDEX_FILE);
+  if (!fs.existsSync(file)) return null;
+  const unreadable = `${INDEX_FILE} cannot be read; delete it (it is rebuilt from files.jsonl on the next read)`;
+  const idx = IndexRead.read(file);
+  if (!idx) return unreadable;
+  if (!readTail(logFile, idx.pos)) return null; // stale: not used, rewritten on the next read
+  const prefix = skeletonOf({
+    records: full.records.filter((r) => r.seq < idx.pos.seq),
+    problems: full.problems.filter((p) => p.line <= idx.pos.lines),
+  });
+  let cps: CheckpointPart;
+  let rows: SnapRows;
+  try {
+    cps = idx.checkpointPart();
+    rows = new SnapRows(idx.snapPart());
+  } catch {
+    return unreadable;
+  }
+  const prov = provenanceOf(prefix.records);
+  const perCp = filesPerCheckpoint(prefix.records);
+  const lastCp = prefix.records.filter((r) => r.t === 'checkpoint').pop();
+  const expect = {
+    ...prefix,
+    lastSpan: lastCp ? prefix.records.filter((r) => r.t === 'snap' && r.seq > lastCp.seq) : [],
+    files: prefix.records.filter((r) => r.t === 'checkpoint').map((c) => perCp.get((c as CheckpointRecord).id)?.length ?? 0),
+    prov: prefix.records.filter((r) => r.t === 'snap').map((r) => prov.get(r.seq)),
+  };
+  const found = {
+    records: merge(rows.all(), cps.other),
+    problems: cps.problems,
+    lastSpan: cps.lastSpan,
+    files: cps.files,
+    prov: rows.all().map((_, i) => rows.provenance(i)),
+  };
+  return JSON.stringify(canon(expect)) === JSON.stringify(canon(found))
+    ? null
+    : `${INDEX_FILE} does not match files.jsonl; delete it (it is rebuilt from files.jsonl on the next read)`;
+}
+
+/** A value with object keys sorted (and undefined fields dropped, as JSON does), to compare by content. */
+function canon(v: unknown): unknown {
+  return Array.isArray(v)
+    ? v.map(canon)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+            .sort()
+            .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+        )
+      : v;
+}

@@ -1,0 +1,317 @@
+// The timeline index beside files.jsonl (core/timelineIndex.ts) and reading the log in parts
+// (core/logTail.ts): whatever the index holds — nothing, garbage, a stale or a lying file — the
+// skeleton equals a full read of the log filtered the same way, and `verify` names a lying index.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { type LogContents, readLog } from '../../src/core/fileLog';
+import { IncrementalLog } from '../../src/core/logTail';
+import { computeChanges } from '../../src/core/plan';
+import { provenanceOf } from '../../src/core/provenance';
+import { checkpoints, filesPerCheckpoint } from '../../src/core/timeline';
+import type { LogRecord } from '../../src/core/records';
+import { Store } from '../../src/core/store';
+import { INDEX_FILE, inSkeleton, readCheckpointList, readSkeleton } from '../../src/core/timelineIndex';
+import { verifyStore } from '../../src/core/verify';
+
+let dir: string;
+let log: string;
+let index: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-tlindex-'));
+  log = path.join(dir, 'files.jsonl');
+  index = path.join(dir, INDEX_FILE);
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const hex = (n: number) => n.toString(16).padStart(64, '0');
+
+/** A varied log: checkpoints, every snapshot shape (missing with dirs, skipped, link, odd fields, non-ASCII), calls of each effect. */
+function records(from: number, n: number): LogRecord[] {
+  const out: LogRecord[] = [];
+  for (let i = from; i < from + n; i++) {
+    const session = `s${i % 3}`;
+    out.push({
+      t: 'checkpoint',
+      id: `cp${i}`,
+      time: 1000 + i,
+      kind: i % 5 ? 'prompt' : 'session-start',
+      label: `prompt ${i} — ünïcödé ✓`,
+      session,
+      cwd: '/w',
+    });
+    out.push({
+      t: 'call',
+      tool: 'Edit',
+      call: `c${i}`,
+      summary: 'edit',
+      effect: 'rewindable',
+      session,
+      input: { big: 'x'.repeat(100) },
+      time: 1001 + i,
+    });
+    out.push({
+      t: 'call',
+      tool: 'Bash',
+      call: `b${i}`,
+      summary: 'git push',
+      effect: i % 2 ? 'irreversible' : 'compensatable',
+      session,
+      time: 1002 + i,
+    });
+    const p = `/w/d${i % 4}/fïle${i % 7}.ts`;
+    out.push({
+      t: 'snap',
+      path: p,
+      hash: hex(i),
+      size: i,
+      mtime: 5000 + i,
+      mode: 0o644,
+      phase: 'before',
+      session,
+      tool: 'Edit',
+      call: `c${i}`,
+      time: 1003 + i,
+    });
+    out.push({
+      t: 'snap',
+      path: p,
+      hash: hex(i + 1),
+      size: i + 1,
+      mtime: 4000 - i,
+      mode: 0o755,
+      phase: 'after',
+      origin: 'agent',
+      session,
+      time: 1004 + i,
+    });
+    if (i % 3 === 0) out.push({ t: 'snap', path: `/w/gone${i}/x`, hash: null, dirs: [`/w/gone${i}`], phase: 'after', time: 1005 + i });
+    if (i % 4 === 0)
+      out.push({ t: 'snap', path: `/w/big${i}`, hash: null, size: 1e9, mtime: 1, skipped: 'too-large', phase: 'observed', time: 1006 + i });
+    if (i % 4 === 1)
+      out.push({
+        t: 'snap',
+        path: `/w/link${i}`,
+        hash: hex(7),
+        size: 3,
+        mtime: 2,
+        link: true,
+        phase: 'rewind',
+        by: `cp${i}`,
+        time: 1007 + i,
+      });
+    if (i % 6 === 2)
+      out.push({ t: 'snap', path: '/w/odd', hash: hex(9), phase: 'baseline', time: 1008 + i, future: { x: 1 } } as unknown as LogRecord);
+  }
+  return out;
+}
+
+const append = (recs: readonly LogRecord[]) => fs.appendFileSync(log, recs.map((r) => JSON.stringify(r) + '\n').join(''));
+
+/** A full read of the log, filtered to the skeleton, as plain JSON (absent and undefined fields read the same). */
+function truth(): LogContents {
+  const full = readLog(log);
+  return plain({ records: full.records.filter(inSkeleton), problems: full.problems });
+}
+const plain = (c: LogContents): LogContents => JSON.parse(JSON.stringify({ records: c.records, problems: c.problems })) as LogContents;
+const skeleton = () => {
+  const s = readSkeleton(dir, log);
+  return { via: s.via, contents: plain(s) };
+};
+
+describe('timeline index', () => {
+  it('is written on the first read and then used; both reads equal the full parse', () => {
+    append(records(0, 60));
+    const first = skeleton();
+    assert.equal(first.via, 'full');
+    assert.ok(fs.existsSync(index), 'the first read writes the index');
+    assert.deepEqual(first.contents, truth());
+    const second = skeleton();
+    assert.equal(second.via, 'index');
+    assert.deepEqual(second.contents, truth());
+    assert.ok(
+      second.contents.records.some((r) => r.t === 'call'),
+      'irreversible calls are in the skeleton',
+    );
+    assert.ok(!second.contents.records.some((r) => r.t === 'call' && r.effect === 'rewindable'), 'ordinary calls are not');
+  });
+
+  it('adds only the lines appended after it, a torn last line included as a full read sees it', () => {
+    append(records(0, 40));
+    skeleton();
+    append(records(40, 5));
+    fs.appendFileSync(log, '{"t":"snap","path":"/w/torn","ha');
+    const s = skeleton();
+    assert.equal(s.via, 'index');
+    assert.deepEqual(s.contents, truth());
+    assert.equal(s.contents.problems.length, 1, 'the torn line is a problem, with its line number');
+    // The writer finishes on a fresh line (jsonLines.ts): the torn fragment stays a problem, the rest reads.
+    fs.appendFileSync(log, '\n');
+    append(records(45, 2));
+    assert.deepEqual(skeleton().contents, truth());
+  });
+
+  it('deleted, garbage or from another log: the whole log is read and the index written again', () => {
+    append(records(0, 30));
+    skeleton();
+    fs.rmSync(index);
+    assert.deepEqual(skeleton(), { via: 'full', contents: truth() });
+    fs.writeFileSync(index, '{"v":2,"size":12, garbage');
+    assert.deepEqual(skeleton(), { via: 'full', contents: truth() });
+    assert.equal(skeleton().via, 'index', 'written again');
+    // gc rewrites the log (a new file, fewer lines): the index names the old one.
+    const kept = fs.readFileSync(log, 'utf8').split('\n').slice(40).join('\n');
+    fs.writeFileSync(log + '.new', kept);
+    fs.renameSync(log + '.new', log);
+    assert.deepEqual(skeleton(), { via: 'full', contents: truth() });
+    // Same file, shrunk, then grown past the old length with other bytes.
+    fs.truncateSync(log, 100);
+    append(records(100, 30));
+    assert.deepEqual(skeleton(), { via: 'full', contents: truth() });
+  });
+
+  it('verify reports an index that vouches for the log but says something else; a stale one is fine', () => {
+    const store = Store.open(dir, { create: true });
+    append(records(0, 30));
+    skeleton();
+    assert.deepEqual(
+      verifyStore(store).errors.filter((e) => e.includes(INDEX_FILE)),
+      [],
+    );
+    const text = fs.readFileSync(index, 'latin1');
+    fs.writeFileSync(index, Buffer.from(text.replace('"cp3"', '"cpX"'), 'latin1'));
+    const errors = verifyStore(store).errors;
+    assert.ok(
+      errors.some((e) => e.includes(INDEX_FILE) && e.includes('does not match')),
+      errors.join('\n'),
+    );
+    fs.writeFileSync(index, 'garbage');
+    assert.ok(verifyStore(store).errors.some((e) => e.includes('cannot be read')));
+    fs.rmSync(index);
+    assert.deepEqual(
+      verifyStore(store).errors.filter((e) => e.includes(INDEX_FILE)),
+      [],
+      'no index: nothing to say',
+    );
+  });
+});
+
+/** User edits, rewinds and their undo, uncertain states: every provenance and plan case over a few paths. */
+function history(from: number, n: number): LogRecord[] {
+  const out: LogRecord[] = [];
+  for (let i = from; i < from + n; i++) {
+    const p = `/w/h${i % 3}.ts`;
+    const session = `s${i % 2}`;
+    const kind = i % 7 === 6 ? 'rewind' : 'prompt';
+    out.push({
+      t: 'checkpoint',
+      id: `h${i}`,
+      time: i,
+      kind,
+      label: `p${i}`,
+      session,
+      cwd: '/w',
+      ...(kind === 'rewind' ? { target: `h${i % 14 === 13 ? i - 7 : i - 3}` } : {}),
+    });
+    out.push({ t: 'snap', path: p, hash: hex(i % 5), phase: i % 4 === 0 ? 'observed' : 'before', session, time: i });
+    out.push({ t: 'snap', path: p, hash: hex((i + 1) % 5), phase: 'after', session, time: i });
+    if (i % 5 === 1) out.push({ t: 'snap', path: p, hash: hex(9), phase: 'pre-rewind', time: i });
+    if (kind === 'rewind') out.push({ t: 'snap', path: p, hash: hex((i + 3) % 5), phase: 'rewind', by: `h${i}`, origin: 'agent', time: i });
+    if (i % 8 === 3) out.push({ t: 'snap', path: p, hash: hex(7), phase: 'observed', time: i });
+    if (i % 8 === 3) out.push({ t: 'snap', path: p, hash: hex(7), phase: 'observed', time: i });
+    if (i % 6 === 0) out.push({ t: 'call', tool: 'Bash', summary: 'rm -rf build', effect: 'irreversible', session, time: i });
+  }
+  // The user's edit last: a rewind over it is refused (your-edit), or said (an undo's).
+  out.push({ t: 'snap', path: '/w/h0.ts', hash: hex(8), phase: 'observed', time: from + n });
+  return out;
+}
+
+describe('what the index gives plans', () => {
+  it('provenance, checkpoint file counts and every plan equal the full read, before and after lines are appended', () => {
+    append(history(0, 40));
+    const check = () => {
+      const full = readLog(log).records;
+      const s = readSkeleton(dir, log);
+      const prov = provenanceOf(full);
+      for (const r of full)
+        if (r.t === 'snap') assert.deepEqual(plain2(s.provenance(r.seq)), plain2(prov.get(r.seq)), `provenance of line ${r.seq}`);
+      const list = readCheckpointList(dir, log);
+      assert.deepEqual(
+        list.checkpoints.map((c) => [c.id, list.files.get(c.id)]),
+        checkpoints(full).map((c) => [c.id, filesPerCheckpoint(full).get(c.id)!.length]),
+      );
+      for (const c of checkpoints(full)) {
+        const input = s.planInput(c.seq);
+        const viaIndex = input
+          ? computeChanges(input.records, c, { facts: input.facts, provenance: s.provenance })
+          : computeChanges(s.touchedAfter(c.seq), c, { provenance: s.provenance });
+        assert.deepEqual(plain2(viaIndex), plain2(computeChanges(full, c)), `plan to ${c.id} (${s.via})`);
+      }
+      return s.via;
+    };
+    assert.equal(check(), 'full');
+    assert.equal(check(), 'index');
+    append(history(40, 12)); // a tail: the provenance fold goes on from the index
+    assert.equal(check(), 'index');
+    fs.appendFileSync(log, '{"t":"snap","path":"/w/h1.ts","hash":null,"phase":"after","time":99}'); // no newline yet
+    assert.equal(check(), 'index');
+  });
+});
+
+const plain2 = (v: unknown): unknown => (v === undefined ? undefined : JSON.parse(JSON.stringify(v)));
+
+describe('IncrementalLog', () => {
+  it('reads only the appended lines, equal to a full read', () => {
+    append(records(0, 20));
+    const inc = new IncrementalLog(log);
+    assert.deepEqual(plain(inc.read()), plain(readLog(log)));
+    assert.equal(inc.lastRead, 'full');
+    const before = inc.read();
+    assert.equal(inc.lastRead, 'tail');
+    append(records(20, 3));
+    const after = inc.read();
+    assert.equal(inc.lastRead, 'tail');
+    assert.deepEqual(plain(after), plain(readLog(log)));
+    assert.equal(after.records.length - before.records.length, records(20, 3).length);
+    assert.deepEqual(
+      plain({ records: after.records.slice(0, before.records.length), problems: [] }),
+      plain(before),
+      'earlier records kept as they were',
+    );
+  });
+
+  it('a line still being written is read as a full read reads it, and again once complete', () => {
+    append(records(0, 5));
+    const inc = new IncrementalLog(log);
+    inc.read();
+    const line = JSON.stringify(records(5, 1)[0]);
+    fs.appendFileSync(log, line.slice(0, 20));
+    assert.deepEqual(plain(inc.read()), plain(readLog(log)));
+    fs.appendFileSync(log, line.slice(20) + '\n');
+    assert.deepEqual(plain(inc.read()), plain(readLog(log)));
+    assert.equal(inc.lastRead, 'tail');
+    assert.equal(readLog(log).problems.length, 0);
+  });
+
+  it('a rewritten, shrunk or deleted log is read whole', () => {
+    append(records(0, 10));
+    const inc = new IncrementalLog(log);
+    inc.read();
+    fs.writeFileSync(
+      log + '.new',
+      records(50, 2)
+        .map((r) => JSON.stringify(r) + '\n')
+        .join(''),
+    );
+    fs.renameSync(log + '.new', log);
+    assert.deepEqual(plain(inc.read()), plain(readLog(log)));
+    assert.equal(inc.lastRead, 'full');
+    fs.truncateSync(log, 10);
+    assert.deepEqual(plain(inc.read()), plain(readLog(log)));
+    assert.equal(inc.lastRead, 'full');
+    fs.rmSync(log);
+    assert.deepEqual(inc.read(), { records: [], problems: [] });
+  });
+});
