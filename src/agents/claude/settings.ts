@@ -550,7 +550,11 @@ export function connectClaudeFile(workspace: string, hook: HookSpec): ConnectFil
 
 /** Disconnects the workspace; a file left holding only `{}` is removed (Connect created it). */
 export function disconnectClaudeFile(workspace: string): { file: string; changed: boolean } {
-  const file = settingsPath(workspace);
+  return disconnectHooksFile(settingsPath(workspace));
+}
+
+/** Removes our entries from a hooks file in this shape (Codex's hooks.json too); a file left holding only `{}` is removed. */
+export function disconnectHooksFile(file: string): { file: string; changed: boolean } {
   const changed = editFile(file, (t) => {
     if (t === undefined) return null;
     const after = disconnectClaude(t);

@@ -16,7 +16,7 @@ import type { AgentConnectionState, AgentConnector, AgentConnectResult, HookTarg
 import {
   connectClaude,
   connectionState,
-  disconnectClaude,
+  disconnectHooksFile,
   editFile,
   hookCommand,
   type HooksFileFormat,
@@ -57,13 +57,7 @@ export const codexConnector: AgentConnector = {
     return { files: [file], changed, notes: [TRUST_NOTE] };
   },
   disconnect(workspace) {
-    const file = hooksFile(workspace);
-    const changed = editFile(file, (t) => {
-      if (t === undefined) return null;
-      const after = disconnectClaude(t);
-      if (after !== t && /^\s*\{\s*\}\s*$/.test(after)) return { remove: true };
-      return { text: after };
-    });
+    const { file, changed } = disconnectHooksFile(hooksFile(workspace));
     // `.codex/` was created for our file alone: leave no empty folder behind.
     if (changed) {
       try {

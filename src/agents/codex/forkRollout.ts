@@ -14,6 +14,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { TranscriptForker } from '../../recording/forkConversation';
+import { readAt } from '../claude/forkTranscript';
 import type { RolloutEntry } from './rolloutLine';
 import { readRollout } from './rolloutRead';
 import { turnsOf } from './rolloutTimeline';
@@ -143,17 +144,6 @@ function plan(entries: readonly RolloutEntry[], turnId: string): Plan {
   const text = turn.prompt!.prompt!;
   const occurrence = withPrompt.slice(0, at).filter((t) => t.prompt!.prompt === text).length;
   return { keep, cut: turn.prompt!, turnId, occurrence, prompts: withPrompt.slice(0, at).map((t) => t.turnId) };
-}
-
-function readAt(fd: number, offset: number, bytes: number): Buffer {
-  const buf = Buffer.allocUnsafe(bytes);
-  let got = 0;
-  while (got < bytes) {
-    const n = fs.readSync(fd, buf, got, bytes - got, offset + got);
-    if (n === 0) throw new Error('the rollout shrank while it was being forked; try again');
-    got += n;
-  }
-  return buf[bytes - 1] === 0x0d ? buf.subarray(0, bytes - 1) : buf;
 }
 
 /** What a resume of the written fork would see, checked against the plan. */
