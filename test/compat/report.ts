@@ -52,6 +52,11 @@ export class Report {
     return this.results.filter((r) => r.status === s).length;
   }
 
+  /** The one line per real client the tier prints: `<agent> <version>: <n> checks, <n> passed, <n> failed`. */
+  line(agent: string, version: string): string {
+    return `${agent} ${version}: ${this.results.length} checks, ${this.count('pass')} passed, ${this.count('fail')} failed`;
+  }
+
   summary(scenarios: number, seconds: number): string {
     const notApplicable = this.results.filter((r) => r.status === 'n/a');
     const failed = this.results.filter((r) => r.status === 'fail');

@@ -45,7 +45,8 @@ function rewrite(raw: Buffer, e: TranscriptEntry, session: string, reparent: Map
   return Buffer.from(JSON.stringify(j), 'utf8');
 }
 
-function readAt(fd: number, offset: number, bytes: number): Buffer {
+/** `bytes` bytes of `fd` at `offset` (a line, without its newline; a trailing CR dropped). Codex's forker uses it too. */
+export function readAt(fd: number, offset: number, bytes: number): Buffer {
   const buf = Buffer.allocUnsafe(bytes);
   let got = 0;
   while (got < bytes) {

@@ -128,16 +128,15 @@ function hasMarker(command: string): boolean {
 
 // ---------------------------------------------------------------------------------------- parsing
 
-function parseSettings(text: string): Node {
+function parseSettings(text: string, what = CLAUDE_SETTINGS_FORMAT.what): Node {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length || !root) {
     const e = errors[0];
     const where = e ? ` (${printParseErrorCode(e.error)} at offset ${e.offset})` : '';
-    throw new ClaudeSettingsError(`The Claude Code settings file is not valid JSON${where}; fix it by hand, then connect again.`);
+    throw new ClaudeSettingsError(`${what} is not valid JSON${where}; fix it by hand, then connect again.`);
   }
-  if (root.type !== 'object')
-    throw new ClaudeSettingsError('The Claude Code settings file does not hold a JSON object; fix it by hand, then connect again.');
+  if (root.type !== 'object') throw new ClaudeSettingsError(`${what} does not hold a JSON object; fix it by hand, then connect again.`);
   return root;
 }
 
@@ -239,13 +238,29 @@ function matchesEverything(m: unknown): boolean {
   return m === undefined || m === '' || m === '*';
 }
 
-function desiredMatcher(event: string): string | undefined {
-  return TOOL_EVENTS.has(event) ? '*' : undefined;
+/**
+ * A hooks file in Claude Code's shape (`{ "hooks": { "<Event>": [{ "matcher"?, "hooks": [{ "type":
+ * "command", "command", "timeout" }] }] } }`), which Codex's `hooks.json` shares: which events we
+ * write, with which matcher and timeout (seconds in both).
+ */
+export interface HooksFileFormat {
+  /** Names the file in messages: "The Claude Code settings file". */
+  what: string;
+  events: readonly string[];
+  matcher(event: string): string | undefined;
+  timeout(event: string): number;
 }
 
-function ourGroup(event: string, hook: HookSpec): Record<string, unknown> {
-  const h = { type: 'command', command: hook.command, timeout: HOOK_TIMEOUT_S };
-  const m = desiredMatcher(event);
+export const CLAUDE_SETTINGS_FORMAT: HooksFileFormat = {
+  what: 'The Claude Code settings file',
+  events: CLAUDE_HOOK_EVENTS,
+  matcher: (event) => (TOOL_EVENTS.has(event) ? '*' : undefined),
+  timeout: () => HOOK_TIMEOUT_S,
+};
+
+function ourGroup(event: string, hook: HookSpec, f: HooksFileFormat): Record<string, unknown> {
+  const h = { type: 'command', command: hook.command, timeout: f.timeout(event) };
+  const m = f.matcher(event);
   return m === undefined ? { hooks: [h] } : { matcher: m, hooks: [h] };
 }
 
@@ -347,28 +362,29 @@ function removeOne(text: string, root: Node, l: Located): string {
  * current entries are already in place the text is returned unchanged. Older entries of ours
  * (another CLI path or store) are replaced, never duplicated.
  */
-export function connectClaude(settingsFileText: string | undefined, hook: HookSpec): string {
+export function connectClaude(settingsFileText: string | undefined, hook: HookSpec, f: HooksFileFormat = CLAUDE_SETTINGS_FORMAT): string {
   if (!hasMarker(hook.command))
     throw new ClaudeSettingsError(`The hook command must carry ${CONNECT_MARKER}; build it with hookCommand().`);
   if (settingsFileText === undefined || settingsFileText.trim() === '') {
     const hooks: Record<string, unknown> = {};
-    for (const e of CLAUDE_HOOK_EVENTS) hooks[e] = [ourGroup(e, hook)];
+    for (const e of f.events) hooks[e] = [ourGroup(e, hook, f)];
     return JSON.stringify({ hooks }, null, 2) + '\n';
   }
   let text = settingsFileText;
   const fmt = formatting(text);
-  let root = parseSettings(text);
+  let root = parseSettings(text, f.what);
   const hooksNode = child(root, 'hooks');
+  const where = f.what.replace(/^The /, 'the ');
   if (hooksNode && hooksNode.type !== 'object')
-    throw new ClaudeSettingsError('"hooks" in the Claude Code settings file is not an object; fix it by hand, then connect again.');
-  for (const e of CLAUDE_HOOK_EVENTS) {
+    throw new ClaudeSettingsError(`"hooks" in ${where} is not an object; fix it by hand, then connect again.`);
+  for (const e of f.events) {
     const arr = child(hooksNode, e);
     if (arr && arr.type !== 'array')
-      throw new ClaudeSettingsError(`"hooks.${e}" in the Claude Code settings file is not a list; fix it by hand, then connect again.`);
+      throw new ClaudeSettingsError(`"hooks.${e}" in ${where} is not a list; fix it by hand, then connect again.`);
   }
 
   // 1. Drop entries of ours that are stale, misplaced or duplicated (last first: indexes stay valid).
-  const wanted = new Set<string>(CLAUDE_HOOK_EVENTS);
+  const wanted = new Set<string>(f.events);
   const keep = new Map<string, Located>();
   const drop: Located[] = [];
   for (const l of ours(root)) {
@@ -377,13 +393,13 @@ export function connectClaude(settingsFileText: string | undefined, hook: HookSp
   }
   for (const l of drop.reverse()) {
     text = removeOne(text, root, l);
-    root = parseSettings(text);
+    root = parseSettings(text, f.what);
   }
 
   // 2. Add what is missing, at the end of each list (or a new list at the end of `hooks`).
-  for (const e of CLAUDE_HOOK_EVENTS) {
+  for (const e of f.events) {
     if (keep.has(e)) continue;
-    const group = ourGroup(e, hook);
+    const group = ourGroup(e, hook, f);
     const hooksNow = child(root, 'hooks');
     const arr = child(hooksNow, e);
     const edit = !hooksNow
@@ -392,7 +408,7 @@ export function connectClaude(settingsFileText: string | undefined, hook: HookSp
         ? appendTo(text, hooksNow, fmt, [group], e)
         : appendTo(text, arr, fmt, group);
     text = applyEdits(text, [edit]);
-    root = parseSettings(text);
+    root = parseSettings(text, f.what);
   }
   return text;
 }
@@ -417,7 +433,7 @@ export function disconnectClaude(text: string): string {
 export type ConnectionState = 'connected' | 'outdated' | 'disconnected';
 
 /** Whether the file holds our current entries for every event, older ones of ours, or none. */
-export function connectionState(text: string | undefined, hook: HookSpec): ConnectionState {
+export function connectionState(text: string | undefined, hook: HookSpec, f: HooksFileFormat = CLAUDE_SETTINGS_FORMAT): ConnectionState {
   if (text === undefined || text.trim() === '') return 'disconnected';
   let root: Node;
   try {
@@ -428,7 +444,7 @@ export function connectionState(text: string | undefined, hook: HookSpec): Conne
   const found = ours(root);
   if (!found.length) return 'disconnected';
   try {
-    return connectClaude(text, hook) === text ? 'connected' : 'outdated';
+    return connectClaude(text, hook, f) === text ? 'connected' : 'outdated';
   } catch {
     return 'outdated';
   }
@@ -500,7 +516,7 @@ export function writeSettingsFile(
 type FileEdit = { text: string } | { remove: true } | null;
 
 /** Read, edit, write back unless the file changed meanwhile (then retry). True when it changed. */
-function editFile(file: string, edit: (text: string | undefined) => FileEdit): boolean {
+export function editFile(file: string, edit: (text: string | undefined) => FileEdit): boolean {
   for (let attempt = 0; attempt < 5; attempt++) {
     const before = readSettingsFile(file);
     const r = edit(before);
@@ -534,7 +550,11 @@ export function connectClaudeFile(workspace: string, hook: HookSpec): ConnectFil
 
 /** Disconnects the workspace; a file left holding only `{}` is removed (Connect created it). */
 export function disconnectClaudeFile(workspace: string): { file: string; changed: boolean } {
-  const file = settingsPath(workspace);
+  return disconnectHooksFile(settingsPath(workspace));
+}
+
+/** Removes our entries from a hooks file in this shape (Codex's hooks.json too); a file left holding only `{}` is removed. */
+export function disconnectHooksFile(file: string): { file: string; changed: boolean } {
   const changed = editFile(file, (t) => {
     if (t === undefined) return null;
     const after = disconnectClaude(t);

@@ -2,7 +2,7 @@
 // `model_providers` entry, no approvals, no sandbox, nothing phoning home, the workspace trusted) and
 // hooks.json (the test recorder on every hook event Codex 0.171 knows). Hook trust is then either
 // per invocation (`codex exec --dangerously-bypass-hook-trust`) or persisted through the app-server
-// (see appServer.ts `trustAll`), exactly what Codex's /hooks review writes.
+// (see src/agents/codex/appServer.ts `trust`), exactly what Codex's /hooks review writes.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 

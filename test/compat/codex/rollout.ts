@@ -6,9 +6,9 @@
 //     stop, which is how Codex's own `codex fork` / `thread/fork` write a fork (parent untouched).
 // Line shape: `{ timestamp, ordinal, type, payload }`; `ordinal` counts lines from 0 and continues
 // across a resume (and into a fork, which starts at the parent's next ordinal).
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { rolloutName, uuidv7 } from '../../../src/agents/codex/forkRollout';
 
 export interface RolloutLine {
   timestamp?: string;
@@ -113,22 +113,11 @@ export function cutBeforeTurn(lines: Line[], turnId: string): number | null {
   return null;
 }
 
-/** A time-ordered UUID (v7), the kind Codex 0.171 gives its sessions and turns. */
-export function uuidv7(now = Date.now()): string {
-  const b = crypto.randomBytes(16);
-  b.writeUIntBE(now, 0, 6);
-  b[6] = (b[6]! & 0x0f) | 0x70;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+export { uuidv7 };
 
 /** `rollout-2026-12-03T17-24-32-<id>.jsonl` in `sessions/2026/12/03/` (local time, as Codex names them). */
 export function rolloutPathFor(codexHome: string, id: string, when = new Date()): string {
-  const p2 = (n: number) => String(n).padStart(2, '0');
-  const [y, m, d] = [when.getFullYear(), p2(when.getMonth() + 1), p2(when.getDate())];
-  const ts = `${y}-${m}-${d}T${p2(when.getHours())}-${p2(when.getMinutes())}-${p2(when.getSeconds())}`;
-  return path.join(codexHome, 'sessions', String(y), m, d, `rollout-${ts}-${id}.jsonl`);
+  return path.join(codexHome, 'sessions', rolloutName(id, when));
 }
 
 const ID_KEYS = new Set(['session_id', 'thread_id', 'conversation_id']);

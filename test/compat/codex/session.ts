@@ -104,7 +104,7 @@ export class CodexWorld {
   async trustHooks(): Promise<string[]> {
     const s = await AppServer.start(this.bin, this.ws, this.env());
     try {
-      return await s.trustAll(this.ws);
+      return await s.trust(this.ws);
     } finally {
       await s.close();
     }
