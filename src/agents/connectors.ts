@@ -24,6 +24,24 @@ export interface ConnectOutcome extends AgentConnectResult {
   error?: string;
 }
 
+/**
+ * Claude Code is connected while our `.github` file also records VS Code and Copilot CLI: they would
+ * get every event twice, so that file goes (Claude's serves them). Null when there was nothing to do.
+ */
+export function retireVscodeFile(workspace: string, target: HookTarget): ConnectOutcome | null {
+  if (!vscodeConnector.ownFileHasHooks(workspace) || claudeConnector.state(workspace, target) === 'disconnected') return null;
+  const r = vscodeConnector.connect(workspace, target);
+  if (!r.changed) return null;
+  return {
+    agent: 'vscode',
+    displayName: vscodeConnector.displayName,
+    ...r,
+    notes: [
+      "Removed .github/hooks/agent-rewind.json: VS Code agent mode and Copilot CLI are now recorded through Claude Code's file (one hook file, so no event is recorded twice).",
+    ],
+  };
+}
+
 /** Connects `agents` in one workspace: Claude first, so the VS Code connector sees whether Claude's file serves it. */
 export function connectAgents(agents: readonly AgentId[], workspace: string, target: HookTarget): ConnectOutcome[] {
   const chosen = CONNECTORS.filter((c) => agents.includes(c.agent));
@@ -42,18 +60,9 @@ export function connectAgents(agents: readonly AgentId[], workspace: string, tar
       });
     }
   }
-  // Claude connected now while our `.github` file also records VS Code and Copilot CLI: one of the two must go.
-  if (agents.includes('claude') && !agents.includes('vscode') && vscodeConnector.ownFileHasHooks(workspace)) {
-    const r = vscodeConnector.connect(workspace, target);
-    if (r.changed)
-      out.push({
-        agent: 'vscode',
-        displayName: vscodeConnector.displayName,
-        ...r,
-        notes: [
-          "Removed .github/hooks/agent-rewind.json: VS Code agent mode and Copilot CLI are now recorded through Claude Code's file (one hook file, so no event is recorded twice).",
-        ],
-      });
+  if (agents.includes('claude') && !agents.includes('vscode')) {
+    const r = retireVscodeFile(workspace, target);
+    if (r) out.push(r);
   }
   return out;
 }
