@@ -12,22 +12,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLAUDE_FILE_REL, claudeConnector } from '../claude/connect';
-import { CONNECT_MARKER, HOOK_TIMEOUT_S, hookCommand } from '../claude/settings';
+import { CLAUDE_HOOK_EVENTS, CONNECT_MARKER, HOOK_TIMEOUT_S, hookCommand } from '../claude/settings';
 import { connectFlat, disconnectFlat, type FlatHooksFormat, flatState, onlyHeaderLeft } from '../common/flatHooks';
 import { detectEvidence } from '../common/detect';
 import { editFile, readTextFile, removeEmptyDirs } from '../common/jsonEdit';
 import type { AgentConnector, AgentConnectResult, HookTarget } from '../connector';
 
 export const VSCODE_HOOKS_REL = '.github/hooks/agent-rewind.json';
-export const VSCODE_HOOK_EVENTS = [
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'Stop',
-  'SessionEnd',
-];
+/** VS Code spells its events as Claude Code does (FINDINGS §1) and maps the ones it lacks to nothing. */
+export const VSCODE_HOOK_EVENTS: readonly string[] = CLAUDE_HOOK_EVENTS;
 
 const WHAT = `The hooks file ${VSCODE_HOOKS_REL}`;
 
