@@ -9,7 +9,7 @@ import type { HookCommandParts } from './claude/settings';
 export type AgentId = 'claude' | 'vscode' | 'copilot' | 'codex' | 'gemini' | 'cursor' | 'cline';
 
 /** Where a connector finds the CLI, the store and a Node to run them (absolute paths). */
-export type HookTarget = Omit<HookCommandParts, 'agent'>;
+export type HookTarget = Omit<HookCommandParts, 'agent' | 'event'>;
 
 export type AgentConnectionState = 'connected' | 'outdated' | 'disconnected';
 

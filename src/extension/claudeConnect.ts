@@ -14,6 +14,7 @@ import {
   readSettingsFile,
   settingsPath,
 } from '../agents/claude/settings';
+import { onPath } from '../agents/common/detect';
 
 const BUNDLES = ['cli.js', 'hook.js', 'commands.js'];
 
@@ -42,19 +43,8 @@ export function installCli(extensionPath: string, globalStorage: string, version
 
 /** `node` on PATH, else VS Code's own runtime in Node mode. */
 export function nodeRuntime(env: NodeJS.ProcessEnv = process.env): { node: string; env?: Record<string, string> } {
-  const exe = process.platform === 'win32' ? ['node.exe'] : ['node'];
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir || !path.isAbsolute(dir)) continue;
-    for (const name of exe) {
-      const p = path.join(dir, name);
-      try {
-        fs.accessSync(p, fs.constants.X_OK);
-        if (fs.statSync(p).isFile()) return { node: fs.realpathSync(p) };
-      } catch {
-        /* not here */
-      }
-    }
-  }
+  const found = onPath('node', env);
+  if (found) return { node: fs.realpathSync(found) };
   return { node: process.execPath, env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
 

@@ -10,6 +10,8 @@ export const CMD = {
   rewindFilesBeforePrompt: 'agentRewind.rewindFilesBeforePrompt',
   createCheckpoint: 'agentRewind.createCheckpoint',
   refresh: 'agentRewind.refresh',
+  connectAgents: 'agentRewind.connectAgents',
+  disconnectAgents: 'agentRewind.disconnectAgents',
   connectClaude: 'agentRewind.connectClaude',
   disconnectClaude: 'agentRewind.disconnectClaude',
   showStorage: 'agentRewind.showStorage',
@@ -36,6 +38,8 @@ export const CTX = {
   canUndo: 'agentRewind.canUndo',
   claudeConnected: 'agentRewind.claudeConnected',
   filtered: 'agentRewind.filtered',
+  /** Any agent connected in any folder; `agentRewind.connected.<agent>` per agent (the welcome view lists them). */
+  agentsConnected: 'agentRewind.agentsConnected',
 } as const;
 
 export const VIEW = { files: 'agentRewind.files', conversation: 'agentRewind.conversation' } as const;

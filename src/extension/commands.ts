@@ -2,15 +2,18 @@
 // accept the tree element they were invoked on, or ask with a quick pick from the palette.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { retireVscodeFile } from '../agents/connectors';
 import { newId } from '../core/ids';
 import { makePlan } from '../core/rewind/dryRun';
 import type { Store } from '../core/store';
 import type { Busy } from './busy';
+import type { AgentConnections } from './agentConnect';
 import type { ClaudeConnection } from './claudeConnect';
 import { CMD, type CommandId } from './commandIds';
 import type { ConvPrompt, ConvSession } from './conversationModel';
 import type { ConvElement, ConversationView } from './conversationView';
 import { checkpointLabel, kindName, type FilesElement, type FilesView } from './filesView';
+import { pickFolders } from './pickFolders';
 import type { PreviewPanel } from './previewPanel';
 import { oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
@@ -33,6 +36,7 @@ export interface CommandDeps {
   reporter: RewindReporter;
   storage: StorageCommands;
   claude: ClaudeConnection;
+  agents: AgentConnections;
   output: vscode.OutputChannel;
   updateContext: () => void;
 }
@@ -54,7 +58,7 @@ async function pickCheckpoint(model: TimelineModel, placeHolder: string, onlyPat
   }));
   if (!items.length) {
     void vscode.window.showInformationMessage(
-      'No checkpoints recorded yet. Connect Claude Code and start a session, or create a checkpoint.',
+      'No checkpoints recorded yet. Connect an agent (Agent Rewind: Connect Agents…) and start a session, or create a checkpoint.',
     );
     return undefined;
   }
@@ -215,6 +219,14 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     [CMD.loadMore]: (key: unknown) => {
       if (typeof key === 'string') d.files.loadMore(key);
     },
+    [CMD.connectAgents]: async (agents?: unknown) => {
+      await d.agents.connectCommand(Array.isArray(agents) ? agents : undefined);
+      d.updateContext();
+    },
+    [CMD.disconnectAgents]: async (agents?: unknown) => {
+      await d.agents.disconnectCommand(Array.isArray(agents) ? agents : undefined);
+      d.updateContext();
+    },
     [CMD.connectClaude]: async () => {
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showWarningMessage(
@@ -224,6 +236,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       }
       for (const folder of await pickFolders('Connect Claude Code in which folder?')) {
         const r = d.claude.connect(folder.uri.fsPath);
+        // Our .github hook file would now deliver VS Code's and Copilot CLI's events a second time.
+        const retired = retireVscodeFile(folder.uri.fsPath, d.agents.target());
+        if (retired) d.output.appendLine(`[${new Date().toISOString()}] ${retired.notes.join(' ')}`);
         const rel = path.relative(folder.uri.fsPath, r.file);
         if (r.hooksDisabled)
           void vscode.window.showWarningMessage(
@@ -293,15 +308,4 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       }
     }),
   );
-}
-
-async function pickFolders(placeHolder: string): Promise<readonly vscode.WorkspaceFolder[]> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  if (folders.length <= 1) return folders;
-  const all = { label: 'All folders', folders };
-  const pick = await vscode.window.showQuickPick(
-    [all, ...folders.map((f) => ({ label: f.name, description: f.uri.fsPath, folders: [f] }))],
-    { placeHolder },
-  );
-  return pick?.folders ?? [];
 }

@@ -1,7 +1,8 @@
 // The conversation side of a rewind: describe the fork for the preview, make it (with lineage, so
 // the resumed agent is re-grounded), and offer to resume it in a terminal in the session's folder.
 import * as vscode from 'vscode';
-import { claudeForker } from '../agents/claude/forkTranscript';
+import { conversationUnavailableText, TRANSCRIPT_FORKERS } from '../agents/capabilities';
+import type { AgentId } from '../agents/connector';
 import { forkConversation, type ForkResult } from '../recording/forkConversation';
 import { computeChanges } from '../core/plan';
 import type { Store } from '../core/store';
@@ -29,6 +30,8 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
 
   describe(t: ConversationTarget): ReturnType<ConversationRewinder['describe']> {
     const { session, prompt } = t;
+    const notForAgent = conversationUnavailableText(session.agent);
+    if (notForAgent) return { unavailable: `${notForAgent} Files can still be rewound.` };
     if (!session.transcript || !prompt.uuid)
       return { unavailable: 'This session has no Claude Code transcript Agent Rewind can read, so its conversation cannot be forked.' };
     const index = session.prompts.indexOf(prompt);
@@ -52,7 +55,9 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
 
   async fork(t: ConversationTarget, filesRewound: boolean): Promise<void> {
     if (!t.session.transcript || !t.prompt.uuid) throw new Error('This session has no transcript to fork.');
-    const fork = forkConversation(this.store, { transcript: t.session.transcript }, t.prompt.uuid, claudeForker);
+    const forker = TRANSCRIPT_FORKERS[t.session.agent as AgentId];
+    if (!forker) throw new Error(conversationUnavailableText(t.session.agent) ?? 'This agent has no transcript forker.');
+    const fork = forkConversation(this.store, { transcript: t.session.transcript }, t.prompt.uuid, forker);
     const cwd = t.session.cwd ?? fork.lineage.cwd;
     const command = fork.resume ?? `claude --resume ${fork.session}`;
     this.lastResume = { fork, cwd, command };

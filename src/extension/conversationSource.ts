@@ -3,6 +3,7 @@
 // recorded. Forks from lineage.jsonl are nested under their parent. Transcripts are re-read only
 // when they change (size/mtime), since they can be tens of MB.
 import * as fs from 'node:fs';
+import { agentCapabilities } from '../agents/capabilities';
 import { readTimeline, type TranscriptTimeline } from '../agents/claude/transcriptTimeline';
 import { type ForkLineage, readLineage } from '../core/conversation/lineage';
 import type { LoggedSession } from '../core/sessionsFromLog';
@@ -60,7 +61,8 @@ export class ConversationSource {
     const byId = new Map<string, ConvSession>();
     for (const s of logged) {
       const base = fromHooks.get(s.session)!;
-      byId.set(s.session, s.transcript ? this.withTranscript(base, s) : base);
+      // Only a transcript format we can read (the capability table); else our own record of the session.
+      byId.set(s.session, s.transcript && agentCapabilities(s.agent).transcriptReadable ? this.withTranscript(base, s) : base);
     }
     let lineage: ForkLineage[] = [];
     try {

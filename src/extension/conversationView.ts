@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LineStats } from '../core/lineStats';
 import type { SpanChange } from '../core/timeline';
+import { agentInfo } from './agents';
 import { CMD } from './commandIds';
 import type { ConvPrompt, ConvSession, ConvTool } from './conversationModel';
 import { oneLine } from '../shared/text';
@@ -22,8 +23,6 @@ export interface StepSource {
   index: StepIndex;
   stats(c: SpanChange): LineStats;
 }
-
-const AGENTS: Record<string, string> = { claude: 'Claude Code', copilot: 'Copilot', codex: 'Codex', gemini: 'Gemini CLI' };
 
 function toolIcon(t: ConvTool): vscode.ThemeIcon {
   switch (t.effect) {
@@ -93,14 +92,18 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
     switch (el.kind) {
       case 'session': {
         const s = el.session;
+        const agent = agentInfo(s.agent);
         const item = new vscode.TreeItem(oneLine(s.title, 60), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `session:${s.id}`;
-        item.description = `${AGENTS[s.agent] ?? s.agent} · ${relativeTime(s.time)}${s.parent ? ' · fork' : ''}`;
-        item.iconPath = new vscode.ThemeIcon(s.parent ? 'repo-forked' : 'hubot');
-        item.contextValue = `agentRewind.session${s.transcript ? '.transcript' : ''}`;
+        const filesOnly = agent.conversationUnavailable !== null;
+        item.description = `${agent.name} · ${relativeTime(s.time)}${s.parent ? ' · fork' : ''}${filesOnly ? ' · files only' : ''}`;
+        item.iconPath = s.parent ? new vscode.ThemeIcon('repo-forked') : agent.icon;
+        item.contextValue = `agentRewind.session${s.transcript ? '.transcript' : ''}${filesOnly ? '.filesOnly' : ''}`;
         const tip = new vscode.MarkdownString();
-        tip.appendText(`${AGENTS[s.agent] ?? s.agent} session ${s.id}\n${s.prompts.length} prompt(s)${s.cwd ? `\n${s.cwd}` : ''}`);
+        tip.appendText(`${agent.name} session ${s.id}\n${s.prompts.length} prompt(s)${s.cwd ? `\n${s.cwd}` : ''}`);
+        if (agent.conversationUnavailable) tip.appendText(`\n\n${agent.conversationUnavailable} Files can still be rewound.`);
         item.tooltip = tip;
+        item.accessibilityInformation = { label: `${agent.name} session: ${oneLine(s.title, 60)}${filesOnly ? ', files only' : ''}` };
         return item;
       }
       case 'prompt': {
@@ -114,7 +117,10 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
         item.description = `${relativeTime(p.time)}${p.tools.length ? ` · ${p.tools.length} tool call${p.tools.length > 1 ? 's' : ''}` : ''}${risky ? ` · ${risky} not undoable` : ''}`;
         item.iconPath = new vscode.ThemeIcon(risky ? 'comment-unresolved' : 'comment');
         item.contextValue = `agentRewind.prompt${p.checkpointId ? '.hasCheckpoint' : ''}${p.forkable ? '.forkable' : ''}`;
-        item.tooltip = new vscode.MarkdownString().appendText(p.text.slice(0, 2000));
+        const unavailable = agentInfo(el.session.agent).conversationUnavailable;
+        item.tooltip = new vscode.MarkdownString().appendText(
+          p.text.slice(0, 2000) + (unavailable ? `\n\n${unavailable} Rewind files only to before this prompt.` : ''),
+        );
         return item;
       }
       case 'tool': {

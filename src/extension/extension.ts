@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { recoverUnfinished } from '../core/rewind/journal';
 import { Store } from '../core/store';
+import { AgentConnections } from './agentConnect';
 import { Busy } from './busy';
 import { ClaudeConnection, installCli } from './claudeConnect';
 import { CMD, type CommandId, CTX, VIEW } from './commandIds';
@@ -36,6 +37,7 @@ export interface AgentRewindApi {
   service?: RewindService;
   rewinder?: ClaudeConversationRewinder;
   status?: StatusBar;
+  agents?: AgentConnections;
   activationMs: number;
 }
 
@@ -123,12 +125,17 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const cli = () =>
     (cliPath ??= installCli(context.extensionPath, context.globalStorageUri.fsPath, String(context.extension.packageJSON.version)));
   const claude = new ClaudeConnection(cli, store.dir);
-  let connected = false;
+  const agents = new AgentConnections(cli, store.dir, output);
+  let connected: string[] = [];
   const status = new StatusBar(model, () => connected);
 
   const updateContext = () => {
-    connected = claude.anyConnected(folders());
-    setContext(CTX.claudeConnected, connected);
+    const on = agents.connected(folders());
+    connected = agents.connectedNames(folders());
+    setContext(CTX.claudeConnected, on.includes('claude'));
+    setContext(CTX.agentsConnected, on.length > 0);
+    for (const a of ['claude', 'vscode', 'cursor', 'cline', 'codex', 'gemini'])
+      setContext(`agentRewind.connected.${a}`, on.includes(a as never));
     setContext(CTX.hasCheckpoints, model.checkpoints.length > 0);
     setContext(CTX.hasSessions, conversation.all.length > 0);
     setContext(CTX.canUndo, !!model.lastRewind());
@@ -176,6 +183,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
       reporter,
       storage,
       claude,
+      agents,
       output,
       updateContext,
     }),
@@ -192,7 +200,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   // Refresh the stable CLI copy after an update, so connected hooks run the new version.
   setTimeout(() => {
     try {
-      if (connected) cli();
+      if (connected.length) cli();
     } catch (e) {
       output.appendLine(`Could not refresh the hook CLI copy: ${(e as Error).message}`);
     }
@@ -206,7 +214,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     }, 30000).unref?.();
   }
 
-  Object.assign(api, { model, files, conversation, steps, preview, service, rewinder, status });
+  Object.assign(api, { model, files, conversation, steps, preview, service, rewinder, status, agents });
   api.activationMs = performance.now() - t0;
   output.appendLine(
     `Agent Rewind ${context.extension.packageJSON.version} active in ${api.activationMs.toFixed(1)} ms; store ${store.dir}`,

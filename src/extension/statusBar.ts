@@ -14,7 +14,8 @@ export class StatusBar implements vscode.Disposable {
 
   constructor(
     private readonly model: TimelineModel,
-    private readonly connected: () => boolean,
+    /** Display names of the agents recording in this workspace. */
+    private readonly connected: () => readonly string[],
   ) {
     this.item.name = 'Agent Rewind';
     this.item.command = { command: `${VIEW.files}.focus`, title: 'Show Agent Rewind' };
@@ -60,7 +61,8 @@ export class StatusBar implements vscode.Disposable {
 
   update(): void {
     const n = this.model.checkpoints.length;
-    const on = this.connected();
+    const names = this.connected();
+    const on = names.length > 0;
     const capture = readCaptureStatus(this.model.store.dir);
     const off = StatusBar.captureOff(Object.values(capture));
     const running = baselinesRunning(capture);
@@ -81,7 +83,7 @@ export class StatusBar implements vscode.Disposable {
     const tip = new vscode.MarkdownString(undefined, true);
     tip.appendMarkdown(
       on
-        ? '**Agent Rewind** — recording Claude Code in this workspace'
+        ? `**Agent Rewind** — Recording: ${names.join(', ')}`
         : '**Agent Rewind** — not connected: agents in this workspace are not recorded',
     );
     tip.appendMarkdown(`\n\n${n} checkpoint${n === 1 ? '' : 's'}`);
@@ -95,7 +97,9 @@ export class StatusBar implements vscode.Disposable {
       );
     if (this.model.badLines) tip.appendMarkdown(`\n\n$(warning) ${this.model.badLines} unreadable line(s) in the store were skipped`);
     this.item.tooltip = tip;
-    this.item.accessibilityInformation = { label: `Agent Rewind: ${on ? 'recording' : 'not connected'}, ${n} checkpoints` };
+    this.item.accessibilityInformation = {
+      label: `Agent Rewind: ${on ? `recording ${names.join(', ')}` : 'not connected'}, ${n} checkpoints`,
+    };
   }
 
   dispose(): void {

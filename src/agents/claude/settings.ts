@@ -13,20 +13,26 @@
 // NOT loaded at all ("These settings did not load … Invalid or malformed JSON" on stderr), hooks
 // included. We keep what the user wrote (never strip their comments), but `settingsProblems()` says
 // so, and the caller must tell the user that Claude Code will ignore the file until it is plain JSON.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  applyEdits,
-  type Edit,
-  type FormattingOptions,
-  type Node,
-  parse,
-  parseTree,
-  type ParseError,
-  printParseErrorCode,
-  visit,
-} from 'jsonc-parser';
+import { parse, type ParseError, printParseErrorCode, visit } from 'jsonc-parser';
 import { quoteArg } from '../../core/shell/quote';
+import {
+  appendTo,
+  applyEdits,
+  child,
+  ConfigFileError,
+  editFile,
+  formatting,
+  isEmptyObjectText,
+  type Node,
+  nodeAt,
+  nodeToValue,
+  parseJsonObject,
+  readTextFile,
+  removeElement,
+  removeProperty,
+  writeTextFileAtomic,
+} from '../common/jsonEdit';
 
 /** The events we record: every tool call, every prompt, session boundaries. */
 export const CLAUDE_HOOK_EVENTS = [
@@ -57,7 +63,7 @@ export interface HookSpec {
   command: string;
 }
 
-export class ClaudeSettingsError extends Error {}
+export class ClaudeSettingsError extends ConfigFileError {}
 
 // ---------------------------------------------------------------------------------------- quoting
 
@@ -96,6 +102,8 @@ export interface HookCommandParts {
   store: string;
   /** The adapter: `claude`. */
   agent: string;
+  /** The event, for agents whose payload does not name it (Cline's one script per event). */
+  event?: string;
   /** Environment assignments put before the command (POSIX only), e.g. `{ ELECTRON_RUN_AS_NODE: '1' }`. */
   env?: Record<string, string>;
   /** `posix` (default: sh, bash, Git Bash on Windows) or `cmd`. */
@@ -105,6 +113,7 @@ export interface HookCommandParts {
 /** The hook command line: `'<node>' '<cli>' hook <agent> --store '<store>' --connected-by=agent-rewind`. */
 export function hookCommand(p: HookCommandParts): string {
   if (!/^[a-z][a-z0-9-]*$/.test(p.agent)) throw new ClaudeSettingsError(`Unknown agent name "${p.agent}".`);
+  if (p.event !== undefined && !/^[A-Za-z][A-Za-z0-9_]*$/.test(p.event)) throw new ClaudeSettingsError(`Bad event name "${p.event}".`);
   const q = p.shell === 'cmd' ? cmdQuote : shellQuote;
   const env = Object.entries(p.env ?? {});
   if (env.length && p.shell === 'cmd') throw new ClaudeSettingsError('Environment assignments cannot be put before a cmd.exe command.');
@@ -112,7 +121,8 @@ export function hookCommand(p: HookCommandParts): string {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new ClaudeSettingsError(`Bad environment variable name "${k}".`);
     return `${k}=${shellQuote(v)}`;
   });
-  return [...assigns, q(p.node), q(p.cli), 'hook', p.agent, '--store', q(p.store), CONNECT_MARKER].join(' ');
+  const event = p.event === undefined ? [] : [p.event];
+  return [...assigns, q(p.node), q(p.cli), 'hook', p.agent, ...event, '--store', q(p.store), CONNECT_MARKER].join(' ');
 }
 
 /** True for a hook handler that Connect wrote (any version, any path). */
@@ -122,53 +132,14 @@ export function isConnectedHandler(h: unknown): boolean {
   return o.type === 'command' && typeof o.command === 'string' && hasMarker(o.command);
 }
 
-function hasMarker(command: string): boolean {
+export function hasMarker(command: string): boolean {
   return /(^|\s)--connected-by=agent-rewind(\s|$)/.test(command);
 }
 
 // ---------------------------------------------------------------------------------------- parsing
 
 function parseSettings(text: string, what = CLAUDE_SETTINGS_FORMAT.what): Node {
-  const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length || !root) {
-    const e = errors[0];
-    const where = e ? ` (${printParseErrorCode(e.error)} at offset ${e.offset})` : '';
-    throw new ClaudeSettingsError(`${what} is not valid JSON${where}; fix it by hand, then connect again.`);
-  }
-  if (root.type !== 'object') throw new ClaudeSettingsError(`${what} does not hold a JSON object; fix it by hand, then connect again.`);
-  return root;
-}
-
-function child(node: Node | undefined, key: string): Node | undefined {
-  if (!node || node.type !== 'object') return undefined;
-  for (const p of node.children ?? []) if (p.children?.[0]?.value === key) return p.children[1];
-  return undefined;
-}
-
-function nodeToValue(node: Node): unknown {
-  switch (node.type) {
-    case 'object': {
-      const o: Record<string, unknown> = {};
-      for (const p of node.children ?? []) {
-        const k = p.children?.[0]?.value;
-        if (typeof k === 'string' && p.children?.[1]) o[k] = nodeToValue(p.children[1]);
-      }
-      return o;
-    }
-    case 'array':
-      return (node.children ?? []).map(nodeToValue);
-    default:
-      return node.value;
-  }
-}
-
-/** Indentation and line ends as the file already uses them (2 spaces and \n for a new file). */
-function formatting(text: string): FormattingOptions {
-  const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const m = /\n([ \t]+)\S/.exec(text);
-  if (m && m[1]!.startsWith('\t')) return { insertSpaces: false, tabSize: 1, eol };
-  return { insertSpaces: true, tabSize: m ? m[1]!.length : 2, eol };
+  return parseJsonObject(text, what, ClaudeSettingsError);
 }
 
 /** Problems that make Claude Code ignore the whole file (observed in 2.1.332): comments, trailing commas. */
@@ -262,86 +233,6 @@ function ourGroup(event: string, hook: HookSpec, f: HooksFileFormat): Record<str
   const h = { type: 'command', command: hook.command, timeout: f.timeout(event) };
   const m = f.matcher(event);
   return m === undefined ? { hooks: [h] } : { matcher: m, hooks: [h] };
-}
-
-/**
- * Removes array element `index` of `arr` so that an element we appended (`,` + element right after
- * the previous one) disappears without a trace: from the end of the previous element to the end of
- * this one; the first element up to the next one; the only element leaves `[]`.
- */
-function removeElement(arr: Node, index: number): Edit {
-  const items = arr.children ?? [];
-  const item = items[index]!;
-  if (items.length === 1) return { offset: arr.offset + 1, length: arr.length - 2, content: '' };
-  if (index > 0) {
-    const prev = items[index - 1]!;
-    return { offset: prev.offset + prev.length, length: item.offset + item.length - (prev.offset + prev.length), content: '' };
-  }
-  return { offset: item.offset, length: items[1]!.offset - item.offset, content: '' };
-}
-
-/** The same for a property of an object. */
-function removeProperty(obj: Node, key: string): Edit | null {
-  const props = obj.children ?? [];
-  const i = props.findIndex((p) => p.children?.[0]?.value === key);
-  if (i < 0) return null;
-  const p = props[i]!;
-  if (props.length === 1) {
-    // Our property alone in the object: leave the braces exactly as an empty object would be written.
-    return { offset: obj.offset + 1, length: obj.length - 2, content: '' };
-  }
-  if (i > 0) {
-    const prev = props[i - 1]!;
-    return { offset: prev.offset + prev.length, length: p.offset + p.length - (prev.offset + prev.length), content: '' };
-  }
-  return { offset: p.offset, length: props[1]!.offset - p.offset, content: '' };
-}
-
-function nodeAt(root: Node, pathSegs: (string | number)[]): Node | undefined {
-  let n: Node | undefined = root;
-  for (const s of pathSegs) {
-    if (!n) return undefined;
-    if (typeof s === 'number') n = n.type === 'array' ? n.children?.[s] : undefined;
-    else n = child(n, s);
-  }
-  return n;
-}
-
-/** The whitespace at the start of the line `offset` is on, and whether the node is first on it. */
-function lineIndent(text: string, offset: number): { indent: string; first: boolean } {
-  const start = text.lastIndexOf('\n', offset - 1) + 1;
-  const lead = text.slice(start, offset);
-  const indent = /^[ \t]*/.exec(lead)![0];
-  return { indent, first: indent.length === lead.length };
-}
-
-/**
- * The edit that appends `value` (as property `key` for an object) to a container, written the way
- * the neighbours are: on its own line with their indentation, or inline after an inline neighbour.
- * Nothing already in the file is touched — jsonc-parser's `modify` would re-format the neighbour —
- * so removing the appended text (`removeElement`, `removeProperty`) gives back the original bytes.
- */
-function appendTo(text: string, container: Node, fmt: FormattingOptions, value: unknown, key?: string): Edit {
-  const unit = fmt.insertSpaces ? ' '.repeat(fmt.tabSize ?? 2) : '\t';
-  const eol = fmt.eol ?? '\n';
-  const head = key === undefined ? '' : `${JSON.stringify(key)}: `;
-  const pretty = (base: string) => head + JSON.stringify(value, null, unit).replace(/\n/g, eol + base);
-  const items = container.children ?? [];
-  if (items.length) {
-    const prev = items[items.length - 1]!;
-    const at = prev.offset + prev.length;
-    const { indent, first } = lineIndent(text, prev.offset);
-    return first
-      ? { offset: at, length: 0, content: `,${eol}${indent}${pretty(indent)}` }
-      : { offset: at, length: 0, content: `, ${head}${JSON.stringify(value)}` };
-  }
-  const { indent } = lineIndent(text, container.offset);
-  const inner = text.slice(container.offset + 1, container.offset + container.length - 1);
-  const body = `${eol}${indent}${unit}${pretty(indent + unit)}${eol}${indent}`;
-  // Only whitespace between the brackets (an empty container): replace it; keep a comment that sits there.
-  return /^\s*$/.test(inner)
-    ? { offset: container.offset + 1, length: inner.length, content: body }
-    : { offset: container.offset + 1, length: 0, content: body };
 }
 
 /** Removes one handler of ours, and the containers that held only it (group, event, `hooks`). */
@@ -468,68 +359,13 @@ export function settingsPath(workspace: string): string {
 }
 
 /** The file's text, or undefined when it does not exist. */
-export function readSettingsFile(file: string): string | undefined {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
-}
+export const readSettingsFile = readTextFile;
 
-/**
- * Writes `text` atomically: a temp file beside it (same mode as the old file; 0600 for a new one —
- * the command names local paths), fsync, rename. With `expected` (the text the edit was computed
- * from; undefined = the file did not exist): if the file changed meanwhile (Claude Code writes this
- * file when the user says "always allow"), nothing is written and false is returned, so the caller
- * can recompute. The check and the rename are not one atomic step; the window is microseconds.
- */
-export function writeSettingsFile(
-  file: string,
-  text: string,
-  opts: { expected?: string | undefined; checkExpected?: boolean } = {},
-): boolean {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  let mode = 0o600;
-  try {
-    mode = fs.statSync(file).mode & 0o777;
-  } catch {
-    /* new file */
-  }
-  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  const fd = fs.openSync(tmp, 'wx', mode);
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    if (opts.checkExpected && readSettingsFile(file) !== opts.expected) return false;
-    fs.renameSync(tmp, file);
-    return true;
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
-}
+/** Atomic write (common/jsonEdit): Claude Code itself writes this file when the user says "always allow". */
+export const writeSettingsFile = writeTextFileAtomic;
 
-type FileEdit = { text: string } | { remove: true } | null;
-
-/** Read, edit, write back unless the file changed meanwhile (then retry). True when it changed. */
-export function editFile(file: string, edit: (text: string | undefined) => FileEdit): boolean {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const before = readSettingsFile(file);
-    const r = edit(before);
-    if (r === null || ('text' in r && r.text === before)) return false;
-    if ('remove' in r) {
-      if (readSettingsFile(file) !== before) continue;
-      fs.rmSync(file, { force: true });
-      return true;
-    }
-    if (writeSettingsFile(file, r.text, { expected: before, checkExpected: true })) return true;
-  }
-  throw new ClaudeSettingsError(`${file} kept changing while Agent Rewind edited it; try again.`);
-}
+/** Read, edit, write back unless the file changed meanwhile (common/jsonEdit). */
+export { editFile };
 
 export interface ConnectFileResult {
   file: string;
@@ -558,7 +394,7 @@ export function disconnectHooksFile(file: string): { file: string; changed: bool
   const changed = editFile(file, (t) => {
     if (t === undefined) return null;
     const after = disconnectClaude(t);
-    if (after !== t && /^\s*\{\s*\}\s*$/.test(after)) return { remove: true };
+    if (after !== t && isEmptyObjectText(after)) return { remove: true };
     return { text: after };
   });
   return { file, changed };

@@ -1,0 +1,89 @@
+// What Agent Rewind can do with each agent's conversation, in one table the UI reads: its name and
+// icon, whether we read its own transcript (prompts and tool calls) or show our session log instead,
+// and whether a fork of its conversation can be resumed — with the reason, in words, when not.
+// Files are rewindable for every agent; only the conversation differs.
+import { claudeForker } from './claude/forkTranscript';
+import type { AgentId } from './connector';
+import type { TranscriptForker } from '../recording/forkConversation';
+
+export interface AgentCapabilities {
+  agent: string;
+  displayName: string;
+  /** A codicon id (the views show `$(icon)`). */
+  icon: string;
+  /** We read the agent's own transcript; otherwise the Conversation view shows our session log. */
+  transcriptReadable: boolean;
+  /** null when a fork of the conversation can be resumed; else why not ("… is not available for Cursor: <this>"). */
+  conversationUnavailable: string | null;
+}
+
+const TABLE: Record<AgentId, AgentCapabilities> = {
+  claude: { agent: 'claude', displayName: 'Claude Code', icon: 'sparkle', transcriptReadable: true, conversationUnavailable: null },
+  vscode: {
+    agent: 'vscode',
+    displayName: 'VS Code agent mode',
+    icon: 'vscode',
+    transcriptReadable: false,
+    conversationUnavailable:
+      'VS Code keeps Copilot Chat sessions in its own storage, which no other program can fork or resume; use the chat\'s own "Restore Checkpoint" for the conversation',
+  },
+  copilot: {
+    agent: 'copilot',
+    displayName: 'Copilot CLI',
+    icon: 'copilot',
+    transcriptReadable: false,
+    conversationUnavailable:
+      "Copilot CLI's session state is its own private format; use /rewind or /fork in Copilot CLI for the conversation",
+  },
+  codex: {
+    agent: 'codex',
+    displayName: 'Codex CLI',
+    icon: 'terminal',
+    transcriptReadable: false,
+    conversationUnavailable: 'forking a Codex session is not supported yet',
+  },
+  gemini: {
+    agent: 'gemini',
+    displayName: 'Gemini CLI',
+    icon: 'star-full',
+    transcriptReadable: false,
+    conversationUnavailable: 'forking a Gemini CLI session is not supported yet',
+  },
+  cursor: {
+    agent: 'cursor',
+    displayName: 'Cursor',
+    icon: 'inspect',
+    transcriptReadable: false,
+    conversationUnavailable: 'Cursor keeps its chats in its own database, not in a file another program can fork or resume',
+  },
+  cline: {
+    agent: 'cline',
+    displayName: 'Cline',
+    icon: 'robot',
+    transcriptReadable: false,
+    conversationUnavailable:
+      "Cline keeps its task history in its own storage, which no other program can fork or resume; use Cline's own checkpoints for the conversation",
+  },
+};
+
+/** The row for `agent`; an agent we have no adapter for gets a plain one (files only). */
+export function agentCapabilities(agent: string): AgentCapabilities {
+  return (
+    TABLE[agent as AgentId] ?? {
+      agent,
+      displayName: agent || 'Unknown agent',
+      icon: 'hubot',
+      transcriptReadable: false,
+      conversationUnavailable: "Agent Rewind has no adapter that can fork this agent's conversation",
+    }
+  );
+}
+
+/** "Conversation rewind is not available for Cursor: …", or null when it is. */
+export function conversationUnavailableText(agent: string): string | null {
+  const c = agentCapabilities(agent);
+  return c.conversationUnavailable ? `Conversation rewind is not available for ${c.displayName}: ${c.conversationUnavailable}.` : null;
+}
+
+/** The transcript forker of each agent whose fork can be resumed. Codex and Gemini add theirs here. */
+export const TRANSCRIPT_FORKERS: Partial<Record<AgentId, TranscriptForker>> = { claude: claudeForker };

@@ -1,0 +1,142 @@
+// The hook file layout VS Code / Copilot CLI (`.github/hooks/*.json`) and Cursor (`.cursor/hooks.json`)
+// share: `{hooks: {<Event>: [handler, …]}}` with one flat handler object per entry (no matcher groups
+// as in Claude's settings). Our handlers are recognised by the Connect marker in their command, as in
+// claude/settings.ts; everything else in the file is kept byte for byte.
+import { hasMarker } from '../claude/settings';
+import type { AgentConnectionState } from '../connector';
+import {
+  appendTo,
+  ConfigFileError,
+  applyEdits,
+  child,
+  formatting,
+  isEmptyObjectText,
+  type Node,
+  nodeToValue,
+  parseJsonObject,
+  removeElement,
+  removeProperty,
+} from './jsonEdit';
+
+export interface FlatHooksFormat {
+  /** Names the file in errors: "The Cursor hooks file". */
+  what: string;
+  events: readonly string[];
+  /** Our handler for `event` (its command carries the Connect marker). */
+  handler(event: string): Record<string, unknown>;
+  /** Top-level properties of a file Connect creates, before `hooks` (`{version: 1}`). */
+  header: Record<string, unknown>;
+}
+
+interface Located {
+  event: string;
+  index: number;
+  value: unknown;
+}
+
+/** A handler Connect wrote: any of its string fields (command, bash, powershell) carries the marker. */
+function isOurs(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && Object.values(v).some((x) => typeof x === 'string' && hasMarker(x));
+}
+
+function ours(root: Node): Located[] {
+  const hooks = child(root, 'hooks');
+  if (!hooks || hooks.type !== 'object') return [];
+  const out: Located[] = [];
+  for (const prop of hooks.children ?? []) {
+    const event = prop.children?.[0]?.value;
+    const arr = prop.children?.[1];
+    if (typeof event !== 'string' || !arr || arr.type !== 'array') continue;
+    (arr.children ?? []).forEach((h, index) => {
+      const value = nodeToValue(h);
+      if (isOurs(value)) out.push({ event, index, value });
+    });
+  }
+  return out;
+}
+
+function removeOne(text: string, root: Node, l: Located): string {
+  const hooks = child(root, 'hooks')!;
+  const arr = child(hooks, l.event)!;
+  if ((arr.children ?? []).length > 1) return applyEdits(text, [removeElement(arr, l.index)]);
+  if ((hooks.children ?? []).length > 1) return applyEdits(text, [removeProperty(hooks, l.event)!]);
+  return applyEdits(text, [removeProperty(root, 'hooks')!]);
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Adds our handler to every event, merged with what is there; idempotent; replaces older handlers of ours. */
+export function connectFlat(text: string | undefined, f: FlatHooksFormat): string {
+  if (text === undefined || text.trim() === '') {
+    const hooks: Record<string, unknown> = {};
+    for (const e of f.events) hooks[e] = [f.handler(e)];
+    return JSON.stringify({ ...f.header, hooks }, null, 2) + '\n';
+  }
+  const fmt = formatting(text);
+  let root = parseJsonObject(text, f.what);
+  const hooksNode = child(root, 'hooks');
+  if (hooksNode && hooksNode.type !== 'object')
+    throw new ConfigFileError(`"hooks" in ${f.what} is not an object; fix it by hand, then connect again.`);
+  for (const e of f.events) {
+    const arr = child(hooksNode, e);
+    if (arr && arr.type !== 'array')
+      throw new ConfigFileError(`"hooks.${e}" in ${f.what} is not a list; fix it by hand, then connect again.`);
+  }
+  const wanted = new Set(f.events);
+  const keep = new Set<string>();
+  const drop: Located[] = [];
+  for (const l of ours(root)) {
+    if (wanted.has(l.event) && !keep.has(l.event) && same(l.value, f.handler(l.event))) keep.add(l.event);
+    else drop.push(l);
+  }
+  for (const l of drop.reverse()) {
+    text = removeOne(text, root, l);
+    root = parseJsonObject(text, f.what);
+  }
+  for (const e of f.events) {
+    if (keep.has(e)) continue;
+    const hooksNow = child(root, 'hooks');
+    const arr = child(hooksNow, e);
+    const edit = !hooksNow
+      ? appendTo(text, root, fmt, { [e]: [f.handler(e)] }, 'hooks')
+      : !arr
+        ? appendTo(text, hooksNow, fmt, [f.handler(e)], e)
+        : appendTo(text, arr, fmt, f.handler(e));
+    text = applyEdits(text, [edit]);
+    root = parseJsonObject(text, f.what);
+  }
+  return text;
+}
+
+/** Removes every handler of ours (and the lists / `hooks` object left empty by that), nothing else. */
+export function disconnectFlat(text: string, what: string): string {
+  if (text.trim() === '') return text;
+  let root = parseJsonObject(text, what);
+  for (;;) {
+    const found = ours(root);
+    if (!found.length) return text;
+    text = removeOne(text, root, found[found.length - 1]!);
+    root = parseJsonObject(text, what);
+  }
+}
+
+/** Whether the file holds our current handlers for every event, older ones of ours, or none. */
+export function flatState(text: string | undefined, f: FlatHooksFormat): AgentConnectionState {
+  if (text === undefined || text.trim() === '') return 'disconnected';
+  try {
+    if (!ours(parseJsonObject(text, f.what)).length) return 'disconnected';
+    return connectFlat(text, f) === text ? 'connected' : 'outdated';
+  } catch {
+    return 'disconnected';
+  }
+}
+
+/** After Disconnect: the file holds nothing but the header Connect wrote (then Connect created it: remove it). */
+export function onlyHeaderLeft(text: string, f: Pick<FlatHooksFormat, 'what' | 'header'>): boolean {
+  if (isEmptyObjectText(text)) return true;
+  try {
+    return same(nodeToValue(parseJsonObject(text, f.what)), f.header);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,116 @@
+// Every agent's Connect, in one list, and the rule that keeps one event from being recorded twice:
+// VS Code's agent mode and Copilot CLI read Claude Code's `.claude/settings.local.json` as well as
+// `.github/hooks/*.json`, so when Claude is connected its file serves them and our `.github` file is
+// not written (or is removed when Claude gets connected after it). README "In VS Code" documents it.
+import { claudeConnector } from './claude/connect';
+import { clineConnector } from './cline/connect';
+import type { AgentConnectionState, AgentConnector, AgentConnectResult, AgentId, HookTarget } from './connector';
+import { cursorConnector } from './cursor/connect';
+import { vscodeConnector } from './vscode/connect';
+
+/** In the order the quick pick shows them. Codex and Gemini add their connectors here (src/agents/<agent>/connect.ts). */
+export const CONNECTORS: readonly AgentConnector[] = [claudeConnector, vscodeConnector, cursorConnector, clineConnector];
+
+/** The connector that records `agent` (Copilot CLI is recorded by the VS Code one). */
+export function connectorFor(agent: AgentId | string): AgentConnector | undefined {
+  return (
+    CONNECTORS.find((c) => c.agent === agent) ?? CONNECTORS.find((c) => c.alsoServes?.includes(agent as AgentId) && c.agent !== 'claude')
+  );
+}
+
+export interface ConnectOutcome extends AgentConnectResult {
+  agent: AgentId;
+  displayName: string;
+  error?: string;
+}
+
+/**
+ * Claude Code is connected while our `.github` file also records VS Code and Copilot CLI: they would
+ * get every event twice, so that file goes (Claude's serves them). Null when there was nothing to do.
+ */
+export function retireVscodeFile(workspace: string, target: HookTarget): ConnectOutcome | null {
+  if (!vscodeConnector.ownFileHasHooks(workspace) || claudeConnector.state(workspace, target) === 'disconnected') return null;
+  const r = vscodeConnector.connect(workspace, target);
+  if (!r.changed) return null;
+  return {
+    agent: 'vscode',
+    displayName: vscodeConnector.displayName,
+    ...r,
+    notes: [
+      "Removed .github/hooks/agent-rewind.json: VS Code agent mode and Copilot CLI are now recorded through Claude Code's file (one hook file, so no event is recorded twice).",
+    ],
+  };
+}
+
+/** Connects `agents` in one workspace: Claude first, so the VS Code connector sees whether Claude's file serves it. */
+export function connectAgents(agents: readonly AgentId[], workspace: string, target: HookTarget): ConnectOutcome[] {
+  const chosen = CONNECTORS.filter((c) => agents.includes(c.agent));
+  const out: ConnectOutcome[] = [];
+  for (const c of chosen) {
+    try {
+      out.push({ agent: c.agent, displayName: c.displayName, ...c.connect(workspace, target) });
+    } catch (e) {
+      out.push({
+        agent: c.agent,
+        displayName: c.displayName,
+        files: c.files(workspace),
+        changed: false,
+        notes: [],
+        error: (e as Error).message,
+      });
+    }
+  }
+  if (agents.includes('claude') && !agents.includes('vscode')) {
+    const r = retireVscodeFile(workspace, target);
+    if (r) out.push(r);
+  }
+  return out;
+}
+
+export interface DisconnectOutcome {
+  agent: AgentId;
+  displayName: string;
+  files: string[];
+  changed: boolean;
+  notes: string[];
+  error?: string;
+}
+
+/** Disconnects `agents`; says when VS Code / Copilot CLI lose the Claude file that recorded them. */
+export function disconnectAgents(agents: readonly AgentId[], workspace: string, target: HookTarget): DisconnectOutcome[] {
+  const servedBefore = vscodeConnector.state(workspace, target) !== 'disconnected' && !vscodeConnector.ownFileHasHooks(workspace);
+  const out: DisconnectOutcome[] = [];
+  for (const c of CONNECTORS.filter((x) => agents.includes(x.agent))) {
+    try {
+      out.push({ agent: c.agent, displayName: c.displayName, ...c.disconnect(workspace), notes: [] });
+    } catch (e) {
+      out.push({
+        agent: c.agent,
+        displayName: c.displayName,
+        files: c.files(workspace),
+        changed: false,
+        notes: [],
+        error: (e as Error).message,
+      });
+    }
+  }
+  const claude = out.find((o) => o.agent === 'claude');
+  if (claude?.changed && servedBefore && !agents.includes('vscode'))
+    claude.notes.push(
+      'VS Code agent mode and Copilot CLI were recorded through that file and are not recorded any more; connect "VS Code agent mode & Copilot CLI" to record them again.',
+    );
+  return out;
+}
+
+/** Each connector's state in one workspace. */
+export function agentStates(workspace: string, target: HookTarget): Map<AgentId, AgentConnectionState> {
+  const m = new Map<AgentId, AgentConnectionState>();
+  for (const c of CONNECTORS) {
+    try {
+      m.set(c.agent, c.state(workspace, target));
+    } catch {
+      m.set(c.agent, 'disconnected');
+    }
+  }
+  return m;
+}

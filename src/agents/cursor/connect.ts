@@ -1,0 +1,75 @@
+// Connect for Cursor: our hook in `.cursor/hooks.json` (`{version: 1, hooks: {<camelEvent>: [{command}]}}`),
+// every payload naming its event (`hook_event_name`), so one command fits all. Cursor can also run the
+// hooks in `.claude/settings*.json` ("Include third-party Plugins, Skills, and other configs", off by
+// default); with that on and Claude Code connected, Cursor would run both files: the result says so.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { claudeConnector } from '../claude/connect';
+import { HOOK_TIMEOUT_S, hookCommand } from '../claude/settings';
+import { detectEvidence } from '../common/detect';
+import { connectFlat, disconnectFlat, type FlatHooksFormat, flatState, onlyHeaderLeft } from '../common/flatHooks';
+import { editFile, readTextFile, removeEmptyDirs } from '../common/jsonEdit';
+import type { AgentConnector, HookTarget } from '../connector';
+
+export const CURSOR_HOOKS_REL = '.cursor/hooks.json';
+/** Every event the cursor adapter records (FINDINGS §6 event mapping). */
+export const CURSOR_HOOK_EVENTS = [
+  'sessionStart',
+  'beforeSubmitPrompt',
+  'preToolUse',
+  'postToolUse',
+  'postToolUseFailure',
+  'beforeShellExecution',
+  'afterShellExecution',
+  'beforeMCPExecution',
+  'afterMCPExecution',
+  'afterFileEdit',
+  'stop',
+  'sessionEnd',
+];
+const WHAT = `The Cursor hooks file ${CURSOR_HOOKS_REL}`;
+const HEADER = { version: 1 };
+
+export function cursorHooksFormat(target: HookTarget): FlatHooksFormat {
+  const command = hookCommand({ ...target, agent: 'cursor' });
+  // `timeout` is in seconds like VS Code's (Cursor docs; not confirmed in a real client).
+  return { what: WHAT, events: CURSOR_HOOK_EVENTS, handler: () => ({ command, timeout: HOOK_TIMEOUT_S }), header: HEADER };
+}
+
+const fileOf = (workspace: string) => path.join(workspace, ...CURSOR_HOOKS_REL.split('/'));
+
+export const cursorConnector: AgentConnector = {
+  agent: 'cursor',
+  displayName: 'Cursor',
+  files: (workspace) => [fileOf(workspace)],
+  connect(workspace, target) {
+    const file = fileOf(workspace);
+    const changed = editFile(file, (t) => ({ text: connectFlat(t, cursorHooksFormat(target)) }));
+    const notes = ['Cursor runs project hooks only in a trusted workspace.'];
+    if (claudeConnector.state(workspace, target) !== 'disconnected')
+      notes.push(
+        'Claude Code is connected here too: keep Cursor\'s "Include third-party Plugins, Skills, and other configs" off, or Cursor runs the hooks of .claude/settings.local.json as well and every event is recorded twice.',
+      );
+    return { files: [file], changed, notes };
+  },
+  disconnect(workspace) {
+    const file = fileOf(workspace);
+    const changed = editFile(file, (t) => {
+      if (t === undefined) return null;
+      const after = disconnectFlat(t, WHAT);
+      if (after !== t && onlyHeaderLeft(after, { what: WHAT, header: HEADER })) return { remove: true };
+      return { text: after };
+    });
+    if (changed && !fs.existsSync(file)) removeEmptyDirs(path.dirname(file), workspace);
+    return { files: [file], changed };
+  },
+  state(workspace, target) {
+    try {
+      return flatState(readTextFile(fileOf(workspace)), cursorHooksFormat(target));
+    } catch {
+      return 'disconnected';
+    }
+  },
+  detect: (workspace, env, home) =>
+    detectEvidence(workspace, env, home, { workspace: ['.cursor'], home: ['.cursor'], binaries: ['cursor'] }),
+};

@@ -1,0 +1,106 @@
+// Connect for VS Code's agent mode (Copilot Chat, Local harness) and GitHub Copilot CLI: both load
+// `.github/hooks/*.json`, so one file serves both — `.github/hooks/agent-rewind.json` in VS Code's
+// format (PascalCase events, `command`, `timeout` in seconds plus Copilot's `timeoutSec`). Copilot CLI
+// 1.0.102 was seen loading exactly this layout (test/fixtures/agents/copilot/README.md), and PascalCase
+// is the spelling whose payloads name their event (camelCase ones do not), so one command fits every
+// event; the hook tells Copilot CLI from VS Code by its environment (`COPILOT_CLI=1`), not by argument.
+//
+// Both also load `.claude/settings.local.json`. When Claude Code is connected, our hook there already
+// records them; a second file of ours would deliver every event twice. So connecting here when the
+// Claude file holds our hook writes nothing (and removes an older `.github` file of ours), and the
+// state says "connected" through that file.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLAUDE_FILE_REL, claudeConnector } from '../claude/connect';
+import { CLAUDE_HOOK_EVENTS, CONNECT_MARKER, HOOK_TIMEOUT_S, hookCommand } from '../claude/settings';
+import { connectFlat, disconnectFlat, type FlatHooksFormat, flatState, onlyHeaderLeft } from '../common/flatHooks';
+import { detectEvidence } from '../common/detect';
+import { editFile, readTextFile, removeEmptyDirs } from '../common/jsonEdit';
+import type { AgentConnector, AgentConnectResult, HookTarget } from '../connector';
+
+export const VSCODE_HOOKS_REL = '.github/hooks/agent-rewind.json';
+/** VS Code spells its events as Claude Code does (FINDINGS §1) and maps the ones it lacks to nothing. */
+export const VSCODE_HOOK_EVENTS: readonly string[] = CLAUDE_HOOK_EVENTS;
+
+const WHAT = `The hooks file ${VSCODE_HOOKS_REL}`;
+
+export function vscodeHooksFormat(target: HookTarget): FlatHooksFormat {
+  const command = hookCommand({ ...target, agent: 'vscode' });
+  return {
+    what: WHAT,
+    events: VSCODE_HOOK_EVENTS,
+    handler: () => ({ type: 'command', command, timeout: HOOK_TIMEOUT_S, timeoutSec: HOOK_TIMEOUT_S }),
+    header: {},
+  };
+}
+
+const fileOf = (workspace: string) => path.join(workspace, ...VSCODE_HOOKS_REL.split('/'));
+
+/** Removes our handlers from the `.github` file (and the file and folders Connect created). */
+function disconnectOwnFile(workspace: string): boolean {
+  const file = fileOf(workspace);
+  const changed = editFile(file, (t) => {
+    if (t === undefined) return null;
+    const after = disconnectFlat(t, WHAT);
+    if (after !== t && onlyHeaderLeft(after, { what: WHAT, header: {} })) return { remove: true };
+    return { text: after };
+  });
+  if (changed && !fs.existsSync(file)) removeEmptyDirs(path.dirname(file), workspace);
+  return changed;
+}
+
+/** Our hook is in Claude's settings file (any version of it): VS Code and Copilot CLI are recorded through it. */
+function servedByClaude(workspace: string, target: HookTarget): boolean {
+  return claudeConnector.state(workspace, target) !== 'disconnected';
+}
+
+export const vscodeConnector: AgentConnector & { ownFileHasHooks(workspace: string): boolean } = {
+  agent: 'vscode',
+  displayName: 'VS Code agent mode & Copilot CLI',
+  alsoServes: ['copilot'],
+  files: (workspace) => [fileOf(workspace)],
+  connect(workspace, target): AgentConnectResult {
+    const file = fileOf(workspace);
+    if (servedByClaude(workspace, target)) {
+      const changed = disconnectOwnFile(workspace);
+      return {
+        files: [path.join(workspace, CLAUDE_FILE_REL)],
+        changed,
+        notes: [
+          `VS Code agent mode and Copilot CLI are already served by ${CLAUDE_FILE_REL} (Claude Code is connected; both read that file), so nothing was added: a second hook file would record every event twice.`,
+        ],
+      };
+    }
+    const f = vscodeHooksFormat(target);
+    const changed = editFile(file, (t) => ({ text: connectFlat(t, f) }));
+    return {
+      files: [file],
+      changed,
+      notes: [
+        `Copilot CLI runs repository hooks only in a folder you trust (its trust prompt, or --trust-folder).`,
+        `If your organisation disables agent hooks in VS Code (chat hook policy), VS Code agent mode will not run ${VSCODE_HOOKS_REL}.`,
+      ],
+    };
+  },
+  disconnect(workspace) {
+    return { files: [fileOf(workspace)], changed: disconnectOwnFile(workspace) };
+  },
+  state(workspace, target) {
+    if (servedByClaude(workspace, target)) return claudeConnector.state(workspace, target);
+    try {
+      return flatState(readTextFile(fileOf(workspace)), vscodeHooksFormat(target));
+    } catch {
+      return 'disconnected';
+    }
+  },
+  detect(workspace, env, home) {
+    return detectEvidence(workspace, env, home, {
+      workspace: ['.github/hooks', '.github'],
+      home: ['.copilot'],
+      binaries: ['copilot', 'code'],
+    });
+  },
+  ownFileHasHooks(workspace) {
+    return readTextFile(fileOf(workspace))?.includes(CONNECT_MARKER) ?? false;
+  },
+};
