@@ -1,5 +1,6 @@
 // `agent-rewind conversation show|fork`: list the prompts of a conversation, or fork it
-// before one of them. Sources: a Claude Code transcript (--transcript) or our own session log
+// before one of them. Sources: an agent's transcript (--transcript: a Claude Code transcript or a
+// Gemini CLI chat, told apart by content) or our own session log
 // (--session, for agents without a readable transcript). A cut that is not before a real prompt
 // (or is before the first one) exits 4 having written nothing.
 import * as fs from 'node:fs';
@@ -7,6 +8,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { claudeForker } from '../agents/claude/forkTranscript';
 import { readTimeline } from '../agents/claude/transcriptTimeline';
+import { geminiConversation } from '../agents/gemini/conversation';
 import { forkConversation, ForkRefusedError, type ForkResult } from '../recording/forkConversation';
 import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog';
 import { loggedPrompts } from '../core/conversation/sessionLogView';
@@ -68,7 +70,9 @@ function cmdShow(args: string[], openStore: OpenStore): number {
     // Effect overrides from the store's settings, when there is a store; show needs none.
     const dir = storeFromArgs(args);
     const overrides = dir && fs.existsSync(path.join(dir, 'store.json')) ? openStore(args).config().effects : [];
-    const t = readTimeline(src.transcript, overrides);
+    const t = geminiConversation.detect(src.transcript)
+      ? geminiConversation.read(src.transcript, overrides)
+      : readTimeline(src.transcript, overrides);
     session = t.session;
     prompts = t.prompts.map((p) => ({
       uuid: p.uuid,
@@ -109,7 +113,8 @@ function cmdFork(args: string[], openStore: OpenStore): number {
 
   let r: ForkResult;
   try {
-    r = forkConversation(store, src, before, claudeForker);
+    const forker = 'transcript' in src && geminiConversation.detect(src.transcript) ? geminiConversation.forker : claudeForker;
+    r = forkConversation(store, src, before, forker);
   } catch (e) {
     if (e instanceof ForkRefusedError) throw new ExitError(e.message, EXIT.cutRefused);
     throw e;

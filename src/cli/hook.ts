@@ -17,6 +17,7 @@ const shellCapture = () => require('../recording/shellCapture') as typeof import
 
 const ADAPTERS: Record<string, (text: string) => AdapterResult> = {
   claude: (t) => parseClaudePayload(t),
+  gemini: (t) => (require('../agents/gemini/hookPayload') as typeof import('../agents/gemini/hookPayload')).parseGeminiPayload(t),
 };
 
 /** Max bytes of stdin we accept: a payload carries a Write's whole content; beyond this it is bad input. */

@@ -141,13 +141,13 @@ function parseSettings(text: string): Node {
   return root;
 }
 
-function child(node: Node | undefined, key: string): Node | undefined {
+export function child(node: Node | undefined, key: string): Node | undefined {
   if (!node || node.type !== 'object') return undefined;
   for (const p of node.children ?? []) if (p.children?.[0]?.value === key) return p.children[1];
   return undefined;
 }
 
-function nodeToValue(node: Node): unknown {
+export function nodeToValue(node: Node): unknown {
   switch (node.type) {
     case 'object': {
       const o: Record<string, unknown> = {};
@@ -165,7 +165,7 @@ function nodeToValue(node: Node): unknown {
 }
 
 /** Indentation and line ends as the file already uses them (2 spaces and \n for a new file). */
-function formatting(text: string): FormattingOptions {
+export function formatting(text: string): FormattingOptions {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const m = /\n([ \t]+)\S/.exec(text);
   if (m && m[1]!.startsWith('\t')) return { insertSpaces: false, tabSize: 1, eol };
@@ -254,7 +254,7 @@ function ourGroup(event: string, hook: HookSpec): Record<string, unknown> {
  * the previous one) disappears without a trace: from the end of the previous element to the end of
  * this one; the first element up to the next one; the only element leaves `[]`.
  */
-function removeElement(arr: Node, index: number): Edit {
+export function removeElement(arr: Node, index: number): Edit {
   const items = arr.children ?? [];
   const item = items[index]!;
   if (items.length === 1) return { offset: arr.offset + 1, length: arr.length - 2, content: '' };
@@ -266,7 +266,7 @@ function removeElement(arr: Node, index: number): Edit {
 }
 
 /** The same for a property of an object. */
-function removeProperty(obj: Node, key: string): Edit | null {
+export function removeProperty(obj: Node, key: string): Edit | null {
   const props = obj.children ?? [];
   const i = props.findIndex((p) => p.children?.[0]?.value === key);
   if (i < 0) return null;
@@ -282,7 +282,7 @@ function removeProperty(obj: Node, key: string): Edit | null {
   return { offset: p.offset, length: props[1]!.offset - p.offset, content: '' };
 }
 
-function nodeAt(root: Node, pathSegs: (string | number)[]): Node | undefined {
+export function nodeAt(root: Node, pathSegs: (string | number)[]): Node | undefined {
   let n: Node | undefined = root;
   for (const s of pathSegs) {
     if (!n) return undefined;
@@ -306,7 +306,7 @@ function lineIndent(text: string, offset: number): { indent: string; first: bool
  * Nothing already in the file is touched — jsonc-parser's `modify` would re-format the neighbour —
  * so removing the appended text (`removeElement`, `removeProperty`) gives back the original bytes.
  */
-function appendTo(text: string, container: Node, fmt: FormattingOptions, value: unknown, key?: string): Edit {
+export function appendTo(text: string, container: Node, fmt: FormattingOptions, value: unknown, key?: string): Edit {
   const unit = fmt.insertSpaces ? ' '.repeat(fmt.tabSize ?? 2) : '\t';
   const eol = fmt.eol ?? '\n';
   const head = key === undefined ? '' : `${JSON.stringify(key)}: `;
@@ -497,10 +497,10 @@ export function writeSettingsFile(
   }
 }
 
-type FileEdit = { text: string } | { remove: true } | null;
+export type FileEdit = { text: string } | { remove: true } | null;
 
 /** Read, edit, write back unless the file changed meanwhile (then retry). True when it changed. */
-function editFile(file: string, edit: (text: string | undefined) => FileEdit): boolean {
+export function editFile(file: string, edit: (text: string | undefined) => FileEdit): boolean {
   for (let attempt = 0; attempt < 5; attempt++) {
     const before = readSettingsFile(file);
     const r = edit(before);
