@@ -24,7 +24,7 @@ import {
   treeDiff,
 } from './checkers';
 import { ensureClaude, repoRoot } from './claudeCli';
-import { type RunOutcome, sha256, tree, World } from './harness';
+import { ensureBuilt, type RunOutcome, sha256, tree, World } from './harness';
 import { startMockModel } from './mockModel.mjs';
 import { Report } from './report';
 
@@ -39,24 +39,6 @@ const observations: string[] = [];
 const observe = (s: string) => {
   if (!observations.includes(s)) observations.push(s);
 };
-
-function ensureBuilt(): void {
-  const newest = (dir: string): number => {
-    let m = 0;
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      m = Math.max(m, e.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
-    }
-    return m;
-  };
-  const dist = path.join(repoRoot, 'dist', 'hook.js');
-  const stale = !fs.existsSync(dist) || newest(path.join(repoRoot, 'src')) > fs.statSync(dist).mtimeMs;
-  if (stale) {
-    console.log('building dist/ (src is newer) …');
-    const r = spawnSync(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs')], { cwd: repoRoot, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('npm run build failed; fix the build first.');
-  }
-}
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
