@@ -1,6 +1,6 @@
 // `agent-rewind conversation show|fork`: list the prompts of a conversation, or fork it
 // before one of them. Sources: an agent's transcript (--transcript: a Claude Code transcript or a
-// Codex rollout, told apart by content) or our own session log
+// Codex rollout or Gemini CLI chat, told apart by content) or our own session log
 // (--session, for agents without a readable transcript). A cut that is not before a real prompt
 // (or is before the first one) exits 4 having written nothing.
 import * as fs from 'node:fs';
@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { claudeForker } from '../agents/claude/forkTranscript';
 import { readTimeline } from '../agents/claude/transcriptTimeline';
 import { codexConversation } from '../agents/codex/conversation';
+import { geminiConversation } from '../agents/gemini/conversation';
 import { forkConversation, ForkRefusedError, type ForkResult } from '../recording/forkConversation';
 import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog';
 import { loggedPrompts } from '../core/conversation/sessionLogView';
@@ -70,8 +71,9 @@ function cmdShow(args: string[], openStore: OpenStore): number {
     // Effect overrides from the store's settings, when there is a store; show needs none.
     const dir = storeFromArgs(args);
     const overrides = dir && fs.existsSync(path.join(dir, 'store.json')) ? openStore(args).config().effects : [];
-    const t = codexConversation.detect(src.transcript)
-      ? codexConversation.read(src.transcript, overrides)
+    const reader = [codexConversation, geminiConversation].find((c) => c.detect(src.transcript));
+    const t = reader
+      ? reader.read(src.transcript, overrides)
       : readTimeline(src.transcript, overrides);
     session = t.session;
     prompts = t.prompts.map((p) => ({
@@ -113,7 +115,8 @@ function cmdFork(args: string[], openStore: OpenStore): number {
 
   let r: ForkResult;
   try {
-    const forker = 'transcript' in src && codexConversation.detect(src.transcript) ? codexConversation.forker : claudeForker;
+    const agentConv = 'transcript' in src ? [codexConversation, geminiConversation].find((c) => c.detect(src.transcript)) : undefined;
+    const forker = agentConv ? agentConv.forker : claudeForker;
     r = forkConversation(store, src, before, forker);
   } catch (e) {
     if (e instanceof ForkRefusedError) throw new ExitError(e.message, EXIT.cutRefused);

@@ -18,6 +18,7 @@ const shellCapture = () => require('../recording/shellCapture') as typeof import
 const ADAPTERS: Record<string, (text: string) => AdapterResult> = {
   claude: (t) => parseClaudePayload(t),
   codex: (t) => (require('../agents/codex/hookPayload') as typeof import('../agents/codex/hookPayload')).parseCodexPayload(t),
+  gemini: (t) => (require('../agents/gemini/hookPayload') as typeof import('../agents/gemini/hookPayload')).parseGeminiPayload(t),
 };
 
 /** Max bytes of stdin we accept: a payload carries a Write's whole content; beyond this it is bad input. */

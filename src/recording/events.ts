@@ -8,6 +8,11 @@ export interface EventBase {
   /** The agent's working folder (Claude Code: `CLAUDE_PROJECT_DIR` or the payload's `cwd`). */
   cwd?: string;
   transcript?: string;
+  /**
+   * Re-grounding context must not be printed at SessionStart, only at the next prompt (Gemini CLI
+   * 0.61 prefixes the prompt with SessionStart context and drops such a prompt on every later resume).
+   */
+  contextAtPromptOnly?: boolean;
 }
 
 export interface SessionStartEvent extends EventBase {
@@ -19,6 +24,8 @@ export interface PromptEvent extends EventBase {
   type: 'prompt';
   text: string;
   promptId?: string;
+  /** The agent's name for this event, which its hook output must carry (Gemini: `BeforeAgent`); default `UserPromptSubmit`. */
+  hookEvent?: string;
 }
 
 /** What both ends of a tool call carry. */

@@ -260,3 +260,5 @@ export class World {
     if (!process.env.KEEP_TMP) fs.rmSync(this.root, { recursive: true, force: true });
   }
 }
+
+export { ensureBuilt } from './build';

@@ -1,7 +1,8 @@
 // The compat tier (`node test/compat/run.mjs`, `npm run test:compat`, tier `compat` of scripts/test.mjs):
 // our hooks, store and CLI against the REAL agent CLIs, offline against scripted model servers. Each
 // client is installed pinned, once, into .vscode-test/ (never a project dependency), then run under tsx:
-// Claude Code (test/compat/compat.ts), then Codex CLI (test/compat/codex/compat.ts). Every client prints
+// Claude Code (test/compat/compat.ts), then Codex CLI (test/compat/codex/compat.ts), then Gemini CLI
+// (test/compat/gemini/compat.ts). Every client prints
 // one line `<agent> <version>: <n> checks, <n> passed, <n> failed`; the tier fails if any run fails.
 // Bounded in time: COMPAT_TIMEOUT_S (default 1500 s for all clients, installs included).
 import { spawn } from 'node:child_process';
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const limit = Number(process.env.COMPAT_TIMEOUT_S || 1500);
 const t0 = Date.now();
-const steps = [join(here, 'compat.ts'), join(here, 'codex', 'compat.ts')];
+const steps = [join(here, 'compat.ts'), join(here, 'codex', 'compat.ts'), join(here, 'gemini', 'compat.ts')];
 
 let child = null;
 const timer = setTimeout(() => {

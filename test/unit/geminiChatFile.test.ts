@@ -73,7 +73,7 @@ test('forkChat: a new file beside the parent, cut before prompt 2, new id, paren
   assert.ok(fs.readFileSync(parent).equals(bytes));
   assert.equal(path.dirname(fork.file), tmp);
   // One minute before `now`: never the name the CLI gives its own start-up file on a later resume.
-  assert.equal(path.basename(fork.file), 'session-2026-12-03T12-33-12345678.jsonl');
+  assert.equal(path.basename(fork.file), 'session-2026-12-03T12-33-12345678-fork.jsonl');
   assert.equal(fs.statSync(fork.file).mode & 0o777, 0o600);
   const first = JSON.parse(fs.readFileSync(fork.file, 'utf8').split('\n')[0]!);
   assert.equal(first.sessionId, fork.session);
@@ -86,6 +86,7 @@ test('forkChat: a new file beside the parent, cut before prompt 2, new id, paren
   assert.deepEqual([...new Set(responsesPerCall(forked.messages).values())], [1]);
   assert.ok(!fs.readFileSync(fork.file, 'utf8').includes('Pushed to origin'));
   assert.throws(() => forkChat(parent, chat.messages[0]!.id, 'x'), /not a prompt/);
+  assert.throws(() => forkChat(parent, prompts(chat)[0]!.id, 'y'), /before the first prompt/);
   assert.throws(() => forkChat(parent, cut.id, fork.session, { now }), /EEXIST/);
 });
 

@@ -32,10 +32,16 @@ export interface RegroundEvent {
   type: string;
   session: string;
   source?: string;
+  /** Tell nothing at SessionStart; the next prompt says it all (fork and files-only rewind alike). */
+  contextAtPromptOnly?: boolean;
+  /** The agent's own name of the prompt event, for the output (default `UserPromptSubmit`). */
+  hookEvent?: string;
 }
 
 export interface Regrounding {
   hookEventName: 'SessionStart' | 'UserPromptSubmit';
+  /** The event name printed, when the agent calls it differently (Gemini's `BeforeAgent`). */
+  outputEventName?: string;
   additionalContext: string;
   record: RegroundedLineage;
 }
@@ -53,7 +59,7 @@ export interface TailWindow {
  * Reads files.jsonl from the end back to the session's previous turn checkpoint, collecting the
  * rewind checkpoints on the way. Only lines that mention a checkpoint are parsed.
  */
-export function tailWindow(file: string, session: string): TailWindow {
+export function tailWindow(file: string, session: string, opts: { promptsOnly?: boolean } = {}): TailWindow {
   const out: TailWindow = { rewinds: [] };
   let fd: number;
   try {
@@ -80,7 +86,7 @@ export function tailWindow(file: string, session: string): TailWindow {
         const r = parseLine(line);
         if (typeof r === 'string' || r.t !== 'checkpoint') continue;
         if (r.kind === 'rewind') out.rewinds.push(r.id);
-        else if (r.session === session && (r.kind === 'prompt' || r.kind === 'session-start')) {
+        else if (r.session === session && (r.kind === 'prompt' || (r.kind === 'session-start' && !opts.promptsOnly))) {
           out.previousTurn = r.id;
           return out;
         }
@@ -110,7 +116,8 @@ function filesRegrounding(
   hookEventName: Regrounding['hookEventName'],
   lineage?: readonly LineageRecord[],
 ): Regrounding | null {
-  const tail = tailWindow(store.logFile, e.session);
+  // Told at prompts only: a rewind before this run's SessionStart is still news at its first prompt.
+  const tail = tailWindow(store.logFile, e.session, { promptsOnly: !!e.contextAtPromptOnly });
   if (tail.rewinds.length === 0) return null; // the common case: no rewind since the previous turn
   const lin = lineage ?? readLineage(store.dir);
   const skip = deliveredRewinds(lin, e.session);
@@ -128,8 +135,21 @@ function filesRegrounding(
 
 /** Before the event is recorded: what this event's hook output should say, or null (the usual answer). */
 export function prepareRegrounding(store: Store, e: RegroundEvent): Regrounding | null {
+  const g = prepare(store, e);
+  if (g && e.type === 'prompt' && e.hookEvent) g.outputEventName = e.hookEvent;
+  return g;
+}
+
+function prepare(store: Store, e: RegroundEvent): Regrounding | null {
+  if (e.type === 'prompt' && e.contextAtPromptOnly) {
+    // The first prompt of a resumed fork says what the fork changed (once), else any files-only rewind.
+    const lineage = readLineage(store.dir);
+    const forked = forkRegrounding(store, e, lineage);
+    if (forked) return { ...forked, hookEventName: 'UserPromptSubmit' };
+    return filesRegrounding(store, e, 'UserPromptSubmit', lineage);
+  }
   if (e.type === 'prompt') return filesRegrounding(store, e, 'UserPromptSubmit');
-  if (e.type !== 'session_start' || !e.source) return null;
+  if (e.type !== 'session_start' || !e.source || e.contextAtPromptOnly) return null;
   let lineage: LineageRecord[] | undefined;
   if (RESUMING.has(e.source)) {
     lineage = readLineage(store.dir);
@@ -142,7 +162,9 @@ export function prepareRegrounding(store: Store, e: RegroundEvent): Regrounding 
 /** Records the delivery (before anything is printed: a second run of the event must stay silent), returns the hook's stdout. */
 export function deliverRegrounding(store: Store, g: Regrounding): string {
   appendLineage(store.dir, g.record);
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: g.hookEventName, additionalContext: g.additionalContext } });
+  return JSON.stringify({
+    hookSpecificOutput: { hookEventName: g.outputEventName ?? g.hookEventName, additionalContext: g.additionalContext },
+  });
 }
 
 /** Both steps at once, for callers that record the event themselves afterwards (tests, tools). */

@@ -1,0 +1,109 @@
+// Gemini CLI hook payload (stdin JSON) -> internal event. Checked against the real 0.61.0
+// (test/fixtures/agents/gemini/real-0.61.0/README.md): BeforeAgent is the prompt, AfterAgent the end
+// of a turn; BeforeTool / AfterTool carry no call id and pass `file_path` as the model wrote it
+// (relative to `cwd`, the project root) — so paths are resolved against `cwd`, and a call id is made
+// from the call itself (AfterTool repeats `tool_name` + `tool_input` verbatim, and 0.61 runs calls one
+// after another), which pairs the two ends for the in-flight repair and shell capture.
+import { createHash } from 'node:crypto';
+import { checkAbsolutePath } from '../../core/paths';
+import type { AdapterResult } from '../../recording/events';
+import { geminiToolKind } from './toolKind';
+
+/** Payload fields seen from 0.61.0 or documented; the compat tier reports (without failing) any other. */
+export const KNOWN_PAYLOAD_FIELDS = new Set([
+  'session_id',
+  'transcript_path',
+  'cwd',
+  'hook_event_name',
+  'timestamp',
+  'source',
+  'reason',
+  'prompt',
+  'prompt_response',
+  'stop_hook_active',
+  'tool_name',
+  'tool_input',
+  'tool_response',
+  'mcp_context',
+  'original_request_name',
+  'llm_request',
+  'llm_response',
+  'trigger',
+  'notification_type',
+  'message',
+  'details',
+]);
+
+/** Events we connect (src/agents/gemini/settings.ts); the others are accepted and ignored. */
+export const GEMINI_RECORDED_EVENTS = ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent', 'SessionEnd'] as const;
+
+function obj(v: unknown): Record<string, unknown> | null {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/** Same call, same id: both ends of one call (and two identical calls in a row pair in order, as they run). */
+function callIdOf(tool: string, input: unknown): string {
+  return 'gemini-' + createHash('sha256').update(tool).update('\0').update(JSON.stringify(input)).digest('hex').slice(0, 16);
+}
+
+export function parseGeminiPayload(text: string, env: NodeJS.ProcessEnv = process.env): AdapterResult {
+  if (text.trim() === '') return { kind: 'bad', reason: 'empty payload' };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { kind: 'bad', reason: 'payload is not JSON' };
+  }
+  const p = obj(raw);
+  if (!p) return { kind: 'bad', reason: 'payload is not a JSON object' };
+  const event = p.hook_event_name;
+  const session = p.session_id;
+  if (typeof event !== 'string') return { kind: 'bad', reason: 'payload has no hook_event_name' };
+  if (typeof session !== 'string' || session.length === 0 || session.length > 200)
+    return { kind: 'bad', reason: 'payload has no valid session_id' };
+  // Re-grounding context at SessionStart would prefix the next prompt with <hook_context>, and 0.61
+  // drops such a prompt from the history of every later resume: this agent is told at BeforeAgent.
+  const base = { agent: 'gemini', session, contextAtPromptOnly: true } as {
+    agent: string;
+    session: string;
+    contextAtPromptOnly: true;
+    cwd?: string;
+    transcript?: string;
+  };
+  const cwd = checkAbsolutePath(p.cwd) ?? checkAbsolutePath(env.GEMINI_PROJECT_DIR);
+  if (cwd) base.cwd = cwd;
+  const transcript = checkAbsolutePath(p.transcript_path);
+  if (transcript) base.transcript = transcript;
+
+  switch (event) {
+    case 'SessionStart':
+      return { kind: 'event', event: { ...base, type: 'session_start', ...(typeof p.source === 'string' ? { source: p.source } : {}) } };
+    case 'BeforeAgent': {
+      if (typeof p.prompt !== 'string') return { kind: 'bad', reason: 'BeforeAgent without a prompt' };
+      return { kind: 'event', event: { ...base, type: 'prompt', text: p.prompt, hookEvent: 'BeforeAgent' } };
+    }
+    case 'BeforeTool':
+    case 'AfterTool': {
+      const tool = p.tool_name;
+      if (typeof tool !== 'string' || tool.length === 0) return { kind: 'bad', reason: `${event} without tool_name` };
+      const input = obj(p.tool_input) ?? {};
+      const kind = geminiToolKind(tool, input, cwd ?? undefined, p.mcp_context);
+      const paths: string[] = [];
+      if (kind.kind === 'file-write') {
+        if (kind.paths.length === 0)
+          return { kind: 'bad', reason: `${tool} file_path cannot be made absolute: ${JSON.stringify(input.file_path)?.slice(0, 200)}` };
+        paths.push(...kind.paths);
+      }
+      const common = { ...base, tool, kind, input, paths, shell: kind.kind === 'shell', callId: callIdOf(tool, input) };
+      if (event === 'BeforeTool') return { kind: 'event', event: { ...common, type: 'before_tool' } };
+      const response = obj(p.tool_response);
+      return { kind: 'event', event: { ...common, type: 'after_tool', ok: !response?.error } };
+    }
+    case 'AfterAgent':
+      return { kind: 'event', event: { ...base, type: 'stop' } };
+    case 'SessionEnd':
+      return { kind: 'event', event: { ...base, type: 'session_end', ...(typeof p.reason === 'string' ? { reason: p.reason } : {}) } };
+    default:
+      return { kind: 'ignore' };
+  }
+}
