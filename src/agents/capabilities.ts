@@ -3,6 +3,10 @@
 // and whether a fork of its conversation can be resumed — with the reason, in words, when not.
 // Files are rewindable for every agent; only the conversation differs.
 import { claudeForker } from './claude/forkTranscript';
+import { readTimeline, type TranscriptTimeline } from './claude/transcriptTimeline';
+import { codexConversation } from './codex/conversation';
+import { geminiConversation } from './gemini/conversation';
+import type { EffectOverride } from '../core/config';
 import type { AgentId } from './connector';
 import type { TranscriptForker } from '../recording/forkConversation';
 
@@ -39,15 +43,15 @@ const TABLE: Record<AgentId, AgentCapabilities> = {
     agent: 'codex',
     displayName: 'Codex CLI',
     icon: 'terminal',
-    transcriptReadable: false,
-    conversationUnavailable: 'forking a Codex session is not supported yet',
+    transcriptReadable: true,
+    conversationUnavailable: null,
   },
   gemini: {
     agent: 'gemini',
     displayName: 'Gemini CLI',
     icon: 'star-full',
-    transcriptReadable: false,
-    conversationUnavailable: 'forking a Gemini CLI session is not supported yet',
+    transcriptReadable: true,
+    conversationUnavailable: null,
   },
   cursor: {
     agent: 'cursor',
@@ -85,5 +89,15 @@ export function conversationUnavailableText(agent: string): string | null {
   return c.conversationUnavailable ? `Conversation rewind is not available for ${c.displayName}: ${c.conversationUnavailable}.` : null;
 }
 
-/** The transcript forker of each agent whose fork can be resumed. Codex and Gemini add theirs here. */
-export const TRANSCRIPT_FORKERS: Partial<Record<AgentId, TranscriptForker>> = { claude: claudeForker };
+/** The transcript forker of each agent whose fork can be resumed (proven with the real clients by test/compat). */
+export const TRANSCRIPT_FORKERS: Partial<Record<AgentId, TranscriptForker>> = {
+  claude: claudeForker,
+  codex: codexConversation.forker,
+  gemini: geminiConversation.forker,
+};
+
+/** A transcript's prompts and tool calls, in whichever agent's format it is (told apart by content; Claude's otherwise). */
+export function readAnyTimeline(file: string, overrides: readonly EffectOverride[] = []): TranscriptTimeline {
+  const other = [codexConversation, geminiConversation].find((c) => c.detect(file));
+  return other ? other.read(file, overrides) : readTimeline(file, overrides);
+}

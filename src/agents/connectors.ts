@@ -4,12 +4,21 @@
 // not written (or is removed when Claude gets connected after it). README "In VS Code" documents it.
 import { claudeConnector } from './claude/connect';
 import { clineConnector } from './cline/connect';
+import { codexConnector } from './codex/connect';
+import { geminiConnector } from './gemini/connect';
 import type { AgentConnectionState, AgentConnector, AgentConnectResult, AgentId, HookTarget } from './connector';
 import { cursorConnector } from './cursor/connect';
 import { vscodeConnector } from './vscode/connect';
 
-/** In the order the quick pick shows them. Codex and Gemini add their connectors here (src/agents/<agent>/connect.ts). */
-export const CONNECTORS: readonly AgentConnector[] = [claudeConnector, vscodeConnector, cursorConnector, clineConnector];
+/** In the order the quick pick shows them. */
+export const CONNECTORS: readonly AgentConnector[] = [
+  claudeConnector,
+  vscodeConnector,
+  codexConnector,
+  geminiConnector,
+  cursorConnector,
+  clineConnector,
+];
 
 /** The connector that records `agent` (Copilot CLI is recorded by the VS Code one). */
 export function connectorFor(agent: AgentId | string): AgentConnector | undefined {

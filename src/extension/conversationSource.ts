@@ -1,10 +1,10 @@
-// Builds the Conversation view's sessions: from each session's Claude Code transcript when it can
+// Builds the Conversation view's sessions: from each session's transcript (Claude Code, Codex, Gemini) when it can
 // be read (prompts with their uuids, so a fork can cut before them), else from what the hooks
 // recorded. Forks from lineage.jsonl are nested under their parent. Transcripts are re-read only
 // when they change (size/mtime), since they can be tens of MB.
 import * as fs from 'node:fs';
-import { agentCapabilities } from '../agents/capabilities';
-import { readTimeline, type TranscriptTimeline } from '../agents/claude/transcriptTimeline';
+import { agentCapabilities, readAnyTimeline } from '../agents/capabilities';
+import type { TranscriptTimeline } from '../agents/claude/transcriptTimeline';
 import { type ForkLineage, readLineage } from '../core/conversation/lineage';
 import type { LoggedSession } from '../core/sessionsFromLog';
 import type { Store } from '../core/store';
@@ -37,7 +37,7 @@ export class ConversationSource {
     if (hit && hit.stamp === stamp) return hit.timeline;
     let timeline: TranscriptTimeline | null = null;
     try {
-      timeline = readTimeline(file, this.store.config().effects);
+      timeline = readAnyTimeline(file, this.store.config().effects);
     } catch {
       timeline = null; // a transcript we cannot read: fall back to the hooks' record
     }
