@@ -40,21 +40,27 @@ export function installCli(extensionPath: string, globalStorage: string, version
   return path.join(dir, 'cli.js');
 }
 
-/** `node` on PATH, else VS Code's own runtime in Node mode. */
-export function nodeRuntime(env: NodeJS.ProcessEnv = process.env): { node: string; env?: Record<string, string> } {
-  const exe = process.platform === 'win32' ? ['node.exe'] : ['node'];
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+/** The first executable named `names[i]` in a PATH string (absolute folders only), by real path, or undefined. */
+export function findOnPath(names: readonly string[], pathVar: string | undefined): string | undefined {
+  for (const dir of (pathVar ?? '').split(path.delimiter)) {
     if (!dir || !path.isAbsolute(dir)) continue;
-    for (const name of exe) {
+    for (const name of names) {
       const p = path.join(dir, name);
       try {
         fs.accessSync(p, fs.constants.X_OK);
-        if (fs.statSync(p).isFile()) return { node: fs.realpathSync(p) };
+        if (fs.statSync(p).isFile()) return fs.realpathSync(p);
       } catch {
         /* not here */
       }
     }
   }
+  return undefined;
+}
+
+/** `node` on PATH, else VS Code's own runtime in Node mode. */
+export function nodeRuntime(env: NodeJS.ProcessEnv = process.env): { node: string; env?: Record<string, string> } {
+  const node = findOnPath(process.platform === 'win32' ? ['node.exe'] : ['node'], env.PATH);
+  if (node) return { node };
   return { node: process.execPath, env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
 

@@ -20,6 +20,8 @@ export const CMD = {
   rewindFilesBeforeStep: 'agentRewind.rewindFilesBeforeStep',
   restoreFileBeforeStep: 'agentRewind.restoreFileBeforeStep',
   openStepFileDiff: 'agentRewind.openStepFileDiff',
+  revealStoreFolder: 'agentRewind.revealStoreFolder',
+  moveStoreAside: 'agentRewind.moveStoreAside',
 } as const;
 
 export type CommandId = (typeof CMD)[keyof typeof CMD];
@@ -32,6 +34,7 @@ export const CTX = {
   hasSessions: 'agentRewind.hasSessions',
   canUndo: 'agentRewind.canUndo',
   claudeConnected: 'agentRewind.claudeConnected',
+  storeUnusable: 'agentRewind.storeUnusable',
 } as const;
 
 export const VIEW = { files: 'agentRewind.files', conversation: 'agentRewind.conversation' } as const;
