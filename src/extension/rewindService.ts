@@ -60,6 +60,11 @@ export function dirtyAmong(paths: Iterable<string>): string[] {
   return unsavedAmong(paths, unsavedFiles());
 }
 
+/** How the preview names a call not undone: its id (a record without one: its tool and time). */
+export function callKey(n: NotUndone): string {
+  return n.call ?? `${n.tool}@${n.time}`;
+}
+
 export class RewindService {
   constructor(
     private readonly store: Store,
@@ -102,8 +107,8 @@ export class RewindService {
             }
           : {}),
       },
-      notUndone: plan.notUndone.map((n, index) => ({
-        index,
+      notUndone: plan.notUndone.map((n) => ({
+        call: callKey(n),
         tool: n.tool,
         summary: n.summary,
         effect: n.effect,
