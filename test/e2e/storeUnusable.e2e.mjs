@@ -30,7 +30,7 @@ export const tests = [
     async run({ page, wb, store }) {
       await wb.openViewContainer('Agent Rewind');
       const files = await wb.viewPane('Files');
-      await files.getByText(/cannot use this workspace's store/).waitFor();
+      await files.getByText(/Agent Rewind cannot use this workspace/).waitFor();
       await page.locator('.statusbar-item').filter({ hasText: 'store unusable' }).first().waitFor();
       assert.equal(await files.getByText(/open a folder/i).count(), 0);
       await files.getByRole('button', { name: 'Reveal Folder' }).waitFor();
