@@ -30,12 +30,16 @@ export const tests = [
     async run({ page, wb, store }) {
       await wb.openViewContainer('Agent Rewind');
       const files = await wb.viewPane('Files');
-      await files.getByText(/Agent Rewind cannot use this workspace/).waitFor();
+      await page
+        .locator('.welcome-view-content')
+        .filter({ hasText: /Agent Rewind cannot use this workspace/ })
+        .first()
+        .waitFor();
       await page.locator('.statusbar-item').filter({ hasText: 'store unusable' }).first().waitFor();
       assert.equal(await files.getByText(/open a folder/i).count(), 0);
-      await files.getByRole('button', { name: 'Reveal Folder' }).waitFor();
+      await page.locator('.welcome-view-content').getByRole('button', { name: 'Reveal Folder' }).first().waitFor();
       await wb.screenshot('store-unusable');
-      await files.getByRole('button', { name: 'Move Aside and Start Fresh' }).click();
+      await page.locator('.welcome-view-content').getByRole('button', { name: 'Move Aside and Start Fresh' }).first().click();
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.getByText(/Move the damaged store aside/).waitFor();
       await dialog.getByRole('button', { name: 'Move Aside and Start Fresh' }).click();
@@ -54,7 +58,11 @@ export const tests = [
       });
       await wb.ready();
       await wb.openViewContainer('Agent Rewind');
-      await (await wb.viewPane('Files')).getByText(/Nothing recorded yet/).waitFor();
+      await page
+        .locator('.welcome-view-content')
+        .filter({ hasText: /Nothing recorded yet/ })
+        .first()
+        .waitFor();
       assert.equal(await page.locator('.statusbar-item').filter({ hasText: 'store unusable' }).count(), 0);
       await wb.screenshot('store-fresh');
     },
