@@ -12,6 +12,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as H from '../test/harness/harness.mjs';
 import { ensureCodeServer, repoRoot } from './tools.mjs';
+import { require as tsxRequire } from 'tsx/cjs/api';
+
+const { workspaceStoreName } = tsxRequire('../src/core/workspaceStore.ts', import.meta.url);
 
 const argv = process.argv.slice(2);
 const opt = (n) => {
@@ -23,7 +26,11 @@ const say = (m) => console.log(`[start] ${m}`);
 
 const demoDir = path.join(repoRoot, '.demo');
 const ws = path.join(demoDir, 'workspace');
-const store = path.join(demoDir, 'store');
+// `agentRewind.storeDirectory` is a parent: the workspace's store is <stores>/<name>-<id>/, as the extension computes it.
+const storeParent = path.join(demoDir, 'stores');
+const store = path.join(storeParent, workspaceStoreName(ws));
+const claudeHome = path.join(storeParent, 'claude-home'); // scripts/demo/record.mjs keeps it beside the store
+const demoBin = path.join(demoDir, 'bin');
 const marker = path.join(demoDir, 'demo.json');
 const recorder = path.join(repoRoot, 'scripts/demo/record.mjs');
 
@@ -60,7 +67,7 @@ function prepareDemo() {
   })();
   const canRecord = fs.existsSync(recorder);
   // Reuse what is there (the user may have been trying things), unless asked, or a recording is now possible.
-  if (!fresh && prev && fs.existsSync(ws) && (prev.recorded || !canRecord)) {
+  if (!fresh && prev && prev.store === store && fs.existsSync(ws) && (prev.recorded || !canRecord)) {
     say(`reusing the demo in ${path.relative(repoRoot, demoDir)}/ (npm start -- --fresh rebuilds it)`);
     return prev;
   }
@@ -96,9 +103,28 @@ function demoSettings() {
   } catch {
     // none yet (or not plain JSON: replaced, it is ours)
   }
-  if (settings['files.autoSave'] === 'off') return;
+  const want = { ...settings, 'files.autoSave': 'off', ...demoTerminalEnv() };
+  if (JSON.stringify(want) === JSON.stringify(settings)) return;
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify({ ...settings, 'files.autoSave': 'off' }, null, 2) + '\n');
+  fs.writeFileSync(file, JSON.stringify(want, null, 2) + '\n');
+}
+
+/**
+ * "Resume in Terminal" after a conversation rewind runs `claude --resume <id>`: the demo's terminals get the Claude Code
+ * CLI the demo recorded with on their PATH (as .demo/bin/claude), and its transcripts (the CLI ran with its own HOME).
+ */
+function demoTerminalEnv() {
+  let bin;
+  try {
+    bin = tsxRequire('../test/compat/claudeCli.ts', import.meta.url).ensureClaude({ install: false, log: () => {} }).bin;
+  } catch {
+    return {}; // not installed: the extension says how to install it when it offers to resume
+  }
+  fs.mkdirSync(demoBin, { recursive: true });
+  fs.rmSync(path.join(demoBin, 'claude'), { force: true });
+  fs.symlinkSync(bin, path.join(demoBin, 'claude'));
+  const env = { PATH: `${demoBin}${path.delimiter}\${env:PATH}`, CLAUDE_CONFIG_DIR: path.join(claudeHome, '.claude') };
+  return { 'terminal.integrated.env.linux': env, 'terminal.integrated.env.osx': env };
 }
 
 async function choosePort() {
@@ -125,7 +151,7 @@ async function main() {
 
   // code-server state lives in .demo/code-server/ (kept between starts: open editors, layout).
   const runDir = H.makeRunDir({ dir: path.join(demoDir, 'code-server') });
-  H.writeUserSettings(runDir, { 'agentRewind.storeDirectory': store, 'git.enabled': true, 'git.autoRepositoryDetection': true });
+  H.writeUserSettings(runDir, { 'agentRewind.storeDirectory': storeParent, 'git.enabled': true, 'git.autoRepositoryDetection': true });
   H.installExtensionLink(runDir, repoRoot); // installed as a symlink: no URL payload or smoke-test driver needed
 
   let stopping = false;

@@ -41,6 +41,15 @@ export function installCli(extensionPath: string, globalStorage: string, version
   return path.join(dir, 'cli.js');
 }
 
+/** The first executable named `names[i]` on a PATH string (absolute folders only), by real path, or undefined. */
+export function findOnPath(names: readonly string[], pathVar: string | undefined): string | undefined {
+  for (const name of names) {
+    const p = onPath(name, { PATH: pathVar ?? '' });
+    if (p) return fs.realpathSync(p);
+  }
+  return undefined;
+}
+
 /** `node` on PATH, else VS Code's own runtime in Node mode. */
 export function nodeRuntime(env: NodeJS.ProcessEnv = process.env): { node: string; env?: Record<string, string> } {
   const found = onPath('node', env);

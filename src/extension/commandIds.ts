@@ -25,6 +25,8 @@ export const CMD = {
   filterCheckpoints: 'agentRewind.filterCheckpoints',
   clearFilter: 'agentRewind.clearFilter',
   loadMore: 'agentRewind.loadMore',
+  revealStoreFolder: 'agentRewind.revealStoreFolder',
+  moveStoreAside: 'agentRewind.moveStoreAside',
 } as const;
 
 export type CommandId = (typeof CMD)[keyof typeof CMD];
@@ -40,6 +42,7 @@ export const CTX = {
   filtered: 'agentRewind.filtered',
   /** Any agent connected in any folder; `agentRewind.connected.<agent>` per agent (the welcome view lists them). */
   agentsConnected: 'agentRewind.agentsConnected',
+  storeUnusable: 'agentRewind.storeUnusable',
 } as const;
 
 export const VIEW = { files: 'agentRewind.files', conversation: 'agentRewind.conversation' } as const;

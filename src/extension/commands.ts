@@ -113,6 +113,9 @@ function filesPreview(d: CommandDeps, id: string) {
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     ...stepHandlers(d),
+    // Only the "store unusable" state offers these; with a working store there is nothing to move aside.
+    [CMD.revealStoreFolder]: () => d.storage.showUsage(),
+    [CMD.moveStoreAside]: () => vscode.window.showInformationMessage("This workspace's store is working: there is nothing to move aside."),
     [CMD.rewindFilesToHere]: async (arg) => {
       const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, 'Rewind files to which checkpoint?'));
       if (id) filesPreview(d, id);

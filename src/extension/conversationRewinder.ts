@@ -1,5 +1,6 @@
 // The conversation side of a rewind: describe the fork for the preview, make it (with lineage, so
 // the resumed agent is re-grounded), and offer to resume it in a terminal in the session's folder.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { conversationUnavailableText, TRANSCRIPT_FORKERS } from '../agents/capabilities';
 import type { AgentId } from '../agents/connector';
@@ -7,6 +8,7 @@ import { forkConversation, type ForkResult } from '../recording/forkConversation
 import { computeChanges } from '../core/plan';
 import type { Store } from '../core/store';
 import { checkpoints } from '../core/timeline';
+import { findOnPath } from './claudeConnect';
 import type { ConversationRewinder, ConversationTarget } from './previewPanel';
 import { oneLine } from '../shared/text';
 import type { TimelineModel } from './timelineModel';
@@ -15,6 +17,26 @@ export interface ResumeOffer {
   fork: ForkResult;
   cwd: string | undefined;
   command: string;
+  /** The agent's executable as the terminal would find it, or undefined when it is not on the terminal's PATH. */
+  resolved: string | undefined;
+}
+
+/** The PATH a new integrated terminal gets: `terminal.integrated.env.<os>`'s PATH (with `${env:PATH}`), else ours. */
+export function terminalPath(configured: string | undefined, inherited: string | undefined = process.env.PATH): string | undefined {
+  if (typeof configured !== 'string') return inherited;
+  return configured.replace(/\$\{env:PATH\}/g, inherited ?? '');
+}
+
+function terminalPathNow(): string | undefined {
+  const os = process.platform === 'win32' ? 'windows' : process.platform === 'darwin' ? 'osx' : 'linux';
+  const env = vscode.workspace.getConfiguration('terminal.integrated').get<Record<string, string>>(`env.${os}`);
+  return terminalPath(env?.PATH);
+}
+
+function resolveInTerminal(command: string, searched: string | undefined): string | undefined {
+  const exe = command.trim().split(/\s+/)[0] ?? '';
+  if (path.isAbsolute(exe)) return findOnPath([path.basename(exe)], path.dirname(exe));
+  return findOnPath(process.platform === 'win32' ? [`${exe}.cmd`, `${exe}.exe`, exe] : [exe], searched);
 }
 
 export class ClaudeConversationRewinder implements ConversationRewinder {
@@ -60,13 +82,27 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
     const fork = forkConversation(this.store, { transcript: t.session.transcript }, t.prompt.uuid, forker);
     const cwd = t.session.cwd ?? fork.lineage.cwd;
     const command = fork.resume ?? `claude --resume ${fork.session}`;
-    this.lastResume = { fork, cwd, command };
+    const searched = terminalPathNow();
+    const resolved = resolveInTerminal(command, searched);
+    this.lastResume = { fork, cwd, command, resolved };
     // The log keeps what the notification says only for a while: which session was forked where, and how to resume it.
     this.output?.appendLine(
       `[${new Date().toISOString()}] Conversation fork of session ${t.session.id} before "${oneLine(t.prompt.text, 80)}": new session ${fork.session}, transcript ${fork.transcript}${filesRewound ? ', files rewound too' : ''}. Resume: ${command}${cwd ? ` (in ${cwd})` : ''}`,
     );
     this.onForked();
     const what = filesRewound ? 'Files and conversation rewound' : 'Conversation rewound; your files are unchanged';
+    if (!resolved) {
+      // A terminal would only print "command not found": say where we looked and what to run instead.
+      const exe = command.trim().split(/\s+/)[0];
+      this.output?.appendLine(`\`${exe}\` is not on the terminal's PATH: ${searched || '(empty)'}`);
+      void vscode.window
+        .showWarningMessage(
+          `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". To resume it, \`${exe}\` must be installed: it is not on the terminal's PATH (the Agent Rewind output lists where it was looked for). Install Claude Code (npm install -g @anthropic-ai/claude-code), then run: ${command}`,
+          'Copy Command',
+        )
+        .then((pick) => pick && vscode.env.clipboard.writeText(command));
+      return;
+    }
     // Not awaited: the notification stays while the user decides; the rewind itself is done.
     void vscode.window
       .showInformationMessage(

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { recoverUnfinished } from '../core/rewind/journal';
 import { Store } from '../core/store';
 import { AgentConnections } from './agentConnect';
+import { checkStoreFolder, workspaceStoreName } from '../core/workspaceStore';
 import { Busy } from './busy';
 import { ClaudeConnection, installCli } from './claudeConnect';
 import { CMD, type CommandId, CTX, VIEW } from './commandIds';
@@ -16,11 +17,12 @@ import { type FilesElement, FilesView } from './filesView';
 import { PreviewPanel } from './previewPanel';
 import { RewindReporter } from './rewindReporter';
 import { RewindService } from './rewindService';
-import { readSettings, writeStoreConfig } from './settings';
+import { readSettings, workspaceSetsEffectOverrides, writeStoreConfig } from './settings';
 import { SNAPSHOT_SCHEME, SnapshotContentProvider } from './snapshotContent';
 import { StatusBar } from './statusBar';
 import { StepIndex } from './stepIndex';
 import { StorageCommands } from './storageCommands';
+import { showStoreUnusable } from './storeProblem';
 import { StoreWatcher } from './storeWatcher';
 import { TimelineModel } from './timelineModel';
 
@@ -41,9 +43,15 @@ export interface AgentRewindApi {
   activationMs: number;
 }
 
+/**
+ * This workspace's store: `<storeDirectory>/<name>-<id>/` when the setting names a parent folder (one
+ * store per workspace, never shared), else VS Code's storage for this workspace.
+ */
 function storeDirFor(context: vscode.ExtensionContext): string | undefined {
   const configured = readSettings().storeDirectory.trim();
-  if (configured) return path.resolve(configured);
+  const wsFile = vscode.workspace.workspaceFile;
+  const identity = wsFile?.scheme === 'file' ? wsFile.fsPath : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (configured && identity) return path.join(path.resolve(configured), workspaceStoreName(identity));
   return context.storageUri ? path.join(context.storageUri.fsPath, 'store') : undefined;
 }
 
@@ -57,12 +65,17 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const storeDir = storeDirFor(context);
   let store: Store | undefined;
   try {
+    if (storeDir) checkStoreFolder(storeDir);
     store = storeDir ? Store.open(storeDir, { create: true }) : undefined;
   } catch (e) {
-    void vscode.window.showErrorMessage(`Agent Rewind cannot use its store: ${(e as Error).message}`);
+    // Any failure to open it (damaged or newer store.json, a folder that is not a store): say so, change nothing.
+    context.subscriptions.push(...showStoreUnusable(storeDir!, e as Error, output));
+    setContext(CTX.ready, true);
+    api.activationMs = performance.now() - t0;
+    return api;
   }
   if (!store) {
-    // No folder open (or an unusable store): every command explains instead of failing.
+    // No folder open: every command explains instead of failing.
     for (const id of Object.values(CMD) as CommandId[]) {
       context.subscriptions.push(
         vscode.commands.registerCommand(id, () =>
@@ -78,7 +91,21 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const folders = () => vscode.workspace.workspaceFolders ?? [];
   const syncRoots = () => store.addRoots(folders().map((f) => f.uri.fsPath));
   syncRoots();
-  writeStoreConfig(store.dir, readSettings());
+  // Refused settings are reported once per change: in the output and in the store's errors.log.
+  let toldWorkspaceOverrides = false;
+  const syncConfig = () => {
+    for (const problem of writeStoreConfig(store.dir, readSettings()) ?? []) {
+      output.appendLine(`Settings: ${problem}`);
+      store.logError(`settings: ${problem}`);
+    }
+    if (!toldWorkspaceOverrides && workspaceSetsEffectOverrides()) {
+      toldWorkspaceOverrides = true;
+      output.appendLine(
+        "Settings: this workspace's agentRewind.effectOverrides is ignored: only your user settings decide what a rewind lists as not undone and which compensation commands it offers.",
+      );
+    }
+  };
+  syncConfig();
 
   const rec = recoverUnfinished(store);
   if (rec) {
@@ -157,7 +184,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
       if (el?.kind === 'prompt' && el.prompt.checkpointId) void vscode.commands.executeCommand(CMD.revealCheckpoint, el);
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('agentRewind')) writeStoreConfig(store.dir, readSettings());
+      if (e.affectsConfiguration('agentRewind')) syncConfig();
       if (e.affectsConfiguration('agentRewind.storeDirectory') && storeDirFor(context) !== store.dir) {
         void vscode.window
           .showInformationMessage(

@@ -237,8 +237,9 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
           `\n\n${turn && c.kind === 'prompt' ? 'This turn' : 'After this point, until the next checkpoint, the agent'} edited ${edited} file${edited === 1 ? '' : 's'}.`,
         );
       if (turn?.sessionStart)
-        tip.appendMarkdown(`\n\n${oneLine(turn.sessionStart.label || 'Session started', 80)} just before this prompt.`);
-      if (c.session) tip.appendMarkdown(`\n\nSession \`${c.session.slice(0, 8)}\``);
+        tip.appendMarkdown('\n\n').appendText(`${oneLine(turn.sessionStart.label || 'Session started', 80)} just before this prompt.`);
+      // Agent-provided strings (labels, session ids) go in as text: never markdown, links or command URIs.
+      if (c.session) tip.appendMarkdown('\n\n').appendText(`Session ${c.session.slice(0, 8)}`);
       item.tooltip = tip;
       item.accessibilityInformation = {
         label: `${checkpointLabel(node, 200)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${count}`,

@@ -15,7 +15,7 @@ import {
 import type { ConvPrompt, ConvSession } from './conversationModel';
 import { previewHtml } from './previewHtml';
 import type { RewindReporter } from './rewindReporter';
-import { type RewindService, dirtyAmong, runCompensations } from './rewindService';
+import { callKey, type RewindService, dirtyAmong, runCompensations } from './rewindService';
 import { snapshotUri } from './snapshotContent';
 import type { TimelineModel } from './timelineModel';
 
@@ -219,7 +219,7 @@ export class PreviewPanel implements vscode.Disposable {
     });
   }
 
-  private async rewind(scope: Scope, compensations: number[], force: boolean): Promise<void> {
+  private async rewind(scope: Scope, compensations: string[], force: boolean): Promise<void> {
     const req = this.request;
     if (!req) return;
     if (scope !== 'files' && req.targetId?.startsWith(BEFORE_CALL)) {
@@ -239,7 +239,7 @@ export class PreviewPanel implements vscode.Disposable {
           });
           return;
         }
-        const picked = (this.plan?.notUndone ?? []).filter((_, i) => compensations.includes(i));
+        const picked = (this.plan?.notUndone ?? []).filter((n) => compensations.includes(callKey(n)));
         const ok = await this.reporter.applyAndReport(req.targetId!, {
           ...(req.paths ? { paths: req.paths } : {}),
           ...(this.onlySession ? { sessions: [this.onlySession] } : {}),

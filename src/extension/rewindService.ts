@@ -11,6 +11,7 @@ import type { Store } from '../core/store';
 import { type EditWords, yourEditWords } from '../shared/reasons';
 import type { PreviewModel, PreviewProblem, Scope } from '../shared/messages';
 import type { TimelineModel } from './timelineModel';
+import { unsavedAmong } from './unsavedPaths';
 import { workspaceEditWriter } from './workspaceEditWriter';
 
 export type ApplyOutcome = RewindOutcome;
@@ -38,12 +39,30 @@ function editWords(e: EditOrigin): EditWords {
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** Paths of open editors with unsaved changes among `paths`. */
+/** File paths with unsaved work in this window: text documents, notebooks, and dirty custom-editor tabs. */
+function unsavedFiles(): string[] {
+  const out: string[] = [];
+  const add = (u: vscode.Uri) => u.scheme === 'file' && out.push(u.fsPath);
+  for (const d of vscode.workspace.textDocuments) if (d.isDirty) add(d.uri);
+  for (const n of vscode.workspace.notebookDocuments) if (n.isDirty) add(n.uri);
+  for (const g of vscode.window.tabGroups.all)
+    for (const t of g.tabs)
+      if (
+        t.isDirty &&
+        (t.input instanceof vscode.TabInputCustom || t.input instanceof vscode.TabInputNotebook || t.input instanceof vscode.TabInputText)
+      )
+        add(t.input.uri);
+  return out;
+}
+
+/** Paths among `paths` with unsaved changes in an editor of any kind. */
 export function dirtyAmong(paths: Iterable<string>): string[] {
-  const wanted = new Set(paths);
-  return vscode.workspace.textDocuments
-    .filter((d) => d.isDirty && d.uri.scheme === 'file' && wanted.has(d.uri.fsPath))
-    .map((d) => d.uri.fsPath);
+  return unsavedAmong(paths, unsavedFiles());
+}
+
+/** How the preview names a call not undone: its id (a record without one: its tool and time). */
+export function callKey(n: NotUndone): string {
+  return n.call ?? `${n.tool}@${n.time}`;
 }
 
 export class RewindService {
@@ -92,8 +111,8 @@ export class RewindService {
             }
           : {}),
       },
-      notUndone: plan.notUndone.map((n, index) => ({
-        index,
+      notUndone: plan.notUndone.map((n) => ({
+        call: callKey(n),
         tool: n.tool,
         summary: n.summary,
         effect: n.effect,

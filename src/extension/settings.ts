@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EffectOverride, StoreConfig } from '../core/config';
+import { patternProblem } from '../core/effects/overrides';
 
 export interface Settings {
   retentionDays: number;
@@ -15,6 +16,21 @@ export interface Settings {
   storeDirectory: string;
 }
 
+/**
+ * Effect overrides decide what a rewind lists as "will not be undone" and which compensation commands it
+ * offers: only the user's own settings count, never a repository's `.vscode/settings.json`.
+ */
+function userEffectOverrides(c: vscode.WorkspaceConfiguration): { value: EffectOverride[]; ignoredWorkspace: boolean } {
+  const i = c.inspect<EffectOverride[]>('effectOverrides');
+  const ignoredWorkspace = i?.workspaceValue !== undefined || i?.workspaceFolderValue !== undefined;
+  return { value: i?.globalValue ?? i?.defaultValue ?? [], ignoredWorkspace };
+}
+
+/** True when a workspace tried to set `effectOverrides` (ignored); the caller says so once. */
+export function workspaceSetsEffectOverrides(): boolean {
+  return userEffectOverrides(vscode.workspace.getConfiguration('agentRewind')).ignoredWorkspace;
+}
+
 export function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration('agentRewind');
   return {
@@ -23,7 +39,7 @@ export function readSettings(): Settings {
     maxFileSizeMB: c.get<number>('maxFileSizeMB', 10),
     excludes: c.get<string[]>('excludes', []),
     maxScanFiles: c.get<number>('maxScanFiles', 50000),
-    effectOverrides: c.get<EffectOverride[]>('effectOverrides', []),
+    effectOverrides: userEffectOverrides(c).value,
     storeDirectory: c.get<string>('storeDirectory', ''),
   };
 }
@@ -38,16 +54,30 @@ export function toStoreConfig(s: Settings): StoreConfig {
   };
 }
 
-/** Writes config.json only when its content changes (hooks read it on every call). */
-export function writeStoreConfig(storeDir: string, s: Settings): void {
+/** Overrides whose `command` pattern is refused (see core/effects/overrides.ts), with the reason. */
+export function refusedOverrides(s: Settings): string[] {
+  const out: string[] = [];
+  for (const o of s.effectOverrides) {
+    const why = o.command === undefined ? null : patternProblem(o.command);
+    if (why) out.push(`the effect override pattern ${JSON.stringify(o.command!.slice(0, 80))} is not used: ${why}.`);
+  }
+  return out;
+}
+
+/**
+ * Writes config.json only when its content changes (hooks read it on every call). Returns what was
+ * refused in the settings (the caller reports it), or null when nothing changed.
+ */
+export function writeStoreConfig(storeDir: string, s: Settings): string[] | null {
   const file = path.join(storeDir, 'config.json');
   const text = JSON.stringify(toStoreConfig(s), null, 2) + '\n';
   try {
-    if (fs.readFileSync(file, 'utf8') === text) return;
+    if (fs.readFileSync(file, 'utf8') === text) return null;
   } catch {
     /* first write */
   }
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, text, { mode: 0o600 });
   fs.renameSync(tmp, file);
+  return refusedOverrides(s);
 }

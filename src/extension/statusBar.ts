@@ -88,7 +88,8 @@ export class StatusBar implements vscode.Disposable {
     );
     tip.appendMarkdown(`\n\n${n} checkpoint${n === 1 ? '' : 's'}`);
     if (last) tip.appendMarkdown(` · last ${new Date(last.time).toLocaleString()}`);
-    if (running.length) tip.appendMarkdown(`\n\n$(sync~spin) Taking a baseline of the workspace for shell-command capture (${where})…`);
+    if (running.length)
+      tip.appendMarkdown('\n\n$(sync~spin) ').appendText(`Taking a baseline of the workspace for shell-command capture (${where})…`);
     const pending = Object.values(capture).reduce((k, x) => k + (x.state === 'on' ? (x.pending ?? 0) : 0), 0);
     if (pending) tip.appendMarkdown(`\n\n${pending} file(s) of the baseline are copied before the next shell command.`);
     if (off)

@@ -1,11 +1,10 @@
 // Storage usage, clean-up (retention + sweep, with progress) and purge. The store holds copies of
 // source files and conversations: users must be able to see it and delete it.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { gc, storeBytes } from '../core/gc';
 import { acquireCompactionLock, acquireStoreLock } from '../core/lock';
 import type { Store } from '../core/store';
+import { deleteRecordings } from '../core/workspaceStore';
 import type { Busy } from './busy';
 import type { TimelineModel } from './timelineModel';
 
@@ -79,10 +78,7 @@ export class StorageCommands {
       try {
         const releaseWriters = acquireCompactionLock(this.store.dir);
         try {
-          for (const name of fs.readdirSync(this.store.dir)) {
-            if (name === 'store.json' || name === 'config.json' || name === 'lock' || name === 'gc.lock' || name === 'writers') continue;
-            fs.rmSync(path.join(this.store.dir, name), { recursive: true, force: true });
-          }
+          deleteRecordings(this.store.dir);
         } finally {
           releaseWriters();
         }

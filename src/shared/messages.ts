@@ -18,7 +18,8 @@ export interface PreviewFile {
 }
 
 export interface PreviewNotUndone {
-  index: number;
+  /** The tool call's id: chosen compensations are sent by it (a re-plan reorders the list). */
+  call: string;
   tool: string;
   summary: string;
   effect: 'irreversible' | 'compensatable';
@@ -112,7 +113,7 @@ export type WebviewToHost =
   | { type: 'saveAll' }
   | { type: 'refresh' }
   | { type: 'setSession'; session: string | null }
-  | { type: 'rewind'; scope: Scope; compensations: number[]; force: boolean }
+  | { type: 'rewind'; scope: Scope; compensations: string[]; force: boolean }
   | { type: 'cancel' }
   | { type: 'choices'; choices: unknown };
 
@@ -136,7 +137,7 @@ export function isWebviewMessage(m: unknown): m is WebviewToHost {
       return (
         (v.scope === 'files' || v.scope === 'conversation' || v.scope === 'both') &&
         Array.isArray(v.compensations) &&
-        v.compensations.every((n) => Number.isInteger(n)) &&
+        v.compensations.every((c) => typeof c === 'string') &&
         typeof v.force === 'boolean'
       );
     default:

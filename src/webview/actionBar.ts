@@ -41,7 +41,7 @@ function doRewind(state: ShownState, act: Actions): void {
   if (!d.enabled || !choices.scope) return;
   const chosen = new Set(choices.compensations);
   const compensations = hasFiles(choices.scope)
-    ? model.notUndone.filter((i) => i.compensation && chosen.has(compKey(i))).map((i) => i.index)
+    ? model.notUndone.filter((i) => i.compensation && chosen.has(compKey(i))).map((i) => i.call)
     : [];
   act.post({ type: 'rewind', scope: choices.scope, compensations, force: d.force });
 }

@@ -17,7 +17,7 @@ export function renderCompensations(state: ShownState, act: Actions): Section | 
     'ul',
     { class: 'list comp-list', 'aria-labelledby': id },
     ...offered.map((item) => {
-      const cid = `comp-${item.index}`;
+      const cid = `comp-${m.notUndone.indexOf(item)}`;
       const cmd = oneLine(item.compensation ?? '');
       const key = compKey(item);
       const box = h('input', {

@@ -64,7 +64,7 @@ export function restoreChoices(saved: unknown): Choices | null {
 }
 
 export function compKey(i: PreviewNotUndone): string {
-  return JSON.stringify([i.tool, i.summary, i.time, i.compensation ?? '']);
+  return i.call;
 }
 
 export function blockedKey(m: PreviewModel): string {

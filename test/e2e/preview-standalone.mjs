@@ -329,13 +329,13 @@ test('many calls not undone: known first, unknown ones quieter; compensations op
   assert.equal(await page.locator('#comp-6').isChecked(), true);
   assert.match(await text(page.locator('#action-summary')), /runs 1 compensating command in a terminal/);
   await rewindButton(page).click();
-  assert.deepEqual(await lastPosted(page), { type: 'rewind', scope: 'both', compensations: [6], force: false });
+  assert.deepEqual(await lastPosted(page), { type: 'rewind', scope: 'both', compensations: ['toolu_06'], force: false });
   // Files only.
   await page.locator('label[for="scope-files"]').click();
   assert.equal(await text(rewindButton(page)), 'Rewind 6 files');
   assert.equal(await page.locator('.conversation').isVisible(), false);
   await rewindButton(page).click();
-  assert.deepEqual(await lastPosted(page), { type: 'rewind', scope: 'files', compensations: [6], force: false });
+  assert.deepEqual(await lastPosted(page), { type: 'rewind', scope: 'files', compensations: ['toolu_06'], force: false });
   // Conversation only: files stay, compensations (a file-rewind step) are off, edits kept are listed.
   await page.locator('#scope-conversation').check();
   assert.equal(await text(rewindButton(page)), 'Rewind conversation');
@@ -516,7 +516,7 @@ test('hostile agent output stays text: no element, no script, no alert, bidi sho
   await page.locator('label[for="comp-1"]').click();
   await page.locator('#force').check();
   await rewindButton(page).click();
-  assert.deepEqual(await lastPosted(page), { type: 'rewind', scope: 'files', compensations: [1], force: true });
+  assert.deepEqual(await lastPosted(page), { type: 'rewind', scope: 'files', compensations: ['toolu_01'], force: true });
   await shot(page, 'hostile-dark');
   await setTheme(page, 'light');
   await shot(page, 'hostile-light');
@@ -618,12 +618,12 @@ test('state survives the webview being hidden (setState), and resets for another
   assert.equal(await page.locator('#scope-files').isChecked(), true);
   // The host re-plans (say, for one session) and the indexes shift: the choice follows the call, not the number.
   await page.locator('#comp-6').check();
-  const shifted = { ...M.rich, notUndone: M.rich.notUndone.slice(1).map((n, index) => ({ ...n, index })) };
+  const shifted = { ...M.rich, notUndone: M.rich.notUndone.slice(1) };
   await model(page, shifted);
   assert.equal(await page.locator('#comp-5').isChecked(), true, 'the ui commit, now index 5, stays chosen');
   assert.equal(await page.locator('#comp-0').count(), 0, 'the first commit is gone from this plan');
   await rewindButton(page).click();
-  assert.deepEqual(await lastPosted(page), { type: 'rewind', scope: 'files', compensations: [5], force: false });
+  assert.deepEqual(await lastPosted(page), { type: 'rewind', scope: 'files', compensations: ['toolu_06'], force: false });
   // "Rewind anyway" was agreed for one set of files; another set asks again.
   await model(page, M.blockedSaved);
   await page.locator('#force').check();

@@ -5,8 +5,10 @@
 //   node test/e2e/run.mjs [--grep RE] [--keep] [FILE.e2e.mjs ...]
 //
 // Each test/e2e/*.e2e.mjs file gets its own fresh code-server + Chromium + workspace copy + store, and exports
-//   export const options = { settings?, fixture?, git?, probe? }   // probe: also load test/e2e/probe-ext
+//   export const options = { settings?, fixture?, git?, probe?, prepare? }   // probe: also load test/e2e/probe-ext
 //   export const tests = [{ name, run: async ({ page, wb, session, store, log }) => { ... } }]
+// `store` is this workspace's store (`<storeDirectory>/<name>-<id>/`, the setting is its parent); `prepare({ store,
+// workspace })` runs before VS Code starts (e.g. to leave a damaged store there).
 // Tests in a file run in order in the same window. A failing test leaves <file>--<test>--FAILED.png.
 // Each test has AGENT_REWIND_E2E_TEST_TIMEOUT seconds (default 120).
 // Exit: 0 all passed, 1 failures, 2 harness error. Needs `npm run build` first.
@@ -16,6 +18,9 @@ import { pathToFileURL } from 'node:url';
 import * as H from '../harness/harness.mjs';
 import { ensureChromium, ensureCodeServer } from '../../scripts/tools.mjs';
 import { workbench, screenshotDir } from './workbench.mjs';
+import { require as tsxRequire } from 'tsx/cjs/api';
+
+const { workspaceStoreName } = tsxRequire('../../src/core/workspaceStore.ts', import.meta.url);
 
 const argv = process.argv.slice(2);
 const opt = (n) => {
@@ -35,15 +40,17 @@ async function runFile(file, counts) {
   if (!tests.length) return;
   const o = mod.options || {};
   const runDir = H.makeRunDir({ prefix: `agent-rewind-e2e-${base}-` });
-  const store = path.join(runDir.dir, 'store');
+  const storeParent = path.join(runDir.dir, 'stores');
+  const workspace = H.prepareWorkspace({ fixture: o.fixture, dest: path.join(runDir.dir, 'workspace'), git: !!o.git });
+  const store = path.join(storeParent, workspaceStoreName(workspace));
+  await o.prepare?.({ store, workspace });
   console.log(`\n${base}`);
   const session = await H.launch({
     runDir,
+    workspace,
     extraExtensionDirs: o.probe ? [probeExt] : [],
-    fixture: o.fixture,
-    git: !!o.git,
-    settings: { 'agentRewind.storeDirectory': store, ...(o.settings || {}) },
-    env: { AGENT_REWIND_TEST_STORE: store, ...(o.env || {}) },
+    settings: { 'agentRewind.storeDirectory': storeParent, ...(o.settings || {}) },
+    env: { AGENT_REWIND_TEST_STORE: storeParent, ...(o.env || {}) },
   });
   const page = session.page;
   page.setDefaultTimeout(30000);

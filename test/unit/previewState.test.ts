@@ -2,7 +2,7 @@
 // model starts from (shared/messages.ts). Pure: no DOM, so plain node runs them.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { emptyPreviewModel, type PreviewModel } from '../../src/shared/messages';
+import { emptyPreviewModel, isWebviewMessage, type PreviewModel } from '../../src/shared/messages';
 import { blockedKey, compKey, createState, fitChoices, isPreviewModel, restoreChoices } from '../../src/webview/state';
 import { decide } from '../../src/webview/text';
 
@@ -34,7 +34,7 @@ describe('emptyPreviewModel', () => {
 
 describe('preview choices', () => {
   const commit = {
-    index: 0,
+    call: 'toolu_commit',
     tool: 'Bash',
     summary: 'git commit',
     effect: 'compensatable' as const,
@@ -89,5 +89,24 @@ describe('preview choices', () => {
       force: false,
       forceFor: '',
     });
+  });
+});
+
+describe('compensations are chosen by call id', () => {
+  it('the rewind message carries call ids, never list positions', () => {
+    assert.equal(isWebviewMessage({ type: 'rewind', scope: 'files', compensations: ['toolu_01'], force: false }), true);
+    assert.equal(isWebviewMessage({ type: 'rewind', scope: 'files', compensations: [0], force: false }), false);
+  });
+  it('a choice is keyed by the call, so it survives a re-plan that reorders the list', () => {
+    const a = {
+      call: 'toolu_a',
+      tool: 'Bash',
+      summary: 'git commit',
+      effect: 'compensatable' as const,
+      severity: 'high' as const,
+      time: 't',
+    };
+    assert.equal(compKey(a), 'toolu_a');
+    assert.notEqual(compKey(a), compKey({ ...a, call: 'toolu_b' }), 'two identical commands are two choices');
   });
 });

@@ -1,6 +1,8 @@
 // The user's effect overrides (store config `effects`): by tool name (exact, or a glob with `*`,
 // matched against the name the agent shows) or by a regular expression tested against each simple
 // command of a shell script. A bad pattern matches nothing; a glob never lists a read-only tool.
+// Patterns run on the hook path against agent-written commands: bounded in length and refused when
+// they could backtrack catastrophically (a quantified group that itself repeats, e.g. `(a+)+`).
 import type { EffectOverride } from '../config';
 import type { ToolKind } from './toolKind';
 
@@ -22,6 +24,44 @@ export function toolOverride(tool: string, kind: ToolKind, overrides: readonly E
   return undefined;
 }
 
+export const MAX_PATTERN_LENGTH = 200;
+
+/** Why a `command` pattern is not used (too long, does not compile, could backtrack for ever), or null. */
+export function patternProblem(source: string): string | null {
+  if (source.length > MAX_PATTERN_LENGTH) return `longer than ${MAX_PATTERN_LENGTH} characters`;
+  try {
+    new RegExp(source);
+  } catch (e) {
+    return `not a valid regular expression (${(e as Error).message})`;
+  }
+  // A group holding a quantifier (or an alternation) that is itself quantified: exponential backtracking.
+  const stack: { quantified: boolean; alt: boolean }[] = [];
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '[') {
+      for (i++; i < source.length && source[i] !== ']'; i++) if (source[i] === '\\') i++;
+      continue;
+    }
+    const top = stack[stack.length - 1];
+    if (c === '(') stack.push({ quantified: false, alt: false });
+    else if (c === '|' && top) top.alt = true;
+    else if ((c === '+' || c === '*' || c === '{') && top) top.quantified = true;
+    else if (c === ')') {
+      const g = stack.pop();
+      if (!g) continue;
+      const next = source[i + 1];
+      const repeats = next === '+' || next === '*' || next === '{';
+      if (repeats && (g.quantified || g.alt)) return 'a repeated group that itself repeats (it could make every hook hang)';
+      if (g.quantified && stack.length) stack[stack.length - 1]!.quantified = true;
+    }
+  }
+  return null;
+}
+
 const regexCache = new Map<string, RegExp | null>();
 /** The first override whose pattern matches a simple command of a shell script. */
 export function commandOverride(text: string, overrides: readonly EffectOverride[]): EffectOverride | undefined {
@@ -29,11 +69,8 @@ export function commandOverride(text: string, overrides: readonly EffectOverride
     if (!o.command) continue;
     let re = regexCache.get(o.command);
     if (re === undefined) {
-      try {
-        re = new RegExp(o.command);
-      } catch {
-        re = null; // a bad pattern in the user's config matches nothing
-      }
+      // A bad pattern in the user's config matches nothing (the extension reports it when it writes config.json).
+      re = patternProblem(o.command) === null ? new RegExp(o.command) : null;
       regexCache.set(o.command, re);
     }
     if (re && re.test(text)) return o;

@@ -91,8 +91,15 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
       m.notUndone.map((n) => n.summary),
       ['git push origin main'],
     );
+    // The terminal's PATH (terminal.integrated.env) decides whether the resume command can run there.
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-claude-bin-'));
+    fs.writeFileSync(path.join(bin, 'claude'), '#!/bin/sh\necho resumed "$@"\n', { mode: 0o755 });
+    const term0 = vscode.workspace.getConfiguration('terminal.integrated');
+    await term0.update('env.linux', { PATH: `${bin}:\${env:PATH}` }, vscode.ConfigurationTarget.Global);
     await api.preview!.handleMessage({ type: 'rewind', scope: 'conversation', compensations: [], force: false });
     const offer = await until('the fork', () => api.rewinder!.lastResume);
+    await term0.update('env.linux', undefined, vscode.ConfigurationTarget.Global);
+    assert.equal(offer.resolved, fs.realpathSync(path.join(bin, 'claude')), 'claude found on the terminal PATH');
     assert.equal(offer.command, `claude --resume ${offer.fork.session}`);
     assert.equal(offer.cwd, project, 'the terminal opens in the session folder');
     assert.equal(path.dirname(offer.fork.transcript), path.dirname(transcript), 'the fork sits beside its parent');

@@ -1,0 +1,70 @@
+// A damaged store (store.json cut off mid-write): the extension says so in the status bar and in the Files
+// view, with Reveal Folder and Move Aside and Start Fresh; moving aside renames the folder (nothing deleted)
+// and the reloaded window starts an empty store. Screenshots: store-unusable.png, store-fresh.png.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const DAMAGED = '{\n  "format": 1,\n  "created": 17';
+
+export const options = {
+  prepare({ store }) {
+    fs.mkdirSync(store, { recursive: true });
+    fs.writeFileSync(path.join(store, 'store.json'), DAMAGED);
+    fs.writeFileSync(path.join(store, 'files.jsonl'), '');
+  },
+};
+
+const poll = async (what, fn, ms = 60000) => {
+  for (const end = Date.now() + ms; ;) {
+    const v = fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+};
+
+export const tests = [
+  {
+    name: 'a damaged store.json shows "store unusable" with a way out, not "open a folder first"',
+    async run({ page, wb, store }) {
+      await wb.openViewContainer('Agent Rewind');
+      const files = await wb.viewPane('Files');
+      await page
+        .locator('.welcome-view-content')
+        .filter({ hasText: /Agent Rewind cannot use this workspace/ })
+        .first()
+        .waitFor();
+      await page.locator('.statusbar-item').filter({ hasText: 'store unusable' }).first().waitFor();
+      assert.equal(await files.getByText(/open a folder/i).count(), 0);
+      await page.locator('.welcome-view-content').getByRole('button', { name: 'Reveal Folder' }).first().waitFor();
+      await wb.screenshot('store-unusable');
+      await page.locator('.welcome-view-content').getByRole('button', { name: 'Move Aside and Start Fresh' }).first().click();
+      const dialog = page.locator('.monaco-dialog-box');
+      await dialog.getByText(/Move the damaged store aside/).waitFor();
+      await dialog.getByRole('button', { name: 'Move Aside and Start Fresh' }).click();
+      // Renamed beside it, content intact; the reloaded window makes a fresh store in its place.
+      const parent = path.dirname(store);
+      const aside = await poll('the store moved aside', () =>
+        fs.readdirSync(parent).find((n) => n.startsWith(`${path.basename(store)}.damaged-`)),
+      );
+      assert.equal(fs.readFileSync(path.join(parent, aside, 'store.json'), 'utf8'), DAMAGED);
+      await poll('a fresh store', () => {
+        try {
+          return JSON.parse(fs.readFileSync(path.join(store, 'store.json'), 'utf8')).format === 1;
+        } catch {
+          return false;
+        }
+      });
+      await wb.ready();
+      await wb.openViewContainer('Agent Rewind');
+      await page
+        .locator('.welcome-view-content')
+        .filter({ hasText: /Nothing recorded yet/ })
+        .first()
+        .waitFor();
+      assert.equal(await page.locator('.statusbar-item').filter({ hasText: 'store unusable' }).count(), 0);
+      await wb.screenshot('store-fresh');
+    },
+  },
+];
