@@ -13,6 +13,7 @@ import {
   type YourEdit,
 } from '../plan';
 import type { Sequenced } from '../records';
+import { checkFilters } from './filters';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from '../safety';
 import type { Store } from '../store';
 import { BEFORE_CALL, beforeCallTarget, findCheckpoint, type RewindTarget, targetOfCheckpoint } from '../timeline';
@@ -80,6 +81,8 @@ export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
   noStats?: boolean;
   /** Skip asking git about uncommitted changes. */
   noGit?: boolean;
+  /** A `paths` or `sessions` entry that matches nothing recorded throws FilterNotFoundError (the CLI's filters). */
+  strictFilters?: boolean;
 }
 
 function contentOf(store: Store, hash: string | null): Buffer | null {
@@ -100,6 +103,7 @@ function editOrigin(y: YourEdit): EditOrigin {
 export function makePlan(store: Store, target: string, opts: PlanOptions = {}): Plan {
   const { records } = store.read();
   const to = resolveTarget(records, target);
+  if (opts.strictFilters) checkFilters(records, opts);
   const roots = store.roots(records);
   const set = computeChanges(records, to, { ...opts, allowed: (p) => store.mayWrite(p, roots) });
   const maxBytes = store.config().maxFileBytes;
