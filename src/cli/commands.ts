@@ -10,7 +10,7 @@ import { CallNotFoundError, CheckpointNotFoundError, makePlan, type Plan, planJs
 import { FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
 import { Store, StoreMissingError } from '../core/store';
-import { StoreFormatError } from '../core/storeFormat';
+import { StoreDamagedError, StoreFormatError } from '../core/storeFormat';
 import { checkpoints as listCheckpoints, filesPerCheckpoint } from '../core/timeline';
 import type { EditOrigin } from '../core/safety';
 import { BEFORE_CALL } from '../core/timeline';
@@ -374,6 +374,7 @@ export async function runCommand(command: string | undefined, args: string[]): P
     if (
       e instanceof StoreMissingError ||
       e instanceof StoreFormatError ||
+      e instanceof StoreDamagedError ||
       e instanceof CheckpointNotFoundError ||
       e instanceof CallNotFoundError ||
       e instanceof FilterNotFoundError ||

@@ -59,3 +59,46 @@ describe('--path and --session filters', () => {
     assert.equal(cli(['plan', '--to', target, '--session', 'sess-alpha-1234'], { store }).status, 0);
   });
 });
+
+describe('a damaged store.json', () => {
+  for (const [what, content] of [
+    ['truncated', '{"format": 1, "created": 17'],
+    ['not JSON', 'PK\u0003\u0004 not json at all'],
+    ['empty', ''],
+  ] as const) {
+    it(`(${what}) the CLI names the file, what is wrong and what to do, in one sentence, exit 1; verify works once it is moved aside`, () => {
+      const { store } = session();
+      const meta = path.join(store, 'store.json');
+      fs.writeFileSync(meta, content);
+      for (const args of [['checkpoints'], ['plan', '--to', 'x'], ['verify']]) {
+        const r = cli(args, { store });
+        assert.equal(r.status, 1, `${args[0]}: ${r.stderr}`);
+        assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+        assert.match(r.stderr, new RegExp(`^${meta.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged \\(`));
+        assert.match(r.stderr, /move it aside .* then run `agent-rewind verify`/);
+        assert.doesNotMatch(r.stderr, /JSON\.parse|Unexpected token|Unexpected end|SyntaxError/);
+      }
+      fs.renameSync(meta, meta + '.damaged');
+      const v = cli(['verify'], { store });
+      assert.equal(v.status, 0, v.stderr);
+      assert.equal(cliJson(['checkpoints'], { store }).length, 2, 'the timeline reads without store.json');
+    });
+  }
+
+  it('the hook exits 0, prints nothing, and appends a line naming store.json to errors.log every time', () => {
+    const { store, ws } = session();
+    fs.writeFileSync(path.join(store, 'store.json'), '{"format": 1, "roo');
+    const errors = path.join(store, 'errors.log');
+    const linesBefore = fs.existsSync(errors) ? fs.readFileSync(errors, 'utf8').split('\n').filter(Boolean).length : 0;
+    const payload = JSON.stringify({ hook_event_name: 'UserPromptSubmit', session_id: 's', cwd: ws, prompt: 'hi', transcript_path: '' });
+    for (let i = 0; i < 2; i++) {
+      const r = cli(['hook', 'claude'], { store, input: payload });
+      assert.equal(r.status, 0);
+      assert.equal(r.stdout, '');
+      assert.equal(r.stderr, '');
+    }
+    const lines = fs.readFileSync(errors, 'utf8').split('\n').filter(Boolean).slice(linesBefore);
+    assert.equal(lines.length, 2, 'one trace per hook');
+    for (const l of lines) assert.match(JSON.parse(l).message, /store\.json is damaged/);
+  });
+});
