@@ -2,6 +2,7 @@
 // prints nothing — except re-grounding context (a resumed fork at SessionStart; after a files-only
 // rewind, at the session's next SessionStart or UserPromptSubmit): the agent is never blocked.
 // Bad input goes to <store>/errors.log.
+import * as path from 'node:path';
 import { parseClaudePayload } from '../agents/claude/hookPayload';
 import type { AdapterResult } from '../recording/events';
 import { record } from '../recording/recorder';
@@ -71,7 +72,18 @@ export async function runHook(args: string[]): Promise<number> {
       );
     return 0;
   }
-  return recordPayload(agent, dir, input.text);
+  return recordPayload(agent, args, dir, input.text);
+}
+
+/** `--root <dir>` (repeatable): workspace folders named on the hook's command line. */
+function rootsFromArgs(args: readonly string[]): string[] {
+  const roots: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const v = a === '--root' ? args[i + 1] : a.startsWith('--root=') ? a.slice('--root='.length) : undefined;
+    if (v) roots.push(path.resolve(v));
+  }
+  return roots;
 }
 
 /** errors.log of the store at `dir`, made when missing (the first hook of a workspace may be the one that fails). */
@@ -84,7 +96,7 @@ function logOpening(dir: string, message: string): void {
 }
 
 /** The synchronous rest of the hook: one payload into the store. Never throws. */
-function recordPayload(agent: string | undefined, dir: string | null, text: string): number {
+function recordPayload(agent: string | undefined, args: readonly string[], dir: string | null, text: string): number {
   let store: Store | null = null;
   let shell = false;
   try {
@@ -96,6 +108,8 @@ function recordPayload(agent: string | undefined, dir: string | null, text: stri
       logStoreError(dir, `hook ${agent ?? ''}: ${(e as Error).message}`);
       return 0;
     }
+    const roots = rootsFromArgs(args);
+    if (roots.length) store.addRoots(roots);
     const adapter = agent ? ADAPTERS[agent] : undefined;
     if (!adapter) {
       store.logError(`hook: unknown agent "${agent ?? ''}"; known: ${Object.keys(ADAPTERS).join(', ')}`);

@@ -9,6 +9,7 @@ import { readDisk } from './disk';
 import { appendRecords, type LogContents, readLog } from './fileLog';
 import { type LatestTable, latestSnaps } from './latestSnaps';
 import { checkAbsolutePath, isInside } from './paths';
+import { tooBroadRoot } from './roots';
 import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './records';
 import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFormat';
 
@@ -134,7 +135,8 @@ export class Store {
   /** Workspace folders known to this store: store.json roots plus checkpoint working folders. */
   roots(records?: readonly LogRecord[]): string[] {
     const set = new Set(this.meta().roots);
-    for (const r of records ?? []) if (r.t === 'checkpoint' && r.cwd) set.add(r.cwd);
+    // A checkpoint's working folder counts only when it could be a workspace (never home, /tmp or /).
+    for (const r of records ?? []) if (r.t === 'checkpoint' && r.cwd && !tooBroadRoot(r.cwd)) set.add(r.cwd);
     return [...set];
   }
 
