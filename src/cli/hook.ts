@@ -24,9 +24,10 @@ const MAX_PAYLOAD = 64 * 1024 * 1024;
 
 /**
  * How long the hook waits for its stdin to close. An agent that never closes it (or a stuck pipe)
- * must not hang: after this the hook gives up, logs it and exits 0 — well inside the 20 s we promise.
+ * must not hang: after this the hook gives up, logs it and exits 0 — inside the 20 s we promise. Not
+ * shorter: on a loaded machine a hook process can wait many seconds for a payload its agent already wrote.
  */
-export const HOOK_STDIN_DEADLINE_MS = 10000;
+export const HOOK_STDIN_DEADLINE_MS = 18000;
 
 type StdinResult = { kind: 'ok'; text: string } | { kind: 'timeout' } | { kind: 'too-large' } | { kind: 'error'; message: string };
 
@@ -45,7 +46,9 @@ function readStdin(deadlineMs: number): Promise<StdinResult> {
       if (r.kind !== 'ok') input.destroy(); // let the process end with the pipe still open
       resolve(r);
     };
-    const timer = setTimeout(() => finish({ kind: 'timeout' }), deadlineMs);
+    // On a starved machine the timer and the pipe's data become due together, and timers run first
+    // in a loop turn: give the I/O poll of that turn its chance before giving up.
+    const timer = setTimeout(() => setImmediate(() => finish({ kind: 'timeout' })), deadlineMs);
     input.on('data', (d: Buffer) => {
       total += d.length;
       if (total > MAX_PAYLOAD) finish({ kind: 'too-large' });
