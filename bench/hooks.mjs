@@ -1,6 +1,7 @@
 // The hook's cost, measured as whole processes the way an agent runs it, against the floor (bare
 // `node -e 0`) and against a Cline-style checkpoint (git add -A && git commit into a shadow git
-// dir with the workspace as work tree), on generated workspaces of 1,000 and 50,000 files.
+// dir with the workspace as work tree), on generated workspaces of 1,000 and 50,000 files; and Bash calls
+// that really change 1 and 100 files at 1,000 / 10,000 / 50,000 files (shell capture reads the workspace).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -23,6 +24,15 @@ function recordedWrite(ws, store, i) {
   const a = hook(store, { ...p, hook_event_name: 'PreToolUse' });
   fs.writeFileSync(file, `// edit ${i}\n` + 'x'.repeat(10 * 1024));
   const b = hook(store, { ...p, hook_event_name: 'PostToolUse' });
+  return a + b;
+}
+
+/** A Bash call that really changes `targets` (relative paths), with its two hooks. */
+function bashCall(ws, store, targets, tag) {
+  const p = { session_id: 'bench', cwd: ws, tool_name: 'Bash', tool_use_id: `toolu_bash_${tag}`, tool_input: { command: 'sed -i …' } };
+  const a = hook(store, { ...p, hook_event_name: 'PreToolUse' });
+  for (const t of targets) fs.appendFileSync(path.join(ws, t), `// ${tag}\n`);
+  const b = hook(store, { ...p, hook_event_name: 'PostToolUse', tool_response: {} });
   return a + b;
 }
 
@@ -77,12 +87,34 @@ export function runHookBench() {
       });
       rm(ws);
     }
-    out.push({
-      name: 'recorded write 50,000 vs 1,000 files',
-      ms: writes[50000] - writes[1000],
-      vs: `ratio ${(writes[50000] / writes[1000]).toFixed(3)} (target within 1.10)`,
-    });
-    return { title: 'Hook path', rows: out, ratios: { hookVsNode: oneHook / bare, write50kVs1k: writes[50000] / writes[1000] } };
+    // Shell capture is where the workspace size shows: a Bash call that really changes 1 or 100 files,
+    // PreToolUse + the change + PostToolUse, after the session's baseline, at 1k / 10k / 50k files.
+    const bash = {};
+    for (const files of [1000, 10000, 50000]) {
+      const ws = path.join(root, `bash${files}`);
+      makeWorkspace(ws, files);
+      const st = path.join(root, `store-bash${files}`);
+      hook(st, { session_id: 'bench', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' });
+      const targets = fs
+        .readdirSync(ws, { recursive: true })
+        .filter((f) => f.endsWith('.ts'))
+        .slice(0, 100);
+      for (const changed of [1, 100]) {
+        const key = `${files}/${changed}`;
+        bash[key] = measure((i) => bashCall(ws, st, targets.slice(0, changed), `${key}-${i}`), Math.max(5, Math.floor(N / 3)), 1);
+        out.push({
+          name: `Bash changing ${changed} file(s), ${files} files`,
+          ms: bash[key],
+          vs: files === 1000 ? '' : `${(bash[key] / bash[`1000/${changed}`]).toFixed(2)}× the same call at 1,000 files`,
+        });
+      }
+      rm(ws);
+    }
+    return {
+      title: 'Hook path',
+      rows: out,
+      ratios: { hookVsNode: oneHook / bare, bash50kVs1k: bash['50000/1'] / bash['1000/1'] },
+    };
   } finally {
     rm(root);
   }

@@ -6,14 +6,7 @@ const only = process.env.BENCH_ONLY;
 const suites = [];
 if (!only || only === 'hooks') suites.push(runHookBench);
 if (!only || only === 'observe') suites.push((await import('./observe.mjs')).runObserveBench);
-if (!only || only === 'scan') {
-  try {
-    const { runScanBench } = await import('./scan.mjs');
-    suites.push(runScanBench);
-  } catch (e) {
-    if (e.code !== 'ERR_MODULE_NOT_FOUND') throw e;
-  }
-}
+if (!only || only === 'scan') suites.push((await import('./scan.mjs')).runScanBench);
 if (!only || only === 'timeline') suites.push((await import('./timelineScale.mjs')).runTimelineScaleBench);
 for (const suite of suites) {
   const r = await suite();

@@ -1,14 +1,16 @@
 // Every `agent-rewind` command but `hook`. Output contract: the README's command-line section (JSON field names, exit
 // codes). Errors: one plain sentence on stderr that says what to do next.
+import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { newId } from '../core/ids';
 import { gc, storeBytes } from '../core/gc';
 import { StoreBusyError } from '../core/lock';
 import { rewind } from '../core/rewind/apply';
 import { CallNotFoundError, CheckpointNotFoundError, makePlan, type Plan, planJson } from '../core/rewind/dryRun';
+import { FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
 import { Store, StoreMissingError } from '../core/store';
-import { StoreFormatError } from '../core/storeFormat';
+import { StoreDamagedError, StoreFormatError } from '../core/storeFormat';
 import type { EditOrigin } from '../core/safety';
 import { BEFORE_CALL } from '../core/timeline';
 import { verifyStore } from '../core/verify';
@@ -112,7 +114,12 @@ function planArgs(values: { to?: string; 'before-call'?: string; session?: strin
     );
   return {
     to: call ? BEFORE_CALL + call : values.to!,
-    opts: { ...(values.session ? { sessions: values.session } : {}), ...(values.path ? { paths: values.path } : {}) },
+    // A --path relative to the current folder, as a shell user types it.
+    opts: {
+      strictFilters: true,
+      ...(values.session ? { sessions: values.session } : {}),
+      ...(values.path ? { paths: values.path.map((p) => path.resolve(process.cwd(), p)) } : {}),
+    },
   };
 }
 
@@ -199,10 +206,13 @@ export function refusalMessage(plan: Plan): string {
     ...plan.blocked.map(blockedLine),
     ...plan.uncertain.map(uncertainLine),
     ...(plan.uncommitted.length ? [`  (uncommitted in git: ${plan.uncommitted.join(', ')})`] : []),
+    // Saving or committing does not lift this refusal: the check compares the disk with what was
+    // recorded, so only ways that act on that are offered.
     'Nothing was written. Three ways out:',
-    '  1. Save or commit your own changes to those files (or copy them elsewhere), then rewind again.',
-    `  2. Rewind anyway: agent-rewind rewind ${targetArg(plan)} --force  (their current content is snapshotted first; rewinding to the new rewind checkpoint brings it back).`,
-    `  3. Look first: agent-rewind plan ${targetArg(plan)}`,
+    `  1. Keep your version aside: copy those files somewhere outside the workspace, then: agent-rewind rewind ${targetArg(plan)} --force`,
+    `  2. Rewind anyway: agent-rewind rewind ${targetArg(plan)} --force  (their current content is copied into the store first; the rewind prints the command that undoes it, \`agent-rewind rewind --to <its rewind checkpoint>\`, which brings your version back).`,
+    `  3. Look first: agent-rewind plan ${targetArg(plan)}  (and pick an earlier or later point, or --path for only some files)`,
+    '  (Saving or committing your changes does not lift this: they are still not what the agent wrote.)',
   ];
   return lines.join('\n');
 }
@@ -362,8 +372,10 @@ export async function runCommand(command: string | undefined, args: string[]): P
     if (
       e instanceof StoreMissingError ||
       e instanceof StoreFormatError ||
+      e instanceof StoreDamagedError ||
       e instanceof CheckpointNotFoundError ||
       e instanceof CallNotFoundError ||
+      e instanceof FilterNotFoundError ||
       e instanceof StoreBusyError
     )
       return fail(e, EXIT.error);

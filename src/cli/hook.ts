@@ -3,13 +3,14 @@
 // rewind, at the session's next SessionStart or UserPromptSubmit): the agent is never blocked.
 // Bad input goes to <store>/errors.log.
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { parseClaudePayload } from '../agents/claude/hookPayload';
 import type { AdapterResult } from '../recording/events';
 import { record } from '../recording/recorder';
 import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../core/conversation/regroundHook';
 import { fault } from '../core/faults';
 import { announceWriter } from '../core/lock';
-import { Store } from '../core/store';
+import { logStoreError, Store } from '../core/store';
 import { storeFromArgs } from './storeArg';
 
 // Loaded only by hooks that carry a shell call.
@@ -24,40 +25,117 @@ const ADAPTERS: Record<string, (text: string) => AdapterResult> = {
 /** Max bytes of stdin we accept: a payload carries a Write's whole content; beyond this it is bad input. */
 const MAX_PAYLOAD = 64 * 1024 * 1024;
 
-function readStdin(): string {
-  const chunks: Buffer[] = [];
-  let total = 0;
+/**
+ * How long the hook waits for its stdin to close. An agent that never closes it (or a stuck pipe)
+ * must not hang: after this the hook gives up, logs it and exits 0 — inside the 20 s we promise. Not
+ * shorter: on a loaded machine a hook process can wait many seconds for a payload its agent already wrote.
+ */
+export const HOOK_STDIN_DEADLINE_MS = 18000;
+
+type StdinResult = { kind: 'ok'; text: string } | { kind: 'timeout' } | { kind: 'too-large' } | { kind: 'error'; message: string };
+
+/**
+ * At the deadline, what the pipe holds right now, read without waiting: on a starved machine the
+ * whole payload and its end can be sitting in the pipe while the event loop never got to them. The
+ * payload when its end is there; null when the writer really has not closed stdin (EAGAIN).
+ */
+function drainNow(chunks: Buffer[], total: number): StdinResult | null {
   const buf = Buffer.allocUnsafe(1 << 16);
-  for (;;) {
-    let n: number;
-    try {
-      n = fs.readSync(0, buf, 0, buf.length, null);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') continue;
-      if (code === 'EOF') break;
-      throw e;
+  try {
+    for (;;) {
+      const n = fs.readSync(0, buf, 0, buf.length, null);
+      if (n === 0) return { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') };
+      total += n;
+      if (total > MAX_PAYLOAD) return { kind: 'too-large' };
+      chunks.push(Buffer.from(buf.subarray(0, n)));
     }
-    if (n === 0) break;
-    total += n;
-    if (total > MAX_PAYLOAD) throw new Error(`payload larger than ${MAX_PAYLOAD} bytes`);
-    chunks.push(Buffer.from(buf.subarray(0, n)));
+  } catch {
+    return null; // EAGAIN: nothing more, and no end: the writer is still holding stdin open
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
-export function runHook(args: string[]): number {
-  // A hook must never hang the agent: give up (silently) if stdin is never closed.
-  const watchdog = setTimeout(() => process.exit(0), 20000);
-  watchdog.unref();
+/** Reads stdin to its end, asynchronously (no busy wait on a non-blocking pipe), within the deadline. */
+function readStdin(deadlineMs: number): Promise<StdinResult> {
+  return new Promise((resolve) => {
+    const input = process.stdin;
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let settled = false;
+    const finish = (r: StdinResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      input.removeAllListeners('data');
+      if (r.kind !== 'ok') input.destroy(); // let the process end with the pipe still open
+      resolve(r);
+    };
+    // On a starved machine the timer and the pipe's data become due together, and timers run first
+    // in a loop turn: give the I/O poll of that turn its chance before giving up.
+    const timer = setTimeout(() => setImmediate(() => finish(drainNow(chunks, total) ?? { kind: 'timeout' })), deadlineMs);
+    input.on('data', (d: Buffer) => {
+      total += d.length;
+      if (total > MAX_PAYLOAD) finish({ kind: 'too-large' });
+      else chunks.push(d);
+    });
+    input.on('end', () => finish({ kind: 'ok', text: Buffer.concat(chunks).toString('utf8') }));
+    input.on('error', (e) => finish({ kind: 'error', message: e.message }));
+  });
+}
+
+export async function runHook(args: string[]): Promise<number> {
+  const agent = args[0];
+  const dir = storeFromArgs(args.slice(1));
+  const input = await readStdin(HOOK_STDIN_DEADLINE_MS); // read even when we record nothing: the agent's write never fails
+  if (input.kind !== 'ok') {
+    if (dir)
+      logOpening(
+        dir,
+        input.kind === 'timeout'
+          ? `hook ${agent ?? ''}: stdin was not closed within ${HOOK_STDIN_DEADLINE_MS / 1000} s; nothing recorded for this call`
+          : input.kind === 'too-large'
+            ? `hook ${agent ?? ''}: payload larger than ${MAX_PAYLOAD} bytes; nothing recorded for this call`
+            : `hook ${agent ?? ''}: could not read stdin: ${input.message}`,
+      );
+    return 0;
+  }
+  return recordPayload(agent, args, dir, input.text);
+}
+
+/** `--root <dir>` (repeatable): workspace folders named on the hook's command line. */
+function rootsFromArgs(args: readonly string[]): string[] {
+  const roots: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const v = a === '--root' ? args[i + 1] : a.startsWith('--root=') ? a.slice('--root='.length) : undefined;
+    if (v) roots.push(path.resolve(v));
+  }
+  return roots;
+}
+
+/** errors.log of the store at `dir`, made when missing (the first hook of a workspace may be the one that fails). */
+function logOpening(dir: string, message: string): void {
+  try {
+    Store.open(dir, { create: true }).logError(message);
+  } catch {
+    logStoreError(dir, message);
+  }
+}
+
+/** The synchronous rest of the hook: one payload into the store. Never throws. */
+function recordPayload(agent: string | undefined, args: readonly string[], dir: string | null, text: string): number {
   let store: Store | null = null;
   let shell = false;
   try {
-    const agent = args[0];
-    const text = readStdin(); // read even when we record nothing: the agent's write never fails
-    const dir = storeFromArgs(args.slice(1));
     if (!dir) return 0; // nowhere to record or to log: stay silent
-    store = Store.open(dir, { create: true });
+    try {
+      store = Store.open(dir, { create: true });
+    } catch (e) {
+      // A store that cannot be opened (a damaged store.json): the agent goes on; the trace names the file.
+      logStoreError(dir, `hook ${agent ?? ''}: ${(e as Error).message}`);
+      return 0;
+    }
+    const roots = rootsFromArgs(args);
+    if (roots.length) store.addRoots(roots);
     const adapter = agent ? ADAPTERS[agent] : undefined;
     if (!adapter) {
       store.logError(`hook: unknown agent "${agent ?? ''}"; known: ${Object.keys(ADAPTERS).join(', ')}`);

@@ -13,7 +13,10 @@ for (const stream of [process.stdout, process.stderr])
 
 if (command === 'hook') {
   const { runHook } = require(path.join(__dirname, 'hook.js')) as typeof import('./hook');
-  process.exitCode = runHook(rest);
+  // A stdin never closed is let go of by runHook at its deadline, so the process ends either way.
+  void runHook(rest).then((code) => {
+    process.exitCode = code;
+  });
 } else {
   const { runCommand } = require(path.join(__dirname, 'commands.js')) as typeof import('./commands');
   void runCommand(command, rest).then((code) => {

@@ -6,6 +6,7 @@ import { type Provenance, provenanceOf } from './provenance';
 import type { CallRecord, Origin, Sequenced, Severity, SnapRecord } from './records';
 import { isCall, isSnap } from './records';
 import { BEFORE_PHASES, type FileState, sameContent, stateOf } from './timeline';
+import { pathKey } from './paths';
 
 export type Action = 'restore' | 'delete' | 'recreate';
 
@@ -199,7 +200,7 @@ export function computeChanges(records: readonly Sequenced[], target: { seq: num
     }
     facts = fold.facts((s) => s);
   }
-  const onlyPaths = opts.paths ? new Set(opts.paths) : null;
+  const onlyPaths = opts.paths ? new Set(opts.paths.map((x) => pathKey(x))) : null;
   const onlySessions = opts.sessions ? new Set(opts.sessions) : null;
   const changes: Change[] = [];
   const notRestorable: NotRestorable[] = [];
@@ -210,7 +211,7 @@ export function computeChanges(records: readonly Sequenced[], target: { seq: num
   const allSessions = new Set<string>();
 
   for (const [p, f] of facts) {
-    if (onlyPaths && !onlyPaths.has(p)) continue;
+    if (onlyPaths && !onlyPaths.has(pathKey(p))) continue;
     if (f.writers.size === 0) continue; // nothing after the target, or only the user's own edits: left alone
     const from = stateOf(f.latest);
     const L = f.atOrBefore;

@@ -10,8 +10,9 @@ import { appendRecords, type LogContents, readLog } from './fileLog';
 import { type LatestTable, latestSnaps } from './latestSnaps';
 import { checkAbsolutePath, isInside } from './paths';
 import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from './timelineIndex';
+import { tooBroadRoot } from './roots';
 import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './records';
-import { migrateMeta, STORE_FORMAT, type StoreMeta } from './storeFormat';
+import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFormat';
 
 export class StoreMissingError extends Error {
   constructor(readonly dir: string) {
@@ -32,6 +33,19 @@ function realExistingDir(dir: string): string | null {
       rest = path.join(path.basename(d), rest);
       d = up;
     }
+  }
+}
+
+/**
+ * Appends one line to `<dir>/errors.log`, also for a store that cannot be opened (a damaged
+ * store.json); never throws.
+ */
+export function logStoreError(dir: string, message: string, detail?: unknown): void {
+  try {
+    const line = JSON.stringify({ time: new Date().toISOString(), message, ...(detail === undefined ? {} : { detail }) });
+    fs.appendFileSync(path.join(dir, 'errors.log'), line + '\n', { mode: 0o600 });
+  } catch {
+    /* the agent is never blocked, not even by a full disk */
   }
 }
 
@@ -75,11 +89,19 @@ export class Store {
     if (this.cachedMeta) return this.cachedMeta;
     const file = path.join(this.dir, 'store.json');
     let raw: unknown;
+    let text: string | null = null;
     try {
-      raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+      text = fs.readFileSync(file, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') raw = { format: STORE_FORMAT, created: 0, roots: [] };
       else throw e;
+    }
+    if (text !== null) {
+      try {
+        raw = JSON.parse(text);
+      } catch {
+        throw new StoreDamagedError(file, text.trim() === '' ? 'it is empty' : 'it is not valid JSON, perhaps cut short');
+      }
     }
     this.cachedMeta = migrateMeta(raw);
     return this.cachedMeta;
@@ -114,7 +136,8 @@ export class Store {
   /** Workspace folders known to this store: store.json roots plus checkpoint working folders. */
   roots(records?: readonly LogRecord[]): string[] {
     const set = new Set(this.meta().roots);
-    for (const r of records ?? []) if (r.t === 'checkpoint' && r.cwd) set.add(r.cwd);
+    // A checkpoint's working folder counts only when it could be a workspace (never home, /tmp or /).
+    for (const r of records ?? []) if (r.t === 'checkpoint' && r.cwd && !tooBroadRoot(r.cwd)) set.add(r.cwd);
     return [...set];
   }
 
@@ -198,12 +221,7 @@ export class Store {
 
   /** Appends one line to errors.log (bad hook input and the like); never throws. */
   logError(message: string, detail?: unknown): void {
-    try {
-      const line = JSON.stringify({ time: new Date().toISOString(), message, ...(detail === undefined ? {} : { detail }) });
-      fs.appendFileSync(path.join(this.dir, 'errors.log'), line + '\n', { mode: 0o600 });
-    } catch {
-      /* the agent is never blocked, not even by a full disk */
-    }
+    logStoreError(this.dir, message, detail);
   }
 
   /** Reads a stored blob (verified), for the content of a recorded state. */

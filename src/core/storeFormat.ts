@@ -24,6 +24,21 @@ export class StoreFormatError extends Error {
 }
 
 /**
+ * store.json exists but cannot be read as JSON (truncated, overwritten, not text): the store's files
+ * cannot be trusted to be written to. Carries the file and what is wrong, for the CLI and VS Code.
+ */
+export class StoreDamagedError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(
+      `${file} is damaged (${reason}), so nothing was read or changed: move it aside (rename it to store.json.damaged; the store opens without it), then run \`agent-rewind verify\`.`,
+    );
+  }
+}
+
+/**
  * Brings a parsed store.json of any known format to the current one. Format 0 is the
  * pre-release layout (no `format` field, `workspaces` instead of `roots`).
  */

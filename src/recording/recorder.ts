@@ -7,6 +7,7 @@ import { classifyCall } from '../core/effects/classifyCall';
 import { completeCompensation } from '../core/effects/compensation';
 import { appendSessionEvent } from '../core/conversation/sessionLog';
 import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } from '../core/records';
+import { sessionRoot } from '../core/roots';
 import type { Store } from '../core/store';
 import type { AgentEvent, BeforeToolEvent } from './events';
 import { clearInflight, markInflight, repairOrphans } from './inflight';
@@ -73,8 +74,17 @@ export function record(store: Store, e: AgentEvent): void {
   switch (e.type) {
     case 'session_start':
     case 'prompt': {
-      if (e.cwd) store.addRoots([e.cwd]);
-      const captureNote = e.type === 'session_start' ? shellCapture().captureSessionStart(store, e) : null;
+      // The session's folder becomes writable only through its workspace root (git top-level or the
+      // folder itself); a folder too broad for that (home, /tmp, /) records file tools only.
+      const where = e.cwd ? sessionRoot(e.cwd) : null;
+      if (where?.root) store.addRoots([where.root]);
+      let captureNote: string | null = null;
+      if (e.type === 'session_start') {
+        if (where && where.root === null) {
+          captureNote = `shell capture off: ${where.reason}; only the agent's file tools are recorded`;
+          store.logError(captureNote, { session: e.session });
+        } else captureNote = shellCapture().captureSessionStart(store, e);
+      }
       const cp: CheckpointRecord = {
         t: 'checkpoint',
         id: newId(),

@@ -32,6 +32,7 @@ import { rescan } from '../core/scan/rescan';
 import { loadState, peekState, readPending, savePending, saveState, stateFile, stateFiles } from '../core/scan/stateFile';
 import type { Entry } from '../core/scan/table';
 import { type Change, F_GITSTAT, F_LARGE, F_LINK, type ScanLimits, type ScanOptions, type ScanState } from '../core/scan/types';
+import { sessionRoot } from '../core/roots';
 import type { Store } from '../core/store';
 import type { AfterToolEvent, BeforeToolEvent, EventBase, SessionStartEvent } from './events';
 
@@ -219,6 +220,7 @@ export function captureSessionStart(store: Store, e: SessionStartEvent): string 
   try {
     const file = stateFile(store.dir, e.session);
     const root = rootFor(store, e.cwd);
+    if (!root) return null; // the recorder said why
     return withLock(file, () => {
       const { status } = takeBaseline(store, root, e.session, BASELINE_BUDGET_MS);
       return status.state === 'off' ? `shell capture off: more than ${status.limit} files (maxScanFiles)` : null;
@@ -231,11 +233,14 @@ export function captureSessionStart(store: Store, e: SessionStartEvent): string 
   }
 }
 
-/** The workspace folder for a working folder: the known store root containing it, else itself. */
-function rootFor(store: Store, cwd: string): string {
+/**
+ * The workspace folder for a working folder: the known store root containing it, else its own root
+ * (core/roots.ts); null when it has none (too broad a folder): no scan there.
+ */
+function rootFor(store: Store, cwd: string): string | null {
   const roots = store.roots().filter((r) => isInside(cwd, r));
   roots.sort((a, b) => a.length - b.length);
-  return roots[0] ?? cwd;
+  return roots[0] ?? sessionRoot(cwd).root;
 }
 
 /**
@@ -266,8 +271,9 @@ export function captureBeforeShell(store: Store, e: BeforeToolEvent): LogRecord[
       let state = loadState(file);
       if (!state) {
         // No baseline (hooks connected mid-session, or a lost state): take it now, whole.
-        if (!e.cwd) return [];
-        state = takeBaseline(store, rootFor(store, e.cwd), e.session, Number.POSITIVE_INFINITY).state;
+        const root = e.cwd ? rootFor(store, e.cwd) : null;
+        if (!root) return [];
+        state = takeBaseline(store, root, e.session, Number.POSITIVE_INFINITY).state;
       }
       if (state.off) return [];
       const opts = optsOf(store, state.root, true);

@@ -97,15 +97,19 @@ describe('the safety check from the command line', () => {
     const r = cli(['rewind', '--to', target], { store });
     assert.equal(r.status, 3);
     assert.match(r.stderr, /notes\.txt/);
-    assert.match(r.stderr, /Save or commit/);
-    assert.match(r.stderr, /--force/);
-    assert.match(r.stderr, /plan --to/);
+    // Ways out that work: saving or committing is never offered as one (it does not lift the refusal).
+    assert.doesNotMatch(r.stderr, /^\s*\d\. Save or commit/m);
+    assert.match(r.stderr, /Keep your version aside: copy those files somewhere outside the workspace/);
+    assert.match(r.stderr, new RegExp(`agent-rewind rewind --to ${target} --force`));
+    assert.match(r.stderr, /prints the command that undoes it/);
+    assert.match(r.stderr, new RegExp(`agent-rewind plan --to ${target}`));
     assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'my own text\n', 'nothing written');
     assert.equal(fs.readFileSync(path.join(store, 'files.jsonl'), 'utf8'), log, 'nothing recorded');
     const plan = cliJson(['plan', '--to', target], { store });
     assert.deepEqual(plan.blocked, [{ path: path.join(ws, 'notes.txt'), reason: 'modified-outside' }]);
     const forced = cliJson(['rewind', '--to', target, '--force'], { store });
     assert.equal(forced.status, 'done');
+    assert.equal(forced.undo, `agent-rewind rewind --to ${forced.checkpoint}`, 'the undo command the refusal promised');
     assert.equal(fs.existsSync(path.join(ws, 'notes.txt')), false);
     cliJson(['rewind', '--to', forced.checkpoint], { store });
     assert.equal(fs.readFileSync(path.join(ws, 'notes.txt'), 'utf8'), 'my own text\n', 'the user text comes back');

@@ -2,8 +2,8 @@
 // CLAUDE_CODE_VERSION), run offline against our scripted Messages API server. Started by
 // test/compat/run.mjs (which bounds its time). Prints every check, then the counts.
 //
-// Checks that need a capability another issue is still building (shell capture, conversation
-// fork, re-grounding) probe for it first and report "not yet applicable" instead of failing.
+// Checks that need a capability (shell capture, conversation fork, re-grounding) probe for it
+// first; a missing one fails with what the probe found.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -380,7 +380,7 @@ async function runSessionScenario(w: World): Promise<void> {
       return p;
     });
   } else
-    report.na(
+    report.missing(
       "shell capture: the command's created/edited/deleted files are recorded, ignored files are not",
       'no snapshot with tool "Bash" in the store (shell capture not landed)',
     );
@@ -429,7 +429,11 @@ async function runSessionScenario(w: World): Promise<void> {
       report.check(`rewind files to ${name}: shell-made changes undone too (the whole tree as before ${name})`, () =>
         treeDiff(want, now, everything),
       );
-    else report.na(`rewind files to ${name}: shell-made changes undone too (the whole tree as before ${name})`, 'shell capture not landed');
+    else
+      report.missing(
+        `rewind files to ${name}: shell-made changes undone too (the whole tree as before ${name})`,
+        'shell capture not landed',
+      );
     if (res && res.status !== 'nothing') {
       const undo = w.ar(['rewind', '--to', res.checkpoint, '--json']);
       report.check(`undo the rewind to ${name}: every file back as the agent left it`, () =>
@@ -571,7 +575,7 @@ async function conversationChecks(w: World, c: ConvCtx): Promise<void> {
   ];
   if (show.status === 2 || /not built yet/i.test(show.stderr)) {
     for (const n of names)
-      report.na(n, `\`conversation show\` not available yet (exit ${show.status}: ${show.stderr.trim().slice(0, 120)})`);
+      report.missing(n, `\`conversation show\` not available yet (exit ${show.status}: ${show.stderr.trim().slice(0, 120)})`);
     return;
   }
   type Shown = {
@@ -668,7 +672,7 @@ async function conversationChecks(w: World, c: ConvCtx): Promise<void> {
       if (r4.session !== f.session) p.push(`resumed as ${r4.session}`);
       return p;
     });
-    if (!probe) report.na(names[4]!, 'our SessionStart hook prints no context for the forked session (re-grounding not landed)');
+    if (!probe) report.missing(names[4]!, 'our SessionStart hook prints no context for the forked session (re-grounding not landed)');
     else
       report.check(names[4]!, () => {
         const text = first?.text ?? '';
@@ -727,7 +731,7 @@ async function conversationChecks(w: World, c: ConvCtx): Promise<void> {
     source: 'resume',
   });
   const r5 = await step(w, 'run 5 (--resume after a files-only rewind)', P5, [{ text: 'I will re-read the files first.' }], c.session);
-  if (!probe) report.na(names[5]!, 'our SessionStart hook prints no context after a files-only rewind (not landed)');
+  if (!probe) report.missing(names[5]!, 'our SessionStart hook prints no context after a files-only rewind (not landed)');
   else
     report.check(names[5]!, () => {
       const text = r5.requests[0]?.text ?? '';

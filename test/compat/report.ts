@@ -1,6 +1,6 @@
-// The compat tier's ledger: every check is run, passes, fails, or is "not yet applicable" (a
-// capability another issue is still building), and all of it is printed with counts at the end.
-export type Status = 'pass' | 'fail' | 'n/a';
+// The compat tier's ledger: every check is run and passes or fails, and all of it is printed with
+// counts at the end. A capability that is missing is a failure, never "not applicable".
+export type Status = 'pass' | 'fail';
 
 export interface Result {
   scenario: string;
@@ -32,9 +32,9 @@ export class Report {
     return status === 'pass';
   }
 
-  /** A check whose capability is not there yet: says why, counts as not applicable. */
-  na(name: string, why: string): void {
-    this.add({ scenario: this.scenario, name, status: 'n/a', detail: why });
+  /** A check whose capability is missing (its probe found nothing): a failure that says why. */
+  missing(name: string, why: string): void {
+    this.add({ scenario: this.scenario, name, status: 'fail', detail: `missing: ${why}` });
   }
 
   note(text: string): void {
@@ -44,7 +44,7 @@ export class Report {
 
   private add(r: Result): void {
     this.results.push(r);
-    const mark = r.status === 'pass' ? 'ok  ' : r.status === 'fail' ? 'FAIL' : 'n/a ';
+    const mark = r.status === 'pass' ? 'ok  ' : 'FAIL';
     console.log(`   ${mark} ${r.name}${r.detail ? `\n        ${r.detail}` : ''}`);
   }
 
@@ -58,12 +58,10 @@ export class Report {
   }
 
   summary(scenarios: number, seconds: number): string {
-    const notApplicable = this.results.filter((r) => r.status === 'n/a');
     const failed = this.results.filter((r) => r.status === 'fail');
     return [
       '',
-      `compat: ${scenarios} scenario(s), ${this.results.length} check(s): ${this.count('pass')} passed, ${failed.length} failed, ${notApplicable.length} not yet applicable — ${seconds.toFixed(1)} s`,
-      ...(notApplicable.length ? ['not yet applicable:', ...notApplicable.map((r) => `  - [${r.scenario}] ${r.name}: ${r.detail}`)] : []),
+      `compat: ${scenarios} scenario(s), ${this.results.length} check(s): ${this.count('pass')} passed, ${failed.length} failed — ${seconds.toFixed(1)} s`,
       ...(failed.length ? ['FAILED:', ...failed.map((r) => `  - [${r.scenario}] ${r.name}`)] : []),
     ].join('\n');
   }

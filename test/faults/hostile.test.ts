@@ -317,10 +317,20 @@ describe('hostile and odd input', () => {
   describe('permissions (run as an unprivileged user)', { skip: process.platform === 'win32' ? 'POSIX permissions' : false }, () => {
     // As root every permission check passes, so the CLI runs as `nobody` here.
     const asUser = isRoot ? { uid: 65534, gid: 65534 } : {};
+    // The checkout may live in a private folder (mode 700) `nobody` cannot enter: it runs a copy of
+    // the built CLI from a world-readable folder, and from there.
+    const userBin = tempDir('ar-perm-bin-');
+    fs.chmodSync(userBin, 0o755);
+    for (const f of fs.readdirSync(path.dirname(CLI)).filter((n) => n.endsWith('.js'))) {
+      fs.copyFileSync(path.join(path.dirname(CLI), f), path.join(userBin, f));
+      fs.chmodSync(path.join(userBin, f), 0o644);
+    }
+    const userCli = path.join(userBin, path.basename(CLI));
     function userRun(store: string, args: string[], input = '') {
-      const r = spawnSync(process.execPath, [CLI, ...args], {
+      const r = spawnSync(process.execPath, [userCli, ...args], {
         env: { ...process.env, AGENT_REWIND_STORE: store, AGENT_REWIND_FAULT: '' },
         input,
+        cwd: userBin,
         encoding: 'utf8',
         ...asUser,
       });

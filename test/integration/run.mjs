@@ -9,7 +9,8 @@
 // Needs `npm run build` first (dist/extension.js). Installs code-server / Chromium when missing.
 // Env passed into the extension host: AGENT_REWIND_TEST_RESULTS (results file), AGENT_REWIND_TEST_STORE
 // (also set as the user setting agentRewind.storeDirectory), plus every AGENT_REWIND_TEST_* and
-// AGENT_REWIND_HARNESS_* variable of this process (e.g. AGENT_REWIND_HARNESS_FAIL=1, AGENT_REWIND_TEST_GREP).
+// AGENT_REWIND_HARNESS_* variable of this process (e.g. AGENT_REWIND_HARNESS_FAIL=1) except *_GREP:
+// a filter is only ever --grep. Exit 1 also when a pass's folder is missing or a pass (or, with --grep, the run) ran 0 tests.
 // Exit: 0 all passed, 1 test failures, 2 harness error or timeout.
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
@@ -82,17 +83,32 @@ async function main() {
   let failed = 0;
   let skipped = 0;
   for (const pass of PASSES) {
-    if (!fs.existsSync(pass.suiteDir)) continue;
+    if (!fs.existsSync(pass.suiteDir)) {
+      // A missing suite is a failure, never a quiet pass.
+      console.error(`[integration] pass "${pass.name}": its folder ${path.relative(root, pass.suiteDir)} is missing`);
+      worst = Math.max(worst, 1);
+      failed += 1;
+      continue;
+    }
     suiteDir = pass.suiteDir;
     outDir = path.join(outBase, `run-${process.pid}`, path.basename(pass.suiteDir));
     H.log(`=== integration pass: ${pass.name} ===`);
     const r = await runPass(pass);
     worst = Math.max(worst, r.code);
+    // A pass that ran nothing proves nothing (a grep may leave one pass empty: then the run as a whole must not be).
+    if (r.counts.passed + r.counts.failed === 0 && !opt('--grep')) {
+      console.error(`[integration] pass "${pass.name}" ran 0 tests`);
+      worst = Math.max(worst, 1);
+    }
     passed += r.counts.passed;
     failed += r.counts.failed;
     skipped += r.counts.skipped;
   }
   console.log(`integration (all passes): ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  if (passed + failed === 0) {
+    console.error(`[integration] no test ran${opt('--grep') ? ` (--grep ${opt('--grep')} matched nothing)` : ''}`);
+    worst = Math.max(worst, 1);
+  }
   return worst;
 }
 
@@ -113,7 +129,13 @@ async function runPass(pass) {
   const store = path.join(runDir.dir, 'store');
   const env = { AGENT_REWIND_TEST_STORE: store, AGENT_REWIND_REPO_ROOT: root };
   for (const [k, v] of Object.entries(process.env)) {
-    if (/^AGENT_REWIND_(TEST|HARNESS)_/.test(k) && !['AGENT_REWIND_TEST_RESULTS', 'AGENT_REWIND_TEST_SETTINGS'].includes(k)) env[k] = v;
+    // Never a *_GREP from the caller's shell: a stale filter would quietly run a fraction of the suite.
+    if (
+      /^AGENT_REWIND_(TEST|HARNESS)_/.test(k) &&
+      !/_GREP$/.test(k) &&
+      !['AGENT_REWIND_TEST_RESULTS', 'AGENT_REWIND_TEST_SETTINGS'].includes(k)
+    )
+      env[k] = v;
   }
   if (flag('--fail')) env.AGENT_REWIND_HARNESS_FAIL = '1';
   if (opt('--grep')) env.AGENT_REWIND_TEST_GREP = opt('--grep');

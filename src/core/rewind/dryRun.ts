@@ -14,6 +14,7 @@ import {
   type YourEdit,
 } from '../plan';
 import type { Sequenced } from '../records';
+import { checkFilters } from './filters';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from '../safety';
 import type { Store } from '../store';
 import { BEFORE_CALL, beforeCallTarget, findCheckpoint, type RewindTarget, targetOfCheckpoint } from '../timeline';
@@ -90,6 +91,8 @@ export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
   viaIndex?: boolean;
   /** The log as the caller has already read it (the extension's incremental model): not read again. */
   records?: readonly Sequenced[];
+  /** A `paths` or `sessions` entry that matches nothing recorded throws FilterNotFoundError (the CLI's filters). */
+  strictFilters?: boolean;
 }
 
 function contentOf(store: Store, hash: string | null): Buffer | null {
@@ -108,8 +111,10 @@ function editOrigin(y: YourEdit): EditOrigin {
 
 /** The dry run: touches nothing. */
 export function makePlan(store: Store, target: string, opts: PlanOptions = {}): Plan {
-  // A call target counts the calls of its turn: those are not all in the skeleton.
-  const indexed = opts.viaIndex && !target.startsWith(BEFORE_CALL) ? store.timeline() : null;
+  // A call target counts the calls of its turn: those are not all in the skeleton. Strict filters
+  // look at every path and session ever recorded: the whole log.
+  const strict = opts.strictFilters && !!(opts.paths?.length || opts.sessions?.length);
+  const indexed = opts.viaIndex && !strict && !target.startsWith(BEFORE_CALL) ? store.timeline() : null;
   let records: Sequenced[];
   let to: RewindTarget;
   let facts: Map<string, PathFacts> | undefined;
@@ -123,6 +128,7 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   } else {
     records = opts.records ? [...opts.records] : store.read().records;
     to = resolveTarget(records, target);
+    if (strict) checkFilters(records, opts);
   }
   const roots = store.roots(records);
   const set = computeChanges(records, to, {

@@ -64,9 +64,15 @@ suite('Multi-root workspace', function () {
   });
 
   test('Connect with "All folders" writes hooks into every folder', async () => {
-    const done = vscode.commands.executeCommand('agentRewind.connectClaude');
-    await new Promise((r) => setTimeout(r, 800));
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem'); // "All folders" is first
+    let settled = false;
+    const done = Promise.resolve(vscode.commands.executeCommand('agentRewind.connectClaude')).finally(() => (settled = true));
+    // No fixed sleep: accept the pick ("All folders" is first) until the command has gone on — a
+    // pick not shown yet is simply not there to accept.
+    const end = Date.now() + 60000;
+    while (!settled && Date.now() < end) {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await new Promise((r) => setTimeout(r, 250));
+    }
     await done;
     for (const f of [alpha, beta]) {
       const s = JSON.parse(fs.readFileSync(path.join(f, '.claude', 'settings.local.json'), 'utf8'));

@@ -60,7 +60,7 @@ suite('Activation', () => {
   });
 
   test('every command contributed in package.json is registered after activation', async function () {
-    if (contributed.length === 0) this.skip(); // package.json contributes no commands yet
+    assert.ok(contributed.length > 0, 'package.json contributes commands');
     await ext.activate();
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = contributed.filter((c) => !registered.has(c));
@@ -83,7 +83,7 @@ suite('Activation', () => {
 
   test('contributed commands have a title and the category "Agent Rewind"', function () {
     const cmds = manifest.contributes?.commands ?? [];
-    if (cmds.length === 0) this.skip();
+    assert.ok(cmds.length > 0, 'package.json contributes commands');
     for (const c of cmds) {
       assert.match(c.command, /^agentRewind\./, `command id ${c.command}`);
       assert.ok(text(c.title)?.trim(), `${c.command} has no title`);
@@ -94,7 +94,7 @@ suite('Activation', () => {
   test('menus reference only contributed commands', function () {
     const menus = manifest.contributes?.menus ?? {};
     const entries = Object.entries(menus).flatMap(([where, items]) => items.map((i) => ({ where, command: i.command })));
-    if (entries.length === 0) this.skip();
+    assert.ok(entries.length > 0, 'package.json contributes menus');
     const bad = entries.filter((e) => e.command && !contributed.includes(e.command));
     assert.deepEqual(bad, []);
   });
@@ -102,7 +102,7 @@ suite('Activation', () => {
   test('views live in declared containers; the "Agent Rewind" container holds Files and Conversation', function () {
     const containers = Object.values(manifest.contributes?.viewsContainers ?? {}).flat();
     const views = manifest.contributes?.views ?? {};
-    if (containers.length === 0 && Object.keys(views).length === 0) this.skip();
+    assert.ok(containers.length > 0 && Object.keys(views).length > 0, 'package.json contributes a view container and views');
     const builtIn = new Set(['explorer', 'scm', 'debug', 'test', 'remote']);
     for (const where of Object.keys(views)) {
       assert.ok(builtIn.has(where) || containers.some((c) => c.id === where), `views under undeclared container ${where}`);

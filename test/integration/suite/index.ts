@@ -30,7 +30,7 @@ export function run(): Promise<void> {
     ui: 'tdd',
     reporter: 'spec',
     color: false,
-    timeout: Number(process.env.AGENT_REWIND_TEST_TIMEOUT_MS) || 30000,
+    timeout: Number(process.env.AGENT_REWIND_TEST_TIMEOUT_MS) || 120000,
     ...(process.env.AGENT_REWIND_TEST_GREP ? { grep: process.env.AGENT_REWIND_TEST_GREP } : {}),
   });
   for (const f of fs.readdirSync(__dirname).sort()) {

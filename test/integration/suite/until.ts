@@ -1,5 +1,6 @@
 // Waits for a condition the extension reaches asynchronously (store watcher, webview messages).
-export async function until<T>(what: string, fn: () => T | undefined | false, ms = 10000): Promise<T> {
+// Generous by default: the machine may be loaded; a condition met returns at once.
+export async function until<T>(what: string, fn: () => T | undefined | false, ms = 60000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = fn();

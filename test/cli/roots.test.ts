@@ -1,0 +1,106 @@
+// Writable roots through real hooks: a session's folder becomes a root only when it can be a
+// workspace. An agent started in the home folder records its file tools, copies no dot-folder,
+// makes nothing in home writable, and says so once.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { describe, it } from 'node:test';
+import { cli, cliJson } from '../helpers/cli';
+import { tempDir } from '../helpers/tmp';
+
+function hook(store: string, home: string, payload: Record<string, unknown>, extra: string[] = []): void {
+  const r = cli(['hook', 'claude', ...extra], {
+    store,
+    env: { HOME: home },
+    input: JSON.stringify({ session_id: 'sess-home', transcript_path: '', ...payload }),
+  });
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout, '');
+}
+
+describe('a session started in the home folder', () => {
+  it('adds no root, copies no dot-folder, records file tools, and says so once', () => {
+    const home = path.join(tempDir(), 'home');
+    const store = path.join(path.dirname(home), 'store');
+    fs.mkdirSync(path.join(home, '.ssh'), { recursive: true });
+    fs.writeFileSync(path.join(home, '.ssh', 'id_secret'), 'PRIVATE-KEY-BYTES\n');
+    fs.mkdirSync(path.join(home, 'proj'));
+    const file = path.join(home, 'proj', 'a.txt');
+    hook(store, home, { hook_event_name: 'SessionStart', source: 'startup', cwd: home });
+    hook(store, home, { hook_event_name: 'UserPromptSubmit', prompt: 'write a file', cwd: home });
+    const input = { file_path: file, content: 'agent\n' };
+    hook(store, home, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: input, tool_use_id: 'toolu_1', cwd: home });
+    fs.writeFileSync(file, 'agent\n');
+    hook(store, home, {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_input: input,
+      tool_use_id: 'toolu_1',
+      tool_response: {},
+      cwd: home,
+    });
+    const bash = { command: 'touch ~/.ssh/x', description: 'run' };
+    hook(store, home, { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: bash, tool_use_id: 'toolu_2', cwd: home });
+    hook(store, home, {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Bash',
+      tool_input: bash,
+      tool_use_id: 'toolu_2',
+      tool_response: {},
+      cwd: home,
+    });
+
+    const meta = JSON.parse(fs.readFileSync(path.join(store, 'store.json'), 'utf8'));
+    assert.deepEqual(meta.roots, [], 'home is never a root');
+    const blobs = fs.readdirSync(path.join(store, 'objects'), { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
+    for (const b of blobs)
+      assert.doesNotMatch(fs.readFileSync(path.join(b.parentPath, b.name), 'utf8'), /PRIVATE-KEY-BYTES/, 'no dot-folder copied');
+    const log = fs.readFileSync(path.join(store, 'files.jsonl'), 'utf8');
+    assert.match(log, /"path":"[^"]*proj\/a\.txt"/, 'the file tool is recorded');
+    assert.doesNotMatch(log, /id_secret/);
+    const said = fs
+      .readFileSync(path.join(store, 'errors.log'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('too broad to be a workspace'));
+    assert.equal(said.length, 1, 'said once');
+    const cps = cliJson<{ id: string; kind: string; label: string }[]>(['checkpoints'], { store, env: { HOME: home } });
+    assert.match(cps.find((c) => c.kind === 'session-start')!.label, /shell capture off: .* your home folder/);
+    // Nothing in home is writable: a rewind lists the file as outside the workspace, never writes it.
+    const plan = cliJson(['plan', '--to', cps.find((c) => c.kind === 'prompt')!.id], { store, env: { HOME: home } });
+    assert.deepEqual(plan.files, []);
+    assert.deepEqual(plan.notRestorable, [{ path: file, reason: 'outside-workspace' }]);
+  });
+
+  it('a plain folder (not a repository) stays a root, as before: plan and rewind work', () => {
+    const ws = tempDir();
+    const store = path.join(tempDir(), 'store');
+    const home = tempDir();
+    hook(store, home, { hook_event_name: 'SessionStart', source: 'startup', cwd: ws });
+    hook(store, home, { hook_event_name: 'UserPromptSubmit', prompt: 'p', cwd: ws });
+    const file = path.join(ws, 'b.txt');
+    const input = { file_path: file, content: 'x\n' };
+    hook(store, home, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: input, tool_use_id: 't1', cwd: ws });
+    fs.writeFileSync(file, 'x\n');
+    hook(store, home, {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_input: input,
+      tool_use_id: 't1',
+      tool_response: {},
+      cwd: ws,
+    });
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(store, 'store.json'), 'utf8')).roots, [ws]);
+    const p = cliJson<{ id: string; kind: string }[]>(['checkpoints'], { store }).find((c) => c.kind === 'prompt')!;
+    assert.equal(cliJson(['rewind', '--to', p.id], { store }).status, 'done');
+    assert.equal(fs.existsSync(file), false);
+  });
+
+  it('an explicit --root on the hook command line is a root, even for a session in the home folder', () => {
+    const home = path.join(tempDir(), 'home');
+    const proj = path.join(home, 'proj');
+    fs.mkdirSync(proj, { recursive: true });
+    const store = path.join(path.dirname(home), 'store');
+    hook(store, home, { hook_event_name: 'SessionStart', source: 'startup', cwd: home }, ['--root', proj]);
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(store, 'store.json'), 'utf8')).roots, [proj]);
+  });
+});
