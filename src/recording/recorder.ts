@@ -8,9 +8,10 @@ import { completeCompensation } from '../core/effects/compensation';
 import { appendSessionEvent } from '../core/conversation/sessionLog';
 import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } from '../core/records';
 import type { Store } from '../core/store';
-import type { AgentEvent, BeforeToolEvent } from './events';
+import type { AfterToolEvent, AgentEvent, BeforeToolEvent } from './events';
 import { clearInflight, markInflight, repairOrphans } from './inflight';
 import { observeBoundary } from './observe';
+import { beforeOfAfterOnly } from './afterOnly';
 
 const MAX_LABEL = 2000;
 
@@ -57,6 +58,31 @@ function observe(store: Store, e: AgentEvent, pending: readonly LogRecord[], now
     store.logError(`observing the disk at ${e.type}: ${(err as Error).message}`);
     return [];
   }
+}
+
+/**
+ * An edit reported after the write (Cursor's afterFileEdit): its call line, then per path the
+ * `before` the store knows and the `after` on disk. Paths whose disk state the store already holds
+ * add nothing; a path whose before nobody knows gets its `after` only, and errors.log says so.
+ */
+function afterOnlyLines(store: Store, e: AfterToolEvent, now: number): LogRecord[] {
+  const call = `edit-${newId()}`;
+  const meta = { session: e.session, tool: e.tool, call, time: now };
+  const snaps: LogRecord[] = [];
+  for (const p of e.paths) {
+    const before = beforeOfAfterOnly(store, e, p, meta);
+    if (before === 'recorded') continue;
+    if (before) snaps.push(before);
+    else
+      store.logError(
+        `${e.agent} ${e.tool}: the content of ${p} before the edit is unknown (no record, scan or git blob of it); only its after is recorded`,
+      );
+    const after = store.snapshot(p, 'after', { ...meta, origin: 'agent' });
+    if (after) snaps.push(after);
+  }
+  if (snaps.length === 0) return [];
+  const { call: line } = callRecord(store, { ...e, type: 'before_tool', callId: call });
+  return [line, ...snaps];
 }
 
 /** Records one event. Synchronous: when it returns, its lines are in the file. */
@@ -107,6 +133,10 @@ export function record(store: Store, e: AgentEvent): void {
       break;
     }
     case 'after_tool': {
+      if (e.afterOnly) {
+        lines.push(...afterOnlyLines(store, e, now));
+        break;
+      }
       if (e.shell) lines.push(...shellCapture().captureAfterShell(store, e));
       for (const p of e.paths) {
         const s = store.snapshot(p, 'after', { ...meta, origin: 'agent', tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
