@@ -18,6 +18,11 @@ export interface SessionStartEvent extends EventBase {
 export interface PromptEvent extends EventBase {
   type: 'prompt';
   text: string;
+  /**
+   * The agent reports some edits only after the write (Cursor): take the session's shell-capture
+   * baseline now when it has none (no SessionStart came), so their `before` is known.
+   */
+  baseline?: boolean;
   promptId?: string;
 }
 

@@ -2,7 +2,9 @@
 // tools the pre-command scan, then a `before-tool` checkpoint if the call is irreversible or
 // compensatable, then the call line, then the `before` snapshots of the files it names. Shell
 // capture (./shellCapture) and git look-ups are loaded only when a shell tool or a session start needs them.
+import * as fs from 'node:fs';
 import { newId } from '../core/ids';
+import { stateFile } from '../core/scan/stateFile';
 import { classifyCall } from '../core/effects/classifyCall';
 import { completeCompensation } from '../core/effects/compensation';
 import { appendSessionEvent } from '../core/conversation/sessionLog';
@@ -101,6 +103,8 @@ export function record(store: Store, e: AgentEvent): void {
     case 'prompt': {
       if (e.cwd) store.addRoots([e.cwd]);
       const captureNote = e.type === 'session_start' ? shellCapture().captureSessionStart(store, e) : null;
+      if (e.type === 'prompt' && e.baseline && e.cwd && !fs.existsSync(stateFile(store.dir, e.session)))
+        shellCapture().captureSessionStart(store, { ...e, type: 'session_start' });
       const cp: CheckpointRecord = {
         t: 'checkpoint',
         id: newId(),

@@ -67,6 +67,12 @@ const write = (c: Ctx, rel: string, s: string) => {
 };
 
 type Checkpoint = { id: string; kind: string; label: string; agent: string | null; session: string | null };
+const records = (c: Ctx): any[] =>
+  fs
+    .readFileSync(path.join(c.store, 'files.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 const checkpoints = (c: Ctx) => cliJson<Checkpoint[]>(['checkpoints'], { store: c.store });
 
 function errors(c: Ctx): string {
@@ -323,10 +329,30 @@ describe('every agent on one timeline, through real hook processes', () => {
     });
   }
 
-  for (const known of ['git', 'baseline'] as const) {
-    it(`cursor: afterFileEdit arrives after the write; its before comes from ${known === 'git' ? "git's blob of a clean tracked file" : 'the session baseline'}`, () => {
+  for (const known of ['git', 'baseline', 'prompt'] as const) {
+    const from = {
+      git: "git's blob of a clean tracked file",
+      baseline: 'the baseline of sessionStart',
+      prompt: 'the baseline taken at the first prompt',
+    };
+    it(`cursor: afterFileEdit arrives after the write; its before comes from ${from[known]}`, () => {
       const c = setup(SRC, known === 'git');
       const send = (rel: string, patch?: (p: any) => void) => hook(c, 'cursor', fixture(c, `cursor/${rel}`, patch));
+      if (known === 'git') {
+        // No baseline: the edit comes before any prompt of ours (hooks connected mid-turn).
+        write(c, 'src/net/client.ts', "import { MAX } from './retry'\n");
+        send('after-file-edit.json');
+        send('prompt.json', (p) => (p.prompt = 'first'));
+        send('stop.json');
+        send('prompt.json', (p) => (p.prompt = 'second'));
+        const call = records(c).find((x) => x.t === 'call' && x.tool === 'afterFileEdit');
+        const r = cli(['rewind', '--before-call', call.call, '--json'], { store: c.store });
+        assert.equal(r.status, 0, r.stderr + r.stdout);
+        assert.equal(read(c, 'src/net/client.ts'), SRC['src/net/client.ts'], "git's blob: the pre-edit bytes are back");
+        assert.equal(cli(['verify'], { store: c.store }).status, 0);
+        assert.equal(errors(c), '');
+        return;
+      }
       if (known === 'baseline') send('session-start.json'); // the baseline scan holds every file's content
       send('prompt.json');
       write(c, 'src/net/client.ts', "import { MAX } from './retry'\n");
@@ -350,8 +376,7 @@ describe('every agent on one timeline, through real hook processes', () => {
   }
 
   it('cursor: an edit whose before nobody knows records its after and says so in errors.log', () => {
-    const c = setup(SRC);
-    hook(c, 'cursor', fixture(c, 'cursor/prompt.json'));
+    const c = setup(SRC); // no prompt, no baseline, no git: hooks connected mid-turn
     write(c, 'src/net/client.ts', 'changed\n');
     hook(c, 'cursor', fixture(c, 'cursor/after-file-edit.json'));
     assert.match(errors(c), /before the edit is unknown/);

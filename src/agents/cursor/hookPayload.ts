@@ -83,7 +83,7 @@ export function parseCursorPayload(text: string, _ctx: HookContext = {}): Adapte
       return { kind: 'event', event: { ...base, type: 'session_start', source: 'new' } };
     case 'beforeSubmitPrompt':
       if (typeof p.prompt !== 'string') return bad('beforeSubmitPrompt without a prompt');
-      return { kind: 'event', event: { ...base, type: 'prompt', text: p.prompt } };
+      return { kind: 'event', event: { ...base, type: 'prompt', text: p.prompt, baseline: true } };
     case 'stop':
       return { kind: 'event', event: { ...base, type: 'stop', ...(str(p.status) ? { reason: str(p.status) } : {}) } };
     case 'sessionEnd':
