@@ -97,17 +97,20 @@ function rewindToFirstPrompt(c: Ctx, agent: string): void {
   assert.equal(v.status, 0, v.stdout);
 }
 
+/** Sends fixtures of one folder to `hook <agent>`, each with a fresh timestamp, then `patch` applied. */
+const sender = (c: Ctx, agent: string, dir: string) => (rel: string, patch?: (p: any) => void) =>
+  hook(
+    c,
+    agent,
+    fixture(c, `${dir}/${rel}`, (p) => (restamp(p), patch?.(p))),
+  );
+
 const SRC = { 'src/net/client.ts': 'const MAX = 3\nretryOnce(1)\n', 'src/net/server.ts': 'retryOnce(2)\n', 'notes.txt': 'keep\n' };
 
 describe('every agent on one timeline, through real hook processes', () => {
   it('vscode: create_file, multi_replace, apply_patch, a terminal command; a rewind to the first prompt restores the bytes', () => {
     const c = setup({ ...SRC, 'test/net.test.ts': 'import { MAX } from "../src/net/client"\n', 'test/old.test.ts': 'old\n' });
-    const send = (rel: string, patch?: (p: any) => void) =>
-      hook(
-        c,
-        'vscode',
-        fixture(c, `vscode/${rel}`, (p) => (restamp(p), patch?.(p))),
-      );
+    const send = sender(c, 'vscode', 'vscode');
     send('session-start.json');
     send('prompt.json');
     send('pre-create_file.json');
@@ -143,24 +146,14 @@ describe('every agent on one timeline, through real hook processes', () => {
 
   it('vscode: a failed call (no PostToolUse) gets its after at the next boundary', () => {
     const c = setup(SRC);
-    const send = (rel: string, patch?: (p: any) => void) =>
-      hook(
-        c,
-        'vscode',
-        fixture(c, `vscode/${rel}`, (p) => (restamp(p), patch?.(p))),
-      );
+    const send = sender(c, 'vscode', 'vscode');
     send('session-start.json');
     send('prompt.json');
     send('pre-replace_string_in_file.json');
     write(c, 'src/net/client.ts', 'half-written\n'); // the call failed midway: no PostToolUse
     send('stop.json');
     send('prompt.json', (p) => (p.prompt = 'second'));
-    const snaps = fs
-      .readFileSync(path.join(c.store, 'files.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l))
-      .filter((r) => r.t === 'snap' && r.path.endsWith('client.ts'));
+    const snaps = records(c).filter((r) => r.t === 'snap' && r.path.endsWith('client.ts'));
     assert.deepEqual(
       snaps.map((s) => s.phase),
       ['before', 'after'],
@@ -188,14 +181,10 @@ describe('every agent on one timeline, through real hook processes', () => {
       'claude',
       fixture(c, 'vscode/prompt.json', (p) => (restamp(p), (p.prompt = 'second'))),
     );
-    const records = fs
-      .readFileSync(path.join(c.store, 'files.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l));
-    assert.equal(records.filter((r) => r.t === 'call').length, 1, 'one call line');
-    assert.equal(records.filter((r) => r.t === 'checkpoint' && r.kind === 'prompt').length, 2);
-    assert.equal(records.filter((r) => r.t === 'snap' && r.path.endsWith('retry.ts')).length, 2, 'one before, one after');
+    const all = records(c);
+    assert.equal(all.filter((r) => r.t === 'call').length, 1, 'one call line');
+    assert.equal(all.filter((r) => r.t === 'checkpoint' && r.kind === 'prompt').length, 2);
+    assert.equal(all.filter((r) => r.t === 'snap' && r.path.endsWith('retry.ts')).length, 2, 'one before, one after');
     rewindToFirstPrompt(c, 'vscode');
     assert.equal(read(c, 'src/net/retry.ts'), null);
     assert.equal(errors(c), '');
@@ -243,12 +232,7 @@ describe('every agent on one timeline, through real hook processes', () => {
       rewindToFirstPrompt(c, 'copilot');
       assert.equal(read(c, 'hello.txt'), null, 'created in the first turn: gone');
       assert.equal(read(c, 'done.txt'), null, 'made by the shell command: gone');
-      const calls = fs
-        .readFileSync(path.join(c.store, 'files.jsonl'), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l))
-        .filter((r) => r.t === 'call');
+      const calls = records(c).filter((r) => r.t === 'call');
       assert.deepEqual(
         calls.map((r) => r.tool),
         ['create', 'create', 'edit', 'bash', 'edit', 'notes-add_note'],
@@ -280,12 +264,7 @@ describe('every agent on one timeline, through real hook processes', () => {
   for (const family of ['vscode-4.1', 'vscode-3.x', 'cli-3.0'] as const) {
     it(`cline (${family}): edits with relative or absolute paths and a command; a rewind to the first prompt restores the bytes`, () => {
       const c = setup(SRC);
-      const send = (rel: string, patch?: (p: any) => void) =>
-        hook(
-          c,
-          'cline',
-          fixture(c, `cline/${rel}`, (p) => (restamp(p), patch?.(p))),
-        );
+      const send = sender(c, 'cline', 'cline');
       const ext = family !== 'cli-3.0';
       send(ext ? 'vscode-4.1/task-start.json' : 'cli-3.0/agent-start.json');
       send(`${ext ? 'vscode-4.1' : 'cli-3.0'}/prompt.json`);
@@ -380,12 +359,7 @@ describe('every agent on one timeline, through real hook processes', () => {
     write(c, 'src/net/client.ts', 'changed\n');
     hook(c, 'cursor', fixture(c, 'cursor/after-file-edit.json'));
     assert.match(errors(c), /before the edit is unknown/);
-    const snaps = fs
-      .readFileSync(path.join(c.store, 'files.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l))
-      .filter((r) => r.t === 'snap');
+    const snaps = records(c).filter((r) => r.t === 'snap');
     assert.deepEqual(
       snaps.map((s) => s.phase),
       ['after'],

@@ -1,8 +1,7 @@
 // Cline's tools mapped to generic kinds (FINDINGS.md §4): the SDK's (extension ≥ 4.x, CLI 3.x)
 // and the older extension's (≤ 3.82). Paths may be relative to the task's folder (`workspaceRoots[0]`).
 import type { ToolKind } from '../../core/effects/toolKind';
-import { patchPaths } from '../common/applyPatch';
-import { filePaths, obj, str } from '../common/payload';
+import { filePaths, obj, patchToolKind, str } from '../common/payload';
 
 const FILE_TOOLS = new Set(['editor', 'write_to_file', 'replace_in_file', 'delete_file', 'new_rule']);
 const READ_TOOLS = new Set([
@@ -43,11 +42,7 @@ export function clineToolKind(
     const r = filePaths([p], cwd);
     return { kind: { kind: 'file-write', paths: r.paths, summary: str(p) }, bad: r.bad };
   }
-  if (tool === 'apply_patch') {
-    const r = patchPaths(str(i.input), cwd);
-    if (!r) return { kind: { kind: 'file-write', paths: [] }, bad: ['input is not a patch'] };
-    return { kind: { kind: 'file-write', paths: r.paths, summary: r.paths.join(', ') }, bad: r.bad };
-  }
+  if (tool === 'apply_patch') return patchToolKind(i.input, cwd);
   const dialect = win ? 'powershell' : 'sh';
   if (tool === 'run_commands') return { kind: { kind: 'shell', command: commandsOf(i.commands).join('\n'), dialect }, bad: [] };
   if (tool === 'execute_command') return { kind: { kind: 'shell', command: str(i.command), dialect }, bad: [] };

@@ -2,6 +2,7 @@
 // access, a tool input's stable text (for pairing and de-duplication keys), and a timestamp in ms.
 import * as path from 'node:path';
 import { checkAbsolutePath } from '../../core/paths';
+import { patchPaths } from './applyPatch';
 import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult, EventBase } from '../../recording/events';
 
@@ -109,4 +110,11 @@ export function filePaths(list: unknown[], cwd: string | undefined): { paths: st
     } else badOnes.push(JSON.stringify(p)?.slice(0, 200) ?? String(p));
   }
   return { paths, bad: badOnes };
+}
+
+/** An `apply_patch` call (VS Code's agent, Cline): a write of every file its patch names. */
+export function patchToolKind(text: unknown, cwd: string | undefined): { kind: ToolKind; bad: string[] } {
+  const r = patchPaths(str(text), cwd);
+  if (!r) return { kind: { kind: 'file-write', paths: [] }, bad: ['input is not a patch'] };
+  return { kind: { kind: 'file-write', paths: r.paths, summary: r.paths.join(', ') }, bad: r.bad };
 }

@@ -2,9 +2,7 @@
 // inputs: test/fixtures/agents/FINDINGS.md §1 and §6. Paths are described as absolute; a relative one is
 // resolved against the workspace folder as VS Code's own `resolveFilePath` does.
 import type { ToolKind } from '../../core/effects/toolKind';
-import { patchPaths } from '../common/applyPatch';
-import { obj, str } from '../common/payload';
-import { filePaths } from '../common/payload';
+import { filePaths, obj, patchToolKind, str } from '../common/payload';
 
 const FILE_TOOLS = new Set(['create_file', 'replace_string_in_file', 'insert_edit_into_file', 'edit_notebook_file']);
 const TASK_TOOLS = new Set(['create_and_run_task', 'run_task', 'runTests', 'run_notebook_cell']);
@@ -49,11 +47,7 @@ export function vscodeToolKind(
     const r = filePaths(list, cwd);
     return { kind: { kind: 'file-write', paths: r.paths, summary: r.paths.join(', ') }, bad: r.bad };
   }
-  if (tool === 'apply_patch') {
-    const r = patchPaths(str(i.input), cwd);
-    if (!r) return { kind: { kind: 'file-write', paths: [] }, bad: ['input is not a patch'] };
-    return { kind: { kind: 'file-write', paths: r.paths, summary: r.paths.join(', ') }, bad: r.bad };
-  }
+  if (tool === 'apply_patch') return patchToolKind(i.input, cwd);
   if (tool === 'create_directory') return { kind: { kind: 'file-write', paths: [], summary: str(i.dirPath) }, bad: [] };
   if (tool === 'run_in_terminal') return { kind: { kind: 'shell', command: str(i.command), dialect: win ? 'powershell' : 'sh' }, bad: [] };
   // Tasks and test runs run commands we do not see: a shell call with no command line, so the
