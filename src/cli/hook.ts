@@ -1,11 +1,17 @@
-// `agent-rewind hook <agent>`: one payload on stdin, recorded synchronously. Always exits 0 and
+// `agent-rewind hook <agent> [event]`: one payload on stdin, recorded synchronously. The payload's
+// shape wins over the name (agents/detect.ts); `[event]` names the event for payloads that do not
+// (Copilot CLI's camelCase hooks). A second delivery of one event is dropped (recording/dedupe.ts). Always exits 0 and
 // prints nothing — except re-grounding context (a resumed fork at SessionStart; after a files-only
 // rewind, at the session's next SessionStart or UserPromptSubmit): the agent is never blocked.
 // Bad input goes to <store>/errors.log.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseClaudePayload } from '../agents/claude/hookPayload';
+import type { HookContext } from '../agents/common/payload';
+import { detectAgent } from '../agents/detect';
 import type { AdapterResult } from '../recording/events';
+import { firstDelivery, sweepDedupe } from '../recording/dedupe';
+import { clearPairs, pairCall } from '../recording/pairCalls';
 import { record } from '../recording/recorder';
 import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../core/conversation/regroundHook';
 import { fault } from '../core/faults';
@@ -16,10 +22,15 @@ import { storeFromArgs } from './storeArg';
 // Loaded only by hooks that carry a shell call.
 const shellCapture = () => require('../recording/shellCapture') as typeof import('../recording/shellCapture');
 
-const ADAPTERS: Record<string, (text: string) => AdapterResult> = {
+/** The registry: one adapter per agent, each loaded only when its payload arrives (the hook bundle starts small). */
+const ADAPTERS: Record<string, (text: string, ctx: HookContext) => AdapterResult> = {
   claude: (t) => parseClaudePayload(t),
   codex: (t) => (require('../agents/codex/hookPayload') as typeof import('../agents/codex/hookPayload')).parseCodexPayload(t),
   gemini: (t) => (require('../agents/gemini/hookPayload') as typeof import('../agents/gemini/hookPayload')).parseGeminiPayload(t),
+  vscode: (t, c) => (require('../agents/vscode/hookPayload') as typeof import('../agents/vscode/hookPayload')).parseVscodePayload(t, c),
+  copilot: (t, c) => (require('../agents/copilot/hookPayload') as typeof import('../agents/copilot/hookPayload')).parseCopilotPayload(t, c),
+  cursor: (t, c) => (require('../agents/cursor/hookPayload') as typeof import('../agents/cursor/hookPayload')).parseCursorPayload(t, c),
+  cline: (t, c) => (require('../agents/cline/hookPayload') as typeof import('../agents/cline/hookPayload')).parseClinePayload(t, c),
 };
 
 /** Max bytes of stdin we accept: a payload carries a Write's whole content; beyond this it is bad input. */
@@ -122,7 +133,7 @@ function logOpening(dir: string, message: string): void {
 }
 
 /** The synchronous rest of the hook: one payload into the store. Never throws. */
-function recordPayload(agent: string | undefined, args: readonly string[], dir: string | null, text: string): number {
+function recordPayload(named: string | undefined, args: readonly string[], dir: string | null, text: string): number {
   let store: Store | null = null;
   let shell = false;
   try {
@@ -131,22 +142,30 @@ function recordPayload(agent: string | undefined, args: readonly string[], dir: 
       store = Store.open(dir, { create: true });
     } catch (e) {
       // A store that cannot be opened (a damaged store.json): the agent goes on; the trace names the file.
-      logStoreError(dir, `hook ${agent ?? ''}: ${(e as Error).message}`);
+      logStoreError(dir, `hook ${named ?? ''}: ${(e as Error).message}`);
       return 0;
     }
     const roots = rootsFromArgs(args);
     if (roots.length) store.addRoots(roots);
-    const adapter = agent ? ADAPTERS[agent] : undefined;
-    if (!adapter) {
-      store.logError(`hook: unknown agent "${agent ?? ''}"; known: ${Object.keys(ADAPTERS).join(', ')}`);
+    // `hook <agent> <event> --store …`: the optional event is the first argument that is not an option.
+    const event = args[1] && !args[1].startsWith('--') ? args[1] : undefined;
+    const adapter = named ? ADAPTERS[named] : undefined;
+    if (!named || !adapter) {
+      store.logError(`hook: unknown agent "${named ?? ''}"; known: ${Object.keys(ADAPTERS).join(', ')}`);
       return 0;
     }
-    const r = adapter(text);
+    const agent = detectAgent(named, text);
+    const r = (ADAPTERS[agent] ?? adapter)(text, { ...(event ? { event } : {}), env: process.env });
     if (r.kind === 'bad') {
       store.logError(`hook ${agent}: ${r.reason}`, { payload: text.slice(0, 500) });
       return 0;
     }
     if (r.kind === 'ignore') return 0;
+    const boundary =
+      r.event.type === 'session_start' || r.event.type === 'prompt' || r.event.type === 'session_end' || r.event.type === 'stop';
+    if (boundary) sweepDedupe(store);
+    if (!firstDelivery(store, r.event, r.stamp)) return 0; // the same event from a second hook file
+    pairCall(store, r.event);
     // Shell capture's git question, started now so git runs while we do the rest.
     shell = (r.event.type === 'before_tool' || r.event.type === 'after_tool') && r.event.shell;
     if (shell) shellCapture().prefetchShellScan(store, r.event.session);
@@ -163,6 +182,7 @@ function recordPayload(agent: string | undefined, args: readonly string[], dir: 
     try {
       fault('hook.record');
       record(store, r.event);
+      if (boundary && !(r.event.type === 'stop' && r.event.subagent)) clearPairs(store, r.event.session);
     } finally {
       done();
     }

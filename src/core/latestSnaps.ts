@@ -126,6 +126,15 @@ export class LatestTable {
     }
   }
 
+  /** The latest state of one path, or undefined when nothing records it. */
+  get(p: string): LatestState | undefined {
+    const later = this.later.get(p);
+    if (later) return later;
+    const c = this.cols;
+    const i = c ? c.paths.indexOf(p) : -1;
+    return c && i >= 0 ? stateOf(c, i) : undefined;
+  }
+
   /** Every path's state as a map (tests, tools: the hook path uses forEach). */
   toMap(): Map<string, LatestState> {
     const out = new Map<string, LatestState>();

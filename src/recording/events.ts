@@ -23,6 +23,11 @@ export interface SessionStartEvent extends EventBase {
 export interface PromptEvent extends EventBase {
   type: 'prompt';
   text: string;
+  /**
+   * The agent reports some edits only after the write (Cursor): take the session's shell-capture
+   * baseline now when it has none (no SessionStart came), so their `before` is known.
+   */
+  baseline?: boolean;
   promptId?: string;
   /** The agent's name for this event, which its hook output must carry (Gemini: `BeforeAgent`); default `UserPromptSubmit`. */
   hookEvent?: string;
@@ -34,6 +39,8 @@ interface ToolEventBase extends EventBase {
   /** What the tool is (the adapter maps its agent's tool names): what classification goes by. */
   kind: ToolKind;
   callId?: string;
+  /** No call id: a before and an after with the same key are one call, paired in order (recording/pairCalls.ts). */
+  pairKey?: string;
   input: unknown;
   /** Files the tool names and will write (absolute, validated). */
   paths: string[];
@@ -47,6 +54,11 @@ export interface BeforeToolEvent extends ToolEventBase {
 export interface AfterToolEvent extends ToolEventBase {
   type: 'after_tool';
   ok: boolean;
+  /**
+   * The write already happened and no before came (Cursor's afterFileEdit): the recorder takes the
+   * `before` from what the store knows of the path (recording/afterOnly.ts).
+   */
+  afterOnly?: boolean;
 }
 
 export interface StopEvent extends EventBase {
@@ -59,4 +71,6 @@ export interface StopEvent extends EventBase {
 export type AgentEvent = SessionStartEvent | PromptEvent | BeforeToolEvent | AfterToolEvent | StopEvent;
 
 /** An adapter's verdict on one payload: an event, nothing to record, or bad input to log. */
-export type AdapterResult = { kind: 'event'; event: AgentEvent } | { kind: 'ignore' } | { kind: 'bad'; reason: string };
+export type AdapterResult =
+  /** `stamp`: the payload's own timestamp (ms), when it has one: a second delivery of the same event is dropped (recording/dedupe.ts). */
+  { kind: 'event'; event: AgentEvent; stamp?: string } | { kind: 'ignore' } | { kind: 'bad'; reason: string };

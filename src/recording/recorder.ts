@@ -2,16 +2,19 @@
 // tools the pre-command scan, then a `before-tool` checkpoint if the call is irreversible or
 // compensatable, then the call line, then the `before` snapshots of the files it names. Shell
 // capture (./shellCapture) and git look-ups are loaded only when a shell tool or a session start needs them.
+import * as fs from 'node:fs';
 import { newId } from '../core/ids';
+import { stateFile } from '../core/scan/stateFile';
 import { classifyCall } from '../core/effects/classifyCall';
 import { completeCompensation } from '../core/effects/compensation';
 import { appendSessionEvent } from '../core/conversation/sessionLog';
 import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } from '../core/records';
 import { sessionRoot } from '../core/roots';
 import type { Store } from '../core/store';
-import type { AgentEvent, BeforeToolEvent } from './events';
+import type { AfterToolEvent, AgentEvent, BeforeToolEvent } from './events';
 import { clearInflight, markInflight, repairOrphans } from './inflight';
 import { observeBoundary } from './observe';
+import { beforeOfAfterOnly } from './afterOnly';
 
 const MAX_LABEL = 2000;
 
@@ -60,6 +63,31 @@ function observe(store: Store, e: AgentEvent, pending: readonly LogRecord[], now
   }
 }
 
+/**
+ * An edit reported after the write (Cursor's afterFileEdit): its call line, then per path the
+ * `before` the store knows and the `after` on disk. Paths whose disk state the store already holds
+ * add nothing; a path whose before nobody knows gets its `after` only, and errors.log says so.
+ */
+function afterOnlyLines(store: Store, e: AfterToolEvent, now: number): LogRecord[] {
+  const call = `edit-${newId()}`;
+  const meta = { session: e.session, tool: e.tool, call, time: now };
+  const snaps: LogRecord[] = [];
+  for (const p of e.paths) {
+    const before = beforeOfAfterOnly(store, e, p, meta);
+    if (before === 'recorded') continue;
+    if (before) snaps.push(before);
+    else
+      store.logError(
+        `${e.agent} ${e.tool}: the content of ${p} before the edit is unknown (no record, scan or git blob of it); only its after is recorded`,
+      );
+    const after = store.snapshot(p, 'after', { ...meta, origin: 'agent' });
+    if (after) snaps.push(after);
+  }
+  if (snaps.length === 0) return [];
+  const { call: line } = callRecord(store, { ...e, type: 'before_tool', callId: call });
+  return [line, ...snaps];
+}
+
 /** Records one event. Synchronous: when it returns, its lines are in the file. */
 export function record(store: Store, e: AgentEvent): void {
   const now = Date.now();
@@ -85,6 +113,9 @@ export function record(store: Store, e: AgentEvent): void {
           store.logError(captureNote, { session: e.session });
         } else captureNote = shellCapture().captureSessionStart(store, e);
       }
+      // An agent with no session start of its own (Cursor): its first prompt takes the baseline.
+      if (e.type === 'prompt' && e.baseline && where?.root && !fs.existsSync(stateFile(store.dir, e.session)))
+        shellCapture().captureSessionStart(store, { ...e, type: 'session_start' });
       const cp: CheckpointRecord = {
         t: 'checkpoint',
         id: newId(),
@@ -117,6 +148,10 @@ export function record(store: Store, e: AgentEvent): void {
       break;
     }
     case 'after_tool': {
+      if (e.afterOnly) {
+        lines.push(...afterOnlyLines(store, e, now));
+        break;
+      }
       if (e.shell) lines.push(...shellCapture().captureAfterShell(store, e));
       for (const p of e.paths) {
         const s = store.snapshot(p, 'after', { ...meta, origin: 'agent', tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });

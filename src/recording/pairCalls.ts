@@ -1,0 +1,57 @@
+// Tool calls without a call id (Copilot CLI, Cline's extension, Cursor's shell and MCP events): a
+// before and an after with the same pair key — tool and deep-equal input — are one call, first in
+// first out (parallel calls: all the befores, then the afters in completion order). The before gets
+// a fresh id and leaves a tiny file `<store>/pending/<session>/<key hash>.<time>.<id>`; the after
+// claims the oldest file of its key (unlink: two afters never claim the same one) and takes its id.
+// With the id, the in-flight marker, the `before`/`after` snapshots and shell capture work as with
+// agents that send one. Files of befores no after claimed are cleared at the session's next boundary
+// (the in-flight repair has taken their `after` by then).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { sha256 } from '../core/blobs';
+import { newId } from '../core/ids';
+import { fileNameOf } from '../core/paths';
+import type { Store } from '../core/store';
+import type { AgentEvent } from './events';
+
+function dirOf(store: Store, session: string): string {
+  return path.join(store.dir, 'pending', fileNameOf(session, '_'));
+}
+
+/** Gives a tool event without a call id the id of its pair; other events are left as they are. */
+export function pairCall(store: Store, e: AgentEvent): void {
+  if ((e.type !== 'before_tool' && e.type !== 'after_tool') || e.callId || !e.pairKey) return;
+  const dir = dirOf(store, e.session);
+  const key = sha256(Buffer.from(e.pairKey)).slice(0, 32);
+  if (e.type === 'before_tool') {
+    const id = `pair-${newId()}`;
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(path.join(dir, `${key}.${String(Date.now()).padStart(15, '0')}.${id}`), '', { mode: 0o600 });
+      e.callId = id;
+    } catch (err) {
+      store.logError(`pairing ${e.tool}: ${(err as Error).message}`);
+    }
+    return;
+  }
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.startsWith(`${key}.`));
+  } catch {
+    return; // no before: hooks connected mid-call
+  }
+  for (const n of names.sort()) {
+    try {
+      fs.unlinkSync(path.join(dir, n));
+    } catch {
+      continue; // claimed by a parallel after
+    }
+    e.callId = n.slice(n.lastIndexOf('.') + 1);
+    return;
+  }
+}
+
+/** At a turn boundary: befores that never got their after are done with. */
+export function clearPairs(store: Store, session: string): void {
+  fs.rmSync(dirOf(store, session), { recursive: true, force: true });
+}
