@@ -72,9 +72,7 @@ function cmdShow(args: string[], openStore: OpenStore): number {
     const dir = storeFromArgs(args);
     const overrides = dir && fs.existsSync(path.join(dir, 'store.json')) ? openStore(args).config().effects : [];
     const reader = [codexConversation, geminiConversation].find((c) => c.detect(src.transcript));
-    const t = reader
-      ? reader.read(src.transcript, overrides)
-      : readTimeline(src.transcript, overrides);
+    const t = reader ? reader.read(src.transcript, overrides) : readTimeline(src.transcript, overrides);
     session = t.session;
     prompts = t.prompts.map((p) => ({
       uuid: p.uuid,

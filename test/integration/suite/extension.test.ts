@@ -27,7 +27,11 @@ suite('Agent Rewind in VS Code', function () {
     api = await ext.activate();
     console.log(`activation took ${api.activationMs.toFixed(1)} ms`);
     assert.ok(api.storeDir, 'the extension opened a store');
-    assert.equal(path.dirname(api.storeDir), path.resolve(process.env.AGENT_REWIND_TEST_STORE!), 'its own store in the configured parent folder');
+    assert.equal(
+      path.dirname(api.storeDir),
+      path.resolve(process.env.AGENT_REWIND_TEST_STORE!),
+      'its own store in the configured parent folder',
+    );
     ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     fs.writeFileSync(path.join(ws, 'app.js'), 'console.log("v1");\n');
     session = new HookSession(api.storeDir!, ws);
