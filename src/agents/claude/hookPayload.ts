@@ -1,6 +1,7 @@
 // Claude Code hook payload (stdin JSON) -> internal event. Paths must be
 // absolute as Claude Code always sends them; anything else is bad input and records nothing.
 import { checkAbsolutePath } from '../../core/paths';
+import { obj, snakePayload } from '../common/payload';
 import type { AdapterResult } from '../../recording/events';
 import { claudeToolKind, FILE_PATH_FIELD } from './toolKind';
 
@@ -42,31 +43,10 @@ export const KNOWN_PAYLOAD_FIELDS = new Set([
   'estimated_cache_write_usd',
 ]);
 
-function obj(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 export function parseClaudePayload(text: string, env: NodeJS.ProcessEnv = process.env): AdapterResult {
-  if (text.trim() === '') return { kind: 'bad', reason: 'empty payload' };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { kind: 'bad', reason: 'payload is not JSON' };
-  }
-  const p = obj(raw);
-  if (!p) return { kind: 'bad', reason: 'payload is not a JSON object' };
-  const event = p.hook_event_name;
-  const session = p.session_id;
-  if (typeof event !== 'string') return { kind: 'bad', reason: 'payload has no hook_event_name' };
-  if (typeof session !== 'string' || session.length === 0 || session.length > 200)
-    return { kind: 'bad', reason: 'payload has no valid session_id' };
-  const base: { agent: string; session: string; cwd?: string; transcript?: string } = { agent: 'claude', session };
-  // The payload's own cwd first: an inherited CLAUDE_PROJECT_DIR may belong to another session.
-  const cwd = checkAbsolutePath(p.cwd) ?? checkAbsolutePath(env.CLAUDE_PROJECT_DIR);
-  if (cwd) base.cwd = cwd;
-  const transcript = checkAbsolutePath(p.transcript_path);
-  if (transcript) base.transcript = transcript;
+  const sp = snakePayload(text, 'claude', env.CLAUDE_PROJECT_DIR);
+  if ('kind' in sp) return sp;
+  const { p, event, base } = sp;
 
   switch (event) {
     case 'SessionStart':

@@ -7,7 +7,7 @@
 // compaction, subagents, Interrupt) is ignored. A failed apply_patch and a command killed when
 // `codex exec` ends get a PreToolUse and no PostToolUse: the recorder takes their `after` from disk
 // at the next turn boundary.
-import { checkAbsolutePath } from '../../core/paths';
+import { obj, snakePayload } from '../common/payload';
 import type { AdapterResult } from '../../recording/events';
 import { patchPaths } from '../common/applyPatch';
 import { codexToolKind, patchText } from './toolKind';
@@ -44,30 +44,10 @@ export const KNOWN_PAYLOAD_FIELDS = new Set([
 /** The hook events a Codex session needs recorded (what Connect writes). */
 export const CODEX_RECORDED_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SessionEnd'] as const;
 
-function obj(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 export function parseCodexPayload(text: string): AdapterResult {
-  if (text.trim() === '') return { kind: 'bad', reason: 'empty payload' };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { kind: 'bad', reason: 'payload is not JSON' };
-  }
-  const p = obj(raw);
-  if (!p) return { kind: 'bad', reason: 'payload is not a JSON object' };
-  const event = p.hook_event_name;
-  const session = p.session_id;
-  if (typeof event !== 'string') return { kind: 'bad', reason: 'payload has no hook_event_name' };
-  if (typeof session !== 'string' || session.length === 0 || session.length > 200)
-    return { kind: 'bad', reason: 'payload has no valid session_id' };
-  const base: { agent: string; session: string; cwd?: string; transcript?: string } = { agent: 'codex', session };
-  const cwd = checkAbsolutePath(p.cwd);
-  if (cwd) base.cwd = cwd;
-  const transcript = checkAbsolutePath(p.transcript_path);
-  if (transcript) base.transcript = transcript;
+  const sp = snakePayload(text, 'codex');
+  if ('kind' in sp) return sp;
+  const { p, event, base } = sp;
 
   switch (event) {
     case 'SessionStart':
@@ -84,10 +64,10 @@ export function parseCodexPayload(text: string): AdapterResult {
       const tool = p.tool_name;
       if (typeof tool !== 'string' || tool.length === 0) return { kind: 'bad', reason: `${event} without tool_name` };
       const input = obj(p.tool_input) ?? {};
-      const kind = codexToolKind(tool, input, cwd ?? undefined);
+      const kind = codexToolKind(tool, input, base.cwd);
       const paths: string[] = [];
       if (tool === 'apply_patch') {
-        const r = patchPaths(patchText(input), cwd ?? undefined);
+        const r = patchPaths(patchText(input), base.cwd);
         if (!r) return { kind: 'bad', reason: 'apply_patch tool_input.command is not a patch (no "*** Begin Patch")' };
         if (r.bad.length)
           return { kind: 'bad', reason: `apply_patch names paths that cannot be resolved: ${JSON.stringify(r.bad).slice(0, 200)}` };

@@ -118,3 +118,30 @@ export function patchToolKind(text: unknown, cwd: string | undefined): { kind: T
   if (!r) return { kind: { kind: 'file-write', paths: [] }, bad: ['input is not a patch'] };
   return { kind: { kind: 'file-write', paths: r.paths, summary: r.paths.join(', ') }, bad: r.bad };
 }
+
+/** A Claude-shaped payload (Claude Code, Codex, Gemini CLI): its object, event name and the event's common fields. */
+export interface SnakePayload {
+  p: Payload;
+  event: string;
+  base: { agent: string; session: string; cwd?: string; transcript?: string };
+}
+
+/**
+ * Reads `hook_event_name`, `session_id`, `cwd` (else `cwdFallback`, e.g. the agent's project-dir
+ * variable) and `transcript_path` of a Claude-shaped payload; a bad-input result when it is not one.
+ */
+export function snakePayload(text: string, agent: string, cwdFallback?: string): SnakePayload | AdapterResult {
+  const p = parsePayload(text);
+  if (typeof p === 'string') return bad(p);
+  const event = p.hook_event_name;
+  if (typeof event !== 'string') return bad('payload has no hook_event_name');
+  const session = sessionOf(p.session_id);
+  if (!session) return bad('payload has no valid session_id');
+  const base: SnakePayload['base'] = { agent, session };
+  // The payload's own cwd first: an inherited project-dir variable may belong to another session.
+  const cwd = checkAbsolutePath(p.cwd) ?? checkAbsolutePath(cwdFallback);
+  if (cwd) base.cwd = cwd;
+  const transcript = checkAbsolutePath(p.transcript_path);
+  if (transcript) base.transcript = transcript;
+  return { p, event, base };
+}

@@ -5,7 +5,7 @@
 // from the call itself (AfterTool repeats `tool_name` + `tool_input` verbatim, and 0.61 runs calls one
 // after another), which pairs the two ends for the in-flight repair and shell capture.
 import { createHash } from 'node:crypto';
-import { checkAbsolutePath } from '../../core/paths';
+import { obj, snakePayload } from '../common/payload';
 import type { AdapterResult } from '../../recording/events';
 import { geminiToolKind } from './toolKind';
 
@@ -37,43 +37,18 @@ export const KNOWN_PAYLOAD_FIELDS = new Set([
 /** Events we connect (src/agents/gemini/settings.ts); the others are accepted and ignored. */
 export const GEMINI_RECORDED_EVENTS = ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent', 'SessionEnd'] as const;
 
-function obj(v: unknown): Record<string, unknown> | null {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-}
-
 /** Same call, same id: both ends of one call (and two identical calls in a row pair in order, as they run). */
 function callIdOf(tool: string, input: unknown): string {
   return 'gemini-' + createHash('sha256').update(tool).update('\0').update(JSON.stringify(input)).digest('hex').slice(0, 16);
 }
 
 export function parseGeminiPayload(text: string, env: NodeJS.ProcessEnv = process.env): AdapterResult {
-  if (text.trim() === '') return { kind: 'bad', reason: 'empty payload' };
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    return { kind: 'bad', reason: 'payload is not JSON' };
-  }
-  const p = obj(raw);
-  if (!p) return { kind: 'bad', reason: 'payload is not a JSON object' };
-  const event = p.hook_event_name;
-  const session = p.session_id;
-  if (typeof event !== 'string') return { kind: 'bad', reason: 'payload has no hook_event_name' };
-  if (typeof session !== 'string' || session.length === 0 || session.length > 200)
-    return { kind: 'bad', reason: 'payload has no valid session_id' };
+  const sp = snakePayload(text, 'gemini', env.GEMINI_PROJECT_DIR);
+  if ('kind' in sp) return sp;
+  const { p, event } = sp;
   // Re-grounding context at SessionStart would prefix the next prompt with <hook_context>, and 0.61
   // drops such a prompt from the history of every later resume: this agent is told at BeforeAgent.
-  const base = { agent: 'gemini', session, contextAtPromptOnly: true } as {
-    agent: string;
-    session: string;
-    contextAtPromptOnly: true;
-    cwd?: string;
-    transcript?: string;
-  };
-  const cwd = checkAbsolutePath(p.cwd) ?? checkAbsolutePath(env.GEMINI_PROJECT_DIR);
-  if (cwd) base.cwd = cwd;
-  const transcript = checkAbsolutePath(p.transcript_path);
-  if (transcript) base.transcript = transcript;
+  const base = { ...sp.base, contextAtPromptOnly: true as const };
 
   switch (event) {
     case 'SessionStart':
@@ -87,7 +62,7 @@ export function parseGeminiPayload(text: string, env: NodeJS.ProcessEnv = proces
       const tool = p.tool_name;
       if (typeof tool !== 'string' || tool.length === 0) return { kind: 'bad', reason: `${event} without tool_name` };
       const input = obj(p.tool_input) ?? {};
-      const kind = geminiToolKind(tool, input, cwd ?? undefined, p.mcp_context);
+      const kind = geminiToolKind(tool, input, base.cwd, p.mcp_context);
       const paths: string[] = [];
       if (kind.kind === 'file-write') {
         if (kind.paths.length === 0)
