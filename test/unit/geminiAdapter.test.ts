@@ -74,7 +74,7 @@ test('tools: write_file / replace are file writes with absolute paths (relative 
     assert.equal(b.type, 'before_tool');
     assert.equal(a.type, 'after_tool');
     if (b.type === 'before_tool' && a.type === 'after_tool') {
-      assert.ok(b.callId && b.callId === a.callId, `${b.tool}: ${b.callId} / ${a.callId}`);
+      assert.ok(b.pairKey && b.pairKey === a.pairKey, `${b.tool}: ${b.pairKey} / ${a.pairKey}`);
       assert.equal(b.agent, 'gemini');
     }
   }

@@ -1,11 +1,10 @@
 // Gemini CLI hook payload (stdin JSON) -> internal event. Checked against the real 0.61.0
 // (test/fixtures/agents/gemini/real-0.61.0/README.md): BeforeAgent is the prompt, AfterAgent the end
 // of a turn; BeforeTool / AfterTool carry no call id and pass `file_path` as the model wrote it
-// (relative to `cwd`, the project root) — so paths are resolved against `cwd`, and a call id is made
-// from the call itself (AfterTool repeats `tool_name` + `tool_input` verbatim, and 0.61 runs calls one
-// after another), which pairs the two ends for the in-flight repair and shell capture.
-import { createHash } from 'node:crypto';
-import { obj, snakePayload } from '../common/payload';
+// (relative to `cwd`, the project root) — so paths are resolved against `cwd`, and the two ends of a
+// call are paired by the call itself (AfterTool repeats `tool_name` + `tool_input` verbatim): the hook
+// gives the pair a fresh call id (recording/pairCalls.ts), so two identical calls never share one.
+import { obj, snakePayload, stableText } from '../common/payload';
 import type { AdapterResult } from '../../recording/events';
 import { geminiToolKind } from './toolKind';
 
@@ -37,11 +36,6 @@ export const KNOWN_PAYLOAD_FIELDS = new Set([
 /** Events we connect (src/agents/gemini/settings.ts); the others are accepted and ignored. */
 export const GEMINI_RECORDED_EVENTS = ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent', 'SessionEnd'] as const;
 
-/** Same call, same id: both ends of one call (and two identical calls in a row pair in order, as they run). */
-function callIdOf(tool: string, input: unknown): string {
-  return 'gemini-' + createHash('sha256').update(tool).update('\0').update(JSON.stringify(input)).digest('hex').slice(0, 16);
-}
-
 export function parseGeminiPayload(text: string, env: NodeJS.ProcessEnv = process.env): AdapterResult {
   const sp = snakePayload(text, 'gemini', env.GEMINI_PROJECT_DIR);
   if ('kind' in sp) return sp;
@@ -69,7 +63,7 @@ export function parseGeminiPayload(text: string, env: NodeJS.ProcessEnv = proces
           return { kind: 'bad', reason: `${tool} file_path cannot be made absolute: ${JSON.stringify(input.file_path)?.slice(0, 200)}` };
         paths.push(...kind.paths);
       }
-      const common = { ...base, tool, kind, input, paths, shell: kind.kind === 'shell', callId: callIdOf(tool, input) };
+      const common = { ...base, tool, kind, input, paths, shell: kind.kind === 'shell', pairKey: stableText([tool, input]) };
       if (event === 'BeforeTool') return { kind: 'event', event: { ...common, type: 'before_tool' } };
       const response = obj(p.tool_response);
       return { kind: 'event', event: { ...common, type: 'after_tool', ok: !response?.error } };
