@@ -150,6 +150,9 @@ suite('Agent Rewind in VS Code', function () {
     assert.equal(read('greeting.js'), 'module.exports = "hi";\n');
     assert.equal(fs.readFileSync(path.join(api.storeDir!, 'files.jsonl'), 'utf8'), before, 'nothing recorded');
     await vscode.commands.executeCommand('workbench.action.files.revert');
+    // Closing before the revert has landed asks "Save changes?" (a modal), and the next test's rewind
+    // would then meet an unsaved editor: wait until nothing is dirty, in the document or its tab.
+    await until('the revert', () => !doc.isDirty && !vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.isDirty)));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
