@@ -59,7 +59,7 @@ export const tests = [
       assert.equal(fs.readFileSync(path.join(ws, 'steps/one.txt'), 'utf8'), 'one\n', 'the first write stays');
       assert.equal(fs.existsSync(path.join(ws, 'steps/two.txt')), false, 'the second write is undone');
       await wb.clickNotificationButton(note, 'Undo');
-      await wb.notification(/Rewound \d+ files? to "Before rewind/);
+      await wb.notification(/Undid the rewind to /);
       assert.equal(fs.readFileSync(path.join(ws, 'steps/one.txt'), 'utf8'), 'one, then three\n');
       assert.equal(fs.readFileSync(path.join(ws, 'steps/two.txt'), 'utf8'), 'two\n');
     },
