@@ -103,11 +103,14 @@ async function main() {
       .getByText(/Nothing recorded yet/)
       .first()
       .waitFor({ timeout: 30000 });
-    if (!fs.existsSync(path.join(store, 'store.json'))) return fail('the installed extension did not create its store');
+    // storeDirectory is a parent: the workspace's own store is one folder inside it.
+    const own = (fs.existsSync(store) ? fs.readdirSync(store) : []).map((d) => path.join(store, d));
+    const wsStore = own.find((d) => fs.existsSync(path.join(d, 'store.json')));
+    if (!wsStore) return fail(`the installed extension did not create its store in ${store}/<workspace>/`);
     // The store holds copies of source and conversations: owner-only, as the extension creates it.
-    const modes = [store, path.join(store, 'store.json'), path.join(store, 'config.json')]
+    const modes = [wsStore, path.join(wsStore, 'store.json'), path.join(wsStore, 'config.json')]
       .filter((p) => fs.existsSync(p))
-      .map((p) => [path.basename(p), (fs.statSync(p).mode & 0o777).toString(8)]);
+      .map((p) => [p === wsStore ? 'store' : path.basename(p), (fs.statSync(p).mode & 0o777).toString(8)]);
     const loose = modes.filter(([n, m]) => m !== (n === 'store' ? '700' : '600'));
     if (loose.length) return fail(`the store is not owner-only: ${loose.map(([n, m]) => `${n} ${m}`).join(', ')}`);
     console.log(`package: the store the extension created is owner-only (${modes.map(([n, m]) => `${n} ${m}`).join(', ')})`);
