@@ -11,16 +11,18 @@ import { fmt, makeWorkspace, measure, rm, timeSpawn, tmp } from './lib.mjs';
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 const N = Number(process.env.BENCH_RUNS || 25);
 
-function hook(store, payload) {
+/** One `hook claude` process with `payload` on stdin, timed. */
+export function hook(store, payload) {
   return timeSpawn(process.execPath, [CLI, 'hook', 'claude'], {
     input: JSON.stringify(payload),
     env: { ...process.env, AGENT_REWIND_STORE: store },
   });
 }
 
-function recordedWrite(ws, store, i) {
+/** One recorded edit: the PreToolUse and PostToolUse hooks around a 10 KB write. */
+export function recordedWrite(ws, store, i, idPrefix = 'toolu_') {
   const file = path.join(ws, 'bench-target.ts');
-  const p = { session_id: 'bench', cwd: ws, tool_name: 'Edit', tool_use_id: `toolu_${i}`, tool_input: { file_path: file } };
+  const p = { session_id: 'bench', cwd: ws, tool_name: 'Edit', tool_use_id: `${idPrefix}${i}`, tool_input: { file_path: file } };
   const a = hook(store, { ...p, hook_event_name: 'PreToolUse' });
   fs.writeFileSync(file, `// edit ${i}\n` + 'x'.repeat(10 * 1024));
   const b = hook(store, { ...p, hook_event_name: 'PostToolUse' });

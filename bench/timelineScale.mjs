@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fmt, rm, rounds, timeSpawn, tmp } from './lib.mjs';
+import { recordedWrite } from './hooks.mjs';
 import { buildScaleStore } from './scaleStore.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -19,23 +20,6 @@ const CHECKPOINTS = Number(process.env.BENCH_CHECKPOINTS || 10000);
 
 function cli(store, args, env = {}) {
   return timeSpawn(process.execPath, [CLI, ...args], { env: { ...process.env, AGENT_REWIND_STORE: store, ...env } });
-}
-
-function hook(store, payload) {
-  return timeSpawn(process.execPath, [CLI, 'hook', 'claude'], {
-    input: JSON.stringify(payload),
-    env: { ...process.env, AGENT_REWIND_STORE: store },
-  });
-}
-
-/** One recorded edit: the PreToolUse and PostToolUse hooks around a 10 KB write. */
-function recordedWrite(ws, store, i) {
-  const file = path.join(ws, 'bench-target.ts');
-  const p = { session_id: 'bench', cwd: ws, tool_name: 'Edit', tool_use_id: `toolu_scale_${i}`, tool_input: { file_path: file } };
-  const a = hook(store, { ...p, hook_event_name: 'PreToolUse' });
-  fs.writeFileSync(file, `// edit ${i}\n` + 'x'.repeat(10 * 1024));
-  const b = hook(store, { ...p, hook_event_name: 'PostToolUse' });
-  return a + b;
 }
 
 export async function runTimelineScaleBench() {
@@ -78,9 +62,13 @@ export async function runTimelineScaleBench() {
     const emptyStore = path.join(root, 'empty-store');
     const emptyWs = path.join(root, 'empty-ws');
     fs.mkdirSync(emptyWs);
-    const w = rounds({ big: (i) => recordedWrite(ws, store, i), empty: (i) => recordedWrite(emptyWs, emptyStore, i) }, N, 2);
+    const w = rounds(
+      { big: (i) => recordedWrite(ws, store, i, 'toolu_scale_'), empty: (i) => recordedWrite(emptyWs, emptyStore, i, 'toolu_scale_') },
+      N,
+      2,
+    );
     rows.push({
-      name: 'recorded write (Pre+PostToolUse), 10,000-checkpoint store',
+      name: `recorded write (Pre+PostToolUse), ${CHECKPOINTS.toLocaleString('en-US')}-checkpoint store`,
       ms: w.medians.big,
       vs: `${w.median((v) => v.big / v.empty).toFixed(2)}× an empty store (${fmt(w.medians.empty)}); target ≤ 1.25×`,
     });
