@@ -1,5 +1,7 @@
 // Runs the built CLI (dist/cli.js) as a real process, as agents and users run it.
 import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const CLI = path.resolve(__dirname, '../../dist/cli.js');
@@ -24,17 +26,29 @@ export function cliJson<T = any>(args: string[], opts: Parameters<typeof cli>[1]
   return JSON.parse(r.stdout) as T;
 }
 
-/** The same, without blocking the event loop (for concurrency tests). */
+/**
+ * The same, without blocking the event loop (for concurrency tests). The payload is the child's stdin from a
+ * file, whole and closed before it starts, as an agent's write is: written from this process's event loop
+ * instead, dozens of spawns on a starved machine can delay it past the hook's stdin deadline — the hook then
+ * rightly gives up, and the test would measure its own writer rather than the hooks.
+ */
 export function cliAsync(args: string[], opts: { store?: string; input?: string } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     const env = { ...process.env };
     if (opts.store) env.AGENT_REWIND_STORE = opts.store;
-    const child = spawn(process.execPath, [CLI, ...args], { env });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-stdin-'));
+    const file = path.join(dir, 'payload');
+    fs.writeFileSync(file, opts.input ?? '');
+    const fd = fs.openSync(file, 'r');
+    const child = spawn(process.execPath, [CLI, ...args], { env, stdio: [fd, 'pipe', 'pipe'] });
+    fs.closeSync(fd);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status: status ?? -1, stdout, stderr }));
-    child.stdin.end(opts.input ?? '');
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.on('close', (status) => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      resolve({ status: status ?? -1, stdout, stderr });
+    });
   });
 }
