@@ -128,6 +128,16 @@ describe('a session outside the folders VS Code has open (workspace-folders.json
       .split('\n')
       .map((l) => JSON.parse(l))
       .filter((r) => r.t === 'snap' && r.path === p);
+  /** A folder VS Code has open (named in the store's workspace-folders.json, as the extension writes it) and one beside it. */
+  function openFolderAndSibling() {
+    const parent = tempDir();
+    const ws = path.join(parent, 'ws');
+    const sibling = path.join(parent, 'sibling');
+    const store = path.join(parent, 'store');
+    for (const d of [ws, sibling, store]) fs.mkdirSync(d);
+    fs.writeFileSync(path.join(store, 'workspace-folders.json'), JSON.stringify({ folders: [ws] }));
+    return { parent, ws, sibling, store };
+  }
   const saidOutside = (store: string) =>
     fs
       .readFileSync(path.join(store, 'errors.log'), 'utf8')
@@ -135,15 +145,8 @@ describe('a session outside the folders VS Code has open (workspace-folders.json
       .filter((l) => l.includes('outside the folders open in VS Code'));
 
   it('records only the file tools of a session in a sibling folder, takes no baseline, and says so once; inside a folder all is as before', () => {
-    const parent = tempDir();
-    const ws = path.join(parent, 'ws');
-    const sibling = path.join(parent, 'sibling');
-    fs.mkdirSync(ws);
-    fs.mkdirSync(sibling);
+    const { ws, sibling, store } = openFolderAndSibling();
     fs.writeFileSync(path.join(sibling, 'old.txt'), 'already here\n');
-    const store = path.join(parent, 'store');
-    fs.mkdirSync(store);
-    fs.writeFileSync(path.join(store, 'workspace-folders.json'), JSON.stringify({ folders: [ws] }));
 
     session(store, sibling, 'sess-sibling', path.join(sibling, 'a.txt'), path.join(sibling, 'made-by-shell.txt'));
     assert.equal(fs.existsSync(path.join(store, 'scan', 'sess-sibling.scan')), false, 'no baseline');
@@ -176,14 +179,7 @@ describe('a session outside the folders VS Code has open (workspace-folders.json
   });
 
   it('a sibling folder named by --root is a root, and without the file any folder is one (the CLI alone)', () => {
-    const parent = tempDir();
-    const ws = path.join(parent, 'ws');
-    const sibling = path.join(parent, 'sibling');
-    fs.mkdirSync(ws);
-    fs.mkdirSync(sibling);
-    const store = path.join(parent, 'store');
-    fs.mkdirSync(store);
-    fs.writeFileSync(path.join(store, 'workspace-folders.json'), JSON.stringify({ folders: [ws] }));
+    const { parent, sibling, store } = openFolderAndSibling();
     session(store, sibling, 'sess-root', path.join(sibling, 'a.txt'), path.join(sibling, 'shell.txt'), ['--root', sibling]);
     assert.equal(snapsOf(store, path.join(sibling, 'shell.txt')).length, 2, 'shell capture on');
     assert.equal(fs.existsSync(path.join(store, 'errors.log')), false, 'nothing to say');
