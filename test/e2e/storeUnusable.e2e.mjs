@@ -50,7 +50,14 @@ export const tests = [
         .filter({ hasText: /No sessions can be shown: this workspace.s store is unusable/ })
         .first()
         .waitFor();
-      assert.equal(await conversation.getByText(/no data provider/i).count(), 0);
+      // VS Code keeps its message in the page, hidden while a welcome text is shown.
+      assert.equal(
+        await conversation
+          .getByText(/no data provider/i)
+          .first()
+          .isVisible(),
+        false,
+      );
       await wb.screenshot('store-unusable');
       await page.locator('.welcome-view-content').getByRole('button', { name: 'Move Aside and Start Fresh' }).first().click();
       const dialog = page.locator('.monaco-dialog-box');
