@@ -181,7 +181,7 @@ function recordPayload(named: string | undefined, args: readonly string[], dir: 
     const done = announceWriter(store.dir);
     try {
       fault('hook.record');
-      record(store, r.event);
+      record(store, r.event, { roots });
       if (boundary && !(r.event.type === 'stop' && r.event.subagent)) clearPairs(store, r.event.session);
     } finally {
       done();

@@ -30,3 +30,19 @@ export function storeWriteProblem(e: unknown): string {
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied writing the store';
   return (e as Error)?.message ?? String(e);
 }
+
+/**
+ * Replaces a small file the extension owns (settings, open folders) by temp file and rename, so a hook
+ * reads the old text or the new one, never half; returns false (and writes nothing) when it already holds `text`.
+ */
+export function replaceFileIfChanged(file: string, text: string): boolean {
+  try {
+    if (fs.readFileSync(file, 'utf8') === text) return false;
+  } catch {
+    /* first write */
+  }
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+  return true;
+}

@@ -10,7 +10,6 @@ import { appendRecords, type LogContents, readLog } from './fileLog';
 import { type LatestTable, latestSnaps } from './latestSnaps';
 import { checkAbsolutePath, isInside } from './paths';
 import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from './timelineIndex';
-import { tooBroadRoot } from './roots';
 import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './records';
 import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFormat';
 
@@ -133,12 +132,13 @@ export class Store {
     this.writeMeta({ ...meta, roots: [...meta.roots, ...add] });
   }
 
-  /** Workspace folders known to this store: store.json roots plus checkpoint working folders. */
-  roots(records?: readonly LogRecord[]): string[] {
-    const set = new Set(this.meta().roots);
-    // A checkpoint's working folder counts only when it could be a workspace (never home, /tmp or /).
-    for (const r of records ?? []) if (r.t === 'checkpoint' && r.cwd && !tooBroadRoot(r.cwd)) set.add(r.cwd);
-    return [...set];
+  /**
+   * Workspace folders this store may write: store.json's roots, which only a session's workspace root
+   * (core/roots.ts), `--root` or VS Code's folders add. A checkpoint's working folder is not one by
+   * itself: a session outside the workspace must not make its folder writable.
+   */
+  roots(): string[] {
+    return [...this.meta().roots];
   }
 
   /**

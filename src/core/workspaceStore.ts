@@ -38,6 +38,7 @@ const STORE_ENTRIES = new Set([
   'lineage.jsonl',
   'capture.json',
   'rewind-journal.json',
+  'workspace-folders.json',
 ]);
 
 export function isStoreEntry(name: string): boolean {
@@ -77,7 +78,7 @@ export function checkStoreFolder(dir: string): void {
  * its identity, settings and the lock files that other processes may be holding.
  */
 export function deleteRecordings(dir: string): void {
-  const keep = new Set(['store.json', 'config.json', 'lock', 'gc.lock', 'writers']);
+  const keep = new Set(['store.json', 'config.json', 'workspace-folders.json', 'lock', 'gc.lock', 'writers']);
   for (const name of fs.readdirSync(dir)) {
     if (keep.has(name) || !isStoreEntry(name)) continue;
     fs.rmSync(path.join(dir, name), { recursive: true, force: true });

@@ -2,7 +2,7 @@
 // the resumed agent is re-grounded), and offer to resume it in a terminal in the session's folder.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { conversationUnavailableText, TRANSCRIPT_FORKERS } from '../agents/capabilities';
+import { agentCapabilities, conversationUnavailableText, TRANSCRIPT_FORKERS } from '../agents/capabilities';
 import type { AgentId } from '../agents/connector';
 import { forkConversation, type ForkResult } from '../recording/forkConversation';
 import { computeChanges } from '../core/plan';
@@ -19,6 +19,8 @@ export interface ResumeOffer {
   command: string;
   /** The agent's executable as the terminal would find it, or undefined when it is not on the terminal's PATH. */
   resolved: string | undefined;
+  /** What the notification said and the buttons it offered (a warning without "Resume in Terminal" when unresolved). */
+  notice: { text: string; actions: string[] };
 }
 
 /** The PATH a new integrated terminal gets: `terminal.integrated.env.<os>`'s PATH (with `${env:PATH}`), else ours. */
@@ -84,7 +86,6 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
     const command = fork.resume ?? `claude --resume ${fork.session}`;
     const searched = terminalPathNow();
     const resolved = resolveInTerminal(command, searched);
-    this.lastResume = { fork, cwd, command, resolved };
     // The log keeps what the notification says only for a while: which session was forked where, and how to resume it.
     this.output?.appendLine(
       `[${new Date().toISOString()}] Conversation fork of session ${t.session.id} before "${oneLine(t.prompt.text, 80)}": new session ${fork.session}, transcript ${fork.transcript}${filesRewound ? ', files rewound too' : ''}. Resume: ${command}${cwd ? ` (in ${cwd})` : ''}`,
@@ -94,26 +95,26 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
     if (!resolved) {
       // A terminal would only print "command not found": say where we looked and what to run instead.
       const exe = command.trim().split(/\s+/)[0];
+      const agent = agentCapabilities(t.session.agent);
       this.output?.appendLine(`\`${exe}\` is not on the terminal's PATH: ${searched || '(empty)'}`);
-      void vscode.window
-        .showWarningMessage(
-          `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". To resume it, \`${exe}\` must be installed: it is not on the terminal's PATH (the Agent Rewind output lists where it was looked for). Install Claude Code (npm install -g @anthropic-ai/claude-code), then run: ${command}`,
-          'Copy Command',
-        )
-        .then((pick) => pick && vscode.env.clipboard.writeText(command));
+      const notice = {
+        text: `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". To resume it, \`${exe}\` must be installed: it is not on the terminal's PATH (the Agent Rewind output lists where it was looked for). Install ${agent.displayName}${agent.install ? ` (${agent.install})` : ''}, then run: ${command}`,
+        actions: ['Copy Command'],
+      };
+      this.lastResume = { fork, cwd, command, resolved, notice };
+      void vscode.window.showWarningMessage(notice.text, ...notice.actions).then((pick) => pick && vscode.env.clipboard.writeText(command));
       return;
     }
+    const notice = {
+      text: `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". Resume it to continue from there; the agent is told what changed.`,
+      actions: ['Resume in Terminal', 'Copy Command'],
+    };
+    this.lastResume = { fork, cwd, command, resolved, notice };
     // Not awaited: the notification stays while the user decides; the rewind itself is done.
-    void vscode.window
-      .showInformationMessage(
-        `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". Resume it to continue from there; the agent is told what changed.`,
-        'Resume in Terminal',
-        'Copy Command',
-      )
-      .then((pick) => {
-        if (pick === 'Resume in Terminal') this.openTerminal();
-        else if (pick === 'Copy Command') void vscode.env.clipboard.writeText(command);
-      });
+    void vscode.window.showInformationMessage(notice.text, ...notice.actions).then((pick) => {
+      if (pick === 'Resume in Terminal') this.openTerminal();
+      else if (pick === 'Copy Command') void vscode.env.clipboard.writeText(command);
+    });
   }
 
   /** Opens a terminal in the session's folder running the resume command. */

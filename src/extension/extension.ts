@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { recoverUnfinished } from '../core/rewind/journal';
+import { writeWorkspaceFolders } from '../core/roots';
 import { Store } from '../core/store';
 import { AgentConnections } from './agentConnect';
 import { checkStoreFolder, workspaceStoreName } from '../core/workspaceStore';
@@ -89,7 +90,15 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   }
   api.storeDir = store.dir;
   const folders = () => vscode.workspace.workspaceFolders ?? [];
-  const syncRoots = () => store.addRoots(folders().map((f) => f.uri.fsPath));
+  // The folders open now are the workspace: store.json keeps every one ever open (their recordings stay
+  // rewindable), workspace-folders.json names today's, so a hook in another folder records its file tools only.
+  const syncRoots = () => {
+    const open = folders()
+      .filter((f) => f.uri.scheme === 'file')
+      .map((f) => f.uri.fsPath);
+    store.addRoots(open);
+    writeWorkspaceFolders(store.dir, open);
+  };
   syncRoots();
   // Refused settings are reported once per change: in the output and in the store's errors.log.
   let toldWorkspaceOverrides = false;

@@ -1,10 +1,10 @@
 // A typed mirror of the `agentRewind.*` configuration, and its copy in the store's config.json
 // (hooks run outside VS Code and read their settings from there).
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EffectOverride, StoreConfig } from '../core/config';
 import { patternProblem } from '../core/effects/overrides';
+import { replaceFileIfChanged } from '../core/fsx';
 
 export interface Settings {
   retentionDays: number;
@@ -69,15 +69,7 @@ export function refusedOverrides(s: Settings): string[] {
  * refused in the settings (the caller reports it), or null when nothing changed.
  */
 export function writeStoreConfig(storeDir: string, s: Settings): string[] | null {
-  const file = path.join(storeDir, 'config.json');
   const text = JSON.stringify(toStoreConfig(s), null, 2) + '\n';
-  try {
-    if (fs.readFileSync(file, 'utf8') === text) return null;
-  } catch {
-    /* first write */
-  }
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  if (!replaceFileIfChanged(path.join(storeDir, 'config.json'), text)) return null;
   return refusedOverrides(s);
 }

@@ -125,7 +125,7 @@ export class TimelineModel implements vscode.Disposable {
     const c = this.find(id)?.checkpoint;
     s = { total: 0, restore: 0, delete: 0, recreate: 0 };
     if (c) {
-      const roots = this.store.roots(this.records);
+      const roots = this.store.roots();
       for (const ch of computeChanges(this.records, c, { allowed: (p) => this.store.mayWrite(p, roots) }).changes) {
         s.total++;
         s[ch.action]++;

@@ -9,7 +9,7 @@ import { classifyCall } from '../core/effects/classifyCall';
 import { completeCompensation } from '../core/effects/compensation';
 import { appendSessionEvent } from '../core/conversation/sessionLog';
 import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } from '../core/records';
-import { sessionRoot } from '../core/roots';
+import { allowedRoots, sessionRoot } from '../core/roots';
 import type { Store } from '../core/store';
 import type { AfterToolEvent, AgentEvent, BeforeToolEvent } from './events';
 import { clearInflight, markInflight, repairOrphans } from './inflight';
@@ -88,8 +88,14 @@ function afterOnlyLines(store: Store, e: AfterToolEvent, now: number): LogRecord
   return [line, ...snaps];
 }
 
+export interface RecordOptions {
+  /** Workspace folders named on the hook's command line (`--root`): a session in one of them is inside the workspace. */
+  roots?: readonly string[];
+}
+
 /** Records one event. Synchronous: when it returns, its lines are in the file. */
-export function record(store: Store, e: AgentEvent): void {
+export function record(store: Store, e: AgentEvent, opts: RecordOptions = {}): void {
+  const explicit = opts.roots ?? [];
   const now = Date.now();
   const meta = { session: e.session, time: now };
   const lines: LogRecord[] = [];
@@ -103,19 +109,20 @@ export function record(store: Store, e: AgentEvent): void {
     case 'session_start':
     case 'prompt': {
       // The session's folder becomes writable only through its workspace root (git top-level or the
-      // folder itself); a folder too broad for that (home, /tmp, /) records file tools only.
-      const where = e.cwd ? sessionRoot(e.cwd) : null;
+      // folder itself); a folder too broad for that (home, /tmp, /), or outside the folders VS Code has
+      // open, records file tools only.
+      const where = e.cwd ? sessionRoot(e.cwd, allowedRoots(store.dir, explicit)) : null;
       if (where?.root) store.addRoots([where.root]);
       let captureNote: string | null = null;
       if (e.type === 'session_start') {
         if (where && where.root === null) {
           captureNote = `shell capture off: ${where.reason}; only the agent's file tools are recorded`;
           store.logError(captureNote, { session: e.session });
-        } else captureNote = shellCapture().captureSessionStart(store, e);
+        } else captureNote = shellCapture().captureSessionStart(store, e, explicit);
       }
       // An agent with no session start of its own (Cursor): its first prompt takes the baseline.
       if (e.type === 'prompt' && e.baseline && where?.root && !fs.existsSync(stateFile(store.dir, e.session)))
-        shellCapture().captureSessionStart(store, { ...e, type: 'session_start' });
+        shellCapture().captureSessionStart(store, { ...e, type: 'session_start' }, explicit);
       const cp: CheckpointRecord = {
         t: 'checkpoint',
         id: newId(),
@@ -136,7 +143,7 @@ export function record(store: Store, e: AgentEvent): void {
       break;
     }
     case 'before_tool': {
-      if (e.shell) lines.push(...shellCapture().captureBeforeShell(store, e));
+      if (e.shell) lines.push(...shellCapture().captureBeforeShell(store, e, explicit));
       const { call, checkpoint } = callRecord(store, e);
       if (checkpoint) lines.push(checkpoint);
       lines.push(call);

@@ -32,7 +32,7 @@ import { rescan } from '../core/scan/rescan';
 import { loadState, peekState, readPending, savePending, saveState, stateFile, stateFiles } from '../core/scan/stateFile';
 import type { Entry } from '../core/scan/table';
 import { type Change, F_GITSTAT, F_LARGE, F_LINK, type ScanLimits, type ScanOptions, type ScanState } from '../core/scan/types';
-import { sessionRoot } from '../core/roots';
+import { allowedRoots, outsideAllowed, sessionRoot } from '../core/roots';
 import type { Store } from '../core/store';
 import type { AfterToolEvent, BeforeToolEvent, EventBase, SessionStartEvent } from './events';
 
@@ -215,11 +215,11 @@ function takeBaseline(store: Store, root: string, session: string, budgetMs: num
  * SessionStart: takes the baseline. Returns a note for the session-start checkpoint's label when
  * capture is off (so `agent-rewind checkpoints` shows it), else null.
  */
-export function captureSessionStart(store: Store, e: SessionStartEvent): string | null {
+export function captureSessionStart(store: Store, e: SessionStartEvent, explicit: readonly string[] = []): string | null {
   if (!e.cwd) return null;
   try {
     const file = stateFile(store.dir, e.session);
-    const root = rootFor(store, e.cwd);
+    const root = rootFor(store, e.cwd, explicit);
     if (!root) return null; // the recorder said why
     return withLock(file, () => {
       const { status } = takeBaseline(store, root, e.session, BASELINE_BUDGET_MS);
@@ -235,9 +235,10 @@ export function captureSessionStart(store: Store, e: SessionStartEvent): string 
 
 /**
  * The workspace folder for a working folder: the known store root containing it, else its own root
- * (core/roots.ts); null when it has none (too broad a folder): no scan there.
+ * (core/roots.ts); null when it has none (too broad a folder, or outside the folders VS Code has open): no scan there.
  */
-function rootFor(store: Store, cwd: string): string | null {
+function rootFor(store: Store, cwd: string, explicit: readonly string[]): string | null {
+  if (outsideAllowed(cwd, allowedRoots(store.dir, explicit))) return null;
   const roots = store.roots().filter((r) => isInside(cwd, r));
   roots.sort((a, b) => a.length - b.length);
   return roots[0] ?? sessionRoot(cwd).root;
@@ -264,14 +265,14 @@ export { cancelPrefetch as cancelShellPrefetch };
  * scan are not the command's), copies content the command might overwrite, marks the call pending.
  * Returns the lines to write before the call's checkpoint (none today; kept for the order of §3).
  */
-export function captureBeforeShell(store: Store, e: BeforeToolEvent): LogRecord[] {
+export function captureBeforeShell(store: Store, e: BeforeToolEvent, explicit: readonly string[] = []): LogRecord[] {
   try {
     const file = stateFile(store.dir, e.session);
     return withLock(file, () => {
       let state = loadState(file);
       if (!state) {
         // No baseline (hooks connected mid-session, or a lost state): take it now, whole.
-        const root = e.cwd ? rootFor(store, e.cwd) : null;
+        const root = e.cwd ? rootFor(store, e.cwd, explicit) : null;
         if (!root) return [];
         state = takeBaseline(store, root, e.session, Number.POSITIVE_INFINITY).state;
       }

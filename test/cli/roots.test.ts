@@ -104,3 +104,89 @@ describe('a session started in the home folder', () => {
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(store, 'store.json'), 'utf8')).roots, [proj]);
   });
 });
+
+describe('a session outside the folders VS Code has open (workspace-folders.json in the store)', () => {
+  /** One session through real hooks: start, prompt, a Write of `written`, a Bash call that makes `shellMade`. */
+  function session(store: string, cwd: string, id: string, written: string, shellMade: string, extra: string[] = []): void {
+    const home = tempDir();
+    const send = (payload: Record<string, unknown>) => hook(store, home, { session_id: id, cwd, ...payload }, extra);
+    send({ hook_event_name: 'SessionStart', source: 'startup' });
+    send({ hook_event_name: 'UserPromptSubmit', prompt: `work in ${path.basename(cwd)}` });
+    const input = { file_path: written, content: 'agent\n' };
+    send({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: input, tool_use_id: `${id}-w` });
+    fs.writeFileSync(written, 'agent\n');
+    send({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: input, tool_use_id: `${id}-w`, tool_response: {} });
+    const bash = { command: `touch ${shellMade}`, description: 'make a file' };
+    send({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: bash, tool_use_id: `${id}-b` });
+    fs.writeFileSync(shellMade, '');
+    send({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: bash, tool_use_id: `${id}-b`, tool_response: {} });
+  }
+  const snapsOf = (store: string, p: string) =>
+    fs
+      .readFileSync(path.join(store, 'files.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((r) => r.t === 'snap' && r.path === p);
+  /** A folder VS Code has open (named in the store's workspace-folders.json, as the extension writes it) and one beside it. */
+  function openFolderAndSibling() {
+    const parent = tempDir();
+    const ws = path.join(parent, 'ws');
+    const sibling = path.join(parent, 'sibling');
+    const store = path.join(parent, 'store');
+    for (const d of [ws, sibling, store]) fs.mkdirSync(d);
+    fs.writeFileSync(path.join(store, 'workspace-folders.json'), JSON.stringify({ folders: [ws] }));
+    return { parent, ws, sibling, store };
+  }
+  const saidOutside = (store: string) =>
+    fs
+      .readFileSync(path.join(store, 'errors.log'), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('outside the folders open in VS Code'));
+
+  it('records only the file tools of a session in a sibling folder, takes no baseline, and says so once; inside a folder all is as before', () => {
+    const { ws, sibling, store } = openFolderAndSibling();
+    fs.writeFileSync(path.join(sibling, 'old.txt'), 'already here\n');
+
+    session(store, sibling, 'sess-sibling', path.join(sibling, 'a.txt'), path.join(sibling, 'made-by-shell.txt'));
+    assert.equal(fs.existsSync(path.join(store, 'scan', 'sess-sibling.scan')), false, 'no baseline');
+    assert.equal(snapsOf(store, path.join(sibling, 'a.txt')).length, 2, 'the Write is recorded, before and after');
+    assert.deepEqual(snapsOf(store, path.join(sibling, 'made-by-shell.txt')), [], 'no shell capture there');
+    assert.deepEqual(snapsOf(store, path.join(sibling, 'old.txt')), [], 'nothing of the folder copied');
+    assert.equal(saidOutside(store).length, 1, 'said once');
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(store, 'store.json'), 'utf8')).roots, [], 'the sibling is no root');
+    const cps = cliJson<{ id: string; kind: string; label: string; session: string }[]>(['checkpoints'], { store });
+    const start = cps.find((c) => c.kind === 'session-start' && c.session === 'sess-sibling')!;
+    assert.match(start.label, /shell capture off: .*sibling is outside the folders open in VS Code/);
+    // Its file cannot be written by a rewind: it lies outside the workspace.
+    const prompt = cps.find((c) => c.kind === 'prompt' && c.session === 'sess-sibling')!;
+    const plan = cliJson(['plan', '--to', prompt.id], { store });
+    assert.deepEqual(plan.files, []);
+    assert.deepEqual(plan.notRestorable, [{ path: path.join(sibling, 'a.txt'), reason: 'outside-workspace' }]);
+
+    // A session inside the open folder: a root, a baseline, shell capture, a rewind that writes.
+    session(store, ws, 'sess-inside', path.join(ws, 'b.txt'), path.join(ws, 'made-by-shell.txt'));
+    assert.equal(fs.existsSync(path.join(store, 'scan', 'sess-inside.scan')), true, 'a baseline');
+    assert.equal(snapsOf(store, path.join(ws, 'made-by-shell.txt')).length, 2, "the shell command's file is captured");
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(store, 'store.json'), 'utf8')).roots, [ws]);
+    assert.equal(saidOutside(store).length, 1, 'nothing more said');
+    const inside = cliJson<{ id: string; kind: string; label: string; session: string }[]>(['checkpoints'], { store }).find(
+      (c) => c.kind === 'prompt' && c.session === 'sess-inside',
+    )!;
+    assert.equal(cliJson(['rewind', '--to', inside.id], { store }).status, 'done');
+    assert.equal(fs.existsSync(path.join(ws, 'b.txt')), false);
+    assert.equal(fs.existsSync(path.join(ws, 'made-by-shell.txt')), false);
+  });
+
+  it('a sibling folder named by --root is a root, and without the file any folder is one (the CLI alone)', () => {
+    const { parent, sibling, store } = openFolderAndSibling();
+    session(store, sibling, 'sess-root', path.join(sibling, 'a.txt'), path.join(sibling, 'shell.txt'), ['--root', sibling]);
+    assert.equal(snapsOf(store, path.join(sibling, 'shell.txt')).length, 2, 'shell capture on');
+    assert.equal(fs.existsSync(path.join(store, 'errors.log')), false, 'nothing to say');
+
+    const bare = path.join(parent, 'store-cli-only');
+    session(bare, sibling, 'sess-cli', path.join(sibling, 'c.txt'), path.join(sibling, 'shell2.txt'));
+    assert.equal(snapsOf(bare, path.join(sibling, 'shell2.txt')).length, 2, 'shell capture on');
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(bare, 'store.json'), 'utf8')).roots, [sibling]);
+  });
+});

@@ -1,5 +1,5 @@
-// A damaged store (store.json cut off mid-write): the extension says so in the status bar and in the Files
-// view, with Reveal Folder and Move Aside and Start Fresh; moving aside renames the folder (nothing deleted)
+// A damaged store (store.json cut off mid-write): the extension says so in the status bar, in the Files
+// view (and the Conversation view points there), with Reveal Folder and Move Aside and Start Fresh; moving aside renames the folder (nothing deleted)
 // and the reloaded window starts an empty store. Screenshots: store-unusable.png, store-fresh.png.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -29,15 +29,35 @@ export const tests = [
     name: 'a damaged store.json shows "store unusable" with a way out, not "open a folder first"',
     async run({ page, wb, store }) {
       await wb.openViewContainer('Agent Rewind');
-      const files = await wb.viewPane('Files');
-      await page
+      await wb.viewPane('Files');
+      await wb.viewPane('Conversation');
+      // A view's pane, found by its header from the pane down (a locator inside `has` is matched within the pane).
+      const pane = (name) =>
+        page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header h3.title', { hasText: new RegExp(`^${name}$`) }) });
+      const files = pane('Files');
+      await files
         .locator('.welcome-view-content')
         .filter({ hasText: /Agent Rewind cannot use this workspace/ })
         .first()
         .waitFor();
       await page.locator('.statusbar-item').filter({ hasText: 'store unusable' }).first().waitFor();
       assert.equal(await files.getByText(/open a folder/i).count(), 0);
-      await page.locator('.welcome-view-content').getByRole('button', { name: 'Reveal Folder' }).first().waitFor();
+      await files.locator('.welcome-view-content').getByRole('button', { name: 'Reveal Folder' }).first().waitFor();
+      // The Conversation view says why it is empty, instead of VS Code's "no data provider registered".
+      const conversation = pane('Conversation');
+      await conversation
+        .locator('.welcome-view-content')
+        .filter({ hasText: /No sessions can be shown: this workspace.s store is unusable/ })
+        .first()
+        .waitFor();
+      // VS Code keeps its message in the page, hidden while a welcome text is shown.
+      assert.equal(
+        await conversation
+          .getByText(/no data provider/i)
+          .first()
+          .isVisible(),
+        false,
+      );
       await wb.screenshot('store-unusable');
       await page.locator('.welcome-view-content').getByRole('button', { name: 'Move Aside and Start Fresh' }).first().click();
       const dialog = page.locator('.monaco-dialog-box');

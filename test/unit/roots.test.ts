@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { sessionRoot, tooBroadRoot } from '../../src/core/roots';
+import { allowedRoots, readWorkspaceFolders, sessionRoot, tooBroadRoot, writeWorkspaceFolders } from '../../src/core/roots';
 import { tempDir } from '../helpers/tmp';
 
 describe('workspace roots from a working folder', () => {
@@ -48,5 +48,28 @@ describe('workspace roots from a working folder', () => {
     } finally {
       process.env.HOME = saved;
     }
+  });
+
+  it("with VS Code's folders known, a folder outside them has no root — by name or through a symlink — unless a --root names it", () => {
+    const parent = tempDir();
+    const ws = path.join(parent, 'ws');
+    const sibling = path.join(parent, 'sibling');
+    fs.mkdirSync(path.join(ws, 'sub'), { recursive: true });
+    fs.mkdirSync(sibling);
+    fs.symlinkSync(ws, path.join(parent, 'link'));
+    const store = path.join(parent, 'store');
+    fs.mkdirSync(store);
+    assert.equal(allowedRoots(store), null, 'no file: nothing known, any folder may be a root');
+    assert.deepEqual(sessionRoot(sibling, allowedRoots(store)), { root: sibling });
+    assert.equal(writeWorkspaceFolders(store, [path.join(parent, 'link')]), true);
+    assert.equal(writeWorkspaceFolders(store, [path.join(parent, 'link')]), false, 'unchanged: not rewritten');
+    assert.deepEqual(readWorkspaceFolders(store), [path.join(parent, 'link')]);
+    const out = sessionRoot(sibling, allowedRoots(store));
+    assert.equal(out.root, null);
+    assert.match((out as { reason: string }).reason, /sibling is outside the folders open in VS Code/);
+    assert.deepEqual(sessionRoot(path.join(ws, 'sub'), allowedRoots(store)), { root: path.join(ws, 'sub') }, 'inside, through the symlink');
+    assert.deepEqual(sessionRoot(sibling, allowedRoots(store, [sibling])), { root: sibling }, 'named by --root');
+    fs.writeFileSync(path.join(store, 'workspace-folders.json'), '{"folders": ['); // cut short: as if unknown
+    assert.equal(allowedRoots(store), null);
   });
 });

@@ -130,7 +130,7 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     to = resolveTarget(records, target);
     if (strict) checkFilters(records, opts);
   }
-  const roots = store.roots(records);
+  const roots = store.roots();
   const set = computeChanges(records, to, {
     ...opts,
     allowed: (p) => store.mayWrite(p, roots),

@@ -78,7 +78,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       return { status: 'nothing', plan };
     }
     const id = newId();
-    const roots = store.roots(plan.records);
+    const roots = store.roots();
     const writes: Write[] = plan.changes.map((c) => {
       const w: Write = { path: c.path, action: c.action, expect: null, to: c.to.hash, tmp: tmpNameFor(c.path, id) };
       if (c.to.link) w.link = true;

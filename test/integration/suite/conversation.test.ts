@@ -101,6 +101,7 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
     await term0.update('env.linux', undefined, vscode.ConfigurationTarget.Global);
     assert.equal(offer.resolved, fs.realpathSync(path.join(bin, 'claude')), 'claude found on the terminal PATH');
     assert.equal(offer.command, `claude --resume ${offer.fork.session}`);
+    assert.deepEqual(offer.notice.actions, ['Resume in Terminal', 'Copy Command']);
     assert.equal(offer.cwd, project, 'the terminal opens in the session folder');
     assert.equal(path.dirname(offer.fork.transcript), path.dirname(transcript), 'the fork sits beside its parent');
     assert.equal(fs.statSync(offer.fork.transcript).mode & 0o777, 0o600);
@@ -136,5 +137,30 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
     await vscode.commands.executeCommand('agentRewind.rewindFilesBeforePrompt', promptEls()[1]);
     assert.equal(api.preview!.current()!.scope.default, 'files');
     await api.preview!.handleMessage({ type: 'cancel' });
+  });
+
+  test("when `claude` is not on the terminal's PATH: a warning names it, gives the install and the resume command, and offers no terminal", async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-no-claude-'));
+    const term0 = vscode.workspace.getConfiguration('terminal.integrated');
+    await term0.update('env.linux', { PATH: empty }, vscode.ConfigurationTarget.Global);
+    const terminals = vscode.window.terminals.length;
+    const previous = api.rewinder!.lastResume;
+    try {
+      await vscode.commands.executeCommand('agentRewind.rewindConversation', promptEls()[1]);
+      await api.preview!.handleMessage({ type: 'rewind', scope: 'conversation', compensations: [], force: false });
+      const offer = await until('the fork', () => api.rewinder!.lastResume !== previous && api.rewinder!.lastResume);
+      assert.equal(offer.resolved, undefined, 'claude is not found');
+      assert.equal(offer.command, `claude --resume ${offer.fork.session}`);
+      assert.ok(fs.existsSync(offer.fork.transcript), 'the fork is made all the same');
+      const { text, actions } = offer.notice;
+      assert.match(text, /`claude` must be installed: it is not on the terminal's PATH/);
+      assert.ok(text.includes('Install Claude Code (npm install -g @anthropic-ai/claude-code)'), text);
+      assert.ok(text.endsWith(`then run: claude --resume ${offer.fork.session}`), text);
+      assert.deepEqual(actions, ['Copy Command'], 'no "Resume in Terminal"');
+      assert.equal(vscode.window.terminals.length, terminals, 'no terminal started');
+    } finally {
+      await term0.update('env.linux', undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
   });
 });
