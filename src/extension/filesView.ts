@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckpointKind } from '../core/records';
 import type { SpanChange } from '../core/timeline';
+import { agentInfo } from './agents';
 import { CMD, CTX } from './commandIds';
 import { oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
@@ -14,7 +15,7 @@ import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode
 export type FilesElement =
   | { kind: 'checkpoint'; node: CheckpointNode }
   | { kind: 'file'; checkpointId: string; change: SpanChange }
-  | { kind: 'session'; key: string; session: string; title: string; turns: TurnNode[] }
+  | { kind: 'session'; key: string; session: string; agent: string; title: string; turns: TurnNode[] }
   | { kind: 'more'; key: string; remaining: number };
 
 /** Above this many rows the root groups them by session; each group (and a filter's result) shows PAGE rows at a time. */
@@ -142,9 +143,9 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     }
     return [...bySession].map(([session, list]) => {
       const first = [...list].reverse().find((t) => t.node.checkpoint.kind === 'prompt') ?? list[list.length - 1]!;
-      const agent = list.find((t) => t.node.checkpoint.agent)?.node.checkpoint.agent ?? 'agent';
-      const title = `${agent} · ${oneLine(first.node.label || 'Session', 60)}`;
-      return this.remember(`session:${session}`, { kind: 'session', key: `session:${session}`, session, title, turns: list });
+      const agent = list.find((t) => t.node.checkpoint.agent)?.node.checkpoint.agent ?? '';
+      const title = `${agentInfo(agent).name} · ${oneLine(first.node.label || 'Session', 60)}`;
+      return this.remember(`session:${session}`, { kind: 'session', key: `session:${session}`, session, agent, title, turns: list });
     });
   }
 
@@ -194,7 +195,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       item.id = el.key;
       const newest = el.turns[0]!.node.checkpoint;
       item.description = `${el.turns.length} prompt${el.turns.length === 1 ? '' : 's'} · ${relativeTime(newest.time)}`;
-      item.iconPath = new vscode.ThemeIcon('comment-discussion');
+      item.iconPath = agentInfo(el.agent).icon;
       item.contextValue = 'agentRewind.sessionGroup';
       item.tooltip = new vscode.MarkdownString().appendText(`${el.title}\nSession ${el.session || '(none)'}`);
       return item;
