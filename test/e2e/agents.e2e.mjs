@@ -62,8 +62,7 @@ export const tests = [
       const widget = page.locator('.quick-input-widget');
       // In a multi-select quick pick each row is a checkbox; its text is the label, the evidence and the file.
       const boxes = widget.locator('.quick-input-list').getByRole('checkbox');
-      const named = (name) => new RegExp(`(^|\\s)${name}\\s`);
-      const box = (name) => boxes.filter({ hasText: named(name) }).first();
+      const box = (name) => boxes.filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${name}\\s*$`) }) }).first();
       const rowText = (name) => box(name).innerText();
       for (const [name, evidence] of [
         ['Cursor', 'found: .cursor in this workspace'],
@@ -75,22 +74,20 @@ export const tests = [
       }
       await wb.screenshot('agents-connect-pick');
       // Keep exactly the two detected agents: anything else this machine has on PATH is unticked.
+      // The rows (a row's own checkbox control is a checkbox too, without the label).
+      const rows = boxes.filter({ has: page.locator('.label-name') });
       const ticked = async () => {
         const out = [];
-        for (let i = 0; i < (await boxes.count()); i++) if (await boxes.nth(i).isChecked()) out.push(await boxes.nth(i).innerText());
+        for (let i = 0; i < (await rows.count()); i++)
+          if (await rows.nth(i).isChecked()) out.push((await rows.nth(i).locator('.label-name').first().innerText()).trim());
         return out;
       };
-      for (const text of await ticked()) {
-        if (named('Cursor').test(text) || named('Gemini CLI').test(text)) continue;
-        const r = boxes.filter({ hasText: text.split('\n')[0] }).first();
-        await r.click();
-        await poll(`${text} unticked`, async () => !(await r.isChecked()));
+      for (const name of await ticked()) {
+        if (name === 'Cursor' || name === 'Gemini CLI') continue;
+        await box(name).click();
+        await poll(`${name} unticked`, async () => !(await box(name).isChecked()));
       }
-      const selected = await ticked();
-      assert.ok(
-        selected.length === 2 && selected.some((t) => named('Cursor').test(t)) && selected.some((t) => named('Gemini CLI').test(t)),
-        `the two detected agents are selected, nothing else: ${selected.join(' | ')}`,
-      );
+      assert.deepEqual((await ticked()).sort(), ['Cursor', 'Gemini CLI'], 'the two detected agents are selected, nothing else');
       await widget.getByRole('button', { name: 'OK' }).first().click();
       await wb.notification(/Connected (Cursor, Gemini CLI|Gemini CLI, Cursor) in/);
 
