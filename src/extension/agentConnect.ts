@@ -83,9 +83,8 @@ export class AgentConnections {
     const picked = await vscode.window.showQuickPick(items, {
       canPickMany: true,
       title: forDisconnect ? 'Disconnect Agents' : 'Connect Agents',
-      placeHolder: forDisconnect
-        ? 'Agents to stop recording (their hook entries are removed, everything else in those files is kept)'
-        : 'Agents to record in this workspace (detected and connected ones are selected)',
+      // Short enough for the quick pick's box (a longer one is cut and shown in a hover instead).
+      placeHolder: forDisconnect ? 'Agents to stop recording (only our hook entries go)' : 'Agents to record (detected ones are selected)',
       matchOnDescription: true,
       ignoreFocusOut: true,
     });

@@ -8,7 +8,7 @@ import type { SpanChange } from '../core/timeline';
 import { agentInfo } from './agents';
 import { CMD } from './commandIds';
 import type { ConvPrompt, ConvSession, ConvTool } from './conversationModel';
-import { oneLine } from '../shared/text';
+import { escapeMarkdown, oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
 import type { StepIndex } from './stepIndex';
 
@@ -93,15 +93,17 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
       case 'session': {
         const s = el.session;
         const agent = agentInfo(s.agent);
-        const item = new vscode.TreeItem(oneLine(s.title, 60), vscode.TreeItemCollapsibleState.Collapsed);
+        // The agent leads the label: at the default sidebar width the description is cut off first.
+        const item = new vscode.TreeItem(`${agent.name} · ${oneLine(s.title, 60)}`, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `session:${s.id}`;
         const filesOnly = agent.conversationUnavailable !== null;
-        item.description = `${agent.name} · ${relativeTime(s.time)}${s.parent ? ' · fork' : ''}${filesOnly ? ' · files only' : ''}`;
+        item.description = `${filesOnly ? 'files only · ' : ''}${relativeTime(s.time)}${s.parent ? ' · fork' : ''}`;
         item.iconPath = s.parent ? new vscode.ThemeIcon('repo-forked') : agent.icon;
         item.contextValue = `agentRewind.session${s.transcript ? '.transcript' : ''}${filesOnly ? '.filesOnly' : ''}`;
         const tip = new vscode.MarkdownString();
         tip.appendText(`${agent.name} session ${s.id}\n${s.prompts.length} prompt(s)${s.cwd ? `\n${s.cwd}` : ''}`);
-        if (agent.conversationUnavailable) tip.appendText(`\n\n${agent.conversationUnavailable} Files can still be rewound.`);
+        if (agent.conversationUnavailable)
+          tip.appendMarkdown(`\n\n${escapeMarkdown(`${agent.conversationUnavailable} Files can still be rewound.`)}`);
         item.tooltip = tip;
         item.accessibilityInformation = { label: `${agent.name} session: ${oneLine(s.title, 60)}${filesOnly ? ', files only' : ''}` };
         return item;
@@ -118,9 +120,8 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
         item.iconPath = new vscode.ThemeIcon(risky ? 'comment-unresolved' : 'comment');
         item.contextValue = `agentRewind.prompt${p.checkpointId ? '.hasCheckpoint' : ''}${p.forkable ? '.forkable' : ''}`;
         const unavailable = agentInfo(el.session.agent).conversationUnavailable;
-        item.tooltip = new vscode.MarkdownString().appendText(
-          p.text.slice(0, 2000) + (unavailable ? `\n\n${unavailable} Rewind files only to before this prompt.` : ''),
-        );
+        item.tooltip = new vscode.MarkdownString().appendText(p.text.slice(0, 2000));
+        if (unavailable) item.tooltip.appendMarkdown(`\n\n${escapeMarkdown(`${unavailable} Rewind files only to before this prompt.`)}`);
         return item;
       }
       case 'tool': {

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckpointKind } from '../core/records';
 import type { SpanChange } from '../core/timeline';
+import { agentInfo } from './agents';
 import { CMD, CTX } from './commandIds';
 import { oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
@@ -14,7 +15,7 @@ import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode
 export type FilesElement =
   | { kind: 'checkpoint'; node: CheckpointNode }
   | { kind: 'file'; checkpointId: string; change: SpanChange }
-  | { kind: 'session'; key: string; session: string; title: string; turns: TurnNode[] }
+  | { kind: 'session'; key: string; session: string; agent: string; title: string; turns: TurnNode[] }
   | { kind: 'more'; key: string; remaining: number };
 
 /** Above this many rows the root groups them by session; each group (and a filter's result) shows PAGE rows at a time. */
@@ -57,6 +58,8 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
   /** Rows shown per group (or filter), beyond the first page. */
   private readonly shown = new Map<string, number>();
   private groups: FilesElement[] | undefined;
+  /** Whether checkpoints of more than one agent are on the timeline (then each row names its agent). */
+  private several: boolean | undefined;
   private filterText = '';
   /** The tree, for its message (set by the composition root). */
   tree: vscode.TreeView<FilesElement> | undefined;
@@ -65,6 +68,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     model.onDidChange(() => {
       this.byId.clear();
       this.groups = undefined;
+      this.several = undefined;
       this.emitter.fire(undefined);
     });
   }
@@ -93,6 +97,10 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
   /** True when rows are grouped (and their counts kept cheap): a timeline of more than GROUP_AFTER rows. */
   get large(): boolean {
     return this.model.turns.length > GROUP_AFTER;
+  }
+
+  private get severalAgents(): boolean {
+    return (this.several ??= new Set(this.model.checkpoints.map((n) => n.checkpoint.agent).filter(Boolean)).size > 1);
   }
 
   getChildren(el?: FilesElement): FilesElement[] {
@@ -142,9 +150,9 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     }
     return [...bySession].map(([session, list]) => {
       const first = [...list].reverse().find((t) => t.node.checkpoint.kind === 'prompt') ?? list[list.length - 1]!;
-      const agent = list.find((t) => t.node.checkpoint.agent)?.node.checkpoint.agent ?? 'agent';
-      const title = `${agent} · ${oneLine(first.node.label || 'Session', 60)}`;
-      return this.remember(`session:${session}`, { kind: 'session', key: `session:${session}`, session, title, turns: list });
+      const agent = list.find((t) => t.node.checkpoint.agent)?.node.checkpoint.agent ?? '';
+      const title = `${agentInfo(agent).name} · ${oneLine(first.node.label || 'Session', 60)}`;
+      return this.remember(`session:${session}`, { kind: 'session', key: `session:${session}`, session, agent, title, turns: list });
     });
   }
 
@@ -194,7 +202,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       item.id = el.key;
       const newest = el.turns[0]!.node.checkpoint;
       item.description = `${el.turns.length} prompt${el.turns.length === 1 ? '' : 's'} · ${relativeTime(newest.time)}`;
-      item.iconPath = new vscode.ThemeIcon('comment-discussion');
+      item.iconPath = agentInfo(el.agent).icon;
       item.contextValue = 'agentRewind.sessionGroup';
       item.tooltip = new vscode.MarkdownString().appendText(`${el.title}\nSession ${el.session || '(none)'}`);
       return item;
@@ -223,8 +231,12 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       const edited = turn ? this.model.turnFiles(c.id).length : node.fileCount;
       const count = sum.total ? `${sum.total} file${sum.total === 1 ? '' : 's'} to rewind` : 'nothing to rewind';
       // The count first: at the default sidebar width it is what stays visible after the label.
-      item.description = `${count} · ${relativeTime(c.time)}`;
-      const [icon, color] = ICONS[c.kind] ?? ['circle-outline'];
+      const agent = c.agent ? agentInfo(c.agent).name : undefined;
+      item.description = `${count} · ${relativeTime(c.time)}${agent && this.severalAgents ? ` · ${agent}` : ''}`;
+      const [kindIcon, color] = ICONS[c.kind] ?? ['circle-outline'];
+      // With several agents on the timeline a prompt shows whose it was by its agent's icon.
+      const icon =
+        agent && this.severalAgents && (c.kind === 'prompt' || c.kind === 'session-start') ? agentInfo(c.agent!).codicon : kindIcon;
       // A row a rewind would not change is de-emphasised: its icon is greyed.
       item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(sum.total === 0 ? 'disabledForeground' : (color ?? 'foreground')));
       item.contextValue = `agentRewind.checkpoint.${c.kind}${node.isLastRewind ? '.lastRewind' : ''}`;
@@ -239,10 +251,10 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       if (turn?.sessionStart)
         tip.appendMarkdown('\n\n').appendText(`${oneLine(turn.sessionStart.label || 'Session started', 80)} just before this prompt.`);
       // Agent-provided strings (labels, session ids) go in as text: never markdown, links or command URIs.
-      if (c.session) tip.appendMarkdown('\n\n').appendText(`Session ${c.session.slice(0, 8)}`);
+      if (c.session) tip.appendMarkdown('\n\n').appendText(`${agent ? `${agent} session` : 'Session'} ${c.session.slice(0, 8)}`);
       item.tooltip = tip;
       item.accessibilityInformation = {
-        label: `${checkpointLabel(node, 200)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${count}`,
+        label: `${checkpointLabel(node, 200)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${count}${agent && this.severalAgents ? `, ${agent}` : ''}`,
       };
       return item;
     }

@@ -5,3 +5,12 @@ export function oneLine(s: string, max: number): string {
   const t = s.replace(/\s+/g, ' ').trim();
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
+
+/**
+ * Our own sentences for a markdown tooltip, their markdown characters escaped. Unlike VS Code's
+ * `appendText` (which turns every space into `&nbsp;`, so a long sentence wraps mid-word), they
+ * still wrap between words. Agent-provided strings keep going through `appendText`.
+ */
+export function escapeMarkdown(s: string): string {
+  return s.replace(/[\\`*_{}[\]()<>#+!|~]/g, '\\$&');
+}

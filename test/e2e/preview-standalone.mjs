@@ -488,7 +488,10 @@ test('hostile agent output stays text: no element, no script, no alert, bidi sho
   await model(page, M.hostile);
   await send(page, { type: 'error', message: '<img src=x onerror=alert(13)> failed' });
   await page.waitForSelector('#alert .alert-message');
-  await page.waitForTimeout(200); // give any injected handler the chance to fire
+  // Any injected element would fire its handler once loaded or failed: wait until every image (if any) is done
+  // and two frames have been painted after that, then check that nothing ran.
+  await page.waitForFunction(() => [...document.images].every((i) => i.complete));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await assertClean(page, 'hostile');
   const body = await page.evaluate(() => document.body.innerText);
   assert.ok(body.includes(M.XSS_IMG), 'the markup is shown as text');

@@ -92,11 +92,21 @@ export function workbench(page) {
       const entry = page.locator('.context-view .monaco-menu').getByRole('menuitem', { name: asRe(label) });
       await entry.first().waitFor({ state: 'visible', timeout });
       // VS Code's menu ignores a click that lands right after it opened (a guard against the opening
-      // right-click's mouse-up): let it settle, hover, then click.
-      await page.waitForTimeout(400);
-      await entry.first().hover();
-      await entry.first().click();
-      await entry.first().waitFor({ state: 'hidden', timeout });
+      // right-click's mouse-up): hover and click until the menu closes, which is what a click that counted does.
+      const end = Date.now() + timeout;
+      for (;;) {
+        await entry.first().hover();
+        await entry.first().click();
+        const closed = await entry
+          .first()
+          .waitFor({ state: 'hidden', timeout: 2000 })
+          .then(
+            () => true,
+            () => false,
+          );
+        if (closed) return;
+        if (Date.now() > end) throw new Error(`the context menu entry "${label}" did not take a click within ${timeout} ms`);
+      }
     },
 
     /** Clicks an action in a view's title bar (e.g. "Refresh"), by title. */
@@ -148,18 +158,24 @@ export function workbench(page) {
       return found;
     },
 
-    /** Labels currently offered by the command palette for a filter text (closes the palette after). */
-    async paletteLabels(filter, { settleMs = 500 } = {}) {
+    /** Labels currently offered by the command palette for a filter text (closes the palette after): read once
+     *  the list shows an entry and reads the same twice in a row (commands can still be arriving just after it opens). */
+    async paletteLabels(filter, { timeout = 15000 } = {}) {
       const input = page.locator('.quick-input-widget .quick-input-box input');
       await page.keyboard.press('Escape');
       await page.keyboard.press('F1');
       await input.waitFor({ state: 'visible' });
       await input.fill(`>${filter}`);
-      await page.waitForTimeout(settleMs);
-      const labels = await page
-        .locator('.quick-input-widget .quick-input-list')
-        .getByRole('option')
-        .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') || ''));
+      const options = page.locator('.quick-input-widget .quick-input-list').getByRole('option');
+      await options.first().waitFor({ state: 'visible', timeout });
+      const read = () => options.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') || ''));
+      let labels = await read();
+      for (const end = Date.now() + timeout; ;) {
+        await new Promise((r) => setTimeout(r, 200)); // the poll interval between two reads compared
+        const again = await read();
+        if (again.join('\n') === labels.join('\n') || Date.now() > end) break;
+        labels = again;
+      }
       await page.keyboard.press('Escape');
       return labels;
     },
@@ -212,7 +228,7 @@ export function workbench(page) {
             `no visible webview of ${extensionId}${kind ? ` (${kind})` : ''}${has ? ` containing ${has}` : ''} within ${timeout} ms (${seen} candidate(s))`,
           );
         }
-        await page.waitForTimeout(250);
+        await new Promise((r) => setTimeout(r, 250)); // the poll interval of this condition loop (deadline above)
       }
     },
 

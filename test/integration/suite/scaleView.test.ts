@@ -31,7 +31,14 @@ suite('Files view at 10,000 checkpoints', function () {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-scale-view-'));
     const built = buildScaleStore(path.join(tmp, 'store'), path.join(tmp, 'ws'), { checkpoints: 10000, files: 50 });
     assert.equal(built.ids.length, 10000);
-    let text = fs.readFileSync(path.join(tmp, 'store', 'files.jsonl'));
+    // Every odd session is Cursor's, so the groups show two agents by their display names and icons.
+    let text = Buffer.from(
+      fs
+        .readFileSync(path.join(tmp, 'store', 'files.jsonl'), 'utf8')
+        .split('\n')
+        .map((l) => (/"session":"sess-\d{3}[13579]-/.test(l) ? l.replace('"agent":"claude"', '"agent":"cursor"') : l))
+        .join('\n'),
+    );
     if (before.length && before[before.length - 1] !== 0x0a) text = Buffer.concat([Buffer.from('\n'), text]);
     fs.appendFileSync(log, text);
     await until('the model to read the appended 10,000 checkpoints', () => api.model!.checkpoints.length >= countBefore + 10000, 60000);
@@ -60,8 +67,24 @@ suite('Files view at 10,000 checkpoints', function () {
       (el): el is Extract<FilesElement, { kind: 'session' }> => el.kind === 'session' && el.session.startsWith('sess-'),
     );
     assert.equal(groups.length, 100, 'one group per generated session');
+    const itemOf = (prefix: string) => {
+      const g = groups.find((el) => el.session.startsWith(prefix));
+      assert.ok(g, `a group for session ${prefix}…`);
+      return items[roots.indexOf(g)]!;
+    };
+    for (const [prefix, name, icon] of [
+      ['sess-0002-', 'Claude Code', 'sparkle'],
+      ['sess-0003-', 'Cursor', 'inspect'],
+    ] as const) {
+      const item = itemOf(prefix);
+      assert.match(
+        label(item),
+        new RegExp(`^${name} · Prompt \\d+: refactor module`),
+        `the agent's display name and the first prompt name ${prefix}'s group`,
+      );
+      assert.equal((item.iconPath as vscode.ThemeIcon | undefined)?.id, icon, `${prefix}'s group shows ${name}'s icon`);
+    }
     const first = items[roots.indexOf(groups[0]!)]!;
-    assert.match(label(first), /^claude · Prompt \d+: refactor module/, 'the agent and the first prompt name the group');
     const n = groups[0]!.turns.length;
     assert.equal(n, 99, "a session's start is folded into its first prompt: 99 rows");
     assert.equal(first.description?.toString().split(' · ')[0], `${n} prompts`);

@@ -68,7 +68,8 @@ suite('VS Code agent mode session', function () {
       api.conversation!.getChildren().find((e) => e.kind === 'session' && e.session.id === session),
     );
     const item = api.conversation!.getTreeItem(el);
-    assert.match(String(item.description), /^VS Code agent mode · .* · files only$/);
+    assert.match(String(item.label), /^VS Code agent mode · create the greeting/, 'the agent leads the label');
+    assert.match(String(item.description), /^files only · /);
     assert.match(String(item.contextValue), /\.filesOnly$/);
     assert.match(
       (item.tooltip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' '),
