@@ -133,11 +133,15 @@ export class Store {
     this.writeMeta({ ...meta, roots: [...meta.roots, ...add] });
   }
 
-  /** Workspace folders known to this store: store.json roots plus checkpoint working folders. */
-  roots(records?: readonly LogRecord[]): string[] {
+  /** Workspace folders known to this store: store.json roots plus checkpoint working folders (of `records`, and `more`). */
+  roots(records?: readonly LogRecord[], more: readonly string[] = []): string[] {
     const set = new Set(this.meta().roots);
-    // A checkpoint's working folder counts only when it could be a workspace (never home, /tmp or /).
-    for (const r of records ?? []) if (r.t === 'checkpoint' && r.cwd && !tooBroadRoot(r.cwd)) set.add(r.cwd);
+    // A checkpoint's working folder counts only when it could be a workspace (never home, /tmp or /);
+    // each folder is judged once (10,000 checkpoints name a handful of folders).
+    const cwds = new Set<string>();
+    for (const r of records ?? []) if (r.t === 'checkpoint' && r.cwd) cwds.add(r.cwd);
+    for (const d of more) cwds.add(d);
+    for (const cwd of cwds) if (!set.has(cwd) && !tooBroadRoot(cwd)) set.add(cwd);
     return [...set];
   }
 
@@ -147,13 +151,29 @@ export class Store {
    * never inside `.git` or the store.
    */
   mayWrite(p: string, roots: readonly string[]): boolean {
-    if (checkAbsolutePath(p) !== p) return false;
-    if (p.split(/[\\/]/).includes('.git')) return false;
-    if (isInside(p, this.dir)) return false;
-    const inside = roots.filter((r) => isInside(p, r));
-    if (inside.length === 0) return false;
-    const dir = realExistingDir(path.dirname(p));
-    return dir !== null && inside.some((r) => isInside(dir, realExistingDir(r) ?? r));
+    return this.mayWriter(roots)(p);
+  }
+
+  /**
+   * `mayWrite` for many paths at one moment (a plan's): each folder's real path is looked up once
+   * (a plan of thousands of files in a few folders would otherwise resolve each folder per file).
+   */
+  mayWriter(roots: readonly string[]): (p: string) => boolean {
+    const real = new Map<string, string | null>();
+    const realDir = (d: string) => {
+      let r = real.get(d);
+      if (r === undefined) real.set(d, (r = realExistingDir(d)));
+      return r;
+    };
+    return (p) => {
+      if (checkAbsolutePath(p) !== p) return false;
+      if (p.split(/[\\/]/).includes('.git')) return false;
+      if (isInside(p, this.dir)) return false;
+      const inside = roots.filter((r) => isInside(p, r));
+      if (inside.length === 0) return false;
+      const dir = realDir(path.dirname(p));
+      return dir !== null && inside.some((r) => isInside(dir, realDir(r) ?? r));
+    };
   }
 
   config(): StoreConfig {
