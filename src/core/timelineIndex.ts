@@ -19,10 +19,10 @@ import type { LogContents, LogProblem } from './fileLog';
 import { FactsFold, type PathFacts } from './plan';
 import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
 import { readRange, writeDerived } from './logPrefix';
-import { type LogPosition, readTail } from './logTail';
+import { type LogPosition, readTail, type TailRead } from './logTail';
 import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from './records';
 import { encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } from './snapColumns';
-import { filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn } from './timeline';
+import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn } from './timeline';
 
 export const INDEX_FILE = 'timeline.idx';
 const VERSION = 5;
@@ -206,13 +206,13 @@ const indexOff = () => process.env.AGENT_REWIND_INDEX === 'off';
  * The index in `storeDir` and the log lines after it, with the parts `use` reads parsed; null when
  * there is no usable index (then the caller reads the log whole).
  */
-function indexAndTail(storeDir: string, logFile: string, use: (idx: IndexRead) => void) {
+function indexAndTail(storeDir: string, logFile: string, use: (idx: IndexRead, tail: TailRead) => void) {
   if (indexOff()) return null;
   const idx = IndexRead.read(path.join(storeDir, INDEX_FILE));
   const tail = idx ? readTail(logFile, idx.pos) : null;
   if (!idx || !tail) return null;
   try {
-    use(idx);
+    use(idx, tail);
   } catch {
     return null;
   }
@@ -295,9 +295,13 @@ function firstAbove(rows: Int32Array, seqs: ArrayLike<number>, seq: number): num
  */
 export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
   let rows: SnapRows | null = null;
-  const it = indexAndTail(storeDir, logFile, (idx) => {
+  const it = indexAndTail(storeDir, logFile, (idx, tail) => {
     idx.keys();
     rows = new SnapRows(idx.snapPart());
+    // The checkpoint part is read below when the index is rewritten or a new rewind snapshot needs the checkpoints.
+    const newer = tail.complete.records.concat(tail.partial.records);
+    if (tail.to.size - idx.pos.size >= REWRITE_AFTER_BYTES || newer.some((r) => r.t === 'snap' && r.phase === 'rewind'))
+      idx.checkpointPart();
   });
   if (!it || !rows) return fullRead(storeDir, logFile);
   const snaps: SnapRows = rows;
@@ -383,6 +387,15 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
     };
   };
   const ids = newerCps.length ? keys.ids.concat(newerCps.map((c) => c.id)) : keys.ids;
+  const checkpointAt = (i: number): Sequenced<CheckpointRecord> => {
+    if (i >= keys.ids.length) return newerCps[i - keys.ids.length]!;
+    try {
+      return idx.checkpoint(i);
+    } catch {
+      // Its place in a damaged checkpoint part: read from the log (which writes the index again).
+      return checkpoints(fullRead(storeDir, logFile).records)[i]!;
+    }
+  };
   return {
     planInput,
     get records() {
@@ -393,7 +406,7 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
     },
     via: 'index',
     provenance,
-    findCheckpoint: (ref) => findCheckpointIn(ids, ref, (i) => (i < keys.ids.length ? idx.checkpoint(i) : newerCps[i - keys.ids.length]!)),
+    findCheckpoint: (ref) => findCheckpointIn(ids, ref, checkpointAt),
     touchedAfter,
   };
 }

@@ -325,6 +325,23 @@ describe('IncrementalLog', () => {
   });
 });
 
+describe('a checkpoint read from its place', () => {
+  it('a damaged place reads the checkpoint from the log (and writes the index again)', () => {
+    append(records(0, 10));
+    skeleton();
+    const text = fs.readFileSync(index, 'latin1');
+    const at = text.indexOf('{"t":"checkpoint","id":"cp3"');
+    assert.ok(at > 0);
+    fs.writeFileSync(index, Buffer.from(text.slice(0, at) + '#' + text.slice(at + 1), 'latin1'));
+    const s = readSkeleton(dir, log);
+    assert.equal(s.via, 'index');
+    const found = s.findCheckpoint('cp3');
+    assert.ok(found.ok);
+    assert.deepEqual(plain2(found.checkpoint), plain2(checkpoints(readLog(log).records)[3]));
+    assert.equal(fs.readFileSync(index, 'latin1').includes('#"t":"checkpoint"'), false, 'the index is written again');
+  });
+});
+
 describe('snapshot columns', () => {
   it('read back the same records from bytes at any alignment (a view where 8-aligned, a copy elsewhere)', () => {
     append(records(0, 12));
