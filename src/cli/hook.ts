@@ -12,7 +12,6 @@ import { detectAgent } from '../agents/detect';
 import type { AdapterResult } from '../recording/events';
 import { firstDelivery, sweepDedupe } from '../recording/dedupe';
 import { clearPairs, pairCall } from '../recording/pairCalls';
-import { statAhead } from '../recording/observe';
 import { record } from '../recording/recorder';
 import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../core/conversation/regroundHook';
 import { fault } from '../core/faults';
@@ -134,7 +133,7 @@ function logOpening(dir: string, message: string): void {
 }
 
 /** The synchronous rest of the hook: one payload into the store. Never throws. */
-async function recordPayload(named: string | undefined, args: readonly string[], dir: string | null, text: string): Promise<number> {
+function recordPayload(named: string | undefined, args: readonly string[], dir: string | null, text: string): number {
   let store: Store | null = null;
   let shell = false;
   try {
@@ -179,9 +178,6 @@ async function recordPayload(named: string | undefined, args: readonly string[],
     } catch (e) {
       store.logError(`hook: re-grounding: ${(e as Error).message}`, { stack: (e as Error).stack?.split('\n').slice(0, 4).join(' | ') });
     }
-    // The boundary's observation stats every recorded path: taken ahead, many at a time (observe.ts).
-    if (boundary && !(r.event.type === 'stop' && r.event.subagent))
-      await statAhead(store).catch((e: Error) => store!.logError(`hook: stat ahead: ${e.message}`));
     const done = announceWriter(store.dir);
     try {
       fault('hook.record');

@@ -6,13 +6,13 @@
 // exactly the disk for every path we know. A rewind treats observed content as the user's
 // (provenance: core/provenance.ts): it warns before reverting it and refuses to overwrite it.
 //
-// Cost: one lstat per recorded path — taken ahead by the hook, many at a time on libuv's threads
-// (statAhead) — and the content read and hashed only where size, mtime or mode moved. Paths nobody recorded are not looked at (a rewind never touches them), and paths of calls
+// Cost: one lstat per recorded path; the content is read and hashed only where size, mtime or mode
+// moved. Paths nobody recorded are not looked at (a rewind never touches them), and paths of calls
 // still in flight (their tool is writing them right now) are left to that call's own `after`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from '../core/blobs';
-import type { LatestState, LatestTable } from '../core/latestSnaps';
+import type { LatestState } from '../core/latestSnaps';
 import type { LogRecord, SnapRecord } from '../core/records';
 import { readJournal } from '../core/rewind/journal';
 import type { Store } from '../core/store';
@@ -50,43 +50,6 @@ export function differsFromRecord(p: string, r: LatestState, maxBytes: number): 
   }
 }
 
-/** What statAhead found, for the next observeBoundary of this process (used once). */
-let ahead: { table: LatestTable | null; log: string; stats: Map<string, fs.Stats | undefined> } | null = null;
-
-/** The log's identity and length: a table read at the same identity and length is the table now. */
-function logKey(file: string): string {
-  const st = fs.statSync(file, { throwIfNoEntry: false });
-  return st ? `${st.ino}:${st.size}` : '-';
-}
-
-/**
- * The stat of every recorded plain file, taken ahead of the boundary's observation with many lstat
- * calls in flight (the syscalls run on libuv's threads, beside the main thread building the results)
- * instead of one after another: at 10,000 recorded paths this is most of a boundary's cost. The
- * observation uses a stat taken ahead only to let a path go (its size, mtime and mode are the
- * record's, exactly as its own lstat would decide a moment later); anything else is looked at again.
- */
-export async function statAhead(store: Store, inFlight = 16): Promise<void> {
-  const before = logKey(store.logFile);
-  const table = store.latestSnaps();
-  const paths: string[] = [];
-  table.forEach((p, _state, plain) => {
-    if (plain) paths.push(p);
-  });
-  const stats = new Map<string, fs.Stats | undefined>();
-  let next = 0;
-  const lane = (done: () => void): void => {
-    if (next >= paths.length) return done();
-    const p = paths[next++]!;
-    fs.lstat(p, (err, st) => {
-      stats.set(p, err ? undefined : st);
-      lane(done);
-    });
-  };
-  await Promise.all(Array.from({ length: Math.min(inFlight, paths.length) }, () => new Promise<void>((res) => lane(res))));
-  ahead = { table: logKey(store.logFile) === before ? table : null, log: before, stats };
-}
-
 /** Paths that calls still in flight (any session) are writing: their own `after` will record them. */
 function inflightPaths(store: Store): Set<string> {
   const out = new Set<string>();
@@ -121,10 +84,7 @@ function inflightPaths(store: Store): Set<string> {
  * `after`s of calls whose PostToolUse never came): they count as the latest record of their paths.
  */
 export function observeBoundary(store: Store, e: EventBase, pending: readonly LogRecord[] = [], time = Date.now()): SnapRecord[] {
-  const taken = ahead;
-  ahead = null;
-  const latest = taken?.table && logKey(store.logFile) === taken.log ? taken.table : store.latestSnaps();
-  const early = taken?.stats;
+  const latest = store.latestSnaps();
   for (const r of pending) if (r.t === 'snap') latest.shadow(r);
   const skip = inflightPaths(store);
   const maxBytes = store.config().maxFileBytes;
@@ -134,13 +94,11 @@ export function observeBoundary(store: Store, e: EventBase, pending: readonly Lo
     if (plain) {
       // The common case, answered by one lstat and the cached columns: a regular file, unmoved.
       let st: fs.Stats | undefined;
-      if (early?.has(p)) st = early.get(p);
-      else
-        try {
-          st = fs.lstatSync(p, { throwIfNoEntry: false });
-        } catch {
-          st = undefined;
-        }
+      try {
+        st = fs.lstatSync(p, { throwIfNoEntry: false });
+      } catch {
+        st = undefined;
+      }
       if (
         st &&
         st.isFile() &&
