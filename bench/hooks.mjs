@@ -1,12 +1,14 @@
 // The hook's cost, measured as whole processes the way an agent runs it, against the floor (bare
 // `node -e 0`) and against a Cline-style checkpoint (git add -A && git commit into a shadow git
 // dir with the workspace as work tree), on generated workspaces of 1,000 and 50,000 files; and Bash calls
-// that really change 1 and 100 files at 1,000 / 10,000 / 50,000 files (shell capture reads the workspace).
+// that really change 1 and 100 files at 1,000 / 10,000 / 50,000 files (shell capture reads the workspace),
+// on two tree shapes: the generated one (random nesting) and a realistic one (about 10 files per
+// folder, a node_modules-like folder, a flat generated/ folder of thousands of files).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fmt, makeWorkspace, measure, rm, timeSpawn, tmp } from './lib.mjs';
+import { fmt, makeRealisticWorkspace, makeWorkspace, measure, rm, timeSpawn, tmp } from './lib.mjs';
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 const N = Number(process.env.BENCH_RUNS || 25);
@@ -36,6 +38,14 @@ function bashCall(ws, store, targets, tag) {
   for (const t of targets) fs.appendFileSync(path.join(ws, t), `// ${tag}\n`);
   const b = hook(store, { ...p, hook_event_name: 'PostToolUse', tool_response: {} });
   return a + b;
+}
+
+/** How many `after` snapshots the store holds for the call `call`: what a Bash call's capture recorded. */
+function recordedAfters(store, call) {
+  return fs
+    .readFileSync(path.join(store, 'files.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.includes(`"${call}"`) && l.includes('"t":"snap"') && l.includes('"phase":"after"')).length;
 }
 
 function shadowGit(ws, gitDir, i) {
@@ -85,37 +95,50 @@ export function runHookBench() {
       out.push({
         name: `recorded write, ${files} files (Pre+Post, 10 KB)`,
         ms: writes[files],
-        vs: `shadow-git checkpoint ${fmt(shadow)} → ${shadow >= writes[files] ? `ours ${(shadow / writes[files]).toFixed(1)}× cheaper` : `shadow git ${(writes[files] / shadow).toFixed(1)}× cheaper (a process per hook costs more than a small commit)`}`,
+        vs:
+          `ours stores the written file's bytes (before and after) + 3 log lines; shadow git (add -A && commit) refreshes its whole index ` +
+          `and stores a tree + commit: ${fmt(shadow)} → ${shadow >= writes[files] ? `ours ${(shadow / writes[files]).toFixed(1)}× cheaper` : `shadow git ${(writes[files] / shadow).toFixed(1)}× cheaper (a process per hook costs more than a small commit)`}`,
       });
       rm(ws);
     }
     // Shell capture is where the workspace size shows: a Bash call that really changes 1 or 100 files,
-    // PreToolUse + the change + PostToolUse, after the session's baseline, at 1k / 10k / 50k files.
+    // PreToolUse + the change + PostToolUse, after the session's baseline, at 1k / 10k / 50k files, on
+    // both tree shapes. The changes are checked to be recorded: a row that recorded nothing measured nothing.
     const bash = {};
-    for (const files of [1000, 10000, 50000]) {
-      const ws = path.join(root, `bash${files}`);
-      makeWorkspace(ws, files);
-      const st = path.join(root, `store-bash${files}`);
-      hook(st, { session_id: 'bench', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' });
-      const targets = fs
-        .readdirSync(ws, { recursive: true })
-        .filter((f) => f.endsWith('.ts'))
-        .slice(0, 100);
-      for (const changed of [1, 100]) {
-        const key = `${files}/${changed}`;
-        bash[key] = measure((i) => bashCall(ws, st, targets.slice(0, changed), `${key}-${i}`), Math.max(5, Math.floor(N / 3)), 1);
-        out.push({
-          name: `Bash changing ${changed} file(s), ${files} files`,
-          ms: bash[key],
-          vs: files === 1000 ? '' : `${(bash[key] / bash[`1000/${changed}`]).toFixed(2)}× the same call at 1,000 files`,
-        });
+    const shapes = {
+      generated: (ws, files) => {
+        makeWorkspace(ws, files);
+        return fs
+          .readdirSync(ws, { recursive: true })
+          .filter((f) => f.endsWith('.ts'))
+          .slice(0, 100);
+      },
+      realistic: (ws, files) => makeRealisticWorkspace(ws, files).changeable.slice(0, 100),
+    };
+    for (const [shape, make] of Object.entries(shapes)) {
+      for (const files of [1000, 10000, 50000]) {
+        const ws = path.join(root, `bash-${shape}${files}`);
+        const targets = make(ws, files);
+        const st = path.join(root, `store-bash-${shape}${files}`);
+        hook(st, { session_id: 'bench', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' });
+        for (const changed of [1, 100]) {
+          const key = `${shape}/${files}/${changed}`;
+          bash[key] = measure((i) => bashCall(ws, st, targets.slice(0, changed), `${key}-${i}`), Math.max(5, Math.floor(N / 3)), 1);
+          const recorded = recordedAfters(st, `toolu_bash_${key}-1`); // -0 ran twice (the warm-up)
+          if (recorded !== changed) throw new Error(`the Bash call changing ${changed} file(s) (${key}) recorded ${recorded}`);
+          out.push({
+            name: `Bash changing ${changed} file(s), ${files} files, ${shape} tree`,
+            ms: bash[key],
+            vs: files === 1000 ? '' : `${(bash[key] / bash[`${shape}/1000/${changed}`]).toFixed(2)}× the same call at 1,000 files`,
+          });
+        }
+        rm(ws);
       }
-      rm(ws);
     }
     return {
       title: 'Hook path',
       rows: out,
-      ratios: { hookVsNode: oneHook / bare, bash50kVs1k: bash['50000/1'] / bash['1000/1'] },
+      ratios: { hookVsNode: oneHook / bare, bash50kVs1k: bash['generated/50000/1'] / bash['generated/1000/1'] },
     };
   } finally {
     rm(root);

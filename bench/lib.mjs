@@ -37,6 +37,45 @@ export function makeWorkspace(dir, files, seed = 42) {
   return { dir, files, bytes };
 }
 
+/**
+ * A workspace shaped like a real project of `files` files: a source tree of about 10 files per
+ * folder (3 levels), a `node_modules`-like folder (30% of the files: packages of ~10 files, which
+ * capture never enters), and a flat `generated/` folder holding 20% of the files (thousands at
+ * 10k+). Returns the paths (relative) a Bash call may change: source files first, then generated ones.
+ */
+export function makeRealisticWorkspace(dir, files, seed = 43) {
+  const r = rng(seed);
+  fs.mkdirSync(dir, { recursive: true });
+  const nodeModules = Math.floor(files * 0.3);
+  const generated = Math.floor(files * 0.2);
+  const source = files - nodeModules - generated;
+  const line = (l) => `export const x${l} = ${Math.floor(r() * 1e6)};\n`;
+  const write = (rel, lines) => {
+    const p = path.join(dir, rel);
+    fs.mkdirSync(path.dirname(p), { recursive: true });
+    let text = '';
+    for (let l = 0; l < lines; l++) text += line(l);
+    fs.writeFileSync(p, text);
+  };
+  const src = [];
+  for (let i = 0; i < source; i++) {
+    const folder = Math.floor(i / 10); // ~10 files per folder, folders nested 3 deep (10 × 10 × …)
+    const rel = path.join('src', `a${folder % 10}`, `b${Math.floor(folder / 10) % 10}`, `c${Math.floor(folder / 100)}`, `f${i}.ts`);
+    write(rel, 5 + Math.floor(r() * 100));
+    src.push(rel);
+  }
+  for (let i = 0; i < nodeModules; i++)
+    write(path.join('node_modules', `pkg${Math.floor(i / 10)}`, `m${i % 10}.js`), 5 + Math.floor(r() * 40));
+  const gen = [];
+  for (let i = 0; i < generated; i++) {
+    const rel = path.join('generated', `g${i}.ts`);
+    write(rel, 3 + Math.floor(r() * 20));
+    gen.push(rel);
+  }
+  fs.writeFileSync(path.join(dir, '.gitignore'), 'node_modules/\n');
+  return { dir, files, changeable: [...src.slice(0, 50), ...gen.slice(0, 50), ...src.slice(50)] };
+}
+
 export function tmp(prefix) {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }

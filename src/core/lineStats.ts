@@ -61,7 +61,23 @@ export function lineStats(from: Uint8Array | null, to: Uint8Array | null): LineS
   if (!from) return { insertions: countLines(b), deletions: 0 };
   if (!to) return { insertions: 0, deletions: countLines(a) };
   if (a.length > MAX_DIFF_BYTES || b.length > MAX_DIFF_BYTES) return estimate(a, b);
-  const changes = diffLines(a, b, { maxEditLength: MAX_EDIT_LENGTH });
+  // The lines both sides begin and end with are in every shortest edit script, and where what is
+  // left shares no line at all, the shortest script is to delete it all and insert it all: counted
+  // exactly without running the diff (a file rewritten line by line is the diff's worst case).
+  const x = tokens(a);
+  const y = tokens(b);
+  let start = 0;
+  while (start < x.length && start < y.length && x[start] === y[start]) start++;
+  let endX = x.length;
+  let endY = y.length;
+  while (endX > start && endY > start && x[endX - 1] === y[endY - 1]) {
+    endX--;
+    endY--;
+  }
+  const shared = new Set(x.slice(start, endX));
+  if (endX === start || endY === start || !y.slice(start, endY).some((l) => shared.has(l)))
+    return { insertions: endY - start, deletions: endX - start };
+  const changes = diffLines(x.slice(start, endX).join(''), y.slice(start, endY).join(''), { maxEditLength: MAX_EDIT_LENGTH });
   if (!changes) return estimate(a, b);
   let insertions = 0;
   let deletions = 0;
@@ -70,4 +86,16 @@ export function lineStats(from: Uint8Array | null, to: Uint8Array | null): LineS
     else if (c.removed) deletions += c.count ?? 0;
   }
   return { insertions, deletions };
+}
+
+/** The diff's own line tokens: each line with the newline that ends it (`\n` or `\r\n`), the last one without when there is none. */
+function tokens(text: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', from)) {
+    out.push(text.slice(from, nl + 1));
+    from = nl + 1;
+  }
+  if (from < text.length) out.push(text.slice(from));
+  return out;
 }

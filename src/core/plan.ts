@@ -259,6 +259,7 @@ export function computeChanges(records: readonly Sequenced[], target: { seq: num
   }
   const byPath = <T extends { path: string }>(a: T, b: T) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   changes.sort(byPath);
+  conflicts.sort(byPath);
   notRestorable.sort(byPath);
   uncertain.sort(byPath);
   yourEdits.sort(byPath);

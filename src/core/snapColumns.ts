@@ -87,11 +87,18 @@ export function snapsFromBytes(buf: Buffer): SnapColumns {
   let at = nl + 1 + ((8 - ((nl + 1) % 8)) % 8);
   const numBytes = FLOAT_COLUMNS.length * n * 8 + INT_COLUMNS.length * n * 4;
   if (buf.length - at !== numBytes + hashBytes || hashBytes % 32 !== 0) throw new Error('snapshot columns of the wrong length');
-  // One copy into an aligned buffer; every column is a view of it.
-  const nums = new ArrayBuffer(numBytes);
-  new Uint8Array(nums).set(buf.subarray(at, at + numBytes));
+  // Every column is a view of the bytes read, where they are 8-aligned (the index reader reads the
+  // part into a buffer of its own, so they are); else of one aligned copy.
   const c = { ...rest, hashes: buf.subarray(at + numBytes) } as unknown as SnapColumns;
-  at = 0;
+  let nums: ArrayBuffer;
+  if ((buf.byteOffset + at) % 8 === 0) {
+    nums = buf.buffer as ArrayBuffer;
+    at += buf.byteOffset;
+  } else {
+    nums = new ArrayBuffer(numBytes);
+    new Uint8Array(nums).set(buf.subarray(at, at + numBytes));
+    at = 0;
+  }
   for (const k of FLOAT_COLUMNS) {
     c[k] = new Float64Array(nums, at, n);
     at += n * 8;
@@ -223,6 +230,48 @@ export class SnapRows {
     for (let i = 0; i < n; i++)
       if (c.hash[i]! >= this.hashOf.length || c.path[i]! >= this.strs.length) throw new Error('snapshot columns that do not fit together');
     this.built = new Array<Sequenced<SnapRecord> | undefined>(n);
+  }
+
+  private byPath: Int32Array[] | undefined;
+  private groupOf: Map<string, Int32Array> | undefined;
+
+  /** Each path's row numbers in log order, one list per path (grouped once, without building records). */
+  groups(): Int32Array[] {
+    if (this.byPath) return this.byPath;
+    const { c, n } = this;
+    // A counting sort on the interned path index; a path kept in `rest` (never in practice) is grouped by its string.
+    const count = new Int32Array(this.strs.length + 1);
+    const odd = new Map<string, number[]>();
+    for (let i = 0; i < n; i++) {
+      const p = c.path[i]!;
+      if (p >= 0) count[p + 1]!++;
+      else {
+        const key = this.pathOf(i);
+        const list = odd.get(key);
+        if (list) list.push(i);
+        else odd.set(key, [i]);
+      }
+    }
+    for (let k = 1; k < count.length; k++) count[k]! += count[k - 1]!;
+    const order = new Int32Array(count[count.length - 1]!);
+    const fill = count.slice(0, -1);
+    for (let i = 0; i < n; i++) {
+      const p = c.path[i]!;
+      if (p >= 0) order[fill[p]!++] = i;
+    }
+    const out: Int32Array[] = [];
+    for (let p = 0; p + 1 < count.length; p++) if (count[p + 1]! > count[p]!) out.push(order.subarray(count[p]!, count[p + 1]!));
+    for (const list of odd.values()) out.push(Int32Array.from(list));
+    return (this.byPath = out);
+  }
+
+  /** The row numbers of `path`, in log order. */
+  rowsOf(path: string): Int32Array {
+    if (!this.groupOf) {
+      this.groupOf = new Map();
+      for (const g of this.groups()) this.groupOf.set(this.pathOf(g[0]!), g);
+    }
+    return this.groupOf.get(path) ?? new Int32Array(0);
   }
 
   /** The path of row `i` without building its record. */

@@ -147,13 +147,29 @@ export class Store {
    * never inside `.git` or the store.
    */
   mayWrite(p: string, roots: readonly string[]): boolean {
-    if (checkAbsolutePath(p) !== p) return false;
-    if (p.split(/[\\/]/).includes('.git')) return false;
-    if (isInside(p, this.dir)) return false;
-    const inside = roots.filter((r) => isInside(p, r));
-    if (inside.length === 0) return false;
-    const dir = realExistingDir(path.dirname(p));
-    return dir !== null && inside.some((r) => isInside(dir, realExistingDir(r) ?? r));
+    return this.mayWriter(roots)(p);
+  }
+
+  /**
+   * `mayWrite` for many paths at one moment (a plan's): each folder's real path is looked up once
+   * (a plan of thousands of files in a few folders would otherwise resolve each folder per file).
+   */
+  mayWriter(roots: readonly string[]): (p: string) => boolean {
+    const real = new Map<string, string | null>();
+    const realDir = (d: string) => {
+      let r = real.get(d);
+      if (r === undefined) real.set(d, (r = realExistingDir(d)));
+      return r;
+    };
+    return (p) => {
+      if (checkAbsolutePath(p) !== p) return false;
+      if (p.split(/[\\/]/).includes('.git')) return false;
+      if (isInside(p, this.dir)) return false;
+      const inside = roots.filter((r) => isInside(p, r));
+      if (inside.length === 0) return false;
+      const dir = realDir(path.dirname(p));
+      return dir !== null && inside.some((r) => isInside(dir, realDir(r) ?? r));
+    };
   }
 
   config(): StoreConfig {

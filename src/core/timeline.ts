@@ -56,11 +56,21 @@ export type FindResult =
 /** Finds a checkpoint by id, or by a unique prefix of its id. */
 export function findCheckpoint(records: readonly Sequenced[], idOrPrefix: string): FindResult {
   const all = checkpoints(records);
-  const exact = all.find((c) => c.id === idOrPrefix);
-  if (exact) return { ok: true, checkpoint: exact };
-  const matches = idOrPrefix.length >= 4 ? all.filter((c) => c.id.startsWith(idOrPrefix)) : [];
-  if (matches.length === 1) return { ok: true, checkpoint: matches[0]! };
-  return { ok: false, reason: matches.length ? 'ambiguous' : 'none', matches: matches.map((c) => c.id) };
+  return findCheckpointIn(
+    all.map((c) => c.id),
+    idOrPrefix,
+    (i) => all[i]!,
+  );
+}
+
+/** findCheckpoint over the checkpoints' ids, in order: `at(i)` gives the `i`th checkpoint (the timeline index builds only that one). */
+export function findCheckpointIn(ids: readonly string[], idOrPrefix: string, at: (i: number) => Sequenced<CheckpointRecord>): FindResult {
+  const exact = ids.indexOf(idOrPrefix);
+  if (exact >= 0) return { ok: true, checkpoint: at(exact) };
+  const matches: number[] = [];
+  if (idOrPrefix.length >= 4) ids.forEach((id, i) => id.startsWith(idOrPrefix) && matches.push(i));
+  if (matches.length === 1) return { ok: true, checkpoint: at(matches[0]!) };
+  return { ok: false, reason: matches.length ? 'ambiguous' : 'none', matches: matches.map((i) => ids[i]!) };
 }
 
 /**

@@ -5,7 +5,9 @@
 // sequence numbers; the other call lines (most of the log's bytes) are left out. Three parts, each
 // parsed only when needed: a header line (the log prefix it describes, the parts' lengths); the
 // checkpoints and calls with each checkpoint's file count (all `checkpoints` reads); the snapshots
-// as columns with their provenance (snapColumns.ts; what a plan adds).
+// as columns with their provenance (snapColumns.ts; what a plan adds); and the keys a plan needs
+// of the first part — checkpoint ids, where each checkpoint's JSON lies in it, the working folders,
+// the calls — so a plan parses one checkpoint, not 10,000.
 //
 // Derived and disposable, like latest.json: it names the log prefix it was made from
 // (logPrefix.ts) and is used only while the log still starts with it; the lines after that prefix
@@ -17,13 +19,13 @@ import type { LogContents, LogProblem } from './fileLog';
 import { FactsFold, type PathFacts } from './plan';
 import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
 import { readRange, writeDerived } from './logPrefix';
-import { type LogPosition, readTail } from './logTail';
+import { type LogPosition, readTail, type TailRead } from './logTail';
 import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from './records';
 import { encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } from './snapColumns';
-import { filesPerCheckpoint } from './timeline';
+import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn } from './timeline';
 
 export const INDEX_FILE = 'timeline.idx';
-const VERSION = 4;
+const VERSION = 5;
 /** Write the index again once this much log has been appended since (a prompt adds a few KB). */
 const REWRITE_AFTER_BYTES = 256 * 1024;
 
@@ -48,8 +50,8 @@ function merge(a: Sequenced[], b: Sequenced[]): Sequenced[] {
 
 interface Header extends LogPosition {
   v: number;
-  /** Lengths in bytes of the two parts after the header line. */
-  parts: [number, number];
+  /** Lengths in bytes of the three parts after the header line. */
+  parts: [number, number, number];
 }
 
 interface CheckpointPart {
@@ -62,38 +64,71 @@ interface CheckpointPart {
   lastSpan: Sequenced[];
 }
 
+/** What a plan reads of the checkpoint part, without parsing it: its checkpoints' ids and places, working folders, and calls. */
+interface KeysPart {
+  /** Each checkpoint's id, sequence number, and where its JSON lies in the checkpoint part (offset, length). */
+  ids: string[];
+  seq: number[];
+  at: number[];
+  len: number[];
+  /** The checkpoints' distinct working folders. */
+  cwds: string[];
+  /** The part's other records (the calls a rewind cannot undo), in order. */
+  rest: Sequenced[];
+}
+
 /** The index as read: each part read and parsed on first use. */
 class IndexRead {
   private cps: CheckpointPart | undefined;
   private snapCols: SnapColumns | undefined;
+  private keyPart: KeysPart | undefined;
 
   private constructor(
     readonly pos: LogPosition,
     private readonly file: string,
     private readonly ino: number,
-    private readonly parts: [number, number],
+    private readonly parts: [number, number, number],
     private readonly start: number,
   ) {}
 
-  /** Part `n`'s bytes, as long as the file is the one the header was read from (a writer replaces it whole). */
-  private part(n: 0 | 1): Buffer {
+  /** Bytes `from`..`to` of part `n`, as long as the file is the one the header was read from (a writer replaces it whole). */
+  private part(n: 0 | 1 | 2, from = 0, to = this.parts[n]): Buffer {
     const fd = fs.openSync(this.file, 'r');
     try {
       if (fs.fstatSync(fd).ino !== this.ino) throw new Error(`${INDEX_FILE} was replaced while being read`);
-      const from = this.start + (n === 0 ? 0 : this.parts[0] + 1);
-      return readRange(fd, from, from + this.parts[n]);
+      let at = this.start;
+      for (let i = 0; i < n; i++) at += this.parts[i]! + 1;
+      return readRange(fd, at + from, at + Math.min(to, this.parts[n]));
     } finally {
       fs.closeSync(fd);
     }
   }
 
+  // The JSON parts are ASCII (asciiJson): read as latin1, which costs nothing next to decoding UTF-8.
   checkpointPart(): CheckpointPart {
-    // The part is ASCII (asciiJson): read as latin1, which costs nothing next to decoding UTF-8.
     return (this.cps ??= JSON.parse(this.part(0).toString('latin1')) as CheckpointPart);
   }
 
   snapPart(): SnapColumns {
     return (this.snapCols ??= snapsFromBytes(this.part(1)));
+  }
+
+  keys(): KeysPart {
+    if (this.keyPart) return this.keyPart;
+    const k = JSON.parse(this.part(2).toString('latin1')) as KeysPart;
+    const n = k.ids.length;
+    if (k.seq.length !== n || k.at.length !== n || k.len.length !== n || !Array.isArray(k.cwds) || !Array.isArray(k.rest))
+      throw new Error(`${INDEX_FILE}: keys that do not fit together`);
+    return (this.keyPart = k);
+  }
+
+  /** The `i`th indexed checkpoint, parsed from its place in the checkpoint part alone (`verify` compares it, unchecked). */
+  checkpoint(i: number, check = true): Sequenced<CheckpointRecord> {
+    const k = this.keys();
+    const r = JSON.parse(this.part(0, k.at[i]!, k.at[i]! + k.len[i]!).toString('latin1')) as Sequenced<CheckpointRecord>;
+    if (check && (r.t !== 'checkpoint' || r.id !== k.ids[i] || r.seq !== k.seq[i]))
+      throw new Error(`${INDEX_FILE}: a checkpoint out of place`);
+    return r;
   }
 
   static read(file: string): IndexRead | null {
@@ -108,7 +143,8 @@ class IndexRead {
       const head = readRange(fd, 0, Math.min(st.size, 4096)).toString('latin1');
       const nl = head.indexOf('\n');
       const h = JSON.parse(head.slice(0, nl)) as Header;
-      if (!h || h.v !== VERSION || !Array.isArray(h.parts) || nl + 1 + h.parts[0] + 1 + h.parts[1] !== st.size) return null;
+      if (!h || h.v !== VERSION || !Array.isArray(h.parts) || h.parts.length !== 3) return null;
+      if (nl + 1 + h.parts[0] + 1 + h.parts[1] + 1 + h.parts[2] !== st.size) return null;
       return new IndexRead({ ino: h.ino, size: h.size, mark: h.mark, seq: h.seq, lines: h.lines }, file, st.ino, h.parts, nl + 1);
     } catch {
       return null;
@@ -135,10 +171,30 @@ function writeIndex(file: string, pos: LogPosition, skeleton: LogContents, prove
   const perCp = filesPerCheckpoint(skeleton.records);
   const files = other.filter((r) => r.t === 'checkpoint').map((c) => perCp.get((c as CheckpointRecord).id)?.length ?? 0);
   const lastSpan = lastCp < 0 ? [] : snaps.filter((r) => r.seq > lastCp);
-  const cps = asciiJson({ problems: skeleton.problems, other, files, lastSpan } satisfies CheckpointPart);
+  // The checkpoint part is written record by record, `other` last, to know where each checkpoint lies in it.
+  let cps = asciiJson({ problems: skeleton.problems, files, lastSpan } satisfies Omit<CheckpointPart, 'other'>).slice(0, -1) + ',"other":[';
+  const keys: KeysPart = { ids: [], seq: [], at: [], len: [], cwds: [], rest: [] };
+  const cwds = new Set<string>();
+  other.forEach((r, i) => {
+    const json = asciiJson(r);
+    if (r.t === 'checkpoint') {
+      keys.ids.push(r.id);
+      keys.seq.push(r.seq);
+      keys.at.push(cps.length + (i ? 1 : 0));
+      keys.len.push(json.length);
+      if (r.cwd) cwds.add(r.cwd);
+    } else keys.rest.push(r);
+    cps += (i ? ',' : '') + json;
+  });
+  cps += ']}';
+  keys.cwds = [...cwds];
+  const keyJson = asciiJson(keys);
   const cols = snapBytes(encodeSnaps(snaps, provenance), asciiJson);
-  const header: Header = { v: VERSION, ...pos, parts: [cps.length, cols.length] };
-  writeDerived(file, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${cps}\n`, 'latin1'), cols]));
+  const header: Header = { v: VERSION, ...pos, parts: [cps.length, cols.length, keyJson.length] };
+  writeDerived(
+    file,
+    Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${cps}\n`, 'latin1'), cols, Buffer.from(`\n${keyJson}`, 'latin1')]),
+  );
 }
 
 const skeletonOf = (c: LogContents): LogContents => ({ records: c.records.filter(inSkeleton), problems: c.problems });
@@ -146,18 +202,30 @@ const skeletonOf = (c: LogContents): LogContents => ({ records: c.records.filter
 /** AGENT_REWIND_INDEX=off: read the whole log every time, as before the index (the bench's baseline; a way out). */
 const indexOff = () => process.env.AGENT_REWIND_INDEX === 'off';
 
-/** The index in `storeDir` and the log lines after it; null when there is no usable index. */
-function indexAndTail(storeDir: string, logFile: string) {
+/**
+ * The index in `storeDir` and the log lines after it, with the parts `use` reads parsed; null when
+ * there is no usable index (then the caller reads the log whole).
+ */
+function indexAndTail(storeDir: string, logFile: string, use: (idx: IndexRead, tail: TailRead) => void) {
   if (indexOff()) return null;
   const idx = IndexRead.read(path.join(storeDir, INDEX_FILE));
   const tail = idx ? readTail(logFile, idx.pos) : null;
   if (!idx || !tail) return null;
   try {
-    idx.checkpointPart();
+    use(idx, tail);
   } catch {
     return null;
   }
   return { idx, tail, added: skeletonOf(tail.complete), partial: skeletonOf(tail.partial) };
+}
+
+/** What a plan to the moment `seq` reads (see SkeletonRead.planInput). */
+export interface PlanInput {
+  /** The calls a rewind cannot undo (and any checkpoints appended after the index). */
+  records: Sequenced[];
+  facts: Map<string, PathFacts>;
+  /** Every checkpoint's working folder (Store.roots). */
+  cwds: string[];
 }
 
 export interface SkeletonRead extends LogContents {
@@ -165,17 +233,19 @@ export interface SkeletonRead extends LogContents {
   via: 'index' | 'full';
   /** The provenance of a snapshot among `records` (what provenanceOf(records) says of it). */
   provenance: (seq: number) => Provenance | undefined;
+  /** findCheckpoint over `records`, without building them. */
+  findCheckpoint: (idOrPrefix: string) => FindResult;
   /**
    * `records` without the snapshots of paths not recorded after `seq`: all that a plan to a
    * checkpoint at `seq` reads (computeChanges leaves those paths alone), built without the rest.
    */
   touchedAfter: (seq: number) => Sequenced[];
   /**
-   * What a plan to the moment `seq` reads: the checkpoints and calls, and each path's facts
-   * (plan.ts) folded from the index's columns — building only the records those facts name.
-   * Null when the log was read whole: computeChanges folds the records itself.
+   * What a plan to the moment `seq` reads: the calls, and each path's facts (plan.ts) folded from
+   * the index's columns — from each path's last row at or before `seq` on, building only the
+   * records those facts name. Null when the log was read whole: computeChanges folds the records itself.
    */
-  planInput: (seq: number) => { records: Sequenced[]; facts: Map<string, PathFacts> } | null;
+  planInput: (seq: number) => PlanInput | null;
 }
 
 /** `touchedAfter` over records in memory. */
@@ -199,34 +269,49 @@ function fullRead(storeDir: string, logFile: string): SkeletonRead {
     problems: upTo.problems.concat(partial.problems),
     via: 'full',
     provenance: (seq) => all.get(seq),
+    findCheckpoint: (ref) => findCheckpoint(records, ref),
     touchedAfter: (seq) => touchedAfterIn(records, seq),
     planInput: () => null,
   };
 }
 
+/** The first of `rows` (row numbers in log order) whose sequence number is above `seq`. */
+function firstAbove(rows: Int32Array, seqs: ArrayLike<number>, seq: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (seqs[rows[mid]!]! > seq) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 /**
  * The skeleton of the log in `storeDir`, equal to `readLog(...)` filtered by `inSkeleton` (problems
  * included), with every snapshot's provenance. Uses the index when it vouches for a prefix of the
- * log, and (re)writes it when it was missing, stale, or far behind.
+ * log, and (re)writes it when it was missing, stale, or far behind. Reads the index's snapshot
+ * columns and keys; its checkpoint part only when `records` or `problems` are asked for.
  */
 export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
-  const it = indexAndTail(storeDir, logFile);
   let rows: SnapRows | null = null;
-  try {
-    if (it) rows = new SnapRows(it.idx.snapPart());
-  } catch {
-    rows = null;
-  }
+  const it = indexAndTail(storeDir, logFile, (idx, tail) => {
+    idx.keys();
+    rows = new SnapRows(idx.snapPart());
+    // The checkpoint part is read below when the index is rewritten or a new rewind snapshot needs the checkpoints.
+    const newer = tail.complete.records.concat(tail.partial.records);
+    if (tail.to.size - idx.pos.size >= REWRITE_AFTER_BYTES || newer.some((r) => r.t === 'snap' && r.phase === 'rewind'))
+      idx.checkpointPart();
+  });
   if (!it || !rows) return fullRead(storeDir, logFile);
-  const snaps = rows;
+  const snaps: SnapRows = rows;
   const { idx, tail, added, partial } = it;
-  const cps = idx.checkpointPart();
+  const keys = idx.keys();
   const newer = added.records.concat(partial.records);
   // The fold goes on from the index: each path the new lines touch starts from its indexed history.
   const fold = new ProvenanceFold((p): PathHistory => {
     const h: PathHistory = { known: new Map() };
-    for (let i = 0; i < snaps.n; i++) {
-      if (snaps.pathOf(i) !== p) continue;
+    for (const i of snaps.rowsOf(p)) {
       const prov = snaps.provenance(i)!;
       const key = contentKey(snaps.row(i));
       h.last = { key, prov };
@@ -234,7 +319,9 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
     }
     return h;
   });
-  if (newer.length) for (const r of cps.other) if (r.t === 'checkpoint') fold.add(r);
+  // Checkpoints are looked up only by a rewind's snapshots (which rewind restored the content).
+  if (newer.some((r) => r.t === 'snap' && r.phase === 'rewind'))
+    for (const r of idx.checkpointPart().other) if (r.t === 'checkpoint') fold.add(r);
   for (const r of newer) fold.add(r);
   const seqs = snaps.c.seq;
   const provenance = (seq: number): Provenance | undefined => {
@@ -250,22 +337,34 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
     return undefined;
   };
   let all: Sequenced[] | undefined;
-  const upTo = () => merge(snaps.all(), cps.other).concat(added.records);
+  const upTo = () => merge(snaps.all(), idx.checkpointPart().other).concat(added.records);
+  const problems = () => idx.checkpointPart().problems.concat(added.problems, partial.problems);
   if (tail.to.size - idx.pos.size >= REWRITE_AFTER_BYTES)
-    writeIndex(path.join(storeDir, INDEX_FILE), tail.to, { records: upTo(), problems: cps.problems.concat(added.problems) }, provenance);
+    writeIndex(
+      path.join(storeDir, INDEX_FILE),
+      tail.to,
+      { records: upTo(), problems: idx.checkpointPart().problems.concat(added.problems) },
+      provenance,
+    );
+  const newerCps = newer.filter((r) => r.t === 'checkpoint') as Sequenced<CheckpointRecord>[];
   const touchedAfter = (seq: number): Sequenced[] => {
     const touched = new Set<string>();
     for (let i = snaps.n - 1; i >= 0 && seqs[i]! > seq; i--) touched.add(snaps.pathOf(i));
     for (const r of newer) if (r.t === 'snap' && r.seq > seq) touched.add(r.path);
     const kept: Sequenced[] = [];
     for (let i = 0; i < snaps.n; i++) if (touched.has(snaps.pathOf(i))) kept.push(snaps.row(i));
-    return merge(kept, cps.other).concat(newer.filter((r) => r.t !== 'snap' || touched.has(r.path)));
+    return merge(kept, idx.checkpointPart().other).concat(newer.filter((r) => r.t !== 'snap' || touched.has(r.path)));
   };
-  const planInput = (seq: number) => {
+  const planInput = (seq: number): PlanInput => {
     const byPath = new FactsFold<number | Sequenced<SnapRecord>>(seq);
-    for (let i = 0; i < snaps.n; i++) {
-      const user = seqs[i]! > seq && snaps.isUser(i);
-      byPath.add({ path: snaps.pathOf(i), seq: seqs[i]!, phase: snaps.phaseOf(i), session: snaps.sessionOf(i), user, record: i });
+    // Per path, only its last row at or before `seq` and the rows after it say anything of the target.
+    for (const group of snaps.groups()) {
+      const from = firstAbove(group, seqs, seq);
+      for (let k = Math.max(0, from - 1); k < group.length; k++) {
+        const i = group[k]!;
+        const user = seqs[i]! > seq && snaps.isUser(i);
+        byPath.add({ path: snaps.pathOf(i), seq: seqs[i]!, phase: snaps.phaseOf(i), session: snaps.sessionOf(i), user, record: i });
+      }
     }
     for (const r of newer) {
       if (r.t !== 'snap') continue;
@@ -279,19 +378,35 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
         record: s,
       });
     }
+    const cwds = new Set(keys.cwds);
+    for (const c of newerCps) if (c.cwd) cwds.add(c.cwd);
     return {
-      records: cps.other.concat(newer.filter((r) => r.t !== 'snap')),
+      records: keys.rest.concat(newer.filter((r) => r.t !== 'snap')),
       facts: byPath.facts((h) => (typeof h === 'number' ? snaps.row(h) : h)),
+      cwds: [...cwds],
     };
+  };
+  const ids = newerCps.length ? keys.ids.concat(newerCps.map((c) => c.id)) : keys.ids;
+  const checkpointAt = (i: number): Sequenced<CheckpointRecord> => {
+    if (i >= keys.ids.length) return newerCps[i - keys.ids.length]!;
+    try {
+      return idx.checkpoint(i);
+    } catch {
+      // Its place in a damaged checkpoint part: read from the log (which writes the index again).
+      return checkpoints(fullRead(storeDir, logFile).records)[i]!;
+    }
   };
   return {
     planInput,
     get records() {
       return (all ??= upTo().concat(partial.records));
     },
-    problems: cps.problems.concat(added.problems, partial.problems),
+    get problems() {
+      return problems();
+    },
     via: 'index',
     provenance,
+    findCheckpoint: (ref) => findCheckpointIn(ids, ref, checkpointAt),
     touchedAfter,
   };
 }
@@ -305,7 +420,7 @@ export interface CheckpointList {
 
 /** Every checkpoint with its changed-file count: from the index's checkpoint part and the lines after it, without the snapshots. */
 export function readCheckpointList(storeDir: string, logFile: string): CheckpointList {
-  const it = indexAndTail(storeDir, logFile);
+  const it = indexAndTail(storeDir, logFile, (idx) => idx.checkpointPart());
   const listOf = (records: readonly Sequenced[], files: Map<string, number>, via: CheckpointList['via']): CheckpointList => ({
     checkpoints: records.filter((r) => r.t === 'checkpoint') as Sequenced<CheckpointRecord>[],
     files,
@@ -347,12 +462,17 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
   });
   let cps: CheckpointPart;
   let rows: SnapRows;
+  let keys: KeysPart;
+  let byPlace: Sequenced<CheckpointRecord>[];
   try {
     cps = idx.checkpointPart();
     rows = new SnapRows(idx.snapPart());
+    keys = idx.keys();
+    byPlace = keys.ids.map((_, i) => idx.checkpoint(i, false));
   } catch {
     return unreadable;
   }
+  const prefixCps = prefix.records.filter((r) => r.t === 'checkpoint') as Sequenced<CheckpointRecord>[];
   const prov = provenanceOf(prefix.records);
   const perCp = filesPerCheckpoint(prefix.records);
   const lastCp = prefix.records.filter((r) => r.t === 'checkpoint').pop();
@@ -361,6 +481,13 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
     lastSpan: lastCp ? prefix.records.filter((r) => r.t === 'snap' && r.seq > lastCp.seq) : [],
     files: prefix.records.filter((r) => r.t === 'checkpoint').map((c) => perCp.get((c as CheckpointRecord).id)?.length ?? 0),
     prov: prefix.records.filter((r) => r.t === 'snap').map((r) => prov.get(r.seq)),
+    keys: {
+      ids: prefixCps.map((c) => c.id),
+      seq: prefixCps.map((c) => c.seq),
+      cwds: [...new Set(prefixCps.map((c) => c.cwd).filter((d) => d))].sort(),
+      rest: prefix.records.filter((r) => r.t !== 'checkpoint' && r.t !== 'snap'),
+      byPlace: prefixCps,
+    },
   };
   const found = {
     records: merge(rows.all(), cps.other),
@@ -368,6 +495,7 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
     lastSpan: cps.lastSpan,
     files: cps.files,
     prov: rows.all().map((_, i) => rows.provenance(i)),
+    keys: { ids: keys.ids, seq: keys.seq, cwds: [...keys.cwds].sort(), rest: keys.rest, byPlace },
   };
   return JSON.stringify(canon(expect)) === JSON.stringify(canon(found))
     ? null

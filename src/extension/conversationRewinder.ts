@@ -102,7 +102,9 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
         actions: ['Copy Command'],
       };
       this.lastResume = { fork, cwd, command, resolved, notice };
-      void vscode.window.showWarningMessage(notice.text, ...notice.actions).then((pick) => pick && vscode.env.clipboard.writeText(command));
+      void vscode.window.showWarningMessage(notice.text, ...notice.actions).then((pick) => {
+        if (pick) void vscode.env.clipboard.writeText(command);
+      });
       return;
     }
     const notice = {

@@ -15,17 +15,19 @@ describe('a store of 2,000 checkpoints', () => {
     const { ws, store } = sandbox();
     const { ids } = buildScaleStore(store, ws, { checkpoints: 2000, files: 60 });
     const index = path.join(store, INDEX_FILE);
-    const run = (args: string[]) => {
-      const r = cli(args, { store });
+    const run = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+      const r = cli(args, { store, env });
       assert.equal(r.status, 0, r.stderr);
       return r.stdout;
     };
-    /** Output without the index (a full read; it writes the index), then with it. */
+    /** Output without the index (a full read; it writes the index), then with it; and with the index turned off (AGENT_REWIND_INDEX=off). */
     const bothWays = (args: string[]) => {
       fs.rmSync(index, { force: true });
       const full = run(args);
       assert.ok(fs.existsSync(index), 'a full read writes the index');
-      return { full, indexed: run(args) };
+      const indexed = run(args);
+      assert.equal(run(args, { AGENT_REWIND_INDEX: 'off' }), full, `${args.join(' ')} with the index off`);
+      return { full, indexed };
     };
     const compare = () => {
       const cps = bothWays(['checkpoints', '--json']);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { diffLines } from 'diff';
 import { lineStats } from '../../src/core/lineStats';
 
 const b = (s: string) => Buffer.from(s);
@@ -27,11 +28,35 @@ describe('lineStats', () => {
     assert.ok(Number(process.hrtime.bigint() - t0) / 1e9 < 30);
   });
   it('falls back to the estimate when the edit budget is exceeded', () => {
-    const a = Array.from({ length: 20000 }, (_, i) => `a${i}`).join('\n');
-    const c = Array.from({ length: 20000 }, (_, i) => `c${i}`).join('\n');
+    // A few lines in common, so the diff has to run (sides with no line in common are counted without it).
+    const a = Array.from({ length: 20000 }, (_, i) => (i % 1000 ? `a${i}` : `k${i}`)).join('\n');
+    const c = Array.from({ length: 20000 }, (_, i) => (i % 1000 ? `c${i}` : `k${i}`)).join('\n');
     const r = lineStats(b(a), b(c));
     assert.equal(r.approximate, true);
-    assert.equal(r.insertions, 20000);
-    assert.equal(r.deletions, 20000);
+    assert.equal(r.insertions, 19980);
+    assert.equal(r.deletions, 19980);
+  });
+  it('counts sides with no line in common exactly, without the diff', () => {
+    const a = Array.from({ length: 20000 }, (_, i) => `a${i}`).join('\n');
+    const c = Array.from({ length: 20000 }, (_, i) => `c${i}`).join('\n');
+    assert.deepEqual(lineStats(b(a), b(c)), { insertions: 20000, deletions: 20000 });
+  });
+  it("gives the diff library's own counts (common lines trimmed first; CRLF and a missing last newline kept apart)", () => {
+    let seed = 12345;
+    const rnd = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff) % n;
+    const pieces = ['x\n', 'y\n', 'z\n', 'x\r\n', 'y', '\n', 'q\n', 'x'];
+    const text = () => Array.from({ length: rnd(12) }, () => pieces[rnd(pieces.length)]).join('');
+    for (let i = 0; i < 3000; i++) {
+      const from = text();
+      const to = i % 3 ? text() : from.slice(0, rnd(from.length + 1)) + text() + from.slice(rnd(from.length + 1));
+      if (from === '' || to === '' || from === to) continue;
+      let insertions = 0;
+      let deletions = 0;
+      for (const ch of diffLines(from, to)) {
+        if (ch.added) insertions += ch.count ?? 0;
+        else if (ch.removed) deletions += ch.count ?? 0;
+      }
+      assert.deepEqual(lineStats(b(from), b(to)), { insertions, deletions }, JSON.stringify({ from, to }));
+    }
   });
 });

@@ -11,7 +11,8 @@ import { IncrementalLog } from '../../src/core/logTail';
 import { computeChanges } from '../../src/core/plan';
 import { provenanceOf } from '../../src/core/provenance';
 import { checkpoints, filesPerCheckpoint } from '../../src/core/timeline';
-import type { LogRecord } from '../../src/core/records';
+import type { LogRecord, Sequenced, SnapRecord } from '../../src/core/records';
+import { encodeSnaps, snapBytes, SnapRows, snapsFromBytes } from '../../src/core/snapColumns';
 import { Store } from '../../src/core/store';
 import { INDEX_FILE, inSkeleton, readCheckpointList, readSkeleton } from '../../src/core/timelineIndex';
 import { verifyStore } from '../../src/core/verify';
@@ -187,6 +188,14 @@ describe('timeline index', () => {
       errors.some((e) => e.includes(INDEX_FILE) && e.includes('does not match')),
       errors.join('\n'),
     );
+    // The keys a plan reads (the last part): a checkpoint id there that the checkpoints do not have.
+    const last = text.lastIndexOf('"cp3"');
+    assert.ok(last > text.indexOf('"cp3"'), 'the id is in the keys part too');
+    fs.writeFileSync(index, Buffer.from(text.slice(0, last) + '"cpX"' + text.slice(last + 5), 'latin1'));
+    assert.ok(
+      verifyStore(store).errors.some((e) => e.includes(INDEX_FILE) && e.includes('does not match')),
+      'keys that disagree',
+    );
     fs.writeFileSync(index, 'garbage');
     assert.ok(verifyStore(store).errors.some((e) => e.includes('cannot be read')));
     fs.rmSync(index);
@@ -313,5 +322,40 @@ describe('IncrementalLog', () => {
     assert.equal(inc.lastRead, 'full');
     fs.rmSync(log);
     assert.deepEqual(inc.read(), { records: [], problems: [] });
+  });
+});
+
+describe('a checkpoint read from its place', () => {
+  it('a damaged place reads the checkpoint from the log (and writes the index again)', () => {
+    append(records(0, 10));
+    skeleton();
+    const text = fs.readFileSync(index, 'latin1');
+    const at = text.indexOf('{"t":"checkpoint","id":"cp3"');
+    assert.ok(at > 0);
+    fs.writeFileSync(index, Buffer.from(text.slice(0, at) + '#' + text.slice(at + 1), 'latin1'));
+    const s = readSkeleton(dir, log);
+    assert.equal(s.via, 'index');
+    const found = s.findCheckpoint('cp3');
+    assert.ok(found.ok);
+    assert.deepEqual(plain2(found.checkpoint), plain2(checkpoints(readLog(log).records)[3]));
+    assert.equal(fs.readFileSync(index, 'latin1').includes('#"t":"checkpoint"'), false, 'the index is written again');
+  });
+});
+
+describe('snapshot columns', () => {
+  it('read back the same records from bytes at any alignment (a view where 8-aligned, a copy elsewhere)', () => {
+    append(records(0, 12));
+    const snaps = readLog(log).records.filter((r) => r.t === 'snap') as Sequenced<SnapRecord>[];
+    assert.ok(snaps.length > 12);
+    const bytes = snapBytes(
+      encodeSnaps(snaps, () => undefined),
+      (v) => JSON.stringify(v),
+    );
+    for (const shift of [0, 1, 3, 8]) {
+      const room = Buffer.alloc(bytes.length + 16);
+      bytes.copy(room, shift);
+      const rows = new SnapRows(snapsFromBytes(room.subarray(shift, shift + bytes.length)));
+      assert.deepEqual(plain2(rows.all()), plain2(snaps), `shifted by ${shift}`);
+    }
   });
 });

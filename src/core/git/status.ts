@@ -121,8 +121,12 @@ function uncommittedIn(root: string, text: string, wanted: ReadonlySet<string>, 
 
 function byRoot(paths: readonly string[]): Map<string, string[]> {
   const m = new Map<string, string[]>();
+  // One look up the folders per folder, not per path (a plan lists thousands of files in a few folders).
+  const rootOf = new Map<string, string | null>();
   for (const p of paths) {
-    const root = gitRoot(p);
+    const dir = path.dirname(p);
+    let root = rootOf.get(dir);
+    if (root === undefined) rootOf.set(dir, (root = gitRoot(p)));
     if (!root) continue;
     let list = m.get(root);
     if (!list) m.set(root, (list = []));

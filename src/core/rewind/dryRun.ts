@@ -41,14 +41,14 @@ export class CallNotFoundError extends Error {
 }
 
 /** A target string: a checkpoint id (or a unique prefix of one), or `before:<call id>`. */
-export function resolveTarget(records: readonly Sequenced[], ref: string): RewindTarget {
+export function resolveTarget(records: readonly Sequenced[], ref: string, find = (r: string) => findCheckpoint(records, r)): RewindTarget {
   if (ref.startsWith(BEFORE_CALL)) {
     const id = ref.slice(BEFORE_CALL.length);
     const t = beforeCallTarget(records, id);
     if (!t) throw new CallNotFoundError(id);
     return t;
   }
-  const found = findCheckpoint(records, ref);
+  const found = find(ref);
   if (!found.ok) throw new CheckpointNotFoundError(ref, found.reason === 'ambiguous' ? found.matches : []);
   return targetOfCheckpoint(found.checkpoint);
 }
@@ -85,8 +85,8 @@ export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
   /**
    * Read the timeline through the index (store.timeline(): checkpoints, snapshots and the calls a
    * rewind cannot undo) rather than every line: for dry runs to a checkpoint. `plan.records` is
-   * then only its checkpoints and calls (the snapshots a plan reads are folded into facts), so a
-   * rewind (which records from them) reads the whole log.
+   * then only the calls a rewind cannot undo (the snapshots a plan reads are folded into facts, the
+   * checkpoints' folders given apart), so a rewind (which records from them) reads the whole log.
    */
   viaIndex?: boolean;
   /** The log as the caller has already read it (the extension's incremental model): not read again. */
@@ -119,9 +119,9 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   let to: RewindTarget;
   let facts: Map<string, PathFacts> | undefined;
   if (indexed) {
-    // The checkpoints find the target; then the index folds each path's facts from its columns,
+    // The checkpoint ids find the target; then the index folds each path's facts from its columns,
     // building only the records they name (or, read whole, only the paths recorded after it).
-    to = resolveTarget(indexed.touchedAfter(Infinity), target);
+    to = resolveTarget([], target, indexed.findCheckpoint);
     const input = indexed.planInput(to.seq);
     records = input ? input.records : indexed.touchedAfter(to.seq);
     facts = input?.facts;
@@ -133,7 +133,7 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   const roots = store.roots();
   const set = computeChanges(records, to, {
     ...opts,
-    allowed: (p) => store.mayWrite(p, roots),
+    allowed: store.mayWriter(roots),
     ...(indexed ? { provenance: indexed.provenance } : {}),
     ...(facts ? { facts } : {}),
   });
