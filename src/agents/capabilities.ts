@@ -19,10 +19,19 @@ export interface AgentCapabilities {
   transcriptReadable: boolean;
   /** null when a fork of the conversation can be resumed; else why not ("… is not available for Cursor: <this>"). */
   conversationUnavailable: string | null;
+  /** How to install the agent's CLI, for an agent whose fork is resumed in a terminal. */
+  install?: string;
 }
 
 const TABLE: Record<AgentId, AgentCapabilities> = {
-  claude: { agent: 'claude', displayName: 'Claude Code', icon: 'sparkle', transcriptReadable: true, conversationUnavailable: null },
+  claude: {
+    agent: 'claude',
+    displayName: 'Claude Code',
+    icon: 'sparkle',
+    transcriptReadable: true,
+    conversationUnavailable: null,
+    install: 'npm install -g @anthropic-ai/claude-code',
+  },
   vscode: {
     agent: 'vscode',
     displayName: 'VS Code agent mode',
@@ -45,6 +54,7 @@ const TABLE: Record<AgentId, AgentCapabilities> = {
     icon: 'terminal',
     transcriptReadable: true,
     conversationUnavailable: null,
+    install: 'npm install -g @openai/codex',
   },
   gemini: {
     agent: 'gemini',
@@ -52,6 +62,7 @@ const TABLE: Record<AgentId, AgentCapabilities> = {
     icon: 'star-full',
     transcriptReadable: true,
     conversationUnavailable: null,
+    install: 'npm install -g @google/gemini-cli',
   },
   cursor: {
     agent: 'cursor',

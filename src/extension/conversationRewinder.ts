@@ -2,7 +2,7 @@
 // the resumed agent is re-grounded), and offer to resume it in a terminal in the session's folder.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { conversationUnavailableText, TRANSCRIPT_FORKERS } from '../agents/capabilities';
+import { agentCapabilities, conversationUnavailableText, TRANSCRIPT_FORKERS } from '../agents/capabilities';
 import type { AgentId } from '../agents/connector';
 import { forkConversation, type ForkResult } from '../recording/forkConversation';
 import { computeChanges } from '../core/plan';
@@ -14,6 +14,8 @@ import { oneLine } from '../shared/text';
 import type { TimelineModel } from './timelineModel';
 
 export interface ResumeOffer {
+  /** The agent of the forked session: it names the terminal and says what to install. */
+  agent: string;
   fork: ForkResult;
   cwd: string | undefined;
   command: string;
@@ -39,6 +41,12 @@ function resolveInTerminal(command: string, searched: string | undefined): strin
   return findOnPath(process.platform === 'win32' ? [`${exe}.cmd`, `${exe}.exe`, exe] : [exe], searched);
 }
 
+/** "Codex CLI (npm install -g @openai/codex)": what the warning tells the user to install. */
+function installWords(agent: string): string {
+  const c = agentCapabilities(agent);
+  return c.install ? `${c.displayName} (${c.install})` : c.displayName;
+}
+
 export class ClaudeConversationRewinder implements ConversationRewinder {
   /** The last fork made, and the terminal command offered for it (tests read it). */
   lastResume: ResumeOffer | undefined;
@@ -55,7 +63,9 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
     const notForAgent = conversationUnavailableText(session.agent);
     if (notForAgent) return { unavailable: `${notForAgent} Files can still be rewound.` };
     if (!session.transcript || !prompt.uuid)
-      return { unavailable: 'This session has no Claude Code transcript Agent Rewind can read, so its conversation cannot be forked.' };
+      return {
+        unavailable: `This session has no ${agentCapabilities(session.agent).displayName} transcript Agent Rewind can read, so its conversation cannot be forked.`,
+      };
     const index = session.prompts.indexOf(prompt);
     if (index <= 0)
       return {
@@ -84,7 +94,7 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
     const command = fork.resume ?? `claude --resume ${fork.session}`;
     const searched = terminalPathNow();
     const resolved = resolveInTerminal(command, searched);
-    this.lastResume = { fork, cwd, command, resolved };
+    this.lastResume = { agent: t.session.agent, fork, cwd, command, resolved };
     // The log keeps what the notification says only for a while: which session was forked where, and how to resume it.
     this.output?.appendLine(
       `[${new Date().toISOString()}] Conversation fork of session ${t.session.id} before "${oneLine(t.prompt.text, 80)}": new session ${fork.session}, transcript ${fork.transcript}${filesRewound ? ', files rewound too' : ''}. Resume: ${command}${cwd ? ` (in ${cwd})` : ''}`,
@@ -97,7 +107,7 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
       this.output?.appendLine(`\`${exe}\` is not on the terminal's PATH: ${searched || '(empty)'}`);
       void vscode.window
         .showWarningMessage(
-          `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". To resume it, \`${exe}\` must be installed: it is not on the terminal's PATH (the Agent Rewind output lists where it was looked for). Install Claude Code (npm install -g @anthropic-ai/claude-code), then run: ${command}`,
+          `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". To resume it, \`${exe}\` must be installed: it is not on the terminal's PATH (the Agent Rewind output lists where it was looked for). Install ${installWords(t.session.agent)}, then run: ${command}`,
           'Copy Command',
         )
         .then((pick) => pick && vscode.env.clipboard.writeText(command));
@@ -119,7 +129,8 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
   /** Opens a terminal in the session's folder running the resume command. */
   openTerminal(offer = this.lastResume): vscode.Terminal | undefined {
     if (!offer) return undefined;
-    const term = vscode.window.createTerminal({ name: 'Claude Code (rewound)', ...(offer.cwd ? { cwd: offer.cwd } : {}) });
+    const name = `${agentCapabilities(offer.agent).displayName} (rewound)`;
+    const term = vscode.window.createTerminal({ name, ...(offer.cwd ? { cwd: offer.cwd } : {}) });
     term.show();
     term.sendText(offer.command, true);
     return term;

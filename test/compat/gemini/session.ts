@@ -71,9 +71,11 @@ export class GeminiWorld {
     readonly bin: string,
     readonly model: MockGemini,
     readonly userExtra: Record<string, unknown> = {},
+    /** The project folder (default `<root>/app`): the integration tier records in its VS Code workspace. */
+    ws?: string,
   ) {
     this.root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `ar-gemini-${name}-`)));
-    this.ws = path.join(this.root, 'app');
+    this.ws = ws ?? path.join(this.root, 'app');
     this.home = path.join(this.root, 'home');
     this.remote = path.join(this.root, 'remote.git');
     this.hookLog = path.join(this.root, 'hooks.jsonl');
