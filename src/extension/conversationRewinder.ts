@@ -14,6 +14,8 @@ import { oneLine } from '../shared/text';
 import type { TimelineModel } from './timelineModel';
 
 export interface ResumeOffer {
+  /** The agent of the forked session: it names the terminal and says what to install. */
+  agent: string;
   fork: ForkResult;
   cwd: string | undefined;
   command: string;
@@ -41,6 +43,12 @@ function resolveInTerminal(command: string, searched: string | undefined): strin
   return findOnPath(process.platform === 'win32' ? [`${exe}.cmd`, `${exe}.exe`, exe] : [exe], searched);
 }
 
+/** "Codex CLI (npm install -g @openai/codex)": what the warning tells the user to install. */
+function installWords(agent: string): string {
+  const c = agentCapabilities(agent);
+  return c.install ? `${c.displayName} (${c.install})` : c.displayName;
+}
+
 export class ClaudeConversationRewinder implements ConversationRewinder {
   /** The last fork made, and the terminal command offered for it (tests read it). */
   lastResume: ResumeOffer | undefined;
@@ -57,7 +65,9 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
     const notForAgent = conversationUnavailableText(session.agent);
     if (notForAgent) return { unavailable: `${notForAgent} Files can still be rewound.` };
     if (!session.transcript || !prompt.uuid)
-      return { unavailable: 'This session has no Claude Code transcript Agent Rewind can read, so its conversation cannot be forked.' };
+      return {
+        unavailable: `This session has no ${agentCapabilities(session.agent).displayName} transcript Agent Rewind can read, so its conversation cannot be forked.`,
+      };
     const index = session.prompts.indexOf(prompt);
     if (index <= 0)
       return {
@@ -95,13 +105,12 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
     if (!resolved) {
       // A terminal would only print "command not found": say where we looked and what to run instead.
       const exe = command.trim().split(/\s+/)[0];
-      const agent = agentCapabilities(t.session.agent);
       this.output?.appendLine(`\`${exe}\` is not on the terminal's PATH: ${searched || '(empty)'}`);
       const notice = {
-        text: `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". To resume it, \`${exe}\` must be installed: it is not on the terminal's PATH (the Agent Rewind output lists where it was looked for). Install ${agent.displayName}${agent.install ? ` (${agent.install})` : ''}, then run: ${command}`,
+        text: `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". To resume it, \`${exe}\` must be installed: it is not on the terminal's PATH (the Agent Rewind output lists where it was looked for). Install ${installWords(t.session.agent)}, then run: ${command}`,
         actions: ['Copy Command'],
       };
-      this.lastResume = { fork, cwd, command, resolved, notice };
+      this.lastResume = { agent: t.session.agent, fork, cwd, command, resolved, notice };
       void vscode.window.showWarningMessage(notice.text, ...notice.actions).then((pick) => {
         if (pick) void vscode.env.clipboard.writeText(command);
       });
@@ -111,7 +120,7 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
       text: `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". Resume it to continue from there; the agent is told what changed.`,
       actions: ['Resume in Terminal', 'Copy Command'],
     };
-    this.lastResume = { fork, cwd, command, resolved, notice };
+    this.lastResume = { agent: t.session.agent, fork, cwd, command, resolved, notice };
     // Not awaited: the notification stays while the user decides; the rewind itself is done.
     void vscode.window.showInformationMessage(notice.text, ...notice.actions).then((pick) => {
       if (pick === 'Resume in Terminal') this.openTerminal();
@@ -122,7 +131,8 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
   /** Opens a terminal in the session's folder running the resume command. */
   openTerminal(offer = this.lastResume): vscode.Terminal | undefined {
     if (!offer) return undefined;
-    const term = vscode.window.createTerminal({ name: 'Claude Code (rewound)', ...(offer.cwd ? { cwd: offer.cwd } : {}) });
+    const name = `${agentCapabilities(offer.agent).displayName} (rewound)`;
+    const term = vscode.window.createTerminal({ name, ...(offer.cwd ? { cwd: offer.cwd } : {}) });
     term.show();
     term.sendText(offer.command, true);
     return term;

@@ -12,6 +12,7 @@
 // AGENT_REWIND_HARNESS_* variable of this process (e.g. AGENT_REWIND_HARNESS_FAIL=1) except *_GREP:
 // a filter is only ever --grep. Exit 1 also when a pass's folder is missing or a pass (or, with --grep, the run) ran 0 tests.
 // Exit: 0 all passed, 1 test failures, 2 harness error or timeout.
+import { spawnSync } from 'node:child_process';
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -77,7 +78,25 @@ async function bundleSuite() {
   return entries.length - 1;
 }
 
+// The realAgents suite records with the real Codex and Gemini CLIs: install the pinned clients now (once,
+// into .vscode-test/, as the compat tier does), not inside the extension host's time limit. A failure is
+// only logged: the suite then fails with the reason.
+function ensureRealAgents() {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/integration/realAgents/record.ts', '--ensure'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+    timeout: 30 * 60 * 1000,
+  });
+  if (r.status === 0) H.log(r.stdout.trim());
+  else
+    console.error(
+      `[integration] the real agent CLIs could not be installed (${r.error?.message ?? 'see above'}): the realAgents suites will fail`,
+    );
+}
+
 async function main() {
+  ensureRealAgents();
   let worst = 0;
   let passed = 0;
   let failed = 0;
@@ -139,7 +158,7 @@ async function runPass(pass) {
   }
   if (flag('--fail')) env.AGENT_REWIND_HARNESS_FAIL = '1';
   if (opt('--grep')) env.AGENT_REWIND_TEST_GREP = opt('--grep');
-  const timeoutSec = Number(opt('--timeout', process.env.AGENT_REWIND_TEST_TIMEOUT || '300'));
+  const timeoutSec = Number(opt('--timeout', process.env.AGENT_REWIND_TEST_TIMEOUT || '600'));
   H.log(`run dir ${runDir.dir}${process.env.AGENT_REWIND_KEEP_RUN ? ' (kept)' : ''}`);
 
   let extraSettings = {};

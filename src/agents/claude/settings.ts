@@ -171,6 +171,8 @@ interface Located {
   alone: boolean;
   command: string;
   matcher: unknown;
+  /** The handler object as written. */
+  value: Record<string, unknown>;
 }
 
 /** Every handler of ours in the document, in document order. */
@@ -196,6 +198,7 @@ function ours(root: Node): Located[] {
             alone: (hs.children ?? []).length === 1,
             command: (v as { command: string }).command,
             matcher: m ? nodeToValue(m) : undefined,
+            value: v as Record<string, unknown>,
           });
         }
       });
@@ -211,8 +214,8 @@ function matchesEverything(m: unknown): boolean {
 
 /**
  * A hooks file in Claude Code's shape (`{ "hooks": { "<Event>": [{ "matcher"?, "hooks": [{ "type":
- * "command", "command", "timeout" }] }] } }`), which Codex's `hooks.json` shares: which events we
- * write, with which matcher and timeout (seconds in both).
+ * "command", "command", "timeout" }] }] } }`), which Codex's `hooks.json` and Gemini CLI's
+ * settings.json share: which events we write, with which matcher and timeout (in the agent's unit).
  */
 export interface HooksFileFormat {
   /** Names the file in messages: "The Claude Code settings file". */
@@ -220,6 +223,13 @@ export interface HooksFileFormat {
   events: readonly string[];
   matcher(event: string): string | undefined;
   timeout(event: string): number;
+  /** A `name` on each handler, after `type` (Gemini CLI shows it, and `hooksConfig.disabled` lists it). */
+  name?: string;
+  /**
+   * Keep an entry of ours only when its handler and matcher are exactly what we would write (Gemini CLI:
+   * a changed timeout or name is rewritten). Otherwise the same command on a match-everything group will do.
+   */
+  exact?: boolean;
 }
 
 export const CLAUDE_SETTINGS_FORMAT: HooksFileFormat = {
@@ -229,8 +239,20 @@ export const CLAUDE_SETTINGS_FORMAT: HooksFileFormat = {
   timeout: () => HOOK_TIMEOUT_S,
 };
 
+function ourHandler(event: string, hook: HookSpec, f: HooksFileFormat): Record<string, unknown> {
+  return { type: 'command', ...(f.name === undefined ? {} : { name: f.name }), command: hook.command, timeout: f.timeout(event) };
+}
+
+/** The entry of ours is what Connect would write now (see HooksFileFormat.exact). */
+function isCurrent(l: Located, hook: HookSpec, f: HooksFileFormat): boolean {
+  if (!f.exact) return l.command === hook.command && matchesEverything(l.matcher);
+  const want = ourHandler(l.event, hook, f);
+  const keys = Object.keys(want);
+  return keys.length === Object.keys(l.value).length && keys.every((k) => l.value[k] === want[k]) && l.matcher === f.matcher(l.event);
+}
+
 function ourGroup(event: string, hook: HookSpec, f: HooksFileFormat): Record<string, unknown> {
-  const h = { type: 'command', command: hook.command, timeout: f.timeout(event) };
+  const h = ourHandler(event, hook, f);
   const m = f.matcher(event);
   return m === undefined ? { hooks: [h] } : { matcher: m, hooks: [h] };
 }
@@ -279,7 +301,7 @@ export function connectClaude(settingsFileText: string | undefined, hook: HookSp
   const keep = new Map<string, Located>();
   const drop: Located[] = [];
   for (const l of ours(root)) {
-    if (wanted.has(l.event) && l.command === hook.command && matchesEverything(l.matcher) && !keep.has(l.event)) keep.set(l.event, l);
+    if (wanted.has(l.event) && isCurrent(l, hook, f) && !keep.has(l.event)) keep.set(l.event, l);
     else drop.push(l);
   }
   for (const l of drop.reverse()) {
@@ -310,14 +332,14 @@ export function connectClaude(settingsFileText: string | undefined, hook: HookSp
  * creates them; an empty list means nothing to Claude Code), so a list that was `[]` before Connect
  * does not come back — the one case where the text is not restored exactly.
  */
-export function disconnectClaude(text: string): string {
+export function disconnectClaude(text: string, f: HooksFileFormat = CLAUDE_SETTINGS_FORMAT): string {
   if (text.trim() === '') return text;
-  let root = parseSettings(text);
+  let root = parseSettings(text, f.what);
   for (;;) {
     const found = ours(root);
     if (!found.length) return text;
     text = removeOne(text, root, found[found.length - 1]!);
-    root = parseSettings(text);
+    root = parseSettings(text, f.what);
   }
 }
 
@@ -389,11 +411,11 @@ export function disconnectClaudeFile(workspace: string): { file: string; changed
   return disconnectHooksFile(settingsPath(workspace));
 }
 
-/** Removes our entries from a hooks file in this shape (Codex's hooks.json too); a file left holding only `{}` is removed. */
-export function disconnectHooksFile(file: string): { file: string; changed: boolean } {
+/** Removes our entries from a hooks file in this shape (Codex's, Gemini's too); a file left holding only `{}` is removed. */
+export function disconnectHooksFile(file: string, f: HooksFileFormat = CLAUDE_SETTINGS_FORMAT): { file: string; changed: boolean } {
   const changed = editFile(file, (t) => {
     if (t === undefined) return null;
-    const after = disconnectClaude(t);
+    const after = disconnectClaude(t, f);
     if (after !== t && isEmptyObjectText(after)) return { remove: true };
     return { text: after };
   });

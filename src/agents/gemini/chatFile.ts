@@ -196,6 +196,9 @@ export const KNOWN_RECORD_KINDS = new Set([
   '$set:lastUpdated',
   '$set:sessionId',
   '$set:summary',
+  // Written with `summary` by the interactive UI's session summary (a workflow digest for its session list,
+  // never replayed to the model); a fork starts with fresh metadata, so none of the parent's comes along.
+  '$set:memoryScratchpad',
   '$set:messages',
   '$set:startTime',
   '$set:projectHash',

@@ -52,9 +52,11 @@ export class CodexWorld {
     readonly bin: string,
     readonly model: MockModel,
     readonly trust: TrustMode = 'persisted',
+    /** The project folder (default `<root>/app`): the integration tier records in its VS Code workspace. */
+    ws?: string,
   ) {
     this.root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `ar-codex-${name}-`)));
-    this.ws = path.join(this.root, 'app');
+    this.ws = ws ?? path.join(this.root, 'app');
     this.remote = path.join(this.root, 'remote.git');
     this.home = path.join(this.root, 'home');
     this.codexHome = path.join(this.root, 'codex-home');

@@ -6,7 +6,8 @@
 // a shell command, commits and pushes to a local bare remote; a second prompt on `--resume`; then
 // plan / rewind / verify / undo through our CLI, checked on disk; the conversation forked before the
 // second prompt and resumed by the real client from the cut; re-grounding after a files-only rewind
-// seen in the request the model gets; format drift. Prints one line
+// seen in the request the model gets; a second fork resumed in the interactive UI (`-i`, in a
+// pseudo-terminal); format drift. Prints one line
 // `gemini <version>: <n> checks, <n> passed, <n> failed` and exits 1 on any failure.
 //
 //   node --import tsx test/compat/gemini/compat.ts      (test/compat/run.mjs runs it after Claude's)
@@ -37,6 +38,7 @@ const P1 = 'Release 1.1.0: add a changelog, bump the version, drop the old notes
 const P2 = 'Also say in the changelog that the release was pushed.';
 const P3 = 'Instead, give the release a date in the changelog.';
 const P4 = 'What is in the changelog now?';
+const P5 = 'Leave the changelog undated after all.';
 
 const START = {
   'version.txt': 'version=1.0.0\n',
@@ -308,6 +310,36 @@ async function run(w: GeminiWorld): Promise<void> {
     report.check('the parent chat is still byte-identical after the fork ran', () =>
       sha(chat) === parentSha ? [] : ['the parent changed'],
     );
+    // The command the UI offers, in the interactive UI: `gemini --resume <id> -i <prompt>` in a pseudo-terminal.
+    const forked2 = ar(['conversation', 'fork', '--transcript', chat, '--before', cut, '--json']);
+    const fork2 = forked2.status === 0 ? (JSON.parse(forked2.stdout) as { session: string }) : null;
+    if (fork2) {
+      const r5 = await w.run('fork resumed interactively', P5, [{ text: 'Undated.' }], { resume: fork2.session, interactive: true });
+      const q5 = mainRequests(r5)[0];
+      report.check(
+        `interactive \`gemini --resume <fork id> -i <prompt>\` in a pseudo-terminal: served the turn and quit (${(r5.run.ms / 1000).toFixed(1)} s)`,
+        () => [
+          ...(r5.run.status === null
+            ? [`did not quit: ${r5.run.stderr.slice(-300)} screen tail ${JSON.stringify(r5.run.stdout.slice(-300))}`]
+            : []),
+          ...(w.model.remaining() ? [`${w.model.remaining()} scripted step(s) never requested`] : []),
+          ...[...new Set(r5.network)].map((h) => `tried to reach ${h}`),
+        ],
+      );
+      report.check(
+        "the interactive resume continues the fork from the cut: prompt 1 and its calls, not prompt 2, the new prompt, the fork's session",
+        () => {
+          const p: string[] = [];
+          if (!hasPrompt(q5, P1)) p.push('prompt 1 missing from the history');
+          if (hasPrompt(q5, P2)) p.push('prompt 2 (after the cut) is in the history');
+          if (!hasPrompt(q5, P5)) p.push('the new prompt is missing');
+          if ((q5?.functionCalls?.length ?? 0) !== 8) p.push(`${q5?.functionCalls?.length ?? 0} function calls in the history, expected 8`);
+          if (r5.session !== fork2.session) p.push(`the run's session is ${r5.session}, not the fork's`);
+          if (sha(chat) !== parentSha) p.push('the parent changed');
+          return p;
+        },
+      );
+    } else report.check('a second fork before prompt 2', () => [`fork exited ${forked2.status}: ${forked2.stderr.slice(0, 300)}`]);
   }
 
   // ---- files-only rewind, then the parent session resumed: the model is told

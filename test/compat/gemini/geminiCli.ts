@@ -146,7 +146,7 @@ export interface GeminiRun {
 }
 
 /** Runs `gemini.js` with this node (or a launcher from AGENT_REWIND_GEMINI_BIN as is). */
-function command(bin: string, args: string[]): [string, string[]] {
+export function command(bin: string, args: string[]): [string, string[]] {
   return bin.endsWith('.js') ? [process.execPath, [bin, ...args]] : [bin, args];
 }
 

@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { type GeminiRun, geminiEnv, promptArgs, runGemini, sessionFiles } from './geminiCli';
+import { runInPty } from '../pty';
+import { command, type GeminiRun, geminiEnv, promptArgs, runGemini, sessionFiles } from './geminiCli';
 import { type MockGemini, readRequests, type RequestRecord, type Step } from './mockModel.mjs';
 import { type HookEvent, projectSettingsPath, recorderHooks, trustFolder, userSettings, userSettingsPath, writeJson } from './settings';
 
@@ -71,9 +72,11 @@ export class GeminiWorld {
     readonly bin: string,
     readonly model: MockGemini,
     readonly userExtra: Record<string, unknown> = {},
+    /** The project folder (default `<root>/app`): the integration tier records in its VS Code workspace. */
+    ws?: string,
   ) {
     this.root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `ar-gemini-${name}-`)));
-    this.ws = path.join(this.root, 'app');
+    this.ws = ws ?? path.join(this.root, 'app');
     this.home = path.join(this.root, 'home');
     this.remote = path.join(this.root, 'remote.git');
     this.hookLog = path.join(this.root, 'hooks.jsonl');
@@ -158,6 +161,8 @@ export class GeminiWorld {
       extraArgs?: string[];
       env?: Record<string, string>;
       timeoutMs?: number;
+      /** The interactive UI in a pseudo-terminal (`-i <prompt>` instead of `-p`), quit once the turn ended (AfterAgent). */
+      interactive?: boolean;
     } = {},
   ): Promise<RunOutcome> {
     const trust = opts.trust ?? 'env';
@@ -168,21 +173,11 @@ export class GeminiWorld {
     this.model.setLog(this.requestLog);
     this.model.setStrict(opts.strict ?? true);
     this.model.setScript(steps, label);
-    const env = geminiEnv(this.home, this.model.url, {
-      ...(trust === 'env' ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {}),
-      NODE_OPTIONS: `--require ${path.join(__dirname, 'netGuard.cjs')}`,
-      AGENT_REWIND_NET_LOG: this.netLog,
-      ...opts.env,
-    });
-    const run = await runGemini(
-      this.bin,
-      [...promptArgs(prompt, { resume: opts.resume, approval: opts.approval }), ...(opts.extraArgs ?? [])],
-      {
-        cwd: this.ws,
-        env,
-        timeoutMs: opts.timeoutMs,
-      },
-    );
+    const env = this.runEnv(trust, opts.env);
+    const args = [...promptArgs(prompt, { resume: opts.resume, approval: opts.approval }), ...(opts.extraArgs ?? [])];
+    const run = opts.interactive
+      ? await this.interactive(args, env, hooksBefore, opts.timeoutMs)
+      : await runGemini(this.bin, args, { cwd: this.ws, env, timeoutMs: opts.timeoutMs });
     const lines = this.hookLines().slice(hooksBefore);
     const payloads = lines.filter((l) => !l.woke);
     const withSession = payloads.find((p) => typeof p.payload.session_id === 'string');
@@ -199,6 +194,35 @@ export class GeminiWorld {
       network: readLines<{ host: string }>(this.netLog)
         .slice(netBefore)
         .map((l) => l.host),
+    };
+  }
+
+  private runEnv(trust: Trust, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+    return geminiEnv(this.home, this.model.url, {
+      ...(trust === 'env' ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {}),
+      NODE_OPTIONS: `--require ${path.join(__dirname, 'netGuard.cjs')}`,
+      AGENT_REWIND_NET_LOG: this.netLog,
+      ...extra,
+    });
+  }
+
+  /** `gemini -i <prompt> …` in a pseudo-terminal, as a GeminiRun (no JSON result: the UI draws instead). */
+  private async interactive(args: string[], env: NodeJS.ProcessEnv, hooksBefore: number, timeoutMs?: number): Promise<GeminiRun> {
+    // The prompt with -i, and no `-o json` (the UI draws instead).
+    const ui = args.map((a) => (a === '-p' ? '-i' : a));
+    const o = ui.indexOf('-o');
+    if (o >= 0) ui.splice(o, 2);
+    const [cmd, argv] = command(this.bin, ui);
+    const ended = () =>
+      this.hookLines()
+        .slice(hooksBefore)
+        .some((l) => l.event === 'AfterAgent');
+    const r = await runInPty(cmd, argv, { cwd: this.ws, env, done: () => this.model.remaining() === 0 && ended(), timeoutMs });
+    return {
+      status: r.timedOut ? null : r.status,
+      stdout: r.stdout,
+      stderr: r.stderr + (r.timedOut ? '\n[gemini] the UI did not quit; killed.' : ''),
+      ms: r.ms,
     };
   }
 
