@@ -119,7 +119,7 @@ suite('Agent Rewind in VS Code', function () {
   test('the preview lists what will not be undone, the files and nothing blocked', async () => {
     await vscode.commands.executeCommand('agentRewind.previewRewind', prompt('Ship it <b>now</b> & push'));
     assert.equal(api.preview!.isOpen, true);
-    const m = api.preview!.current()!;
+    const m = (await api.preview!.settled())!;
     assert.deepEqual(
       m.notUndone.map((n) => [n.tool, n.summary, n.effect, n.severity]),
       [['Bash', 'git -C . push origin main', 'irreversible', 'high']],
@@ -136,6 +136,26 @@ suite('Agent Rewind in VS Code', function () {
       .find((el) => el.kind === 'checkpoint' && el.node.checkpoint.id === prompt('Ship it <b>now</b> & push'))!;
     const n = m.files.length;
     assert.match(String(api.files!.getTreeItem(row).description), new RegExp(`^${n} files? to rewind ·`));
+    assert.equal(api.planner!.offHost, true, 'the plan came from the worker thread, not the extension host');
+  });
+
+  test('closing the preview while it plans cancels the plan: no model for it; the next preview plans again', async () => {
+    const target = prompt('Ship it <b>now</b> & push');
+    // Shown and closed in the same turn of the event loop: the worker cannot have answered yet.
+    api.preview!.show({ targetId: target, scope: 'files' });
+    const closing = api.preview!.handleMessage({ type: 'cancel' });
+    await closing;
+    assert.equal(api.preview!.isOpen, false);
+    assert.equal(await api.preview!.settled(), undefined, 'the cancelled plan never became the model');
+    await vscode.commands.executeCommand('agentRewind.previewRewind', target);
+    const m = (await api.preview!.settled())!;
+    assert.equal(m.target.id, target);
+    assert.deepEqual(
+      m.files.map((f) => f.rel),
+      [path.join('src', 'deep', 'new.js')],
+    );
+    assert.equal(api.planner!.offHost, true);
+    await api.preview!.handleMessage({ type: 'cancel' });
   });
 
   test('refuses while an affected file has unsaved changes, writing nothing', async () => {
