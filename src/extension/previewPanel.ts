@@ -207,7 +207,7 @@ export class PreviewPanel implements vscode.Disposable {
   private async planWithProgress(targetId: string, opts: { paths?: string[]; sessions?: string[] }): Promise<PlainPlan> {
     this.planning?.cancel();
     const cts = (this.planning = new vscode.CancellationTokenSource());
-    const plan = this.service.plan(targetId, opts, cts.token);
+    const plan = this.service.plan(targetId, opts, cts.token, 'preview');
     const timer = setTimeout(() => {
       if (cts.token.isCancellationRequested) return;
       void vscode.window.withProgress(

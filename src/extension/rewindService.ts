@@ -77,12 +77,12 @@ export class RewindService {
   ) {}
 
   /**
-   * The dry run, in the plan worker when there is one (a newer plan cancels an older one; `token`
-   * cancels this one: PlanCancelled). The rewind itself plans again under the lock.
+   * The dry run, in the plan worker when there is one (`token` cancels it, and so does a newer plan
+   * with the same `supersede` key: PlanCancelled). The rewind itself plans again under the lock.
    */
-  plan(targetId: string, req: WorkerPlanOptions = {}, token?: Cancellation): Promise<PlainPlan> {
+  plan(targetId: string, req: WorkerPlanOptions = {}, token?: Cancellation, supersede?: string): Promise<PlainPlan> {
     if (!this.planner) return this.planHere(targetId, req);
-    return this.planner.plan(this.store.dir, targetId, req, () => this.planHere(targetId, req), token);
+    return this.planner.plan(this.store.dir, targetId, req, () => this.planHere(targetId, req), token, supersede);
   }
 
   /**

@@ -69,7 +69,7 @@ test('the worker answers as the host plans (without the records), and names a mi
   assert.match(missing.type === 'failed' ? missing.message : '', /No checkpoint "nope"/);
 });
 
-test('through a real worker thread: plans, reads appended lines, and a newer request cancels the older', async () => {
+test('through a real worker thread: plans, reads appended lines, and a newer request of the same kind cancels the older', async () => {
   const { store, ws } = scenario();
   const lines: string[] = [];
   const client = new PlanClient(WORKER, (l) => lines.push(l));
@@ -84,9 +84,11 @@ test('through a real worker thread: plans, reads appended lines, and a newer req
       store.logFile,
       JSON.stringify({ t: 'checkpoint', id: 'C3', kind: 'prompt', label: 'C3', time: 2_000_000, session: 's1' }) + '\n',
     );
-    const older = client.plan(store.dir, 'C1', { noGit: true }, nothing);
-    const newer = client.plan(store.dir, 'C3', { noGit: true }, nothing);
+    const older = client.plan(store.dir, 'C1', { noGit: true }, nothing, undefined, 'preview');
+    const other = client.plan(store.dir, 'C2', { noGit: true }, nothing); // another caller's: not superseded
+    const newer = client.plan(store.dir, 'C3', { noGit: true }, nothing, undefined, 'preview');
     await assert.rejects(older, PlanCancelled);
+    assert.equal((await other).files.length, 1);
     assert.deepEqual((await newer).files, [], 'nothing changed after C3');
     assert.equal((await newer).target.id, 'C3');
     // A failure in the worker is the caller's error, not a broken worker.

@@ -1,6 +1,6 @@
-// The host side of the plan worker: one worker thread, one plan at a time. A newer request cancels
-// an older one (still queued: never sent; under way: its answer is dropped); a caller's token
-// cancels its own. A worker that cannot start, or dies, is not retried: plans run on the extension
+// The host side of the plan worker: one worker thread, one plan at a time. A newer request of the
+// same kind (the preview's) cancels an older one (still queued: never sent; under way: its answer
+// is dropped); a caller's token cancels its own. A worker that cannot start, or dies, is not retried: plans run on the extension
 // host instead (the caller's fallback), said once in the output channel. No vscode here: unit-testable.
 import { Worker } from 'node:worker_threads';
 import { type FromWorker, isFromWorker, type PlainPlan, planRequest, type WorkerPlanOptions } from './protocol';
@@ -19,6 +19,7 @@ export interface Cancellation {
 
 interface Pending {
   id: number;
+  supersede: string | undefined;
   storeDir: string;
   target: string;
   options: WorkerPlanOptions;
@@ -33,7 +34,7 @@ export class PlanClient {
   private broken: string | undefined;
   private nextId = 1;
   private running: Pending | undefined;
-  private queued: Pending | undefined;
+  private queue: Pending[] = [];
 
   constructor(
     private readonly workerFile: string,
@@ -47,7 +48,7 @@ export class PlanClient {
 
   /**
    * A dry run in the worker; `fallback` runs it on the host when the worker is unusable. Rejects
-   * with PlanCancelled when a newer request or `token` cancels it.
+   * with PlanCancelled when `token` cancels it, or a newer request with the same `supersede` key.
    */
   plan(
     storeDir: string,
@@ -55,15 +56,16 @@ export class PlanClient {
     options: WorkerPlanOptions,
     fallback: () => Promise<PlainPlan>,
     token?: Cancellation,
+    supersede?: string,
   ): Promise<PlainPlan> {
     if (this.broken) return fallback();
     return new Promise<PlainPlan>((resolve, reject) => {
-      const p: Pending = { id: this.nextId++, storeDir, target, options, resolve, reject, fallback };
-      // Newer wins: whatever waits or runs for an older request is for nobody now.
-      this.cancel();
-      this.queued = p;
+      const p: Pending = { id: this.nextId++, supersede, storeDir, target, options, resolve, reject, fallback };
+      // Newer wins: whatever waits or runs for an older request of the same kind is for nobody now.
+      if (supersede !== undefined) this.cancel(supersede);
+      this.queue.push(p);
       if (token) {
-        if (token.isCancellationRequested) return this.cancel();
+        if (token.isCancellationRequested) return this.cancelOne(p);
         const sub = token.onCancellationRequested(() => this.cancelOne(p));
         const done = () => sub.dispose();
         p.resolve = (v) => (done(), resolve(v));
@@ -73,14 +75,14 @@ export class PlanClient {
     });
   }
 
-  /** Cancels every request not answered yet (closing the preview). */
-  cancel(): void {
-    if (this.queued) this.cancelOne(this.queued);
-    if (this.running) this.cancelOne(this.running);
+  /** Cancels the requests not answered yet: all of them, or those with this `supersede` key. */
+  cancel(supersede?: string): void {
+    for (const p of [...this.queue, this.running]) if (p && (supersede === undefined || p.supersede === supersede)) this.cancelOne(p);
   }
 
   private cancelOne(p: Pending): void {
-    if (this.queued === p) this.queued = undefined;
+    const i = this.queue.indexOf(p);
+    if (i >= 0) this.queue.splice(i, 1);
     // A running plan cannot be interrupted mid-fold: its answer is dropped when it comes.
     if (this.running === p) this.running = { ...p, resolve: () => {}, reject: () => {} };
     p.reject(new PlanCancelled());
@@ -102,11 +104,10 @@ export class PlanClient {
   }
 
   private pump(): void {
-    if (this.running || !this.queued || this.broken) return;
+    if (this.running || !this.queue.length || this.broken) return;
     const w = this.start();
     if (!w) return;
-    const p = (this.running = this.queued);
-    this.queued = undefined;
+    const p = (this.running = this.queue.shift()!);
     w.postMessage(planRequest(p.id, p.storeDir, p.target, p.options));
   }
 
@@ -126,8 +127,9 @@ export class PlanClient {
     this.log(
       `The plan worker is not available (${why}); rewinds are planned on the extension host, which may pause the window on a large store.`,
     );
-    for (const p of [this.running, this.queued]) if (p) p.fallback().then(p.resolve, p.reject);
-    this.running = this.queued = undefined;
+    for (const p of [this.running, ...this.queue]) if (p) p.fallback().then(p.resolve, p.reject);
+    this.running = undefined;
+    this.queue = [];
   }
 
   dispose(): void {
