@@ -9,6 +9,8 @@ import * as vscode from 'vscode';
 import type { AgentRewindApi } from '../../../src/extension/extension';
 import type { ConvElement } from '../../../src/extension/conversationView';
 import type { FilesElement } from '../../../src/extension/filesView';
+import { PlanClient } from '../../../src/extension/offHost/planClient';
+import { RewindService } from '../../../src/extension/rewindService';
 import { CLI, HookSession } from './hookSession';
 import { EXTENSION_ID } from './paths';
 import { until } from './until';
@@ -156,6 +158,25 @@ suite('Agent Rewind in VS Code', function () {
     );
     assert.equal(api.planner!.offHost, true);
     await api.preview!.handleMessage({ type: 'cancel' });
+  });
+
+  test('a plan worker that cannot start: the same plan, made on the extension host, and the output says so once', async () => {
+    const target = prompt('Ship it <b>now</b> & push');
+    const lines: string[] = [];
+    const broken = new PlanClient(path.join(api.storeDir!, 'no-such-worker.js'), (l) => lines.push(l));
+    const service = new RewindService(api.model!.store, api.model!, broken);
+    try {
+      const here = await service.plan(target);
+      const worker = await api.service!.plan(target);
+      assert.deepEqual(here.files, worker.files);
+      assert.deepEqual(here.notUndone, worker.notUndone);
+      assert.equal(broken.offHost, false);
+      await service.plan(target);
+      assert.equal(lines.length, 1);
+      assert.match(lines[0]!, /planned on the extension host/);
+    } finally {
+      broken.dispose();
+    }
   });
 
   test('refuses while an affected file has unsaved changes, writing nothing', async () => {
