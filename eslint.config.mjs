@@ -24,6 +24,39 @@ const layer = (forbidden, extra = []) => ({
     },
   ],
 });
+const SYNC_CHILD = ['execSync', 'execFileSync', 'spawnSync'];
+const NOT_ON_HOST = 'The extension host must not wait on a child process (git): use gitAsync, or the plan worker.';
+/** The extension's imports: no webview or CLI code, and nothing that waits on a child process (git) on the host. */
+const extensionImports = (planner) => [
+  'error',
+  {
+    paths: [
+      { name: 'node:child_process', importNames: SYNC_CHILD, message: NOT_ON_HOST },
+      { name: 'child_process', importNames: SYNC_CHILD, message: NOT_ON_HOST },
+      // From src/extension/ and from its subfolders.
+      ...['../', '../../'].flatMap((up) => [
+        { name: `${up}core/git/run`, importNames: ['git', 'startGit'], message: NOT_ON_HOST },
+        { name: `${up}core/git/status`, importNames: ['uncommittedPaths', 'indexEntries'], message: NOT_ON_HOST },
+        { name: `${up}core/git/repo`, importNames: ['gitHead', 'repoInfo'], message: NOT_ON_HOST },
+        ...(planner.length
+          ? [
+              {
+                name: `${up}core/rewind/dryRun`,
+                importNames: planner,
+                message: 'makePlan asks git synchronously: plan through RewindService.plan.',
+              },
+            ]
+          : []),
+      ]),
+    ],
+    patterns: [
+      {
+        regex: '(^|/)(webview|cli)(/|$)',
+        message: 'The extension talks to the webview through src/shared/messages.ts only, and uses the core, not the CLI.',
+      },
+    ],
+  },
+];
 const NODE_BUILTINS = { regex: '^node:', message: 'The webview and the shared protocol run in a browser: no node modules.' };
 
 export default tseslint.config(
@@ -54,18 +87,21 @@ export default tseslint.config(
   {
     files: ['src/extension/**'],
     rules: {
-      'no-restricted-imports': [
+      'no-restricted-imports': extensionImports(['makePlan']),
+      'no-restricted-syntax': [
         'error',
         {
-          patterns: [
-            {
-              regex: '(^|/)(webview|cli)(/|$)',
-              message: 'The extension talks to the webview through src/shared/messages.ts only, and uses the core, not the CLI.',
-            },
-          ],
+          selector: `CallExpression[callee.property.name=/^(${SYNC_CHILD.join('|')})$/], CallExpression[callee.name=/^(${SYNC_CHILD.join('|')})$/]`,
+          message: NOT_ON_HOST,
         },
       ],
     },
+  },
+  // The one place the extension plans (with the core's makePlan, git left out and asked without blocking).
+  // And the plan worker, a worker thread: blocking there stalls nobody.
+  {
+    files: ['src/extension/rewindService.ts', 'src/extension/offHost/planWorker.ts'],
+    rules: { 'no-restricted-imports': extensionImports([]) },
   },
   // Browser code: the webview, and the functions end-to-end tests run inside the page.
   { files: ['src/webview/**', 'test/e2e/**', 'test/harness/**'], languageOptions: { globals: { ...globals.browser } } },

@@ -3,7 +3,7 @@
 // them — `checkpoints --json`, `plan` to the oldest and the newest checkpoint — with the timeline
 // index (core/timelineIndex.ts) against the same command reading the whole log every time
 // (AGENT_REWIND_INDEX=off, what every read did before); the extension's refresh after 10 appended
-// lines (incremental against full re-read, in-process); and a recorded write (PreToolUse +
+// lines (incremental against full re-read, in-process), the same for a 20 MB transcript; and a recorded write (PreToolUse +
 // PostToolUse hooks) on the big store against an empty one. BENCH_CHECKPOINTS (10000), BENCH_RUNS.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -57,6 +57,18 @@ export async function runTimelineScaleBench() {
       name: 'extension refresh after 10 appended lines',
       ms: refresh.tail,
       vs: `${(refresh.full / refresh.tail).toFixed(0)}× faster than re-reading the log (${fmt(refresh.full)})`,
+    });
+
+    const conv = JSON.parse(
+      execFileSync(process.execPath, ['--import', 'tsx', path.join(HERE, 'transcriptRefresh.ts'), '20', '9'], {
+        encoding: 'utf8',
+        cwd: path.resolve(HERE, '..'),
+      }),
+    );
+    rows.push({
+      name: `conversation refresh after 10 appended lines (${conv.mb.toFixed(0)} MB transcript)`,
+      ms: conv.tail,
+      vs: `${(conv.full / conv.tail).toFixed(0)}× faster than re-reading the transcript (${fmt(conv.full)})`,
     });
 
     const emptyStore = path.join(root, 'empty-store');

@@ -1,4 +1,4 @@
-// Builds every bundle with esbuild: the extension, the CLI entry, the hook path (kept small: it
+// Builds every bundle with esbuild: the extension and its plan worker, the CLI entry, the hook path (kept small: it
 // runs on every agent tool call), the other CLI commands, and the webview script.
 //   node scripts/build.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
@@ -34,6 +34,8 @@ const builds = [
   { ...common, entryPoints: { hook: 'src/cli/hook.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { commands: 'src/cli/commands.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  // The extension's plan worker (a worker thread: dry runs off the extension host).
+  { ...common, entryPoints: { planWorker: 'src/extension/offHost/planWorker.ts' }, outdir: 'dist' },
   // The preview webview script (a browser bundle); with @vscode/codicons installed, its font is copied beside it.
   {
     ...common,

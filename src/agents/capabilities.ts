@@ -3,7 +3,7 @@
 // and whether a fork of its conversation can be resumed — with the reason, in words, when not.
 // Files are rewindable for every agent; only the conversation differs.
 import { claudeForker } from './claude/forkTranscript';
-import { readTimeline, type TranscriptTimeline } from './claude/transcriptTimeline';
+import { readTimeline, TranscriptFollower, type TranscriptTimeline } from './claude/transcriptTimeline';
 import { codexConversation } from './codex/conversation';
 import { geminiConversation } from './gemini/conversation';
 import type { EffectOverride } from '../core/config';
@@ -111,4 +111,13 @@ export const TRANSCRIPT_FORKERS: Partial<Record<AgentId, TranscriptForker>> = {
 export function readAnyTimeline(file: string, overrides: readonly EffectOverride[] = []): TranscriptTimeline {
   const other = [codexConversation, geminiConversation].find((c) => c.detect(file));
   return other ? other.read(file, overrides) : readTimeline(file, overrides);
+}
+
+/**
+ * A transcript followed as it grows: a Claude Code transcript (JSONL) parses only its appended lines
+ * on each read; other agents' formats are read whole each time (the caller reads only on a change).
+ */
+export function followAnyTimeline(file: string): { timeline(overrides?: readonly EffectOverride[]): TranscriptTimeline } {
+  const other = [codexConversation, geminiConversation].find((c) => c.detect(file));
+  return other ? { timeline: (overrides = []) => other.read(file, overrides) } : new TranscriptFollower(file);
 }

@@ -55,13 +55,19 @@ export function readJsonLines(file: string): Record<string, unknown>[] {
   }
   const out: Record<string, unknown>[] = [];
   for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      const v: unknown = JSON.parse(line);
-      if (typeof v === 'object' && v !== null && !Array.isArray(v)) out.push(v as Record<string, unknown>);
-    } catch {
-      /* a torn line: skipped */
-    }
+    const v = jsonObjectLine(line);
+    if (v) out.push(v);
   }
   return out;
+}
+
+/** One line's JSON object, or null (blank, torn or garbage, or not an object). */
+export function jsonObjectLine(line: string): Record<string, unknown> | null {
+  if (!line.trim()) return null;
+  try {
+    const v: unknown = JSON.parse(line);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null; // a torn line: skipped
+  }
 }

@@ -31,41 +31,111 @@ export interface TailRead {
   partial: LogContents;
 }
 
+/** Where a read of an append-only file stopped: its inode, the bytes of complete lines read, and a mark of the last of them. */
+export interface BytePosition {
+  ino: number;
+  size: number;
+  mark: string;
+}
+
+export interface NewLines {
+  /** The complete lines after `from` (ending with a newline), starting at byte `offset`. */
+  bytes: Buffer;
+  offset: number;
+  /** A last line without its newline (still being written, or torn): not part of `to`. */
+  partial: Buffer;
+  to: BytePosition;
+}
+
 /**
- * Reads the log from `from` (null: from the start). Returns null when `from` no longer describes a
- * prefix of the file (gc rewrote it, it shrank or was replaced): the caller reads it whole.
+ * The lines appended to `file` since `from` (null: all of it). Returns null when `from` no longer
+ * describes a prefix of the file (rewritten, shrunk or replaced): the caller starts again from null.
+ * A missing file reads as empty. The one copy of this rule for every append-only file the extension follows.
  */
-export function readTail(file: string, from: LogPosition | null): TailRead | null {
+export function readNewLines(file: string, from: BytePosition | null): NewLines | null {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     if (from && from.size > 0) return null;
-    const none = { records: [], problems: [] };
-    return { complete: none, partial: none, to: { ino: 0, mark: '', ...START } };
+    return { bytes: Buffer.alloc(0), offset: 0, partial: Buffer.alloc(0), to: { ino: 0, size: 0, mark: '' } };
   }
   try {
     const st = fs.fstatSync(fd);
     if (from && from.size > 0 && !prefixHolds(fd, st, from)) return null;
-    const at = from && from.size > 0 ? from : { ...START };
-    const buf = readRange(fd, at.size, st.size);
+    const at = from && from.size > 0 ? from.size : 0;
+    const buf = readRange(fd, at, st.size);
     const end = buf.lastIndexOf(0x0a) + 1;
-    const text = buf.toString('utf8', 0, end);
-    const complete = parseLog(text, { seq: at.seq, line: at.lines });
-    let lines = at.lines;
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
-    const to: LogPosition = {
-      ino: st.ino,
-      size: at.size + end,
-      mark: markAt(fd, at.size + end),
-      seq: at.seq + complete.records.length,
-      lines,
+    return {
+      bytes: buf.subarray(0, end),
+      offset: at,
+      partial: buf.subarray(end),
+      to: { ino: st.ino, size: at + end, mark: markAt(fd, at + end) },
     };
-    const partial = end < buf.length ? parseLog(buf.toString('utf8', end), { seq: to.seq, line: lines }) : { records: [], problems: [] };
-    return { complete, partial, to };
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/**
+ * Reads the log from `from` (null: from the start). Returns null when `from` no longer describes a
+ * prefix of the file (gc rewrote it, it shrank or was replaced): the caller reads it whole.
+ */
+export function readTail(file: string, from: LogPosition | null): TailRead | null {
+  const r = readNewLines(file, from);
+  if (!r) return null;
+  const at = from && from.size > 0 ? from : { ...START };
+  const text = r.bytes.toString('utf8');
+  const complete = parseLog(text, { seq: at.seq, line: at.lines });
+  let lines = at.lines;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+  const to: LogPosition = { ...r.to, seq: at.seq + complete.records.length, lines };
+  const partial = r.partial.length ? parseLog(r.partial.toString('utf8'), { seq: to.seq, line: lines }) : { records: [], problems: [] };
+  return { complete, partial, to };
+}
+
+/** Folds the lines of a file into a state of the caller's choosing (IncrementalLines). */
+export interface LineFold<S> {
+  start(): S;
+  /** One complete line (without its newline) at byte `offset`. */
+  add(state: S, line: Buffer, offset: number): void;
+}
+
+/**
+ * Any append-only file of lines, kept folded between calls: `read()` folds only the complete lines
+ * appended since the last call, and starts again from nothing when the file was rewritten, shrunk
+ * or replaced. A last line without its newline waits until it is complete.
+ */
+export class IncrementalLines<S> {
+  private pos: BytePosition | null = null;
+  private state: S;
+  lastRead: 'full' | 'tail' = 'full';
+
+  constructor(
+    readonly file: string,
+    private readonly fold: LineFold<S>,
+  ) {
+    this.state = fold.start();
+  }
+
+  /** The state after every complete line; the same object while nothing is rewritten (folded in place). */
+  read(): S {
+    let r = this.pos ? readNewLines(this.file, this.pos) : null;
+    if (r) this.lastRead = 'tail';
+    else {
+      r = readNewLines(this.file, null)!;
+      this.state = this.fold.start();
+      this.lastRead = 'full';
+    }
+    const b = r.bytes;
+    for (let start = 0; start < b.length;) {
+      const nl = b.indexOf(0x0a, start);
+      this.fold.add(this.state, b.subarray(start, nl), r.offset + start);
+      start = nl + 1;
+    }
+    this.pos = r.to;
+    return this.state;
   }
 }
 

@@ -4,7 +4,6 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { retireVscodeFile } from '../agents/connectors';
 import { newId } from '../core/ids';
-import { makePlan } from '../core/rewind/dryRun';
 import type { Store } from '../core/store';
 import type { Busy } from './busy';
 import type { AgentConnections } from './agentConnect';
@@ -18,6 +17,7 @@ import type { PreviewPanel } from './previewPanel';
 import { oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
 import type { RewindReporter } from './rewindReporter';
+import type { RewindService } from './rewindService';
 import { snapshotUri } from './snapshotContent';
 import { restoreOne, stepHandlers } from './stepCommands';
 import type { StepIndex } from './stepIndex';
@@ -34,6 +34,7 @@ export interface CommandDeps {
   steps: StepIndex;
   preview: PreviewPanel;
   reporter: RewindReporter;
+  service: RewindService;
   storage: StorageCommands;
   claude: ClaudeConnection;
   agents: AgentConnections;
@@ -140,7 +141,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         if (!id) return;
         const changes = d.model.turnOf(id) ? d.model.turnFiles(id) : d.model.spanFiles(id);
         const own = activePath ? changes.find((c) => c.path === activePath) : undefined;
-        const planned = activePath && !own ? makePlan(d.store, id, { paths: [activePath], noGit: true }).changes[0] : undefined;
+        const planned = activePath && !own ? (await d.service.plan(id, { paths: [activePath], noGit: true })).changes[0] : undefined;
         const change = own ?? (planned ? { path: planned.path, from: undefined, to: planned.to } : undefined);
         if (change) el = { kind: 'file', checkpointId: id, change };
         else {

@@ -1,11 +1,12 @@
 // Builds the Conversation view's sessions: from each session's transcript (Claude Code, Codex, Gemini) when it can
 // be read (prompts with their uuids, so a fork can cut before them), else from what the hooks
-// recorded. Forks from lineage.jsonl are nested under their parent. Transcripts are re-read only
-// when they change (size/mtime), since they can be tens of MB.
+// recorded. Forks from lineage.jsonl are nested under their parent. Transcripts are read again only
+// when they change (size/mtime), and then only their appended lines (they can be tens of MB); the
+// same for lineage.jsonl.
 import * as fs from 'node:fs';
-import { agentCapabilities, readAnyTimeline } from '../agents/capabilities';
+import { agentCapabilities, followAnyTimeline } from '../agents/capabilities';
 import type { TranscriptTimeline } from '../agents/claude/transcriptTimeline';
-import { type ForkLineage, readLineage } from '../core/conversation/lineage';
+import { type ForkLineage, LineageFollower } from '../core/conversation/lineage';
 import type { LoggedSession } from '../core/sessionsFromLog';
 import type { Store } from '../core/store';
 import { type ConvPrompt, type ConvSession, fromLog } from './conversationModel';
@@ -13,12 +14,16 @@ import { type ConvPrompt, type ConvSession, fromLog } from './conversationModel'
 interface Cached {
   stamp: string;
   timeline: TranscriptTimeline | null;
+  follower: ReturnType<typeof followAnyTimeline>;
 }
 
 export class ConversationSource {
   private readonly cache = new Map<string, Cached>();
+  private readonly lineage: LineageFollower;
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly store: Store) {
+    this.lineage = new LineageFollower(store.dir);
+  }
 
   private stampOf(file: string): string | null {
     try {
@@ -36,12 +41,13 @@ export class ConversationSource {
     const hit = this.cache.get(file);
     if (hit && hit.stamp === stamp) return hit.timeline;
     let timeline: TranscriptTimeline | null = null;
+    const follower = hit?.follower ?? followAnyTimeline(file);
     try {
-      timeline = readAnyTimeline(file, this.store.config().effects);
+      timeline = follower.timeline(this.store.config().effects);
     } catch {
       timeline = null; // a transcript we cannot read: fall back to the hooks' record
     }
-    this.cache.set(file, { stamp, timeline });
+    this.cache.set(file, { stamp, timeline, follower });
     return timeline;
   }
 
@@ -66,7 +72,7 @@ export class ConversationSource {
     }
     let lineage: ForkLineage[] = [];
     try {
-      lineage = readLineage(this.store.dir).filter((r): r is ForkLineage => r.t === 'fork');
+      lineage = this.lineage.read().filter((r): r is ForkLineage => r.t === 'fork');
     } catch {
       lineage = [];
     }

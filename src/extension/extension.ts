@@ -15,6 +15,7 @@ import { ClaudeConversationRewinder } from './conversationRewinder';
 import { ConversationSource } from './conversationSource';
 import { type ConvElement, ConversationView } from './conversationView';
 import { type FilesElement, FilesView } from './filesView';
+import { PlanClient } from './offHost/planClient';
 import { PreviewPanel } from './previewPanel';
 import { RewindReporter } from './rewindReporter';
 import { RewindService } from './rewindService';
@@ -38,6 +39,7 @@ export interface AgentRewindApi {
   steps?: StepIndex;
   preview?: PreviewPanel;
   service?: RewindService;
+  planner?: PlanClient;
   rewinder?: ClaudeConversationRewinder;
   status?: StatusBar;
   agents?: AgentConnections;
@@ -152,7 +154,10 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   }, 2000);
   context.subscriptions.push({ dispose: () => clearInterval(transcriptPoll) });
   const convTree = vscode.window.createTreeView<ConvElement>(VIEW.conversation, { treeDataProvider: conversation, showCollapseAll: true });
-  const service = new RewindService(store, model);
+  // Dry runs (the preview's plan, line statistics, git status) run in a worker thread, off the host.
+  const planner = new PlanClient(path.join(context.extensionPath, 'dist', 'planWorker.js'), (line) => output.appendLine(line));
+  context.subscriptions.push({ dispose: () => planner.dispose() });
+  const service = new RewindService(store, model, planner);
   const reporter = new RewindReporter(service, busy, model, output);
   const rewinder = new ClaudeConversationRewinder(store, model, () => conversation.refresh(), output);
   const preview = new PreviewPanel(context.extensionUri, model, service, reporter, rewinder);
@@ -217,6 +222,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
       steps,
       preview,
       reporter,
+      service,
       storage,
       claude,
       agents,
@@ -250,7 +256,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     }, 30000).unref?.();
   }
 
-  Object.assign(api, { model, files, conversation, steps, preview, service, rewinder, status, agents });
+  Object.assign(api, { model, files, conversation, steps, preview, service, planner, rewinder, status, agents });
   api.activationMs = performance.now() - t0;
   output.appendLine(
     `Agent Rewind ${context.extension.packageJSON.version} active in ${api.activationMs.toFixed(1)} ms; store ${store.dir}`,

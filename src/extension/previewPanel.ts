@@ -2,7 +2,6 @@
 // out what the user chooses — files, conversation or both — then reports with an Undo.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Plan } from '../core/rewind/dryRun';
 import { BEFORE_CALL } from '../core/timeline';
 import {
   emptyPreviewModel,
@@ -13,11 +12,16 @@ import {
   type WebviewToHost,
 } from '../shared/messages';
 import type { ConvPrompt, ConvSession } from './conversationModel';
+import { PlanCancelled } from './offHost/planClient';
+import type { PlainPlan } from './offHost/protocol';
 import { previewHtml } from './previewHtml';
 import type { RewindReporter } from './rewindReporter';
 import { callKey, type RewindService, dirtyAmong, runCompensations } from './rewindService';
 import { snapshotUri } from './snapshotContent';
 import type { TimelineModel } from './timelineModel';
+
+/** Plans that take longer than this show a progress notification (with Cancel). */
+const PROGRESS_AFTER_MS = 300;
 
 export interface ConversationTarget {
   session: ConvSession;
@@ -52,7 +56,15 @@ export class PreviewPanel implements vscode.Disposable {
   private onlySession: string | null = null;
   /** The page's choices, kept when the panel closes (the page owns their meaning and checks them). */
   private keptChoices: unknown;
-  private plan: Plan | undefined;
+  private plan: PlainPlan | undefined;
+  /** Cancels the plan being built (a newer build, closing the panel, or Cancel on its progress). */
+  private planning: vscode.CancellationTokenSource | undefined;
+  /** The model last sent, and the build under way (a newer one makes an older one's result stale). */
+  private lastModel: PreviewModel | undefined;
+  /** What the newest finished build sent (a model or an error), and for which generation: a page that loads late gets it. */
+  private lastReply: { generation: number; message: HostToWebview } | undefined;
+  private building: Promise<void> = Promise.resolve();
+  private generation = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -68,6 +80,7 @@ export class PreviewPanel implements vscode.Disposable {
   show(request: PreviewRequest): void {
     this.request = request;
     this.onlySession = null;
+    this.lastModel = undefined;
     if (!this.panel) {
       const roots = [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')];
       this.panel = vscode.window.createWebviewPanel('agentRewind.preview', 'Rewind Preview', vscode.ViewColumn.Active, {
@@ -83,12 +96,18 @@ export class PreviewPanel implements vscode.Disposable {
         styleUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'preview.css')).toString(),
         codiconUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'codicon.css')).toString(),
       });
-      this.panel.onDidDispose(() => (this.panel = undefined), undefined, this.disposables);
+      this.panel.onDidDispose(
+        () => {
+          this.panel = undefined;
+          this.stopPlanning();
+        },
+        undefined,
+        this.disposables,
+      );
       w.onDidReceiveMessage((m: unknown) => void this.handleMessage(m), undefined, this.disposables);
-    } else {
-      this.panel.reveal();
-      this.post();
-    }
+    } else this.panel.reveal();
+    // Planning starts now, while the page loads; its 'ready' gets the model if it is done by then.
+    this.post();
   }
 
   get isOpen(): boolean {
@@ -97,7 +116,16 @@ export class PreviewPanel implements vscode.Disposable {
 
   /** The model last sent (for tests). */
   current(): PreviewModel | undefined {
-    return this.build();
+    return this.lastModel;
+  }
+
+  /** The model once the newest build is done (for tests and the rewind). */
+  async settled(): Promise<PreviewModel | undefined> {
+    for (let seen = -1; seen !== this.generation;) {
+      seen = this.generation;
+      await this.building;
+    }
+    return this.lastModel;
   }
 
   private send(m: HostToWebview): void {
@@ -109,12 +137,13 @@ export class PreviewPanel implements vscode.Disposable {
   }
 
   private close(): void {
+    this.stopPlanning();
     const p = this.panel;
     this.panel = undefined;
     p?.dispose();
   }
 
-  private build(): PreviewModel | undefined {
+  private async build(): Promise<PreviewModel | undefined> {
     const req = this.request;
     if (!req) return undefined;
     const available: Scope[] = [];
@@ -139,11 +168,14 @@ export class PreviewPanel implements vscode.Disposable {
       ...(unavailableReason ? { unavailableReason } : {}),
     };
     if (req.targetId) {
-      this.plan = this.service.plan(req.targetId, {
+      const gen = this.generation;
+      const plan = await this.planWithProgress(req.targetId, {
         ...(req.paths ? { paths: req.paths } : {}),
         ...(this.onlySession ? { sessions: [this.onlySession] } : {}),
       });
-      return this.service.previewModel(this.plan, scope, conv, this.onlySession);
+      if (gen !== this.generation) return undefined; // superseded, or the panel closed meanwhile
+      this.plan = plan;
+      return this.service.previewModel(plan, scope, conv, this.onlySession);
     }
     this.plan = undefined;
     return {
@@ -159,14 +191,62 @@ export class PreviewPanel implements vscode.Disposable {
     };
   }
 
+  private reply(generation: number, message: HostToWebview): void {
+    this.lastReply = { generation, message };
+    this.send(message);
+  }
+
+  /** A plan still being built is for nobody now: the panel closed. */
+  private stopPlanning(): void {
+    this.generation++;
+    this.planning?.cancel();
+    this.planning = undefined;
+  }
+
+  /** The plan (in the worker), with a cancellable progress notification once it takes over PROGRESS_AFTER_MS. */
+  private async planWithProgress(targetId: string, opts: { paths?: string[]; sessions?: string[] }): Promise<PlainPlan> {
+    this.planning?.cancel();
+    const cts = (this.planning = new vscode.CancellationTokenSource());
+    const plan = this.service.plan(targetId, opts, cts.token, 'preview');
+    const timer = setTimeout(() => {
+      if (cts.token.isCancellationRequested) return;
+      void vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Agent Rewind: planning the rewind…', cancellable: true },
+        (_progress, token) => {
+          token.onCancellationRequested(() => cts.cancel());
+          return plan.then(
+            () => undefined,
+            () => undefined,
+          );
+        },
+      );
+    }, PROGRESS_AFTER_MS);
+    try {
+      return await plan;
+    } finally {
+      clearTimeout(timer);
+      if (this.planning === cts) this.planning = undefined;
+      cts.dispose();
+    }
+  }
+
+  /** Builds and sends the model; a newer call (or closing the panel) makes an unfinished one's result stale. */
   private post(): void {
     if (!this.panel) return;
-    try {
-      const model = this.build();
-      if (model) this.send({ type: 'model', model, ...(this.keptChoices ? { choices: this.keptChoices } : {}) });
-    } catch (e) {
-      this.send({ type: 'error', message: (e as Error).message });
-    }
+    const gen = ++this.generation;
+    this.building = (async () => {
+      try {
+        const model = await this.build();
+        if (!model || gen !== this.generation || !this.panel) return;
+        this.lastModel = model;
+        this.reply(gen, { type: 'model', model, ...(this.keptChoices ? { choices: this.keptChoices } : {}) });
+      } catch (e) {
+        if (gen !== this.generation) return; // superseded: the newer build answers
+        const message =
+          e instanceof PlanCancelled ? 'Planning was cancelled. Press Refresh to plan this rewind again.' : (e as Error).message;
+        this.reply(gen, { type: 'error', message });
+      }
+    })();
   }
 
   /** Handles one message from the webview (public so tests can drive the host side as the webview does). */
@@ -175,6 +255,9 @@ export class PreviewPanel implements vscode.Disposable {
     const m: WebviewToHost = raw;
     switch (m.type) {
       case 'ready':
+        // The page missed what was sent before it loaded: the model, if the newest build is done.
+        if (this.lastReply?.generation === this.generation) this.send(this.lastReply.message);
+        return;
       case 'refresh':
         this.post();
         return;
@@ -220,6 +303,7 @@ export class PreviewPanel implements vscode.Disposable {
   }
 
   private async rewind(scope: Scope, compensations: string[], force: boolean): Promise<void> {
+    await this.settled(); // the plan the page shows, not one still being built
     const req = this.request;
     if (!req) return;
     if (scope !== 'files' && req.targetId?.startsWith(BEFORE_CALL)) {

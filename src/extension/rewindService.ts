@@ -5,18 +5,21 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { NotUndone } from '../core/plan';
 import { applyRewind, type RewindOutcome } from '../core/rewind/apply';
-import { makePlan, type Plan, type PlanOptions } from '../core/rewind/dryRun';
+import { uncommittedPathsAsync } from '../core/git/status';
+import { makePlan } from '../core/rewind/dryRun';
 import type { EditOrigin } from '../core/safety';
 import type { Store } from '../core/store';
 import { type EditWords, yourEditWords } from '../shared/reasons';
 import type { PreviewModel, PreviewProblem, Scope } from '../shared/messages';
+import type { Cancellation, PlanClient } from './offHost/planClient';
+import type { PlainPlan, WorkerPlanOptions } from './offHost/protocol';
 import type { TimelineModel } from './timelineModel';
 import { unsavedAmong } from './unsavedPaths';
 import { workspaceEditWriter } from './workspaceEditWriter';
 
 export type ApplyOutcome = RewindOutcome;
 
-export interface RewindRequest extends PlanOptions {
+export interface RewindRequest extends WorkerPlanOptions {
   force?: boolean;
 }
 
@@ -69,19 +72,32 @@ export class RewindService {
   constructor(
     private readonly store: Store,
     private readonly model: TimelineModel,
+    /** The plan worker (off the extension host); without it, or when it fails, plans run here. */
+    private readonly planner?: PlanClient,
   ) {}
 
   /**
-   * The dry run over the records the model has read (only appended lines are read on each store
-   * change), not a fresh parse of the whole log; the rewind itself plans again under the lock.
+   * The dry run, in the plan worker when there is one (`token` cancels it, and so does a newer plan
+   * with the same `supersede` key: PlanCancelled). The rewind itself plans again under the lock.
    */
-  plan(targetId: string, req: PlanOptions = {}): Plan {
-    return makePlan(this.store, targetId, { records: this.model.all, ...req });
+  plan(targetId: string, req: WorkerPlanOptions = {}, token?: Cancellation, supersede?: string): Promise<PlainPlan> {
+    if (!this.planner) return this.planHere(targetId, req);
+    return this.planner.plan(this.store.dir, targetId, req, () => this.planHere(targetId, req), token, supersede);
+  }
+
+  /**
+   * The dry run on the extension host over the records the model has read (only appended lines are
+   * read on each store change), not a fresh parse of the whole log; git is asked without blocking
+   * the host (the core's makePlan would wait on it).
+   */
+  async planHere(targetId: string, req: WorkerPlanOptions = {}): Promise<PlainPlan> {
+    const { records: _records, ...plan } = makePlan(this.store, targetId, { records: this.model.all, ...req, noGit: true });
+    return { ...plan, uncommitted: req.noGit ? [] : await uncommittedPathsAsync(plan.changes.map((c) => c.path)) };
   }
 
   /** The preview webview's model for a plan (the scope part is filled in by the caller). */
   previewModel(
-    plan: Plan,
+    plan: PlainPlan,
     scope: PreviewModel['scope'],
     conversation: PreviewModel['conversation'],
     onlySession: string | null,

@@ -4,7 +4,6 @@
 // and the safety-checked apply of "Restore This File Only" (restoreOne).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { makePlan } from '../core/rewind/dryRun';
 import type { SpanChange } from '../core/timeline';
 import { oneLine } from '../shared/text';
 import { CMD } from './commandIds';
@@ -29,7 +28,7 @@ export function stepWords(p: StepPlace, relative: (p: string) => string): string
  * through the reporter: the same safety check, refusal and Undo as every rewind.
  */
 export async function restoreOne(d: CommandDeps, target: string, file: string, where: string): Promise<void> {
-  const plan = makePlan(d.store, target, { paths: [file] });
+  const plan = await d.service.plan(target, { paths: [file], noGit: true });
   if (plan.files.length === 0) {
     void vscode.window.showInformationMessage(
       `${d.model.relative(file)} already matches ${where}${plan.notRestorable.length ? `, or cannot be restored (${plan.notRestorable[0]!.reason})` : ''}.`,

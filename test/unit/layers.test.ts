@@ -86,3 +86,22 @@ test('a source file over 600 lines fails the lint (a subsystem that outgrows it 
   assert.ok((await lint('src/core/probe.ts', body(601))) > 0);
   assert.ok((await lint('src/extension/probe.ts', body(601))) > 0);
 });
+
+test('the extension host never waits on a child process: sync child_process calls, sync git and makePlan fail the lint', async () => {
+  const bad = [
+    "import { execFileSync } from 'node:child_process';\nexport const v = execFileSync;\n",
+    "import * as cp from 'node:child_process';\nexport const v = cp.spawnSync('git', ['status']);\n",
+    "export const v = require('node:child_process').execSync('git status');\n",
+    "import { git } from '../core/git/run';\nexport const v = git;\n",
+    "import { uncommittedPaths } from '../core/git/status';\nexport const v = uncommittedPaths;\n",
+    "import { makePlan } from '../core/rewind/dryRun';\nexport const v = makePlan;\n",
+  ];
+  for (const text of bad) assert.ok((await lint('src/extension/probe.ts', text)) > 0, text);
+  // The control cases: git without blocking, and the one planner.
+  assert.equal(await lint('src/extension/probe.ts', "import { gitAsync } from '../core/git/run';\nexport const v = gitAsync;\n"), 0);
+  assert.equal(
+    await lint('src/extension/rewindService.ts', "import { makePlan } from '../core/rewind/dryRun';\nexport const v = makePlan;\n"),
+    0,
+  );
+  assert.ok((await lint('src/extension/rewindService.ts', "import { git } from '../core/git/run';\nexport const v = git;\n")) > 0);
+});

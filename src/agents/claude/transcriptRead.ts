@@ -2,6 +2,7 @@
 // only a small projection of each line is kept (transcriptLine.ts). Synchronous, so the CLI and the
 // hook stay simple; the byte offset of every line is kept so a fork can copy lines unchanged.
 import * as fs from 'node:fs';
+import type { LineFold } from '../../core/logTail';
 import { parseTranscriptLine, type TranscriptEntry } from './transcriptLine';
 
 const CHUNK = 1 << 20;
@@ -59,20 +60,24 @@ export class TranscriptMissingError extends Error {
   }
 }
 
-export function readTranscript(file: string): TranscriptContents {
-  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new TranscriptMissingError(file);
-  const entries: TranscriptEntry[] = [];
-  const badLines: number[] = [];
-  let index = 0;
-  forEachLine(file, (raw, offset) => {
+/** How a transcript's lines fold into its contents: the one copy for a whole read and the extension's incremental one. */
+export const TRANSCRIPT_FOLD: LineFold<TranscriptContents> = {
+  start: () => ({ entries: [], badLines: [], lines: 0 }),
+  add(c, raw, offset) {
     // Claude Code writes LF; tolerate a CR before it, and blank lines.
     const end = raw.length > 0 && raw[raw.length - 1] === 0x0d ? raw.length - 1 : raw.length;
     const text = raw.toString('utf8', 0, end);
     if (text.trim() === '') return;
-    const e = parseTranscriptLine(text, index, offset, raw.length);
-    if (e) entries.push(e);
-    else badLines.push(index);
-    index++;
-  });
-  return { entries, badLines, lines: index };
+    const e = parseTranscriptLine(text, c.lines, offset, raw.length);
+    if (e) c.entries.push(e);
+    else c.badLines.push(c.lines);
+    c.lines++;
+  },
+};
+
+export function readTranscript(file: string): TranscriptContents {
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new TranscriptMissingError(file);
+  const c = TRANSCRIPT_FOLD.start();
+  forEachLine(file, (raw, offset) => TRANSCRIPT_FOLD.add(c, raw, offset));
+  return c;
 }

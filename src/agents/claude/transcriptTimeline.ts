@@ -8,7 +8,8 @@ import type { Effect, Severity } from '../../core/records';
 import { claudeToolKind } from './toolKind';
 import { isRealPrompt, sessionOf, TranscriptGraph } from './transcriptChain';
 import type { TranscriptEntry } from './transcriptLine';
-import { readTranscript } from './transcriptRead';
+import { IncrementalLines } from '../../core/logTail';
+import { readTranscript, TRANSCRIPT_FOLD, type TranscriptContents } from './transcriptRead';
 
 export interface TimelineTool {
   id: string;
@@ -99,5 +100,31 @@ export function timelineOf(
 /** Reads a transcript file and returns its timeline. */
 export function readTimeline(file: string, overrides: readonly EffectOverride[] = []): TranscriptTimeline {
   const { entries, badLines } = readTranscript(file);
-  return timelineOf(entries, { fallbackSession: path.basename(file).replace(/\.jsonl$/, ''), overrides, badLines: badLines.length });
+  return timelineOf(entries, { fallbackSession: sessionFallback(file), overrides, badLines: badLines.length });
+}
+
+/** A transcript's session when its lines do not say: its file name (Claude Code names them by session id). */
+const sessionFallback = (file: string) => path.basename(file).replace(/\.jsonl$/, '');
+
+/**
+ * A transcript read again and again as it grows (the extension follows the open sessions): only
+ * the lines appended since the last read are parsed; a rewritten, shrunk or replaced file is read
+ * whole. The timeline is rebuilt from the kept entries (no I/O, no JSON).
+ */
+export class TranscriptFollower {
+  private readonly lines: IncrementalLines<TranscriptContents>;
+
+  constructor(readonly file: string) {
+    this.lines = new IncrementalLines(file, TRANSCRIPT_FOLD);
+  }
+
+  /** How the last read went: 'full' or only the appended lines ('tail'). */
+  get lastRead(): 'full' | 'tail' {
+    return this.lines.lastRead;
+  }
+
+  timeline(overrides: readonly EffectOverride[] = []): TranscriptTimeline {
+    const { entries, badLines } = this.lines.read();
+    return timelineOf(entries, { fallbackSession: sessionFallback(this.file), overrides, badLines: badLines.length });
+  }
 }

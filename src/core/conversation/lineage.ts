@@ -4,7 +4,8 @@
 // told which files a files-only rewind reverted (once per rewind per session). Times are epoch
 // milliseconds, like files.jsonl.
 import * as path from 'node:path';
-import { appendJsonLines, readJsonLines } from '../jsonLines';
+import { appendJsonLines, jsonObjectLine, readJsonLines } from '../jsonLines';
+import { IncrementalLines } from '../logTail';
 
 export const LINEAGE_FORMAT = 1;
 
@@ -58,12 +59,38 @@ export function appendLineage(storeDir: string, r: LineageRecord): void {
 /** Lineage lines; older versions are read as they are (fields only ever get added). */
 export function readLineage(storeDir: string): LineageRecord[] {
   const out: LineageRecord[] = [];
-  for (const r of readJsonLines(lineageFile(storeDir))) {
-    if (r.t === 'fork' && typeof r.session === 'string' && typeof r.parentSession === 'string') {
-      out.push({ v: 1, cutText: '', cutOccurrence: 0, cutUuid: '', agent: 'claude', ...r } as ForkLineage);
-    } else if (r.t === 'regrounded' && typeof r.session === 'string') out.push(r as unknown as RegroundedLineage);
-  }
+  for (const r of readJsonLines(lineageFile(storeDir))) addLineage(out, r);
   return out;
+}
+
+function addLineage(out: LineageRecord[], r: Record<string, unknown>): void {
+  if (r.t === 'fork' && typeof r.session === 'string' && typeof r.parentSession === 'string') {
+    out.push({ v: 1, cutText: '', cutOccurrence: 0, cutUuid: '', agent: 'claude', ...r } as ForkLineage);
+  } else if (r.t === 'regrounded' && typeof r.session === 'string') out.push(r as unknown as RegroundedLineage);
+}
+
+/** lineage.jsonl followed as it grows (the extension): each read parses only the lines appended since the last. */
+export class LineageFollower {
+  private readonly lines: IncrementalLines<LineageRecord[]>;
+
+  constructor(storeDir: string) {
+    this.lines = new IncrementalLines(lineageFile(storeDir), {
+      start: () => [],
+      add(out, line) {
+        const r = jsonObjectLine(line.toString('utf8'));
+        if (r) addLineage(out, r);
+      },
+    });
+  }
+
+  get lastRead(): 'full' | 'tail' {
+    return this.lines.lastRead;
+  }
+
+  /** Every lineage record so far (the same array, grown in place, until the file is rewritten). */
+  read(): readonly LineageRecord[] {
+    return this.lines.read();
+  }
 }
 
 /** The fork that created `session`, if our lineage knows it (the latest line wins). */

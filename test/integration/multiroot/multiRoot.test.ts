@@ -39,10 +39,10 @@ suite('Multi-root workspace', function () {
     first = api.model!.checkpoints.find((n) => n.checkpoint.label === 'Add a.txt in alpha')!.checkpoint.id;
   });
 
-  test('files are shown relative to their folder, with its name', () => {
+  test('files are shown relative to their folder, with its name', async () => {
     assert.equal(api.model!.relative(path.join(alpha, 'a.txt')), 'alpha/a.txt');
     assert.equal(api.model!.relative(path.join(beta, 'b.txt')), 'beta/b.txt');
-    const m = api.service!.previewModel(api.service!.plan(first), { default: 'files', available: ['files'] }, null, null);
+    const m = api.service!.previewModel(await api.service!.plan(first), { default: 'files', available: ['files'] }, null, null);
     assert.deepEqual(m.files.map((f) => f.rel).sort(), ['alpha/a.txt', 'alpha/shared-name.txt', 'beta/b.txt']);
     assert.deepEqual(m.sessions, ['session-alpha', 'session-beta'], 'the preview groups by session');
   });

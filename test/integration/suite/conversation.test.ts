@@ -82,7 +82,7 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
     const before = sha(transcript);
     const todo = fs.readFileSync(path.join(project, 'todo.txt'), 'utf8');
     await vscode.commands.executeCommand('agentRewind.rewindConversation', promptEls()[1]);
-    const m = api.preview!.current()!;
+    const m = (await api.preview!.settled())!;
     assert.deepEqual(m.scope.available, ['files', 'conversation', 'both']);
     assert.equal(m.scope.default, 'conversation');
     assert.deepEqual({ kept: m.conversation!.kept, dropped: m.conversation!.dropped }, { kept: 1, dropped: 1 });
@@ -123,7 +123,7 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
 
   test('"both" rewinds the files to the prompt\'s checkpoint and forks the conversation', async () => {
     await vscode.commands.executeCommand('agentRewind.rewindBoth', promptEls()[1]);
-    const m = api.preview!.current()!;
+    const m = (await api.preview!.settled())!;
     assert.equal(m.scope.default, 'both');
     assert.deepEqual(
       m.files.map((f) => [f.rel, f.action]),
@@ -135,7 +135,7 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
     await until('a second fork', () => (sessionEl() as Extract<ConvElement, { kind: 'session' }>).session.forks.length === forksBefore + 1);
     // Files-only from the same prompt: the scope offers all three, files is the default.
     await vscode.commands.executeCommand('agentRewind.rewindFilesBeforePrompt', promptEls()[1]);
-    assert.equal(api.preview!.current()!.scope.default, 'files');
+    assert.equal((await api.preview!.settled())!.scope.default, 'files');
     await api.preview!.handleMessage({ type: 'cancel' });
   });
 

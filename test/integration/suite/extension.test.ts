@@ -9,6 +9,8 @@ import * as vscode from 'vscode';
 import type { AgentRewindApi } from '../../../src/extension/extension';
 import type { ConvElement } from '../../../src/extension/conversationView';
 import type { FilesElement } from '../../../src/extension/filesView';
+import { PlanClient } from '../../../src/extension/offHost/planClient';
+import { RewindService } from '../../../src/extension/rewindService';
 import { CLI, HookSession } from './hookSession';
 import { EXTENSION_ID } from './paths';
 import { until } from './until';
@@ -119,7 +121,7 @@ suite('Agent Rewind in VS Code', function () {
   test('the preview lists what will not be undone, the files and nothing blocked', async () => {
     await vscode.commands.executeCommand('agentRewind.previewRewind', prompt('Ship it <b>now</b> & push'));
     assert.equal(api.preview!.isOpen, true);
-    const m = api.preview!.current()!;
+    const m = (await api.preview!.settled())!;
     assert.deepEqual(
       m.notUndone.map((n) => [n.tool, n.summary, n.effect, n.severity]),
       [['Bash', 'git -C . push origin main', 'irreversible', 'high']],
@@ -136,6 +138,45 @@ suite('Agent Rewind in VS Code', function () {
       .find((el) => el.kind === 'checkpoint' && el.node.checkpoint.id === prompt('Ship it <b>now</b> & push'))!;
     const n = m.files.length;
     assert.match(String(api.files!.getTreeItem(row).description), new RegExp(`^${n} files? to rewind ·`));
+    assert.equal(api.planner!.offHost, true, 'the plan came from the worker thread, not the extension host');
+  });
+
+  test('closing the preview while it plans cancels the plan: no model for it; the next preview plans again', async () => {
+    const target = prompt('Ship it <b>now</b> & push');
+    // Shown and closed in the same turn of the event loop: the worker cannot have answered yet.
+    api.preview!.show({ targetId: target, scope: 'files' });
+    const closing = api.preview!.handleMessage({ type: 'cancel' });
+    await closing;
+    assert.equal(api.preview!.isOpen, false);
+    assert.equal(await api.preview!.settled(), undefined, 'the cancelled plan never became the model');
+    await vscode.commands.executeCommand('agentRewind.previewRewind', target);
+    const m = (await api.preview!.settled())!;
+    assert.equal(m.target.id, target);
+    assert.deepEqual(
+      m.files.map((f) => f.rel),
+      [path.join('src', 'deep', 'new.js')],
+    );
+    assert.equal(api.planner!.offHost, true);
+    await api.preview!.handleMessage({ type: 'cancel' });
+  });
+
+  test('a plan worker that cannot start: the same plan, made on the extension host, and the output says so once', async () => {
+    const target = prompt('Ship it <b>now</b> & push');
+    const lines: string[] = [];
+    const broken = new PlanClient(path.join(api.storeDir!, 'no-such-worker.js'), (l) => lines.push(l));
+    const service = new RewindService(api.model!.store, api.model!, broken);
+    try {
+      const here = await service.plan(target);
+      const worker = await api.service!.plan(target);
+      assert.deepEqual(here.files, worker.files);
+      assert.deepEqual(here.notUndone, worker.notUndone);
+      assert.equal(broken.offHost, false);
+      await service.plan(target);
+      assert.equal(lines.length, 1);
+      assert.match(lines[0]!, /planned on the extension host/);
+    } finally {
+      broken.dispose();
+    }
   });
 
   test('refuses while an affected file has unsaved changes, writing nothing', async () => {

@@ -114,7 +114,7 @@ suite('Rewind to before a step', function () {
   test('"Restore This File to Before This Step" is refused like any rewind when the file holds the user’s work', async () => {
     const third = (await tools())[2]!;
     fs.writeFileSync(file('a.txt'), 'mine now\n'); // the user's own change, after the agent's
-    const plan = api.service!.plan(`before:${third.tool.id}`, { paths: [file('a.txt')] });
+    const plan = await api.service!.plan(`before:${third.tool.id}`, { paths: [file('a.txt')] });
     assert.deepEqual(
       plan.blocked.map((b) => [path.basename(b.path), b.reason]),
       [['a.txt', 'modified-outside']],

@@ -81,7 +81,7 @@ suite('VS Code agent mode session', function () {
       api.model!.checkpoints.find((n) => n.checkpoint.session === session && n.checkpoint.label === 'make it two'),
     );
     assert.equal(second.checkpoint.agent, 'vscode');
-    const plan = api.service!.plan(second.checkpoint.id);
+    const plan = await api.service!.plan(second.checkpoint.id);
     assert.deepEqual(plan.files.map((f) => [path.basename(f.path), f.action]).sort(), [
       ['extra.ts', 'delete'],
       ['hello.ts', 'restore'],

@@ -1,0 +1,147 @@
+// The host side of the plan worker: one worker thread, one plan at a time. A newer request of the
+// same kind (the preview's) cancels an older one (still queued: never sent; under way: its answer
+// is dropped); a caller's token cancels its own. A worker that cannot start, or dies, is not retried: plans run on the extension
+// host instead (the caller's fallback), said once in the output channel. No vscode here: unit-testable.
+import { Worker } from 'node:worker_threads';
+import { type FromWorker, isFromWorker, type PlainPlan, planRequest, type WorkerPlanOptions } from './protocol';
+
+export class PlanCancelled extends Error {
+  constructor() {
+    super('The plan was cancelled (a newer one was asked for, or its preview closed).');
+  }
+}
+
+/** The part of a cancellation token the client needs (vscode.CancellationToken fits). */
+export interface Cancellation {
+  readonly isCancellationRequested: boolean;
+  onCancellationRequested(listener: () => void): { dispose(): void };
+}
+
+interface Pending {
+  id: number;
+  supersede: string | undefined;
+  storeDir: string;
+  target: string;
+  options: WorkerPlanOptions;
+  resolve(p: PlainPlan): void;
+  reject(e: Error): void;
+  fallback(): Promise<PlainPlan>;
+}
+
+export class PlanClient {
+  private worker: Worker | undefined;
+  /** Why the worker is not used (it failed to start or died): plans run on the host. */
+  private broken: string | undefined;
+  private nextId = 1;
+  private running: Pending | undefined;
+  private queue: Pending[] = [];
+
+  constructor(
+    private readonly workerFile: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** True while plans run in the worker (false once it failed: they run on the host). */
+  get offHost(): boolean {
+    return !this.broken;
+  }
+
+  /**
+   * A dry run in the worker; `fallback` runs it on the host when the worker is unusable. Rejects
+   * with PlanCancelled when `token` cancels it, or a newer request with the same `supersede` key.
+   */
+  plan(
+    storeDir: string,
+    target: string,
+    options: WorkerPlanOptions,
+    fallback: () => Promise<PlainPlan>,
+    token?: Cancellation,
+    supersede?: string,
+  ): Promise<PlainPlan> {
+    if (this.broken) return fallback();
+    return new Promise<PlainPlan>((resolve, reject) => {
+      const p: Pending = { id: this.nextId++, supersede, storeDir, target, options, resolve, reject, fallback };
+      // Newer wins: whatever waits or runs for an older request of the same kind is for nobody now.
+      if (supersede !== undefined) this.cancel(supersede);
+      this.queue.push(p);
+      if (token) {
+        if (token.isCancellationRequested) return this.cancelOne(p);
+        const sub = token.onCancellationRequested(() => this.cancelOne(p));
+        const done = () => sub.dispose();
+        p.resolve = (v) => (done(), resolve(v));
+        p.reject = (e) => (done(), reject(e));
+      }
+      this.pump();
+    });
+  }
+
+  /** Cancels the requests not answered yet: all of them, or those with this `supersede` key. */
+  cancel(supersede?: string): void {
+    for (const p of [...this.queue, this.running]) if (p && (supersede === undefined || p.supersede === supersede)) this.cancelOne(p);
+  }
+
+  private cancelOne(p: Pending): void {
+    const i = this.queue.indexOf(p);
+    if (i >= 0) this.queue.splice(i, 1);
+    // A running plan cannot be interrupted mid-fold: its answer is dropped when it comes.
+    if (this.running === p) this.running = { ...p, resolve: () => {}, reject: () => {} };
+    p.reject(new PlanCancelled());
+  }
+
+  private start(): Worker | undefined {
+    if (this.worker) return this.worker;
+    try {
+      const w = new Worker(this.workerFile);
+      w.on('message', (m: unknown) => this.onMessage(m));
+      w.on('error', (e) => this.fail(`it failed: ${e.message}`));
+      w.on('exit', (code) => this.fail(`it exited (code ${code})`));
+      this.worker = w;
+      return w;
+    } catch (e) {
+      this.fail(`it could not start: ${(e as Error).message}`);
+      return undefined;
+    }
+  }
+
+  private pump(): void {
+    if (this.running || !this.queue.length || this.broken) return;
+    const w = this.start();
+    if (!w) return;
+    const p = (this.running = this.queue.shift()!);
+    w.postMessage(planRequest(p.id, p.storeDir, p.target, p.options));
+  }
+
+  private onMessage(m: unknown): void {
+    if (!isFromWorker(m) || m.id !== this.running?.id) return;
+    const p = this.running;
+    this.running = undefined;
+    settle(p, m);
+    this.pump();
+  }
+
+  /** The worker is gone: said once; what was waiting or running is planned on the host. */
+  private fail(why: string): void {
+    if (this.broken) return;
+    this.broken = why;
+    this.worker = undefined;
+    this.log(
+      `The plan worker is not available (${why}); rewinds are planned on the extension host, which may pause the window on a large store.`,
+    );
+    for (const p of [this.running, ...this.queue]) if (p) p.fallback().then(p.resolve, p.reject);
+    this.running = undefined;
+    this.queue = [];
+  }
+
+  dispose(): void {
+    this.cancel();
+    const w = this.worker;
+    this.broken = 'disposed';
+    this.worker = undefined;
+    void w?.terminate();
+  }
+}
+
+function settle(p: Pending, m: FromWorker): void {
+  if (m.type === 'plan') p.resolve(m.plan);
+  else p.reject(new Error(m.message));
+}

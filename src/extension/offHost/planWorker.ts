@@ -1,0 +1,28 @@
+// The plan worker: a worker thread (its own bundle, dist/planWorker.js) that runs dry runs off the
+// extension host — reading the log (only what was appended since its last plan), folding states,
+// line statistics and asking git, all synchronously here where blocking stalls nobody.
+import { parentPort } from 'node:worker_threads';
+import { IncrementalLog } from '../../core/logTail';
+import { makePlan } from '../../core/rewind/dryRun';
+import { Store } from '../../core/store';
+import { type FromWorker, isToWorker, type PlanRequest } from './protocol';
+
+/** Each store's log as parsed so far (one store per window; kept across plans). */
+const logs = new Map<string, IncrementalLog>();
+
+export function answer(req: PlanRequest): FromWorker {
+  try {
+    // Opened per plan: store.json (roots) and config.json are the host's to change between plans.
+    const store = Store.open(req.storeDir);
+    let log = logs.get(store.dir);
+    if (!log) logs.set(store.dir, (log = new IncrementalLog(store.logFile)));
+    const { records: _records, ...plan } = makePlan(store, req.target, { ...req.options, records: log.read().records });
+    return { type: 'plan', id: req.id, plan };
+  } catch (e) {
+    return { type: 'failed', id: req.id, message: (e as Error).message };
+  }
+}
+
+parentPort?.on('message', (m: unknown) => {
+  if (isToWorker(m)) parentPort!.postMessage(answer(m));
+});

@@ -1,0 +1,147 @@
+// The plan worker (a real worker thread running src/extension/offHost/planWorker.ts) and its client:
+// a plan equal to the host's own, a newer request cancelling an older, a caller's token cancelling
+// its own, and a worker that cannot start or dies: plans run on the host instead, said once.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, test } from 'node:test';
+import { makePlan } from '../../src/core/rewind/dryRun';
+import { Store } from '../../src/core/store';
+import { type Cancellation, PlanCancelled, PlanClient } from '../../src/extension/offHost/planClient';
+import { isFromWorker, isToWorker, type PlainPlan, planRequest } from '../../src/extension/offHost/protocol';
+import { answer } from '../../src/extension/offHost/planWorker';
+import { LogBuilder } from '../helpers/records';
+import { tempDir } from '../helpers/tmp';
+
+const root = tempDir('ar-planworker-');
+after(() => fs.rmSync(root, { recursive: true, force: true }));
+/** The worker's source, loaded through tsx in the thread (the extension loads its bundle, dist/planWorker.js). */
+const WORKER = path.join(root, 'planWorker.cjs');
+fs.writeFileSync(
+  WORKER,
+  `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();\nrequire(${JSON.stringify(path.resolve(__dirname, '../../src/extension/offHost/planWorker.ts'))});\n`,
+);
+
+/** A real store: a.txt went v1 → v2 after checkpoint C1, b.txt was created after C2. */
+function scenario(): { store: Store; ws: string } {
+  const dir = fs.mkdtempSync(path.join(root, 's-'));
+  const ws = path.join(dir, 'ws');
+  fs.mkdirSync(ws);
+  const store = Store.open(path.join(dir, 'store'), { create: true });
+  store.addRoots([ws]);
+  const [v1, v2, b] = ['one\n', 'one\ntwo\n', 'bee\n'].map((t) => store.blobs.put(Buffer.from(t)));
+  const a = path.join(ws, 'a.txt');
+  const bf = path.join(ws, 'b.txt');
+  fs.writeFileSync(a, 'one\ntwo\n');
+  fs.writeFileSync(bf, 'bee\n');
+  const log = new LogBuilder()
+    .checkpoint('C1')
+    .snap(a, v1!, 'before')
+    .snap(a, v2!, 'after')
+    .checkpoint('C2')
+    .snap(bf, null, 'before')
+    .snap(bf, b!, 'after');
+  fs.writeFileSync(store.logFile, log.text());
+  return { store, ws };
+}
+
+const summary = (p: PlainPlan) => p.files.map((f) => [path.basename(f.path), f.action, f.insertions, f.deletions]);
+const nothing = () => Promise.reject(new Error('the fallback must not run'));
+
+test('the protocol: requests carry only the options a worker understands, and both sides check shapes', () => {
+  const r = planRequest(3, '/s', 'C1', { paths: ['/w/a'], noGit: true, records: [] } as never);
+  assert.deepEqual(r, { type: 'plan', id: 3, storeDir: '/s', target: 'C1', options: { paths: ['/w/a'], noGit: true } });
+  assert.ok(isToWorker(r));
+  assert.ok(!isToWorker({ type: 'plan', id: '3', storeDir: '/s', target: 'C1', options: {} }));
+  assert.ok(isFromWorker({ type: 'failed', id: 1, message: 'x' }));
+  assert.ok(!isFromWorker({ type: 'plan', id: 1, plan: {} }));
+  assert.ok(!isFromWorker(null));
+});
+
+test('the worker answers as the host plans (without the records), and names a missing checkpoint', () => {
+  const { store } = scenario();
+  const got = answer(planRequest(1, store.dir, 'C1', { noGit: true }));
+  assert.equal(got.type, 'plan');
+  const { records: _r, ...here } = makePlan(store, 'C1', { noGit: true });
+  assert.deepEqual(got.type === 'plan' && got.plan, here);
+  const missing = answer(planRequest(2, store.dir, 'nope', {}));
+  assert.equal(missing.type, 'failed');
+  assert.match(missing.type === 'failed' ? missing.message : '', /No checkpoint "nope"/);
+});
+
+test('through a real worker thread: plans, reads appended lines, and a newer request of the same kind cancels the older', async () => {
+  const { store, ws } = scenario();
+  const lines: string[] = [];
+  const client = new PlanClient(WORKER, (l) => lines.push(l));
+  try {
+    const p = await client.plan(store.dir, 'C1', { noGit: true }, nothing);
+    assert.deepEqual(summary(p), [
+      ['a.txt', 'restore', 0, 1],
+      ['b.txt', 'delete', 0, 1],
+    ]);
+    // The worker keeps the log parsed: a checkpoint appended since is found.
+    fs.appendFileSync(
+      store.logFile,
+      JSON.stringify({ t: 'checkpoint', id: 'C3', kind: 'prompt', label: 'C3', time: 2_000_000, session: 's1' }) + '\n',
+    );
+    const older = client.plan(store.dir, 'C1', { noGit: true }, nothing, undefined, 'preview');
+    const other = client.plan(store.dir, 'C2', { noGit: true }, nothing); // another caller's: not superseded
+    const newer = client.plan(store.dir, 'C3', { noGit: true }, nothing, undefined, 'preview');
+    await assert.rejects(older, PlanCancelled);
+    assert.equal((await other).files.length, 1);
+    assert.deepEqual((await newer).files, [], 'nothing changed after C3');
+    assert.equal((await newer).target.id, 'C3');
+    // A failure in the worker is the caller's error, not a broken worker.
+    await assert.rejects(client.plan(store.dir, 'nope', {}, nothing), /No checkpoint "nope"/);
+    assert.ok(client.offHost);
+    assert.deepEqual(lines, [], 'nothing to report');
+    assert.ok(fs.existsSync(path.join(ws, 'b.txt')), 'a plan writes nothing');
+  } finally {
+    client.dispose();
+  }
+});
+
+test("a caller's token cancels its own plan (closing the preview), already cancelled or later", async () => {
+  const { store } = scenario();
+  const client = new PlanClient(WORKER, () => {});
+  const listeners: (() => void)[] = [];
+  const token = (cancelled: boolean): Cancellation => ({
+    isCancellationRequested: cancelled,
+    onCancellationRequested: (l) => (listeners.push(l), { dispose: () => {} }),
+  });
+  try {
+    await assert.rejects(client.plan(store.dir, 'C1', {}, nothing, token(true)), PlanCancelled);
+    const running = client.plan(store.dir, 'C1', {}, nothing, token(false));
+    for (const l of listeners) l();
+    await assert.rejects(running, PlanCancelled);
+    // The worker still serves the next plan.
+    assert.equal((await client.plan(store.dir, 'C2', { noGit: true }, nothing)).files.length, 1);
+  } finally {
+    client.dispose();
+  }
+});
+
+test('a worker that cannot start, or dies: the plan runs on the host, said once in the output', async () => {
+  const { store } = scenario();
+  const here = async () => {
+    const { records: _r, ...p } = makePlan(store, 'C1', { noGit: true });
+    return p;
+  };
+  const lines: string[] = [];
+  const missing = new PlanClient(path.join(root, 'no-such-worker.js'), (l) => lines.push(l));
+  assert.deepEqual(summary(await missing.plan(store.dir, 'C1', {}, here)), summary(await here()));
+  assert.equal(missing.offHost, false);
+  await missing.plan(store.dir, 'C1', {}, here);
+  assert.equal(lines.length, 1, 'said once');
+  assert.match(lines[0]!, /plan worker is not available .*planned on the extension host/);
+  missing.dispose();
+
+  // A worker that starts and exits without answering: the request it held is planned on the host.
+  const dying = path.join(root, 'dying-worker.js');
+  fs.writeFileSync(dying, "require('node:worker_threads').parentPort.once('message', () => process.exit(3));\n");
+  const told: string[] = [];
+  const client = new PlanClient(dying, (l) => told.push(l));
+  assert.deepEqual(summary(await client.plan(store.dir, 'C1', {}, here)), summary(await here()));
+  assert.match(told.join('\n'), /exited \(code 3\)/);
+  client.dispose();
+});
