@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { newId } from '../core/ids';
 import { gc, storeBytes } from '../core/gc';
+import { storageUse } from '../core/storageUse';
 import { StoreBusyError } from '../core/lock';
 import { rewind } from '../core/rewind/apply';
 import { CallNotFoundError, CheckpointNotFoundError, makePlan, type Plan, planJson } from '../core/rewind/dryRun';
@@ -19,6 +20,7 @@ import { runConversation } from './conversation';
 import { EXIT, UsageError, fail, out } from './output';
 import { storeFromArgs } from './storeArg';
 import { oneLine } from '../shared/text';
+import { NotAStoreError } from '../core/workspaceStore';
 
 const HELP = `agent-rewind — record what coding agents do, rewind files and conversations
 
@@ -31,7 +33,10 @@ Usage:
   agent-rewind plan|rewind --before-call <tool call id> ...   to just before one tool call
   agent-rewind checkpoint [--label <text>]        record a manual checkpoint
   agent-rewind verify [--json]                    check every blob and line of the store
-  agent-rewind gc [--keep-days N] [--json]        drop old checkpoints, sweep unused blobs
+  agent-rewind gc [--keep-days N] [--max-gb N] [--json]
+                                                  drop old checkpoints (and the oldest ones beyond N GB),
+                                                  sweep unused blobs
+  agent-rewind storage [--json]                   what the store's space is spent on, by session and by age
   agent-rewind conversation show (--transcript <path> | --session <id>) [--json]
   agent-rewind conversation fork (--transcript <path> | --session <id>) --before <prompt-id> [--json]
 
@@ -329,20 +334,61 @@ function mb(n: number): string {
   return `${(n / 1048576).toFixed(1)} MB`;
 }
 
+const GB = 1024 ** 3;
+
 function cmdGc(args: string[]): number {
-  const { values } = parse(args, { 'keep-days': { type: 'string' } });
-  const store = openStore(args);
+  const { values } = parse(args, { 'keep-days': { type: 'string' }, 'max-gb': { type: 'string' } });
   const raw = values['keep-days'];
+  const rawGb = values['max-gb'];
+  if (raw !== undefined && !(Number(raw) >= 0)) throw new UsageError('--keep-days takes a number of days (0 or more).');
+  if (rawGb !== undefined && !(Number(rawGb) > 0))
+    throw new UsageError('--max-gb takes a size in GB greater than 0, e.g. --max-gb 2 or --max-gb 0.5.');
+  const store = openStore(args);
   const keepDays = raw === undefined ? store.config().keepDays : Number(raw);
-  if (!Number.isFinite(keepDays) || keepDays < 0) throw new UsageError('--keep-days takes a number of days (0 or more).');
+  const maxBytes = rawGb !== undefined ? Math.round(Number(rawGb) * GB) : store.config().maxStorageBytes || undefined;
   const before = storeBytes(store);
-  const r = gc(store, keepDays);
+  const r = gc(store, keepDays, Date.now(), maxBytes === undefined ? {} : { maxBytes });
   if (values.json) out(JSON.stringify({ keepDays, bytesBefore: before, ...r }, null, 2));
-  else
+  else {
+    const size = r.sizeLimit;
     out(
-      `Freed ${mb(r.bytesFreed)}: ${r.blobsFreed} blob(s), ${r.droppedCheckpoints} checkpoint(s) older than ${keepDays} day(s), ` +
+      `Freed ${mb(r.bytesFreed)}: ${r.blobsFreed} blob(s), ${r.droppedCheckpoints - (size?.droppedCheckpoints ?? 0)} checkpoint(s) older than ${keepDays} day(s)` +
+        `${size ? ` and ${size.droppedCheckpoints} more, the oldest, to stay under ${(size.maxBytes / GB).toFixed(2)} GB` : ''}, ` +
         `${r.droppedLines} line(s), ${r.tempFilesRemoved} temp file(s). Kept ${r.keptCheckpoints} checkpoint(s); the store now holds ${mb(r.bytesLeft)}.`,
     );
+    if (size && !size.fits)
+      out(
+        `Still over ${(size.maxBytes / GB).toFixed(2)} GB: what is left is the latest checkpoint and the undo of the last rewind, which gc never removes.`,
+      );
+  }
+  return EXIT.ok;
+}
+
+function ago(t: number): string {
+  const days = (Date.now() - t) / 86400000;
+  return days < 1 ? `${Math.max(0, Math.round(days * 24))} h ago` : `${Math.round(days)} d ago`;
+}
+
+function cmdStorage(args: string[]): number {
+  const { values } = parse(args, {});
+  const store = openStore(args);
+  const u = storageUse(store);
+  if (values.json) {
+    out(JSON.stringify({ ...u, sessions: u.sessions.map((s) => ({ ...s, first: iso(s.first), last: iso(s.last) })) }, null, 2));
+    return EXIT.ok;
+  }
+  out(
+    `The store holds ${mb(u.totalBytes)}: file copies ${mb(u.recordedBytes)}, timeline ${mb(u.logBytes)}, ` +
+      `shell-capture baselines ${mb(u.scanBytes)}, unused (freed by gc) ${mb(u.unreferencedBytes)}, other ${mb(u.otherBytes)}.`,
+  );
+  out('\nBy age (file copies counted when first recorded):');
+  for (const a of u.byAge) out(`  ${`${a.days} days`.padEnd(10)} ${mb(a.bytes).padStart(10)}  ${a.checkpoints} checkpoint(s)`);
+  out(`\nBy session (${u.sessions.length}, largest first):`);
+  for (const s of u.sessions)
+    out(
+      `  ${mb(s.bytes).padStart(10)}  ${String(s.checkpoints).padStart(5)} checkpoint(s)  ${ago(s.last).padStart(8)}  ${s.agent ?? '-'}  ${s.session ?? '(no session)'}  ${oneLine(s.label, 50)}`,
+    );
+  out(`\nFree space: agent-rewind gc --keep-days <days> [--max-gb <size>]`);
   return EXIT.ok;
 }
 
@@ -353,6 +399,7 @@ const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   checkpoint: cmdCheckpoint,
   verify: cmdVerify,
   gc: cmdGc,
+  storage: cmdStorage,
   conversation: (args) => runConversation(args, openStore),
 };
 
@@ -372,6 +419,7 @@ export async function runCommand(command: string | undefined, args: string[]): P
   } catch (e) {
     if (
       e instanceof StoreMissingError ||
+      e instanceof NotAStoreError ||
       e instanceof StoreFormatError ||
       e instanceof StoreDamagedError ||
       e instanceof CheckpointNotFoundError ||

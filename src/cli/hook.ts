@@ -17,6 +17,7 @@ import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../cor
 import { fault } from '../core/faults';
 import { announceWriter } from '../core/lock';
 import { logStoreError, Store } from '../core/store';
+import { NotAStoreError } from '../core/workspaceStore';
 import { storeFromArgs } from './storeArg';
 
 // Loaded only by hooks that carry a shell call.
@@ -127,8 +128,8 @@ function rootsFromArgs(args: readonly string[]): string[] {
 function logOpening(dir: string, message: string): void {
   try {
     Store.open(dir, { create: true }).logError(message);
-  } catch {
-    logStoreError(dir, message);
+  } catch (e) {
+    if (!(e instanceof NotAStoreError)) logStoreError(dir, message);
   }
 }
 
@@ -141,6 +142,10 @@ function recordPayload(named: string | undefined, args: readonly string[], dir: 
     try {
       store = Store.open(dir, { create: true });
     } catch (e) {
+      // A folder that is not a store (someone's documents): nothing of ours goes into it, not even
+      // errors.log, and stderr stays quiet as always — the trace is the refusal itself, which the CLI
+      // (exit 1) and VS Code (store unusable) state each time anyone looks at this store.
+      if (e instanceof NotAStoreError) return 0;
       // A store that cannot be opened (a damaged store.json): the agent goes on; the trace names the file.
       logStoreError(dir, `hook ${named ?? ''}: ${(e as Error).message}`);
       return 0;

@@ -25,6 +25,8 @@ export interface StoreConfig {
   effects: EffectOverride[];
   /** Shell capture scans at most this many files; beyond it capture is off (and says so). */
   maxScanFiles: number;
+  /** `gc` keeps the store at most this big, besides `keepDays` (0: no limit). */
+  maxStorageBytes: number;
 }
 
 export const DEFAULT_CONFIG: StoreConfig = {
@@ -33,6 +35,7 @@ export const DEFAULT_CONFIG: StoreConfig = {
   excludes: [],
   effects: [],
   maxScanFiles: 50000,
+  maxStorageBytes: 0,
 };
 
 function num(v: unknown, def: number, min: number): number {
@@ -67,6 +70,7 @@ export function parseConfig(raw: unknown): StoreConfig {
     excludes: Array.isArray(r.excludes) ? r.excludes.filter((x): x is string => typeof x === 'string') : [],
     effects,
     maxScanFiles: num(r.maxScanFiles, DEFAULT_CONFIG.maxScanFiles, 0),
+    maxStorageBytes: num(r.maxStorageBytes, DEFAULT_CONFIG.maxStorageBytes, 0),
   };
 }
 

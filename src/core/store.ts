@@ -12,6 +12,7 @@ import { checkAbsolutePath, isInside } from './paths';
 import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from './timelineIndex';
 import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './records';
 import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFormat';
+import { checkStoreFolder } from './workspaceStore';
 
 export class StoreMissingError extends Error {
   constructor(readonly dir: string) {
@@ -67,14 +68,21 @@ export class Store {
     this.logFile = path.join(dir, 'files.jsonl');
   }
 
-  /** Opens a store; with `create`, makes it (owner-only) when missing. Refuses unknown formats. */
-  static open(dir: string, opts: { create?: boolean } = {}): Store {
+  /**
+   * Opens a store; with `create`, makes it (owner-only) when missing. Refuses unknown formats, and a
+   * folder that holds other things (NotAStoreError): a store never moves into someone else's folder —
+   * for the CLI's `--store`, the hook and VS Code alike.
+   */
+  static open(dir: string, opts: { create?: boolean; notYet?: boolean } = {}): Store {
     const abs = path.resolve(dir);
     const s = new Store(abs);
     const metaFile = path.join(abs, 'store.json');
     if (!fs.existsSync(metaFile)) {
+      checkStoreFolder(abs); // only here: a folder with store.json is a store, and the hook's hot path skips the readdir
       if (!opts.create) {
-        if (!fs.existsSync(abs) || !fs.existsSync(s.logFile)) throw new StoreMissingError(abs);
+        // `notYet`: a store the first recorded event will create (VS Code opens it before that and
+        // creates nothing); it reads as empty until then (see exists()).
+        if (!s.exists() && !opts.notYet) throw new StoreMissingError(abs);
       } else {
         fs.mkdirSync(abs, { recursive: true, mode: 0o700 });
         s.writeMeta({ format: STORE_FORMAT, created: Date.now(), roots: [], createdBy: 'agent-rewind' }, true);
@@ -82,6 +90,11 @@ export class Store {
     }
     s.meta(); // throws StoreFormatError for a format we do not know
     return s;
+  }
+
+  /** True once something was recorded here (a hook made the store, or an older store with only its log). */
+  exists(): boolean {
+    return fs.existsSync(path.join(this.dir, 'store.json')) || fs.existsSync(this.logFile);
   }
 
   meta(): StoreMeta {

@@ -22,6 +22,22 @@ export function workspaceStoreName(workspacePath: string, platform: NodeJS.Platf
   return `${readable}-${id}`;
 }
 
+/** True when `dir` itself holds a store (its store.json, or the log of an older store without one). */
+export function isStoreFolder(dir: string): boolean {
+  return fs.existsSync(path.join(dir, 'store.json')) || fs.existsSync(path.join(dir, 'files.jsonl'));
+}
+
+/**
+ * Where a workspace's store is under the `storeDirectory` parent. Before the setting named a parent it
+ * named the store itself: when the folder is a store, `oldStore` says so (the caller tells the user once),
+ * and `keepOldStore` — the user's choice for this workspace — keeps using it as it is.
+ */
+export function storeUnderParent(parent: string, workspacePath: string, keepOldStore = false): { dir: string; oldStore?: string } {
+  const dir = path.join(parent, workspaceStoreName(workspacePath));
+  if (!isStoreFolder(parent)) return { dir };
+  return keepOldStore ? { dir: parent } : { dir, oldStore: parent };
+}
+
 /** Names a store writes in its own folder (files, folders, and their temp files). Nothing else is ours. */
 const STORE_ENTRIES = new Set([
   'store.json',
@@ -39,6 +55,10 @@ const STORE_ENTRIES = new Set([
   'capture.json',
   'rewind-journal.json',
   'workspace-folders.json',
+  'dedupe',
+  'pending',
+  'latest.json',
+  'timeline.idx',
 ]);
 
 export function isStoreEntry(name: string): boolean {

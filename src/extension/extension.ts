@@ -6,7 +6,7 @@ import { recoverUnfinished } from '../core/rewind/journal';
 import { writeWorkspaceFolders } from '../core/roots';
 import { Store } from '../core/store';
 import { AgentConnections } from './agentConnect';
-import { checkStoreFolder, workspaceStoreName } from '../core/workspaceStore';
+import { storeUnderParent } from '../core/workspaceStore';
 import { Busy } from './busy';
 import { ClaudeConnection, installCli } from './claudeConnect';
 import { CMD, type CommandId, CTX, VIEW } from './commandIds';
@@ -50,12 +50,34 @@ export interface AgentRewindApi {
  * This workspace's store: `<storeDirectory>/<name>-<id>/` when the setting names a parent folder (one
  * store per workspace, never shared), else VS Code's storage for this workspace.
  */
-function storeDirFor(context: vscode.ExtensionContext): string | undefined {
+function storeDirFor(context: vscode.ExtensionContext): { dir: string; oldStore?: string } | undefined {
   const configured = readSettings().storeDirectory.trim();
   const wsFile = vscode.workspace.workspaceFile;
   const identity = wsFile?.scheme === 'file' ? wsFile.fsPath : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  if (configured && identity) return path.join(path.resolve(configured), workspaceStoreName(identity));
-  return context.storageUri ? path.join(context.storageUri.fsPath, 'store') : undefined;
+  if (configured && identity) {
+    const parent = path.resolve(configured);
+    return storeUnderParent(parent, identity, context.workspaceState.get<string>(KEEP_OLD_STORE) === parent);
+  }
+  return context.storageUri ? { dir: path.join(context.storageUri.fsPath, 'store') } : undefined;
+}
+
+/** The workspace's choice to keep using a storeDirectory that is itself a store (the setting's old meaning). */
+const KEEP_OLD_STORE = 'agentRewind.keepOldStore';
+const TOLD_OLD_STORE = 'agentRewind.toldOldStore';
+
+/** Said once per workspace and old store: the setting now names a parent, and what to do about it. */
+function tellOldStore(context: vscode.ExtensionContext, oldStore: string, output: vscode.OutputChannel): void {
+  const message = `agentRewind.storeDirectory (${oldStore}) is a store from an earlier version: the setting now names a parent folder, so this workspace's recordings go to a new store inside it and the old ones are not shown. Keep using the old store for this workspace, or set storeDirectory to an empty folder (and connect your agents again).`;
+  output.appendLine(message);
+  if (context.workspaceState.get<string>(TOLD_OLD_STORE) === oldStore) return;
+  void context.workspaceState.update(TOLD_OLD_STORE, oldStore);
+  void vscode.window.showInformationMessage(message, 'Keep Using the Old Store', 'Open Settings').then(async (pick) => {
+    if (pick === 'Keep Using the Old Store') {
+      await context.workspaceState.update(KEEP_OLD_STORE, oldStore);
+      await vscode.commands.executeCommand('workbench.action.reloadWindow');
+    } else if (pick === 'Open Settings')
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'agentRewind.storeDirectory');
+  });
 }
 
 export function activate(context: vscode.ExtensionContext): AgentRewindApi {
@@ -65,11 +87,13 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   context.subscriptions.push(output);
   const setContext = (key: string, value: unknown) => void vscode.commands.executeCommand('setContext', key, value);
 
-  const storeDir = storeDirFor(context);
+  const where = storeDirFor(context);
+  const storeDir = where?.dir;
+  if (where?.oldStore) tellOldStore(context, where.oldStore, output);
   let store: Store | undefined;
   try {
-    if (storeDir) checkStoreFolder(storeDir);
-    store = storeDir ? Store.open(storeDir, { create: true }) : undefined;
+    // Never created here: opening a folder records nothing; the first hook event makes the store.
+    store = storeDir ? Store.open(storeDir, { notYet: true }) : undefined;
   } catch (e) {
     // Any failure to open it (damaged or newer store.json, a folder that is not a store): say so, change nothing.
     context.subscriptions.push(...showStoreUnusable(storeDir!, e as Error, output));
@@ -94,7 +118,10 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const folders = () => vscode.workspace.workspaceFolders ?? [];
   // The folders open now are the workspace: store.json keeps every one ever open (their recordings stay
   // rewindable), workspace-folders.json names today's, so a hook in another folder records its file tools only.
+  // Both are written once the store exists; until then they wait (the first hook event runs with the defaults,
+  // and its own git top-level as the root).
   const syncRoots = () => {
+    if (!store.exists()) return;
     const open = folders()
       .filter((f) => f.uri.scheme === 'file')
       .map((f) => f.uri.fsPath);
@@ -105,6 +132,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   // Refused settings are reported once per change: in the output and in the store's errors.log.
   let toldWorkspaceOverrides = false;
   const syncConfig = () => {
+    if (!store.exists()) return;
     for (const problem of writeStoreConfig(store.dir, readSettings()) ?? []) {
       output.appendLine(`Settings: ${problem}`);
       store.logError(`settings: ${problem}`);
@@ -117,6 +145,8 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     }
   };
   syncConfig();
+  // Whether the store existed at the last look: when it appears, the roots and settings go in.
+  let existed = store.exists();
 
   const rec = recoverUnfinished(store);
   if (rec) {
@@ -131,7 +161,14 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const busy = new Busy();
   const model = new TimelineModel(store, folders);
   const watcher = new StoreWatcher(store.dir);
-  watcher.onDidChange(() => model.reload());
+  watcher.onDidChange(() => {
+    if (!existed && store.exists()) {
+      existed = true;
+      syncRoots();
+      syncConfig();
+    }
+    model.reload();
+  });
   const files = new FilesView(model);
   const filesTree = vscode.window.createTreeView<FilesElement>(VIEW.files, { treeDataProvider: files, showCollapseAll: true });
   files.tree = filesTree;
@@ -161,7 +198,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const reporter = new RewindReporter(service, busy, model, output);
   const rewinder = new ClaudeConversationRewinder(store, model, () => conversation.refresh(), output);
   const preview = new PreviewPanel(context.extensionUri, model, service, reporter, rewinder);
-  const storage = new StorageCommands(store, model, busy, () => readSettings().retentionDays);
+  const storage = new StorageCommands(store, model, busy, readSettings, output);
   let cliPath: string | undefined;
   const cli = () =>
     (cliPath ??= installCli(context.extensionPath, context.globalStorageUri.fsPath, String(context.extension.packageJSON.version)));
@@ -199,7 +236,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentRewind')) syncConfig();
-      if (e.affectsConfiguration('agentRewind.storeDirectory') && storeDirFor(context) !== store.dir) {
+      if (e.affectsConfiguration('agentRewind.storeDirectory') && storeDirFor(context)?.dir !== store.dir) {
         void vscode.window
           .showInformationMessage(
             'Agent Rewind will use the new store folder after a reload. Connected agents keep recording to the old one until you connect them again.',
@@ -249,7 +286,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   }, 2000).unref?.();
   const settings = readSettings();
   const lastGc = context.workspaceState.get<number>('agentRewind.lastCleanUp', 0);
-  if (settings.autoCleanUp && Date.now() - lastGc > 86400000) {
+  if (settings.autoCleanUp && Date.now() - lastGc > 86400000 && store.exists()) {
     setTimeout(() => {
       void context.workspaceState.update('agentRewind.lastCleanUp', Date.now());
       void storage.cleanUp(true);

@@ -14,6 +14,8 @@ export interface Settings {
   maxScanFiles: number;
   effectOverrides: EffectOverride[];
   storeDirectory: string;
+  /** 0: no limit. */
+  maxStorageGB: number;
 }
 
 /**
@@ -41,6 +43,7 @@ export function readSettings(): Settings {
     maxScanFiles: c.get<number>('maxScanFiles', 50000),
     effectOverrides: userEffectOverrides(c).value,
     storeDirectory: c.get<string>('storeDirectory', ''),
+    maxStorageGB: c.get<number>('maxStorageGB', 0),
   };
 }
 
@@ -51,6 +54,7 @@ export function toStoreConfig(s: Settings): StoreConfig {
     excludes: s.excludes,
     effects: s.effectOverrides,
     maxScanFiles: s.maxScanFiles,
+    maxStorageBytes: s.maxStorageGB > 0 ? Math.round(s.maxStorageGB * 1024 ** 3) : 0,
   };
 }
 

@@ -2,10 +2,13 @@
 // source files and conversations: users must be able to see it and delete it.
 import * as vscode from 'vscode';
 import { gc, storeBytes } from '../core/gc';
+import { storageUse, type StorageUse } from '../core/storageUse';
 import { acquireCompactionLock, acquireStoreLock } from '../core/lock';
 import type { Store } from '../core/store';
 import { deleteRecordings } from '../core/workspaceStore';
+import { oneLine } from '../shared/text';
 import type { Busy } from './busy';
+import type { Settings } from './settings';
 import type { TimelineModel } from './timelineModel';
 
 export function formatBytes(n: number): string {
@@ -20,26 +23,66 @@ export class StorageCommands {
     private readonly store: Store,
     private readonly model: TimelineModel,
     private readonly busy: Busy,
-    private readonly retentionDays: () => number,
+    private readonly settings: () => Pick<Settings, 'retentionDays' | 'maxStorageGB'>,
+    private readonly output: vscode.OutputChannel,
   ) {}
 
+  private retentionDays(): number {
+    return this.settings().retentionDays;
+  }
+
+  /** The breakdown by age and by session, in the output channel (a message has no room for it). */
+  private writeBreakdown(u: StorageUse): void {
+    const o = this.output;
+    o.appendLine(
+      `Storage for this workspace (${this.store.dir}): ${formatBytes(u.totalBytes)} — file copies ${formatBytes(u.recordedBytes)}, timeline ${formatBytes(u.logBytes)}, shell-capture baselines ${formatBytes(u.scanBytes)}, unused (freed by clean-up) ${formatBytes(u.unreferencedBytes)}, other ${formatBytes(u.otherBytes)}.`,
+    );
+    o.appendLine('  By age (file copies counted when first recorded):');
+    for (const a of u.byAge)
+      o.appendLine(`    ${`${a.days} days`.padEnd(10)} ${formatBytes(a.bytes).padStart(9)}  ${a.checkpoints} checkpoint(s)`);
+    o.appendLine(`  By session (${u.sessions.length}, largest first):`);
+    for (const s of u.sessions.slice(0, 50))
+      o.appendLine(
+        `    ${formatBytes(s.bytes).padStart(9)}  ${s.checkpoints} checkpoint(s), last ${new Date(s.last).toLocaleString()}  ${s.agent ?? ''} ${oneLine(s.label, 60)}`,
+      );
+    if (u.sessions.length > 50) o.appendLine(`    … and ${u.sessions.length - 50} smaller sessions (agent-rewind storage lists them all).`);
+  }
+
+  /** Before the first recorded event there is no store folder (and nothing to count, clean or delete). */
+  private nothingYet(): boolean {
+    if (this.store.exists()) return false;
+    void vscode.window.showInformationMessage(
+      `Agent Rewind has recorded nothing for this workspace yet: its store (${this.store.dir}) is created when a connected agent records its first event.`,
+    );
+    return true;
+  }
+
   async showUsage(): Promise<void> {
-    const bytes = storeBytes(this.store);
-    const blobs = [...this.store.blobs.list()].length;
+    if (this.nothingYet()) return;
+    const u = storageUse(this.store);
+    this.writeBreakdown(u);
     const n = this.model.checkpoints.length;
+    const biggest = u.sessions[0];
+    const gb = this.settings().maxStorageGB;
     const pick = await vscode.window.showInformationMessage(
-      `Agent Rewind stores ${formatBytes(bytes)} for this workspace: ${n} checkpoint${n === 1 ? '' : 's'}, ${blobs} file version${blobs === 1 ? '' : 's'}. Checkpoints older than ${this.retentionDays()} days are removed by clean-up.`,
+      `Agent Rewind stores ${formatBytes(u.totalBytes)} for this workspace: ${n} checkpoint${n === 1 ? '' : 's'} in ${u.sessions.length} session${u.sessions.length === 1 ? '' : 's'}${biggest ? ` (the largest: ${formatBytes(biggest.bytes)})` : ''}; ${formatBytes(u.byAge.slice(2).reduce((t, a) => t + a.bytes, 0))} is older than 7 days. Clean-up removes checkpoints older than ${this.retentionDays()} days${gb > 0 ? ` and the oldest beyond ${gb} GB` : ''}.`,
+      'Show by Session and Age',
       'Clean Up Now',
       'Reveal Folder',
       'Delete Everything…',
     );
-    if (pick === 'Clean Up Now') await this.cleanUp();
+    if (pick === 'Show by Session and Age') this.output.show(true);
+    else if (pick === 'Clean Up Now') await this.cleanUp();
     else if (pick === 'Reveal Folder')
       await vscode.env.openExternal(vscode.Uri.file(this.store.dir)).then(undefined, () => vscode.env.clipboard.writeText(this.store.dir));
     else if (pick === 'Delete Everything…') await this.deleteAll();
   }
 
   async cleanUp(silent = false): Promise<void> {
+    if (!this.store.exists()) {
+      if (!silent) this.nothingYet();
+      return;
+    }
     const days = this.retentionDays();
     await this.busy.run(
       'cleaning up',
@@ -50,11 +93,12 @@ export class StorageCommands {
             title: 'Agent Rewind: cleaning up old checkpoints…',
           },
           async () => {
-            const r = gc(this.store, days);
+            const gb = this.settings().maxStorageGB;
+            const r = gc(this.store, days, Date.now(), gb > 0 ? { maxBytes: Math.round(gb * 1024 ** 3) } : {});
             this.model.reload();
             if (!silent) {
               void vscode.window.showInformationMessage(
-                `Freed ${formatBytes(r.bytesFreed)}: removed ${r.droppedCheckpoints} checkpoint${r.droppedCheckpoints === 1 ? '' : 's'} older than ${days} days and ${r.blobsFreed} unused file version${r.blobsFreed === 1 ? '' : 's'}. ${formatBytes(r.bytesLeft)} left.`,
+                `Freed ${formatBytes(r.bytesFreed)}: removed ${r.droppedCheckpoints} checkpoint${r.droppedCheckpoints === 1 ? '' : 's'} (older than ${days} days${r.sizeLimit ? `, or the oldest beyond ${gb} GB` : ''}) and ${r.blobsFreed} unused file version${r.blobsFreed === 1 ? '' : 's'}. ${formatBytes(r.bytesLeft)} left${r.sizeLimit && !r.sizeLimit.fits ? `, still over ${gb} GB: the latest checkpoint and the undo of the last rewind are never removed` : ''}.`,
               );
             }
           },
@@ -63,6 +107,7 @@ export class StorageCommands {
   }
 
   async deleteAll(): Promise<void> {
+    if (this.nothingYet()) return;
     const bytes = storeBytes(this.store);
     const ok = await vscode.window.showWarningMessage(
       `Delete everything Agent Rewind recorded for this workspace?`,

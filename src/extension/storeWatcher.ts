@@ -32,15 +32,23 @@ export class StoreWatcher implements vscode.Disposable {
       }, debounceMs);
     };
     this.last = this.stamp();
+    this.watch(fire);
+    // The poll also starts the watch once a store that did not exist yet appears (the first hook event creates it).
+    this.poll = setInterval(() => {
+      if (!this.watcher) this.watch(fire);
+      fire();
+    }, pollMs);
+  }
+
+  private watch(fire: () => void): void {
     try {
-      this.watcher = fs.watch(storeDir, { persistent: false }, (_e, name) => {
+      this.watcher = fs.watch(this.storeDir, { persistent: false }, (_e, name) => {
         if (!name || name.startsWith('files.jsonl') || WATCHED.includes(name) || name === 'rewind-journal.json') fire();
       });
       this.watcher.on('error', () => undefined);
     } catch {
-      /* the poll still works */
+      /* no folder yet, or a file system without watching: the poll still works */
     }
-    this.poll = setInterval(fire, pollMs);
   }
 
   private stamp(): string {

@@ -5,9 +5,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { require as tsxRequire } from 'tsx/cjs/api';
 import * as H from '../harness/harness.mjs';
 import { ensureCodeServer } from '../../scripts/tools.mjs';
 import { workbench } from '../e2e/workbench.mjs';
+
+const { workspaceStoreName } = tsxRequire('../../src/core/workspaceStore.ts', import.meta.url);
 
 const root = H.repoRoot;
 const fail = (msg) => {
@@ -92,22 +95,34 @@ async function main() {
     await chromium.page.goto(H.workbenchUrl(cs, { folder: ws }));
     const wb = workbench(chromium.page);
     await wb.ready();
-    const st = await H.activationStatus(runDir, { wait: true, timeoutMs: 60000 });
-    if (!st.activated) return fail('the installed extension never activated');
-    if (st.error) return fail(`activation failed: ${st.error}`);
     const installedDir = fs.readdirSync(runDir.extensions).find((d) => d.startsWith('agent-rewind.agent-rewind-'));
     if (!installedDir || fs.lstatSync(path.join(runDir.extensions, installedDir)).isSymbolicLink())
       return fail('the extension is not installed from the VSIX');
+    // No agent config in this workspace: the extension activates when its views are opened.
     await wb.openViewContainer('Agent Rewind');
     await wb.viewPane('Files');
+    const st = await H.activationStatus(runDir, { wait: true, timeoutMs: 60000 });
+    if (!st.activated) return fail('the installed extension never activated');
+    if (st.error) return fail(`activation failed: ${st.error}`);
     await chromium.page
       .getByText(/Nothing recorded yet/)
       .first()
       .waitFor({ timeout: 30000 });
-    // storeDirectory is a parent: the workspace's own store is one folder inside it.
-    const own = (fs.existsSync(store) ? fs.readdirSync(store) : []).map((d) => path.join(store, d));
-    const wsStore = own.find((d) => fs.existsSync(path.join(d, 'store.json')));
-    if (!wsStore) return fail(`the installed extension did not create its store in ${store}/<workspace>/`);
+    if (fs.existsSync(store) && fs.readdirSync(store).length)
+      return fail(`the extension created a store before anything was recorded: ${store}`);
+    // storeDirectory is a parent: the workspace's own store is one folder inside it, made by the first
+    // recorded event (the installed CLI's hook); the extension then writes its settings into it.
+    const wsStore = path.join(store, workspaceStoreName(ws));
+    const hook = spawnSync(process.execPath, [path.join(runDir.extensions, installedDir, 'dist', 'cli.js'), 'hook', 'claude'], {
+      input: JSON.stringify({ hook_event_name: 'SessionStart', session_id: 'pkg', cwd: ws, source: 'startup', transcript_path: '' }),
+      env: { ...process.env, AGENT_REWIND_STORE: wsStore },
+      encoding: 'utf8',
+    });
+    if (hook.status !== 0 || hook.stdout) return fail(`the installed hook failed: ${hook.status} ${hook.stdout} ${hook.stderr}`);
+    for (const end = Date.now() + 30000; !fs.existsSync(path.join(wsStore, 'config.json'));) {
+      if (Date.now() > end) return fail(`the extension did not write its settings into the new store ${wsStore}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
     // The store holds copies of source and conversations: owner-only, as the extension creates it.
     const modes = [wsStore, path.join(wsStore, 'store.json'), path.join(wsStore, 'config.json')]
       .filter((p) => fs.existsSync(p))

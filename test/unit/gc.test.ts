@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { gc, retain } from '../../src/core/gc';
+import { storageUse } from '../../src/core/storageUse';
 import { parseLog } from '../../src/core/fileLog';
 import { acquireStoreLock, StoreBusyError } from '../../src/core/lock';
 import { Store } from '../../src/core/store';
@@ -89,5 +91,93 @@ describe('gc', () => {
       release();
     }
     assert.equal(fs.existsSync(path.join(dir, 'lock')), false);
+  });
+});
+
+const MB = 1024 * 1024;
+
+/**
+ * Four sessions, each rewriting /w/a with a new 1 MB version (V1…V4), an hour apart, all within the
+ * retention days; optionally a rewind (with its pre-rewind copy of V2) between the second and third.
+ */
+function sizedStore(withRewind: boolean) {
+  const { store: dir } = sandbox();
+  const store = Store.open(dir, { create: true });
+  const v = [1, 2, 3, 4].map(() => store.blobs.put(randomBytes(MB)));
+  const t0 = Date.now() - 5 * 3600000;
+  let prev: string | null = null;
+  v.forEach((h, i) => {
+    const time = t0 + i * 3600000;
+    store.append([
+      { t: 'checkpoint', id: `s${i + 1}`, kind: 'prompt', label: `prompt ${i + 1}`, session: `sess-${i + 1}`, agent: 'claude', time },
+      { t: 'snap', path: '/w/a', hash: prev, phase: 'before', session: `sess-${i + 1}`, time: time + 1 },
+      { t: 'snap', path: '/w/a', hash: h, phase: 'after', session: `sess-${i + 1}`, time: time + 2 },
+    ]);
+    if (withRewind && i === 1)
+      store.append([
+        { t: 'checkpoint', id: 'rw', kind: 'rewind', label: 'rewind', target: 's1', time: time + 10 },
+        { t: 'snap', path: '/w/a', hash: h, phase: 'pre-rewind', time: time + 11 },
+        { t: 'snap', path: '/w/a', hash: v[0]!, phase: 'rewind', time: time + 12 },
+      ]);
+    prev = h;
+  });
+  return { store, v };
+}
+
+describe('gc with a size limit', () => {
+  it('drops the oldest checkpoints until the store fits, keeping every blob a kept checkpoint needs', () => {
+    const { store, v } = sizedStore(false);
+    const use = storageUse(store);
+    assert.equal(use.recordedBytes, 4 * MB);
+    assert.deepEqual(
+      use.sessions.map((s) => [s.session, s.bytes, s.checkpoints]),
+      [
+        ['sess-1', MB, 1],
+        ['sess-2', MB, 1],
+        ['sess-3', MB, 1],
+        ['sess-4', MB, 1],
+      ],
+    );
+    assert.deepEqual(
+      use.byAge.map((a) => [a.days, a.bytes, a.checkpoints]),
+      [
+        ['0-1', 4 * MB, 4],
+        ['1-7', 0, 0],
+        ['7-30', 0, 0],
+        ['30+', 0, 0],
+      ],
+    );
+    const r = gc(store, 30, Date.now(), { maxBytes: 2.5 * MB });
+    // s4 needs V4 and, for its "before", V3: 2 MB fit; keeping s3 too would need V2 as well (3 MB).
+    assert.deepEqual(r.sizeLimit, { maxBytes: 2.5 * MB, droppedCheckpoints: 3, fits: true });
+    assert.deepEqual(
+      checkpoints(store.read().records).map((c) => c.id),
+      ['s4'],
+    );
+    assert.deepEqual(
+      v.map((h) => store.blobs.has(h)),
+      [false, false, true, true],
+    );
+    assert.ok(r.bytesLeft <= 2.5 * MB, `${r.bytesLeft}`);
+    const s4 = checkpoints(store.read().records)[0]!;
+    assert.equal(stateAt(store.read().records, s4.seq).get('/w/a')?.hash, v[2], 'the state at the kept checkpoint is exact');
+  });
+
+  it('never removes the undo of the last rewind: it stops there and says the store does not fit', () => {
+    const { store, v } = sizedStore(true);
+    const r = gc(store, 30, Date.now(), { maxBytes: 2.5 * MB });
+    assert.deepEqual(r.sizeLimit, { maxBytes: 2.5 * MB, droppedCheckpoints: 2, fits: false });
+    assert.deepEqual(
+      checkpoints(store.read().records).map((c) => c.id),
+      ['rw', 's3', 's4'],
+    );
+    assert.deepEqual(
+      v.map((h) => store.blobs.has(h)),
+      [true, true, true, true],
+      'V2 is the pre-rewind copy (the undo), V1 what the rewind wrote back',
+    );
+    // Without a limit nothing within the retention days goes.
+    const { store: other } = sizedStore(false);
+    assert.equal(gc(other, 30).droppedCheckpoints, 0);
   });
 });

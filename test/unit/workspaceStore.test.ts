@@ -4,7 +4,14 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { Store } from '../../src/core/store';
-import { checkStoreFolder, deleteRecordings, moveStoreAside, NotAStoreError, workspaceStoreName } from '../../src/core/workspaceStore';
+import {
+  checkStoreFolder,
+  deleteRecordings,
+  moveStoreAside,
+  NotAStoreError,
+  storeUnderParent,
+  workspaceStoreName,
+} from '../../src/core/workspaceStore';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ar-wsstore-'));
 
@@ -33,6 +40,20 @@ describe('workspace stores under a parent folder', () => {
     Store.open(s, { create: true });
     fs.writeFileSync(path.join(s, 'notes.txt'), 'x');
     checkStoreFolder(s);
+  });
+
+  it('a storeDirectory that is itself a store (its old meaning) is detected: a new store inside it, or the old one when the user keeps it', () => {
+    const parent = tmp();
+    const ws = '/home/me/app';
+    assert.deepEqual(storeUnderParent(parent, ws), { dir: path.join(parent, workspaceStoreName(ws)) }, 'a plain parent');
+    // The store of an earlier version, made right in the folder the setting names.
+    Store.open(parent, { create: true }).append([{ t: 'checkpoint', id: 'c1', time: 1, kind: 'manual', label: 'old' }]);
+    assert.deepEqual(storeUnderParent(parent, ws), { dir: path.join(parent, workspaceStoreName(ws)), oldStore: parent });
+    assert.deepEqual(storeUnderParent(parent, ws, true), { dir: parent });
+    // An older store still without store.json is a store too.
+    fs.rmSync(path.join(parent, 'store.json'));
+    assert.equal(storeUnderParent(parent, ws).oldStore, parent);
+    assert.equal(fs.existsSync(path.join(parent, workspaceStoreName(ws))), false, 'deciding creates nothing');
   });
 
   it('"delete everything recorded" removes only the store’s own entries', () => {

@@ -24,11 +24,16 @@ suite('Multi-root workspace', function () {
     const folders = vscode.workspace.workspaceFolders!;
     assert.equal(folders.length, 2, 'the harness opened two folders');
     [alpha, beta] = folders.map((f) => f.uri.fsPath) as [string, string];
-    const meta = JSON.parse(fs.readFileSync(path.join(api.storeDir!, 'store.json'), 'utf8'));
-    assert.deepEqual(meta.roots.sort(), [alpha, beta].sort(), 'one store knows both folders');
     sa = new HookSession(api.storeDir!, alpha, 'session-alpha');
     sb = new HookSession(api.storeDir!, beta, 'session-beta');
+    assert.equal(fs.existsSync(api.storeDir!), false, 'no store before the first recorded event');
     sa.start();
+    // The first event creates the store; the extension then writes both of VS Code's folders into it.
+    await until('one store to know both folders', () => {
+      const file = path.join(api.storeDir!, 'store.json');
+      const roots = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')).roots as string[]) : [];
+      return roots.includes(alpha) && roots.includes(beta);
+    });
     sa.prompt('Add a.txt in alpha');
     sa.write('a.txt', 'alpha\n');
     sb.start();

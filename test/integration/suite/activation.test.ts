@@ -4,7 +4,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { AgentRewindApi } from '../../../src/extension/extension';
+import { HookSession } from './hookSession';
 import { EXTENSION_ID, repoRoot } from './paths';
+import { until } from './until';
 
 interface CommandContribution {
   command: string;
@@ -30,12 +33,27 @@ suite('Activation', () => {
   let manifest: Manifest;
   let contributed: string[];
 
+  let activeAtStart = false;
+
   suiteSetup(() => {
     const found = vscode.extensions.getExtension<{ activationMs: number }>(EXTENSION_ID);
     assert.ok(found, `extension ${EXTENSION_ID} is not loaded; loaded: ${vscode.extensions.all.map((e) => e.id).join(', ')}`);
     ext = found;
+    activeAtStart = ext.isActive;
     manifest = ext.packageJSON as Manifest;
     contributed = (manifest.contributes?.commands ?? []).map((c) => c.command);
+  });
+
+  test('in a workspace with no agent config it stays inactive until one of its views is opened', async () => {
+    // This file runs first (the suites load in name order), before any suite calls activate().
+    const ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const configs = ['.claude', '.github/hooks', '.codex', '.gemini', '.cursor', '.clinerules'].filter((f) =>
+      fs.existsSync(path.join(ws, f)),
+    );
+    assert.deepEqual(configs, [], 'the fixture workspace holds no agent config');
+    assert.equal(activeAtStart, false, 'active at startup in a workspace with no agent config');
+    await vscode.commands.executeCommand('agentRewind.files.focus');
+    await until('the Files view to activate the extension', () => ext.isActive);
   });
 
   test('is present, loaded from this checkout, with the manifest on disk', () => {
@@ -50,7 +68,7 @@ suite('Activation', () => {
     const api = await ext.activate();
     assert.equal(ext.isActive, true);
     // Reported in the test output (the extension host's console does not reach the launcher).
-    this.test!.title += ` (activate() ran in ${api.activationMs.toFixed(1)} ms, after startup: onStartupFinished)`;
+    this.test!.title += ` (activate() ran in ${api.activationMs.toFixed(1)} ms, on opening the Files view)`;
   });
 
   test('command registry is readable (so the checks below are not vacuous)', async () => {
@@ -111,5 +129,40 @@ suite('Activation', () => {
     assert.ok(ours, 'an activity-bar container titled "Agent Rewind"');
     const names = (views[ours.id] ?? []).map((v) => v.name);
     assert.ok(names.includes('Files') && names.includes('Conversation'), `views in it: ${names.join(', ')}`);
+  });
+});
+
+suite('Store created at the first recorded event', function () {
+  this.timeout(90000);
+  let api: AgentRewindApi;
+  let ws: string;
+
+  suiteSetup(async () => {
+    api = await vscode.extensions.getExtension<AgentRewindApi>(EXTENSION_ID)!.activate();
+    ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+  });
+
+  test('opening the workspace creates no store folder; the views show their welcome (nothing recorded yet)', async () => {
+    assert.ok(api.storeDir, 'the store folder is known');
+    assert.equal(fs.existsSync(api.storeDir), false, `${api.storeDir} was created before anything was recorded`);
+    assert.deepEqual(api.files!.getChildren(), [], 'an empty Files view shows its welcome content');
+    assert.equal(api.model!.checkpoints.length, 0);
+    // Looking at storage use does not create it either.
+    await vscode.commands.executeCommand('agentRewind.showStorage');
+    assert.equal(fs.existsSync(api.storeDir), false);
+  });
+
+  test('a hook event creates it; the extension notices, writes its roots and settings in, and shows the checkpoint', async () => {
+    const s = new HookSession(api.storeDir!, ws);
+    s.start();
+    s.prompt('the first prompt ever recorded here');
+    await until('the Files view to show the first checkpoint', () =>
+      api.model!.checkpoints.some((n) => n.checkpoint.label === 'the first prompt ever recorded here'),
+    );
+    await until("VS Code's folders and settings written into the new store", () => {
+      const meta = JSON.parse(fs.readFileSync(path.join(api.storeDir!, 'store.json'), 'utf8')) as { roots: string[] };
+      return meta.roots.includes(ws) && fs.existsSync(path.join(api.storeDir!, 'config.json'));
+    });
+    assert.ok(api.files!.getChildren().length > 0);
   });
 });

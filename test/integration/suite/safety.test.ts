@@ -21,6 +21,9 @@ suite('Safety a workspace cannot weaken', function () {
   suiteSetup(async () => {
     api = await vscode.extensions.getExtension<AgentRewindApi>(EXTENSION_ID)!.activate();
     ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    // The store exists only after a first recorded event (this suite may run alone).
+    if (!fs.existsSync(path.join(api.storeDir!, 'store.json'))) new HookSession(api.storeDir!, ws).start();
+    await until('the extension to write its settings into the new store', () => fs.existsSync(path.join(api.storeDir!, 'config.json')));
   });
 
   test('storeDirectory is a parent: this workspace gets its own store folder in it', () => {

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { buildScaleStore } from '../../../bench/scaleStore.mjs';
 import type { AgentRewindApi } from '../../../src/extension/extension';
 import { type FilesElement, GROUP_AFTER, PAGE } from '../../../src/extension/filesView';
+import { HookSession } from './hookSession';
 import { EXTENSION_ID } from './paths';
 import { until } from './until';
 
@@ -26,6 +27,8 @@ suite('Files view at 10,000 checkpoints', function () {
   suiteSetup(async () => {
     api = await vscode.extensions.getExtension<AgentRewindApi>(EXTENSION_ID)!.activate();
     log = path.join(api.storeDir!, 'files.jsonl');
+    // The store exists only after a first recorded event (this suite may run alone).
+    if (!fs.existsSync(log)) new HookSession(api.storeDir!, vscode.workspace.workspaceFolders![0]!.uri.fsPath).start();
     before = fs.existsSync(log) ? fs.readFileSync(log) : Buffer.alloc(0);
     countBefore = api.model!.checkpoints.length;
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-scale-view-'));
