@@ -30,12 +30,10 @@ export const tests = [
     name: 'a damaged store.json shows "store unusable" with a way out, not "open a folder first"',
     async run({ page, wb, store }) {
       await wb.openViewContainer('Agent Rewind');
-      await wb.viewPane('Files');
-      await wb.viewPane('Conversation');
-      // A view's pane, found by its header from the pane down (a locator inside `has` is matched within the pane).
-      const pane = (name) =>
-        page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header h3.title', { hasText: new RegExp(`^${name}$`) }) });
-      const files = pane('Files');
+      const files = await wb.viewPane('Files');
+      const conversation = await wb.viewPane('Conversation');
+      assert.equal(await files.count(), 1, 'one Files pane');
+      assert.equal(await conversation.count(), 1, 'one Conversation pane');
       await files
         .locator('.welcome-view-content')
         .filter({ hasText: /Agent Rewind cannot use this workspace/ })
@@ -45,7 +43,6 @@ export const tests = [
       assert.equal(await files.getByText(/open a folder/i).count(), 0);
       await files.locator('.welcome-view-content').getByRole('button', { name: 'Reveal Folder' }).first().waitFor();
       // The Conversation view says why it is empty, instead of VS Code's "no data provider registered".
-      const conversation = pane('Conversation');
       await conversation
         .locator('.welcome-view-content')
         .filter({ hasText: /No sessions can be shown: this workspace.s store is unusable/ })

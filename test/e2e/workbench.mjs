@@ -59,7 +59,8 @@ export function workbench(page) {
       const header = page.locator('.part.sidebar .pane-header').filter({ has: page.locator('h3.title', { hasText: asRe(name, true) }) });
       await header.first().waitFor({ timeout });
       if ((await header.first().getAttribute('aria-expanded')) === 'false') await header.first().click();
-      return page.locator('.part.sidebar .pane').filter({ has: header });
+      // `has` is matched inside the pane, so its locator must not start from the side bar again.
+      return page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header h3.title', { hasText: asRe(name, true) }) });
     },
 
     /** A tree item (row) by its accessible label; scoped to a view when `view` is given. */
