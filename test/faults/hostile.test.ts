@@ -190,10 +190,10 @@ describe('hostile and odd input', () => {
     if (isRoot && spawnSync('mknod', [path.join(ws, 'null-dev'), 'c', '1', '3']).status === 0) devices.push(path.join(ws, 'null-dev'));
     s.start();
     s.prompt('p');
-    const t0 = Date.now();
+    // A hook that opened a FIFO would block for good: the CLI helper kills it after 60 s and its status is then
+    // not 0, which the session helper refuses — a hang fails here without a wall-clock check.
     for (const d of devices) s.tool('Write', { file_path: d, content: 'x' }); // exits 0, prints nothing (checked by the helper)
     s.bash('mkfifo another-pipe', () => spawnSync('mkfifo', [path.join(ws, 'another-pipe')]));
-    assert.ok(Date.now() - t0 < 15000, 'no hook blocked on a FIFO');
     const named = lines(store).filter((l) => l.t === 'snap' && (devices.includes(l.path!) || l.path!.endsWith('another-pipe')));
     assert.deepEqual(named, [], 'nothing recorded for FIFOs and devices');
     assert.equal(ok(run(store, ['plan', '--to', lastPrompt(store), '--json']), 'plan').status, 0);
