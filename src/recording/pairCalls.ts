@@ -1,7 +1,7 @@
 // Tool calls without a call id (Copilot CLI, Cline's extension, Cursor's shell and MCP events): a
 // before and an after with the same pair key — tool and deep-equal input — are one call, first in
 // first out (parallel calls: all the befores, then the afters in completion order). The before gets
-// a fresh id and leaves a tiny file `<store>/pending/<session>/<key hash>.<time>.<id>`; the after
+// a fresh id and leaves a tiny file `<store>/pending/<session>/<key hash>.<time>.<monotonic ns>.<id>`; the after
 // claims the oldest file of its key (unlink: two afters never claim the same one) and takes its id.
 // With the id, the in-flight marker, the `before`/`after` snapshots and shell capture work as with
 // agents that send one. Files of befores no after claimed are cleared at the session's next boundary
@@ -27,7 +27,9 @@ export function pairCall(store: Store, e: AgentEvent): void {
     const id = `pair-${newId()}`;
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      fs.writeFileSync(path.join(dir, `${key}.${String(Date.now()).padStart(15, '0')}.${id}`), '', { mode: 0o600 });
+      // Wall-clock ms, then the monotonic clock (one clock for every process) orders two befores of one ms.
+      const at = `${String(Date.now()).padStart(15, '0')}.${process.hrtime.bigint().toString().padStart(20, '0')}`;
+      fs.writeFileSync(path.join(dir, `${key}.${at}.${id}`), '', { mode: 0o600 });
       e.callId = id;
     } catch (err) {
       store.logError(`pairing ${e.tool}: ${(err as Error).message}`);

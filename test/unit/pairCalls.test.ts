@@ -53,6 +53,18 @@ test('two identical calls in flight: the afters take the befores’ ids in order
   assert.equal(a4.callId, undefined, 'a boundary cleared the unmatched before');
 });
 
+test('twenty identical calls begun within a few milliseconds pair first in first out (same-ms befores keep their order)', () => {
+  const store = Store.open(path.join(tempDir(), 'store'), { create: true });
+  const befores = Array.from({ length: 20 }, () => before());
+  for (const b of befores) pairCall(store, b);
+  const afters = Array.from({ length: 20 }, () => after());
+  for (const a of afters) pairCall(store, a);
+  assert.deepEqual(
+    afters.map((a) => a.callId),
+    befores.map((b) => b.callId),
+  );
+});
+
 test('a second delivery of one event is dropped within the window; events without a timestamp never are', () => {
   const store = Store.open(path.join(tempDir(), 'store'), { create: true });
   const e = before();
