@@ -22,7 +22,9 @@ export function runInPty(
   opts: { cwd: string; env: NodeJS.ProcessEnv; done: () => boolean; timeoutMs?: number },
 ): Promise<PtyRun> {
   const t0 = Date.now();
-  const line = [command, ...args].map(shellQuote).join(' ');
+  // `script` gives the terminal the size of its stdin, 0×0 for a pipe: Codex's TUI then draws nothing and never
+  // submits its prompt. A plain 50×160 terminal instead.
+  const line = `stty rows 50 cols 160; exec ${[command, ...args].map(shellQuote).join(' ')}`;
   return new Promise((resolve) => {
     const child = spawn('script', ['-qfec', line, '/dev/null'], {
       cwd: opts.cwd,

@@ -12,6 +12,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { runInPty } from '../pty';
 
 export const CODEX_PIN = '0.171.0';
 export const repoRoot = path.resolve(__dirname, '../../..');
@@ -213,4 +214,17 @@ export function execArgs(prompt: string, o: { resume?: string; bypassHookTrust?:
     ...(o.json ? ['--json'] : []),
     prompt,
   ];
+}
+
+/**
+ * One INTERACTIVE `codex …` (the TUI) in a pseudo-terminal (../pty.ts), e.g. `codex resume <id> <prompt>`:
+ * once `done()` holds, Ctrl-C until it quits (Codex asks for a second one).
+ */
+export async function runCodexTui(
+  bin: string,
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; done: () => boolean; timeoutMs?: number },
+): Promise<CodexRun & { timedOut: boolean }> {
+  const r = await runInPty(bin, args, opts);
+  return { ...r, events: [] };
 }

@@ -29,6 +29,8 @@ export const API_KEY_VAR = 'AGENT_REWIND_MOCK_API_KEY';
 /** A slug from Codex's bundled model catalog: with it Codex offers the freeform `apply_patch` tool
  * (an unknown slug gets "fallback metadata" and no apply_patch tool at all). */
 export const MODEL = 'gpt-5.5';
+/** MODEL's `upgrade.model` in the bundled catalog of Codex 0.171. */
+export const MODEL_UPGRADE = 'gpt-6-sol';
 
 const tomlString = (s: string) => JSON.stringify(s);
 
@@ -71,6 +73,12 @@ export function configToml(o: CodexHomeOptions): string {
     // with them off, strace shows no connection but to 127.0.0.1.
     '[features]',
     'plugins = false',
+    '',
+    // The interactive TUI (not `codex exec`) first offers the catalog's upgrade for MODEL ("Try new model /
+    // Use existing model") and sends nothing until answered; recording that migration as seen is what the
+    // TUI itself writes after the choice.
+    '[notice.model_migrations]',
+    `${tomlString(MODEL)} = ${tomlString(MODEL_UPGRADE)}`,
     '',
     `[model_providers.${PROVIDER_ID}]`,
     'name = "Agent Rewind scripted model"',

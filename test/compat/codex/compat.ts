@@ -14,7 +14,8 @@
 //      our UserPromptSubmit context.
 //   4. conversation: `conversation fork` before prompt 2, parent byte-identical, `codex exec resume
 //      <fork id>`: the model gets turn 1 and the new prompt only, every call paired, and the fork's
-//      re-grounding (SessionStart context).
+//      re-grounding (SessionStart context); a second fork resumed with the interactive `codex resume
+//      <fork id> <prompt>` (the TUI in a pseudo-terminal from util-linux `script`).
 //   5. drift: payload fields and rollout types the adapter does not know (a new response_item type fails).
 // Prints every check, then exactly one line `codex <version>: <n> checks, <n> passed, <n> failed`.
 // Started by test/compat/run.mjs after the Claude Code run.
@@ -48,6 +49,7 @@ const P1 = 'Add a greeting helper, use it, drop the old module, move the todo li
 const P2 = 'Also mention the greeting in the README and write a VERSION file';
 const P3 = 'What did you change so far?';
 const P4 = 'Forget the README: what should we do next?';
+const P5 = 'And after that?';
 
 const patch = (...ops: string[]) => ['*** Begin Patch', ...ops, '*** End Patch'].join('\n');
 
@@ -281,14 +283,16 @@ async function scenario(bin: string, model: MockModel): Promise<{ payloads: Reco
       ...(turn2 && turn2 === ups ? [] : [`prompt 2 id ${turn2}, hook turn_id ${String(ups)}`]),
     ]);
     const before = sha256(parent);
-    const fork = arJson<{ session: string; transcript: string; parent: string; resume: string }>(w, store, [
-      'conversation',
-      'fork',
-      '--transcript',
-      parent,
-      '--before',
-      turn2 ?? 'none',
-    ]);
+    const forkBefore2 = () =>
+      arJson<{ session: string; transcript: string; parent: string; resume: string }>(w, store, [
+        'conversation',
+        'fork',
+        '--transcript',
+        parent,
+        '--before',
+        turn2 ?? 'none',
+      ]);
+    const fork = forkBefore2();
     report.check(
       'conversation fork: JSON as DESIGN §5 with `codex resume <id>`, new rollout under CODEX_HOME/sessions, 0600, parent byte-identical',
       () => [
@@ -334,7 +338,47 @@ async function scenario(bin: string, model: MockModel): Promise<{ payloads: Reco
       const ours = (q4?.developerTexts ?? []).find((t) => t.includes('[Agent Rewind] This conversation was rewound'));
       return ours ? (ours.includes(session) ? [] : ['parent session not named']) : ['no fork re-grounding in the request'];
     });
-    report.check('errors.log still empty after the rewinds, the fork and its resume', () => errorsLog(store).map((l) => l.slice(0, 300)));
+
+    // The same with the command the UI offers, `codex resume <id>`: the interactive TUI, in a pseudo-terminal.
+    const fork2 = forkBefore2();
+    const r5 = await w.resumeInteractive('interactive `codex resume <fork id>`', fork2.session, P5, [{ text: 'Next: a README section.' }]);
+    report.check(
+      `interactive \`codex resume <fork id> <prompt>\` in a pseudo-terminal: the TUI served the turn and quit (${(r5.run.ms / 1000).toFixed(1)} s)`,
+      () => [
+        ...(r5.timedOut ? [`timed out; screen tail: ${JSON.stringify(r5.run.stdout.slice(-400))}`] : []),
+        ...(w.model.remaining() ? [`${w.model.remaining()} scripted step(s) never requested`] : []),
+        ...r5.requests.filter((q) => q.status !== 200).map((q) => `request ${q.n} answered ${q.status}: ${q.problems.join(' ')}`),
+      ],
+    );
+    const q5 = firstMain(r5);
+    report.check(
+      "the interactive resume continues the fork from the cut: turn 1 and the new prompt, prompts 2 and 3 gone, into the fork's rollout",
+      () => {
+        const users = q5?.userTexts ?? [];
+        const all = JSON.stringify((q5?.body?.input ?? []).filter((i: any) => !JSON.stringify(i).includes('[Agent Rewind]')));
+        const ss = r5.payloads.find((p) => p.payload.hook_event_name === 'SessionStart')?.payload;
+        return [
+          ...(users.some((t) => t.includes(P1)) ? [] : ['prompt 1 missing']),
+          ...(users.some((t) => t.includes(P5)) ? [] : ['the new prompt missing']),
+          ...(all.includes(P2) || all.includes(P3) ? ['prompt 2 or 3 still there'] : []),
+          ...(ss?.source === 'resume' && ss?.session_id === fork2.session
+            ? []
+            : [`SessionStart ${String(ss?.source)} ${String(ss?.session_id)}`]),
+          ...(r5.rolloutPath === fork2.transcript && fs.readFileSync(fork2.transcript, 'utf8').includes(P5)
+            ? []
+            : [`the new prompt is not in the fork's rollout (the resume's session: ${String(r5.rolloutPath)})`]),
+          ...(sha256(parent) === before ? [] : ['the parent changed']),
+        ];
+      },
+    );
+    const daemon = w.stopDaemon();
+    report.check('`codex app-server daemon stop` stops the daemon the TUI left running; only its pid-update-loop stays, ended here', () => [
+      ...daemon.afterStop.filter((l) => !l.endsWith(' app-server daemon pid-update-loop')).map((l) => `still running after stop: ${l}`),
+      ...daemon.afterKill.map((l) => `still running: ${l}`),
+    ]);
+    report.check('errors.log still empty after the rewinds, the forks and their resumes', () =>
+      errorsLog(store).map((l) => l.slice(0, 300)),
+    );
     return { payloads: w.payloads().map((p) => p.payload), rollouts: w.rollouts().map((f) => fs.readFileSync(f, 'utf8')) };
   } finally {
     w.cleanup();

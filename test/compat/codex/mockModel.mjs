@@ -7,8 +7,9 @@
 //   - a request whose `input` holds a function_call / custom_tool_call without its *_output, or an
 //     output answering no call, → HTTP 400 invalid_request_error, as the real API does (a broken
 //     conversation fork shows up here);
-//   - main-loop requests (their `tools` list holds `exec_command` or `apply_patch`) take the next
-//     step of the script; other requests (titles, summaries…) get a short text, consume nothing;
+//   - main-loop requests (their `tools` list holds `exec_command` or `apply_patch`, and they are not the
+//     TUI's thread-title request) take the next step of the script; other requests (titles,
+//     summaries…) get a short text, consume nothing;
 //   - anything else → 404, logged.
 // Every request is appended to a JSONL log: a summary for assertions and, unless `bodies: false`,
 // the whole request body (what context the model saw).
@@ -207,8 +208,19 @@ function apiError(res, status, type, message) {
   res.end(JSON.stringify({ error: { type, message, code: null, param: null } }));
 }
 
+/** The interactive TUI names a new thread with a request of its own (thread_source "thread_title"), tools and all. */
+function isTitleRequest(body) {
+  try {
+    return JSON.parse(body?.client_metadata?.['x-codex-turn-metadata'] ?? '{}').thread_source === 'thread_title';
+  } catch {
+    return false;
+  }
+}
+
 const isMainLoop = (body) =>
-  Array.isArray(body?.tools) && body.tools.some((t) => t?.name === 'exec_command' || t?.name === 'apply_patch' || t?.name === 'shell');
+  !isTitleRequest(body) &&
+  Array.isArray(body?.tools) &&
+  body.tools.some((t) => t?.name === 'exec_command' || t?.name === 'apply_patch' || t?.name === 'shell');
 
 /** Starts the server on 127.0.0.1 (a free port). */
 export function startMockModel(opts = {}) {

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { AppServer } from './appServer';
-import { type CodexRun, codexEnv, execArgs, runCodex } from './codexCli';
+import { type CodexRun, codexEnv, execArgs, runCodex, runCodexTui } from './codexCli';
 import { API_KEY_VAR, writeCodexHome } from './codexHome';
 import { type MockModel, readRequests, type RequestRecord, type Step } from './mockModel.mjs';
 import { rolloutFiles, rolloutOf } from './rollout';
@@ -148,7 +148,93 @@ export class CodexWorld {
     return { label, run, sessionId, rolloutPath: sessionId ? rolloutOf(this.codexHome, sessionId) : undefined, payloads, requests };
   }
 
+  /**
+   * One interactive `codex resume <id> <prompt>` (the TUI, in a pseudo-terminal): done once the scripted
+   * steps were all served and the turn's Stop hook ran, then quit with Ctrl-C.
+   */
+  async resumeInteractive(
+    label: string,
+    session: string,
+    prompt: string,
+    steps: Step[],
+    timeoutMs = 120000,
+  ): Promise<RunResult & { timedOut: boolean }> {
+    const before = this.payloads().length;
+    const reqBefore = readRequests(this.requestLog).length;
+    this.model.setScript(steps, label);
+    const stopped = () =>
+      this.payloads()
+        .slice(before)
+        .some((p) => p.payload.hook_event_name === 'Stop');
+    const run = await runCodexTui(this.bin, ['resume', session, prompt], {
+      cwd: this.ws,
+      env: this.env(),
+      done: () => this.model.remaining() === 0 && stopped(),
+      timeoutMs,
+    });
+    const payloads = this.payloads().slice(before);
+    const requests = readRequests(this.requestLog).slice(reqBefore);
+    const sessionId = String(payloads.find((p) => p.payload.session_id)?.payload.session_id ?? '');
+    return {
+      label,
+      run,
+      timedOut: run.timedOut,
+      sessionId,
+      rolloutPath: sessionId ? rolloutOf(this.codexHome, sessionId) : undefined,
+      payloads,
+      requests,
+    };
+  }
+
+  /**
+   * The interactive TUI runs its turns in a managed app-server daemon (a copy of the binary under
+   * CODEX_HOME/packages/app-server-daemon/) that outlives it ("Any running work continues"). Stopped the
+   * supported way, `codex app-server daemon stop`; that leaves the daemon's `pid-update-loop` running, which
+   * is then ended by its pid (it runs from this world's CODEX_HOME, so it is ours). Returns what ran from
+   * CODEX_HOME after the stop, and after that kill.
+   */
+  stopDaemon(): { afterStop: string[]; afterKill: string[] } {
+    if (fs.existsSync(path.join(this.codexHome, 'packages', 'app-server-daemon')))
+      spawnSync(this.bin, ['app-server', 'daemon', 'stop'], { cwd: this.ws, env: this.env(), stdio: 'ignore', timeout: 30000 });
+    const afterStop = processesUnder(this.codexHome);
+    for (const p of afterStop.filter((l) => l.endsWith(' app-server daemon pid-update-loop'))) {
+      try {
+        process.kill(Number(p.split(' ')[0]), 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    const until = Date.now() + 5000;
+    let afterKill = processesUnder(this.codexHome);
+    while (afterKill.length && Date.now() < until) {
+      spawnSync('sleep', ['0.2']);
+      afterKill = processesUnder(this.codexHome);
+    }
+    return { afterStop, afterKill };
+  }
+
   cleanup(): void {
+    this.stopDaemon();
     if (!process.env.KEEP_TMP) fs.rmSync(this.root, { recursive: true, force: true });
   }
+}
+
+/** Processes whose command line names `dir` (Linux /proc; elsewhere none are found). */
+function processesUnder(dir: string): string[] {
+  let pids: string[] = [];
+  try {
+    pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  for (const pid of pids) {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+      if (cmd.includes(dir)) found.push(`${pid} ${cmd}`);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
 }
