@@ -104,7 +104,7 @@ for (const c of CASES) {
       const errors = path.join(api.storeDir!, 'errors.log');
       assert.ok(!fs.existsSync(errors) || !fs.readFileSync(errors, 'utf8').includes(rec.session), 'every real payload was accepted');
       const item = api.conversation!.getTreeItem(sessionEl());
-      assert.match(String(item.description), new RegExp(`^${c.name} · `));
+      assert.match(label(item), new RegExp(`^${c.name} · `), 'the session row starts with its agent');
       assert.doesNotMatch(String(item.description), /files only/, 'its conversation can be rewound');
       const prompts = promptEls();
       assert.deepEqual(
@@ -125,7 +125,7 @@ for (const c of CASES) {
     test(`files: the preview plans the rewind to before the first ${c.name} prompt, the bytes come back, undo restores the agent's work`, async () => {
       assert.deepEqual(onDisk(), rec.after, 'the agent left its work on disk');
       await vscode.commands.executeCommand('agentRewind.rewindFilesBeforePrompt', promptEls()[0]);
-      const m = api.preview!.current()!;
+      const m = (await api.preview!.settled())!;
       assert.equal(m.scope.default, 'files');
       assert.deepEqual(
         Object.fromEntries(m.files.map((f) => [f.rel, f.action])),
@@ -144,7 +144,7 @@ for (const c of CASES) {
       const parent = sha(rec.transcript);
       const files = onDisk();
       await vscode.commands.executeCommand('agentRewind.rewindConversation', promptEls()[1]);
-      const m = api.preview!.current()!;
+      const m = (await api.preview!.settled())!;
       assert.deepEqual(m.scope.available, ['files', 'conversation', 'both']);
       assert.equal(m.scope.default, 'conversation');
       assert.deepEqual({ kept: m.conversation!.kept, dropped: m.conversation!.dropped }, { kept: 1, dropped: 1 });
