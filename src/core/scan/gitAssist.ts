@@ -36,21 +36,59 @@ export function prefetchScan(storeDir: string, session: string): void {
   prefetched = { copy, key: h.gitCache.key, started: Date.now(), job: statusOnCopy(h.root, copy, path.join(storeDir, 'scan'), RACY_MS) };
 }
 
+/** The coarse file clock can lag the real one by a tick (1–10 ms); a generous margin for it. */
+const CLOCK_TICK_MARGIN_MS = 50;
+
+/** When the last status whose answer we used started: `<copy>.at` (a companion of the state). */
+function readStatusStart(copy: string): number | undefined {
+  try {
+    const t = Number(fs.readFileSync(`${copy}.at`, 'utf8'));
+    return Number.isFinite(t) && t > 0 ? t : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeStatusStart(copy: string, started: number): void {
+  const tmp = `${copy}.at.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(tmp, String(started));
+    fs.renameSync(tmp, `${copy}.at`);
+  } catch {
+    fs.rmSync(tmp, { force: true }); // the next status then looks back further: slower, never wrong
+  }
+}
+
 /**
- * `git status` against our index copy, with the copy's mtime set `racyMs` back first. git treats
- * a cached folder whose mtime is not older than the index file as racy and lists it again (as it
- * does files); an index written moments after a folder changed would otherwise let an entry
- * added in the same timestamp tick go unseen. So, like our own scan, git looks again at folders
- * changed in the last `racyMs`.
+ * `git status` against our index copy, with the copy's mtime set back first. git treats a cached
+ * folder whose mtime is not older than the index file as racy and lists it again (as it does
+ * files). Two ways a folder's change hides behind an unchanged mtime: an entry added in the same
+ * timestamp tick as the index was written (so: `racyMs` back), and an entry added in the same tick
+ * as the previous status READ that folder — its cache then holds the folder's final mtime without
+ * the entry, however long ago that was (seen under load: a created file missed for good). So the
+ * copy's mtime also goes back to just before the previous status we used started (`<copy>.at`),
+ * and git looks again at every folder changed since: a handful, the ones a command touched.
+ * The start is recorded only when the answer is used (a cancelled status's writes are covered by
+ * the older start still recorded).
  */
 export function statusOnCopy(root: string, copy: string, tmpDir: string, racyMs: number): PendingGit<CachedStatus> {
-  const back = (Date.now() - racyMs) / 1000;
+  const started = Date.now();
+  const previous = readStatusStart(copy);
+  const backMs = Math.min(started - racyMs, previous === undefined ? Infinity : previous - CLOCK_TICK_MARGIN_MS);
   try {
-    fs.utimesSync(copy, back, back);
+    fs.utimesSync(copy, backMs / 1000, backMs / 1000);
   } catch {
     /* git will say what is wrong */
   }
-  return startCachedStatus(root, copy, tmpDir);
+  const job = startCachedStatus(root, copy, tmpDir);
+  return {
+    result: (timeoutMs) => {
+      const r = job.result(timeoutMs);
+      if (r) writeStatusStart(copy, started);
+      return r;
+    },
+    cancel: () => job.cancel(),
+  };
 }
 
 /** Stops a prefetched `git status` nobody took (the hook is done). */

@@ -328,6 +328,7 @@ export function stateCompanions(file: string): string[] {
     `${base}.json`,
     `${base}.pending`,
     `${base}.index`,
+    `${base}.index.at`,
     `${base}.scan.lock`,
     `${base}.json.lock`,
     `${base}.index.lock`,
