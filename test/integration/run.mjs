@@ -175,8 +175,6 @@ async function runPass(pass) {
     ...(opt('--fixture') ? { fixture: path.resolve(opt('--fixture')) } : {}),
     git: flag('--git'),
     multiRoot: pass.multiRoot,
-    // A second extension with an editable custom editor: the unsaved-work guard meets a real dirty custom tab.
-    extraExtensionDirs: [path.join(root, 'test', 'e2e', 'probe-ext')],
     settings: { 'agentRewind.storeDirectory': store, ...extraSettings },
     env,
     timeoutMs: timeoutSec * 1000,

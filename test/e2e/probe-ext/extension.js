@@ -31,35 +31,7 @@ function wire(webview, title) {
   });
 }
 
-/**
- * An editable custom editor (a CustomDocument, not text): `rewindProbe.editCustom` reports an edit, which makes
- * its tab dirty the way an image or hex editor's is — what the unsaved-work guard must see.
- */
-function customEditor(context) {
-  const changed = new vscode.EventEmitter();
-  let last;
-  context.subscriptions.push(
-    vscode.window.registerCustomEditorProvider(
-      'rewindProbe.editor',
-      {
-        onDidChangeCustomDocument: changed.event,
-        openCustomDocument: (uri) => (last = { uri, dispose() {} }),
-        resolveCustomEditor: (_doc, panel) => wire(panel.webview, 'Probe Editor'),
-        saveCustomDocument: async () => {},
-        saveCustomDocumentAs: async () => {},
-        revertCustomDocument: async () => {},
-        backupCustomDocument: async (_doc, ctx) => ({ id: ctx.destination.toString(), delete() {} }),
-      },
-      { supportsMultipleEditorsPerDocument: false },
-    ),
-    vscode.commands.registerCommand('rewindProbe.editCustom', () => {
-      if (last) changed.fire({ document: last, label: 'probe edit', undo() {}, redo() {} });
-    }),
-  );
-}
-
 function activate(context) {
-  customEditor(context);
   const counts = { Alpha: 0, Beta: 0 };
   const changed = new vscode.EventEmitter();
   const tree = {

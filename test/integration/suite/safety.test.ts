@@ -84,25 +84,6 @@ suite('Safety a workspace cannot weaken', function () {
     assert.doesNotMatch(tip.value, /(^|[^\\])\[click me\]\(/, 'the prompt is not a link');
   });
 
-  test("the unsaved-work guard sees a custom editor with unsaved changes (the probe extension's editable editor)", async () => {
-    const p = path.join(ws, 'guard.probe');
-    fs.writeFileSync(p, 'probe\n');
-    const tab = () =>
-      vscode.window.tabGroups.all
-        .flatMap((g) => g.tabs)
-        .find((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.fsPath === vscode.Uri.file(p).fsPath);
-    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(p), 'rewindProbe.editor');
-    await until('the probe editor tab', () => tab());
-    assert.deepEqual(dirtyAmong([p]), [], 'not dirty before its edit');
-    await vscode.commands.executeCommand('rewindProbe.editCustom');
-    await until('the custom editor tab to be dirty', () => tab()?.isDirty);
-    assert.deepEqual(dirtyAmong([p, path.join(ws, 'other.txt')]), [p], 'a dirty custom-editor tab is unsaved work');
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    await until('the probe editor closed', () => !tab());
-    assert.deepEqual(dirtyAmong([p]), []);
-    fs.rmSync(p);
-  });
-
   test('the unsaved-work guard sees a notebook with unsaved changes', async () => {
     const nbPath = path.join(ws, 'guard.ipynb');
     fs.writeFileSync(nbPath, JSON.stringify({ cells: [], metadata: {}, nbformat: 4, nbformat_minor: 5 }));
