@@ -25,7 +25,7 @@ import { encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } fr
 import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn } from './timeline';
 
 export const INDEX_FILE = 'timeline.idx';
-const VERSION = 5;
+const VERSION = 6;
 /** Write the index again once this much log has been appended since (a prompt adds a few KB). */
 const REWRITE_AFTER_BYTES = 256 * 1024;
 
@@ -71,8 +71,6 @@ interface KeysPart {
   seq: number[];
   at: number[];
   len: number[];
-  /** The checkpoints' distinct working folders. */
-  cwds: string[];
   /** The part's other records (the calls a rewind cannot undo), in order. */
   rest: Sequenced[];
 }
@@ -117,7 +115,7 @@ class IndexRead {
     if (this.keyPart) return this.keyPart;
     const k = JSON.parse(this.part(2).toString('latin1')) as KeysPart;
     const n = k.ids.length;
-    if (k.seq.length !== n || k.at.length !== n || k.len.length !== n || !Array.isArray(k.cwds) || !Array.isArray(k.rest))
+    if (k.seq.length !== n || k.at.length !== n || k.len.length !== n || !Array.isArray(k.rest))
       throw new Error(`${INDEX_FILE}: keys that do not fit together`);
     return (this.keyPart = k);
   }
@@ -173,8 +171,7 @@ function writeIndex(file: string, pos: LogPosition, skeleton: LogContents, prove
   const lastSpan = lastCp < 0 ? [] : snaps.filter((r) => r.seq > lastCp);
   // The checkpoint part is written record by record, `other` last, to know where each checkpoint lies in it.
   let cps = asciiJson({ problems: skeleton.problems, files, lastSpan } satisfies Omit<CheckpointPart, 'other'>).slice(0, -1) + ',"other":[';
-  const keys: KeysPart = { ids: [], seq: [], at: [], len: [], cwds: [], rest: [] };
-  const cwds = new Set<string>();
+  const keys: KeysPart = { ids: [], seq: [], at: [], len: [], rest: [] };
   other.forEach((r, i) => {
     const json = asciiJson(r);
     if (r.t === 'checkpoint') {
@@ -182,12 +179,10 @@ function writeIndex(file: string, pos: LogPosition, skeleton: LogContents, prove
       keys.seq.push(r.seq);
       keys.at.push(cps.length + (i ? 1 : 0));
       keys.len.push(json.length);
-      if (r.cwd) cwds.add(r.cwd);
     } else keys.rest.push(r);
     cps += (i ? ',' : '') + json;
   });
   cps += ']}';
-  keys.cwds = [...cwds];
   const keyJson = asciiJson(keys);
   const cols = snapBytes(encodeSnaps(snaps, provenance), asciiJson);
   const header: Header = { v: VERSION, ...pos, parts: [cps.length, cols.length, keyJson.length] };
@@ -224,8 +219,6 @@ export interface PlanInput {
   /** The calls a rewind cannot undo (and any checkpoints appended after the index). */
   records: Sequenced[];
   facts: Map<string, PathFacts>;
-  /** Every checkpoint's working folder (Store.roots). */
-  cwds: string[];
 }
 
 export interface SkeletonRead extends LogContents {
@@ -378,12 +371,9 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
         record: s,
       });
     }
-    const cwds = new Set(keys.cwds);
-    for (const c of newerCps) if (c.cwd) cwds.add(c.cwd);
     return {
       records: keys.rest.concat(newer.filter((r) => r.t !== 'snap')),
       facts: byPath.facts((h) => (typeof h === 'number' ? snaps.row(h) : h)),
-      cwds: [...cwds],
     };
   };
   const ids = newerCps.length ? keys.ids.concat(newerCps.map((c) => c.id)) : keys.ids;
@@ -484,7 +474,6 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
     keys: {
       ids: prefixCps.map((c) => c.id),
       seq: prefixCps.map((c) => c.seq),
-      cwds: [...new Set(prefixCps.map((c) => c.cwd).filter((d) => d))].sort(),
       rest: prefix.records.filter((r) => r.t !== 'checkpoint' && r.t !== 'snap'),
       byPlace: prefixCps,
     },
@@ -495,7 +484,7 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
     lastSpan: cps.lastSpan,
     files: cps.files,
     prov: rows.all().map((_, i) => rows.provenance(i)),
-    keys: { ids: keys.ids, seq: keys.seq, cwds: [...keys.cwds].sort(), rest: keys.rest, byPlace },
+    keys: { ids: keys.ids, seq: keys.seq, rest: keys.rest, byPlace },
   };
   return JSON.stringify(canon(expect)) === JSON.stringify(canon(found))
     ? null
