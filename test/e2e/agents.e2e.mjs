@@ -199,12 +199,8 @@ export const tests = [
       await wb.screenshot('agents-conversation');
 
       // The files-only agent's row says plainly why, on hover.
-      await rows.Cursor.hover();
-      const hover = page
-        .locator('.monaco-hover, .workbench-hover')
-        .filter({ hasText: /Conversation\srewind\sis\snot\savailable\sfor\sCursor/ });
-      await hover.first().waitFor({ state: 'visible', timeout: 30000 });
-      assert.match(await hover.first().innerText(), /Cursor\skeeps\sits\schats\sin\sits\sown\sdatabase.*Files\scan\sstill\sbe\srewound/s);
+      const hover = await wb.tooltip(rows.Cursor, /Conversation\srewind\sis\snot\savailable\sfor\sCursor/);
+      assert.match(await hover.innerText(), /Cursor\skeeps\sits\schats\sin\sits\sown\sdatabase.*Files\scan\sstill\sbe\srewound/s);
       await wb.screenshot('agents-files-only-tooltip');
       await page.keyboard.press('Escape');
 

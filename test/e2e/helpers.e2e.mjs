@@ -8,7 +8,7 @@ const probe = 'agent-rewind-test.rewind-probe';
 
 export const tests = [
   {
-    name: 'tree item inline action and context menu',
+    name: 'tree item inline action, context menu and tooltip',
     async run({ wb }) {
       await wb.openViewContainer('Rewind Probe');
       await wb.viewPane('Probe Items');
@@ -19,6 +19,9 @@ export const tests = [
       await wb.clickContextMenu(wb.treeItem(/^Alpha 1\b/), 'Bump');
       await wb.treeItem(/^Alpha 2\b/, { view: 'Probe Items' }).waitFor();
       assert.equal(await wb.treeItem(/^Beta 0\b/, { view: 'Probe Items' }).count(), 1, 'Beta untouched');
+      // The row was re-rendered by two refreshes: its tooltip still comes, with the new count.
+      const tip = await wb.tooltip(wb.treeItem(/^Alpha 2\b/, { view: 'Probe Items' }), 'Alpha was bumped 2 time(s)');
+      assert.match(await tip.innerText(), /Alpha\swas\sbumped\s2\stime\(s\)/);
     },
   },
   {

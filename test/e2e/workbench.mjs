@@ -87,6 +87,28 @@ export function workbench(page) {
       await action.first().click();
     },
 
+    /** Hovers a tree row until its tooltip (matching `text`) shows; returns the hover. A tree refresh that
+     *  re-renders the row under a still mouse drops a pending hover for good, so the mouse leaves and comes back. */
+    async tooltip(item, text, { timeout = 30000 } = {}) {
+      // Markdown's appendText writes spaces as no-break spaces: a string matches with any white space between words.
+      const re = text instanceof RegExp ? text : new RegExp(text.trim().split(/\s+/).map(escapeRe).join('\\s+'));
+      const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: re });
+      const end = Date.now() + timeout;
+      for (;;) {
+        await page.mouse.move(0, 0);
+        await item.first().hover();
+        const shown = await hover
+          .first()
+          .waitFor({ state: 'visible', timeout: 5000 })
+          .then(
+            () => true,
+            () => false,
+          );
+        if (shown) return hover.first();
+        if (Date.now() > end) throw new Error(`no tooltip matching ${re} within ${timeout} ms of hovering the row`);
+      }
+    },
+
     /** Right-clicks a tree row and picks a context-menu entry by label. */
     async clickContextMenu(item, label, { timeout = 15000 } = {}) {
       await item.first().click({ button: 'right' });

@@ -637,13 +637,15 @@ export async function activationStatus(runDir, { id = EXTENSION_ID, wait = true,
  * Opens the workbench on a fresh workspace with the extension loaded.
  *   mode 'development' (default): as a development extension through the URL payload (smoke-test driver on);
  *   mode 'installed': symlinked into the extensions dir (a normal start, no payload needed).
- * opts: extensionDir, extraExtensionDirs (more extensions loaded the same way), fixture | workspace (used in place), git, settings (user settings.json), env (extension
+ * opts: extensionDir, extraExtensionDirs (more extensions loaded the same way), installedExtensionDirs (linked into
+ * the extensions dir in either mode: code-server loads only one development extension), fixture | workspace (used in place), git, settings (user settings.json), env (extension
  * host env), extensionTestsPath (runs tests), onLog(type, line), browser: false (code-server only).
  * Returns { runDir, cs, page?, browser?, workspace, url, close() }.
  */
 export async function launch({
   extensionDir = repoRoot,
   extraExtensionDirs = [],
+  installedExtensionDirs = [],
   mode = 'development',
   fixture = defaultFixture,
   workspace,
@@ -683,6 +685,7 @@ export async function launch({
     );
   }
   if (mode === 'installed') for (const d of [extensionDir, ...extraExtensionDirs]) installExtensionLink(runDir, d);
+  for (const d of installedExtensionDirs) installExtensionLink(runDir, d);
   const smokeDriver = mode === 'development';
   const cs = await startCodeServer({ runDir, env, smokeDriver, isolateHome });
   const result = { runDir, cs, workspace: ws, workspaceFile, url: workbenchUrl(cs, { folder: ws, workspaceFile }) };

@@ -175,6 +175,8 @@ async function runPass(pass) {
     ...(opt('--fixture') ? { fixture: path.resolve(opt('--fixture')) } : {}),
     git: flag('--git'),
     multiRoot: pass.multiRoot,
+    // The probe extension's custom editor (a tab with unsaved work and no text document) for the unsaved-work guard.
+    installedExtensionDirs: [path.join(root, 'test/e2e/probe-ext')],
     settings: { 'agentRewind.storeDirectory': store, ...extraSettings },
     env,
     timeoutMs: timeoutSec * 1000,

@@ -42,6 +42,8 @@ function activate(context) {
       item.id = name;
       item.contextValue = 'probeItem';
       item.description = 'probe';
+      // Markdown, as Agent Rewind's tooltips are (a plain-string tooltip would become the row's accessible name).
+      item.tooltip = new vscode.MarkdownString().appendText(`${name} was bumped ${counts[name]} time(s)`);
       return item;
     },
   };
@@ -60,7 +62,34 @@ function activate(context) {
       if (again === 'Again') vscode.window.showInformationMessage('Probe says hi again');
     }),
     vscode.window.registerWebviewViewProvider('rewindProbe.view', { resolveWebviewView: (view) => wire(view.webview, 'Probe View') }),
+    ...customEditor(),
   );
+}
+
+/** An editable custom editor for *.probe files: `rewindProbe.editCustom` records an edit, so its tab is dirty
+ *  the way a real custom editor's is (no text document behind it): what the unsaved-work guard must see. */
+function customEditor() {
+  const changed = new vscode.EventEmitter();
+  let last;
+  const provider = {
+    onDidChangeCustomDocument: changed.event,
+    openCustomDocument: (uri) => ({ uri, dispose() {} }),
+    resolveCustomEditor: (document, panel) => {
+      last = document;
+      panel.webview.html = `<!DOCTYPE html><html lang="en"><body><h2>Probe Editor</h2><p>${document.uri.path.split('/').pop()}</p></body></html>`;
+    },
+    saveCustomDocument: async () => {},
+    saveCustomDocumentAs: async () => {},
+    revertCustomDocument: async () => {},
+    backupCustomDocument: async (_document, context) => ({ id: context.destination.toString(), delete() {} }),
+  };
+  return [
+    vscode.window.registerCustomEditorProvider('rewindProbe.editor', provider, { supportsMultipleEditorsPerDocument: false }),
+    vscode.commands.registerCommand('rewindProbe.editCustom', () => {
+      if (!last) throw new Error('no probe editor is open');
+      changed.fire({ document: last, label: 'probe edit', undo() {}, redo() {} });
+    }),
+  ];
 }
 
 module.exports = { activate, deactivate() {} };

@@ -1,6 +1,6 @@
 // Safety that a workspace cannot weaken, in the real VS Code: one store per workspace under the
 // storeDirectory parent, effect overrides only from user settings (bad patterns reported), agent
-// strings in tooltips as text, and the unsaved-work guard seeing notebooks.
+// strings in tooltips as text, and the unsaved-work guard seeing notebooks and custom editors.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -98,5 +98,28 @@ suite('Safety a workspace cannot weaken', function () {
     await until('the notebook reverted', () => !nb.isDirty);
     assert.deepEqual(dirtyAmong([nbPath]), []);
     fs.rmSync(nbPath);
+  });
+
+  test('the unsaved-work guard sees a custom editor tab with unsaved changes (no text document behind it)', async () => {
+    // The probe extension (test/e2e/probe-ext, installed beside ours) has an editable custom editor for *.probe.
+    const file = path.join(ws, 'guard.probe');
+    fs.writeFileSync(file, 'probe\n');
+    const uri = vscode.Uri.file(file);
+    await vscode.commands.executeCommand('vscode.openWith', uri, 'rewindProbe.editor');
+    const tab = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .find((t) => t.input instanceof vscode.TabInputCustom && t.input.uri.fsPath === uri.fsPath);
+    await until('the probe editor tab', () => tab());
+    assert.equal(tab()!.isDirty, false);
+    assert.deepEqual(dirtyAmong([file]), [], 'a clean custom editor is no unsaved work');
+    await vscode.commands.executeCommand('rewindProbe.editCustom');
+    await until('the custom editor tab to be dirty', () => tab()?.isDirty);
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.fsPath === file && d.isDirty), 'no dirty text document stands in for it');
+    assert.deepEqual(dirtyAmong([file, path.join(ws, 'other.txt')]), [file]);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await until('the probe tab closed', () => !tab());
+    assert.deepEqual(dirtyAmong([file]), []);
+    fs.rmSync(file);
   });
 });
