@@ -197,9 +197,36 @@ export function encodeSnaps(snaps: readonly Sequenced<SnapRecord>[], provenance:
  * The records of decoded columns, each built on first use: a plan to a recent checkpoint needs the
  * snapshots of a few paths, not all 60,000.
  */
+/**
+ * The NUL-joined strings, each cut out when first asked for: a plan reads a few hundred of the
+ * 30,000 (most are call ids), and splitting them all costs more than the rest of the decoding.
+ */
+class Strings {
+  readonly length: number;
+  /** Where each string starts; one more entry: the end of the text plus one. */
+  private readonly at: Int32Array;
+  private readonly cut: (string | undefined)[];
+
+  constructor(private readonly joined: string) {
+    let n = joined === '' ? 0 : 1;
+    for (let i = joined.indexOf('\0'); i >= 0; i = joined.indexOf('\0', i + 1)) n++;
+    this.length = n;
+    this.at = new Int32Array(n + 1);
+    let k = 1;
+    for (let i = joined.indexOf('\0'); i >= 0; i = joined.indexOf('\0', i + 1)) this.at[k++] = i + 1;
+    this.at[n] = joined.length + 1;
+    this.cut = new Array<string | undefined>(n);
+  }
+
+  get(k: number): string | undefined {
+    if (k < 0 || k >= this.length) return undefined;
+    return (this.cut[k] ??= this.joined.slice(this.at[k]!, this.at[k + 1]! - 1));
+  }
+}
+
 export class SnapRows {
   readonly n: number;
-  private readonly strs: string[];
+  private readonly strs: Strings;
   /** Each distinct hash string made once, when a record first names it, and shared. */
   private readonly hashOf: (string | undefined)[];
   private readonly built: (Sequenced<SnapRecord> | undefined)[];
@@ -225,7 +252,7 @@ export class SnapRows {
     ];
     if (cols.some((col) => !col || col.length !== n) || typeof c.flags !== 'string' || c.flags.length !== n || !Buffer.isBuffer(c.hashes))
       throw new Error('snapshot columns that do not fit together');
-    this.strs = c.strs === '' ? [] : c.strs.split('\0');
+    this.strs = new Strings(c.strs);
     this.hashOf = new Array<string | undefined>(c.hashes.length / 32);
     for (let i = 0; i < n; i++)
       if (c.hash[i]! >= this.hashOf.length || c.path[i]! >= this.strs.length) throw new Error('snapshot columns that do not fit together');
@@ -277,18 +304,18 @@ export class SnapRows {
   /** The path of row `i` without building its record. */
   pathOf(i: number): string {
     const p = this.c.path[i]!;
-    return p >= 0 ? this.strs[p]! : this.row(i).path;
+    return p >= 0 ? this.strs.get(p)! : this.row(i).path;
   }
 
   /** Row `i`'s phase and session, without building its record. */
   phaseOf(i: number): SnapRecord['phase'] {
     const k = this.c.phase[i]!;
-    return k >= 0 ? (this.strs[k] as SnapRecord['phase']) : this.row(i).phase;
+    return k >= 0 ? (this.strs.get(k) as SnapRecord['phase']) : this.row(i).phase;
   }
 
   sessionOf(i: number): string | undefined {
     const k = this.c.session[i]!;
-    return k >= 0 ? this.strs[k] : this.row(i).session;
+    return k >= 0 ? this.strs.get(k) : this.row(i).session;
   }
 
   /** True when row `i`'s content is the user's (its provenance). */
@@ -308,14 +335,14 @@ export class SnapRows {
 
   private build(i: number): Sequenced<SnapRecord> {
     const { c, strs } = this;
-    const str = (k: number) => (k >= 0 ? strs[k] : undefined);
+    const str = (k: number) => strs.get(k);
     const h = c.hash[i]!;
     const f = c.flags.charCodeAt(i);
     // One object shape for every row (absent fields are undefined, as JSON drops them): adding
     // keys one by one costs many times more.
     const s = {
       t: 'snap',
-      path: strs[c.path[i]!]!,
+      path: strs.get(c.path[i]!)!,
       hash: h < 0 ? null : (this.hashOf[h] ??= c.hashes.toString('hex', h * 32, h * 32 + 32)),
       size: c.size[i]! < 0 ? undefined : c.size[i],
       mtime: Number.isNaN(c.mtime[i]) ? undefined : c.mtime[i],

@@ -2,12 +2,13 @@
 // 10,000 checkpoints do not parse 100,000 JSON lines (28 MB) every time. The skeleton is every
 // checkpoint and snapshot record and every call a rewind cannot undo (irreversible, compensatable)
 // — all that the checkpoint list, stateAt, provenance and the plan read — with their true
-// sequence numbers; the other call lines (most of the log's bytes) are left out. Three parts, each
+// sequence numbers; the other call lines (most of the log's bytes) are left out. Four parts, each
 // parsed only when needed: a header line (the log prefix it describes, the parts' lengths); the
-// checkpoints and calls with each checkpoint's file count (all `checkpoints` reads); the snapshots
-// as columns with their provenance (snapColumns.ts; what a plan adds); and the keys a plan needs
-// of the first part — checkpoint ids, where each checkpoint's JSON lies in it, the working folders,
-// the calls — so a plan parses one checkpoint, not 10,000.
+// checkpoints and calls, whole; the snapshots as columns with their
+// provenance (snapColumns.ts; what a plan adds); the keys a plan needs of the first part —
+// checkpoint ids, where each checkpoint's JSON lies in it, the calls — so a plan parses one
+// checkpoint, not 10,000; and the checkpoint list (`checkpoints` reads only this: the fields it
+// prints, as columns, with each one's file count: less than half the first part's bytes).
 //
 // Derived and disposable, like latest.json: it names the log prefix it was made from
 // (logPrefix.ts) and is used only while the log still starts with it; the lines after that prefix
@@ -25,7 +26,7 @@ import { encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } fr
 import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn } from './timeline';
 
 export const INDEX_FILE = 'timeline.idx';
-const VERSION = 6;
+const VERSION = 7;
 /** Write the index again once this much log has been appended since (a prompt adds a few KB). */
 const REWRITE_AFTER_BYTES = 256 * 1024;
 
@@ -48,20 +49,18 @@ function merge(a: Sequenced[], b: Sequenced[]): Sequenced[] {
   return out;
 }
 
+type Parts = [number, number, number, number];
+
 interface Header extends LogPosition {
   v: number;
-  /** Lengths in bytes of the three parts after the header line. */
-  parts: [number, number, number];
+  /** Lengths in bytes of the four parts after the header line. */
+  parts: Parts;
 }
 
 interface CheckpointPart {
   problems: LogProblem[];
   /** Checkpoint and call records, whole, in order (with seq). */
   other: Sequenced[];
-  /** Changed-file count of each checkpoint in `other` (filesPerCheckpoint), in order. */
-  files: number[];
-  /** The snapshots after the last checkpoint: its span may go on in the lines after the index. */
-  lastSpan: Sequenced[];
 }
 
 /** What a plan reads of the checkpoint part, without parsing it: its checkpoints' ids and places, working folders, and calls. */
@@ -75,22 +74,62 @@ interface KeysPart {
   rest: Sequenced[];
 }
 
+/** What `checkpoints` lists, as columns in checkpoint order (the keys' order), and what the last one's file count goes on from. */
+interface ListPart {
+  ids: string[];
+  seq: number[];
+  time: number[];
+  kind: CheckpointRecord['kind'][];
+  label: string[];
+  session: (string | null)[];
+  agent: (string | null)[];
+  /** Changed-file count of each checkpoint (filesPerCheckpoint). */
+  files: number[];
+  /** The snapshots after the last checkpoint: its span may go on in the lines after the index. */
+  lastSpan: Sequenced[];
+}
+
+/** A checkpoint as the list has it: no working folder, transcript or prompt id. */
+export type CheckpointSummary = Sequenced<Pick<CheckpointRecord, 't' | 'id' | 'time' | 'kind' | 'label' | 'session' | 'agent'>>;
+
+function summaryOf(c: Sequenced<CheckpointRecord>): CheckpointSummary {
+  const s: CheckpointSummary = { t: 'checkpoint', id: c.id, time: c.time, kind: c.kind, label: c.label, seq: c.seq };
+  if (c.session !== undefined) s.session = c.session;
+  if (c.agent !== undefined) s.agent = c.agent;
+  return s;
+}
+
+function listPartOf(cps: readonly Sequenced<CheckpointRecord>[], files: number[], lastSpan: Sequenced[]): ListPart {
+  return {
+    ids: cps.map((c) => c.id),
+    seq: cps.map((c) => c.seq),
+    time: cps.map((c) => c.time),
+    kind: cps.map((c) => c.kind),
+    label: cps.map((c) => c.label),
+    session: cps.map((c) => c.session ?? null),
+    agent: cps.map((c) => c.agent ?? null),
+    files,
+    lastSpan,
+  };
+}
+
 /** The index as read: each part read and parsed on first use. */
 class IndexRead {
   private cps: CheckpointPart | undefined;
   private snapCols: SnapColumns | undefined;
   private keyPart: KeysPart | undefined;
+  private list: ListPart | undefined;
 
   private constructor(
     readonly pos: LogPosition,
     private readonly file: string,
     private readonly ino: number,
-    private readonly parts: [number, number, number],
+    private readonly parts: Parts,
     private readonly start: number,
   ) {}
 
   /** Bytes `from`..`to` of part `n`, as long as the file is the one the header was read from (a writer replaces it whole). */
-  private part(n: 0 | 1 | 2, from = 0, to = this.parts[n]): Buffer {
+  private part(n: 0 | 1 | 2 | 3, from = 0, to = this.parts[n]): Buffer {
     const fd = fs.openSync(this.file, 'r');
     try {
       if (fs.fstatSync(fd).ino !== this.ino) throw new Error(`${INDEX_FILE} was replaced while being read`);
@@ -120,6 +159,16 @@ class IndexRead {
     return (this.keyPart = k);
   }
 
+  listPart(): ListPart {
+    if (this.list) return this.list;
+    const l = JSON.parse(this.part(3).toString('latin1')) as ListPart;
+    const n = l.ids.length;
+    if ([l.seq, l.time, l.kind, l.label, l.session, l.agent, l.files].some((col) => !Array.isArray(col) || col.length !== n))
+      throw new Error(`${INDEX_FILE}: a checkpoint list that does not fit together`);
+    if (!Array.isArray(l.lastSpan)) throw new Error(`${INDEX_FILE}: a checkpoint list without its last span`);
+    return (this.list = l);
+  }
+
   /** The `i`th indexed checkpoint, parsed from its place in the checkpoint part alone (`verify` compares it, unchecked). */
   checkpoint(i: number, check = true): Sequenced<CheckpointRecord> {
     const k = this.keys();
@@ -141,8 +190,8 @@ class IndexRead {
       const head = readRange(fd, 0, Math.min(st.size, 4096)).toString('latin1');
       const nl = head.indexOf('\n');
       const h = JSON.parse(head.slice(0, nl)) as Header;
-      if (!h || h.v !== VERSION || !Array.isArray(h.parts) || h.parts.length !== 3) return null;
-      if (nl + 1 + h.parts[0] + 1 + h.parts[1] + 1 + h.parts[2] !== st.size) return null;
+      if (!h || h.v !== VERSION || !Array.isArray(h.parts) || h.parts.length !== 4) return null;
+      if (nl + 1 + h.parts[0] + 1 + h.parts[1] + 1 + h.parts[2] + 1 + h.parts[3] !== st.size) return null;
       return new IndexRead({ ino: h.ino, size: h.size, mark: h.mark, seq: h.seq, lines: h.lines }, file, st.ino, h.parts, nl + 1);
     } catch {
       return null;
@@ -170,7 +219,7 @@ function writeIndex(file: string, pos: LogPosition, skeleton: LogContents, prove
   const files = other.filter((r) => r.t === 'checkpoint').map((c) => perCp.get((c as CheckpointRecord).id)?.length ?? 0);
   const lastSpan = lastCp < 0 ? [] : snaps.filter((r) => r.seq > lastCp);
   // The checkpoint part is written record by record, `other` last, to know where each checkpoint lies in it.
-  let cps = asciiJson({ problems: skeleton.problems, files, lastSpan } satisfies Omit<CheckpointPart, 'other'>).slice(0, -1) + ',"other":[';
+  let cps = asciiJson({ problems: skeleton.problems } satisfies Omit<CheckpointPart, 'other'>).slice(0, -1) + ',"other":[';
   const keys: KeysPart = { ids: [], seq: [], at: [], len: [], rest: [] };
   other.forEach((r, i) => {
     const json = asciiJson(r);
@@ -185,10 +234,11 @@ function writeIndex(file: string, pos: LogPosition, skeleton: LogContents, prove
   cps += ']}';
   const keyJson = asciiJson(keys);
   const cols = snapBytes(encodeSnaps(snaps, provenance), asciiJson);
-  const header: Header = { v: VERSION, ...pos, parts: [cps.length, cols.length, keyJson.length] };
+  const listJson = asciiJson(listPartOf(other.filter((r) => r.t === 'checkpoint') as Sequenced<CheckpointRecord>[], files, lastSpan));
+  const header: Header = { v: VERSION, ...pos, parts: [cps.length, cols.length, keyJson.length, listJson.length] };
   writeDerived(
     file,
-    Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${cps}\n`, 'latin1'), cols, Buffer.from(`\n${keyJson}`, 'latin1')]),
+    Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${cps}\n`, 'latin1'), cols, Buffer.from(`\n${keyJson}\n${listJson}`, 'latin1')]),
   );
 }
 
@@ -353,23 +403,16 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
     // Per path, only its last row at or before `seq` and the rows after it say anything of the target.
     for (const group of snaps.groups()) {
       const from = firstAbove(group, seqs, seq);
+      const p = snaps.pathOf(group[0]!);
       for (let k = Math.max(0, from - 1); k < group.length; k++) {
         const i = group[k]!;
-        const user = seqs[i]! > seq && snaps.isUser(i);
-        byPath.add({ path: snaps.pathOf(i), seq: seqs[i]!, phase: snaps.phaseOf(i), session: snaps.sessionOf(i), user, record: i });
+        byPath.add(p, seqs[i]!, snaps.phaseOf(i), snaps.sessionOf(i), seqs[i]! > seq && snaps.isUser(i), i);
       }
     }
     for (const r of newer) {
       if (r.t !== 'snap') continue;
       const s = r as Sequenced<SnapRecord>;
-      byPath.add({
-        path: s.path,
-        seq: s.seq,
-        phase: s.phase,
-        session: s.session,
-        user: s.seq > seq && provenance(s.seq)?.origin === 'user',
-        record: s,
-      });
+      byPath.add(s.path, s.seq, s.phase, s.session, s.seq > seq && provenance(s.seq)?.origin === 'user', s);
     }
     return {
       records: keys.rest.concat(newer.filter((r) => r.t !== 'snap')),
@@ -402,37 +445,38 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
 }
 
 export interface CheckpointList {
-  checkpoints: Sequenced<CheckpointRecord>[];
+  checkpoints: CheckpointSummary[];
   /** Changed-file count by checkpoint id (filesPerCheckpoint). */
   files: Map<string, number>;
   via: 'index' | 'full';
 }
 
-/** Every checkpoint with its changed-file count: from the index's checkpoint part and the lines after it, without the snapshots. */
+/** Every checkpoint with its changed-file count: from the index's list part and the lines after it, without the snapshots. */
 export function readCheckpointList(storeDir: string, logFile: string): CheckpointList {
-  const it = indexAndTail(storeDir, logFile, (idx) => idx.checkpointPart());
-  const listOf = (records: readonly Sequenced[], files: Map<string, number>, via: CheckpointList['via']): CheckpointList => ({
-    checkpoints: records.filter((r) => r.t === 'checkpoint') as Sequenced<CheckpointRecord>[],
-    files,
-    via,
-  });
+  const it = indexAndTail(storeDir, logFile, (idx) => idx.listPart());
   if (!it) {
     const s = fullRead(storeDir, logFile);
-    return listOf(s.records, new Map([...filesPerCheckpoint(s.records)].map(([id, f]) => [id, f.length])), 'full');
+    return {
+      checkpoints: checkpoints(s.records).map(summaryOf),
+      files: new Map([...filesPerCheckpoint(s.records)].map(([id, f]) => [id, f.length])),
+      via: 'full',
+    };
   }
-  const cps = it.idx.checkpointPart();
+  const l = it.idx.listPart();
+  const list: CheckpointSummary[] = new Array(l.ids.length);
   const files = new Map<string, number>();
-  let last: Sequenced | undefined;
-  let n = 0;
-  for (const r of cps.other) {
-    if (r.t !== 'checkpoint') continue;
-    files.set(r.id, cps.files[n++] ?? 0);
-    last = r;
+  for (let i = 0; i < l.ids.length; i++) {
+    const c: CheckpointSummary = { t: 'checkpoint', id: l.ids[i]!, time: l.time[i]!, kind: l.kind[i]!, label: l.label[i]!, seq: l.seq[i]! };
+    if (l.session[i] !== null) c.session = l.session[i]!;
+    if (l.agent[i] !== null) c.agent = l.agent[i]!;
+    list[i] = c;
+    files.set(c.id, l.files[i] ?? 0);
   }
   // The last indexed checkpoint's span, and those after it, go on in the new lines.
   const newer = it.added.records.concat(it.partial.records);
-  for (const [id, f] of filesPerCheckpoint([...(last ? [last] : []), ...cps.lastSpan, ...newer])) files.set(id, f.length);
-  return listOf(cps.other.concat(newer), files, 'index');
+  const last = list[list.length - 1];
+  for (const [id, f] of filesPerCheckpoint([...(last ? [last as Sequenced] : []), ...l.lastSpan, ...newer])) files.set(id, f.length);
+  return { checkpoints: list.concat(checkpoints(newer).map(summaryOf)), files, via: 'index' };
 }
 
 /**
@@ -454,7 +498,9 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
   let rows: SnapRows;
   let keys: KeysPart;
   let byPlace: Sequenced<CheckpointRecord>[];
+  let list: ListPart;
   try {
+    list = idx.listPart();
     cps = idx.checkpointPart();
     rows = new SnapRows(idx.snapPart());
     keys = idx.keys();
@@ -468,8 +514,6 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
   const lastCp = prefix.records.filter((r) => r.t === 'checkpoint').pop();
   const expect = {
     ...prefix,
-    lastSpan: lastCp ? prefix.records.filter((r) => r.t === 'snap' && r.seq > lastCp.seq) : [],
-    files: prefix.records.filter((r) => r.t === 'checkpoint').map((c) => perCp.get((c as CheckpointRecord).id)?.length ?? 0),
     prov: prefix.records.filter((r) => r.t === 'snap').map((r) => prov.get(r.seq)),
     keys: {
       ids: prefixCps.map((c) => c.id),
@@ -477,14 +521,18 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
       rest: prefix.records.filter((r) => r.t !== 'checkpoint' && r.t !== 'snap'),
       byPlace: prefixCps,
     },
+    list: listPartOf(
+      prefixCps,
+      prefixCps.map((c) => perCp.get(c.id)?.length ?? 0),
+      lastCp ? prefix.records.filter((r) => r.t === 'snap' && r.seq > lastCp.seq) : [],
+    ),
   };
   const found = {
     records: merge(rows.all(), cps.other),
     problems: cps.problems,
-    lastSpan: cps.lastSpan,
-    files: cps.files,
     prov: rows.all().map((_, i) => rows.provenance(i)),
     keys: { ids: keys.ids, seq: keys.seq, rest: keys.rest, byPlace },
+    list,
   };
   return JSON.stringify(canon(expect)) === JSON.stringify(canon(found))
     ? null

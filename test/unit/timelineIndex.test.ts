@@ -188,14 +188,21 @@ describe('timeline index', () => {
       errors.some((e) => e.includes(INDEX_FILE) && e.includes('does not match')),
       errors.join('\n'),
     );
-    // The keys a plan reads (the last part): a checkpoint id there that the checkpoints do not have.
-    const last = text.lastIndexOf('"cp3"');
-    assert.ok(last > text.indexOf('"cp3"'), 'the id is in the keys part too');
-    fs.writeFileSync(index, Buffer.from(text.slice(0, last) + '"cpX"' + text.slice(last + 5), 'latin1'));
-    assert.ok(
-      verifyStore(store).errors.some((e) => e.includes(INDEX_FILE) && e.includes('does not match')),
-      'keys that disagree',
-    );
+    // The keys a plan reads and the list `checkpoints` prints (the last two parts): a checkpoint id there that
+    // the checkpoints do not have.
+    const places: number[] = [];
+    for (let at = text.indexOf('"cp3"'); at >= 0; at = text.indexOf('"cp3"', at + 1)) places.push(at);
+    assert.equal(places.length, 3, 'the id is in the checkpoint part, the keys and the list');
+    for (const [at, what] of [
+      [places[1]!, 'keys'],
+      [places[2]!, 'list'],
+    ] as const) {
+      fs.writeFileSync(index, Buffer.from(text.slice(0, at) + '"cpX"' + text.slice(at + 5), 'latin1'));
+      assert.ok(
+        verifyStore(store).errors.some((e) => e.includes(INDEX_FILE) && e.includes('does not match')),
+        `${what} that disagree`,
+      );
+    }
     fs.writeFileSync(index, 'garbage');
     assert.ok(verifyStore(store).errors.some((e) => e.includes('cannot be read')));
     fs.rmSync(index);
@@ -251,6 +258,17 @@ describe('what the index gives plans', () => {
         list.checkpoints.map((c) => [c.id, list.files.get(c.id)]),
         checkpoints(full).map((c) => [c.id, filesPerCheckpoint(full).get(c.id)!.length]),
       );
+      // What `checkpoints` prints of each, as the log has it (the list part keeps only these fields).
+      const shown = (c: { id: string; seq: number; time: number; kind: string; label: string; session?: string; agent?: string }) => [
+        c.id,
+        c.seq,
+        c.time,
+        c.kind,
+        c.label,
+        c.session ?? null,
+        c.agent ?? null,
+      ];
+      assert.deepEqual(list.checkpoints.map(shown), checkpoints(full).map(shown));
       for (const c of checkpoints(full)) {
         const input = s.planInput(c.seq);
         const viaIndex = input
