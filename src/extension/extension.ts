@@ -191,14 +191,14 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   }, 2000);
   context.subscriptions.push({ dispose: () => clearInterval(transcriptPoll) });
   const convTree = vscode.window.createTreeView<ConvElement>(VIEW.conversation, { treeDataProvider: conversation, showCollapseAll: true });
-  // Dry runs (the preview's plan, line statistics, git status) run in a worker thread, off the host.
+  // Dry runs (the preview's plan, line statistics, git status), clean-up and storage counts run in a worker thread, off the host.
   const planner = new PlanClient(path.join(context.extensionPath, 'dist', 'planWorker.js'), (line) => output.appendLine(line));
   context.subscriptions.push({ dispose: () => planner.dispose() });
   const service = new RewindService(store, model, planner);
   const reporter = new RewindReporter(service, busy, model, output);
   const rewinder = new ClaudeConversationRewinder(store, model, () => conversation.refresh(), output);
   const preview = new PreviewPanel(context.extensionUri, model, service, reporter, rewinder);
-  const storage = new StorageCommands(store, model, busy, readSettings, output);
+  const storage = new StorageCommands(store, model, busy, readSettings, output, planner);
   let cliPath: string | undefined;
   const cli = () =>
     (cliPath ??= installCli(context.extensionPath, context.globalStorageUri.fsPath, String(context.extension.packageJSON.version)));

@@ -1,5 +1,6 @@
 // Storage usage, clean-up (retention + sweep, with progress) and purge. The store holds copies of
-// source files and conversations: users must be able to see it and delete it.
+// source files and conversations: users must be able to see it and delete it. Counting and
+// clean-up read every blob: they run in the plan worker (on the host only if it is unusable).
 import * as vscode from 'vscode';
 import { gc, storeBytes } from '../core/gc';
 import { storageUse, type StorageUse } from '../core/storageUse';
@@ -8,6 +9,7 @@ import type { Store } from '../core/store';
 import { deleteRecordings } from '../core/workspaceStore';
 import { oneLine } from '../shared/text';
 import type { Busy } from './busy';
+import type { PlanClient } from './offHost/planClient';
 import type { Settings } from './settings';
 import type { TimelineModel } from './timelineModel';
 
@@ -25,7 +27,14 @@ export class StorageCommands {
     private readonly busy: Busy,
     private readonly settings: () => Pick<Settings, 'retentionDays' | 'maxStorageGB'>,
     private readonly output: vscode.OutputChannel,
+    private readonly offHost?: PlanClient,
   ) {}
+
+  private usage(): Promise<StorageUse> {
+    const now = Date.now();
+    const here = async () => storageUse(this.store, now);
+    return this.offHost ? this.offHost.usage(this.store.dir, now, here) : here();
+  }
 
   private retentionDays(): number {
     return this.settings().retentionDays;
@@ -59,7 +68,9 @@ export class StorageCommands {
 
   async showUsage(): Promise<void> {
     if (this.nothingYet()) return;
-    const u = storageUse(this.store);
+    const u = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Agent Rewind: counting storage…' }, () =>
+      this.usage(),
+    );
     this.writeBreakdown(u);
     const n = this.model.checkpoints.length;
     const biggest = u.sessions[0];
@@ -94,7 +105,10 @@ export class StorageCommands {
           },
           async () => {
             const gb = this.settings().maxStorageGB;
-            const r = gc(this.store, days, Date.now(), gb > 0 ? { maxBytes: Math.round(gb * 1024 ** 3) } : {});
+            const maxBytes = gb > 0 ? Math.round(gb * 1024 ** 3) : undefined;
+            const now = Date.now();
+            const here = async () => gc(this.store, days, now, maxBytes !== undefined ? { maxBytes } : {});
+            const r = await (this.offHost ? this.offHost.gc(this.store.dir, days, now, maxBytes, here) : here());
             this.model.reload();
             if (!silent) {
               void vscode.window.showInformationMessage(

@@ -1,12 +1,16 @@
 // The plan worker (a real worker thread running src/extension/offHost/planWorker.ts) and its client:
 // a plan equal to the host's own, a newer request cancelling an older, a caller's token cancelling
-// its own, and a worker that cannot start or dies: plans run on the host instead, said once.
+// its own, and a worker that cannot start or dies: plans run on the host instead, said once. Clean-up
+// and storage counts run there too, equal to the host's, and a clean-up under way outlives dispose.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
+import { gc } from '../../src/core/gc';
 import { makePlan } from '../../src/core/rewind/dryRun';
+import { storageUse } from '../../src/core/storageUse';
 import { Store } from '../../src/core/store';
+import { verifyStore } from '../../src/core/verify';
 import { type Cancellation, PlanCancelled, PlanClient } from '../../src/extension/offHost/planClient';
 import { isFromWorker, isToWorker, type PlainPlan, planRequest } from '../../src/extension/offHost/protocol';
 import { answer } from '../../src/extension/offHost/planWorker';
@@ -53,6 +57,12 @@ test('the protocol: requests carry only the options a worker understands, and bo
   assert.deepEqual(r, { type: 'plan', id: 3, storeDir: '/s', target: 'C1', options: { paths: ['/w/a'], noGit: true } });
   assert.ok(isToWorker(r));
   assert.ok(!isToWorker({ type: 'plan', id: '3', storeDir: '/s', target: 'C1', options: {} }));
+  assert.ok(isToWorker({ type: 'gc', id: 4, storeDir: '/s', keepDays: 30, now: 1, maxBytes: 10 }));
+  assert.ok(!isToWorker({ type: 'gc', id: 4, storeDir: '/s', keepDays: '30', now: 1 }));
+  assert.ok(isToWorker({ type: 'usage', id: 5, storeDir: '/s', now: 1 }));
+  assert.ok(!isToWorker({ type: 'usage', id: 5, now: 1 }));
+  assert.ok(isFromWorker({ type: 'gc', id: 4, report: { bytesFreed: 0 } }));
+  assert.ok(!isFromWorker({ type: 'usage', id: 5, usage: {} }));
   assert.ok(isFromWorker({ type: 'failed', id: 1, message: 'x' }));
   assert.ok(!isFromWorker({ type: 'plan', id: 1, plan: {} }));
   assert.ok(!isFromWorker(null));
@@ -144,4 +154,54 @@ test('a worker that cannot start, or dies: the plan runs on the host, said once 
   assert.deepEqual(summary(await client.plan(store.dir, 'C1', {}, here)), summary(await here()));
   assert.match(told.join('\n'), /exited \(code 3\)/);
   client.dispose();
+});
+
+/** Three checkpoints a year ago, so a clean-up with 30 days' retention has something to drop. */
+function oldScenario(): Store {
+  const { store } = scenario();
+  fs.appendFileSync(
+    store.logFile,
+    JSON.stringify({ t: 'checkpoint', id: 'C3', kind: 'prompt', label: 'C3', time: 3, session: 's1' }) + '\n',
+  );
+  return store;
+}
+const YEAR_LATER = 365 * 86400000;
+
+test('clean-up and storage counts in the worker equal the host’s own on the same store', async () => {
+  const inWorker = oldScenario();
+  const onHost = Store.open(fs.mkdtempSync(path.join(root, 'copy-')) + '/store', { create: true });
+  fs.cpSync(inWorker.dir, onHost.dir, { recursive: true });
+  const client = new PlanClient(WORKER, () => {});
+  try {
+    const usage = await client.usage(inWorker.dir, YEAR_LATER, nothing);
+    assert.deepEqual(usage, storageUse(onHost, YEAR_LATER));
+    assert.ok(usage.sessions.length > 0, 'something counted');
+    const report = await client.gc(inWorker.dir, 30, YEAR_LATER, undefined, nothing);
+    assert.deepEqual(report, gc(onHost, 30, YEAR_LATER));
+    assert.ok(report.droppedCheckpoints > 0, 'something cleaned');
+    assert.equal(fs.readFileSync(inWorker.logFile, 'utf8'), fs.readFileSync(onHost.logFile, 'utf8'));
+    // The worker's parsed log was rewritten under it: its next plan reads it whole.
+    await assert.rejects(client.plan(inWorker.dir, 'C1', { noGit: true }, nothing), /No checkpoint "C1"/);
+  } finally {
+    client.dispose();
+  }
+});
+
+test('a clean-up under way when the client is disposed finishes (its lock released, the store sound)', async () => {
+  const store = oldScenario();
+  const before = fs.readFileSync(store.logFile, 'utf8');
+  const client = new PlanClient(WORKER, () => {});
+  const cleaning = client.gc(store.dir, 30, YEAR_LATER, undefined, nothing);
+  // Disposed at once: the request is already the running one (sent to the starting worker).
+  client.dispose();
+  await assert.rejects(cleaning, PlanCancelled, 'nobody is told: the window is going away');
+  for (const end = Date.now() + 20000; fs.readFileSync(store.logFile, 'utf8') === before;) {
+    assert.ok(Date.now() < end, 'the clean-up ran to its end after dispose');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  for (const end = Date.now() + 20000; fs.existsSync(path.join(store.dir, 'lock'));) {
+    assert.ok(Date.now() < end, "the store's lock is released");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.deepEqual(verifyStore(store).errors, []);
 });

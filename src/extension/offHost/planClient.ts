@@ -1,9 +1,12 @@
-// The host side of the plan worker: one worker thread, one plan at a time. A newer request of the
-// same kind (the preview's) cancels an older one (still queued: never sent; under way: its answer
-// is dropped); a caller's token cancels its own. A worker that cannot start, or dies, is not retried: plans run on the extension
-// host instead (the caller's fallback), said once in the output channel. No vscode here: unit-testable.
+// The host side of the plan worker: one worker thread, one request at a time (plans, clean-up,
+// storage counts). A newer request of the same kind (the preview's) cancels an older one (still
+// queued: never sent; under way: its answer is dropped); a caller's token cancels its own. A worker
+// that cannot start, or dies, is not retried: requests run on the extension host instead (the
+// caller's fallback), said once in the output channel. No vscode here: unit-testable.
 import { Worker } from 'node:worker_threads';
-import { type FromWorker, isFromWorker, type PlainPlan, planRequest, type WorkerPlanOptions } from './protocol';
+import type { GcReport } from '../../core/gc';
+import type { StorageUse } from '../../core/storageUse';
+import { type FromWorker, isFromWorker, type PlainPlan, planRequest, type ToWorker, type WorkerPlanOptions } from './protocol';
 
 export class PlanCancelled extends Error {
   constructor() {
@@ -20,12 +23,13 @@ export interface Cancellation {
 interface Pending {
   id: number;
   supersede: string | undefined;
-  storeDir: string;
-  target: string;
-  options: WorkerPlanOptions;
-  resolve(p: PlainPlan): void;
+  /** The message for the worker, given this request's id. */
+  message(id: number): ToWorker;
+  /** Clean-up: holds the store's lock and rewrites the log, so it is never cut off midway. */
+  upkeep?: boolean;
+  resolve(v: unknown): void;
   reject(e: Error): void;
-  fallback(): Promise<PlainPlan>;
+  fallback(): Promise<unknown>;
 }
 
 export class PlanClient {
@@ -35,6 +39,8 @@ export class PlanClient {
   private nextId = 1;
   private running: Pending | undefined;
   private queue: Pending[] = [];
+  /** The worker after dispose, while the clean-up it runs finishes. */
+  private lingering: Worker | undefined;
 
   constructor(
     private readonly workerFile: string,
@@ -58,9 +64,35 @@ export class PlanClient {
     token?: Cancellation,
     supersede?: string,
   ): Promise<PlainPlan> {
+    return this.request((id) => planRequest(id, storeDir, target, options), fallback, token, supersede);
+  }
+
+  /** Clean-up (gc) in the worker: it reads every blob; `fallback` runs it on the host when the worker is unusable. */
+  gc(storeDir: string, keepDays: number, now: number, maxBytes: number | undefined, fallback: () => Promise<GcReport>): Promise<GcReport> {
+    return this.request(
+      (id) => ({ type: 'gc', id, storeDir, keepDays, now, ...(maxBytes !== undefined ? { maxBytes } : {}) }),
+      fallback,
+      undefined,
+      undefined,
+      true,
+    );
+  }
+
+  /** Storage counts by session and age in the worker (a stat of every blob). */
+  usage(storeDir: string, now: number, fallback: () => Promise<StorageUse>): Promise<StorageUse> {
+    return this.request((id) => ({ type: 'usage', id, storeDir, now }), fallback);
+  }
+
+  private request<T>(
+    message: (id: number) => ToWorker,
+    fallback: () => Promise<T>,
+    token?: Cancellation,
+    supersede?: string,
+    upkeep = false,
+  ): Promise<T> {
     if (this.broken) return fallback();
-    return new Promise<PlainPlan>((resolve, reject) => {
-      const p: Pending = { id: this.nextId++, supersede, storeDir, target, options, resolve, reject, fallback };
+    return new Promise<T>((resolve, reject) => {
+      const p: Pending = { id: this.nextId++, supersede, message, upkeep, resolve: resolve as (v: unknown) => void, reject, fallback };
       // Newer wins: whatever waits or runs for an older request of the same kind is for nobody now.
       if (supersede !== undefined) this.cancel(supersede);
       this.queue.push(p);
@@ -68,7 +100,7 @@ export class PlanClient {
         if (token.isCancellationRequested) return this.cancelOne(p);
         const sub = token.onCancellationRequested(() => this.cancelOne(p));
         const done = () => sub.dispose();
-        p.resolve = (v) => (done(), resolve(v));
+        p.resolve = (v) => (done(), resolve(v as T));
         p.reject = (e) => (done(), reject(e));
       }
       this.pump();
@@ -108,7 +140,7 @@ export class PlanClient {
     const w = this.start();
     if (!w) return;
     const p = (this.running = this.queue.shift()!);
-    w.postMessage(planRequest(p.id, p.storeDir, p.target, p.options));
+    w.postMessage(p.message(p.id));
   }
 
   private onMessage(m: unknown): void {
@@ -116,6 +148,10 @@ export class PlanClient {
     const p = this.running;
     this.running = undefined;
     settle(p, m);
+    if (this.lingering) {
+      void this.lingering.terminate();
+      this.lingering = undefined;
+    }
     this.pump();
   }
 
@@ -133,15 +169,19 @@ export class PlanClient {
   }
 
   dispose(): void {
+    const upkeep = this.running?.upkeep;
     this.cancel();
     const w = this.worker;
     this.broken = 'disposed';
     this.worker = undefined;
-    void w?.terminate();
+    // A clean-up under way holds the store's lock (in this process's name) and rewrites the log: it
+    // finishes, unanswered, and then the worker ends. Anything else ends now.
+    if (upkeep && w) this.lingering = w;
+    else void w?.terminate();
   }
 }
 
 function settle(p: Pending, m: FromWorker): void {
-  if (m.type === 'plan') p.resolve(m.plan);
-  else p.reject(new Error(m.message));
+  if (m.type === 'failed') p.reject(new Error(m.message));
+  else p.resolve(m.type === 'plan' ? m.plan : m.type === 'gc' ? m.report : m.usage);
 }

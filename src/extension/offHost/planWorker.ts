@@ -1,19 +1,29 @@
 // The plan worker: a worker thread (its own bundle, dist/planWorker.js) that runs dry runs off the
 // extension host — reading the log (only what was appended since its last plan), folding states,
-// line statistics and asking git, all synchronously here where blocking stalls nobody.
+// line statistics and asking git — and the upkeep that reads every blob (clean-up, storage counts),
+// all synchronously here where blocking stalls nobody.
 import { parentPort } from 'node:worker_threads';
+import { gc } from '../../core/gc';
 import { IncrementalLog } from '../../core/logTail';
 import { makePlan } from '../../core/rewind/dryRun';
+import { storageUse } from '../../core/storageUse';
 import { Store } from '../../core/store';
-import { type FromWorker, isToWorker, type PlanRequest } from './protocol';
+import { type FromWorker, isToWorker, type ToWorker } from './protocol';
 
-/** Each store's log as parsed so far (one store per window; kept across plans). */
+/** Each store's log as parsed so far (one store per window; kept across plans; a clean-up's rewrite is read whole). */
 const logs = new Map<string, IncrementalLog>();
 
-export function answer(req: PlanRequest): FromWorker {
+export function answer(req: ToWorker): FromWorker {
   try {
-    // Opened per plan: store.json (roots) and config.json are the host's to change between plans.
+    // Opened per request: store.json (roots) and config.json are the host's to change between them.
     const store = Store.open(req.storeDir);
+    if (req.type === 'gc')
+      return {
+        type: 'gc',
+        id: req.id,
+        report: gc(store, req.keepDays, req.now, req.maxBytes !== undefined ? { maxBytes: req.maxBytes } : {}),
+      };
+    if (req.type === 'usage') return { type: 'usage', id: req.id, usage: storageUse(store, req.now) };
     let log = logs.get(store.dir);
     if (!log) logs.set(store.dir, (log = new IncrementalLog(store.logFile)));
     const { records: _records, ...plan } = makePlan(store, req.target, { ...req.options, records: log.read().records });

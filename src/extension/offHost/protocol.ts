@@ -1,6 +1,9 @@
 // The messages between the extension host and its plan worker (a worker thread: planWorker.ts), in
-// one place so both sides agree. A plan crosses as a structured clone, without the log's records.
+// one place so both sides agree: dry runs, and the store's upkeep that reads every blob (clean-up,
+// storage counts). A plan crosses as a structured clone, without the log's records.
+import type { GcReport } from '../../core/gc';
 import type { Plan, PlanOptions } from '../../core/rewind/dryRun';
+import type { StorageUse } from '../../core/storageUse';
 
 /** What a dry run asks: the options the preview and the commands use (never `records`: the worker reads the log itself). */
 export type WorkerPlanOptions = Pick<PlanOptions, 'paths' | 'sessions' | 'noGit' | 'noStats'>;
@@ -13,12 +16,34 @@ export interface PlanRequest {
   options: WorkerPlanOptions;
 }
 
-export type ToWorker = PlanRequest;
+/** Clean-up (core/gc.ts): checkpoints older than `keepDays` at `now`, and the oldest beyond `maxBytes`. */
+export interface GcRequest {
+  type: 'gc';
+  id: number;
+  storeDir: string;
+  keepDays: number;
+  now: number;
+  maxBytes?: number;
+}
+
+/** Storage counts by session and by age (core/storageUse.ts). */
+export interface UsageRequest {
+  type: 'usage';
+  id: number;
+  storeDir: string;
+  now: number;
+}
+
+export type ToWorker = PlanRequest | GcRequest | UsageRequest;
 
 /** A plan without `records` (the whole log: it stays in the worker). */
 export type PlainPlan = Omit<Plan, 'records'>;
 
-export type FromWorker = { type: 'plan'; id: number; plan: PlainPlan } | { type: 'failed'; id: number; message: string };
+export type FromWorker =
+  | { type: 'plan'; id: number; plan: PlainPlan }
+  | { type: 'gc'; id: number; report: GcReport }
+  | { type: 'usage'; id: number; usage: StorageUse }
+  | { type: 'failed'; id: number; message: string };
 
 /** The request for a plan, with only the options a worker understands. */
 export function planRequest(id: number, storeDir: string, target: string, opts: WorkerPlanOptions): PlanRequest {
@@ -33,18 +58,17 @@ export function planRequest(id: number, storeDir: string, target: string, opts: 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 export function isToWorker(m: unknown): m is ToWorker {
-  return (
-    isObject(m) &&
-    m.type === 'plan' &&
-    typeof m.id === 'number' &&
-    typeof m.storeDir === 'string' &&
-    typeof m.target === 'string' &&
-    isObject(m.options)
-  );
+  if (!isObject(m) || typeof m.id !== 'number' || typeof m.storeDir !== 'string') return false;
+  if (m.type === 'plan') return typeof m.target === 'string' && isObject(m.options);
+  if (m.type === 'gc')
+    return typeof m.keepDays === 'number' && typeof m.now === 'number' && (m.maxBytes === undefined || typeof m.maxBytes === 'number');
+  return m.type === 'usage' && typeof m.now === 'number';
 }
 
 export function isFromWorker(m: unknown): m is FromWorker {
   if (!isObject(m) || typeof m.id !== 'number') return false;
   if (m.type === 'plan') return isObject(m.plan) && Array.isArray((m.plan as Record<string, unknown>).files);
+  if (m.type === 'gc') return isObject(m.report) && typeof (m.report as Record<string, unknown>).bytesFreed === 'number';
+  if (m.type === 'usage') return isObject(m.usage) && Array.isArray((m.usage as Record<string, unknown>).sessions);
   return m.type === 'failed' && typeof m.message === 'string';
 }

@@ -160,6 +160,24 @@ suite('Agent Rewind in VS Code', function () {
     await api.preview!.handleMessage({ type: 'cancel' });
   });
 
+  test("clean-up and storage counts run in the extension's worker bundle, on a copy of this store", async () => {
+    // A copy: the suite's own store stays as the other tests expect it. A year from now, 30 days' retention drops every checkpoint.
+    const copy = fs.mkdtempSync(path.join(path.dirname(api.storeDir!), 'gc-copy-'));
+    fs.cpSync(api.storeDir!, copy, { recursive: true });
+    try {
+      const later = Date.now() + 365 * 86400000;
+      const onHost = () => Promise.reject(new Error('ran on the extension host'));
+      const usage = await api.planner!.usage(copy, later, onHost);
+      assert.ok(usage.totalBytes > 0 && usage.sessions.length > 0, 'the worker counted the store');
+      const report = await api.planner!.gc(copy, 30, later, undefined, onHost);
+      assert.ok(report.droppedCheckpoints > 0, `the worker cleaned up: ${JSON.stringify(report)}`);
+      assert.equal(report.keptCheckpoints, 0, 'all of them older than 30 days then');
+      assert.equal(api.planner!.offHost, true);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
+  });
+
   test('a plan worker that cannot start: the same plan, made on the extension host, and the output says so once', async () => {
     const target = prompt('Ship it <b>now</b> & push');
     const lines: string[] = [];
