@@ -315,7 +315,8 @@ export class SnapRows {
 
   sessionOf(i: number): string | undefined {
     const k = this.c.session[i]!;
-    return k >= 0 ? this.strs.get(k) : this.row(i).session;
+    // -1: absent, or a value kept in `rest` (then only the record has it).
+    return k >= 0 ? this.strs.get(k) : this.c.rest[i] ? this.row(i).session : undefined;
   }
 
   /** True when row `i`'s content is the user's (its provenance). */

@@ -105,6 +105,8 @@ function records(from: number, n: number): LogRecord[] {
       });
     if (i % 6 === 2)
       out.push({ t: 'snap', path: '/w/odd', hash: hex(9), phase: 'baseline', time: 1008 + i, future: { x: 1 } } as unknown as LogRecord);
+    // A session the string table cannot hold (a NUL in it): kept in the row's `rest`.
+    if (i % 6 === 4) out.push({ t: 'snap', path: '/w/nul', hash: null, phase: 'after', session: 's\u0000x', time: 1009 + i });
   }
   return out;
 }
@@ -375,5 +377,11 @@ describe('snapshot columns', () => {
       const rows = new SnapRows(snapsFromBytes(room.subarray(shift, shift + bytes.length)));
       assert.deepEqual(plain2(rows.all()), plain2(snaps), `shifted by ${shift}`);
     }
+    // What a plan reads of a row without building it: the same as its record, absent and `rest` values included.
+    const rows = new SnapRows(snapsFromBytes(bytes));
+    assert.ok(snaps.some((r) => r.session === undefined) && snaps.some((r) => r.session?.includes('\u0000')));
+    snaps.forEach((r, i) =>
+      assert.deepEqual([rows.pathOf(i), rows.phaseOf(i), rows.sessionOf(i)], [r.path, r.phase, r.session], `row ${i}`),
+    );
   });
 });
