@@ -88,13 +88,14 @@ export function readDisk(p: string, maxBytes: number): DiskRead {
   }
 }
 
-/** The disk fact the safety check compares against the log. */
-export function diskFact(p: string, maxBytes: number): DiskFact {
+/** The disk fact the safety check compares against the log; `read` gets a regular file's bytes (its hash is the fact's). */
+export function diskFact(p: string, maxBytes: number, read?: (data: Buffer) => void): DiskFact {
   const r = readDisk(p, maxBytes);
   switch (r.kind) {
     case 'missing':
       return { kind: 'missing' };
     case 'file':
+      read?.(r.data);
       return { kind: 'file', hash: sha256(r.data), size: r.size, mtime: r.mtime, mode: r.mode };
     case 'symlink':
       return { kind: 'symlink', hash: sha256(r.data), size: r.size, mtime: r.mtime };

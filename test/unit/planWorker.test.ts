@@ -79,6 +79,25 @@ test('the worker answers as the host plans (without the records), and names a mi
   assert.match(missing.type === 'failed' ? missing.message : '', /No checkpoint "nope"/);
 });
 
+test("line statistics take the `from` side from the disk when it holds the recorded content (the store's copy is not read)", () => {
+  const { store, ws } = scenario();
+  const { records: _r, ...before } = makePlan(store, 'C1', { noGit: true });
+  // The store's copies of what is on disk now (a.txt v2, b.txt) go: the plan still counts exactly, from the disk.
+  const latest = (p: string) =>
+    store
+      .read()
+      .records.filter((r) => r.t === 'snap' && r.path === path.join(ws, p))
+      .pop() as { hash: string };
+  for (const p of ['a.txt', 'b.txt']) fs.rmSync(store.blobs.pathOf(latest(p).hash));
+  const { records: _r2, ...after } = makePlan(store, 'C1', { noGit: true });
+  assert.deepEqual(summary(after), summary(before));
+  assert.ok(!after.files.some((f) => f.approximate), 'exact counts');
+  // The user changed a.txt since: its bytes are not the recorded `from`, so the store's copy is asked for (gone: approximate).
+  fs.writeFileSync(path.join(ws, 'a.txt'), 'one\ntwo\nthree\n');
+  const { records: _r3, ...edited } = makePlan(store, 'C1', { noGit: true });
+  assert.equal(edited.files.find((f) => f.path.endsWith('a.txt'))?.approximate, true);
+});
+
 test('through a real worker thread: plans, reads appended lines, and a newer request of the same kind cancels the older', async () => {
   const { store, ws } = scenario();
   const lines: string[] = [];

@@ -99,6 +99,15 @@ function contentOf(store: Store, hash: string | null): Buffer | null {
   return hash === null ? null : store.content(hash);
 }
 
+/** Line statistics of writing the content `to` over `from` (bytes, or read when asked); approximate when a blob cannot be read. */
+function statsOf(store: Store, from: Buffer | null | (() => Buffer | null), to: string | null): LineStats {
+  try {
+    return lineStats(typeof from === 'function' ? from() : from, contentOf(store, to));
+  } catch {
+    return { insertions: 0, deletions: 0, approximate: true };
+  }
+}
+
 function editOrigin(y: YourEdit): EditOrigin {
   const p = y.provenance;
   const e: EditOrigin = {
@@ -139,13 +148,19 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   });
   const maxBytes = store.config().maxFileBytes;
   const disk = new Map<string, DiskFact>();
+  const stats = new Map<string, LineStats>();
   // A rewind keeps a copy of everything it overwrites, so it never overwrites what it cannot copy
   // (over the size limit, or unreadable now): listed, left as it is — even with --force.
   const changes = set.changes.filter((c) => {
-    const f = diskFact(c.path, maxBytes);
+    let read: Buffer | undefined;
+    const f = diskFact(c.path, maxBytes, (data) => (read = data));
     const cannotKeep = f.kind === 'unreadable' ? 'unreadable' : f.kind === 'file' && f.hash === undefined ? 'too-large' : null;
     if (cannotKeep) set.notRestorable.push({ path: c.path, reason: cannotKeep });
     else disk.set(c.path, f);
+    // The file is what the log says it is (same sha256): the bytes just read are the `from` side of its
+    // line statistics, not read again from the store (one file read less per changed file).
+    if (!cannotKeep && !opts.noStats && read && !c.from.skipped && f.kind === 'file' && f.hash === c.from.hash)
+      stats.set(c.path, statsOf(store, read, c.to.hash));
     return !cannotKeep;
   });
   set.notRestorable.sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -161,15 +176,10 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   for (const o of set.observed) if (kept.has(o.path)) safety.warnings.push({ path: o.path, reason: 'observed', since: o.time });
   safety.blocked.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const files: PlanFile[] = changes.map((c) => {
-    let stats: LineStats = { insertions: 0, deletions: 0 };
-    if (!opts.noStats) {
-      try {
-        stats = lineStats(c.from.skipped ? null : contentOf(store, c.from.hash), contentOf(store, c.to.hash));
-      } catch {
-        stats = { insertions: 0, deletions: 0, approximate: true };
-      }
-    }
-    return { path: c.path, action: c.action, ...stats, sessions: c.sessions };
+    const s: LineStats = opts.noStats
+      ? { insertions: 0, deletions: 0 }
+      : (stats.get(c.path) ?? statsOf(store, () => (c.from.skipped ? null : contentOf(store, c.from.hash)), c.to.hash));
+    return { path: c.path, action: c.action, ...s, sessions: c.sessions };
   });
   return {
     target: to,
