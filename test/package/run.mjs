@@ -62,6 +62,15 @@ async function main() {
     if (hits) return fail(`${f} can reach the network: ${[...new Set(hits)].join(', ')}`);
   }
   console.log('package: no network module or call in any shipped script');
+  // Each shared builtin is required once per bundle (scripts/build.mjs's plugin), not copied per importing file at every start.
+  for (const f of list.filter((x) => x.endsWith('.js') && !x.includes('/webview/'))) {
+    const text = fs.readFileSync(path.join(root, f.replace(/^extension\//, '')), 'utf8');
+    for (const b of ['fs', 'path', 'crypto', 'os', 'child_process']) {
+      const n = text.split(`require("node:${b}")`).length - 1;
+      if (n > 1) return fail(`${f} requires node:${b} ${n} times: the shared-builtins build plugin is not applied`);
+    }
+    if (/__toESM\(require\("node:(fs|path)"\)\)/.test(text)) return fail(`${f} copies node:fs or node:path per importing file`);
+  }
 
   const runDir = H.makeRunDir({ prefix: 'agent-rewind-vsix-' });
   const { codeServerEntry, node24 } = await ensureCodeServer();
