@@ -194,10 +194,6 @@ export function encodeSnaps(snaps: readonly Sequenced<SnapRecord>[], provenance:
 }
 
 /**
- * The records of decoded columns, each built on first use: a plan to a recent checkpoint needs the
- * snapshots of a few paths, not all 60,000.
- */
-/**
  * The NUL-joined strings, each cut out when first asked for: a plan reads a few hundred of the
  * 30,000 (most are call ids), and splitting them all costs more than the rest of the decoding.
  */
@@ -224,6 +220,10 @@ class Strings {
   }
 }
 
+/**
+ * The records of decoded columns, each built on first use: a plan to a recent checkpoint needs the
+ * snapshots of a few paths, not all 60,000.
+ */
 export class SnapRows {
   readonly n: number;
   private readonly strs: Strings;

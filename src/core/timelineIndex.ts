@@ -63,7 +63,7 @@ interface CheckpointPart {
   other: Sequenced[];
 }
 
-/** What a plan reads of the checkpoint part, without parsing it: its checkpoints' ids and places, working folders, and calls. */
+/** What a plan reads of the checkpoint part, without parsing it: its checkpoints' ids and places, and the calls. */
 interface KeysPart {
   /** Each checkpoint's id, sequence number, and where its JSON lies in the checkpoint part (offset, length). */
   ids: string[];
@@ -216,7 +216,8 @@ function writeIndex(file: string, pos: LogPosition, skeleton: LogContents, prove
     if (r.t === 'checkpoint') lastCp = r.seq;
   }
   const perCp = filesPerCheckpoint(skeleton.records);
-  const files = other.filter((r) => r.t === 'checkpoint').map((c) => perCp.get((c as CheckpointRecord).id)?.length ?? 0);
+  const cpRecords = other.filter((r) => r.t === 'checkpoint') as Sequenced<CheckpointRecord>[];
+  const files = cpRecords.map((c) => perCp.get(c.id)?.length ?? 0);
   const lastSpan = lastCp < 0 ? [] : snaps.filter((r) => r.seq > lastCp);
   // The checkpoint part is written record by record, `other` last, to know where each checkpoint lies in it.
   let cps = asciiJson({ problems: skeleton.problems } satisfies Omit<CheckpointPart, 'other'>).slice(0, -1) + ',"other":[';
@@ -234,7 +235,7 @@ function writeIndex(file: string, pos: LogPosition, skeleton: LogContents, prove
   cps += ']}';
   const keyJson = asciiJson(keys);
   const cols = snapBytes(encodeSnaps(snaps, provenance), asciiJson);
-  const listJson = asciiJson(listPartOf(other.filter((r) => r.t === 'checkpoint') as Sequenced<CheckpointRecord>[], files, lastSpan));
+  const listJson = asciiJson(listPartOf(cpRecords, files, lastSpan));
   const header: Header = { v: VERSION, ...pos, parts: [cps.length, cols.length, keyJson.length, listJson.length] };
   writeDerived(
     file,

@@ -105,10 +105,10 @@ export class StorageCommands {
           },
           async () => {
             const gb = this.settings().maxStorageGB;
-            const maxBytes = gb > 0 ? Math.round(gb * 1024 ** 3) : undefined;
+            const limits = gb > 0 ? { maxBytes: Math.round(gb * 1024 ** 3) } : {};
             const now = Date.now();
-            const here = async () => gc(this.store, days, now, maxBytes !== undefined ? { maxBytes } : {});
-            const r = await (this.offHost ? this.offHost.gc(this.store.dir, days, now, maxBytes, here) : here());
+            const here = async () => gc(this.store, days, now, limits);
+            const r = await (this.offHost ? this.offHost.gc(this.store.dir, days, now, limits, here) : here());
             this.model.reload();
             if (!silent) {
               void vscode.window.showInformationMessage(

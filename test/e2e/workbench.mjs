@@ -17,6 +17,12 @@ import { EXTENSION_ID, repoRoot } from '../harness/harness.mjs';
 export const screenshotDir = path.join(repoRoot, 'test-output/e2e');
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const asRe = (label, exact = false) => (label instanceof RegExp ? label : new RegExp(exact ? `^${escapeRe(label)}$` : escapeRe(label)));
+/** True once `locator` reaches `state` within `ms`, false if it does not (for retry loops: act, look, act again). */
+const reaches = (locator, state, ms) =>
+  locator.waitFor({ state, timeout: ms }).then(
+    () => true,
+    () => false,
+  );
 
 export function workbench(page) {
   const wb = {
@@ -97,14 +103,7 @@ export function workbench(page) {
       for (;;) {
         await page.mouse.move(0, 0);
         await item.first().hover();
-        const shown = await hover
-          .first()
-          .waitFor({ state: 'visible', timeout: 5000 })
-          .then(
-            () => true,
-            () => false,
-          );
-        if (shown) return hover.first();
+        if (await reaches(hover.first(), 'visible', 5000)) return hover.first();
         if (Date.now() > end) throw new Error(`no tooltip matching ${re} within ${timeout} ms of hovering the row`);
       }
     },
@@ -120,14 +119,7 @@ export function workbench(page) {
       for (;;) {
         await entry.first().hover();
         await entry.first().click();
-        const closed = await entry
-          .first()
-          .waitFor({ state: 'hidden', timeout: 2000 })
-          .then(
-            () => true,
-            () => false,
-          );
-        if (closed) return;
+        if (await reaches(entry.first(), 'hidden', 2000)) return;
         if (Date.now() > end) throw new Error(`the context menu entry "${label}" did not take a click within ${timeout} ms`);
       }
     },
@@ -170,13 +162,7 @@ export function workbench(page) {
       const option = page
         .locator('.quick-input-widget .quick-input-list')
         .getByRole('option', { name: new RegExp(`^${escapeRe(label)}(,|$)`) });
-      const found = await option
-        .first()
-        .waitFor({ state: 'visible', timeout })
-        .then(
-          () => true,
-          () => false,
-        );
+      const found = await reaches(option.first(), 'visible', timeout);
       await page.keyboard.press('Escape');
       return found;
     },

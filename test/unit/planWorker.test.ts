@@ -57,8 +57,8 @@ test('the protocol: requests carry only the options a worker understands, and bo
   assert.deepEqual(r, { type: 'plan', id: 3, storeDir: '/s', target: 'C1', options: { paths: ['/w/a'], noGit: true } });
   assert.ok(isToWorker(r));
   assert.ok(!isToWorker({ type: 'plan', id: '3', storeDir: '/s', target: 'C1', options: {} }));
-  assert.ok(isToWorker({ type: 'gc', id: 4, storeDir: '/s', keepDays: 30, now: 1, maxBytes: 10 }));
-  assert.ok(!isToWorker({ type: 'gc', id: 4, storeDir: '/s', keepDays: '30', now: 1 }));
+  assert.ok(isToWorker({ type: 'gc', id: 4, storeDir: '/s', keepDays: 30, now: 1, limits: { maxBytes: 10 } }));
+  assert.ok(!isToWorker({ type: 'gc', id: 4, storeDir: '/s', keepDays: '30', now: 1, limits: {} }));
   assert.ok(isToWorker({ type: 'usage', id: 5, storeDir: '/s', now: 1 }));
   assert.ok(!isToWorker({ type: 'usage', id: 5, now: 1 }));
   assert.ok(isFromWorker({ type: 'gc', id: 4, report: { bytesFreed: 0 } }));
@@ -195,7 +195,7 @@ test('clean-up and storage counts in the worker equal the host’s own on the sa
     const usage = await client.usage(inWorker.dir, YEAR_LATER, nothing);
     assert.deepEqual(usage, storageUse(onHost, YEAR_LATER));
     assert.ok(usage.sessions.length > 0, 'something counted');
-    const report = await client.gc(inWorker.dir, 30, YEAR_LATER, undefined, nothing);
+    const report = await client.gc(inWorker.dir, 30, YEAR_LATER, {}, nothing);
     assert.deepEqual(report, gc(onHost, 30, YEAR_LATER));
     assert.ok(report.droppedCheckpoints > 0, 'something cleaned');
     assert.equal(fs.readFileSync(inWorker.logFile, 'utf8'), fs.readFileSync(onHost.logFile, 'utf8'));
@@ -210,7 +210,7 @@ test('a clean-up under way when the client is disposed finishes (its lock releas
   const store = oldScenario();
   const before = fs.readFileSync(store.logFile, 'utf8');
   const client = new PlanClient(WORKER, () => {});
-  const cleaning = client.gc(store.dir, 30, YEAR_LATER, undefined, nothing);
+  const cleaning = client.gc(store.dir, 30, YEAR_LATER, {}, nothing);
   // Disposed at once: the request is already the running one (sent to the starting worker).
   client.dispose();
   await assert.rejects(cleaning, PlanCancelled, 'nobody is told: the window is going away');

@@ -99,10 +99,10 @@ function contentOf(store: Store, hash: string | null): Buffer | null {
   return hash === null ? null : store.content(hash);
 }
 
-/** Line statistics of writing the content `to` over `from` (bytes, or read when asked); approximate when a blob cannot be read. */
-function statsOf(store: Store, from: Buffer | null | (() => Buffer | null), to: string | null): LineStats {
+/** Line statistics of writing the content `to` over the bytes `from` gives; approximate when a blob cannot be read. */
+function statsOf(store: Store, from: () => Buffer | null, to: string | null): LineStats {
   try {
-    return lineStats(typeof from === 'function' ? from() : from, contentOf(store, to));
+    return lineStats(from(), contentOf(store, to));
   } catch {
     return { insertions: 0, deletions: 0, approximate: true };
   }
@@ -159,8 +159,13 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     else disk.set(c.path, f);
     // The file is what the log says it is (same sha256): the bytes just read are the `from` side of its
     // line statistics, not read again from the store (one file read less per changed file).
-    if (!cannotKeep && !opts.noStats && read && !c.from.skipped && f.kind === 'file' && f.hash === c.from.hash)
-      stats.set(c.path, statsOf(store, read, c.to.hash));
+    if (!cannotKeep && !opts.noStats && read && !c.from.skipped && f.kind === 'file' && f.hash === c.from.hash) {
+      const bytes: Buffer = read;
+      stats.set(
+        c.path,
+        statsOf(store, () => bytes, c.to.hash),
+      );
+    }
     return !cannotKeep;
   });
   set.notRestorable.sort((a, b) => (a.path < b.path ? -1 : 1));

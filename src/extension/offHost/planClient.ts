@@ -4,7 +4,7 @@
 // that cannot start, or dies, is not retried: requests run on the extension host instead (the
 // caller's fallback), said once in the output channel. No vscode here: unit-testable.
 import { Worker } from 'node:worker_threads';
-import type { GcReport } from '../../core/gc';
+import type { GcLimits, GcReport } from '../../core/gc';
 import type { StorageUse } from '../../core/storageUse';
 import { type FromWorker, isFromWorker, type PlainPlan, planRequest, type ToWorker, type WorkerPlanOptions } from './protocol';
 
@@ -68,14 +68,8 @@ export class PlanClient {
   }
 
   /** Clean-up (gc) in the worker: it reads every blob; `fallback` runs it on the host when the worker is unusable. */
-  gc(storeDir: string, keepDays: number, now: number, maxBytes: number | undefined, fallback: () => Promise<GcReport>): Promise<GcReport> {
-    return this.request(
-      (id) => ({ type: 'gc', id, storeDir, keepDays, now, ...(maxBytes !== undefined ? { maxBytes } : {}) }),
-      fallback,
-      undefined,
-      undefined,
-      true,
-    );
+  gc(storeDir: string, keepDays: number, now: number, limits: GcLimits, fallback: () => Promise<GcReport>): Promise<GcReport> {
+    return this.request((id) => ({ type: 'gc', id, storeDir, keepDays, now, limits }), fallback, undefined, undefined, true);
   }
 
   /** Storage counts by session and age in the worker (a stat of every blob). */

@@ -17,12 +17,7 @@ export function answer(req: ToWorker): FromWorker {
   try {
     // Opened per request: store.json (roots) and config.json are the host's to change between them.
     const store = Store.open(req.storeDir);
-    if (req.type === 'gc')
-      return {
-        type: 'gc',
-        id: req.id,
-        report: gc(store, req.keepDays, req.now, req.maxBytes !== undefined ? { maxBytes: req.maxBytes } : {}),
-      };
+    if (req.type === 'gc') return { type: 'gc', id: req.id, report: gc(store, req.keepDays, req.now, req.limits) };
     if (req.type === 'usage') return { type: 'usage', id: req.id, usage: storageUse(store, req.now) };
     let log = logs.get(store.dir);
     if (!log) logs.set(store.dir, (log = new IncrementalLog(store.logFile)));

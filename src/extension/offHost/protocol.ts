@@ -1,7 +1,7 @@
 // The messages between the extension host and its plan worker (a worker thread: planWorker.ts), in
 // one place so both sides agree: dry runs, and the store's upkeep that reads every blob (clean-up,
 // storage counts). A plan crosses as a structured clone, without the log's records.
-import type { GcReport } from '../../core/gc';
+import type { GcLimits, GcReport } from '../../core/gc';
 import type { Plan, PlanOptions } from '../../core/rewind/dryRun';
 import type { StorageUse } from '../../core/storageUse';
 
@@ -16,14 +16,14 @@ export interface PlanRequest {
   options: WorkerPlanOptions;
 }
 
-/** Clean-up (core/gc.ts): checkpoints older than `keepDays` at `now`, and the oldest beyond `maxBytes`. */
+/** Clean-up (core/gc.ts): checkpoints older than `keepDays` at `now`, and the oldest beyond the limits. */
 export interface GcRequest {
   type: 'gc';
   id: number;
   storeDir: string;
   keepDays: number;
   now: number;
-  maxBytes?: number;
+  limits: GcLimits;
 }
 
 /** Storage counts by session and by age (core/storageUse.ts). */
@@ -61,7 +61,12 @@ export function isToWorker(m: unknown): m is ToWorker {
   if (!isObject(m) || typeof m.id !== 'number' || typeof m.storeDir !== 'string') return false;
   if (m.type === 'plan') return typeof m.target === 'string' && isObject(m.options);
   if (m.type === 'gc')
-    return typeof m.keepDays === 'number' && typeof m.now === 'number' && (m.maxBytes === undefined || typeof m.maxBytes === 'number');
+    return (
+      typeof m.keepDays === 'number' &&
+      typeof m.now === 'number' &&
+      isObject(m.limits) &&
+      (m.limits.maxBytes === undefined || typeof m.limits.maxBytes === 'number')
+    );
   return m.type === 'usage' && typeof m.now === 'number';
 }
 

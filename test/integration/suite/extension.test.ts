@@ -169,7 +169,7 @@ suite('Agent Rewind in VS Code', function () {
       const onHost = () => Promise.reject(new Error('ran on the extension host'));
       const usage = await api.planner!.usage(copy, later, onHost);
       assert.ok(usage.totalBytes > 0 && usage.sessions.length > 0, 'the worker counted the store');
-      const report = await api.planner!.gc(copy, 30, later, undefined, onHost);
+      const report = await api.planner!.gc(copy, 30, later, {}, onHost);
       assert.ok(report.droppedCheckpoints > 0, `the worker cleaned up: ${JSON.stringify(report)}`);
       assert.equal(report.keptCheckpoints, 0, 'all of them older than 30 days then');
       assert.equal(api.planner!.offHost, true);
