@@ -113,11 +113,18 @@ export function readAnyTimeline(file: string, overrides: readonly EffectOverride
   return other ? other.read(file, overrides) : readTimeline(file, overrides);
 }
 
+/** What a follower of a transcript gives: the timeline now, parsing only what was appended since the last call. */
+export interface TimelineFollower {
+  timeline(overrides?: readonly EffectOverride[]): TranscriptTimeline;
+  readonly lastRead: 'full' | 'tail';
+}
+
 /**
- * A transcript followed as it grows: a Claude Code transcript (JSONL) parses only its appended lines
- * on each read; other agents' formats are read whole each time (the caller reads only on a change).
+ * A transcript followed as it grows, in whichever agent's format it is: each read parses only the
+ * lines appended since the last (all three formats are append-only JSONL); a file rewritten, shrunk
+ * or replaced is read whole.
  */
-export function followAnyTimeline(file: string): { timeline(overrides?: readonly EffectOverride[]): TranscriptTimeline } {
+export function followAnyTimeline(file: string): TimelineFollower {
   const other = [codexConversation, geminiConversation].find((c) => c.detect(file));
-  return other ? { timeline: (overrides = []) => other.read(file, overrides) } : new TranscriptFollower(file);
+  return other ? other.follow(file) : new TranscriptFollower(file);
 }

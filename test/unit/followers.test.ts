@@ -1,4 +1,4 @@
-// Transcripts and lineage.jsonl followed as they grow (the extension's Conversation view): each read
+// Transcripts (Claude Code, Codex, Gemini CLI) and lineage.jsonl followed as they grow (the extension's Conversation view): each read
 // parses only the lines appended since the last, a half-written last line waits until it is complete,
 // and a shrunk or replaced file is read whole — always the same answer as a whole read of the file.
 import assert from 'node:assert/strict';
@@ -6,7 +6,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { readTimeline, TranscriptFollower } from '../../src/agents/claude/transcriptTimeline';
+import { readTimeline, type TranscriptTimeline, TranscriptFollower } from '../../src/agents/claude/transcriptTimeline';
+import { readRolloutTimeline, RolloutFollower } from '../../src/agents/codex/rolloutTimeline';
+import { ChatFollower, readChatTimeline } from '../../src/agents/gemini/chatTimeline';
+import { followAnyTimeline } from '../../src/agents/capabilities';
 import { appendLineage, type ForkLineage, LineageFollower, readLineage } from '../../src/core/conversation/lineage';
 import { IncrementalLines } from '../../src/core/logTail';
 
@@ -142,3 +145,60 @@ test('a real Claude Code transcript written in pieces: every read equals a whole
   assert.deepEqual(f.timeline(), readTimeline(file));
   assert.equal(f.lastRead, 'full');
 });
+
+const FIXTURES = path.resolve(__dirname, '../fixtures/agents');
+const FORMATS: {
+  name: string;
+  fixture: string;
+  file: string;
+  follow: (f: string) => { timeline(): TranscriptTimeline; lastRead: 'full' | 'tail' };
+  whole: (f: string) => TranscriptTimeline;
+}[] = [
+  {
+    name: 'Codex rollout (real 0.171.0)',
+    fixture: path.join(FIXTURES, 'codex/real-0.171.0/rollout.jsonl'),
+    file: 'rollout-2026-12-01T10-00-00-0199a0b1-0000-7000-8000-000000000001.jsonl',
+    follow: (f) => new RolloutFollower(f),
+    whole: (f) => readRolloutTimeline(f),
+  },
+  {
+    name: 'Gemini CLI chat (real 0.61.0)',
+    fixture: path.join(FIXTURES, 'gemini/real-0.61.0/chat-after-prompt-2.jsonl'),
+    file: 'session-2026-12-01T10-00-0199a0b1.jsonl',
+    follow: (f) => new ChatFollower(f),
+    whole: (f) => readChatTimeline(f),
+  },
+];
+
+for (const fmt of FORMATS) {
+  test(`a real ${fmt.name} written in pieces: every read equals a whole read, and reads only the new lines`, () => {
+    const file = path.join(fs.mkdtempSync(path.join(tmp, 'fmt-')), fmt.file);
+    const all = fs.readFileSync(fmt.fixture);
+    const ends: number[] = [];
+    for (let i = all.indexOf(0x0a); i >= 0; i = all.indexOf(0x0a, i + 1)) ends.push(i + 1);
+    assert.ok(ends.length >= 6, 'the fixture has lines to append');
+    fs.writeFileSync(file, all.subarray(0, ends[1]!));
+    const f = fmt.follow(file);
+    assert.deepEqual(f.timeline(), fmt.whole(file));
+    assert.equal(f.lastRead, 'full');
+    // The dispatcher picks this follower by the file's content.
+    assert.equal(followAnyTimeline(file).constructor, f.constructor);
+    let prev = ends[1]!;
+    const mid = ends[Math.floor(ends.length / 2)]!;
+    for (const cut of [ends[2]!, ends[2]! + 5 /* mid-line: still being written */, mid, all.length]) {
+      fs.appendFileSync(file, all.subarray(prev, cut));
+      prev = cut;
+      const t = f.timeline();
+      assert.equal(f.lastRead, 'tail');
+      const whole = fmt.whole(file);
+      // A whole read may count a half-written last line as a bad line; the follower waits for it.
+      if (all[cut - 1] === 0x0a) assert.deepEqual(t, whole);
+      else assert.deepEqual(t.prompts, whole.prompts);
+    }
+    assert.ok(f.timeline().prompts.length >= 2, 'both prompts are read');
+    fs.writeFileSync(file + '.new', all.subarray(0, ends[3]!));
+    fs.renameSync(file + '.new', file);
+    assert.deepEqual(f.timeline(), fmt.whole(file));
+    assert.equal(f.lastRead, 'full', 'a replaced file is read whole');
+  });
+}

@@ -4,7 +4,7 @@
 // from the cut with the kept turns and nothing after them).
 import { codexForker } from './forkRollout';
 import { isCodexRollout } from './rolloutRead';
-import { readRolloutTimeline } from './rolloutTimeline';
+import { readRolloutTimeline, RolloutFollower } from './rolloutTimeline';
 
 /** The Codex CLI version the rollout format, the payloads and the resume of a fork were checked against. */
 export const CHECKED_CODEX_VERSION = '0.171.0';
@@ -16,6 +16,8 @@ export const codexConversation = {
   detect: isCodexRollout,
   /** Prompts (id = turn id), replies and tool calls, in the Claude timeline's shape. */
   read: readRolloutTimeline,
+  /** The same, followed as the file grows: each read parses only the appended lines. */
+  follow: (file: string) => new RolloutFollower(file),
   forker: codexForker,
   /** A fork written by `forker` is resumed by the real client; this is the command to show. */
   resume: { supported: true, command: (session: string) => `codex resume ${session}` },

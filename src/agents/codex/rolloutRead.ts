@@ -2,6 +2,7 @@
 // rollout from another agent's transcript by its content: its first line is a `session_meta`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { LineFold } from '../../core/logTail';
 import { forEachLine } from '../claude/transcriptRead';
 import { parseRolloutLine, type RolloutEntry } from './rolloutLine';
 
@@ -27,36 +28,53 @@ export function idFromRolloutName(file: string): string | null {
   return /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(path.basename(file))?.[1] ?? null;
 }
 
-export function readRollout(file: string): RolloutContents {
-  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new RolloutMissingError(file);
-  const entries: RolloutEntry[] = [];
-  const badLines: number[] = [];
-  let index = 0;
-  let session: string | undefined;
-  let cwd: string | undefined;
-  forEachLine(file, (raw, offset) => {
+/** A rollout's lines as read so far: also the state a follower (core/logTail.ts IncrementalLines) keeps between reads. */
+export interface RolloutState {
+  entries: RolloutEntry[];
+  badLines: number[];
+  /** Non-empty lines folded. */
+  lines: number;
+  session?: string;
+  cwd?: string;
+}
+
+/** One line at a time, so a rollout that grows is parsed only where it grew. */
+export const ROLLOUT_FOLD: LineFold<RolloutState> = {
+  start: () => ({ entries: [], badLines: [], lines: 0 }),
+  add(s, raw, offset) {
     const end = raw.length > 0 && raw[raw.length - 1] === 0x0d ? raw.length - 1 : raw.length;
     const text = raw.toString('utf8', 0, end);
     if (text.trim() === '') return;
-    const e = parseRolloutLine(text, index, offset, raw.length, session);
+    const e = parseRolloutLine(text, s.lines, offset, raw.length, s.session);
     if (e) {
-      entries.push(e);
-      if (e.type === 'session_meta' && !session && e.sessionId) {
-        session = e.sessionId;
+      s.entries.push(e);
+      if (e.type === 'session_meta' && !s.session && e.sessionId) {
+        s.session = e.sessionId;
         e.mentions = true;
-        if (e.cwd) cwd = e.cwd;
+        if (e.cwd) s.cwd = e.cwd;
       }
-    } else badLines.push(index);
-    index++;
-  });
+    } else s.badLines.push(s.lines);
+    s.lines++;
+  },
+};
+
+/** What a fold gathered, with the session named by the file when no `session_meta` did. */
+export function rolloutContents(file: string, s: RolloutState): RolloutContents {
   const r: RolloutContents = {
-    entries,
-    badLines,
-    session: session ?? idFromRolloutName(file) ?? path.basename(file, '.jsonl'),
-    lines: index,
+    entries: s.entries,
+    badLines: s.badLines,
+    session: s.session ?? idFromRolloutName(file) ?? path.basename(file, '.jsonl'),
+    lines: s.lines,
   };
-  if (cwd) r.cwd = cwd;
+  if (s.cwd) r.cwd = s.cwd;
   return r;
+}
+
+export function readRollout(file: string): RolloutContents {
+  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new RolloutMissingError(file);
+  const s = ROLLOUT_FOLD.start();
+  forEachLine(file, (raw, offset) => ROLLOUT_FOLD.add(s, raw, offset));
+  return rolloutContents(file, s);
 }
 
 /** True when the file's first line is a Codex `session_meta` (reads at most its first 64 KB). */

@@ -6,7 +6,8 @@ import type { EffectOverride } from '../../core/config';
 import { classifyCall } from '../../core/effects/classifyCall';
 import { isoTime, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../claude/transcriptTimeline';
 import type { RolloutEntry } from './rolloutLine';
-import { readRollout } from './rolloutRead';
+import { IncrementalLines } from '../../core/logTail';
+import { readRollout, ROLLOUT_FOLD, type RolloutContents, rolloutContents, type RolloutState } from './rolloutRead';
 import { codexToolKind } from './toolKind';
 
 export interface RolloutTurn {
@@ -93,8 +94,30 @@ export function promptsOf(entries: readonly RolloutEntry[], overrides: readonly 
   return prompts;
 }
 
+const timelineOf = (r: RolloutContents, overrides: readonly EffectOverride[]): TranscriptTimeline => ({
+  session: r.session,
+  prompts: promptsOf(r.entries, overrides),
+  badLines: r.badLines.length,
+});
+
 /** Reads a rollout and returns its timeline (the same shape as Claude Code's). */
 export function readRolloutTimeline(file: string, overrides: readonly EffectOverride[] = []): TranscriptTimeline {
-  const r = readRollout(file);
-  return { session: r.session, prompts: promptsOf(r.entries, overrides), badLines: r.badLines.length };
+  return timelineOf(readRollout(file), overrides);
+}
+
+/** A rollout read again and again as Codex appends to it: only the new lines are parsed. */
+export class RolloutFollower {
+  private readonly lines: IncrementalLines<RolloutState>;
+
+  constructor(readonly file: string) {
+    this.lines = new IncrementalLines(file, ROLLOUT_FOLD);
+  }
+
+  get lastRead(): 'full' | 'tail' {
+    return this.lines.lastRead;
+  }
+
+  timeline(overrides: readonly EffectOverride[] = []): TranscriptTimeline {
+    return timelineOf(rolloutContents(this.file, this.lines.read()), overrides);
+  }
 }

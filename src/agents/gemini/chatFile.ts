@@ -9,6 +9,7 @@
 //   - `{ "$set": { … } }` metadata updates (`lastUpdated`, `sessionId` on resume, `summary`, …);
 //     a `$set` carrying `messages` is a checkpoint: the message list starts over from it;
 //   - `{ "$rewindTo": "<message id>" }`: drop that message and everything after it.
+import type { LineFold } from '../../core/logTail';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -54,18 +55,26 @@ export interface Chat {
   recordKinds: Record<string, number>;
 }
 
+function addRecord(out: Record<string, unknown>[], line: string): void {
+  if (!line.trim()) return;
+  try {
+    out.push(JSON.parse(line));
+  } catch {
+    /* the CLI skips a bad line too */
+  }
+}
+
 export function readRecords(file: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      out.push(JSON.parse(line));
-    } catch {
-      /* the CLI skips a bad line too */
-    }
-  }
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) addRecord(out, line);
   return out;
 }
+
+/** The records one line at a time, so a chat that grows is parsed only where it grew (core/logTail.ts IncrementalLines). */
+export const RECORDS_FOLD: LineFold<Record<string, unknown>[]> = {
+  start: () => [],
+  add: (out, raw) => addRecord(out, raw.toString('utf8')),
+};
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 

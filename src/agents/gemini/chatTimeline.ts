@@ -7,7 +7,8 @@ import type { EffectOverride } from '../../core/config';
 import { classifyCall } from '../../core/effects/classifyCall';
 import { oneLine } from '../../shared/text';
 import type { TimelinePrompt, TimelineTool, TranscriptTimeline } from '../claude/transcriptTimeline';
-import { type Chat, partsOf, projectRootOf, promptOf, readRecords, replayChat } from './chatFile';
+import { IncrementalLines } from '../../core/logTail';
+import { type Chat, partsOf, projectRootOf, promptOf, readRecords, RECORDS_FOLD, replayChat } from './chatFile';
 import { geminiToolKind } from './toolKind';
 
 function isoTime(ts: unknown): string | null {
@@ -54,13 +55,34 @@ export function chatPrompts(chat: Chat, opts: { cwd?: string; overrides?: readon
   return prompts;
 }
 
-/** Reads a chat file; `session` is the id the chat resumes under. */
-export function readChatTimeline(file: string, overrides: readonly EffectOverride[] = []): TranscriptTimeline {
-  const chat = replayChat(readRecords(file));
+function timelineOf(file: string, records: Record<string, unknown>[], overrides: readonly EffectOverride[]): TranscriptTimeline {
+  const chat = replayChat(records);
   const cwd = projectRootOf(file);
   const session = typeof chat.meta.sessionId === 'string' ? chat.meta.sessionId : path.basename(file).replace(/\.jsonl?$/, '');
   const t: TranscriptTimeline = { session, prompts: chatPrompts(chat, { ...(cwd ? { cwd } : {}), overrides }), badLines: 0 };
   const last = chat.messages[chat.messages.length - 1];
   if (last) t.leaf = last.id;
   return t;
+}
+
+/** Reads a chat file; `session` is the id the chat resumes under. */
+export function readChatTimeline(file: string, overrides: readonly EffectOverride[] = []): TranscriptTimeline {
+  return timelineOf(file, readRecords(file), overrides);
+}
+
+/** A chat read again and again as the CLI appends to it: only the new lines are parsed (the replay is redone: it is cheap). */
+export class ChatFollower {
+  private readonly lines: IncrementalLines<Record<string, unknown>[]>;
+
+  constructor(readonly file: string) {
+    this.lines = new IncrementalLines(file, RECORDS_FOLD);
+  }
+
+  get lastRead(): 'full' | 'tail' {
+    return this.lines.lastRead;
+  }
+
+  timeline(overrides: readonly EffectOverride[] = []): TranscriptTimeline {
+    return timelineOf(this.file, this.lines.read(), overrides);
+  }
 }
