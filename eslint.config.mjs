@@ -100,7 +100,7 @@ export default tseslint.config(
   // The one place the extension plans (with the core's makePlan, git left out and asked without blocking).
   // And the plan worker, a worker thread: blocking there stalls nobody.
   {
-    files: ['src/extension/rewindService.ts', 'src/extension/offHost/planWorker.ts'],
+    files: ['src/extension/rewindService.ts', 'src/extension/offHost/worker.ts'],
     rules: { 'no-restricted-imports': extensionImports([]) },
   },
   // Browser code: the webview, and the functions end-to-end tests run inside the page.

@@ -53,7 +53,7 @@ const builds = [
   { ...common, entryPoints: { commands: 'src/cli/commands.ts' }, outdir: 'dist' },
   { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
   // The extension's plan worker (a worker thread: dry runs off the extension host).
-  { ...common, entryPoints: { planWorker: 'src/extension/offHost/planWorker.ts' }, outdir: 'dist' },
+  { ...common, entryPoints: { offHostWorker: 'src/extension/offHost/worker.ts' }, outdir: 'dist' },
   // The preview webview script (a browser bundle); with @vscode/codicons installed, its font is copied beside it.
   {
     ...common,

@@ -1,27 +1,31 @@
 // Builds the Conversation view's sessions: from each session's transcript (Claude Code, Codex, Gemini) when it can
 // be read (prompts with their uuids, so a fork can cut before them), else from what the hooks
-// recorded. Forks from lineage.jsonl are nested under their parent. Transcripts are read again only
-// when they change (size/mtime), and then only their appended lines (they can be tens of MB); the
-// same for lineage.jsonl.
+// recorded. Forks from lineage.jsonl are nested under their parent. Transcripts are read off the
+// extension host (the transcript worker), again only when they change (size/mtime), and then only
+// their appended lines (they can be tens of MB); lineage.jsonl (small) is followed here the same way.
 import * as fs from 'node:fs';
-import { agentCapabilities, followAnyTimeline } from '../agents/capabilities';
-import type { TranscriptTimeline } from '../agents/claude/transcriptTimeline';
+import { agentCapabilities } from '../agents/capabilities';
 import { type ForkLineage, LineageFollower } from '../core/conversation/lineage';
 import type { LoggedSession } from '../core/sessionsFromLog';
 import type { Store } from '../core/store';
 import { type ConvPrompt, type ConvSession, fromLog } from './conversationModel';
+import type { TranscriptReader } from './offHost/transcriptReader';
+import type { Outline } from './offHost/transcriptOutline';
+import { WorkerCancelled } from './offHost/workerClient';
 
 interface Cached {
   stamp: string;
-  timeline: TranscriptTimeline | null;
-  follower: ReturnType<typeof followAnyTimeline>;
+  outline: Outline | null;
 }
 
 export class ConversationSource {
   private readonly cache = new Map<string, Cached>();
   private readonly lineage: LineageFollower;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    private readonly reader: TranscriptReader,
+  ) {
     this.lineage = new LineageFollower(store.dir);
   }
 
@@ -34,21 +38,40 @@ export class ConversationSource {
     }
   }
 
-  /** A transcript's timeline, or null when it is missing or unreadable. */
-  timeline(file: string): TranscriptTimeline | null {
-    const stamp = this.stampOf(file);
-    if (!stamp) return null;
-    const hit = this.cache.get(file);
-    if (hit && hit.stamp === stamp) return hit.timeline;
-    let timeline: TranscriptTimeline | null = null;
-    const follower = hit?.follower ?? followAnyTimeline(file);
+  private forks(): ForkLineage[] {
     try {
-      timeline = follower.timeline(this.store.config().effects);
+      return this.lineage.read().filter((r): r is ForkLineage => r.t === 'fork');
     } catch {
-      timeline = null; // a transcript we cannot read: fall back to the hooks' record
+      return [];
     }
-    this.cache.set(file, { stamp, timeline, follower });
-    return timeline;
+  }
+
+  /**
+   * Reads every transcript that changed since the last call (off the host, in the transcript
+   * worker); `build` then shows them. Until a transcript is read, its session shows what the
+   * hooks recorded.
+   */
+  async prepare(logged: readonly LoggedSession[]): Promise<void> {
+    const files = new Set<string>();
+    for (const s of logged) if (s.transcript && agentCapabilities(s.agent).transcriptReadable) files.add(s.transcript);
+    const known = new Set(logged.map((s) => s.session));
+    for (const f of this.forks()) if (f.source === 'transcript' && !known.has(f.session)) files.add(f.transcript);
+    const overrides = this.store.config().effects;
+    await Promise.all(
+      [...files].map(async (file) => {
+        const stamp = this.stampOf(file);
+        if (!stamp) return void this.cache.delete(file);
+        if (this.cache.get(file)?.stamp === stamp) return;
+        let outline: Outline | null = null;
+        try {
+          outline = await this.reader.read(file, overrides);
+        } catch (e) {
+          if (e instanceof WorkerCancelled) throw e;
+          outline = null; // a transcript we cannot read: fall back to the hooks' record
+        }
+        this.cache.set(file, { stamp, outline });
+      }),
+    );
   }
 
   /** A cheap fingerprint of every transcript we show, to notice growth without a hook event. */
@@ -70,12 +93,7 @@ export class ConversationSource {
       // Only a transcript format we can read (the capability table); else our own record of the session.
       byId.set(s.session, s.transcript && agentCapabilities(s.agent).transcriptReadable ? this.withTranscript(base, s) : base);
     }
-    let lineage: ForkLineage[] = [];
-    try {
-      lineage = this.lineage.read().filter((r): r is ForkLineage => r.t === 'fork');
-    } catch {
-      lineage = [];
-    }
+    const lineage = this.forks();
     // Forks not resumed yet have no hook records: show them from their transcript.
     for (const f of lineage) {
       if (byId.has(f.session) || f.source !== 'transcript') continue;
@@ -106,7 +124,7 @@ export class ConversationSource {
   }
 
   private withTranscript(base: ConvSession, logged: LoggedSession | undefined): ConvSession {
-    const t = base.transcript ? this.timeline(base.transcript) : null;
+    const t = base.transcript ? this.cache.get(base.transcript)?.outline : null;
     if (!t || t.prompts.length === 0) return base;
     const checkpoints = logged?.prompts.map((p) => p.checkpoint) ?? [];
     const used = new Set<string>();
@@ -124,13 +142,7 @@ export class ConversationSource {
         time,
         ...(cp ? { checkpointId: cp.id } : {}),
         forkable: index > 0,
-        tools: p.tools.map((x) => ({
-          id: x.id,
-          name: x.name,
-          summary: x.summary,
-          effect: x.effect,
-          ...(x.severity ? { severity: x.severity } : {}),
-        })),
+        tools: p.tools,
       };
     });
     return { ...base, title: prompts[0]!.text, prompts };

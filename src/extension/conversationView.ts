@@ -48,24 +48,60 @@ const EFFECT_WORDS: Record<string, string> = {
   none: 'read-only',
 };
 
+/** Where the view's sessions come from: `prepare` reads what changed (off the host), `build` makes the sessions of it. */
+export interface SessionSource {
+  prepare(): Promise<void>;
+  build(): ConvSession[];
+}
+
 export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
   private readonly emitter = new vscode.EventEmitter<ConvElement | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private sessions: ConvSession[] = [];
+  /** Refreshes asked for and done (a refresh asked for while one runs is done after it, once). */
+  private asked = 0;
+  private done = 0;
+  private running: Promise<void> | undefined;
 
   constructor(
-    private readonly load: () => ConvSession[],
+    private readonly source: SessionSource,
     onChange: vscode.Event<void>,
     private readonly relative: (p: string) => string = (p) => p,
     private readonly steps?: StepSource,
+    /** Shown while a refresh takes long (the view's progress bar). */
+    private readonly slow?: (work: Promise<void>) => void,
   ) {
-    this.sessions = load();
-    onChange(() => this.refresh());
+    // What the hooks recorded, at once; the transcripts follow.
+    this.sessions = source.build();
+    void this.refresh();
+    onChange(() => void this.refresh());
   }
 
-  refresh(): void {
-    this.sessions = this.load();
-    this.emitter.fire(undefined);
+  /** Reads what changed and shows it; resolves when the view shows everything asked for until now. */
+  refresh(): Promise<void> {
+    this.asked++;
+    if (!this.running) {
+      this.running = this.drain().finally(() => (this.running = undefined));
+      const work = this.running;
+      setTimeout(() => {
+        if (this.running === work) this.slow?.(work);
+      }, 300);
+    }
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.done < this.asked) {
+      const upTo = this.asked;
+      try {
+        await this.source.prepare();
+      } catch {
+        // Cancelled (the window is closing), or a store that cannot be read: show what can be built.
+      }
+      this.sessions = this.source.build();
+      this.done = upTo;
+      this.emitter.fire(undefined);
+    }
   }
 
   get all(): readonly ConvSession[] {

@@ -15,7 +15,8 @@ import { ClaudeConversationRewinder } from './conversationRewinder';
 import { ConversationSource } from './conversationSource';
 import { type ConvElement, ConversationView } from './conversationView';
 import { type FilesElement, FilesView } from './filesView';
-import { PlanClient } from './offHost/planClient';
+import { TranscriptReader } from './offHost/transcriptReader';
+import { WorkerClient } from './offHost/workerClient';
 import { PreviewPanel } from './previewPanel';
 import { RewindReporter } from './rewindReporter';
 import { RewindService } from './rewindService';
@@ -39,7 +40,9 @@ export interface AgentRewindApi {
   steps?: StepIndex;
   preview?: PreviewPanel;
   service?: RewindService;
-  planner?: PlanClient;
+  planner?: WorkerClient;
+  /** The worker that reads transcripts for the Conversation view. */
+  transcripts?: WorkerClient;
   rewinder?: ClaudeConversationRewinder;
   status?: StatusBar;
   agents?: AgentConnections;
@@ -172,13 +175,22 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const files = new FilesView(model);
   const filesTree = vscode.window.createTreeView<FilesElement>(VIEW.files, { treeDataProvider: files, showCollapseAll: true });
   files.tree = filesTree;
-  const source = new ConversationSource(store);
+  const log = (line: string) => output.appendLine(line);
+  const workerFile = path.join(context.extensionPath, 'dist', 'offHostWorker.js');
+  // Transcripts are parsed in a worker thread of their own, so a long clean-up in the other never holds up the view.
+  const transcripts = new WorkerClient(workerFile, log, {
+    name: 'transcript',
+    fallback: 'transcripts are read on the extension host, which may pause the window while a long one is read.',
+  });
+  context.subscriptions.push({ dispose: () => transcripts.dispose() });
+  const source = new ConversationSource(store, new TranscriptReader(transcripts));
   const steps = new StepIndex(() => model.all);
   const conversation = new ConversationView(
-    () => source.build(model.sessions()),
+    { prepare: () => source.prepare(model.sessions()), build: () => source.build(model.sessions()) },
     model.onDidChange,
     (p) => model.relative(p),
     { index: steps, stats: (c) => model.stats(c) },
+    (work) => void vscode.window.withProgress({ location: { viewId: VIEW.conversation }, title: 'Reading transcripts' }, () => work),
   );
   // Transcripts grow without a hook event (assistant replies): notice it with a cheap stat poll.
   let printed = source.fingerprint(conversation.all);
@@ -186,17 +198,17 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     const now = source.fingerprint(conversation.all);
     if (now !== printed) {
       printed = now;
-      conversation.refresh();
+      void conversation.refresh();
     }
   }, 2000);
   context.subscriptions.push({ dispose: () => clearInterval(transcriptPoll) });
   const convTree = vscode.window.createTreeView<ConvElement>(VIEW.conversation, { treeDataProvider: conversation, showCollapseAll: true });
   // Dry runs (the preview's plan, line statistics, git status), clean-up and storage counts run in a worker thread, off the host.
-  const planner = new PlanClient(path.join(context.extensionPath, 'dist', 'planWorker.js'), (line) => output.appendLine(line));
+  const planner = new WorkerClient(workerFile, log);
   context.subscriptions.push({ dispose: () => planner.dispose() });
   const service = new RewindService(store, model, planner);
   const reporter = new RewindReporter(service, busy, model, output);
-  const rewinder = new ClaudeConversationRewinder(store, model, () => conversation.refresh(), output);
+  const rewinder = new ClaudeConversationRewinder(store, model, () => void conversation.refresh(), output);
   const preview = new PreviewPanel(context.extensionUri, model, service, reporter, rewinder);
   const storage = new StorageCommands(store, model, busy, readSettings, output, planner);
   let cliPath: string | undefined;
@@ -293,7 +305,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     }, 30000).unref?.();
   }
 
-  Object.assign(api, { model, files, conversation, steps, preview, service, planner, rewinder, status, agents });
+  Object.assign(api, { model, files, conversation, steps, preview, service, planner, transcripts, rewinder, status, agents });
   api.activationMs = performance.now() - t0;
   output.appendLine(
     `Agent Rewind ${context.extension.packageJSON.version} active in ${api.activationMs.toFixed(1)} ms; store ${store.dir}`,

@@ -12,7 +12,7 @@ import {
   type WebviewToHost,
 } from '../shared/messages';
 import type { ConvPrompt, ConvSession } from './conversationModel';
-import { PlanCancelled } from './offHost/planClient';
+import { WorkerCancelled } from './offHost/workerClient';
 import type { PlainPlan } from './offHost/protocol';
 import { previewHtml } from './previewHtml';
 import type { RewindReporter } from './rewindReporter';
@@ -243,7 +243,7 @@ export class PreviewPanel implements vscode.Disposable {
       } catch (e) {
         if (gen !== this.generation) return; // superseded: the newer build answers
         const message =
-          e instanceof PlanCancelled ? 'Planning was cancelled. Press Refresh to plan this rewind again.' : (e as Error).message;
+          e instanceof WorkerCancelled ? 'Planning was cancelled. Press Refresh to plan this rewind again.' : (e as Error).message;
         this.reply(gen, { type: 'error', message });
       }
     })();

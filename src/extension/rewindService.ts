@@ -11,7 +11,7 @@ import type { EditOrigin } from '../core/safety';
 import type { Store } from '../core/store';
 import { type EditWords, yourEditWords } from '../shared/reasons';
 import type { PreviewModel, PreviewProblem, Scope } from '../shared/messages';
-import type { Cancellation, PlanClient } from './offHost/planClient';
+import type { Cancellation, WorkerClient } from './offHost/workerClient';
 import type { PlainPlan, WorkerPlanOptions } from './offHost/protocol';
 import type { TimelineModel } from './timelineModel';
 import { unsavedAmong } from './unsavedPaths';
@@ -73,12 +73,12 @@ export class RewindService {
     private readonly store: Store,
     private readonly model: TimelineModel,
     /** The plan worker (off the extension host); without it, or when it fails, plans run here. */
-    private readonly planner?: PlanClient,
+    private readonly planner?: WorkerClient,
   ) {}
 
   /**
    * The dry run, in the plan worker when there is one (`token` cancels it, and so does a newer plan
-   * with the same `supersede` key: PlanCancelled). The rewind itself plans again under the lock.
+   * with the same `supersede` key: WorkerCancelled). The rewind itself plans again under the lock.
    */
   plan(targetId: string, req: WorkerPlanOptions = {}, token?: Cancellation, supersede?: string): Promise<PlainPlan> {
     if (!this.planner) return this.planHere(targetId, req);

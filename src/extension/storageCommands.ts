@@ -9,7 +9,7 @@ import type { Store } from '../core/store';
 import { deleteRecordings } from '../core/workspaceStore';
 import { oneLine } from '../shared/text';
 import type { Busy } from './busy';
-import type { PlanClient } from './offHost/planClient';
+import type { WorkerClient } from './offHost/workerClient';
 import type { Settings } from './settings';
 import type { TimelineModel } from './timelineModel';
 
@@ -27,7 +27,7 @@ export class StorageCommands {
     private readonly busy: Busy,
     private readonly settings: () => Pick<Settings, 'retentionDays' | 'maxStorageGB'>,
     private readonly output: vscode.OutputChannel,
-    private readonly offHost?: PlanClient,
+    private readonly offHost?: WorkerClient,
   ) {}
 
   private usage(): Promise<StorageUse> {

@@ -1,9 +1,12 @@
-// The messages between the extension host and its plan worker (a worker thread: planWorker.ts), in
-// one place so both sides agree: dry runs, and the store's upkeep that reads every blob (clean-up,
-// storage counts). A plan crosses as a structured clone, without the log's records.
+// The messages between the extension host and its worker threads (worker.ts), in one place so both
+// sides agree: dry runs, the store's upkeep that reads every blob (clean-up, storage counts), and
+// transcripts for the Conversation view. A plan crosses as a structured clone, without the log's
+// records; a transcript as a change against what the host holds (transcriptOutline.ts).
+import type { EffectOverride } from '../../core/config';
 import type { GcLimits, GcReport } from '../../core/gc';
 import type { Plan, PlanOptions } from '../../core/rewind/dryRun';
 import type { StorageUse } from '../../core/storageUse';
+import type { OutlineDelta } from './transcriptOutline';
 
 /** What a dry run asks: the options the preview and the commands use (never `records`: the worker reads the log itself). */
 export type WorkerPlanOptions = Pick<PlanOptions, 'paths' | 'sessions' | 'noGit' | 'noStats'>;
@@ -34,7 +37,17 @@ export interface UsageRequest {
   now: number;
 }
 
-export type ToWorker = PlanRequest | GcRequest | UsageRequest;
+/** A transcript's outline, as a change against the version `base` the host holds (null: none). */
+export interface OutlineRequest {
+  type: 'outline';
+  id: number;
+  file: string;
+  base: string | null;
+  /** The store's effect overrides (config.json), which classify the tool calls. */
+  overrides: EffectOverride[];
+}
+
+export type ToWorker = PlanRequest | GcRequest | UsageRequest | OutlineRequest;
 
 /** A plan without `records` (the whole log: it stays in the worker). */
 export type PlainPlan = Omit<Plan, 'records'>;
@@ -43,6 +56,7 @@ export type FromWorker =
   | { type: 'plan'; id: number; plan: PlainPlan }
   | { type: 'gc'; id: number; report: GcReport }
   | { type: 'usage'; id: number; usage: StorageUse }
+  | { type: 'outline'; id: number; delta: OutlineDelta }
   | { type: 'failed'; id: number; message: string };
 
 /** The request for a plan, with only the options a worker understands. */
@@ -58,7 +72,10 @@ export function planRequest(id: number, storeDir: string, target: string, opts: 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 export function isToWorker(m: unknown): m is ToWorker {
-  if (!isObject(m) || typeof m.id !== 'number' || typeof m.storeDir !== 'string') return false;
+  if (!isObject(m) || typeof m.id !== 'number') return false;
+  if (m.type === 'outline')
+    return typeof m.file === 'string' && (m.base === null || typeof m.base === 'string') && Array.isArray(m.overrides);
+  if (typeof m.storeDir !== 'string') return false;
   if (m.type === 'plan') return typeof m.target === 'string' && isObject(m.options);
   if (m.type === 'gc')
     return (
@@ -75,5 +92,6 @@ export function isFromWorker(m: unknown): m is FromWorker {
   if (m.type === 'plan') return isObject(m.plan) && Array.isArray((m.plan as Record<string, unknown>).files);
   if (m.type === 'gc') return isObject(m.report) && typeof (m.report as Record<string, unknown>).bytesFreed === 'number';
   if (m.type === 'usage') return isObject(m.usage) && Array.isArray((m.usage as Record<string, unknown>).sessions);
+  if (m.type === 'outline') return isObject(m.delta) && typeof (m.delta as Record<string, unknown>).version === 'string';
   return m.type === 'failed' && typeof m.message === 'string';
 }

@@ -52,8 +52,9 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
       if (p.tool_name === 'Write') fs.writeFileSync(i.file_path, i.content);
       if (p.tool_name === 'Edit') fs.writeFileSync(i.file_path, fs.readFileSync(i.file_path, 'utf8').replace(i.old_string, i.new_string));
     }
+    // Read from the transcript (the prompts carry its uuids), not only from what the hooks recorded.
     await until('the session in the Conversation view', () =>
-      api.conversation!.all.find((s) => s.id === sessionId && s.prompts.length === 2),
+      api.conversation!.all.find((s) => s.id === sessionId && s.prompts.length === 2 && s.prompts.every((p) => p.uuid)),
     );
   });
 
@@ -72,6 +73,8 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
     const first = api.conversation!.getTreeItem(prompts[0]!);
     const second = api.conversation!.getTreeItem(prompts[1]!);
     assert.doesNotMatch(String(first.contextValue), /forkable/, 'nothing to resume before the first prompt');
+    // Read by the transcript worker (the real bundle in this VS Code), not on the extension host.
+    assert.ok(api.transcripts!.offHost && api.transcripts!.answers > 0, 'the transcript worker answered');
     assert.match(String(second.contextValue), /hasCheckpoint.*forkable/);
     const tools = api.conversation!.getChildren(prompts[1]).map((t) => api.conversation!.getTreeItem(t));
     assert.deepEqual(tools.map(label), ['Edit: conv-project/todo.txt', 'Bash: git push origin main']);

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { AgentRewindApi } from '../../../src/extension/extension';
 import type { ConvElement } from '../../../src/extension/conversationView';
 import type { FilesElement } from '../../../src/extension/filesView';
-import { PlanClient } from '../../../src/extension/offHost/planClient';
+import { WorkerClient } from '../../../src/extension/offHost/workerClient';
 import { RewindService } from '../../../src/extension/rewindService';
 import { CLI, HookSession } from './hookSession';
 import { EXTENSION_ID } from './paths';
@@ -102,7 +102,8 @@ suite('Agent Rewind in VS Code', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  test('the Conversation view shows the session, its prompts and tool calls with effect icons', () => {
+  test('the Conversation view shows the session, its prompts and tool calls with effect icons', async () => {
+    await api.conversation!.refresh(); // the view reads what changed (off the host), then shows it
     const sessions = api.conversation!.getChildren().filter((e) => e.kind === 'session' && e.session.id === session.session);
     assert.equal(sessions.length, 1);
     const prompts = api.conversation!.getChildren(sessions[0]) as ConvElement[];
@@ -181,7 +182,7 @@ suite('Agent Rewind in VS Code', function () {
   test('a plan worker that cannot start: the same plan, made on the extension host, and the output says so once', async () => {
     const target = prompt('Ship it <b>now</b> & push');
     const lines: string[] = [];
-    const broken = new PlanClient(path.join(api.storeDir!, 'no-such-worker.js'), (l) => lines.push(l));
+    const broken = new WorkerClient(path.join(api.storeDir!, 'no-such-worker.js'), (l) => lines.push(l));
     const service = new RewindService(api.model!.store, api.model!, broken);
     try {
       const here = await service.plan(target);

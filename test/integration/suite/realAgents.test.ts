@@ -85,8 +85,9 @@ for (const c of CASES) {
       api = await vscode.extensions.getExtension<AgentRewindApi>(EXTENSION_ID)!.activate();
       project = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, `${c.agent}-project`);
       rec = await record(c.agent, project, api.storeDir!);
+      // Read from the agent's transcript (the prompts carry its ids), not only from what the hooks recorded.
       await until('the session with both prompts in the Conversation view', () =>
-        api.conversation!.all.find((s) => s.id === rec.session && s.prompts.length === 2),
+        api.conversation!.all.find((s) => s.id === rec.session && s.prompts.length === 2 && s.prompts.every((p) => p.uuid)),
       );
     });
 

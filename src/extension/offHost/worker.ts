@@ -1,7 +1,9 @@
-// The plan worker: a worker thread (its own bundle, dist/planWorker.js) that runs dry runs off the
-// extension host — reading the log (only what was appended since its last plan), folding states,
-// line statistics and asking git — and the upkeep that reads every blob (clean-up, storage counts),
-// all synchronously here where blocking stalls nobody.
+// The off-host worker: a worker thread (its own bundle, dist/offHostWorker.js) that runs dry runs off
+// the extension host — reading the log (only what was appended since its last plan), folding states,
+// line statistics and asking git — the upkeep that reads every blob (clean-up, storage counts), and
+// the reading of transcripts for the Conversation view (only what was appended; sent as changes),
+// all synchronously here where blocking stalls nobody. The extension runs two: one plans and keeps
+// the store, one reads transcripts, so a long clean-up never holds up the Conversation view.
 import { parentPort } from 'node:worker_threads';
 import { gc } from '../../core/gc';
 import { IncrementalLog } from '../../core/logTail';
@@ -9,12 +11,20 @@ import { makePlan } from '../../core/rewind/dryRun';
 import { storageUse } from '../../core/storageUse';
 import { Store } from '../../core/store';
 import { type FromWorker, isToWorker, type ToWorker } from './protocol';
+import { OutlineSender } from './transcriptOutline';
 
 /** Each store's log as parsed so far (one store per window; kept across plans; a clean-up's rewrite is read whole). */
 const logs = new Map<string, IncrementalLog>();
+/** Each transcript as parsed so far, and what was last sent of it. */
+const outlines = new Map<string, OutlineSender>();
 
 export function answer(req: ToWorker): FromWorker {
   try {
+    if (req.type === 'outline') {
+      let sender = outlines.get(req.file);
+      if (!sender) outlines.set(req.file, (sender = new OutlineSender(req.file)));
+      return { type: 'outline', id: req.id, delta: sender.next(req.base, req.overrides) };
+    }
     // Opened per request: store.json (roots) and config.json are the host's to change between them.
     const store = Store.open(req.storeDir);
     if (req.type === 'gc') return { type: 'gc', id: req.id, report: gc(store, req.keepDays, req.now, req.limits) };

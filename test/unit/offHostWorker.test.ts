@@ -1,4 +1,4 @@
-// The plan worker (a real worker thread running src/extension/offHost/planWorker.ts) and its client:
+// The off-host worker's plans (a real worker thread running src/extension/offHost/worker.ts) and its client:
 // a plan equal to the host's own, a newer request cancelling an older, a caller's token cancelling
 // its own, and a worker that cannot start or dies: plans run on the host instead, said once. Clean-up
 // and storage counts run there too, equal to the host's, and a clean-up under way outlives dispose.
@@ -11,20 +11,16 @@ import { makePlan } from '../../src/core/rewind/dryRun';
 import { storageUse } from '../../src/core/storageUse';
 import { Store } from '../../src/core/store';
 import { verifyStore } from '../../src/core/verify';
-import { type Cancellation, PlanCancelled, PlanClient } from '../../src/extension/offHost/planClient';
+import { type Cancellation, WorkerCancelled, WorkerClient } from '../../src/extension/offHost/workerClient';
 import { isFromWorker, isToWorker, type PlainPlan, planRequest } from '../../src/extension/offHost/protocol';
-import { answer } from '../../src/extension/offHost/planWorker';
+import { answer } from '../../src/extension/offHost/worker';
 import { LogBuilder } from '../helpers/records';
+import { workerScript } from '../helpers/offHostWorker';
 import { tempDir } from '../helpers/tmp';
 
 const root = tempDir('ar-planworker-');
 after(() => fs.rmSync(root, { recursive: true, force: true }));
-/** The worker's source, loaded through tsx in the thread (the extension loads its bundle, dist/planWorker.js). */
-const WORKER = path.join(root, 'planWorker.cjs');
-fs.writeFileSync(
-  WORKER,
-  `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();\nrequire(${JSON.stringify(path.resolve(__dirname, '../../src/extension/offHost/planWorker.ts'))});\n`,
-);
+const WORKER = workerScript(root);
 
 /** A real store: a.txt went v1 → v2 after checkpoint C1, b.txt was created after C2. */
 function scenario(): { store: Store; ws: string } {
@@ -101,7 +97,7 @@ test("line statistics take the `from` side from the disk when it holds the recor
 test('through a real worker thread: plans, reads appended lines, and a newer request of the same kind cancels the older', async () => {
   const { store, ws } = scenario();
   const lines: string[] = [];
-  const client = new PlanClient(WORKER, (l) => lines.push(l));
+  const client = new WorkerClient(WORKER, (l) => lines.push(l));
   try {
     const p = await client.plan(store.dir, 'C1', { noGit: true }, nothing);
     assert.deepEqual(summary(p), [
@@ -116,7 +112,7 @@ test('through a real worker thread: plans, reads appended lines, and a newer req
     const older = client.plan(store.dir, 'C1', { noGit: true }, nothing, undefined, 'preview');
     const other = client.plan(store.dir, 'C2', { noGit: true }, nothing); // another caller's: not superseded
     const newer = client.plan(store.dir, 'C3', { noGit: true }, nothing, undefined, 'preview');
-    await assert.rejects(older, PlanCancelled);
+    await assert.rejects(older, WorkerCancelled);
     assert.equal((await other).files.length, 1);
     assert.deepEqual((await newer).files, [], 'nothing changed after C3');
     assert.equal((await newer).target.id, 'C3');
@@ -132,17 +128,17 @@ test('through a real worker thread: plans, reads appended lines, and a newer req
 
 test("a caller's token cancels its own plan (closing the preview), already cancelled or later", async () => {
   const { store } = scenario();
-  const client = new PlanClient(WORKER, () => {});
+  const client = new WorkerClient(WORKER, () => {});
   const listeners: (() => void)[] = [];
   const token = (cancelled: boolean): Cancellation => ({
     isCancellationRequested: cancelled,
     onCancellationRequested: (l) => (listeners.push(l), { dispose: () => {} }),
   });
   try {
-    await assert.rejects(client.plan(store.dir, 'C1', {}, nothing, token(true)), PlanCancelled);
+    await assert.rejects(client.plan(store.dir, 'C1', {}, nothing, token(true)), WorkerCancelled);
     const running = client.plan(store.dir, 'C1', {}, nothing, token(false));
     for (const l of listeners) l();
-    await assert.rejects(running, PlanCancelled);
+    await assert.rejects(running, WorkerCancelled);
     // The worker still serves the next plan.
     assert.equal((await client.plan(store.dir, 'C2', { noGit: true }, nothing)).files.length, 1);
   } finally {
@@ -157,7 +153,7 @@ test('a worker that cannot start, or dies: the plan runs on the host, said once 
     return p;
   };
   const lines: string[] = [];
-  const missing = new PlanClient(path.join(root, 'no-such-worker.js'), (l) => lines.push(l));
+  const missing = new WorkerClient(path.join(root, 'no-such-worker.js'), (l) => lines.push(l));
   assert.deepEqual(summary(await missing.plan(store.dir, 'C1', {}, here)), summary(await here()));
   assert.equal(missing.offHost, false);
   await missing.plan(store.dir, 'C1', {}, here);
@@ -169,7 +165,7 @@ test('a worker that cannot start, or dies: the plan runs on the host, said once 
   const dying = path.join(root, 'dying-worker.js');
   fs.writeFileSync(dying, "require('node:worker_threads').parentPort.once('message', () => process.exit(3));\n");
   const told: string[] = [];
-  const client = new PlanClient(dying, (l) => told.push(l));
+  const client = new WorkerClient(dying, (l) => told.push(l));
   assert.deepEqual(summary(await client.plan(store.dir, 'C1', {}, here)), summary(await here()));
   assert.match(told.join('\n'), /exited \(code 3\)/);
   client.dispose();
@@ -190,7 +186,7 @@ test('clean-up and storage counts in the worker equal the host’s own on the sa
   const inWorker = oldScenario();
   const onHost = Store.open(fs.mkdtempSync(path.join(root, 'copy-')) + '/store', { create: true });
   fs.cpSync(inWorker.dir, onHost.dir, { recursive: true });
-  const client = new PlanClient(WORKER, () => {});
+  const client = new WorkerClient(WORKER, () => {});
   try {
     const usage = await client.usage(inWorker.dir, YEAR_LATER, nothing);
     assert.deepEqual(usage, storageUse(onHost, YEAR_LATER));
@@ -209,11 +205,11 @@ test('clean-up and storage counts in the worker equal the host’s own on the sa
 test('a clean-up under way when the client is disposed finishes (its lock released, the store sound)', async () => {
   const store = oldScenario();
   const before = fs.readFileSync(store.logFile, 'utf8');
-  const client = new PlanClient(WORKER, () => {});
+  const client = new WorkerClient(WORKER, () => {});
   const cleaning = client.gc(store.dir, 30, YEAR_LATER, {}, nothing);
   // Disposed at once: the request is already the running one (sent to the starting worker).
   client.dispose();
-  await assert.rejects(cleaning, PlanCancelled, 'nobody is told: the window is going away');
+  await assert.rejects(cleaning, WorkerCancelled, 'nobody is told: the window is going away');
   for (const end = Date.now() + 20000; fs.readFileSync(store.logFile, 'utf8') === before;) {
     assert.ok(Date.now() < end, 'the clean-up ran to its end after dispose');
     await new Promise((r) => setTimeout(r, 50));

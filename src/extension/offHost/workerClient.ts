@@ -1,16 +1,23 @@
-// The host side of the plan worker: one worker thread, one request at a time (plans, clean-up,
-// storage counts). A newer request of the same kind (the preview's) cancels an older one (still
-// queued: never sent; under way: its answer is dropped); a caller's token cancels its own. A worker
-// that cannot start, or dies, is not retried: requests run on the extension host instead (the
-// caller's fallback), said once in the output channel. No vscode here: unit-testable.
+// The host side of an off-host worker (worker.ts): one worker thread, one request at a time (plans,
+// clean-up, storage counts; or transcripts). A newer request of the same kind (the preview's) cancels
+// an older one (still queued: never sent; under way: its answer is dropped); a caller's token cancels
+// its own. A worker that cannot start, or dies, is not retried: requests run on the extension host
+// instead (the caller's fallback), said once in the output channel. No vscode here: unit-testable.
 import { Worker } from 'node:worker_threads';
 import type { GcLimits, GcReport } from '../../core/gc';
+import type { EffectOverride } from '../../core/config';
 import type { StorageUse } from '../../core/storageUse';
 import { type FromWorker, isFromWorker, type PlainPlan, planRequest, type ToWorker, type WorkerPlanOptions } from './protocol';
+import type { OutlineDelta } from './transcriptOutline';
 
-export class PlanCancelled extends Error {
+const PLAN_ROLE = {
+  name: 'plan',
+  fallback: 'rewinds are planned on the extension host, which may pause the window on a large store.',
+};
+
+export class WorkerCancelled extends Error {
   constructor() {
-    super('The plan was cancelled (a newer one was asked for, or its preview closed).');
+    super('Cancelled: a newer request was made, or the one who asked no longer waits (a preview closed, the window is closing).');
   }
 }
 
@@ -32,19 +39,23 @@ interface Pending {
   fallback(): Promise<unknown>;
 }
 
-export class PlanClient {
+export class WorkerClient {
   private worker: Worker | undefined;
   /** Why the worker is not used (it failed to start or died): plans run on the host. */
   private broken: string | undefined;
   private nextId = 1;
   private running: Pending | undefined;
   private queue: Pending[] = [];
+  /** Answers the worker gave (the integration tier checks that the real bundle answers). */
+  answers = 0;
   /** The worker after dispose, while the clean-up it runs finishes. */
   private lingering: Worker | undefined;
 
+  /** `role` names the worker in what the output channel is told ("plan", "transcript"). */
   constructor(
     private readonly workerFile: string,
     private readonly log: (line: string) => void,
+    private readonly role: { name: string; fallback: string } = PLAN_ROLE,
   ) {}
 
   /** True while plans run in the worker (false once it failed: they run on the host). */
@@ -54,7 +65,7 @@ export class PlanClient {
 
   /**
    * A dry run in the worker; `fallback` runs it on the host when the worker is unusable. Rejects
-   * with PlanCancelled when `token` cancels it, or a newer request with the same `supersede` key.
+   * with WorkerCancelled when `token` cancels it, or a newer request with the same `supersede` key.
    */
   plan(
     storeDir: string,
@@ -75,6 +86,11 @@ export class PlanClient {
   /** Storage counts by session and age in the worker (a stat of every blob). */
   usage(storeDir: string, now: number, fallback: () => Promise<StorageUse>): Promise<StorageUse> {
     return this.request((id) => ({ type: 'usage', id, storeDir, now }), fallback);
+  }
+
+  /** A transcript's outline as a change against the version the caller holds (transcriptOutline.ts). */
+  outline(file: string, base: string | null, overrides: EffectOverride[], fallback: () => Promise<OutlineDelta>): Promise<OutlineDelta> {
+    return this.request((id) => ({ type: 'outline', id, file, base, overrides }), fallback);
   }
 
   private request<T>(
@@ -111,7 +127,7 @@ export class PlanClient {
     if (i >= 0) this.queue.splice(i, 1);
     // A running plan cannot be interrupted mid-fold: its answer is dropped when it comes.
     if (this.running === p) this.running = { ...p, resolve: () => {}, reject: () => {} };
-    p.reject(new PlanCancelled());
+    p.reject(new WorkerCancelled());
   }
 
   private start(): Worker | undefined {
@@ -139,6 +155,7 @@ export class PlanClient {
 
   private onMessage(m: unknown): void {
     if (!isFromWorker(m) || m.id !== this.running?.id) return;
+    this.answers++;
     const p = this.running;
     this.running = undefined;
     settle(p, m);
@@ -154,9 +171,7 @@ export class PlanClient {
     if (this.broken) return;
     this.broken = why;
     this.worker = undefined;
-    this.log(
-      `The plan worker is not available (${why}); rewinds are planned on the extension host, which may pause the window on a large store.`,
-    );
+    this.log(`The ${this.role.name} worker is not available (${why}); ${this.role.fallback}`);
     for (const p of [this.running, ...this.queue]) if (p) p.fallback().then(p.resolve, p.reject);
     this.running = undefined;
     this.queue = [];
@@ -177,5 +192,5 @@ export class PlanClient {
 
 function settle(p: Pending, m: FromWorker): void {
   if (m.type === 'failed') p.reject(new Error(m.message));
-  else p.resolve(m.type === 'plan' ? m.plan : m.type === 'gc' ? m.report : m.usage);
+  else p.resolve(m.type === 'plan' ? m.plan : m.type === 'gc' ? m.report : m.type === 'usage' ? m.usage : m.delta);
 }
