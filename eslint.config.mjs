@@ -26,8 +26,13 @@ const layer = (forbidden, extra = []) => ({
 });
 const SYNC_CHILD = ['execSync', 'execFileSync', 'spawnSync'];
 const NOT_ON_HOST = 'The extension host must not wait on a child process (git): use gitAsync, or the plan worker.';
-/** The extension's imports: no webview or CLI code, and nothing that waits on a child process (git) on the host. */
-const extensionImports = (planner) => [
+const IN_VIEW_WORKER =
+  "The views' line counts and transcripts are made in the view worker: use LineStatsSource and TranscriptReader (src/extension/offHost/).";
+/**
+ * The extension's imports: no webview or CLI code, nothing that waits on a child process (git) on the host,
+ * and (outside offHost/) no line counting or transcript parsing: the view worker does that.
+ */
+const extensionImports = (planner, offHost = false) => [
   'error',
   {
     paths: [
@@ -38,6 +43,12 @@ const extensionImports = (planner) => [
         { name: `${up}core/git/run`, importNames: ['git', 'startGit'], message: NOT_ON_HOST },
         { name: `${up}core/git/status`, importNames: ['uncommittedPaths', 'indexEntries'], message: NOT_ON_HOST },
         { name: `${up}core/git/repo`, importNames: ['gitHead', 'repoInfo'], message: NOT_ON_HOST },
+        ...(offHost
+          ? []
+          : [
+              { name: `${up}core/lineStats`, importNames: ['lineStats', 'storedLineStats'], message: IN_VIEW_WORKER },
+              { name: `${up}agents/capabilities`, importNames: ['readAnyTimeline', 'followAnyTimeline'], message: IN_VIEW_WORKER },
+            ]),
         ...(planner.length
           ? [
               {
@@ -98,11 +109,11 @@ export default tseslint.config(
     },
   },
   // The one place the extension plans (with the core's makePlan, git left out and asked without blocking).
-  // And the plan worker, a worker thread: blocking there stalls nobody.
-  {
-    files: ['src/extension/rewindService.ts', 'src/extension/offHost/worker.ts'],
-    rules: { 'no-restricted-imports': extensionImports([]) },
-  },
+  { files: ['src/extension/rewindService.ts'], rules: { 'no-restricted-imports': extensionImports([]) } },
+  // The off-host worker (a worker thread: blocking there stalls nobody) and the host sides of its work,
+  // whose fallbacks run the same code on the host when the worker cannot.
+  { files: ['src/extension/offHost/**'], rules: { 'no-restricted-imports': extensionImports(['makePlan'], true) } },
+  { files: ['src/extension/offHost/worker.ts'], rules: { 'no-restricted-imports': extensionImports([], true) } },
   // Browser code: the webview, and the functions end-to-end tests run inside the page.
   { files: ['src/webview/**', 'test/e2e/**', 'test/harness/**'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['src/webview/**'], languageOptions: { globals: { acquireVsCodeApi: 'readonly' } } },

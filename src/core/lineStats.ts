@@ -99,3 +99,15 @@ function tokens(text: string): string[] {
   if (from < text.length) out.push(text.slice(from));
   return out;
 }
+
+/**
+ * +/- between two stored contents, by hash (null: no file on that side). A content the store no
+ * longer holds (cleaned up, damaged) counts nothing, marked approximate: a count is never worth an error.
+ */
+export function storedLineStats(content: (hash: string) => Uint8Array, from: string | null, to: string | null): LineStats {
+  try {
+    return lineStats(from ? content(from) : null, to ? content(to) : null);
+  } catch {
+    return { insertions: 0, deletions: 0, approximate: true };
+  }
+}

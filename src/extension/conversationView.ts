@@ -3,13 +3,13 @@
 // the files that call itself changed, each opening a diff of just that step.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { LineStats } from '../core/lineStats';
 import type { SpanChange } from '../core/timeline';
 import { agentInfo } from './agents';
 import { CMD } from './commandIds';
 import type { ConvPrompt, ConvSession, ConvTool } from './conversationModel';
 import { escapeMarkdown, oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
+import { changeWords, type RowStats } from './rowStats';
 import type { StepIndex } from './stepIndex';
 
 export type ConvElement =
@@ -21,7 +21,7 @@ export type ConvElement =
 /** The steps behind the view: what the store recorded of each call, and +/- counts of a change. */
 export interface StepSource {
   index: StepIndex;
-  stats(c: SpanChange): LineStats;
+  stats: RowStats;
 }
 
 function toolIcon(t: ConvTool): vscode.ThemeIcon {
@@ -55,7 +55,9 @@ export interface SessionSource {
 }
 
 export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
-  private readonly emitter = new vscode.EventEmitter<ConvElement | undefined>();
+  private readonly emitter = new vscode.EventEmitter<ConvElement | ConvElement[] | undefined>();
+  /** Step rows drawn before their counts were in: drawn again when they are. */
+  private readonly waiting = new Set<ConvElement>();
   readonly onDidChangeTreeData = this.emitter.event;
   private sessions: ConvSession[] = [];
   /** Refreshes asked for and done (a refresh asked for while one runs is done after it, once). */
@@ -75,6 +77,11 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
     this.sessions = source.build();
     void this.refresh();
     onChange(() => void this.refresh());
+    steps?.stats.onReady(() => {
+      const rows = [...this.waiting];
+      this.waiting.clear();
+      if (rows.length) this.emitter.fire(rows);
+    });
   }
 
   /** Reads what changed and shows it; resolves when the view shows everything asked for until now. */
@@ -190,17 +197,8 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
     const item = new vscode.TreeItem(path.basename(c.path), vscode.TreeItemCollapsibleState.None);
     item.id = `step:${el.prompt.key}:${el.callId}:${c.path}`;
     item.resourceUri = vscode.Uri.file(c.path);
-    const gone = (s: SpanChange['to'] | undefined) => !!s && s.hash === null && !s.skipped;
-    const s = this.steps?.stats(c);
-    const what = gone(c.to)
-      ? 'deleted'
-      : !c.from || gone(c.from)
-        ? 'created'
-        : s?.binary
-          ? 'binary'
-          : s
-            ? `+${s.insertions} −${s.deletions}`
-            : '';
+    const { words: what, counting } = this.steps ? changeWords(c, this.steps.stats) : { words: '', counting: false };
+    if (counting) this.waiting.add(el);
     const dir = path.dirname(rel);
     item.description = [dir === '.' ? '' : dir, what].filter(Boolean).join(' · ');
     item.contextValue = 'agentRewind.stepFile';

@@ -15,6 +15,7 @@ import { ClaudeConversationRewinder } from './conversationRewinder';
 import { ConversationSource } from './conversationSource';
 import { type ConvElement, ConversationView } from './conversationView';
 import { type FilesElement, FilesView } from './filesView';
+import { LineStatsSource } from './offHost/lineStatsSource';
 import { TranscriptReader } from './offHost/transcriptReader';
 import { WorkerClient } from './offHost/workerClient';
 import { PreviewPanel } from './previewPanel';
@@ -22,6 +23,7 @@ import { RewindReporter } from './rewindReporter';
 import { RewindService } from './rewindService';
 import { readSettings, workspaceSetsEffectOverrides, writeStoreConfig } from './settings';
 import { SNAPSHOT_SCHEME, SnapshotContentProvider } from './snapshotContent';
+import type { RowStats } from './rowStats';
 import { StatusBar } from './statusBar';
 import { StepIndex } from './stepIndex';
 import { StorageCommands } from './storageCommands';
@@ -41,8 +43,9 @@ export interface AgentRewindApi {
   preview?: PreviewPanel;
   service?: RewindService;
   planner?: WorkerClient;
-  /** The worker that reads transcripts for the Conversation view. */
-  transcripts?: WorkerClient;
+  /** The worker that serves the views: transcripts, line counts of file rows. */
+  viewWorker?: WorkerClient;
+  lineStats?: LineStatsSource;
   rewinder?: ClaudeConversationRewinder;
   status?: StatusBar;
   agents?: AgentConnections;
@@ -172,24 +175,28 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     }
     model.reload();
   });
-  const files = new FilesView(model);
-  const filesTree = vscode.window.createTreeView<FilesElement>(VIEW.files, { treeDataProvider: files, showCollapseAll: true });
-  files.tree = filesTree;
   const log = (line: string) => output.appendLine(line);
   const workerFile = path.join(context.extensionPath, 'dist', 'offHostWorker.js');
-  // Transcripts are parsed in a worker thread of their own, so a long clean-up in the other never holds up the view.
-  const transcripts = new WorkerClient(workerFile, log, {
-    name: 'transcript',
-    fallback: 'transcripts are read on the extension host, which may pause the window while a long one is read.',
+  // What the views need (transcripts, line counts of file rows) is made in a worker thread of its own,
+  // so a long clean-up in the other never holds the views up.
+  const viewWorker = new WorkerClient(workerFile, log, {
+    name: 'view',
+    fallback: 'transcripts and line counts are made on the extension host, which may pause the window while a long transcript is read.',
   });
-  context.subscriptions.push({ dispose: () => transcripts.dispose() });
-  const source = new ConversationSource(store, new TranscriptReader(transcripts));
+  const statsReady = new vscode.EventEmitter<void>();
+  const lineStats = new LineStatsSource(store, viewWorker, () => statsReady.fire());
+  const rowStats: RowStats = { of: (c) => lineStats.get(c.from?.hash ?? null, c.to.hash), onReady: statsReady.event };
+  context.subscriptions.push({ dispose: () => viewWorker.dispose() }, statsReady);
+  const files = new FilesView(model, rowStats);
+  const filesTree = vscode.window.createTreeView<FilesElement>(VIEW.files, { treeDataProvider: files, showCollapseAll: true });
+  files.tree = filesTree;
+  const source = new ConversationSource(store, new TranscriptReader(viewWorker));
   const steps = new StepIndex(() => model.all);
   const conversation = new ConversationView(
     { prepare: () => source.prepare(model.sessions()), build: () => source.build(model.sessions()) },
     model.onDidChange,
     (p) => model.relative(p),
-    { index: steps, stats: (c) => model.stats(c) },
+    { index: steps, stats: rowStats },
     (work) => void vscode.window.withProgress({ location: { viewId: VIEW.conversation }, title: 'Reading transcripts' }, () => work),
   );
   // Transcripts grow without a hook event (assistant replies): notice it with a cheap stat poll.
@@ -305,7 +312,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     }, 30000).unref?.();
   }
 
-  Object.assign(api, { model, files, conversation, steps, preview, service, planner, transcripts, rewinder, status, agents });
+  Object.assign(api, { model, files, conversation, steps, preview, service, planner, viewWorker, lineStats, rewinder, status, agents });
   api.activationMs = performance.now() - t0;
   output.appendLine(
     `Agent Rewind ${context.extension.packageJSON.version} active in ${api.activationMs.toFixed(1)} ms; store ${store.dir}`,

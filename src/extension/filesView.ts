@@ -10,6 +10,7 @@ import { agentInfo } from './agents';
 import { CMD, CTX } from './commandIds';
 import { oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
+import { changeWords, type RowStats } from './rowStats';
 import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode } from './timelineModel';
 
 export type FilesElement =
@@ -52,7 +53,9 @@ export function checkpointLabel(n: CheckpointNode, width = 30): string {
 }
 
 export class FilesView implements vscode.TreeDataProvider<FilesElement> {
-  private readonly emitter = new vscode.EventEmitter<FilesElement | undefined>();
+  private readonly emitter = new vscode.EventEmitter<FilesElement | FilesElement[] | undefined>();
+  /** File rows drawn before their counts were in: drawn again when they are. */
+  private readonly waiting = new Set<FilesElement>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly byId = new Map<string, FilesElement>();
   /** Rows shown per group (or filter), beyond the first page. */
@@ -64,9 +67,18 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
   /** The tree, for its message (set by the composition root). */
   tree: vscode.TreeView<FilesElement> | undefined;
 
-  constructor(private readonly model: TimelineModel) {
+  constructor(
+    private readonly model: TimelineModel,
+    private readonly stats: RowStats,
+  ) {
+    stats.onReady(() => {
+      const rows = [...this.waiting];
+      this.waiting.clear();
+      if (rows.length) this.emitter.fire(rows);
+    });
     model.onDidChange(() => {
       this.byId.clear();
+      this.waiting.clear(); // every row is drawn again
       this.groups = undefined;
       this.several = undefined;
       this.emitter.fire(undefined);
@@ -259,20 +271,13 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       return item;
     }
     const { change } = el;
-    const s = this.model.stats(change);
     const rel = this.model.relative(change.path);
     const item = new vscode.TreeItem(path.basename(change.path), vscode.TreeItemCollapsibleState.None);
     item.id = `${el.checkpointId}/${change.path}`;
     item.resourceUri = vscode.Uri.file(change.path);
     const dir = path.dirname(rel);
-    const what =
-      change.to.hash === null && !change.to.skipped
-        ? 'deleted'
-        : !change.from || (change.from.hash === null && !change.from.skipped)
-          ? 'created'
-          : s.binary
-            ? 'binary'
-            : `+${s.insertions} −${s.deletions}`;
+    const { words: what, counting } = changeWords(change, this.stats);
+    if (counting) this.waiting.add(el);
     item.description = `${dir === '.' ? '' : dir + ' · '}${what}`;
     item.contextValue = 'agentRewind.file';
     item.tooltip = new vscode.MarkdownString().appendText(`${change.path}\n${what}`);

@@ -2,7 +2,6 @@
 // newest first, span files with line counts (cached by content pair), and change events.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { lineStats, type LineStats } from '../core/lineStats';
 import { IncrementalLog } from '../core/logTail';
 import type { CheckpointRecord, Sequenced } from '../core/records';
 import { type LoggedSession, sessionsFromLog } from '../core/sessionsFromLog';
@@ -34,7 +33,6 @@ export class TimelineModel implements vscode.Disposable {
   readonly onDidChange = this.emitter.event;
   private records: Sequenced[] = [];
   private problems = 0;
-  private statsCache = new Map<string, LineStats>();
   private nodes: CheckpointNode[] = [];
   private sessionsCache: LoggedSession[] | undefined;
   private turnNodes: TurnNode[] = [];
@@ -167,24 +165,6 @@ export class TimelineModel implements vscode.Disposable {
   spanFiles(checkpointId: string): SpanChange[] {
     const n = this.find(checkpointId);
     return n ? spanChanges(this.records, n.checkpoint.seq) : [];
-  }
-
-  /** +/- of a span change (what the span did to the file), cached by content pair. */
-  stats(c: SpanChange): LineStats {
-    const from = c.from?.hash ?? null;
-    const to = c.to.hash;
-    const key = `${from}:${to}`;
-    let s = this.statsCache.get(key);
-    if (!s) {
-      try {
-        s = lineStats(from ? this.store.content(from) : null, to ? this.store.content(to) : null);
-      } catch {
-        s = { insertions: 0, deletions: 0, approximate: true };
-      }
-      if (this.statsCache.size > 5000) this.statsCache.clear();
-      this.statsCache.set(key, s);
-    }
-    return s;
   }
 
   /** A path relative to its workspace folder (with the folder name in multi-root workspaces). */

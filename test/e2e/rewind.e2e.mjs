@@ -58,6 +58,15 @@ export const tests = [
         .treeItem(/farewell\.js/, { view: 'Files' })
         .first()
         .waitFor();
+      // A file row is drawn at once and its counts (made in the view worker) replace "+… −…" when they are in.
+      await wb
+        .treeItem(/greet\.js.*\+1 −1/, { view: 'Files' })
+        .first()
+        .waitFor();
+      await wb
+        .treeItem(/notes\.txt.*\+1 −0/, { view: 'Files' })
+        .first()
+        .waitFor();
       await wb.screenshot('sidebar');
     },
   },

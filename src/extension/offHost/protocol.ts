@@ -1,10 +1,11 @@
 // The messages between the extension host and its worker threads (worker.ts), in one place so both
-// sides agree: dry runs, the store's upkeep that reads every blob (clean-up, storage counts), and
-// transcripts for the Conversation view. A plan crosses as a structured clone, without the log's
+// sides agree: dry runs, the store's upkeep that reads every blob (clean-up, storage counts), the
+// line counts of the views' file rows, and transcripts for the Conversation view. A plan crosses as a structured clone, without the log's
 // records; a transcript as a change against what the host holds (transcriptOutline.ts).
 import type { EffectOverride } from '../../core/config';
 import type { GcLimits, GcReport } from '../../core/gc';
 import type { Plan, PlanOptions } from '../../core/rewind/dryRun';
+import type { LineStats } from '../../core/lineStats';
 import type { StorageUse } from '../../core/storageUse';
 import type { OutlineDelta } from './transcriptOutline';
 
@@ -47,7 +48,15 @@ export interface OutlineRequest {
   overrides: EffectOverride[];
 }
 
-export type ToWorker = PlanRequest | GcRequest | UsageRequest | OutlineRequest;
+/** +/- counts of changes between stored contents (hash pairs; null: no file), for the views' file rows. */
+export interface StatsRequest {
+  type: 'stats';
+  id: number;
+  storeDir: string;
+  pairs: [string | null, string | null][];
+}
+
+export type ToWorker = PlanRequest | GcRequest | UsageRequest | OutlineRequest | StatsRequest;
 
 /** A plan without `records` (the whole log: it stays in the worker). */
 export type PlainPlan = Omit<Plan, 'records'>;
@@ -57,6 +66,7 @@ export type FromWorker =
   | { type: 'gc'; id: number; report: GcReport }
   | { type: 'usage'; id: number; usage: StorageUse }
   | { type: 'outline'; id: number; delta: OutlineDelta }
+  | { type: 'stats'; id: number; stats: LineStats[] }
   | { type: 'failed'; id: number; message: string };
 
 /** The request for a plan, with only the options a worker understands. */
@@ -84,6 +94,7 @@ export function isToWorker(m: unknown): m is ToWorker {
       isObject(m.limits) &&
       (m.limits.maxBytes === undefined || typeof m.limits.maxBytes === 'number')
     );
+  if (m.type === 'stats') return Array.isArray(m.pairs);
   return m.type === 'usage' && typeof m.now === 'number';
 }
 
@@ -92,6 +103,7 @@ export function isFromWorker(m: unknown): m is FromWorker {
   if (m.type === 'plan') return isObject(m.plan) && Array.isArray((m.plan as Record<string, unknown>).files);
   if (m.type === 'gc') return isObject(m.report) && typeof (m.report as Record<string, unknown>).bytesFreed === 'number';
   if (m.type === 'usage') return isObject(m.usage) && Array.isArray((m.usage as Record<string, unknown>).sessions);
+  if (m.type === 'stats') return Array.isArray(m.stats);
   if (m.type === 'outline') return isObject(m.delta) && typeof (m.delta as Record<string, unknown>).version === 'string';
   return m.type === 'failed' && typeof m.message === 'string';
 }

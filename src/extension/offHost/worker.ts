@@ -1,11 +1,13 @@
 // The off-host worker: a worker thread (its own bundle, dist/offHostWorker.js) that runs dry runs off
 // the extension host — reading the log (only what was appended since its last plan), folding states,
 // line statistics and asking git — the upkeep that reads every blob (clean-up, storage counts), and
-// the reading of transcripts for the Conversation view (only what was appended; sent as changes),
-// all synchronously here where blocking stalls nobody. The extension runs two: one plans and keeps
-// the store, one reads transcripts, so a long clean-up never holds up the Conversation view.
+// what the views need: the line counts of their file rows and the transcripts of the Conversation
+// view (only what was appended; sent as changes). All synchronously here, where blocking stalls
+// nobody. The extension runs two: one plans and keeps the store, one serves the views, so a long
+// clean-up never holds the views up.
 import { parentPort } from 'node:worker_threads';
 import { gc } from '../../core/gc';
+import { storedLineStats } from '../../core/lineStats';
 import { IncrementalLog } from '../../core/logTail';
 import { makePlan } from '../../core/rewind/dryRun';
 import { storageUse } from '../../core/storageUse';
@@ -29,6 +31,10 @@ export function answer(req: ToWorker): FromWorker {
     const store = Store.open(req.storeDir);
     if (req.type === 'gc') return { type: 'gc', id: req.id, report: gc(store, req.keepDays, req.now, req.limits) };
     if (req.type === 'usage') return { type: 'usage', id: req.id, usage: storageUse(store, req.now) };
+    if (req.type === 'stats') {
+      const content = (h: string) => store.content(h);
+      return { type: 'stats', id: req.id, stats: req.pairs.map(([from, to]) => storedLineStats(content, from, to)) };
+    }
     let log = logs.get(store.dir);
     if (!log) logs.set(store.dir, (log = new IncrementalLog(store.logFile)));
     const { records: _records, ...plan } = makePlan(store, req.target, { ...req.options, records: log.read().records });

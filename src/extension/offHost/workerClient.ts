@@ -6,6 +6,7 @@
 import { Worker } from 'node:worker_threads';
 import type { GcLimits, GcReport } from '../../core/gc';
 import type { EffectOverride } from '../../core/config';
+import type { LineStats } from '../../core/lineStats';
 import type { StorageUse } from '../../core/storageUse';
 import { type FromWorker, isFromWorker, type PlainPlan, planRequest, type ToWorker, type WorkerPlanOptions } from './protocol';
 import type { OutlineDelta } from './transcriptOutline';
@@ -86,6 +87,11 @@ export class WorkerClient {
   /** Storage counts by session and age in the worker (a stat of every blob). */
   usage(storeDir: string, now: number, fallback: () => Promise<StorageUse>): Promise<StorageUse> {
     return this.request((id) => ({ type: 'usage', id, storeDir, now }), fallback);
+  }
+
+  /** +/- counts of stored content pairs (the views' file rows), in the worker: they read and diff blobs. */
+  stats(storeDir: string, pairs: [string | null, string | null][], fallback: () => Promise<LineStats[]>): Promise<LineStats[]> {
+    return this.request((id) => ({ type: 'stats', id, storeDir, pairs }), fallback);
   }
 
   /** A transcript's outline as a change against the version the caller holds (transcriptOutline.ts). */
@@ -192,5 +198,8 @@ export class WorkerClient {
 
 function settle(p: Pending, m: FromWorker): void {
   if (m.type === 'failed') p.reject(new Error(m.message));
-  else p.resolve(m.type === 'plan' ? m.plan : m.type === 'gc' ? m.report : m.type === 'usage' ? m.usage : m.delta);
+  else
+    p.resolve(
+      m.type === 'plan' ? m.plan : m.type === 'gc' ? m.report : m.type === 'usage' ? m.usage : m.type === 'stats' ? m.stats : m.delta,
+    );
 }

@@ -73,8 +73,8 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
     const first = api.conversation!.getTreeItem(prompts[0]!);
     const second = api.conversation!.getTreeItem(prompts[1]!);
     assert.doesNotMatch(String(first.contextValue), /forkable/, 'nothing to resume before the first prompt');
-    // Read by the transcript worker (the real bundle in this VS Code), not on the extension host.
-    assert.ok(api.transcripts!.offHost && api.transcripts!.answers > 0, 'the transcript worker answered');
+    // Read by the view worker (the real bundle in this VS Code), not on the extension host.
+    assert.ok(api.viewWorker!.offHost && api.viewWorker!.answers > 0, 'the view worker answered');
     assert.match(String(second.contextValue), /hasCheckpoint.*forkable/);
     const tools = api.conversation!.getChildren(prompts[1]).map((t) => api.conversation!.getTreeItem(t));
     assert.deepEqual(tools.map(label), ['Edit: conv-project/todo.txt', 'Bash: git push origin main']);

@@ -85,7 +85,15 @@ suite('Agent Rewind in VS Code', function () {
     assert.equal(label(children.at(-1)![1]), 'Session started (startup)');
     const fileItems = children.filter(([el]) => el.kind === 'file').map(([, i]) => i);
     assert.deepEqual(fileItems.map(label).sort(), ['app.js', 'greeting.js']);
-    const app = fileItems.find((i) => label(i) === 'app.js')!;
+    const appEl = children.find(([, i]) => label(i) === 'app.js')![0];
+    // Drawn at once; its counts are made in the view worker, and a row drawn without them is drawn again.
+    const redrawn: unknown[] = [];
+    const sub = api.files!.onDidChangeTreeData((e) => Array.isArray(e) && redrawn.push(...e));
+    const counting = /\+… −…/.test(String(api.files!.getTreeItem(appEl).description));
+    await api.lineStats!.settled();
+    sub.dispose();
+    if (counting) assert.ok(redrawn.includes(appEl), 'the row waiting for its counts is drawn again');
+    const app = api.files!.getTreeItem(appEl);
     assert.match(String(app.description), /\+1 −1/);
     assert.equal(app.command?.command, 'agentRewind.openFileDiff');
     await vscode.commands.executeCommand('agentRewind.openFileDiff', ...(app.command!.arguments ?? []));

@@ -59,6 +59,8 @@ suite('Rewind to before a step', function () {
     assert.equal(c.getChildren(steps[3]).length, 0, 'a push changes no file');
     const third = c.getChildren(steps[2]);
     assert.equal(third.length, 1);
+    c.getTreeItem(third[0]!); // asks for its counts, made in the view worker
+    await api.lineStats!.settled();
     const fileItem = c.getTreeItem(third[0]!);
     assert.equal(fileItem.contextValue, 'agentRewind.stepFile');
     assert.equal(fileItem.description, 'steps · +1 −1');

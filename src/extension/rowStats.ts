@@ -1,0 +1,23 @@
+// What a file row of either view says of its change — deleted, created, binary, +n −m — with the
+// counts made off the host (offHost/lineStatsSource.ts): a row is drawn at once, "…" in place of its
+// counts, and drawn again when they are in.
+import type * as vscode from 'vscode';
+import type { LineStats } from '../core/lineStats';
+import type { SpanChange } from '../core/timeline';
+
+/** The counts of a change when known (undefined: asked for; `onReady` fires when counts come in). */
+export interface RowStats {
+  of(c: SpanChange): LineStats | undefined;
+  readonly onReady: vscode.Event<void>;
+}
+
+const gone = (s: SpanChange['to'] | undefined) => !!s && s.hash === null && !s.skipped;
+
+/** The row's words, and whether its counts are still being made (then draw it again on `onReady`). */
+export function changeWords(c: SpanChange, stats: RowStats): { words: string; counting: boolean } {
+  if (gone(c.to)) return { words: 'deleted', counting: false };
+  if (!c.from || gone(c.from)) return { words: 'created', counting: false };
+  const s = stats.of(c);
+  if (!s) return { words: '+… −…', counting: true };
+  return { words: s.binary ? 'binary' : `+${s.insertions} −${s.deletions}`, counting: false };
+}
