@@ -8,7 +8,7 @@ import type { Effect, Severity } from '../../core/records';
 import { claudeToolKind } from './toolKind';
 import { isRealPrompt, sessionOf, TranscriptGraph } from './transcriptChain';
 import type { TranscriptEntry } from './transcriptLine';
-import { IncrementalLines } from '../../core/logTail';
+import { IncrementalLines, type LineFold } from '../../core/logTail';
 import { readTranscript, TRANSCRIPT_FOLD, type TranscriptContents } from './transcriptRead';
 
 export interface TimelineTool {
@@ -107,15 +107,19 @@ export function readTimeline(file: string, overrides: readonly EffectOverride[] 
 const sessionFallback = (file: string) => path.basename(file).replace(/\.jsonl$/, '');
 
 /**
- * A transcript read again and again as it grows (the extension follows the open sessions): only
- * the lines appended since the last read are parsed; a rewritten, shrunk or replaced file is read
- * whole. The timeline is rebuilt from the kept entries (no I/O, no JSON).
+ * A transcript of any agent's format read again and again as it grows (the extension follows the
+ * open sessions): only the lines appended since the last read are folded (`fold`); a rewritten,
+ * shrunk or replaced file is read whole. The timeline is rebuilt from the folded state (no I/O, no JSON).
  */
-export class TranscriptFollower {
-  private readonly lines: IncrementalLines<TranscriptContents>;
+export class FoldedTimeline<S> {
+  private readonly lines: IncrementalLines<S>;
 
-  constructor(readonly file: string) {
-    this.lines = new IncrementalLines(file, TRANSCRIPT_FOLD);
+  constructor(
+    readonly file: string,
+    fold: LineFold<S>,
+    private readonly build: (state: S, overrides: readonly EffectOverride[]) => TranscriptTimeline,
+  ) {
+    this.lines = new IncrementalLines(file, fold);
   }
 
   /** How the last read went: 'full' or only the appended lines ('tail'). */
@@ -124,7 +128,15 @@ export class TranscriptFollower {
   }
 
   timeline(overrides: readonly EffectOverride[] = []): TranscriptTimeline {
-    const { entries, badLines } = this.lines.read();
-    return timelineOf(entries, { fallbackSession: sessionFallback(this.file), overrides, badLines: badLines.length });
+    return this.build(this.lines.read(), overrides);
+  }
+}
+
+/** A Claude Code transcript, followed. */
+export class TranscriptFollower extends FoldedTimeline<TranscriptContents> {
+  constructor(file: string) {
+    super(file, TRANSCRIPT_FOLD, ({ entries, badLines }, overrides) =>
+      timelineOf(entries, { fallbackSession: sessionFallback(file), overrides, badLines: badLines.length }),
+    );
   }
 }

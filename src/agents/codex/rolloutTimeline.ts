@@ -4,9 +4,8 @@
 // turn's `turn_id` — the id UserPromptSubmit sends, which the prompt checkpoint carries as `promptId`.
 import type { EffectOverride } from '../../core/config';
 import { classifyCall } from '../../core/effects/classifyCall';
-import { isoTime, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../claude/transcriptTimeline';
+import { FoldedTimeline, isoTime, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../claude/transcriptTimeline';
 import type { RolloutEntry } from './rolloutLine';
-import { IncrementalLines } from '../../core/logTail';
 import { readRollout, ROLLOUT_FOLD, type RolloutContents, rolloutContents, type RolloutState } from './rolloutRead';
 import { codexToolKind } from './toolKind';
 
@@ -105,19 +104,9 @@ export function readRolloutTimeline(file: string, overrides: readonly EffectOver
   return timelineOf(readRollout(file), overrides);
 }
 
-/** A rollout read again and again as Codex appends to it: only the new lines are parsed. */
-export class RolloutFollower {
-  private readonly lines: IncrementalLines<RolloutState>;
-
-  constructor(readonly file: string) {
-    this.lines = new IncrementalLines(file, ROLLOUT_FOLD);
-  }
-
-  get lastRead(): 'full' | 'tail' {
-    return this.lines.lastRead;
-  }
-
-  timeline(overrides: readonly EffectOverride[] = []): TranscriptTimeline {
-    return timelineOf(rolloutContents(this.file, this.lines.read()), overrides);
+/** A rollout followed as Codex appends to it: only the new lines are parsed. */
+export class RolloutFollower extends FoldedTimeline<RolloutState> {
+  constructor(file: string) {
+    super(file, ROLLOUT_FOLD, (state, overrides) => timelineOf(rolloutContents(file, state), overrides));
   }
 }

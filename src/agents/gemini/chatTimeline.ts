@@ -6,8 +6,7 @@ import * as path from 'node:path';
 import type { EffectOverride } from '../../core/config';
 import { classifyCall } from '../../core/effects/classifyCall';
 import { oneLine } from '../../shared/text';
-import type { TimelinePrompt, TimelineTool, TranscriptTimeline } from '../claude/transcriptTimeline';
-import { IncrementalLines } from '../../core/logTail';
+import { FoldedTimeline, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../claude/transcriptTimeline';
 import { type Chat, partsOf, projectRootOf, promptOf, readRecords, RECORDS_FOLD, replayChat } from './chatFile';
 import { geminiToolKind } from './toolKind';
 
@@ -70,19 +69,9 @@ export function readChatTimeline(file: string, overrides: readonly EffectOverrid
   return timelineOf(file, readRecords(file), overrides);
 }
 
-/** A chat read again and again as the CLI appends to it: only the new lines are parsed (the replay is redone: it is cheap). */
-export class ChatFollower {
-  private readonly lines: IncrementalLines<Record<string, unknown>[]>;
-
-  constructor(readonly file: string) {
-    this.lines = new IncrementalLines(file, RECORDS_FOLD);
-  }
-
-  get lastRead(): 'full' | 'tail' {
-    return this.lines.lastRead;
-  }
-
-  timeline(overrides: readonly EffectOverride[] = []): TranscriptTimeline {
-    return timelineOf(this.file, this.lines.read(), overrides);
+/** A chat followed as the CLI appends to it: only the new lines are parsed (the replay is redone: it is cheap). */
+export class ChatFollower extends FoldedTimeline<Record<string, unknown>[]> {
+  constructor(file: string) {
+    super(file, RECORDS_FOLD, (records, overrides) => timelineOf(file, records, overrides));
   }
 }
