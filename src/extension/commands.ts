@@ -4,43 +4,17 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { retireVscodeFile } from '../agents/connectors';
 import { newId } from '../core/ids';
-import type { Store } from '../core/store';
-import type { Busy } from './busy';
-import type { AgentConnections } from './agentConnect';
-import type { ClaudeConnection } from './claudeConnect';
 import { CMD, type CommandId } from './commandIds';
 import type { ConvPrompt, ConvSession } from './conversationModel';
-import type { ConvElement, ConversationView } from './conversationView';
-import { checkpointLabel, kindName, type FilesElement, type FilesView } from './filesView';
+import type { CommandDeps } from './commandDeps';
+import type { ConvElement } from './conversationView';
+import { checkpointLabel, kindName, type FilesElement } from './filesView';
 import { pickFolders } from './pickFolders';
-import type { PreviewPanel } from './previewPanel';
 import { oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
-import type { RewindReporter } from './rewindReporter';
-import type { RewindService } from './rewindService';
 import { snapshotUri } from './snapshotContent';
 import { restoreOne, stepHandlers } from './stepCommands';
-import type { StepIndex } from './stepIndex';
-import type { StorageCommands } from './storageCommands';
 import type { TimelineModel } from './timelineModel';
-
-export interface CommandDeps {
-  store: Store;
-  model: TimelineModel;
-  busy: Busy;
-  files: FilesView;
-  filesTree: vscode.TreeView<FilesElement>;
-  conversation: ConversationView;
-  steps: StepIndex;
-  preview: PreviewPanel;
-  reporter: RewindReporter;
-  service: RewindService;
-  storage: StorageCommands;
-  claude: ClaudeConnection;
-  agents: AgentConnections;
-  output: vscode.OutputChannel;
-  updateContext: () => void;
-}
 
 /** Every diff from the tree is titled by both its sides: "greet.js (before ↔ after this turn)". */
 const diffTitle = (p: string, what: string) => `${path.basename(p)} (before ↔ after ${what})`;

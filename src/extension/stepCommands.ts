@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { SpanChange } from '../core/timeline';
 import { oneLine } from '../shared/text';
 import { CMD } from './commandIds';
-import type { CommandDeps } from './commands';
+import type { CommandDeps } from './commandDeps';
 import type { ConvPrompt, ConvSession, ConvTool } from './conversationModel';
 import type { ConvElement } from './conversationView';
 import { relativeTime } from './relativeTime';

@@ -1,4 +1,4 @@
-// The host side of transcript reading: asks the transcript worker for each transcript's outline as a
+// The host side of transcript reading: asks the view worker for each transcript's outline as a
 // change against the one held here, and applies it. Without a worker (it could not start, or died)
 // the same sender runs here, so the answers are the same either way. No vscode here: unit-testable.
 import type { EffectOverride } from '../../core/config';

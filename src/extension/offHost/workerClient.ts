@@ -1,5 +1,5 @@
 // The host side of an off-host worker (worker.ts): one worker thread, one request at a time (plans,
-// clean-up, storage counts; or transcripts). A newer request of the same kind (the preview's) cancels
+// clean-up, storage counts; or the views' transcripts and line counts). A newer request of the same kind (the preview's) cancels
 // an older one (still queued: never sent; under way: its answer is dropped); a caller's token cancels
 // its own. A worker that cannot start, or dies, is not retried: requests run on the extension host
 // instead (the caller's fallback), said once in the output channel. No vscode here: unit-testable.
