@@ -1,6 +1,7 @@
 // dist/cli.js: the `agent-rewind` entry. Kept tiny: the hook path (run on every agent tool call)
 // loads only dist/hook.js; every other command loads dist/commands.js.
 import * as path from 'node:path';
+import { requireCached } from './codeCache';
 
 const [, , command, ...rest] = process.argv;
 
@@ -12,7 +13,8 @@ for (const stream of [process.stdout, process.stderr])
   });
 
 if (command === 'hook') {
-  const { runHook } = require(path.join(__dirname, 'hook.js')) as typeof import('./hook');
+  // With V8's code cache: this process starts on every agent tool call.
+  const { runHook } = requireCached<typeof import('./hook')>(path.join(__dirname, 'hook.js'));
   // A stdin never closed is let go of by runHook at its deadline, so the process ends either way.
   void runHook(rest).then((code) => {
     process.exitCode = code;
