@@ -13,14 +13,14 @@ for (const stream of [process.stdout, process.stderr])
   });
 
 if (command === 'hook') {
-  // With V8's code cache: this process starts on every agent tool call.
+  // With V8's code cache (codeCache.ts): this process starts on every agent tool call.
   const { runHook } = requireCached<typeof import('./hook')>(path.join(__dirname, 'hook.js'));
   // A stdin never closed is let go of by runHook at its deadline, so the process ends either way.
   void runHook(rest).then((code) => {
     process.exitCode = code;
   });
 } else {
-  const { runCommand } = require(path.join(__dirname, 'commands.js')) as typeof import('./commands');
+  const { runCommand } = requireCached<typeof import('./commands')>(path.join(__dirname, 'commands.js'));
   void runCommand(command, rest).then((code) => {
     process.exitCode = code;
   });
