@@ -1,7 +1,7 @@
 // Builds the Conversation view's sessions: from each session's transcript (Claude Code, Codex, Gemini) when it can
 // be read (prompts with their uuids, so a fork can cut before them), else from what the hooks
 // recorded. Forks from lineage.jsonl are nested under their parent. Transcripts are read off the
-// extension host (the transcript worker), again only when they change (size/mtime), and then only
+// extension host (the view worker), again only when they change (size/mtime), and then only
 // their appended lines (they can be tens of MB); lineage.jsonl (small) is followed here the same way.
 import * as fs from 'node:fs';
 import { agentCapabilities } from '../agents/capabilities';
@@ -47,8 +47,8 @@ export class ConversationSource {
   }
 
   /**
-   * Reads every transcript that changed since the last call (off the host, in the transcript
-   * worker); `build` then shows them. Until a transcript is read, its session shows what the
+   * Reads every transcript that changed since the last call (off the host, in the view worker);
+   * `build` then shows them. Until a transcript is read, its session shows what the
    * hooks recorded.
    */
   async prepare(logged: readonly LoggedSession[]): Promise<void> {

@@ -9,7 +9,7 @@ import { CMD } from './commandIds';
 import type { ConvPrompt, ConvSession, ConvTool } from './conversationModel';
 import { escapeMarkdown, oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
-import { changeWords, type RowStats } from './rowStats';
+import { RowCounts, type RowStats } from './rowStats';
 import type { StepIndex } from './stepIndex';
 
 export type ConvElement =
@@ -56,8 +56,8 @@ export interface SessionSource {
 
 export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
   private readonly emitter = new vscode.EventEmitter<ConvElement | ConvElement[] | undefined>();
-  /** Step rows drawn before their counts were in: drawn again when they are. */
-  private readonly waiting = new Set<ConvElement>();
+  /** Step file rows and their counts (drawn again when the counts are in). */
+  private readonly counts: RowCounts<ConvElement> | undefined;
   readonly onDidChangeTreeData = this.emitter.event;
   private sessions: ConvSession[] = [];
   /** Refreshes asked for and done (a refresh asked for while one runs is done after it, once). */
@@ -77,11 +77,7 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
     this.sessions = source.build();
     void this.refresh();
     onChange(() => void this.refresh());
-    steps?.stats.onReady(() => {
-      const rows = [...this.waiting];
-      this.waiting.clear();
-      if (rows.length) this.emitter.fire(rows);
-    });
+    this.counts = steps && new RowCounts(steps.stats, (rows) => this.emitter.fire(rows));
   }
 
   /** Reads what changed and shows it; resolves when the view shows everything asked for until now. */
@@ -197,8 +193,7 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
     const item = new vscode.TreeItem(path.basename(c.path), vscode.TreeItemCollapsibleState.None);
     item.id = `step:${el.prompt.key}:${el.callId}:${c.path}`;
     item.resourceUri = vscode.Uri.file(c.path);
-    const { words: what, counting } = this.steps ? changeWords(c, this.steps.stats) : { words: '', counting: false };
-    if (counting) this.waiting.add(el);
+    const what = this.counts?.words(el, c) ?? '';
     const dir = path.dirname(rel);
     item.description = [dir === '.' ? '' : dir, what].filter(Boolean).join(' · ');
     item.contextValue = 'agentRewind.stepFile';

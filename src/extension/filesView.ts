@@ -10,7 +10,7 @@ import { agentInfo } from './agents';
 import { CMD, CTX } from './commandIds';
 import { oneLine } from '../shared/text';
 import { relativeTime } from './relativeTime';
-import { changeWords, type RowStats } from './rowStats';
+import { RowCounts, type RowStats } from './rowStats';
 import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode } from './timelineModel';
 
 export type FilesElement =
@@ -54,8 +54,6 @@ export function checkpointLabel(n: CheckpointNode, width = 30): string {
 
 export class FilesView implements vscode.TreeDataProvider<FilesElement> {
   private readonly emitter = new vscode.EventEmitter<FilesElement | FilesElement[] | undefined>();
-  /** File rows drawn before their counts were in: drawn again when they are. */
-  private readonly waiting = new Set<FilesElement>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly byId = new Map<string, FilesElement>();
   /** Rows shown per group (or filter), beyond the first page. */
@@ -67,18 +65,17 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
   /** The tree, for its message (set by the composition root). */
   tree: vscode.TreeView<FilesElement> | undefined;
 
+  /** File rows and their counts (drawn again when the counts are in). */
+  private readonly counts: RowCounts<FilesElement>;
+
   constructor(
     private readonly model: TimelineModel,
-    private readonly stats: RowStats,
+    stats: RowStats,
   ) {
-    stats.onReady(() => {
-      const rows = [...this.waiting];
-      this.waiting.clear();
-      if (rows.length) this.emitter.fire(rows);
-    });
+    this.counts = new RowCounts(stats, (rows) => this.emitter.fire(rows));
     model.onDidChange(() => {
       this.byId.clear();
-      this.waiting.clear(); // every row is drawn again
+      this.counts.forget(); // every row is drawn again
       this.groups = undefined;
       this.several = undefined;
       this.emitter.fire(undefined);
@@ -276,8 +273,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     item.id = `${el.checkpointId}/${change.path}`;
     item.resourceUri = vscode.Uri.file(change.path);
     const dir = path.dirname(rel);
-    const { words: what, counting } = changeWords(change, this.stats);
-    if (counting) this.waiting.add(el);
+    const what = this.counts.words(el, change);
     item.description = `${dir === '.' ? '' : dir + ' · '}${what}`;
     item.contextValue = 'agentRewind.file';
     item.tooltip = new vscode.MarkdownString().appendText(`${change.path}\n${what}`);

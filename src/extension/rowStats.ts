@@ -14,10 +14,41 @@ export interface RowStats {
 const gone = (s: SpanChange['to'] | undefined) => !!s && s.hash === null && !s.skipped;
 
 /** The row's words, and whether its counts are still being made (then draw it again on `onReady`). */
-export function changeWords(c: SpanChange, stats: RowStats): { words: string; counting: boolean } {
+function changeWords(c: SpanChange, stats: RowStats): { words: string; counting: boolean } {
   if (gone(c.to)) return { words: 'deleted', counting: false };
   if (!c.from || gone(c.from)) return { words: 'created', counting: false };
   const s = stats.of(c);
   if (!s) return { words: '+… −…', counting: true };
   return { words: s.binary ? 'binary' : `+${s.insertions} −${s.deletions}`, counting: false };
+}
+
+/**
+ * A view's file rows and their counts: `words` says what to draw now and keeps a row drawn without
+ * its counts, and when counts come in those rows are handed to `redraw` (the view fires them).
+ */
+export class RowCounts<T> {
+  private readonly waiting = new Set<T>();
+
+  constructor(
+    private readonly stats: RowStats,
+    redraw: (rows: T[]) => void,
+  ) {
+    stats.onReady(() => {
+      const rows = [...this.waiting];
+      this.waiting.clear();
+      if (rows.length) redraw(rows);
+    });
+  }
+
+  /** What the row `el` of change `c` says now. */
+  words(el: T, c: SpanChange): string {
+    const { words, counting } = changeWords(c, this.stats);
+    if (counting) this.waiting.add(el);
+    return words;
+  }
+
+  /** The whole view is drawn again: no row waits any more. */
+  forget(): void {
+    this.waiting.clear();
+  }
 }

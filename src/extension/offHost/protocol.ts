@@ -1,7 +1,8 @@
 // The messages between the extension host and its worker threads (worker.ts), in one place so both
 // sides agree: dry runs, the store's upkeep that reads every blob (clean-up, storage counts), the
-// line counts of the views' file rows, and transcripts for the Conversation view. A plan crosses as a structured clone, without the log's
-// records; a transcript as a change against what the host holds (transcriptOutline.ts).
+// line counts of the views' file rows, and transcripts for the Conversation view. A plan crosses as
+// a structured clone, without the log's records; a transcript as a change against what the host
+// holds (transcriptOutline.ts).
 import type { EffectOverride } from '../../core/config';
 import type { GcLimits, GcReport } from '../../core/gc';
 import type { Plan, PlanOptions } from '../../core/rewind/dryRun';

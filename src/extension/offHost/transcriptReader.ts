@@ -15,10 +15,10 @@ export class TranscriptReader {
   /** The transcript's outline now, or null when it cannot be read (the caller falls back to the hooks' record). */
   async read(file: string, overrides: readonly EffectOverride[]): Promise<Outline | null> {
     const held = this.held.get(file);
-    let d = await this.ask(file, held?.version ?? null, overrides);
-    // A change against prompts not held here cannot happen (versions are unique); if it did: ask for all of it.
-    if (!d.missing && d.keep > (held?.outline?.prompts.length ?? 0)) d = await this.ask(file, null, overrides);
-    const next = applyOutline(held, d);
+    // applyOutline refuses a change against prompts not held here (versions are unique: it cannot
+    // happen); the caller then shows the hooks' record, and the next read, asking from this same
+    // version, gets the whole outline.
+    const next = applyOutline(held, await this.ask(file, held?.version ?? null, overrides));
     this.held.set(file, next);
     return next.outline;
   }

@@ -1,7 +1,7 @@
 // The host side of an off-host worker (worker.ts): one worker thread, one request at a time (plans,
-// clean-up, storage counts; or the views' transcripts and line counts). A newer request of the same kind (the preview's) cancels
-// an older one (still queued: never sent; under way: its answer is dropped); a caller's token cancels
-// its own. A worker that cannot start, or dies, is not retried: requests run on the extension host
+// clean-up, storage counts; or the views' transcripts and line counts). A newer request of the same
+// kind (the preview's) cancels an older one (still queued: never sent; under way: its answer is
+// dropped); a caller's token cancels its own. A worker that cannot start, or dies, is not retried: requests run on the extension host
 // instead (the caller's fallback), said once in the output channel. No vscode here: unit-testable.
 import { Worker } from 'node:worker_threads';
 import type { GcLimits, GcReport } from '../../core/gc';
@@ -52,7 +52,7 @@ export class WorkerClient {
   /** The worker after dispose, while the clean-up it runs finishes. */
   private lingering: Worker | undefined;
 
-  /** `role` names the worker in what the output channel is told ("plan", "transcript"). */
+  /** `role` names the worker in what the output channel is told ("plan", "view"). */
   constructor(
     private readonly workerFile: string,
     private readonly log: (line: string) => void,
@@ -197,9 +197,18 @@ export class WorkerClient {
 }
 
 function settle(p: Pending, m: FromWorker): void {
-  if (m.type === 'failed') p.reject(new Error(m.message));
-  else
-    p.resolve(
-      m.type === 'plan' ? m.plan : m.type === 'gc' ? m.report : m.type === 'usage' ? m.usage : m.type === 'stats' ? m.stats : m.delta,
-    );
+  switch (m.type) {
+    case 'failed':
+      return p.reject(new Error(m.message));
+    case 'plan':
+      return p.resolve(m.plan);
+    case 'gc':
+      return p.resolve(m.report);
+    case 'usage':
+      return p.resolve(m.usage);
+    case 'stats':
+      return p.resolve(m.stats);
+    case 'outline':
+      return p.resolve(m.delta);
+  }
 }
