@@ -16,7 +16,8 @@ import {
 } from '../../src/agents/claude/settings';
 import { claudeEnv, type ClaudeRun, projectDir, promptArgs, repoRoot, runClaude } from './claudeCli';
 import type { Tree } from './checkers';
-import { type MockModel, readRequests, type RequestRecord, type Step } from './mockModel.mjs';
+import { readRequests, type ScriptedModel } from './kit/model.mjs';
+import type { RequestRecord, Step } from './kit/wire/anthropic.mjs';
 
 export const DIST = path.join(repoRoot, 'dist');
 
@@ -82,7 +83,7 @@ export class World {
   constructor(
     readonly name: string,
     readonly bin: string,
-    readonly model: MockModel,
+    readonly model: ScriptedModel<Step>,
     opts: { hostilePaths?: boolean } = {},
   ) {
     this.root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `ar-compat-${name}-`)));
@@ -132,7 +133,7 @@ export class World {
                 hooks: [
                   {
                     type: 'command',
-                    command: `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'capture.mjs'))} ${shellQuote(this.userHookLog)}`,
+                    command: `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'kit', 'recordHook.mjs'))} ${shellQuote(this.userHookLog)}`,
                   },
                 ],
               },
@@ -158,7 +159,7 @@ export class World {
   addCaptureHook(): void {
     const file = settingsPath(this.ws);
     const j = JSON.parse(readSettingsFile(file) ?? '{}');
-    const command = `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'capture.mjs'))} ${shellQuote(this.payloadLog)}`;
+    const command = `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'kit', 'recordHook.mjs'))} ${shellQuote(this.payloadLog)}`;
     j.hooks ??= {};
     for (const e of [
       'SessionStart',
@@ -189,11 +190,11 @@ export class World {
   /** One scripted `claude -p` run; what the hooks and the model saw during it. */
   async claude(label: string, prompt: string, steps: Step[], resume?: string): Promise<RunOutcome> {
     const before = this.payloads().length;
-    const reqBefore = readRequests(this.requestLog).length;
+    const reqBefore = readRequests<RequestRecord>(this.requestLog).length;
     this.model.setScript(steps, label);
     const run = await runClaude(this.bin, promptArgs(prompt, resume), { cwd: this.ws, env: claudeEnv(this.home, this.model.url) });
     const payloads = this.payloads().slice(before);
-    const requests = readRequests(this.requestLog).slice(reqBefore);
+    const requests = readRequests<RequestRecord>(this.requestLog).slice(reqBefore);
     const session = run.result?.session_id ?? String(payloads[0]?.payload.session_id ?? '');
     return { label, run, session, payloads, requests };
   }

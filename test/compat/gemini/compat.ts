@@ -23,7 +23,8 @@ import { checkNotUndone, checkPromptCheckpoints, type CheckpointJson, type NotUn
 import { DIST, ensureBuilt, tree } from '../harness';
 import { Report } from '../report';
 import { ensureGemini } from './geminiCli';
-import { type RequestRecord, startMockGemini, type Step } from './mockModel.mjs';
+import { startScriptedModel } from '../kit/model.mjs';
+import type { RequestRecord, Step } from '../kit/wire/gemini.mjs';
 import { GeminiWorld, type RunOutcome } from './session';
 import { KEEP_RESUMED_SESSIONS, projectSettingsPath } from './settings';
 
@@ -92,7 +93,7 @@ function errorsLog(store: string): string[] {
 
 async function scenario(bin: string, version: string): Promise<void> {
   report.begin(`Gemini CLI ${version}: create, edit, delete, shell edit, push; rewind files and conversation`);
-  const model = await startMockGemini({});
+  const model = await startScriptedModel({ wire: 'gemini' });
   const w = new GeminiWorld('compat', bin, model, KEEP_RESUMED_SESSIONS);
   try {
     await run(w);
