@@ -1,6 +1,6 @@
 // The compat tier for the REAL OpenAI Codex CLI (pinned 0.171.0, or CODEX_VERSION): installed by
 // codexCli.ts into the ignored tools folder, run offline against the scripted Responses API
-// (mockModel.mjs, 127.0.0.1 only; plugins, analytics, feedback, update checks off: codexHome.ts).
+// (kit/model.mjs, wire openai-responses, 127.0.0.1 only; plugins, analytics, feedback, update checks off: codexHome.ts).
 // Our hooks are connected exactly as "Connect Agents…" writes them (src/agents/codex/connect.ts:
 // `<workspace>/.codex/hooks.json`, the project trusted, our hooks trusted through `codex app-server`
 // with `trustCodexHooks`). A recorder in the user layer ($CODEX_HOME/hooks.json) keeps every raw

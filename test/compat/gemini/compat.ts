@@ -1,6 +1,6 @@
 // The Gemini CLI compat tier: our hooks, store and CLI against the REAL Gemini CLI (pinned, installed
 // into the ignored tool folder by geminiCli.ts), offline against the scripted Gemini API
-// (mockModel.mjs: loopback, dummy key; netGuard.cjs logs any other host), our hooks connected the
+// (kit/model.mjs, wire gemini: loopback, dummy key; kit/netGuard.cjs logs any other host), our hooks connected the
 // way "Connect Agents…" writes them (src/agents/gemini/connect.ts). One session: a prompt that
 // creates, edits and deletes files (write_file, replace, rm through the shell), changes a file with
 // a shell command, commits and pushes to a local bare remote; a second prompt on `--resume`; then

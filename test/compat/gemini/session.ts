@@ -38,7 +38,7 @@ export interface RunOutcome {
   /** Events whose sleeping hook woke up (was not killed by the timeout). */
   woke: string[];
   requests: RequestRecord[];
-  /** Hosts other than loopback the CLI tried to reach (from netGuard.cjs). */
+  /** Hosts other than loopback the CLI tried to reach (from kit/netGuard.cjs). */
   network: string[];
 }
 
@@ -201,7 +201,7 @@ export class GeminiWorld {
   private runEnv(trust: Trust, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     return geminiEnv(this.home, this.model.url, {
       ...(trust === 'env' ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {}),
-      NODE_OPTIONS: `--require ${path.join(__dirname, 'netGuard.cjs')}`,
+      NODE_OPTIONS: `--require ${path.join(__dirname, '..', 'kit', 'netGuard.cjs')}`,
       AGENT_REWIND_NET_LOG: this.netLog,
       ...extra,
     });
