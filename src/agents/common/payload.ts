@@ -66,6 +66,8 @@ export function absPath(p: unknown, cwd: string | undefined): string | null {
 export interface HookContext {
   event?: string;
   env?: NodeJS.ProcessEnv;
+  /** The hook process's working folder: the workspace, for agents whose payload names none (Windsurf, Kiro's IDE). */
+  cwd?: string;
 }
 
 /**
