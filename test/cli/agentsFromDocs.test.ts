@@ -8,7 +8,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { cli, cliJson } from '../helpers/cli';
+import { pathToFileURL } from 'node:url';
+import { opencodeConnector } from '../../src/agents/opencode/connect';
+import { OPENCODE_PLUGIN_REL } from '../../src/agents/opencode/plugin';
+import { CLI, cli, cliJson } from '../helpers/cli';
 import { sandbox } from '../helpers/tmp';
 
 const FIX = path.resolve(__dirname, '../fixtures/agents');
@@ -219,5 +222,62 @@ describe('the agents added from their docs, through real hook processes', () => 
     ide('promptSubmit', { USER_PROMPT: 'second' });
     rewindToFirstPrompt(c, 'kiro');
     assertRewound(c);
+  });
+
+  it('opencode: the plugin Connect writes, loaded as OpenCode loads it, drives the real CLI; a dead CLI only logs', async () => {
+    const c = setup();
+    opencodeConnector.connect(c.ws, { node: process.execPath, cli: CLI, store: c.store });
+    // OpenCode (Bun) imports the .js as an ES module; Node needs the .mjs name for that.
+    const mjs = path.join(c.ws, 'plugin.mjs');
+    fs.copyFileSync(path.join(c.ws, OPENCODE_PLUGIN_REL), mjs);
+    const mod = await import(pathToFileURL(mjs).href);
+    const hooks = await mod.AgentRewind({ directory: c.ws, worktree: c.ws, project: {}, client: {}, $: null });
+    const sessionID = 'ses_plugin_1';
+    await hooks.event({ event: { type: 'session.created', properties: { info: { id: sessionID, directory: c.ws } } } });
+    const prompt = async (text: string) =>
+      hooks['chat.message'](
+        { sessionID, messageID: `msg_${text}` },
+        {
+          message: {},
+          parts: [
+            { type: 'text', text },
+            { type: 'text', text: 'ctx', synthetic: true },
+          ],
+        },
+      );
+    await prompt('Move the retry constant');
+    const input = { tool: 'write', sessionID, callID: 'call_1' };
+    const args = { filePath: path.join(c.ws, 'src/net/retry.ts'), content: 'export const MAX = 3\n' };
+    await hooks['tool.execute.before'](input, { args });
+    write(c, 'src/net/retry.ts', 'export const MAX = 3\n');
+    await hooks['tool.execute.after'](input, { title: 'src/net/retry.ts', output: '', metadata: {} });
+    const bash = { tool: 'bash', sessionID, callID: 'call_2' };
+    await hooks['tool.execute.before'](bash, { args: { command: "sed -i 's/retryOnce/retry/' src/net/*.ts" } });
+    write(c, 'src/net/client.ts', 'const MAX = 3\nretry(1)\n');
+    write(c, 'src/net/server.ts', 'retry(2)\n');
+    await hooks['tool.execute.after'](
+      { ...bash, args: { command: "sed -i 's/retryOnce/retry/' src/net/*.ts" } },
+      { title: '', output: '', metadata: { exit: 0 } },
+    );
+    await hooks.event({ event: { type: 'session.idle', properties: { sessionID } } });
+    await prompt('second');
+    const cps = cliJson<{ kind: string; label: string }[]>(['checkpoints'], { store: c.store });
+    assert.ok(
+      cps.some((x) => x.kind === 'prompt' && x.label.includes('Move the retry constant') && !x.label.includes('ctx')),
+      JSON.stringify(cps),
+    );
+    rewindToFirstPrompt(c, 'opencode');
+    assertRewound(c);
+
+    // A CLI that cannot start: OpenCode's hook still resolves, and the store's errors.log says why.
+    const broken = setup();
+    opencodeConnector.connect(broken.ws, { node: path.join(broken.ws, 'no-such-node'), cli: CLI, store: broken.store });
+    fs.mkdirSync(broken.store, { recursive: true });
+    const brokenMjs = path.join(broken.ws, 'plugin.mjs');
+    fs.copyFileSync(path.join(broken.ws, OPENCODE_PLUGIN_REL), brokenMjs);
+    const bmod = await import(pathToFileURL(brokenMjs).href);
+    const bhooks = await bmod.AgentRewind({ directory: broken.ws, worktree: broken.ws });
+    await bhooks['tool.execute.before']({ tool: 'write', sessionID, callID: 'c' }, { args: { filePath: 'a.txt' } });
+    assert.match(errors(broken), /opencode plugin: tool\.execute\.before: .*ENOENT/);
   });
 });
