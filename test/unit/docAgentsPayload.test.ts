@@ -60,7 +60,8 @@ test('droid: Create / Edit / Execute; no call id, so the two ends share a pair k
   const a = d('post-Create.json');
   assert.ok(b.type === 'before_tool' && a.type === 'after_tool' && b.pairKey && b.pairKey === a.pairKey && !b.callId);
   assert.deepEqual(b.paths, [`${WS}/src/net/retry.ts`]);
-  assert.deepEqual(d('pre-Edit.json').type === 'before_tool' && d('pre-Edit.json').paths, [`${WS}/src/net/client.ts`]);
+  const edit = d('pre-Edit.json');
+  assert.deepEqual(edit.type === 'before_tool' && edit.paths, [`${WS}/src/net/client.ts`]);
   const x = d('pre-Execute.json');
   assert.ok(x.type === 'before_tool' && x.shell);
   const patch = ev(
@@ -86,7 +87,8 @@ test('auggie: conversation_id is the session, workspace_roots[0] the folder; rel
   assert.deepEqual(w.type === 'before_tool' && w.paths, [`${WS}/src/net/retry.ts`]);
   const e = g('post-str-replace-editor.json');
   assert.ok(e.type === 'after_tool' && e.ok);
-  assert.equal(g('pre-launch-process.json').type === 'before_tool' && g('pre-launch-process.json').shell, true);
+  const launch = g('pre-launch-process.json');
+  assert.equal(launch.type === 'before_tool' && launch.shell, true);
   const failed = ev(parseAuggiePayload(patched('auggie/post-save-file.json', (x) => (x.tool_error = 'disk full'))));
   assert.ok(failed.type === 'after_tool' && !failed.ok);
   const rm = ev(
@@ -108,7 +110,7 @@ test('windsurf: trajectory_id is the session; write_code and run_command pair by
   assert.deepEqual(b.paths, [`${WS}/src/net/client.ts`]);
   const rb = w('pre_run_command.json');
   const ra = w('post_run_command.json');
-  assert.ok(rb.type === 'before_tool' && rb.shell && rb.pairKey === ra.pairKey);
+  assert.ok(rb.type === 'before_tool' && ra.type === 'after_tool' && rb.shell && rb.pairKey === ra.pairKey);
   const m = w('pre_mcp_tool_use.json');
   assert.ok(m.type === 'before_tool' && m.kind.kind === 'remote' && m.kind.server === 'github');
   assert.equal(w('post_cascade_response.json').type, 'stop');
@@ -152,7 +154,8 @@ test('opencode: the plugin payloads; callID pairs; a relative filePath resolves 
   const a = o('tool.execute.after-write.json');
   assert.ok(b.type === 'before_tool' && a.type === 'after_tool' && b.callId === 'call_oc_write_1' && a.callId === b.callId);
   assert.deepEqual(b.paths, [`${WS}/src/net/retry.ts`]);
-  assert.ok(o('tool.execute.before-bash.json').type === 'before_tool' && o('tool.execute.before-bash.json').shell);
+  const bash = o('tool.execute.before-bash.json');
+  assert.ok(bash.type === 'before_tool' && bash.shell);
   assert.equal(o('session.idle.json').type, 'stop');
   const rel = ev(parseOpencodePayload(patched('opencode/tool.execute.before-edit.json', (x) => (x.args.filePath = 'src/x.ts'))));
   assert.deepEqual(rel.type === 'before_tool' && rel.paths, [`${WS}/src/x.ts`]);

@@ -5,7 +5,7 @@
 // `is_mcp_tool`, `mcp_metadata`. No call id: a call's two ends pair by (tool, input) in order.
 // Auggie's tools: `save-file` / `str-replace-editor` (`path`, relative to the workspace root),
 // `remove-files` (`file_paths`), `launch-process` (`command`, `cwd`).
-import { checkAbsolutePath } from '../../core/paths';
+import { checkAbsolutePath } from '../../core/workspace/paths';
 import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult, EventBase } from '../../recording/events';
 import { claudeLikeEvent } from '../common/claudeLike';
