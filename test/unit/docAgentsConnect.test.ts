@@ -10,7 +10,9 @@ import { test } from 'node:test';
 import { auggieConnector } from '../../src/agents/auggie/connect';
 import { CONNECT_MARKER } from '../../src/agents/claude/settings';
 import type { AgentConnector, HookTarget } from '../../src/agents/connector';
+import { CONNECTORS } from '../../src/agents/connectors';
 import { droidConnector } from '../../src/agents/droid/connect';
+import { hostEditorAgent, hostFirst } from '../../src/agents/hostEditor';
 import { kiroConnector, KIRO_CLI_TRIGGERS } from '../../src/agents/kiro/connect';
 import { KIRO_IDE_EVENTS } from '../../src/agents/kiro/hookPayload';
 import { opencodeConnector } from '../../src/agents/opencode/connect';
@@ -141,4 +143,23 @@ test('opencode: the plugin file in .opencode/plugins/, carrying the CLI, the sto
   assert.ok(text.includes(JSON.stringify(TARGET.cli)) && text.includes(JSON.stringify(TARGET.store)) && text.includes(CONNECT_MARKER));
   assert.match(text, /export const AgentRewind = async/);
   assert.ok(fs.existsSync(path.join(ws, '.opencode/plugins/mine.ts')), "the user's plugin stays");
+});
+
+test('inside Windsurf, Kiro or Cursor, Connect Agents… offers that editor’s own agent first', () => {
+  assert.equal(hostEditorAgent('Windsurf'), 'windsurf');
+  assert.equal(hostEditorAgent('Windsurf - Next'), 'windsurf');
+  assert.equal(hostEditorAgent('Kiro'), 'kiro');
+  assert.equal(hostEditorAgent('Cursor'), 'cursor');
+  assert.equal(hostEditorAgent('Code - OSS', 'kiro'), 'kiro', 'by URI scheme when the name is generic');
+  assert.equal(hostEditorAgent('Visual Studio Code', 'vscode'), null);
+  const order = hostFirst(CONNECTORS, 'kiro').map((c) => c.agent);
+  assert.equal(order[0], 'kiro');
+  assert.deepEqual(
+    order.slice(1),
+    CONNECTORS.map((c) => c.agent).filter((a) => a !== 'kiro'),
+  );
+  assert.deepEqual(
+    hostFirst(CONNECTORS, null).map((c) => c.agent),
+    CONNECTORS.map((c) => c.agent),
+  );
 });
