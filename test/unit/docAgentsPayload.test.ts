@@ -43,6 +43,8 @@ test('qwen: Claude-shaped events; its runtime tool ids; the call id pairs; submi
     ),
   );
   assert.ok(p.type === 'prompt' && p.text === 'mine');
+  const continuation = patched('qwen/prompt.json', (x) => ((x.prompt = ''), delete x.submitted_prompt));
+  assert.equal(parseQwenPayload(continuation, {}).kind, 'ignore', 'a tool-result continuation is no prompt');
   const relative = ev(
     parseQwenPayload(
       patched('qwen/pre-edit.json', (x) => (x.tool_input.file_path = 'src/a.ts')),

@@ -48,6 +48,9 @@ export function qwenToolKind(tool: string, input: Payload, cwd: string | undefin
 export function parseQwenPayload(text: string, env: NodeJS.ProcessEnv = process.env): AdapterResult {
   const sp = snakePayload(text, 'qwen', env.QWEN_PROJECT_DIR);
   if ('kind' in sp) return sp;
+  // A tool-result continuation carries no user text (its parts are function responses) [U: confirm with the real client].
+  if (sp.event === 'UserPromptSubmit' && typeof sp.p.submitted_prompt !== 'string' && str(sp.p.prompt).trim() === '')
+    return { kind: 'ignore' };
   return claudeLikeEvent(sp.p, sp.event, sp.base, {
     toolKind: qwenToolKind,
     promptOf: (p) => (typeof p.submitted_prompt === 'string' ? p.submitted_prompt : typeof p.prompt === 'string' ? p.prompt : undefined),
