@@ -6,7 +6,7 @@ import { claudeForker } from './claude/forkTranscript';
 import { readTimeline, TranscriptFollower, type TranscriptTimeline } from './claude/transcriptTimeline';
 import { codexConversation } from './codex/conversation';
 import { geminiConversation } from './gemini/conversation';
-import type { EffectOverride } from '../core/config';
+import type { EffectOverride } from '../core/store/config';
 import type { AgentId } from './connector';
 import type { TranscriptForker } from '../recording/forkConversation';
 
@@ -78,6 +78,58 @@ const TABLE: Record<AgentId, AgentCapabilities> = {
     transcriptReadable: false,
     conversationUnavailable:
       "Cline keeps its task history in its own storage, which no other program can fork or resume; use Cline's own checkpoints for the conversation",
+  },
+  // Resumable files, not read yet: OpenCode's session storage and Qwen Code's chats (issue 29's
+  // compat tier proves the real clients first). Until then: files only, with where the file is.
+  opencode: {
+    agent: 'opencode',
+    displayName: 'OpenCode',
+    icon: 'code',
+    transcriptReadable: false,
+    conversationUnavailable:
+      "OpenCode keeps each session in its own storage (~/.local/share/opencode/storage, resumed with opencode --session <id>), which Agent Rewind does not fork yet; use OpenCode's /undo for the conversation",
+    install: 'npm install -g opencode-ai',
+  },
+  qwen: {
+    agent: 'qwen',
+    displayName: 'Qwen Code',
+    icon: 'hubot',
+    transcriptReadable: false,
+    conversationUnavailable:
+      "Qwen Code saves each chat as a file under ~/.qwen/projects/<project>/chats/ (resumed with qwen --resume <id>), which Agent Rewind does not fork yet; use Qwen Code's /rewind for the conversation",
+    install: 'npm install -g @qwen-code/qwen-code',
+  },
+  droid: {
+    agent: 'droid',
+    displayName: 'Factory Droid',
+    icon: 'rocket',
+    transcriptReadable: false,
+    conversationUnavailable:
+      "Agent Rewind does not read Droid's session files (~/.factory/sessions) yet, so it rewinds Droid's files only; use Droid's own /rewind for the conversation",
+  },
+  auggie: {
+    agent: 'auggie',
+    displayName: 'Auggie',
+    icon: 'sparkle-filled',
+    transcriptReadable: false,
+    conversationUnavailable:
+      "Auggie's conversations are kept by Augment's service, which no other program can fork or resume; Agent Rewind rewinds Auggie's files only",
+  },
+  windsurf: {
+    agent: 'windsurf',
+    displayName: 'Windsurf',
+    icon: 'symbol-event',
+    transcriptReadable: false,
+    conversationUnavailable:
+      "Windsurf keeps Cascade conversations in its own storage, which no other program can fork or resume; use Cascade's own checkpoints for the conversation",
+  },
+  kiro: {
+    agent: 'kiro',
+    displayName: 'Kiro',
+    icon: 'symbol-misc',
+    transcriptReadable: false,
+    conversationUnavailable:
+      "Kiro keeps its chats in its own storage and its hooks name no session, which no other program can fork or resume; use Kiro's own checkpoints for the conversation",
   },
 };
 
