@@ -2,7 +2,7 @@
 // our hooks, store and CLI against the REAL agent CLIs, offline against scripted model servers. Each
 // client is installed pinned, once, into .vscode-test/ (never a project dependency), then run under tsx:
 // Claude Code (test/compat/compat.ts), Codex CLI (codex/compat.ts), Gemini CLI (gemini/compat.ts),
-// OpenCode (opencode/compat.ts) and Qwen Code (qwen/compat.ts), one after the other, all on the same
+// OpenCode (opencode/compat.ts), Qwen Code (qwen/compat.ts) and Factory Droid (droid/compat.ts), one after the other, all on the same
 // kit (test/compat/kit/: one scripted model server, one CLI driver, one hook recorder) and the same
 // tools folder. Every client prints one line `<agent> <version>: <n> checks, <n> passed, <n> failed`
 // and its time; the tier fails if any run fails. COMPAT_ONLY=opencode,qwen runs some of them.
@@ -20,6 +20,7 @@ const CLIENTS = {
   gemini: join(here, 'gemini', 'compat.ts'),
   opencode: join(here, 'opencode', 'compat.ts'),
   qwen: join(here, 'qwen', 'compat.ts'),
+  droid: join(here, 'droid', 'compat.ts'),
 };
 const only = (process.env.COMPAT_ONLY ?? '').split(',').filter(Boolean);
 const unknown = only.filter((c) => !(c in CLIENTS));

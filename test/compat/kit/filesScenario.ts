@@ -48,6 +48,11 @@ export interface ClientDriver {
   prepare(w: ClientWorld): void;
   /** One non-interactive prompt; `resume`: a session to continue. */
   prompt(w: ClientWorld, text: string, resume?: string): Promise<PromptRun>;
+  /**
+   * False when the client fires no prompt hook in the mode we drive it (Droid's `exec`): no prompt
+   * checkpoints are expected, and the rewind goes to the session's first checkpoint instead.
+   */
+  promptHook?: boolean;
   /** Files of the workspace that are the client's own (config, plugin folder), not the project's. */
   ownFiles: string[];
   /** Client-specific checks and notes after the session (conversation storage, payload shape…). */
@@ -214,13 +219,21 @@ async function session(d: ClientDriver, w: ClientWorld, report: Report): Promise
 
   // ---- files: checkpoints, plan, rewind, verify, undo
   const cps = arJson<CheckpointJson[]>(['checkpoints']).filter((c) => !r1.session || c.session === r1.session);
-  report.check('one prompt checkpoint per prompt, labelled with the prompt, in the session the client reported', () =>
-    checkPromptCheckpoints(cps, [P1, P2], r1.session),
-  );
-  const prompts = cps.filter((c) => c.kind === 'prompt');
-  if (prompts[0]) {
-    const plan = arJson<{ files: { path: string; action: string }[]; blocked: unknown[] }>(['plan', '--to', prompts[0].id]);
-    report.check('plan --to prompt 1: every file the agent touched, with the right action', () => {
+  let first: CheckpointJson | undefined;
+  if (d.promptHook === false) {
+    first = cps[0];
+    report.check(`no prompt hook in this mode: the session's first checkpoint (${first?.kind ?? 'none'}) comes before any change`, () =>
+      first ? [] : [`no checkpoint at all for session ${r1.session}`],
+    );
+  } else {
+    report.check('one prompt checkpoint per prompt, labelled with the prompt, in the session the client reported', () =>
+      checkPromptCheckpoints(cps, [P1, P2], r1.session),
+    );
+    first = cps.find((c) => c.kind === 'prompt');
+  }
+  if (first) {
+    const plan = arJson<{ files: { path: string; action: string }[]; blocked: unknown[] }>(['plan', '--to', first.id]);
+    report.check('plan --to the first checkpoint: every file the agent touched, with the right action', () => {
       const got = new Map(plan.files.map((f) => [path.relative(w.ws, f.path), f.action]));
       const want: Record<string, string> = {
         'CHANGELOG.md': 'delete',
@@ -236,9 +249,9 @@ async function session(d: ClientDriver, w: ClientWorld, report: Report): Promise
       if (plan.blocked.length) p.push(`blocked: ${JSON.stringify(plan.blocked)}`);
       return p;
     });
-    const rw = ar(['rewind', '--to', prompts[0].id, '--json']);
+    const rw = ar(['rewind', '--to', first.id, '--json']);
     const res = rw.status === 0 ? (JSON.parse(rw.stdout) as { checkpoint: string }) : null;
-    report.check('rewind --to prompt 1: the tool edits and the shell changes undone, byte-exact on disk', () =>
+    report.check('rewind --to the first checkpoint: the tool edits and the shell changes undone, byte-exact on disk', () =>
       res ? treeDiff(T0, tree(w.ws), AGENT_FILES) : [`rewind exited ${rw.status}: ${rw.stderr.slice(0, 300)}`],
     );
     report.check('verify: the store is sound', () => {
