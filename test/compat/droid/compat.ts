@@ -64,14 +64,16 @@ function driver(bin: string, version: string): ClientDriver {
     agent: 'droid',
     version,
     tools: {
-      write: (file, content) => ({ call: { name: 'Create', args: { file_path: file, content } } }),
-      edit: (file, oldText, newText) => ({ call: { name: 'Edit', args: { file_path: file, old_str: oldText, new_str: newText } } }),
-      shell: (command) => ({
-        call: {
-          name: 'Execute',
-          args: { command, summary: 'Run a scripted shell step', riskLevel: 'low', riskLevelReason: 'A scripted test step.' },
+      write: (file, content) => [{ call: { name: 'Create', args: { file_path: file, content } } }],
+      edit: (file, oldText, newText) => [{ call: { name: 'Edit', args: { file_path: file, old_str: oldText, new_str: newText } } }],
+      shell: (command) => [
+        {
+          call: {
+            name: 'Execute',
+            args: { command, summary: 'Run a scripted shell step', riskLevel: 'low', riskLevelReason: 'A scripted test step.' },
+          },
         },
-      }),
+      ],
     },
     prepare(w) {
       const file = path.join(w.home, '.factory', 'settings.json');

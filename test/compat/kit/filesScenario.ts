@@ -38,11 +38,12 @@ export interface ClientDriver {
   /** The agent id of its connector and of `agent-rewind hook <agent>`. */
   agent: string;
   version: string;
-  /** Tool calls in this client's names. */
+  /** Tool calls in this client's names: one or more steps each (Qwen Code must read a file before it edits it). */
   tools: {
-    write(file: string, content: string): Step;
-    edit(file: string, oldText: string, newText: string): Step;
-    shell(command: string): Step;
+    write(file: string, content: string): Step[];
+    edit(file: string, oldText: string, newText: string): Step[];
+    /** `touches`: the files the command changes in place (absolute). */
+    shell(command: string, touches?: string[]): Step[];
   };
   /** Config and environment files the client needs in this world (the model endpoint among them). */
   prepare(w: ClientWorld): void;
@@ -53,6 +54,8 @@ export interface ClientDriver {
    * checkpoints are expected, and the rewind goes to the session's first checkpoint instead.
    */
   promptHook?: boolean;
+  /** The prompt as the client hands it to its hooks and model, when a command-line prompt is changed on the way (OpenCode quotes it). */
+  promptAsSent?(text: string): string;
   /** Files of the workspace that are the client's own (config, plugin folder), not the project's. */
   ownFiles: string[];
   /** Client-specific checks and notes after the session (conversation storage, payload shape…). */
@@ -178,10 +181,10 @@ async function session(d: ClientDriver, w: ClientWorld, report: Report): Promise
   // ---- prompt 1: create, edit, shell delete, shell edit
   w.model.setScript(
     [
-      d.tools.write(path.join(w.ws, 'CHANGELOG.md'), '# Changelog\n\n## 1.1.0\n- Added this changelog.\n'),
-      d.tools.edit(path.join(w.ws, 'version.txt'), '1.0.0', '1.1.0'),
-      d.tools.shell('rm old-notes.txt'),
-      d.tools.shell("sed -i 's/debug=true/debug=false/' config.ini"),
+      ...d.tools.write(path.join(w.ws, 'CHANGELOG.md'), '# Changelog\n\n## 1.1.0\n- Added this changelog.\n'),
+      ...d.tools.edit(path.join(w.ws, 'version.txt'), '1.0.0', '1.1.0'),
+      ...d.tools.shell('rm old-notes.txt'),
+      ...d.tools.shell("sed -i 's/debug=true/debug=false/' config.ini", [path.join(w.ws, 'config.ini')]),
       { text: 'Released 1.1.0.' },
     ],
     'prompt 1',
@@ -200,7 +203,7 @@ async function session(d: ClientDriver, w: ClientWorld, report: Report): Promise
 
   // ---- prompt 2: the same session, continued with the client's own resume option
   w.model.setScript(
-    [d.tools.edit(path.join(w.ws, 'CHANGELOG.md'), '- Added this changelog.', '- Added this changelog.\n- Ready.'), { text: 'Noted.' }],
+    [...d.tools.edit(path.join(w.ws, 'CHANGELOG.md'), '- Added this changelog.', '- Added this changelog.\n- Ready.'), { text: 'Noted.' }],
     'prompt 2',
   );
   before = readRequests(w.requestLog).length;
@@ -215,6 +218,9 @@ async function session(d: ClientDriver, w: ClientWorld, report: Report): Promise
     return p;
   });
   const T2 = tree(w.ws);
+  report.check('prompt 2: the workspace changed as scripted', () =>
+    fs.readFileSync(path.join(w.ws, 'CHANGELOG.md'), 'utf8').includes('- Ready.') ? [] : ['CHANGELOG.md unchanged'],
+  );
   report.check('recording: nothing in errors.log after two prompts', () => errorsLog(w.store));
 
   // ---- files: checkpoints, plan, rewind, verify, undo
@@ -226,8 +232,9 @@ async function session(d: ClientDriver, w: ClientWorld, report: Report): Promise
       first ? [] : [`no checkpoint at all for session ${r1.session}`],
     );
   } else {
+    const sent = [P1, P2].map((p) => d.promptAsSent?.(p) ?? p);
     report.check('one prompt checkpoint per prompt, labelled with the prompt, in the session the client reported', () =>
-      checkPromptCheckpoints(cps, [P1, P2], r1.session),
+      checkPromptCheckpoints(cps, sent, r1.session),
     );
     first = cps.find((c) => c.kind === 'prompt');
   }

@@ -68,9 +68,9 @@ function driver(bin: string, version: string): ClientDriver {
     agent: 'opencode',
     version,
     tools: {
-      write: (file, content) => ({ call: { name: 'write', args: { filePath: file, content } } }),
-      edit: (file, oldText, newText) => ({ call: { name: 'edit', args: { filePath: file, oldString: oldText, newString: newText } } }),
-      shell: (command) => ({ call: { name: 'bash', args: { command, description: 'Scripted shell step.' } } }),
+      write: (file, content) => [{ call: { name: 'write', args: { filePath: file, content } } }],
+      edit: (file, oldText, newText) => [{ call: { name: 'edit', args: { filePath: file, oldString: oldText, newString: newText } } }],
+      shell: (command) => [{ call: { name: 'bash', args: { command, description: 'Scripted shell step.' } } }],
     },
     prepare(w) {
       // The model: a custom provider on the OpenAI-compatible SDK, pointed at the scripted server.
@@ -96,6 +96,9 @@ function driver(bin: string, version: string): ClientDriver {
       const run = await runCli(bin, args, { cwd: w.ws, env: env(w), timeoutMs: 240000, name: 'opencode' });
       return { run, session: sessionOf(run.stdout) };
     },
+    // `opencode run <message..>` joins its words and wraps each one holding a space in double quotes: the
+    // prompt `fix it` given as one argument reaches the plugin and the model as `"fix it"`.
+    promptAsSent: (text) => (text.includes(' ') ? `"${text}"` : text),
     ownFiles: ['.opencode/plugins/agent-rewind.js'],
     after: (w, report, s) => conversation(bin, w, report, s),
   };

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { ensureTool, jsonOf, runCli, type ToolSpec } from '../kit/cli';
 import { type ClientDriver, type ClientWorld, runFilesScenario } from '../kit/filesScenario';
 import { readRequests } from '../kit/model.mjs';
-import type { RequestRecord } from '../kit/wire/chat.mjs';
+import type { RequestRecord, Step } from '../kit/wire/chat.mjs';
 import type { Report } from '../report';
 
 export const QWEN_PIN = '0.24.4';
@@ -65,6 +65,8 @@ function chatFile(w: ClientWorld, session: string): string {
   return path.join(w.home, '.qwen', 'projects', w.ws.replace(/[^A-Za-z0-9]/g, '-'), 'chats', `${session}.jsonl`);
 }
 
+const read = (file: string): Step => ({ call: { name: 'read_file', args: { file_path: file } } });
+
 function driver(bin: string, version: string): ClientDriver {
   const prompt = async (w: ClientWorld, text: string, resume?: string) => {
     const args = ['-p', text, '--yolo', '-o', 'json', ...(resume ? ['--resume', resume] : [])];
@@ -75,10 +77,18 @@ function driver(bin: string, version: string): ClientDriver {
   return {
     agent: 'qwen',
     version,
+    // Qwen Code refuses to edit a file "not read in this session" (the edit tool, and `sed -i` through the
+    // shell too), and a resumed session has read nothing yet: each edit reads its file first.
     tools: {
-      write: (file, content) => ({ call: { name: 'write_file', args: { file_path: file, content } } }),
-      edit: (file, oldText, newText) => ({ call: { name: 'edit', args: { file_path: file, old_string: oldText, new_string: newText } } }),
-      shell: (command) => ({ call: { name: 'run_shell_command', args: { command, description: 'Scripted shell step.' } } }),
+      write: (file, content) => [{ call: { name: 'write_file', args: { file_path: file, content } } }],
+      edit: (file, oldText, newText) => [
+        read(file),
+        { call: { name: 'edit', args: { file_path: file, old_string: oldText, new_string: newText } } },
+      ],
+      shell: (command, touches = []) => [
+        ...touches.map(read),
+        { call: { name: 'run_shell_command', args: { command, description: 'Scripted shell step.' } } },
+      ],
     },
     prepare(w) {
       // User settings: no usage statistics, no update checks (the project settings are Connect's).
