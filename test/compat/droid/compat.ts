@@ -10,7 +10,8 @@
 // download one. FACTORY_AIRGAP_ENABLED keeps it off Factory's services; FACTORY_API_BASE_URL points at
 // the scripted server, so any call to Factory's API shows up as an unknown endpoint.
 // What the real client showed: `droid exec` fires no UserPromptSubmit (SessionStart, Pre/PostToolUse,
-// Stop and SessionEnd only), so a prompt checkpoint never comes from it.
+// Stop and SessionEnd only), so a prompt checkpoint never comes from it; continuing a session needs a
+// login, forking one does not (the second prompt runs on `exec --fork <id>`, a new session).
 //
 //   node --import tsx test/compat/droid/compat.ts      (test/compat/run.mjs runs it)
 import * as fs from 'node:fs';
@@ -89,7 +90,9 @@ function driver(bin: string, version: string): ClientDriver {
       fs.writeFileSync(file, JSON.stringify({ customModels: [custom] }, null, 2));
     },
     async prompt(w, text, resume) {
-      const args = ['exec', '-m', MODEL, '--auto', 'high', '-o', 'json', ...(resume ? ['-s', resume] : []), text];
+      // `exec -s <id>` (continue a session) exits 1 without a word when no Factory login is stored
+      // ("No authentication credentials available" in ~/.factory/logs); `exec --fork <id>` works offline.
+      const args = ['exec', '-m', MODEL, '--auto', 'high', '-o', 'json', ...(resume ? ['--fork', resume] : []), text];
       const run = await runCli(bin, args, { cwd: w.ws, env: env(w), timeoutMs: 240000, name: 'droid' });
       return { run, session: jsonOf<{ session_id?: string }>(run.stdout)?.session_id };
     },
@@ -100,14 +103,23 @@ function driver(bin: string, version: string): ClientDriver {
 }
 
 /** Droid's session file, as the hooks' transcript_path names it: ~/.factory/sessions/<cwd as dashes>/<session>.jsonl. */
-function conversation(w: ClientWorld, report: Report, s: { session?: string; prompts: string[] }): void {
+function conversation(w: ClientWorld, report: Report, s: { session?: string; resumed?: string; prompts: string[] }): void {
   if (!s.session) return;
-  const file = path.join(w.home, '.factory', 'sessions', w.ws.replace(/[^A-Za-z0-9]/g, '-'), `${s.session}.jsonl`);
-  report.check('the conversation is a readable file: ~/.factory/sessions/<cwd as dashes>/<session>.jsonl with both prompts', () => {
-    if (!fs.existsSync(file)) return [`no ${file}`];
-    const text = fs.readFileSync(file, 'utf8');
-    return s.prompts.filter((p) => !text.includes(p)).map((p) => `prompt missing: ${p.slice(0, 40)}`);
-  });
+  const file = (id: string) => path.join(w.home, '.factory', 'sessions', w.ws.replace(/[^A-Za-z0-9]/g, '-'), `${id}.jsonl`);
+  report.check(
+    'the conversation is a readable file: ~/.factory/sessions/<cwd as dashes>/<session>.jsonl; `exec --fork` wrote a new one with both prompts, the parent has only the first',
+    () => {
+      const p: string[] = [];
+      const parent = fs.existsSync(file(s.session!)) ? fs.readFileSync(file(s.session!), 'utf8') : null;
+      const fork = s.resumed && fs.existsSync(file(s.resumed)) ? fs.readFileSync(file(s.resumed), 'utf8') : null;
+      if (parent === null) return [`no ${file(s.session!)}`];
+      if (!parent.includes(s.prompts[0]!) || parent.includes(s.prompts[1]!)) p.push('the parent does not hold exactly the first prompt');
+      if (s.resumed === s.session) p.push('the fork has the parent session id');
+      if (fork === null) p.push(`no fork file for ${s.resumed}`);
+      else p.push(...s.prompts.filter((x) => !fork.includes(x)).map((x) => `fork: prompt missing: ${x.slice(0, 40)}`));
+      return p;
+    },
+  );
 }
 
 async function main(): Promise<void> {

@@ -59,7 +59,7 @@ export interface ClientDriver {
   /** Files of the workspace that are the client's own (config, plugin folder), not the project's. */
   ownFiles: string[];
   /** Client-specific checks and notes after the session (conversation storage, payload shape…). */
-  after?(w: ClientWorld, report: Report, sessions: { session?: string; prompts: string[] }): Promise<void> | void;
+  after?(w: ClientWorld, report: Report, sessions: { session?: string; resumed?: string; prompts: string[] }): Promise<void> | void;
 }
 
 const P1 = 'Release 1.1.0: add a changelog, bump the version, drop the old notes and turn debug off.';
@@ -275,5 +275,5 @@ async function session(d: ClientDriver, w: ClientWorld, report: Report): Promise
   report.check("after rewind and undo the client's own files (config, our connector) are still there", () =>
     d.ownFiles.filter((f) => !fs.existsSync(path.join(w.ws, f))).map((f) => `${f} is gone`),
   );
-  await d.after?.(w, report, { session: r1.session, prompts: [P1, P2] });
+  await d.after?.(w, report, { session: r1.session, resumed: r2.session, prompts: [P1, P2] });
 }
