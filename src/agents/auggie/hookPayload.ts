@@ -9,7 +9,7 @@ import { checkAbsolutePath } from '../../core/workspace/paths';
 import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult, EventBase } from '../../recording/events';
 import { claudeLikeEvent } from '../common/claudeLike';
-import { bad, filePaths, obj, type Payload, parsePayload, sessionOf, str } from '../common/payload';
+import { bad, filePaths, type HookContext, obj, type Payload, parsePayload, sessionOf, str } from '../common/payload';
 
 const READ_TOOLS = new Set([
   'view',
@@ -43,7 +43,7 @@ export function auggieToolKind(tool: string, input: Payload, cwd: string | undef
   return { kind: { kind: 'other' }, bad: [] };
 }
 
-export function parseAuggiePayload(text: string): AdapterResult {
+export function parseAuggiePayload(text: string, ctx: HookContext = {}): AdapterResult {
   const p = parsePayload(text);
   if (typeof p === 'string') return bad(p);
   const event = str(p.hook_event_name);
@@ -52,7 +52,7 @@ export function parseAuggiePayload(text: string): AdapterResult {
   if (!session) return bad('payload has no valid conversation_id');
   const base: EventBase = { agent: 'auggie', session };
   const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots : [];
-  const cwd = checkAbsolutePath(roots[0]) ?? checkAbsolutePath(p.cwd);
+  const cwd = checkAbsolutePath(roots[0]) ?? checkAbsolutePath(p.cwd) ?? checkAbsolutePath(ctx.cwd);
   if (cwd) base.cwd = cwd;
   const transcript = checkAbsolutePath(p.transcript_path);
   if (transcript) base.transcript = transcript;

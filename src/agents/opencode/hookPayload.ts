@@ -68,9 +68,41 @@ export function opencodeToolKind(tool: string, args: Payload, cwd: string | unde
   return { kind: { kind: 'other' }, bad: [] };
 }
 
+/** Text of a message's parts (OpenCode's own `synthetic` parts left out). */
+function textOfParts(parts: unknown): string | undefined {
+  if (!Array.isArray(parts)) return undefined;
+  return parts
+    .map(obj)
+    .filter((x): x is Payload => x !== null && x.type === 'text' && x.synthetic !== true && typeof x.text === 'string')
+    .map((x) => x.text as string)
+    .join('\n');
+}
+
+/**
+ * Our flat payload, also from OpenCode's own shapes should they be sent as they are: a hook's
+ * `{input, output}` pair (tool.execute.*: `input {tool, sessionID, callID}`, `output {args}`;
+ * chat.message: `output {message, parts}`), or a bus event `{type, properties}` (session.*).
+ */
+export function flatOpencodePayload(p: Payload): Payload {
+  const flat: Payload = { ...p, ...(obj(p.input) ?? {}), ...(obj(p.output) ?? {}) };
+  const props = obj(p.properties);
+  if (props) {
+    const info = obj(props.info);
+    if (!flat.event && typeof p.type === 'string') flat.event = p.type;
+    flat.sessionID ??= props.sessionID ?? info?.id;
+    flat.directory ??= info?.directory;
+  }
+  if (typeof flat.prompt !== 'string') {
+    const t = textOfParts(flat.parts);
+    if (t !== undefined) flat.prompt = t;
+  }
+  return flat;
+}
+
 export function parseOpencodePayload(text: string, ctx: HookContext = {}): AdapterResult {
-  const p = parsePayload(text);
-  if (typeof p === 'string') return bad(p);
+  const raw = parsePayload(text);
+  if (typeof raw === 'string') return bad(raw);
+  const p = flatOpencodePayload(raw);
   const event = str(p.event) || str(ctx.event);
   if (!event) return bad('payload has no event');
   const session = sessionOf(p.sessionID);
