@@ -27,7 +27,7 @@ function ideHook(event: string, target: HookTarget): string {
     enabled: true,
     name: `Agent Rewind: record ${event}`,
     description: 'Records what the agent does so Agent Rewind can rewind it (written by Connect Agents…; Disconnect removes it).',
-    version: '1',
+    version: '1.0.0',
     when,
     then: { type: 'runCommand', command, timeout: TIMEOUT_S },
   };
