@@ -10,7 +10,7 @@
 //   file.edited          + {file}                        (ignored: the edit tools' own events record it)
 // OpenCode's tools: `write` / `edit` / `multiedit` (`filePath`), `patch` / `apply_patch` (`patchText`),
 // `bash` (`command`, `workdir`?); paths are absolute or relative to the session's `directory`.
-import { checkAbsolutePath } from '../../core/workspace/paths';
+import { checkAbsolutePath } from '../../core/paths';
 import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult, EventBase } from '../../recording/events';
 import {
