@@ -7,7 +7,7 @@
 //   tool.execute.after   + {tool, callID, args, title?, output?, metadata?}
 //   chat.message         + {messageID?, prompt}          (the text parts of the user's message)
 //   session.created / session.idle / session.deleted    (from the plugin's `event` hook)
-//   file.edited          + {file}                        (ignored: the edit tools' own events record it)
+// `file.edited` is not forwarded: it names no session, and the edit tools' own events record the edit.
 // OpenCode's tools: `write` / `edit` / `multiedit` (`filePath`), `patch` / `apply_patch` (`patchText`),
 // `bash` (`command`, `workdir`?); paths are absolute or relative to the session's `directory`.
 import { checkAbsolutePath } from '../../core/paths';
@@ -22,20 +22,10 @@ import {
   parsePayload,
   patchToolKind,
   sessionOf,
+  stableText,
   str,
   toolEvent,
 } from '../common/payload';
-
-/** The events the plugin forwards (its `EVENTS`); any other is accepted and ignored. */
-export const OPENCODE_EVENTS = [
-  'session.created',
-  'chat.message',
-  'tool.execute.before',
-  'tool.execute.after',
-  'session.idle',
-  'session.deleted',
-  'file.edited',
-];
 
 const FILE_TOOLS = new Set(['write', 'edit', 'multiedit']);
 const PATCH_TOOLS = new Set(['patch', 'apply_patch']);
@@ -132,7 +122,7 @@ export function parseOpencodePayload(text: string, ctx: HookContext = {}): Adapt
       const callId = str(p.callID) || undefined;
       const ok = obj(p.metadata)?.error === undefined;
       return toolEvent(base, event === 'tool.execute.before' ? 'before' : 'after', tool, kind, args, {
-        ...(callId ? { callId } : { pairKey: JSON.stringify([tool, args]) }),
+        ...(callId ? { callId } : { pairKey: stableText([tool, args]) }),
         ok,
       });
     }
