@@ -15,9 +15,9 @@ import { clearPairs, pairCall } from '../recording/pairCalls';
 import { record } from '../recording/recorder';
 import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../core/conversation/regroundHook';
 import { fault } from '../core/faults';
-import { announceWriter } from '../core/store/lock';
-import { logStoreError, Store } from '../core/store/store';
-import { NotAStoreError } from '../core/store/workspaceStore';
+import { announceWriter } from '../core/storeFiles/lock';
+import { logStoreError, Store } from '../core/store';
+import { NotAStoreError } from '../core/storeFiles/workspaceStore';
 import { storeFromArgs } from './storeArg';
 
 // Loaded only by hooks that carry a shell call.
@@ -36,7 +36,7 @@ const ADAPTERS: Record<string, (text: string, ctx: HookContext) => AdapterResult
     (require('../agents/opencode/hookPayload') as typeof import('../agents/opencode/hookPayload')).parseOpencodePayload(t, c),
   qwen: (t) => (require('../agents/qwen/hookPayload') as typeof import('../agents/qwen/hookPayload')).parseQwenPayload(t),
   droid: (t) => (require('../agents/droid/hookPayload') as typeof import('../agents/droid/hookPayload')).parseDroidPayload(t),
-  auggie: (t) => (require('../agents/auggie/hookPayload') as typeof import('../agents/auggie/hookPayload')).parseAuggiePayload(t),
+  auggie: (t, c) => (require('../agents/auggie/hookPayload') as typeof import('../agents/auggie/hookPayload')).parseAuggiePayload(t, c),
   windsurf: (t, c) =>
     (require('../agents/windsurf/hookPayload') as typeof import('../agents/windsurf/hookPayload')).parseWindsurfPayload(t, c),
   kiro: (t, c) => (require('../agents/kiro/hookPayload') as typeof import('../agents/kiro/hookPayload')).parseKiroPayload(t, c),

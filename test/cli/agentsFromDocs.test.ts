@@ -231,7 +231,9 @@ describe('the agents added from their docs, through real hook processes', () => 
     const mjs = path.join(c.ws, 'plugin.mjs');
     fs.copyFileSync(path.join(c.ws, OPENCODE_PLUGIN_REL), mjs);
     const mod = await import(pathToFileURL(mjs).href);
-    const hooks = await mod.AgentRewind({ directory: c.ws, worktree: c.ws, project: {}, client: {}, $: null });
+    assert.deepEqual(Object.keys(mod), ['default'], 'one export, for both of OpenCode’s loaders');
+    assert.equal(mod.default.id, 'agent-rewind');
+    const hooks = await mod.default({ directory: c.ws, worktree: c.ws, project: {}, client: {}, $: null });
     const sessionID = 'ses_plugin_1';
     await hooks.event({ event: { type: 'session.created', properties: { info: { id: sessionID, directory: c.ws } } } });
     const prompt = async (text: string) =>
@@ -276,7 +278,7 @@ describe('the agents added from their docs, through real hook processes', () => 
     const brokenMjs = path.join(broken.ws, 'plugin.mjs');
     fs.copyFileSync(path.join(broken.ws, OPENCODE_PLUGIN_REL), brokenMjs);
     const bmod = await import(pathToFileURL(brokenMjs).href);
-    const bhooks = await bmod.AgentRewind({ directory: broken.ws, worktree: broken.ws });
+    const bhooks = await bmod.default.server({ directory: broken.ws, worktree: broken.ws });
     await bhooks['tool.execute.before']({ tool: 'write', sessionID, callID: 'c' }, { args: { filePath: 'a.txt' } });
     assert.match(errors(broken), /opencode plugin: tool\.execute\.before: .*ENOENT/);
   });

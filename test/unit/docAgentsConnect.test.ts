@@ -141,7 +141,7 @@ test('opencode: the plugin file in .opencode/plugins/, carrying the CLI, the sto
   const ws = roundTrip(opencodeConnector, { '.opencode/plugins/mine.ts': 'export const Mine = async () => ({})\n' });
   const text = fs.readFileSync(path.join(ws, OPENCODE_PLUGIN_REL), 'utf8');
   assert.ok(text.includes(JSON.stringify(TARGET.cli)) && text.includes(JSON.stringify(TARGET.store)) && text.includes(CONNECT_MARKER));
-  assert.match(text, /export const AgentRewind = async/);
+  assert.match(text, /export default AgentRewind;/);
   assert.ok(fs.existsSync(path.join(ws, '.opencode/plugins/mine.ts')), "the user's plugin stays");
 });
 

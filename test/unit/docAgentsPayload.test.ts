@@ -163,6 +163,32 @@ test('opencode: the plugin payloads; callID pairs; a relative filePath resolves 
   assert.deepEqual(rel.type === 'before_tool' && rel.paths, [`${WS}/src/x.ts`]);
   assert.equal(parseOpencodePayload(JSON.stringify({ event: 'file.edited', sessionID: 's', file: '/x' })).kind, 'ignore');
   assert.equal(parseOpencodePayload(JSON.stringify({ event: 'chat.message', prompt: 'x' })).kind, 'bad', 'no session');
+  // OpenCode's own shapes, sent as they are: a hook's (input, output) and a bus event.
+  const hookShape = JSON.stringify({
+    input: { tool: 'write', sessionID: 'ses_1', callID: 'c1' },
+    output: { args: { filePath: `${WS}/a.ts`, content: 'x' } },
+  });
+  const h = ev(parseOpencodePayload(hookShape, { event: 'tool.execute.before' }));
+  assert.ok(h.type === 'before_tool' && h.callId === 'c1' && h.session === 'ses_1');
+  assert.deepEqual(h.paths, [`${WS}/a.ts`]);
+  const bus = ev(parseOpencodePayload(JSON.stringify({ type: 'session.created', properties: { info: { id: 'ses_2', directory: WS } } })));
+  assert.ok(bus.type === 'session_start' && bus.session === 'ses_2' && bus.cwd === WS);
+  const msg = ev(
+    parseOpencodePayload(
+      JSON.stringify({
+        input: { sessionID: 'ses_1' },
+        output: {
+          message: {},
+          parts: [
+            { type: 'text', text: 'hi' },
+            { type: 'text', text: 'x', synthetic: true },
+          ],
+        },
+      }),
+      { event: 'chat.message', cwd: WS },
+    ),
+  );
+  assert.ok(msg.type === 'prompt' && msg.text === 'hi');
 });
 
 test('detection: a Windsurf or an Auggie payload that reaches a shared command is read by its own adapter', () => {

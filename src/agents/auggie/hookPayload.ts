@@ -5,11 +5,10 @@
 // `is_mcp_tool`, `mcp_metadata`. No call id: a call's two ends pair by (tool, input) in order.
 // Auggie's tools: `save-file` / `str-replace-editor` (`path`, relative to the workspace root),
 // `remove-files` (`file_paths`), `launch-process` (`command`, `cwd`).
-import { checkAbsolutePath } from '../../core/workspace/paths';
 import type { ToolKind } from '../../core/effects/toolKind';
-import type { AdapterResult, EventBase } from '../../recording/events';
+import type { AdapterResult } from '../../recording/events';
 import { claudeLikeEvent } from '../common/claudeLike';
-import { bad, filePaths, obj, type Payload, parsePayload, sessionOf, str } from '../common/payload';
+import { bad, filePaths, type HookContext, obj, type Payload, parsePayload, rootsEnvelope, str } from '../common/payload';
 
 const READ_TOOLS = new Set([
   'view',
@@ -43,19 +42,13 @@ export function auggieToolKind(tool: string, input: Payload, cwd: string | undef
   return { kind: { kind: 'other' }, bad: [] };
 }
 
-export function parseAuggiePayload(text: string): AdapterResult {
+export function parseAuggiePayload(text: string, ctx: HookContext = {}): AdapterResult {
   const p = parsePayload(text);
   if (typeof p === 'string') return bad(p);
   const event = str(p.hook_event_name);
   if (!event) return bad('payload has no hook_event_name');
-  const session = sessionOf(p.conversation_id) ?? sessionOf(p.session_id);
-  if (!session) return bad('payload has no valid conversation_id');
-  const base: EventBase = { agent: 'auggie', session };
-  const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots : [];
-  const cwd = checkAbsolutePath(roots[0]) ?? checkAbsolutePath(p.cwd);
-  if (cwd) base.cwd = cwd;
-  const transcript = checkAbsolutePath(p.transcript_path);
-  if (transcript) base.transcript = transcript;
+  const base = rootsEnvelope(p, 'auggie', ctx.cwd);
+  if ('kind' in base) return base;
   const mcp = obj(p.mcp_metadata);
   return claudeLikeEvent(p, event, base, {
     toolKind: (tool, input, c) =>

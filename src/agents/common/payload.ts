@@ -1,7 +1,7 @@
 // Small readers shared by the hook adapters: the payload parsed as a JSON object, typed field
 // access, a tool input's stable text (for pairing and de-duplication keys), and a timestamp in ms.
 import * as path from 'node:path';
-import { checkAbsolutePath } from '../../core/workspace/paths';
+import { checkAbsolutePath } from '../../core/paths';
 import { patchPaths } from './applyPatch';
 import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult, EventBase } from '../../recording/events';
@@ -146,4 +146,20 @@ export function snakePayload(text: string, agent: string, cwdFallback?: string):
   const transcript = checkAbsolutePath(p.transcript_path);
   if (transcript) base.transcript = transcript;
   return { p, event, base };
+}
+
+/**
+ * The envelope Cursor and Auggie share: the session is `conversation_id` (else `session_id`), the folder
+ * `workspace_roots[0]` (else `cwd`, else `fallbackCwd`), `transcript_path` when absolute.
+ */
+export function rootsEnvelope(p: Payload, agent: string, fallbackCwd?: string): EventBase | AdapterResult {
+  const session = sessionOf(p.conversation_id) ?? sessionOf(p.session_id);
+  if (!session) return bad('payload has no valid conversation_id');
+  const base: EventBase = { agent, session };
+  const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots : [];
+  const cwd = checkAbsolutePath(roots[0]) ?? checkAbsolutePath(p.cwd) ?? checkAbsolutePath(fallbackCwd);
+  if (cwd) base.cwd = cwd;
+  const transcript = checkAbsolutePath(p.transcript_path);
+  if (transcript) base.transcript = transcript;
+  return base;
 }

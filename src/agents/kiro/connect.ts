@@ -1,8 +1,8 @@
 // Connect for Kiro, its IDE and its CLI, in `.kiro/hooks/` (test/fixtures/agents/kiro/README.md):
 // - Kiro IDE: one `.kiro.hook` file per trigger (`{enabled, name, description, version, when: {type,
 //   toolTypes?}, then: {type: "runCommand", command, timeout}}`). A Run Command action gets no payload,
-//   so the command names the event (`hook kiro preToolUse`) and reads stdin from /dev/null: it must
-//   not wait for a payload that never comes.
+//   so the command names the event (`hook kiro preToolUse`) and reads stdin from /dev/null (NUL on
+//   Windows): it must not wait for a payload that never comes.
 // - Kiro CLI v3: `.kiro/hooks/agent-rewind.json` (`{version: "v1", hooks: [{name, trigger, action:
 //   {type: "command", command}, timeout, enabled}]}`), which applies to every agent of the workspace;
 //   its payload is JSON on stdin. The trigger names are the CLI's events in PascalCase [U: only
@@ -20,14 +20,14 @@ const ideRel = (event: string) => `.kiro/hooks/agent-rewind-${event}.kiro.hook`;
 const TIMEOUT_S = 30;
 
 function ideHook(event: string, target: HookTarget): string {
-  const command = `${hookCommand({ ...target, agent: 'kiro', event })} < /dev/null`;
+  const command = `${hookCommand({ ...target, agent: 'kiro', event })} < ${process.platform === 'win32' ? 'NUL' : '/dev/null'}`;
   const when: Record<string, unknown> = { type: event };
   if (event === 'preToolUse' || event === 'postToolUse') when.toolTypes = ['*'];
   const hook = {
     enabled: true,
     name: `Agent Rewind: record ${event}`,
     description: 'Records what the agent does so Agent Rewind can rewind it (written by Connect Agents…; Disconnect removes it).',
-    version: '1',
+    version: '1.0.0',
     when,
     then: { type: 'runCommand', command, timeout: TIMEOUT_S },
   };

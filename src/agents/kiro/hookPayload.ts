@@ -8,7 +8,7 @@
 //   prompt from `$USER_PROMPT`, the folder from the hook's working folder. A tool call is then opaque: it
 //   is recorded like a shell command (the workspace scanned before and after), which catches its edits.
 import { createHash } from 'node:crypto';
-import { checkAbsolutePath } from '../../core/workspace/paths';
+import { checkAbsolutePath } from '../../core/paths';
 import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult, EventBase } from '../../recording/events';
 import {

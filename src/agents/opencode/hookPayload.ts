@@ -7,10 +7,10 @@
 //   tool.execute.after   + {tool, callID, args, title?, output?, metadata?}
 //   chat.message         + {messageID?, prompt}          (the text parts of the user's message)
 //   session.created / session.idle / session.deleted    (from the plugin's `event` hook)
-//   file.edited          + {file}                        (ignored: the edit tools' own events record it)
+// `file.edited` is not forwarded: it names no session, and the edit tools' own events record the edit.
 // OpenCode's tools: `write` / `edit` / `multiedit` (`filePath`), `patch` / `apply_patch` (`patchText`),
 // `bash` (`command`, `workdir`?); paths are absolute or relative to the session's `directory`.
-import { checkAbsolutePath } from '../../core/workspace/paths';
+import { checkAbsolutePath } from '../../core/paths';
 import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult, EventBase } from '../../recording/events';
 import {
@@ -22,20 +22,10 @@ import {
   parsePayload,
   patchToolKind,
   sessionOf,
+  stableText,
   str,
   toolEvent,
 } from '../common/payload';
-
-/** The events the plugin forwards (its `EVENTS`); any other is accepted and ignored. */
-export const OPENCODE_EVENTS = [
-  'session.created',
-  'chat.message',
-  'tool.execute.before',
-  'tool.execute.after',
-  'session.idle',
-  'session.deleted',
-  'file.edited',
-];
 
 const FILE_TOOLS = new Set(['write', 'edit', 'multiedit']);
 const PATCH_TOOLS = new Set(['patch', 'apply_patch']);
@@ -68,9 +58,41 @@ export function opencodeToolKind(tool: string, args: Payload, cwd: string | unde
   return { kind: { kind: 'other' }, bad: [] };
 }
 
+/** Text of a message's parts (OpenCode's own `synthetic` parts left out). */
+function textOfParts(parts: unknown): string | undefined {
+  if (!Array.isArray(parts)) return undefined;
+  return parts
+    .map(obj)
+    .filter((x): x is Payload => x !== null && x.type === 'text' && x.synthetic !== true && typeof x.text === 'string')
+    .map((x) => x.text as string)
+    .join('\n');
+}
+
+/**
+ * Our flat payload, also from OpenCode's own shapes should they be sent as they are: a hook's
+ * `{input, output}` pair (tool.execute.*: `input {tool, sessionID, callID}`, `output {args}`;
+ * chat.message: `output {message, parts}`), or a bus event `{type, properties}` (session.*).
+ */
+export function flatOpencodePayload(p: Payload): Payload {
+  const flat: Payload = { ...p, ...(obj(p.input) ?? {}), ...(obj(p.output) ?? {}) };
+  const props = obj(p.properties);
+  if (props) {
+    const info = obj(props.info);
+    if (!flat.event && typeof p.type === 'string') flat.event = p.type;
+    flat.sessionID ??= props.sessionID ?? info?.id;
+    flat.directory ??= info?.directory;
+  }
+  if (typeof flat.prompt !== 'string') {
+    const t = textOfParts(flat.parts);
+    if (t !== undefined) flat.prompt = t;
+  }
+  return flat;
+}
+
 export function parseOpencodePayload(text: string, ctx: HookContext = {}): AdapterResult {
-  const p = parsePayload(text);
-  if (typeof p === 'string') return bad(p);
+  const raw = parsePayload(text);
+  if (typeof raw === 'string') return bad(raw);
+  const p = flatOpencodePayload(raw);
   const event = str(p.event) || str(ctx.event);
   if (!event) return bad('payload has no event');
   const session = sessionOf(p.sessionID);
@@ -100,7 +122,7 @@ export function parseOpencodePayload(text: string, ctx: HookContext = {}): Adapt
       const callId = str(p.callID) || undefined;
       const ok = obj(p.metadata)?.error === undefined;
       return toolEvent(base, event === 'tool.execute.before' ? 'before' : 'after', tool, kind, args, {
-        ...(callId ? { callId } : { pairKey: JSON.stringify([tool, args]) }),
+        ...(callId ? { callId } : { pairKey: stableText([tool, args]) }),
         ok,
       });
     }

@@ -1,6 +1,7 @@
 // The plugin file Connect writes into the project's OpenCode plugin folder. OpenCode loads every
 // `*.js` / `*.ts` of `.opencode/plugins/` (its docs; the loader globs `{plugin,plugins}/*.{ts,js}`)
-// at startup and calls each exported function with `{ project, client, $, directory, worktree }`;
+// at startup and calls each exported function with `{ project, client, $, directory, worktree }`
+// (newer versions read a default export `{id, server}` instead — ours is a function carrying both);
 // the hooks it returns run inside OpenCode. Ours hands each event to `agent-rewind hook opencode
 // <event>` as a JSON payload on stdin (the format: hookPayload.ts) and waits for that process — the
 // before of a tool must be recorded before the tool writes — but never longer than TIMEOUT_MS, and
@@ -83,7 +84,7 @@ function promptOf(parts) {
     .join("\\n");
 }
 
-export const AgentRewind = async ({ directory, worktree }) => {
+async function AgentRewind({ directory, worktree }) {
   const where = { directory, worktree };
   /** A tool's args by call id: tool.execute.after may come without them. */
   const argsOf = new Map();
@@ -126,6 +127,12 @@ export const AgentRewind = async ({ directory, worktree }) => {
       }
     }),
   };
-};
+}
+
+// One export, read by both of OpenCode's loaders: the older calls every export as a plugin function;
+// the newer wants a default export carrying an \`id\` and a \`server\` function.
+AgentRewind.id = "agent-rewind";
+AgentRewind.server = AgentRewind;
+export default AgentRewind;
 `;
 }

@@ -4,12 +4,11 @@
 // payload names its event (`agent_action_name`), so one command serves every event. Windsurf runs a
 // hook in the workspace root unless `working_directory` says otherwise: that is how the hook knows
 // the folder (the payload names none).
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { hookCommand } from '../claude/settings';
 import { detectEvidence } from '../common/detect';
-import { connectFlat, disconnectFlat, type FlatHooksFormat, flatState, onlyHeaderLeft } from '../common/flatHooks';
-import { editFile, readTextFile, removeEmptyDirs } from '../common/jsonEdit';
+import { connectFlat, disconnectFlatFile, type FlatHooksFormat, flatFileState } from '../common/flatHooks';
+import { editFile } from '../common/jsonEdit';
 import type { AgentConnector, HookTarget } from '../connector';
 import { WINDSURF_HOOK_EVENTS } from './hookPayload';
 
@@ -34,22 +33,9 @@ export const windsurfConnector: AgentConnector = {
   },
   disconnect(workspace) {
     const file = fileOf(workspace);
-    const changed = editFile(file, (t) => {
-      if (t === undefined) return null;
-      const after = disconnectFlat(t, WHAT);
-      if (after !== t && onlyHeaderLeft(after, { what: WHAT, header: {} })) return { remove: true };
-      return { text: after };
-    });
-    if (changed && !fs.existsSync(file)) removeEmptyDirs(path.dirname(file), workspace);
-    return { files: [file], changed };
+    return { files: [file], changed: disconnectFlatFile(file, workspace, { what: WHAT, header: {} }) };
   },
-  state(workspace, target) {
-    try {
-      return flatState(readTextFile(fileOf(workspace)), windsurfHooksFormat(target));
-    } catch {
-      return 'disconnected';
-    }
-  },
+  state: (workspace, target) => flatFileState(fileOf(workspace), windsurfHooksFormat(target)),
   detect: (workspace, env, home) =>
     detectEvidence(workspace, env, home, { workspace: ['.windsurf'], home: ['.codeium/windsurf'], binaries: ['windsurf'] }),
 };

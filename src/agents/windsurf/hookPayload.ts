@@ -7,7 +7,7 @@
 // pre_user_prompt `{user_prompt}`, post_cascade_response `{response}`. No call id: a call's two ends
 // pair by what they name, within the conversation. No session start and no folder in the envelope:
 // the hook runs in the workspace root (Windsurf's default `working_directory`), so that is the folder.
-import { checkAbsolutePath } from '../../core/workspace/paths';
+import { checkAbsolutePath } from '../../core/paths';
 import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult, EventBase } from '../../recording/events';
 import { bad, filePaths, type HookContext, obj, parsePayload, sessionOf, stableText, str, toolEvent } from '../common/payload';

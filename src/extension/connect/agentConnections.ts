@@ -11,7 +11,7 @@ import { agentStates, connectAgents, CONNECTORS, disconnectAgents, type Disconne
 import { hostEditorAgent, hostFirst } from '../../agents/hostEditor';
 import { agentInfo } from '../views/agentInfo';
 import { nodeRuntime } from './claudeConnection';
-import { pickFolders } from '../commands/pickFolders';
+import { pickFolders } from '../pickFolders';
 
 interface AgentPick extends vscode.QuickPickItem {
   agent: AgentId;
