@@ -10,7 +10,6 @@
 // and only if neither runs do we run the package's install.cjs ourselves.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { ensureTool, runCli, type ToolInstall, type ToolSpec, versionFromOutput } from './kit/cli';
 
@@ -19,20 +18,9 @@ export { repoRoot, toolsDir } from './kit/cli';
 export const CLAUDE_CODE_PIN = '2.1.332';
 const PACKAGE = '@anthropic-ai/claude-code';
 
-let scratchHome: string | undefined;
-process.on('exit', () => {
-  if (scratchHome) fs.rmSync(scratchHome, { recursive: true, force: true });
-});
-
-/** `claude --version` → `2.1.332`, or null. A throwaway HOME: not even `--version` may touch ~/.claude. */
+/** `claude --version` → `2.1.332`, or null when the binary does not run. */
 export function binaryVersion(bin: string): string | null {
-  scratchHome ??= fs.mkdtempSync(path.join(os.tmpdir(), 'ar-claude-version-'));
-  return versionFromOutput(bin, ['--version'], {
-    PATH: process.env.PATH ?? '',
-    HOME: scratchHome,
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-  });
+  return versionFromOutput(bin, ['--version'], () => ({ DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1' }));
 }
 
 export const CLAUDE_TOOL: ToolSpec = {

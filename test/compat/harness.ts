@@ -51,6 +51,37 @@ export function tree(dir: string): Tree {
   return out;
 }
 
+/** A stable copy of dist/ under `root` for hook commands, as the extension installs it; → its cli.js. */
+export function installCliCopy(root: string): string {
+  const cliDir = path.join(root, 'agent-rewind', 'dist');
+  fs.mkdirSync(cliDir, { recursive: true });
+  for (const f of ['cli.js', 'hook.js', 'commands.js']) fs.copyFileSync(path.join(DIST, f), path.join(cliDir, f));
+  return path.join(cliDir, 'cli.js');
+}
+
+/** Our CLI on one store: `ar` gives status and output, `arJson` the parsed `--json` answer (throws on a failure). */
+export function storeCli(store: string): {
+  ar(args: string[]): { status: number; stdout: string; stderr: string };
+  arJson<T>(args: string[]): T;
+} {
+  const ar = (args: string[]) => {
+    const env = { ...process.env };
+    delete env.AGENT_REWIND_STORE;
+    const r = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), ...args, '--store', store], {
+      encoding: 'utf8',
+      env,
+      timeout: 60000,
+    });
+    return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  };
+  const arJson = <T>(args: string[]): T => {
+    const r = ar([...args, '--json']);
+    if (r.status !== 0) throw new Error(`agent-rewind ${args.join(' ')} exited ${r.status}: ${r.stderr.trim()}`);
+    return JSON.parse(r.stdout) as T;
+  };
+  return { ar, arJson };
+}
+
 export function writeFiles(dir: string, files: Record<string, string>): void {
   for (const [rel, content] of Object.entries(files)) {
     const p = path.join(dir, rel);
@@ -97,9 +128,7 @@ export class World {
     this.userHookLog = path.join(this.root, 'user-hook.jsonl');
     fs.mkdirSync(this.ws, { recursive: true });
     fs.mkdirSync(this.home, { recursive: true });
-    fs.mkdirSync(cliDir, { recursive: true });
-    for (const f of ['cli.js', 'hook.js', 'commands.js']) fs.copyFileSync(path.join(DIST, f), path.join(cliDir, f));
-    this.cliCopy = path.join(cliDir, 'cli.js');
+    this.cliCopy = installCliCopy(path.dirname(path.dirname(cliDir)));
     this.hook = { command: hookCommand({ node: process.execPath, cli: this.cliCopy, store: this.store, agent: 'claude' }) };
     this.gitEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.home, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C.UTF-8' };
   }

@@ -7,8 +7,6 @@
 // `@openai/codex` is a small node launcher (bin/codex.js) whose native binary comes in a per-platform
 // optional dependency (`@openai/codex-linux-x64` = `@openai/codex@<v>-linux-x64`, ~420 MB with its
 // vendored rg and helpers). No install script runs, so `npm install` alone gives a working binary.
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { ensureTool, jsonLines, runCli, type ToolInstall, type ToolSpec, versionFromOutput } from '../kit/cli';
 import { runInPty } from '../pty';
@@ -17,16 +15,12 @@ export { repoRoot, toolsDir } from '../kit/cli';
 
 export const CODEX_PIN = '0.171.0';
 
-let scratchHome: string | undefined;
-process.on('exit', () => {
-  if (scratchHome) fs.rmSync(scratchHome, { recursive: true, force: true });
-});
-
 /** `codex --version` → `0.171.0`, or null when the binary does not run. Never touches a real ~/.codex. */
 export function binaryVersion(bin: string): string | null {
-  scratchHome ??= fs.mkdtempSync(path.join(os.tmpdir(), 'ar-codex-version-'));
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratchHome, CODEX_HOME: scratchHome };
-  return versionFromOutput(bin, ['--version'], env, /codex-cli (\d+\.\d+\.\d+\S*)/) ?? versionFromOutput(bin, ['--version'], env);
+  const codexHome = (home: string) => ({ CODEX_HOME: home });
+  return (
+    versionFromOutput(bin, ['--version'], codexHome, /codex-cli (\d+\.\d+\.\d+\S*)/) ?? versionFromOutput(bin, ['--version'], codexHome)
+  );
 }
 
 export const CODEX_TOOL: ToolSpec = {

@@ -15,20 +15,14 @@
 //
 //   node --import tsx test/compat/droid/compat.ts      (test/compat/run.mjs runs it)
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { ensureTool, jsonOf, runCli, type ToolSpec, versionFromOutput } from '../kit/cli';
-import { type ClientDriver, type ClientWorld, runFilesScenario } from '../kit/filesScenario';
+import { baseEnv, jsonOf, runCli, type ToolSpec, versionFromOutput } from '../kit/cli';
+import { type ClientDriver, type ClientWorld, runClient } from '../kit/filesScenario';
 import type { Report } from '../report';
 
 export const DROID_PIN = '0.225.2';
 const PLATFORM_PACKAGE = `@factory/cli-${process.platform}-${process.arch}`;
 const MODEL = 'custom:Scripted-0';
-
-let scratchHome: string | undefined;
-process.on('exit', () => {
-  if (scratchHome) fs.rmSync(scratchHome, { recursive: true, force: true });
-});
 
 export const DROID_TOOL: ToolSpec = {
   id: 'droid',
@@ -38,25 +32,14 @@ export const DROID_TOOL: ToolSpec = {
   binVar: 'AGENT_REWIND_DROID_BIN',
   size: '~240 MB',
   candidates: (dir) => [path.join(dir, 'node_modules', ...PLATFORM_PACKAGE.split('/'), 'bin', 'droid')],
-  versionOf(bin) {
-    scratchHome ??= fs.mkdtempSync(path.join(os.tmpdir(), 'ar-droid-version-'));
-    return versionFromOutput(bin, ['--version'], {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: scratchHome,
-      FACTORY_AIRGAP_ENABLED: 'true',
-    });
-  },
+  versionOf: (bin) => versionFromOutput(bin, ['--version'], () => ({ FACTORY_AIRGAP_ENABLED: 'true' })),
 };
 
 function env(w: ClientWorld): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: w.home,
-    TMPDIR: os.tmpdir(),
-    LANG: 'C.UTF-8',
+    ...baseEnv(w.home),
     FACTORY_AIRGAP_ENABLED: 'true',
     FACTORY_API_BASE_URL: `${w.model.url}/factory-api`,
-    GIT_CONFIG_NOSYSTEM: '1',
   };
 }
 
@@ -122,17 +105,4 @@ function conversation(w: ClientWorld, report: Report, s: { session?: string; res
   );
 }
 
-async function main(): Promise<void> {
-  let install;
-  try {
-    install = ensureTool(DROID_TOOL);
-  } catch (e) {
-    console.error(`droid: ${(e as Error).message}`);
-    console.log(`droid ${process.env.DROID_VERSION || DROID_PIN}: 1 checks, 0 passed, 1 failed`);
-    process.exit(1);
-  }
-  const failed = await runFilesScenario(driver(install.bin, install.version));
-  process.exit(failed ? 1 : 0);
-}
-
-if (require.main === module) void main();
+if (require.main === module) void runClient('droid', DROID_TOOL, driver);

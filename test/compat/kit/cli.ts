@@ -12,6 +12,7 @@
 // on purpose: the scripted model server usually lives in the same process and must keep answering.
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const repoRoot = path.resolve(__dirname, '../../..');
@@ -122,13 +123,31 @@ export function ensureTool(
   return checked(spec, { bin, version, how: 'installed' });
 }
 
-/** `<bin> --version` in a scratch HOME (never the user's), → the first x.y.z it prints, or null. */
-export function versionFromOutput(bin: string, args: string[], env: NodeJS.ProcessEnv, pattern = /(\d+\.\d+\.\d+\S*)/): string | null {
-  const [cmd, argv] = command(bin, args);
-  const r = spawnSync(cmd, argv, { encoding: 'utf8', timeout: 30000, env });
-  if (r.status !== 0) return null;
-  const m = pattern.exec(r.stdout);
-  return m ? m[1]! : null;
+/**
+ * `<bin> --version` with a throwaway HOME (not even `--version` may touch the user's dot-folders) and
+ * only PATH besides what `extra(home)` adds, → the first match of `pattern` it prints, or null.
+ */
+export function versionFromOutput(
+  bin: string,
+  args: string[],
+  extra: (home: string) => Record<string, string> = () => ({}),
+  pattern = /(\d+\.\d+\.\d+\S*)/,
+): string | null {
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-version-'));
+  try {
+    const [cmd, argv] = command(bin, args);
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, ...extra(home) };
+    const r = spawnSync(cmd, argv, { encoding: 'utf8', timeout: 30000, env });
+    const m = r.status === 0 ? pattern.exec(r.stdout) : null;
+    return m ? m[1]! : null;
+  } finally {
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/** What every scripted client run starts from: PATH and the locale from here, its own HOME, no git config of the machine. */
+export function baseEnv(home: string): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: os.tmpdir(), LANG: 'C.UTF-8', GIT_CONFIG_NOSYSTEM: '1' };
 }
 
 /** A `.js` entry runs with the node that runs us; anything else is executed as is. */

@@ -13,9 +13,9 @@ import * as path from 'node:path';
 import { connectorFor } from '../../../src/agents/connectors';
 import type { HookTarget } from '../../../src/agents/connector';
 import { type CheckpointJson, checkPromptCheckpoints, treeDiff } from '../checkers';
-import { DIST, ensureBuilt, tree } from '../harness';
+import { ensureBuilt, installCliCopy, storeCli, tree } from '../harness';
 import { Report } from '../report';
-import type { CliRun } from './cli';
+import { type CliRun, ensureTool, type ToolSpec } from './cli';
 import { readRequests, type ScriptedModel, startScriptedModel } from './model.mjs';
 import type { RequestRecord, Step } from './wire/chat.mjs';
 
@@ -64,7 +64,8 @@ export interface ClientDriver {
 
 const P1 = 'Release 1.1.0: add a changelog, bump the version, drop the old notes and turn debug off.';
 const P2 = 'Also say in the changelog that the release is ready.';
-const START = {
+/** The project every files session starts from (Gemini's session too). */
+export const START = {
   'version.txt': 'version=1.0.0\n',
   'old-notes.txt': 'Notes nobody reads.\n',
   'config.ini': '[app]\ndebug=true\n',
@@ -85,6 +86,20 @@ function git(cwd: string, args: string[]): string {
 function errorsLog(store: string): string[] {
   const f = path.join(store, 'errors.log');
   return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').trim().split('\n').slice(0, 3) : [];
+}
+
+/** A client's compat entry point: its install (a failure is one failed check, said why), then the session; exits 1 on any failure. */
+export async function runClient(agent: string, spec: ToolSpec, driver: (bin: string, version: string) => ClientDriver): Promise<never> {
+  let install;
+  try {
+    install = ensureTool(spec);
+  } catch (e) {
+    console.error(`${agent}: ${(e as Error).message}`);
+    console.log(`${agent} ${process.env[spec.versionVar] || spec.pin}: 1 checks, 0 passed, 1 failed`);
+    process.exit(1);
+  }
+  const failed = await runFilesScenario(driver(install.bin, install.version));
+  process.exit(failed ? 1 : 0);
 }
 
 /** Runs the session for one client and prints its compat line; resolves to the number of failed checks. */
@@ -127,25 +142,8 @@ async function session(d: ClientDriver, w: ClientWorld, report: Report): Promise
   git(w.ws, ['-c', 'user.name=User', '-c', 'user.email=user@example.com', 'commit', '-q', '-m', 'start']);
 
   // The hook command points at a stable copy of dist/, as the extension installs it.
-  const cliDir = path.join(w.root, 'agent-rewind', 'dist');
-  fs.mkdirSync(cliDir, { recursive: true });
-  for (const f of ['cli.js', 'hook.js', 'commands.js']) fs.copyFileSync(path.join(DIST, f), path.join(cliDir, f));
-  const target: HookTarget = { node: process.execPath, cli: path.join(cliDir, 'cli.js'), store: w.store };
-  const ar = (args: string[]) => {
-    const env = { ...process.env };
-    delete env.AGENT_REWIND_STORE;
-    const r = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), ...args, '--store', w.store], {
-      encoding: 'utf8',
-      env,
-      timeout: 60000,
-    });
-    return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-  };
-  const arJson = <T>(args: string[]): T => {
-    const r = ar([...args, '--json']);
-    if (r.status !== 0) throw new Error(`agent-rewind ${args.join(' ')} exited ${r.status}: ${r.stderr.trim()}`);
-    return JSON.parse(r.stdout) as T;
-  };
+  const target: HookTarget = { node: process.execPath, cli: installCliCopy(w.root), store: w.store };
+  const { ar, arJson } = storeCli(w.store);
 
   const connector = connectorFor(d.agent);
   const connected = report.check(`Connect writes ${d.agent}'s hook; connecting twice changes nothing`, () => {

@@ -14,19 +14,13 @@
 //
 //   node --import tsx test/compat/opencode/compat.ts      (test/compat/run.mjs runs it)
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { ensureTool, runCli, type ToolSpec, versionFromOutput } from '../kit/cli';
-import { type ClientDriver, type ClientWorld, runFilesScenario } from '../kit/filesScenario';
+import { baseEnv, runCli, type ToolSpec, versionFromOutput } from '../kit/cli';
+import { type ClientDriver, type ClientWorld, runClient } from '../kit/filesScenario';
 import type { Report } from '../report';
 
 export const OPENCODE_PIN = '1.18.33';
 const MODEL = 'scripted/scripted-model';
-
-let scratchHome: string | undefined;
-process.on('exit', () => {
-  if (scratchHome) fs.rmSync(scratchHome, { recursive: true, force: true });
-});
 
 export const OPENCODE_TOOL: ToolSpec = {
   id: 'opencode',
@@ -37,24 +31,17 @@ export const OPENCODE_TOOL: ToolSpec = {
   size: '~190 MB',
   // A node launcher; the binary itself comes in a per-platform optional dependency (opencode-linux-x64).
   candidates: (dir) => [path.join(dir, 'node_modules', '.bin', 'opencode')],
-  versionOf(bin) {
-    scratchHome ??= fs.mkdtempSync(path.join(os.tmpdir(), 'ar-opencode-version-'));
-    return versionFromOutput(bin, ['--version'], { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratchHome });
-  },
+  versionOf: (bin) => versionFromOutput(bin, ['--version']),
 };
 
 function env(w: ClientWorld): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: w.home,
-    TMPDIR: os.tmpdir(),
-    LANG: 'C.UTF-8',
+    ...baseEnv(w.home),
     OPENCODE_CONFIG: path.join(w.root, 'opencode.json'),
     OPENCODE_DISABLE_MODELS_FETCH: '1',
     OPENCODE_DISABLE_AUTOUPDATE: '1',
     OPENCODE_DISABLE_SHARE: '1',
     npm_config_offline: 'true',
-    GIT_CONFIG_NOSYSTEM: '1',
   };
 }
 
@@ -129,17 +116,4 @@ async function conversation(bin: string, w: ClientWorld, report: Report, s: { se
   });
 }
 
-async function main(): Promise<void> {
-  let install;
-  try {
-    install = ensureTool(OPENCODE_TOOL);
-  } catch (e) {
-    console.error(`opencode: ${(e as Error).message}`);
-    console.log(`opencode ${process.env.OPENCODE_VERSION || OPENCODE_PIN}: 1 checks, 0 passed, 1 failed`);
-    process.exit(1);
-  }
-  const failed = await runFilesScenario(driver(install.bin, install.version));
-  process.exit(failed ? 1 : 0);
-}
-
-if (require.main === module) void main();
+if (require.main === module) void runClient('opencode', OPENCODE_TOOL, driver);

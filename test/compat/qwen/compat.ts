@@ -10,10 +10,9 @@
 //   node --import tsx test/compat/qwen/compat.ts      (test/compat/run.mjs runs it)
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { ensureTool, jsonOf, runCli, type ToolSpec } from '../kit/cli';
-import { type ClientDriver, type ClientWorld, runFilesScenario } from '../kit/filesScenario';
+import { baseEnv, jsonOf, runCli, type ToolSpec } from '../kit/cli';
+import { type ClientDriver, type ClientWorld, runClient } from '../kit/filesScenario';
 import { readRequests } from '../kit/model.mjs';
 import type { RequestRecord, Step } from '../kit/wire/chat.mjs';
 import type { Report } from '../report';
@@ -46,17 +45,13 @@ const netLog = (w: ClientWorld) => path.join(w.root, 'net.jsonl');
 
 function env(w: ClientWorld): NodeJS.ProcessEnv {
   return {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: w.home,
-    TMPDIR: os.tmpdir(),
-    LANG: 'C.UTF-8',
+    ...baseEnv(w.home),
     OPENAI_BASE_URL: `${w.model.url}/v1`,
     OPENAI_API_KEY: 'dummy-key-for-the-local-model',
     OPENAI_MODEL: 'scripted-model',
     QWEN_CODE_SUPPRESS_YOLO_WARNING: '1',
     NODE_OPTIONS: `--require ${path.join(__dirname, '..', 'kit', 'netGuard.cjs')}`,
     AGENT_REWIND_NET_LOG: netLog(w),
-    GIT_CONFIG_NOSYSTEM: '1',
   };
 }
 
@@ -162,17 +157,4 @@ async function conversation(
   });
 }
 
-async function main(): Promise<void> {
-  let install;
-  try {
-    install = ensureTool(QWEN_TOOL);
-  } catch (e) {
-    console.error(`qwen: ${(e as Error).message}`);
-    console.log(`qwen ${process.env.QWEN_CODE_VERSION || QWEN_PIN}: 1 checks, 0 passed, 1 failed`);
-    process.exit(1);
-  }
-  const failed = await runFilesScenario(driver(install.bin, install.version));
-  process.exit(failed ? 1 : 0);
-}
-
-if (require.main === module) void main();
+if (require.main === module) void runClient('qwen', QWEN_TOOL, driver);

@@ -11,12 +11,7 @@
 //   - main-loop requests offer `tools`; side requests (titles, summaries) do not and get a short text;
 //   - `GET …/models` → one model.
 // A step: { "text": "…" } | { "call": { "name", "args" } } | { "calls": [{ "name", "args" }, …], "text"?: "…" }
-const textOf = (content) =>
-  typeof content === 'string'
-    ? content
-    : Array.isArray(content)
-      ? content.map((c) => (typeof c?.text === 'string' ? c.text : '')).join('\n')
-      : '';
+import { textOf } from './text.mjs';
 
 const messagesOf = (body) => (Array.isArray(body?.messages) ? body.messages.filter((m) => m && typeof m === 'object') : []);
 

@@ -14,6 +14,7 @@
 //   { "stdin": { "chars"?, "yield_time_ms"? } }        → write_stdin to the newest running exec session
 //                                                        (its id read from the last "session ID <n>" output)
 //   { "calls": [<exec|patch|call step>, …], "text"?: "…" }   (parallel calls in one response)
+import { textOf } from './text.mjs';
 
 const CALL_TYPES = {
   function_call: 'function_call_output',
@@ -40,13 +41,6 @@ export function callPairingProblems(body) {
   for (const [id, i] of calls) if (!outputs.has(id)) problems.push(`input[${i}]: No tool output found for tool call ${id}.`);
   return problems;
 }
-
-const textOf = (content) =>
-  typeof content === 'string'
-    ? content
-    : Array.isArray(content)
-      ? content.map((c) => (typeof c?.text === 'string' ? c.text : '')).join('\n')
-      : '';
 
 /** What a request says, for assertions: the shape, the user's words, the calls and outputs. */
 export function summarizeRequest(body) {
