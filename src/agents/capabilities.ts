@@ -79,15 +79,15 @@ const TABLE: Record<AgentId, AgentCapabilities> = {
     conversationUnavailable:
       "Cline keeps its task history in its own storage, which no other program can fork or resume; use Cline's own checkpoints for the conversation",
   },
-  // Resumable files, not read yet: OpenCode's session storage and Qwen Code's chats (issue 29's
-  // compat tier proves the real clients first). Until then: files only, with where the file is.
+  // Not forked yet (issue 29's compat tier ran the real clients: OpenCode 1.18.33, Qwen Code 0.24.4,
+  // Droid 0.225.2): files only, with where the conversation lives and the agent's own command for it.
   opencode: {
     agent: 'opencode',
     displayName: 'OpenCode',
     icon: 'code',
     transcriptReadable: false,
     conversationUnavailable:
-      "OpenCode keeps each session in its own storage (~/.local/share/opencode/storage, resumed with opencode --session <id>), which Agent Rewind does not fork yet; use OpenCode's /undo for the conversation",
+      "OpenCode keeps its sessions in its own database (~/.local/share/opencode/opencode.db), which Agent Rewind does not fork yet; use OpenCode's /undo, or opencode run --session <id> --fork, for the conversation",
     install: 'npm install -g opencode-ai',
   },
   qwen: {
@@ -96,7 +96,7 @@ const TABLE: Record<AgentId, AgentCapabilities> = {
     icon: 'hubot',
     transcriptReadable: false,
     conversationUnavailable:
-      "Qwen Code saves each chat as a file under ~/.qwen/projects/<project>/chats/ (resumed with qwen --resume <id>), which Agent Rewind does not fork yet; use Qwen Code's /rewind for the conversation",
+      "Qwen Code saves each chat as a file under ~/.qwen/projects/<project>/chats/ (resumed with qwen --resume <id>), which Agent Rewind does not fork yet; use Qwen Code's own --fork-session for the conversation",
     install: 'npm install -g @qwen-code/qwen-code',
   },
   droid: {
@@ -105,7 +105,7 @@ const TABLE: Record<AgentId, AgentCapabilities> = {
     icon: 'rocket',
     transcriptReadable: false,
     conversationUnavailable:
-      "Agent Rewind does not read Droid's session files (~/.factory/sessions) yet, so it rewinds Droid's files only; use Droid's own /rewind for the conversation",
+      'Droid keeps each session as a file under ~/.factory/sessions/, which Agent Rewind does not fork yet; use droid exec --fork <id> for the conversation',
   },
   auggie: {
     agent: 'auggie',
@@ -113,7 +113,7 @@ const TABLE: Record<AgentId, AgentCapabilities> = {
     icon: 'sparkle-filled',
     transcriptReadable: false,
     conversationUnavailable:
-      "Auggie's conversations are kept by Augment's service, which no other program can fork or resume; Agent Rewind rewinds Auggie's files only",
+      'Auggie runs only signed in to Augment, whose service keeps the conversation; no other program can fork or resume it',
   },
   windsurf: {
     agent: 'windsurf',

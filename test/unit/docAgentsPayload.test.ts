@@ -162,6 +162,11 @@ test('opencode: the plugin payloads; callID pairs; a relative filePath resolves 
   const rel = ev(parseOpencodePayload(patched('opencode/tool.execute.before-edit.json', (x) => (x.args.filePath = 'src/x.ts'))));
   assert.deepEqual(rel.type === 'before_tool' && rel.paths, [`${WS}/src/x.ts`]);
   assert.equal(parseOpencodePayload(JSON.stringify({ event: 'file.edited', sessionID: 's', file: '/x' })).kind, 'ignore');
+  assert.equal(
+    parseOpencodePayload(JSON.stringify({ type: 'file.edited', properties: { file: '/x' } })).kind,
+    'ignore',
+    'no session: still no error',
+  );
   assert.equal(parseOpencodePayload(JSON.stringify({ event: 'chat.message', prompt: 'x' })).kind, 'bad', 'no session');
   // OpenCode's own shapes, sent as they are: a hook's (input, output) and a bus event.
   const hookShape = JSON.stringify({

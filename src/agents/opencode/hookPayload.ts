@@ -27,6 +27,16 @@ import {
   toolEvent,
 } from '../common/payload';
 
+/** The events we record; any other (sent as OpenCode's own bus event, say) is accepted and ignored. */
+const RECORDED = new Set([
+  'session.created',
+  'chat.message',
+  'session.idle',
+  'session.deleted',
+  'tool.execute.before',
+  'tool.execute.after',
+]);
+
 const FILE_TOOLS = new Set(['write', 'edit', 'multiedit']);
 const PATCH_TOOLS = new Set(['patch', 'apply_patch']);
 const READ_TOOLS = new Set([
@@ -95,6 +105,7 @@ export function parseOpencodePayload(text: string, ctx: HookContext = {}): Adapt
   const p = flatOpencodePayload(raw);
   const event = str(p.event) || str(ctx.event);
   if (!event) return bad('payload has no event');
+  if (!RECORDED.has(event)) return { kind: 'ignore' }; // file.edited (no session), message.*, session.status…
   const session = sessionOf(p.sessionID);
   if (!session) return bad(`${event}: payload has no valid sessionID`);
   const base: EventBase = { agent: 'opencode', session };
