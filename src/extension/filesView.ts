@@ -8,7 +8,7 @@ import type { CheckpointKind } from '../core/records';
 import type { SpanChange } from '../core/timeline';
 import { agentInfo } from './agents';
 import { CMD, CTX } from './commandIds';
-import { oneLine } from '../shared/text';
+import { oneLine, rewindCountWords } from '../shared/text';
 import { relativeTime } from './relativeTime';
 import { RowCounts, type RowStats } from './rowStats';
 import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode } from './timelineModel';
@@ -238,7 +238,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       // One count everywhere: what a rewind to this point would change (the preview says the same).
       const sum = this.model.rewindSummary(c.id);
       const edited = turn ? this.model.turnFiles(c.id).length : node.fileCount;
-      const count = sum.total ? `${sum.total} file${sum.total === 1 ? '' : 's'} to rewind` : 'nothing to rewind';
+      const count = rewindCountWords(sum.total);
       // The count first: at the default sidebar width it is what stays visible after the label.
       const agent = c.agent ? agentInfo(c.agent).name : undefined;
       item.description = `${count} · ${relativeTime(c.time)}${agent && this.severalAgents ? ` · ${agent}` : ''}`;
@@ -281,13 +281,11 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     return item;
   }
 
-  /**
-   * A row of a grouped timeline: what a rewind to it would change is not counted for every row
-   * (a plan each); it says how many files its span edited, and the preview gives the rest.
-   */
+  /** A row of a grouped timeline: the same count (one sweep counts every row), a shorter tooltip. */
   private largeItem(item: vscode.TreeItem, node: CheckpointNode, turn: TurnNode | undefined): vscode.TreeItem {
     const c = node.checkpoint;
-    item.description = `${node.fileCount} file${node.fileCount === 1 ? '' : 's'} edited · ${relativeTime(c.time)}`;
+    const count = rewindCountWords(this.model.rewindSummary(c.id).total);
+    item.description = `${count} · ${relativeTime(c.time)}`;
     const [icon, color] = ICONS[c.kind] ?? ['circle-outline'];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = `agentRewind.checkpoint.${c.kind}${node.isLastRewind ? '.lastRewind' : ''}`;
@@ -298,7 +296,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     if (turn?.sessionStart) tip.appendMarkdown(`\n\n${oneLine(turn.sessionStart.label || 'Session started', 80)} just before this prompt.`);
     item.tooltip = tip;
     item.accessibilityInformation = {
-      label: `${checkpointLabel(node, 200)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}`,
+      label: `${checkpointLabel(node, 200)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${count}`,
     };
     return item;
   }

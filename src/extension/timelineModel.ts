@@ -7,6 +7,8 @@ import type { CheckpointRecord, Sequenced } from '../core/records';
 import { type LoggedSession, sessionsFromLog } from '../core/sessionsFromLog';
 import type { Store } from '../core/store';
 import { computeChanges } from '../core/plan';
+import { rewindCountsOf } from '../core/rewind/dryRun';
+import { historiesOf } from '../core/rewindCounts';
 import { groupTurns, type RewindSummary, type Turn, turnChanges } from '../core/turns';
 export { describeSummary, type RewindSummary } from '../core/turns';
 import { checkpoints, filesPerCheckpoint, type SpanChange, spanChanges } from '../core/timeline';
@@ -116,21 +118,21 @@ export class TimelineModel implements vscode.Disposable {
     return files;
   }
 
-  /** What a rewind to this checkpoint would change (the dry run's files, without disk facts). */
+  /**
+   * What a rewind to this checkpoint would write: the preview's file count and `checkpoints`'
+   * `toRewind`, by the same function (rewindCountsOf), for every checkpoint at once on first ask.
+   */
   rewindSummary(id: string): RewindSummary {
-    let s = this.summaries.get(id);
-    if (s) return s;
-    const c = this.find(id)?.checkpoint;
-    s = { total: 0, restore: 0, delete: 0, recreate: 0 };
-    if (c) {
-      const roots = this.store.roots();
-      for (const ch of computeChanges(this.records, c, { allowed: (p) => this.store.mayWrite(p, roots) }).changes) {
-        s.total++;
-        s[ch.action]++;
-      }
+    if (this.summaries.size === 0 && this.nodes.length) {
+      const oldestFirst = [...this.nodes].reverse();
+      const counts = rewindCountsOf(
+        this.store,
+        historiesOf(this.records),
+        oldestFirst.map((n) => n.checkpoint.seq),
+      );
+      oldestFirst.forEach((n, i) => this.summaries.set(n.checkpoint.id, counts[i]!));
     }
-    this.summaries.set(id, s);
-    return s;
+    return this.summaries.get(id) ?? { total: 0, restore: 0, delete: 0, recreate: 0 };
   }
 
   /** True when a rewind to this checkpoint would change `p`. */

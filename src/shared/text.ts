@@ -14,3 +14,8 @@ export function oneLine(s: string, max: number): string {
 export function escapeMarkdown(s: string): string {
   return s.replace(/[\\`*_{}[\]()<>#+!|~]/g, '\\$&');
 }
+
+/** A checkpoint's one count, as every surface words it: "3 files to rewind", "1 file to rewind", "nothing to rewind". */
+export function rewindCountWords(n: number): string {
+  return n ? `${n} file${n === 1 ? '' : 's'} to rewind` : 'nothing to rewind';
+}

@@ -105,10 +105,10 @@ suite('Files view at 10,000 checkpoints', function () {
     assert.equal(label(moreItem), `Load ${n - PAGE} more`, 'as many as are left');
     assert.equal(moreItem.description, `${n - PAGE} not shown`);
     assert.equal(moreItem.command?.command, 'agentRewind.loadMore');
-    // The newest prompt first; the row says what its span edited.
+    // The newest prompt first; the row says what a rewind to it would write, as every row does.
     const top = rows[0]!;
     assert.ok(top.kind === 'checkpoint');
-    assert.match(String(files.getTreeItem(top).description), /^\d+ files? edited · /);
+    assert.match(String(files.getTreeItem(top).description), /^(\d+ files? to rewind|nothing to rewind) · /);
 
     await vscode.commands.executeCommand(moreItem.command!.command, ...(moreItem.command!.arguments ?? []));
     rows = files.getChildren(groups[0]);
