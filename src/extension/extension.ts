@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { recoverUnfinished } from '../core/rewind/journal';
 import { writeWorkspaceFolders } from '../core/roots';
 import { Store } from '../core/store';
-import { AgentConnections } from './agentConnect';
+import { AgentConnections, type Recording } from './agentConnect';
 import { storeUnderParent } from '../core/workspaceStore';
 import { Busy } from './busy';
 import { ClaudeConnection, installCli } from './claudeConnect';
@@ -223,12 +223,12 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     (cliPath ??= installCli(context.extensionPath, context.globalStorageUri.fsPath, String(context.extension.packageJSON.version)));
   const claude = new ClaudeConnection(cli, store.dir);
   const agents = new AgentConnections(cli, store.dir, output);
-  let connected: string[] = [];
+  let connected: Recording[] = [];
   const status = new StatusBar(model, () => connected);
 
   const updateContext = () => {
     const on = agents.connected(folders());
-    connected = agents.connectedNames(folders());
+    connected = agents.recording(folders());
     setContext(CTX.claudeConnected, on.includes('claude'));
     setContext(CTX.agentsConnected, on.length > 0);
     for (const a of ['claude', 'vscode', 'cursor', 'cline', 'codex', 'gemini'])

@@ -26,7 +26,6 @@ export interface CheckpointNode {
 export interface TurnNode {
   node: CheckpointNode;
   inside: CheckpointNode[];
-  sessionStart?: CheckpointNode;
   turn: Turn;
 }
 
@@ -73,7 +72,6 @@ export class TimelineModel implements vscode.Disposable {
         turn,
         node: byId.get(turn.head.id)!,
         inside: turn.inside.map((c) => byId.get(c.id)!).reverse(),
-        ...(turn.sessionStart ? { sessionStart: byId.get(turn.sessionStart.id)! } : {}),
       }))
       .reverse();
     this.summaries.clear();
@@ -104,9 +102,9 @@ export class TimelineModel implements vscode.Disposable {
     return this.turnNodes.find((t) => t.node.checkpoint.id === id);
   }
 
-  /** The row a checkpoint inside a turn (or a folded session start) belongs to. */
+  /** The row a checkpoint inside a turn belongs to. */
   parentTurn(id: string): TurnNode | undefined {
-    return this.turnNodes.find((t) => t.inside.some((n) => n.checkpoint.id === id) || t.sessionStart?.checkpoint.id === id);
+    return this.turnNodes.find((t) => t.inside.some((n) => n.checkpoint.id === id));
   }
 
   /** What the turn itself edited, from its prompt to its end. */

@@ -19,3 +19,12 @@ export function escapeMarkdown(s: string): string {
 export function rewindCountWords(n: number): string {
   return n ? `${n} file${n === 1 ? '' : 's'} to rewind` : 'nothing to rewind';
 }
+
+/**
+ * A tree row's label: one line, cut only past what any sidebar shows. The tree cuts the row where
+ * the sidebar ends, with its own ellipsis; a label we cut as well ends in "……" whenever the
+ * sidebar ends just after it. So the tree's is the one ellipsis (the whole text is in the tooltip).
+ */
+export function treeLabel(s: string): string {
+  return oneLine(s, 200);
+}

@@ -12,6 +12,8 @@ interface Cp {
   kind: string;
   label: string;
   files: number;
+  edited: number;
+  toRewind: number;
   session: string;
   time: string;
   agent: string;
