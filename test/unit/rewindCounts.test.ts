@@ -3,10 +3,10 @@
 // content, paths outside the workspace and paths the disk cannot give a copy of.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeChanges } from '../../src/core/plan';
-import type { CheckpointRecord, Sequenced, SnapPhase } from '../../src/core/records';
-import { historiesOf, rewindCounts } from '../../src/core/rewindCounts';
-import { checkpoints } from '../../src/core/timeline';
+import { computeChanges } from '../../src/core/rewind/changeSet';
+import type { CheckpointRecord, Sequenced, SnapPhase } from '../../src/core/store/records';
+import { historiesOf, rewindCounts } from '../../src/core/rewind/rewindCounts';
+import { checkpoints } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 
 const PHASES: SnapPhase[] = ['before', 'after', 'baseline', 'observed', 'pre-rewind', 'rewind'];

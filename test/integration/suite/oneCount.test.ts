@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRewindApi } from '../../../src/extension/extension';
-import type { FilesElement } from '../../../src/extension/filesView';
+import type { FilesElement } from '../../../src/extension/views/filesView';
 import { CLI, HookSession } from './hookSession';
 import { EXTENSION_ID } from './paths';
 import { until } from './until';
