@@ -163,8 +163,6 @@ export class FactsFold<H> {
 
 /** What a rewind does to one path, by its facts alone (before any session filter or disk check). */
 export interface PathVerdict {
-  /** Sessions that changed the path after the target (`(rewind)` for a rewind's own writes), sorted. */
-  sessions: string[];
   from: FileState;
   /** What the rewind writes; absent only with `notRestorable`. */
   to?: FileState;
@@ -183,19 +181,22 @@ export function pathVerdict(p: string, f: PathFacts, allowed?: (path: string) =>
   const from = stateOf(f.latest);
   const L = f.atOrBefore;
   const F = f.firstAfter!;
-  let to: FileState | undefined = L ? stateOf(L) : BEFORE_PHASES.has(F.phase) ? stateOf(F) : undefined;
+  const atL = L ? stateOf(L) : undefined;
+  let to: FileState | undefined = atL ?? (BEFORE_PHASES.has(F.phase) ? stateOf(F) : undefined);
   let unsure: Uncertain | undefined;
-  if (L && EVIDENCE.has(F.phase) && !L.skipped && !F.skipped && !sameContent(stateOf(L), stateOf(F))) {
-    unsure = { path: p, reason: 'unrecorded-change', recorded: { seq: L.seq, time: L.time }, found: { seq: F.seq, time: F.time } };
-    to = stateOf(F);
+  if (L && atL && EVIDENCE.has(F.phase) && !L.skipped && !F.skipped) {
+    const atF = stateOf(F);
+    if (!sameContent(atL, atF)) {
+      unsure = { path: p, reason: 'unrecorded-change', recorded: { seq: L.seq, time: L.time }, found: { seq: F.seq, time: F.time } };
+      to = atF;
+    }
   }
   // Same record (nothing after the target) or same content: nothing to write.
   if (to && (to.seq === from.seq || sameContent(to, from))) return null;
-  const sessions = [...f.writers].sort();
-  if (allowed && !allowed(p)) return { sessions, from, notRestorable: 'outside-workspace' };
-  if (!to) return { sessions, from, notRestorable: 'unknown-at-target' };
-  if (to.skipped) return { sessions, from, notRestorable: to.skipped === 'too-large' ? 'too-large' : to.skipped };
-  return { sessions, from, to, action: actionFor(from, to), ...(unsure ? { unsure } : {}) };
+  if (allowed && !allowed(p)) return { from, notRestorable: 'outside-workspace' };
+  if (!to) return { from, notRestorable: 'unknown-at-target' };
+  if (to.skipped) return { from, notRestorable: to.skipped === 'too-large' ? 'too-large' : to.skipped };
+  return { from, to, action: actionFor(from, to), ...(unsure ? { unsure } : {}) };
 }
 
 /**
@@ -237,12 +238,14 @@ export function computeChanges(records: readonly Sequenced[], target: { seq: num
     if (onlyPaths && !onlyPaths.has(pathKey(p))) continue;
     const v = pathVerdict(p, f, opts.allowed);
     if (!v) continue;
-    for (const s of v.sessions) allSessions.add(s);
+    // Sessions that changed the path after the target (`(rewind)` for a rewind's own writes).
+    const sessions = [...f.writers].sort();
+    for (const s of sessions) allSessions.add(s);
     if (onlySessions) {
-      const mine = v.sessions.filter((s) => onlySessions.has(s));
+      const mine = sessions.filter((s) => onlySessions.has(s));
       if (mine.length === 0) continue;
-      if (mine.length < v.sessions.length) {
-        conflicts.push({ path: p, sessions: v.sessions });
+      if (mine.length < sessions.length) {
+        conflicts.push({ path: p, sessions });
         continue;
       }
     }
@@ -252,7 +255,7 @@ export function computeChanges(records: readonly Sequenced[], target: { seq: num
     }
     const to = v.to!;
     const origin = prov.get(to.seq)?.origin;
-    changes.push({ path: p, action: v.action!, from: v.from, to, sessions: v.sessions, ...(origin ? { origin } : {}) });
+    changes.push({ path: p, action: v.action!, from: v.from, to, sessions, ...(origin ? { origin } : {}) });
     if (v.unsure) uncertain.push(v.unsure);
     const now = prov.get(f.latest.seq);
     if (now?.origin === 'user') {

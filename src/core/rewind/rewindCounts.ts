@@ -18,8 +18,8 @@ export interface CountOptions {
 }
 
 /** Index of the first of `seqs` (ascending) at or above `seq`. */
-function firstAtOrAbove(seqs: ArrayLike<number>, seq: number): number {
-  let lo = 0;
+function firstAtOrAbove(seqs: ArrayLike<number>, seq: number, from = 0): number {
+  let lo = from;
   let hi = seqs.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
@@ -48,7 +48,7 @@ export function rewindCounts(
   for (const [p, rows] of histories) {
     const m = rows.length;
     let allowed: boolean | undefined;
-    const allowedP = opts.allowed ? () => (allowed ??= opts.allowed!(p)) : undefined;
+    const allowedP = opts.allowed ? (q: string) => (allowed ??= opts.allowed!(q)) : undefined;
     let kept: boolean | undefined;
     const writers = new Set<string>();
     const facts: PathFacts = { latest: rows[m - 1]!, writers, userAfter: [] };
@@ -57,16 +57,17 @@ export function rewindCounts(
       const after = rows[k + 1]!;
       if (!NOT_A_CHANGE.has(after.phase)) writers.add(after.phase === 'rewind' ? REWIND_SESSION : (after.session ?? ''));
       if (writers.size === 0) continue;
+      // The checkpoints inside the stretch; none (a call's before and after): nothing to judge.
+      const lo = k >= 0 ? firstAtOrAbove(checkpointSeqs, rows[k]!.seq) : 0;
+      const hi = firstAtOrAbove(checkpointSeqs, after.seq, lo);
+      if (lo >= hi) continue;
       facts.firstAfter = after;
       if (k >= 0) facts.atOrBefore = rows[k]!;
       else delete facts.atOrBefore;
-      const v = pathVerdict(p, facts, allowedP ? () => allowedP() : undefined);
+      const v = pathVerdict(p, facts, allowedP);
       if (!v?.action) continue;
       kept ??= !opts.cannotKeep?.(p);
       if (!kept) continue;
-      const lo = k >= 0 ? firstAtOrAbove(checkpointSeqs, rows[k]!.seq) : 0;
-      const hi = firstAtOrAbove(checkpointSeqs, after.seq);
-      if (lo >= hi) continue;
       diff[v.action][lo]!++;
       diff[v.action][hi]!--;
     }
