@@ -13,6 +13,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, accessSync, constants } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { elapsed, runQuiet } from './quietRun.mjs';
 import { ALLOW_UPGRADES, aptDecision, describeAptPlan, parseAptSimulation } from './aptPlan.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -306,32 +307,42 @@ function installCodeServer(p) {
   const cli = npmCli();
   const common = ['--save-exact', '--no-audit', '--no-fund', '--no-update-notifier', '--foreground-scripts', '--loglevel=warn'];
   const t0 = Date.now();
+  // Each step's whole output goes to a log in the tools folder; the terminal gets a line per step.
+  const log = join(toolsDir, 'logs', `code-server-install-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+  const quiet = (label, cmd, args, env) => {
+    if (!runQuiet(cmd, args, { log, label, prefix: '[tools]', cwd: staging, env }))
+      throw new Error(`${label} failed; its whole output is in ${log}`);
+  };
   say(`installing Node ${NODE_MAJOR} (npm package node@${NODE_MAJOR}) into ${staging}…`);
-  run(process.execPath, [cli, 'install', ...common, `node@${NODE_MAJOR}`], { cwd: staging, env: npmEnv({ npm_config_yes: 'true' }) });
+  quiet(`Node ${NODE_MAJOR}`, process.execPath, [cli, 'install', ...common, `node@${NODE_MAJOR}`], npmEnv({ npm_config_yes: 'true' }));
   const sp = codeServerPaths(staging);
   const v = nodeVersion(sp.node24);
   if (!v || !v.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`node@${NODE_MAJOR} installed but ${sp.node24} reports ${v}`);
-  say(
-    `Node ${v} ready (${((Date.now() - t0) / 1000).toFixed(0)}s); installing code-server@${CODE_SERVER_VERSION} (builds native modules, takes minutes)…`,
-  );
+  say(`installing code-server@${CODE_SERVER_VERSION} (it builds native modules from source)…`);
   // npm and every script it runs (code-server's postinstall runs `npm install` in lib/vscode) must run on Node 24.
   const nodedir = process.env.npm_config_nodedir ? { npm_config_nodedir: process.env.npm_config_nodedir } : {};
-  const env = npmEnv({ PATH: `${dirname(sp.node24)}:${process.env.PATH}`, npm_config_yes: 'true', ...nodedir });
+  // Build native modules from source directly: prebuild-install would first try a download host that
+  // is not reachable here (nothing but the registries is), fail, and then build anyway.
+  const env = npmEnv({
+    PATH: `${dirname(sp.node24)}:${process.env.PATH}`,
+    npm_config_yes: 'true',
+    npm_config_build_from_source: 'true',
+    ...nodedir,
+  });
   // node-gyp downloads Node headers unless told where they are, and nothing but the registries is reachable.
   // VS Code's native modules are N-API, so the system Node's headers build them fine.
   if (!env.npm_config_nodedir) {
     const configured = spawnSync(process.execPath, [cli, 'config', 'get', 'nodedir'], { encoding: 'utf8' }).stdout?.trim();
     if ((!configured || configured === 'undefined' || configured === 'null') && existsSync('/usr/include/node/node_api.h')) {
       env.npm_config_nodedir = '/usr';
-      say('node-gyp will use the Node headers in /usr/include/node (no header download)');
     }
   }
-  run(sp.node24, [cli, 'install', ...common, `code-server@${CODE_SERVER_VERSION}`], { cwd: staging, env });
+  quiet(`code-server ${CODE_SERVER_VERSION}`, sp.node24, [cli, 'install', ...common, `code-server@${CODE_SERVER_VERSION}`], env);
   const problem = codeServerProblem(sp);
   if (problem) throw new Error(`code-server install finished but is not usable: ${problem}`);
   rmSync(p.dir, { recursive: true, force: true });
   renameSync(staging, p.dir);
-  say(`code-server ${CODE_SERVER_VERSION} installed in ${((Date.now() - t0) / 1000).toFixed(0)}s`);
+  say(`code-server ${CODE_SERVER_VERSION} and Node ${v} installed in ${elapsed(Date.now() - t0)}`);
 }
 
 export async function ensureCodeServer() {

@@ -13,6 +13,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { runQuiet } from '../../scripts/quietRun.mjs';
 
 export const CLAUDE_CODE_PIN = '2.1.332';
 export const repoRoot = path.resolve(__dirname, '../..');
@@ -113,20 +114,21 @@ export function ensureClaude(
     throw new Error(
       `Claude Code ${version} is not installed in ${dir}; run \`npm run test:compat\` once with network access to the npm registry.`,
     );
-  log(`installing ${PACKAGE}@${version} into ${dir} (one-time, ~400 MB) …`);
+  log(`installing ${PACKAGE}@${version} into ${dir} (one-time)…`);
   fs.mkdirSync(dir, { recursive: true });
-  const r = spawnSync(
+  // The whole npm output goes to a log in the tools folder; the terminal gets a line (and progress every 30 s).
+  const logFile = path.join(toolsDir, 'logs', `claude-code-install-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+  const ok = runQuiet(
     'npm',
-    ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${PACKAGE}@${version}`],
+    ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=warn', `${PACKAGE}@${version}`],
     {
-      stdio: ['ignore', 'inherit', 'inherit'],
-      timeout: opts.timeoutMs ?? 15 * 60 * 1000,
+      log: logFile,
+      label: `Claude Code ${version}`,
+      prefix: '[claude]',
+      timeoutMs: opts.timeoutMs ?? 15 * 60 * 1000,
     },
   );
-  if (r.status !== 0)
-    throw new Error(
-      `npm could not install ${PACKAGE}@${version} (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); check access to the npm registry.`,
-    );
+  if (!ok) throw new Error(`npm could not install ${PACKAGE}@${version} (its output is in ${logFile}); check access to the npm registry.`);
   let bin = working(dir, version);
   if (!bin) {
     // npm 11 skips install scripts by default: run the package's postinstall ourselves.
@@ -143,7 +145,14 @@ export function ensureClaude(
     throw new Error(
       `Installed ${PACKAGE}@${version} but no binary in ${dir} runs \`--version\`; is there a native package for ${process.platform}-${process.arch}?`,
     );
+  log(`${PACKAGE}@${version} takes ${diskMegabytes(dir)} MB in ${dir}`);
   return { bin, version, how: 'installed' };
+}
+
+/** What a folder takes on disk, measured (du), in MB. */
+function diskMegabytes(dir: string): string {
+  const r = spawnSync('du', ['-sm', dir], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.split('\t')[0]!.trim() : '?';
 }
 
 process.on('exit', () => {
