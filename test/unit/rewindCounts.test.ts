@@ -3,9 +3,9 @@
 // content, paths outside the workspace and paths the disk cannot give a copy of.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeChanges } from '../../src/core/rewind/changeSet';
-import type { CheckpointRecord, Sequenced, SnapPhase } from '../../src/core/store/records';
-import { historiesOf, rewindCounts } from '../../src/core/rewind/rewindCounts';
+import { computeChanges } from '../../src/core/timeline/changeSet';
+import type { CheckpointRecord, Sequenced, SnapPhase } from '../../src/core/storeFiles/records';
+import { historiesOf, rewindCounts } from '../../src/core/timeline/rewindCounts';
 import { checkpoints } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 

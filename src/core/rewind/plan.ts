@@ -12,13 +12,13 @@ import {
   type PathFacts,
   type Uncertain,
   type YourEdit,
-} from './changeSet';
-import type { Sequenced, SnapRecord } from '../store/records';
-import { rewindCounts } from './rewindCounts';
+} from '../timeline/changeSet';
+import type { Sequenced, SnapRecord } from '../storeFiles/records';
+import { rewindCounts } from '../timeline/rewindCounts';
 import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
-import type { Store } from '../store/store';
+import type { Store } from '../store';
 import { BEFORE_CALL, beforeCallTarget, findCheckpoint, type RewindTarget, targetOfCheckpoint } from '../timeline/timeline';
 
 export class CheckpointNotFoundError extends Error {

@@ -3,9 +3,9 @@
 // compact) is a row of its own where it happened, never folded into a later prompt: a resume
 // hours after the prompt before it must not read as part of the next one. Pure over the
 // checkpoints, oldest first.
-import type { CheckpointRecord, Sequenced } from '../store/records';
+import type { CheckpointRecord, Sequenced } from '../storeFiles/records';
 import { CHANGE_PHASES, latestState, stateAt, type SpanChange } from './timeline';
-import { isCheckpoint, isSnap } from '../store/records';
+import { isCheckpoint, isSnap } from '../storeFiles/records';
 
 export interface Turn {
   /** The row: a prompt, a session start, a manual or rewind checkpoint. */

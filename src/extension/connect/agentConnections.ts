@@ -10,13 +10,8 @@ import type { AgentConnectionState, AgentId, HookTarget } from '../../agents/con
 import { agentStates, connectAgents, CONNECTORS, disconnectAgents, type DisconnectOutcome, hookFiles } from '../../agents/connectors';
 import { agentInfo } from '../views/agentInfo';
 import { nodeRuntime } from './claudeConnection';
-import { pickFolders } from '../commands/pickFolders';
-
-/** An agent whose hooks are installed, and the file (workspace-relative) that holds them. */
-export interface Recording {
-  name: string;
-  file: string;
-}
+import type { Recording } from '../views/statusBar';
+import { pickFolders } from '../pickFolders';
 
 interface AgentPick extends vscode.QuickPickItem {
   agent: AgentId;

@@ -3,9 +3,14 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { baselinesRunning, type CaptureStatus, readCaptureStatus } from '../../recording/shellCapture';
-import { VIEW } from '../commands/commandIds';
-import type { Recording } from '../connect/agentConnections';
+import { VIEW } from '../commandIds';
 import type { TimelineModel, TurnNode } from '../model/timelineModel';
+
+/** An agent whose hooks are installed, and the file (workspace-relative) that holds them. */
+export interface Recording {
+  name: string;
+  file: string;
+}
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 

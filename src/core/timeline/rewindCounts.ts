@@ -7,8 +7,8 @@
 // stretch between two snapshots is judged by the plan's own pathVerdict, and a stretch whose path
 // would be written adds one to the checkpoints inside it (a difference array, summed at the end).
 import { type Action, NOT_A_CHANGE, type PathFacts, pathVerdict, REWIND_SESSION } from './changeSet';
-import type { Sequenced, SnapRecord } from '../store/records';
-import type { RewindSummary } from '../timeline/turns';
+import type { Sequenced, SnapRecord } from '../storeFiles/records';
+import type { RewindSummary } from './turns';
 
 export interface CountOptions {
   /** False for a path the store may not write (plan: `outside-workspace`). */
