@@ -89,8 +89,8 @@ suite('Files view at 10,000 checkpoints', function () {
     }
     const first = items[roots.indexOf(groups[0]!)]!;
     const n = groups[0]!.turns.length;
-    assert.equal(n, 99, "a session's start is folded into its first prompt: 99 rows");
-    assert.equal(first.description?.toString().split(' · ')[0], `${n} prompts`);
+    assert.equal(n, 100, "a session's start is a row of its own: 99 prompts and the start");
+    assert.equal(first.description?.toString().split(' · ')[0], '99 prompts', 'the group counts its prompts');
     assert.equal(first.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'children are built on expand');
 
     t = performance.now();
