@@ -7,15 +7,16 @@ import { gc, storeBytes } from '../core/gc';
 import { storageUse } from '../core/storageUse';
 import { StoreBusyError } from '../core/lock';
 import { rewind } from '../core/rewind/apply';
-import { CallNotFoundError, CheckpointNotFoundError, makePlan, type Plan, planJson } from '../core/rewind/dryRun';
+import { CallNotFoundError, CheckpointNotFoundError, leftAloneJson, makePlan, type Plan, planJson } from '../core/rewind/dryRun';
 import { FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreDamagedError, StoreFormatError } from '../core/storeFormat';
 import type { EditOrigin } from '../core/safety';
+import { REWIND_SESSION } from '../core/plan';
 import { BEFORE_CALL } from '../core/timeline';
 import { verifyStore } from '../core/verify';
-import { type Reason, REASONS, yourEditWords } from '../shared/reasons';
+import { LEFT_ALONE, type Reason, REASONS, yourEditWords } from '../shared/reasons';
 import { runConversation } from './conversation';
 import { EXIT, UsageError, fail, out } from './output';
 import { storeFromArgs } from './storeArg';
@@ -147,6 +148,7 @@ function printPlan(plan: Plan): void {
     for (const f of plan.files) out(`  ${f.action.padEnd(8)} +${f.insertions} -${f.deletions}${f.binary ? ' (binary)' : ''}  ${f.path}`);
   }
   printNotRestorable(plan);
+  printLeftAlone(plan);
   if (plan.blocked.length) {
     out(`\nBlocked (${plan.blocked.length}) — rewinding would overwrite work that is not the agent's:`);
     for (const b of plan.blocked) out(blockedLine(b));
@@ -189,6 +191,29 @@ function printNotRestorable(plan: Plan): void {
   if (plan.notRestorable.length === 0) return;
   out(`\nCannot restore (${plan.notRestorable.length}) — left as they are:`);
   for (const n of plan.notRestorable) out(`  ${n.path}: ${said(n.reason)}`);
+}
+
+/**
+ * Files a scoped rewind leaves that a whole rewind would write, one plain line each, and the ways
+ * to take them too: the whole rewind, or the file alone from a point.
+ */
+function printLeftAlone(plan: Plan): void {
+  if (plan.leftAlone.length === 0) return;
+  out(`\nLeft alone (${plan.leftAlone.length}) — this rewind does not change them:`);
+  for (const l of plan.leftAlone) {
+    const by =
+      l.reason === 'other-session' ? l.sessions.map((s) => (s === REWIND_SESSION ? 'an earlier rewind' : `session ${s}`)).join(', ') : '';
+    const chosen = l.with?.length ? ` (${l.with.join(', ')})` : '';
+    out(`  left alone: ${l.path} — ${LEFT_ALONE[l.reason].short(by)}${chosen}`);
+  }
+  const to = targetArg(plan);
+  const sessionScoped = plan.leftAlone.some((l) => l.reason === 'other-session');
+  out(
+    sessionScoped
+      ? `  To rewind them too: agent-rewind rewind ${to}  (without --session: every session's changes)`
+      : `  To rewind them too: agent-rewind rewind ${to}  (without --path), or add --path <file> for each`,
+  );
+  out(`  To take one file from a point: agent-rewind diff <point> now --path <file>, then agent-rewind rewind --to <point> --path <file>`);
 }
 
 function cmdPlan(args: string[]): number {
@@ -256,6 +281,7 @@ async function cmdRewind(args: string[]): Promise<number> {
             warnings: r.plan.warnings,
             notUndone: planJson(r.plan).notUndone,
             notRestorable: r.plan.notRestorable,
+            leftAlone: leftAloneJson(r.plan),
           },
           null,
           2,
@@ -263,9 +289,12 @@ async function cmdRewind(args: string[]): Promise<number> {
       );
     else {
       out(
-        `Nothing to rewind: the recorded files already match ${r.plan.target.call ? 'the moment before call' : 'checkpoint'} ${r.plan.target.id}.`,
+        r.plan.leftAlone.length
+          ? `Nothing rewound: every file this selection would change is left alone (below).`
+          : `Nothing to rewind: the recorded files already match ${r.plan.target.call ? 'the moment before call' : 'checkpoint'} ${r.plan.target.id}.`,
       );
       printNotRestorable(r.plan);
+      printLeftAlone(r.plan);
     }
     return EXIT.ok;
   }
@@ -282,6 +311,7 @@ async function cmdRewind(args: string[]): Promise<number> {
           warnings: r.plan.warnings,
           notUndone: planJson(r.plan).notUndone,
           notRestorable: r.plan.notRestorable,
+          leftAlone: leftAloneJson(r.plan),
         },
         null,
         2,
@@ -294,6 +324,7 @@ async function cmdRewind(args: string[]): Promise<number> {
     );
     for (const f of r.files) out(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
     printNotRestorable(r.plan);
+    printLeftAlone(r.plan);
     if (r.plan.notUndone.length) out(`Not undone: ${r.plan.notUndone.map((n) => `${n.tool}: ${n.summary}`).join('; ')}`);
     out(`Undo this rewind: ${undo}`);
   }
