@@ -53,7 +53,7 @@ export const tests = [
   },
   {
     name: 'contributed commands are offered in the command palette',
-    async run({ wb, log }) {
+    async run({ wb }) {
       const hidden = new Set((contributes.menus?.commandPalette || []).filter((m) => m.when === 'false').map((m) => m.command));
       const cmds = (contributes.commands || []).filter((c) => !hidden.has(c.command));
       assert.ok(cmds.length > 0, 'package.json contributes commands');
