@@ -2,7 +2,9 @@
 // accept the tree element they were invoked on, or ask with a quick pick from the palette.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { retireVscodeFile } from '../../agents/connectors';
+import { settingsPath } from '../../agents/claude/settings';
+import { CONNECTORS, retireVscodeFile } from '../../agents/connectors';
+import { refuseUnsavedConfig } from '../connect/agentConnections';
 import { newId } from '../../core/store/ids';
 import { CMD, type CommandId } from './commandIds';
 import type { ConvPrompt, ConvSession } from '../model/conversationModel';
@@ -83,6 +85,11 @@ function conversationFor(d: CommandDeps, checkpointId: string) {
 function filesPreview(d: CommandDeps, id: string) {
   const conversation = conversationFor(d, id);
   d.preview.show({ targetId: id, scope: 'files', ...(conversation ? { conversation } : {}) });
+}
+
+/** What connecting Claude Code writes in `folder`: its settings, and VS Code's hook file it retires. */
+function claudeConfigFiles(folder: string): string[] {
+  return [settingsPath(folder), ...(CONNECTORS.find((c) => c.agent === 'vscode')?.files(folder) ?? [])];
 }
 
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
@@ -213,6 +220,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         return;
       }
       for (const folder of await pickFolders('Connect Claude Code in which folder?')) {
+        if (refuseUnsavedConfig(claudeConfigFiles(folder.uri.fsPath), folder.uri.fsPath, 'Connect')) continue;
         const r = d.claude.connect(folder.uri.fsPath);
         // Our .github hook file would now deliver VS Code's and Copilot CLI's events a second time.
         const retired = retireVscodeFile(folder.uri.fsPath, d.agents.target());
@@ -239,6 +247,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     },
     [CMD.disconnectClaude]: async () => {
       for (const folder of await pickFolders('Disconnect Claude Code in which folder?')) {
+        if (refuseUnsavedConfig([settingsPath(folder.uri.fsPath)], folder.uri.fsPath, 'Disconnect')) continue;
         const r = d.claude.disconnect(folder.uri.fsPath);
         void vscode.window.showInformationMessage(
           r.changed

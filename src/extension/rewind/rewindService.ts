@@ -15,7 +15,7 @@ import type { Cancellation, WorkerClient } from '../offHost/workerClient';
 import type { PlainPlan, WorkerPlanOptions } from '../offHost/protocol';
 import type { TimelineModel } from '../model/timelineModel';
 import { unsavedAmong } from './unsavedPaths';
-import { workspaceEditWriter } from './workspaceEditWriter';
+import { editorGate, workspaceEditWriter } from './workspaceEditWriter';
 
 export type ApplyOutcome = RewindOutcome;
 
@@ -187,7 +187,9 @@ export class RewindService {
    */
   async apply(targetId: string, req: RewindRequest = {}): Promise<ApplyOutcome> {
     try {
-      return await applyRewind(this.store, targetId, { ...req, veto: dirtyAmong }, workspaceEditWriter(this.store));
+      // Checked under the store lock before anything is recorded, and again at the moment of writing.
+      const gate = editorGate((paths) => dirtyAmong(paths));
+      return await applyRewind(this.store, targetId, { ...req, veto: gate.veto }, workspaceEditWriter(this.store, gate));
     } finally {
       this.model.reload();
     }
