@@ -10,9 +10,9 @@ import { applyRewind, type FileWriter, WriteRefused } from '../../src/core/rewin
 import { readJournal } from '../../src/core/rewind/journal';
 import { applyWriteFs } from '../../src/core/rewind/writes';
 import { record } from '../../src/recording/recorder';
-import { Store } from '../../src/core/store/store';
+import { Store } from '../../src/core/store';
 import { checkpoints } from '../../src/core/timeline/timeline';
-import { verifyStore } from '../../src/core/store/verify';
+import { verifyStore } from '../../src/core/upkeep/verify';
 import { sandbox } from '../helpers/tmp';
 
 function setup() {

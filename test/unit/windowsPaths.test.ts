@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { checkAbsolutePath, isInside, pathKey } from '../../src/core/workspace/paths';
-import { unsavedAmong } from '../../src/extension/rewind/unsavedPaths';
+import { checkAbsolutePath, isInside, pathKey } from '../../src/core/paths';
+import { unsavedAmong } from '../../src/extension/model/unsavedPaths';
 
 const W = path.win32;
 

@@ -10,8 +10,8 @@ import type { AgentConnectionState, AgentId, HookTarget } from '../../agents/con
 import { agentStates, connectAgents, CONNECTORS, disconnectAgents, type DisconnectOutcome } from '../../agents/connectors';
 import { agentInfo } from '../views/agentInfo';
 import { nodeRuntime } from './claudeConnection';
-import { pickFolders } from '../commands/pickFolders';
-import { dirtyAmong } from '../rewind/rewindService';
+import { pickFolders } from '../pickFolders';
+import { dirtyAmong } from '../model/unsavedEditors';
 
 /**
  * Connect and Disconnect write the agents' config files with their own edits (keeping the user's

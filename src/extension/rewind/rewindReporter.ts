@@ -2,7 +2,7 @@
 // refusals with their ways out, and success with an Undo button.
 import * as vscode from 'vscode';
 import type { Busy } from './busy';
-import { type LeftAlone, REWIND_SESSION } from '../../core/rewind/changeSet';
+import { type LeftAlone, REWIND_SESSION } from '../../core/timeline/changeSet';
 import { REASONS } from '../../shared/reasons';
 import { oneLine } from '../../shared/text';
 import type { RewindRequest, RewindService } from './rewindService';

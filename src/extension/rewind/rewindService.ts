@@ -3,18 +3,18 @@
 // file watchers see ordinary file changes. Unsaved editors on affected files refuse the rewind.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { NotUndone } from '../../core/rewind/changeSet';
+import type { NotUndone } from '../../core/timeline/changeSet';
 import { applyRewind, type RewindOutcome } from '../../core/rewind/apply';
 import { uncommittedPathsAsync } from '../../core/git/status';
 import { makePlan } from '../../core/rewind/plan';
 import type { EditOrigin } from '../../core/rewind/safety';
-import type { Store } from '../../core/store/store';
+import type { Store } from '../../core/store';
 import { type EditWords, yourEditWords } from '../../shared/reasons';
 import type { PreviewModel, PreviewProblem, Scope } from '../../shared/messages';
 import type { Cancellation, WorkerClient } from '../offHost/workerClient';
 import type { PlainPlan, WorkerPlanOptions } from '../offHost/protocol';
 import type { TimelineModel } from '../model/timelineModel';
-import { unsavedAmong } from './unsavedPaths';
+import { dirtyAmong } from '../model/unsavedEditors';
 import { editorGate, workspaceEditWriter } from './workspaceEditWriter';
 
 export type ApplyOutcome = RewindOutcome;
@@ -42,26 +42,7 @@ function editWords(e: EditOrigin): EditWords {
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** File paths with unsaved work in this window: text documents, notebooks, and dirty custom-editor tabs. */
-function unsavedFiles(): string[] {
-  const out: string[] = [];
-  const add = (u: vscode.Uri) => u.scheme === 'file' && out.push(u.fsPath);
-  for (const d of vscode.workspace.textDocuments) if (d.isDirty) add(d.uri);
-  for (const n of vscode.workspace.notebookDocuments) if (n.isDirty) add(n.uri);
-  for (const g of vscode.window.tabGroups.all)
-    for (const t of g.tabs)
-      if (
-        t.isDirty &&
-        (t.input instanceof vscode.TabInputCustom || t.input instanceof vscode.TabInputNotebook || t.input instanceof vscode.TabInputText)
-      )
-        add(t.input.uri);
-  return out;
-}
-
-/** Paths among `paths` with unsaved changes in an editor of any kind. */
-export function dirtyAmong(paths: Iterable<string>): string[] {
-  return unsavedAmong(paths, unsavedFiles());
-}
+export { dirtyAmong };
 
 /** How the preview names a call not undone: its id (a record without one: its tool and time). */
 export function callKey(n: NotUndone): string {

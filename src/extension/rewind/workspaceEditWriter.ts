@@ -10,8 +10,8 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { type FileWriter, fsWriter, WriteRefused } from '../../core/rewind/apply';
 import type { Write } from '../../core/rewind/writes';
-import type { Store } from '../../core/store/store';
-import { pathKey } from '../../core/workspace/paths';
+import type { Store } from '../../core/store';
+import { pathKey } from '../../core/paths';
 
 /** What the rewind's check saw of the open editors, for the check repeated at the moment of writing. */
 export interface EditorGate {

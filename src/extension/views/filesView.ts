@@ -4,10 +4,10 @@
 // expanded and shown a page at a time ("Load more"); a filter by prompt text lists the matches.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CheckpointKind } from '../../core/store/records';
+import type { CheckpointKind } from '../../core/storeFiles/records';
 import type { SpanChange } from '../../core/timeline/timeline';
 import { agentInfo } from './agentInfo';
-import { CMD, CTX } from '../commands/commandIds';
+import { CMD, CTX } from '../commandIds';
 import { oneLine } from '../../shared/text';
 import { relativeTime } from './relativeTime';
 import { RowCounts, type RowStats } from './rowStats';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { applyRewind, type FileWriter } from '../../../src/core/rewind/apply';
 import { readJournal } from '../../../src/core/rewind/journal';
-import { Store } from '../../../src/core/store/store';
+import { Store } from '../../../src/core/store';
 import type { AgentRewindApi } from '../../../src/extension/extension';
 import { dirtyAmong } from '../../../src/extension/rewind/rewindService';
 import { editorGate, workspaceEditWriter } from '../../../src/extension/rewind/workspaceEditWriter';
