@@ -32,25 +32,25 @@ function checkpointAtPrompt(store: string, session: string): string {
   return cp.id;
 }
 
-/** A git repository with two committed files, as the sessions find it. */
-function repo(): { ws: string; store: string } {
+/** A git repository with two committed files, and two sessions started in it (alpha and beta). */
+function repo(): { ws: string; store: string; a: ClaudeSession; b: ClaudeSession } {
   const { ws, store } = sandbox();
   execFileSync('git', ['init', '-q', ws]);
   fs.writeFileSync(path.join(ws, 'shared.txt'), 'one\ntwo\nthree\n');
   fs.writeFileSync(path.join(ws, 'notes.md'), '# notes\n');
   execFileSync('git', ['-C', ws, 'add', '.']);
   execFileSync('git', ['-C', ws, '-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'init']);
-  return { ws, store };
+  const a = new ClaudeSession(store, ws, 'sess-alpha');
+  const b = new ClaudeSession(store, ws, 'sess-beta');
+  a.start();
+  b.start();
+  return { ws, store, a, b };
 }
 
 describe('a session-scoped rewind names the files it leaves because another session changed them too', () => {
   /** Alpha writes alpha.ts and edits shared.txt; beta edits shared.txt too and writes beta.ts. */
   function twoSessions() {
-    const { ws, store } = repo();
-    const a = new ClaudeSession(store, ws, 'sess-alpha');
-    const b = new ClaudeSession(store, ws, 'sess-beta');
-    a.start();
-    b.start();
+    const { ws, store, a, b } = repo();
     a.prompt('alpha: add a helper');
     b.prompt('beta: tidy up');
     const target = checkpointAtPrompt(store, 'sess-alpha');
@@ -108,11 +108,7 @@ describe('a session-scoped rewind names the files it leaves because another sess
   });
 
   it('when every file the session changed is shared, the rewind writes nothing and says which files it left, not "already match"', () => {
-    const { ws, store } = repo();
-    const a = new ClaudeSession(store, ws, 'sess-alpha');
-    const b = new ClaudeSession(store, ws, 'sess-beta');
-    a.start();
-    b.start();
+    const { ws, store, a, b } = repo();
     a.prompt('alpha');
     const target = checkpointAtPrompt(store, 'sess-alpha');
     a.edit('shared.txt', 'two\n', 'TWO (alpha)\n');
@@ -133,11 +129,7 @@ describe('a session-scoped rewind names the files it leaves because another sess
 
 describe('a path-scoped rewind names the files a call outside the selection changed with the chosen one', () => {
   it('one shell command changed two files: --path takes one, the other is left alone, named with the chosen file', () => {
-    const { ws, store } = repo();
-    const a = new ClaudeSession(store, ws, 'sess-alpha');
-    const b = new ClaudeSession(store, ws, 'sess-beta');
-    a.start();
-    b.start();
+    const { ws, store, a, b } = repo();
     a.prompt('alpha: rename everywhere');
     const target = checkpointAtPrompt(store, 'sess-alpha');
     a.bash("sed -i 's/one/uno/' shared.txt notes.md", () => {
@@ -176,9 +168,7 @@ describe('a path-scoped rewind names the files a call outside the selection chan
   });
 
   it('a step rewind of one file (--before-call with --path) names the file the same call also changed', () => {
-    const { ws, store } = repo();
-    const a = new ClaudeSession(store, ws, 'sess-alpha');
-    a.start();
+    const { ws, store, a } = repo();
     a.prompt('alpha');
     a.bash("sed -i 's/one/uno/' shared.txt notes.md", () => {
       fs.writeFileSync(path.join(ws, 'shared.txt'), 'uno\ntwo\nthree\n');
