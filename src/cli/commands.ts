@@ -7,7 +7,15 @@ import { gc, storeBytes } from '../core/upkeep/gc';
 import { storageUse } from '../core/upkeep/storageUse';
 import { StoreBusyError } from '../core/storeFiles/lock';
 import { rewind } from '../core/rewind/apply';
-import { CallNotFoundError, CheckpointNotFoundError, makePlan, type Plan, planJson, rewindCountsOf } from '../core/rewind/plan';
+import {
+  CallNotFoundError,
+  CheckpointNotFoundError,
+  leftAloneJson,
+  makePlan,
+  type Plan,
+  planJson,
+  rewindCountsOf,
+} from '../core/rewind/plan';
 import { FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
 import { Store, StoreMissingError } from '../core/store';
@@ -15,7 +23,8 @@ import { StoreDamagedError, StoreFormatError } from '../core/storeFiles/storeFor
 import type { EditOrigin } from '../core/rewind/safety';
 import { BEFORE_CALL } from '../core/timeline/timeline';
 import { verifyStore } from '../core/upkeep/verify';
-import { type Reason, REASONS, yourEditWords } from '../shared/reasons';
+import { LEFT_ALONE, type Reason, REASONS, yourEditWords } from '../shared/reasons';
+import { REWIND_SESSION } from '../core/timeline/changeSet';
 import { runConversation } from './conversation';
 import { EXIT, UsageError, fail, out } from './output';
 import { storeFromArgs } from './storeArg';
@@ -159,6 +168,7 @@ function printPlan(plan: Plan): void {
     for (const f of plan.files) out(`  ${f.action.padEnd(8)} +${f.insertions} -${f.deletions}${f.binary ? ' (binary)' : ''}  ${f.path}`);
   }
   printNotRestorable(plan);
+  printLeftAlone(plan);
   if (plan.blocked.length) {
     out(`\nBlocked (${plan.blocked.length}) — rewinding would overwrite work that is not the agent's:`);
     for (const b of plan.blocked) out(blockedLine(b));
@@ -201,6 +211,29 @@ function printNotRestorable(plan: Plan): void {
   if (plan.notRestorable.length === 0) return;
   out(`\nCannot restore (${plan.notRestorable.length}) — left as they are:`);
   for (const n of plan.notRestorable) out(`  ${n.path}: ${said(n.reason)}`);
+}
+
+/**
+ * Files a scoped rewind leaves that a whole rewind would write, one plain line each, and the ways
+ * to take them too: the whole rewind, or the file alone from a point.
+ */
+function printLeftAlone(plan: Plan): void {
+  if (plan.leftAlone.length === 0) return;
+  out(`\nLeft alone (${plan.leftAlone.length}) — this rewind does not change them:`);
+  for (const l of plan.leftAlone) {
+    const by =
+      l.reason === 'other-session' ? l.sessions.map((s) => (s === REWIND_SESSION ? 'an earlier rewind' : `session ${s}`)).join(', ') : '';
+    const chosen = l.with?.length ? ` (${l.with.join(', ')})` : '';
+    out(`  left alone: ${l.path} — ${LEFT_ALONE[l.reason].short(by)}${chosen}`);
+  }
+  const to = targetArg(plan);
+  const sessionScoped = plan.leftAlone.some((l) => l.reason === 'other-session');
+  out(
+    sessionScoped
+      ? `  To rewind them too: agent-rewind rewind ${to}  (without --session: every session's changes)`
+      : `  To rewind them too: agent-rewind rewind ${to}  (without --path), or add --path <file> for each`,
+  );
+  out(`  To take one file from a point: agent-rewind diff <point> now --path <file>, then agent-rewind rewind --to <point> --path <file>`);
 }
 
 function cmdPlan(args: string[]): number {
@@ -268,6 +301,7 @@ async function cmdRewind(args: string[]): Promise<number> {
             warnings: r.plan.warnings,
             notUndone: planJson(r.plan).notUndone,
             notRestorable: r.plan.notRestorable,
+            leftAlone: leftAloneJson(r.plan),
           },
           null,
           2,
@@ -275,9 +309,12 @@ async function cmdRewind(args: string[]): Promise<number> {
       );
     else {
       out(
-        `Nothing to rewind: the recorded files already match ${r.plan.target.call ? 'the moment before call' : 'checkpoint'} ${r.plan.target.id}.`,
+        r.plan.leftAlone.length
+          ? `Nothing rewound: every file this selection would change is left alone (below).`
+          : `Nothing to rewind: the recorded files already match ${r.plan.target.call ? 'the moment before call' : 'checkpoint'} ${r.plan.target.id}.`,
       );
       printNotRestorable(r.plan);
+      printLeftAlone(r.plan);
     }
     return EXIT.ok;
   }
@@ -294,6 +331,7 @@ async function cmdRewind(args: string[]): Promise<number> {
           warnings: r.plan.warnings,
           notUndone: planJson(r.plan).notUndone,
           notRestorable: r.plan.notRestorable,
+          leftAlone: leftAloneJson(r.plan),
         },
         null,
         2,
@@ -306,6 +344,7 @@ async function cmdRewind(args: string[]): Promise<number> {
     );
     for (const f of r.files) out(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
     printNotRestorable(r.plan);
+    printLeftAlone(r.plan);
     if (r.plan.notUndone.length) out(`Not undone: ${r.plan.notUndone.map((n) => `${n.tool}: ${n.summary}`).join('; ')}`);
     out(`Undo this rewind: ${undo}`);
   }

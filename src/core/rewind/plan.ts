@@ -6,6 +6,7 @@ import { lineStats, type LineStats } from '../timeline/lineStats';
 import {
   type Change,
   type ChangeOptions,
+  type LeftAlone,
   computeChanges,
   type NotRestorable,
   type NotUndone,
@@ -69,6 +70,8 @@ export interface Plan {
   notUndone: NotUndone[];
   notRestorable: NotRestorable[];
   conflicts: { path: string; sessions: string[] }[];
+  /** What a whole rewind would write that this scoped one leaves as it is (another session, a call outside the selection). */
+  leftAlone: LeftAlone[];
   /** Paths whose state at the target is one of two versions: refused without force (which writes the later one). */
   uncertain: Uncertain[];
   sessions: string[];
@@ -147,7 +150,8 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   // A call target counts the calls of its turn: those are not all in the skeleton. Strict filters
   // look at every path and session ever recorded: the whole log.
   const strict = opts.strictFilters && !!(opts.paths?.length || opts.sessions?.length);
-  const indexed = opts.viaIndex && !strict && !target.startsWith(BEFORE_CALL) ? store.timeline() : null;
+  // A path filter reads every snapshot after the target (which calls changed the chosen files): the whole log.
+  const indexed = opts.viaIndex && !strict && !opts.paths?.length && !target.startsWith(BEFORE_CALL) ? store.timeline() : null;
   let records: Sequenced[];
   let to: RewindTarget;
   let facts: Map<string, PathFacts> | undefined;
@@ -218,6 +222,7 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     notUndone: set.notUndone,
     notRestorable: set.notRestorable,
     conflicts: set.conflicts,
+    leftAlone: set.leftAlone,
     uncertain: set.uncertain.filter((u) => kept.has(u.path)),
     sessions: set.sessions,
     uncommitted: opts.noGit ? [] : uncommittedPaths(changes.map((c) => c.path)),
@@ -264,6 +269,7 @@ export function planJson(plan: Plan) {
     })),
     notRestorable: plan.notRestorable,
     conflicts: plan.conflicts,
+    leftAlone: leftAloneJson(plan),
     uncommitted: plan.uncommitted,
     checkpoint: {
       id: plan.target.id,
@@ -273,4 +279,9 @@ export function planJson(plan: Plan) {
     },
     ...(plan.target.call ? { call: plan.target.call } : {}),
   };
+}
+
+/** `leftAlone` of `plan --json` and `rewind --json`: `{ path, reason, sessions }` (and `with`, the chosen files sharing a call). */
+export function leftAloneJson(plan: Pick<Plan, 'leftAlone'>) {
+  return plan.leftAlone.map((l) => ({ path: l.path, reason: l.reason, sessions: l.sessions, ...(l.with ? { with: l.with } : {}) }));
 }

@@ -2,9 +2,11 @@
 // accept the tree element they were invoked on, or ask with a quick pick from the palette.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { retireVscodeFile } from '../../agents/connectors';
+import { settingsPath } from '../../agents/claude/settings';
+import { CONNECTORS, retireVscodeFile } from '../../agents/connectors';
 import { newId } from '../../core/storeFiles/ids';
 import { CMD, type CommandId } from '../commandIds';
+import { refuseUnsavedConfig } from '../connect/agentConnections';
 import type { ConvPrompt, ConvSession } from '../model/conversationModel';
 import type { CommandDeps } from './commandDeps';
 import type { ConvElement } from '../views/conversationView';
@@ -81,6 +83,11 @@ function conversationFor(d: CommandDeps, checkpointId: string) {
 function filesPreview(d: CommandDeps, id: string) {
   const conversation = conversationFor(d, id);
   d.preview.show({ targetId: id, scope: 'files', ...(conversation ? { conversation } : {}) });
+}
+
+/** What connecting Claude Code writes in `folder`: its settings, and VS Code's hook file it retires. */
+function claudeConfigFiles(folder: string): string[] {
+  return [settingsPath(folder), ...(CONNECTORS.find((c) => c.agent === 'vscode')?.files(folder) ?? [])];
 }
 
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
@@ -211,6 +218,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         return;
       }
       for (const folder of await pickFolders('Connect Claude Code in which folder?')) {
+        if (refuseUnsavedConfig(claudeConfigFiles(folder.uri.fsPath), folder.uri.fsPath, 'Connect')) continue;
         const r = d.claude.connect(folder.uri.fsPath);
         // Our .github hook file would now deliver VS Code's and Copilot CLI's events a second time.
         const retired = retireVscodeFile(folder.uri.fsPath, d.agents.target());
@@ -237,6 +245,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     },
     [CMD.disconnectClaude]: async () => {
       for (const folder of await pickFolders('Disconnect Claude Code in which folder?')) {
+        if (refuseUnsavedConfig([settingsPath(folder.uri.fsPath)], folder.uri.fsPath, 'Disconnect')) continue;
         const r = d.claude.disconnect(folder.uri.fsPath);
         void vscode.window.showInformationMessage(
           r.changed

@@ -13,6 +13,22 @@ import { agentInfo } from '../views/agentInfo';
 import { nodeRuntime } from './claudeConnection';
 import type { Recording } from '../views/statusBar';
 import { pickFolders } from '../pickFolders';
+import { dirtyAmong } from '../model/unsavedEditors';
+
+/**
+ * Connect and Disconnect write the agents' config files with their own edits (keeping the user's
+ * formatting): one of them with unsaved changes in an editor would be overwritten on disk behind
+ * that editor, so they refuse, saying which file to save or close. True when refused.
+ */
+export function refuseUnsavedConfig(files: readonly string[], folder: string, verb: 'Connect' | 'Disconnect'): boolean {
+  const unsaved = dirtyAmong(files);
+  if (!unsaved.length) return false;
+  const names = unsaved.map((f) => path.relative(folder, f).split(path.sep).join('/')).join(', ');
+  void vscode.window.showWarningMessage(
+    `${names} ${unsaved.length === 1 ? 'has' : 'have'} unsaved changes in an editor. Save or close ${unsaved.length === 1 ? 'it' : 'them'}, then ${verb} again: ${verb} writes Agent Rewind's hooks into ${unsaved.length === 1 ? 'that file' : 'those files'}. Nothing was changed.`,
+  );
+  return true;
+}
 
 interface AgentPick extends vscode.QuickPickItem {
   agent: AgentId;
@@ -127,6 +143,7 @@ export class AgentConnections {
     if (!chosen?.length) return;
     const target = this.target();
     for (const folder of folders) {
+      if (refuseUnsavedConfig(this.configFiles(chosen, folder.uri.fsPath), folder.uri.fsPath, 'Connect')) continue;
       const out = connectAgents(chosen, folder.uri.fsPath, target);
       this.report(folder, 'Connected', out);
     }
@@ -138,7 +155,19 @@ export class AgentConnections {
     const chosen = agents ?? (await this.pickAgents(folders, true));
     if (!chosen?.length) return;
     const target = this.target();
-    for (const folder of folders) this.report(folder, 'Disconnected', disconnectAgents(chosen, folder.uri.fsPath, target));
+    for (const folder of folders) {
+      if (refuseUnsavedConfig(this.configFiles(chosen, folder.uri.fsPath), folder.uri.fsPath, 'Disconnect')) continue;
+      this.report(folder, 'Disconnected', disconnectAgents(chosen, folder.uri.fsPath, target));
+    }
+  }
+
+  /**
+   * Every file connecting or disconnecting `agents` in `folder` may write: theirs, and VS Code's
+   * hook file (connecting Claude Code or Copilot retires or rewrites it, so no event is recorded twice).
+   */
+  private configFiles(agents: readonly AgentId[], folder: string): string[] {
+    const also: AgentId[] = agents.some((a) => a === 'claude' || a === 'copilot' || a === 'vscode') ? ['vscode'] : [];
+    return CONNECTORS.filter((c) => agents.includes(c.agent) || also.includes(c.agent)).flatMap((c) => c.files(folder));
   }
 
   private report(folder: vscode.WorkspaceFolder, verb: 'Connected' | 'Disconnected', out: readonly DisconnectOutcome[]): void {

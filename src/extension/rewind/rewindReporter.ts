@@ -2,6 +2,7 @@
 // refusals with their ways out, and success with an Undo button.
 import * as vscode from 'vscode';
 import type { Busy } from './busy';
+import { type LeftAlone, REWIND_SESSION } from '../../core/timeline/changeSet';
 import { REASONS } from '../../shared/reasons';
 import { oneLine } from '../../shared/text';
 import type { RewindRequest, RewindService } from './rewindService';
@@ -66,7 +67,11 @@ export class RewindReporter {
         );
         return false;
       case 'nothing':
-        void vscode.window.showInformationMessage(`Nothing to rewind: the recorded files already match ${meaning.point}.`);
+        void vscode.window.showInformationMessage(
+          r.plan.leftAlone.length
+            ? `Nothing rewound: every file this selection would change is left alone. ${this.leftAloneWords(r.plan.leftAlone)}`
+            : `Nothing to rewind: the recorded files already match ${meaning.point}.`,
+        );
         return false;
       case 'done':
       case 'partial': {
@@ -89,14 +94,16 @@ export class RewindReporter {
               ? `Redid the rewind to ${meaning.point}: ${n} rewound again`
               : `Rewound ${n} to ${meaning.point}`;
         this.output.appendLine(`  ${what}.`);
+        for (const l of r.plan.leftAlone) this.output.appendLine(`  left alone ${l.path} — ${this.leftAloneLine(l)}`);
+        const left = r.plan.leftAlone.length ? ` ${this.leftAloneWords(r.plan.leftAlone)}` : '';
         if (r.status === 'done') {
           void vscode.window
-            .showInformationMessage(`${what}; every file verified.`, back, 'Show Details')
+            .showInformationMessage(`${what}; every file verified.${left}`, back, 'Show Details')
             .then((pick) => (pick === back ? goBack() : pick === 'Show Details' ? this.output.show(true) : undefined));
         } else {
           void vscode.window
             .showErrorMessage(
-              `${what}, but ${r.files.length - ok} of them could not be written (see details). ${back} restores everything as it was.`,
+              `${what}, but ${r.files.length - ok} of them could not be written (see details). ${back} restores everything as it was.${left}`,
               'Show Details',
               back,
             )
@@ -105,5 +112,21 @@ export class RewindReporter {
         return r.status === 'done';
       }
     }
+  }
+
+  /** "Left alone: shared.txt (also changed by session 3f2a…). To rewind them too, rewind every session." */
+  private leftAloneWords(list: readonly LeftAlone[]): string {
+    const names = list.slice(0, 3).map((l) => `${this.model.relative(l.path)} (${this.leftAloneLine(l)})`);
+    const more = list.length > 3 ? ` and ${list.length - 3} more (see details)` : '';
+    const way = list.some((l) => l.reason === 'other-session')
+      ? 'To rewind them too, rewind every session, or restore one file alone from a point.'
+      : 'To rewind them too, rewind the whole point, not only the chosen files.';
+    return `Left alone: ${names.join(', ')}${more}. ${way}`;
+  }
+
+  private leftAloneLine(l: LeftAlone): string {
+    return l.reason === 'other-session'
+      ? `also changed by ${l.sessions.map((s) => (s === REWIND_SESSION ? 'an earlier rewind' : `session ${s.slice(0, 8)}`)).join(', ')}`
+      : `changed by the same call as ${(l.with ?? []).map((p) => this.model.relative(p)).join(', ')}`;
   }
 }
