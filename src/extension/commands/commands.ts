@@ -216,7 +216,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         const r = d.claude.connect(folder.uri.fsPath);
         // Our .github hook file would now deliver VS Code's and Copilot CLI's events a second time.
         const retired = retireVscodeFile(folder.uri.fsPath, d.agents.target());
-        if (retired) d.output.appendLine(`[${new Date().toISOString()}] ${retired.notes.join(' ')}`);
+        if (retired) d.output.info(retired.notes.join(' '));
         const rel = path.relative(folder.uri.fsPath, r.file);
         if (r.hooksDisabled)
           void vscode.window.showWarningMessage(
@@ -280,7 +280,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         return await fn(...args);
       } catch (e) {
         const msg = (e as Error).message ?? String(e);
-        d.output.appendLine(`[${new Date().toISOString()}] ${id} failed: ${(e as Error).stack ?? msg}`);
+        d.output.error(`${id} failed: ${(e as Error).stack ?? msg}`);
         void vscode.window.showErrorMessage(`Agent Rewind: ${msg}`, 'Show Log').then((p) => p && d.output.show(true));
         return undefined;
       }

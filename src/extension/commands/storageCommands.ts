@@ -26,7 +26,7 @@ export class StorageCommands {
     private readonly model: TimelineModel,
     private readonly busy: Busy,
     private readonly settings: () => Pick<Settings, 'retentionDays' | 'maxStorageGB'>,
-    private readonly output: vscode.OutputChannel,
+    private readonly output: vscode.LogOutputChannel,
     private readonly offHost?: WorkerClient,
   ) {}
 
@@ -43,18 +43,18 @@ export class StorageCommands {
   /** The breakdown by age and by session, in the output channel (a message has no room for it). */
   private writeBreakdown(u: StorageUse): void {
     const o = this.output;
-    o.appendLine(
+    o.info(
       `Storage for this workspace (${this.store.dir}): ${formatBytes(u.totalBytes)} — file copies ${formatBytes(u.recordedBytes)}, timeline ${formatBytes(u.logBytes)}, shell-capture baselines ${formatBytes(u.scanBytes)}, unused (freed by clean-up) ${formatBytes(u.unreferencedBytes)}, other ${formatBytes(u.otherBytes)}.`,
     );
-    o.appendLine('  By age (file copies counted when first recorded):');
+    o.info('  By age (file copies counted when first recorded):');
     for (const a of u.byAge)
-      o.appendLine(`    ${`${a.days} days`.padEnd(10)} ${formatBytes(a.bytes).padStart(9)}  ${a.checkpoints} checkpoint(s)`);
-    o.appendLine(`  By session (${u.sessions.length}, largest first):`);
+      o.info(`    ${`${a.days} days`.padEnd(10)} ${formatBytes(a.bytes).padStart(9)}  ${a.checkpoints} checkpoint(s)`);
+    o.info(`  By session (${u.sessions.length}, largest first):`);
     for (const s of u.sessions.slice(0, 50))
-      o.appendLine(
+      o.info(
         `    ${formatBytes(s.bytes).padStart(9)}  ${s.checkpoints} checkpoint(s), last ${new Date(s.last).toLocaleString()}  ${s.agent ?? ''} ${oneLine(s.label, 60)}`,
       );
-    if (u.sessions.length > 50) o.appendLine(`    … and ${u.sessions.length - 50} smaller sessions (agent-rewind storage lists them all).`);
+    if (u.sessions.length > 50) o.info(`    … and ${u.sessions.length - 50} smaller sessions (agent-rewind storage lists them all).`);
   }
 
   /** Before the first recorded event there is no store folder (and nothing to count, clean or delete). */

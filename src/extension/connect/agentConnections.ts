@@ -26,7 +26,7 @@ export class AgentConnections {
   constructor(
     private readonly cli: () => string,
     private readonly store: string,
-    private readonly output: vscode.OutputChannel,
+    private readonly output: vscode.LogOutputChannel,
     private readonly env: NodeJS.ProcessEnv = process.env,
     private readonly home: string = os.homedir(),
   ) {}
@@ -121,7 +121,7 @@ export class AgentConnections {
 
   private report(folder: vscode.WorkspaceFolder, verb: 'Connected' | 'Disconnected', out: readonly DisconnectOutcome[]): void {
     const rel = (f: string) => path.relative(folder.uri.fsPath, f).split(path.sep).join('/');
-    const log = (s: string) => this.output.appendLine(`[${new Date().toISOString()}] ${s}`);
+    const log = (s: string) => this.output.info(s);
     const failed = out.filter((o) => o.error);
     const changed = out.filter((o) => !o.error && o.changed);
     const same = out.filter((o) => !o.error && !o.changed);

@@ -5,9 +5,9 @@ import * as vscode from 'vscode';
 import { moveStoreAside } from '../../core/storeFiles/workspaceStore';
 import { CMD, type CommandId, CTX, VIEW } from '../commandIds';
 
-export function showStoreUnusable(dir: string, error: Error, output: vscode.OutputChannel): vscode.Disposable[] {
+export function showStoreUnusable(dir: string, error: Error, output: vscode.LogOutputChannel): vscode.Disposable[] {
   const message = `Agent Rewind cannot use this workspace's store (${dir}): ${error.message}`;
-  output.appendLine(message);
+  output.error(message);
   const item = vscode.window.createStatusBarItem('agentRewind.status', vscode.StatusBarAlignment.Left, 10);
   item.name = 'Agent Rewind';
   item.text = '$(error) Agent Rewind: store unusable';
@@ -23,7 +23,7 @@ export function showStoreUnusable(dir: string, error: Error, output: vscode.Outp
 
   const reveal = async () => {
     await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(dir)).then(undefined, () => vscode.env.clipboard.writeText(dir));
-    output.appendLine(`Store folder: ${dir}`);
+    output.info(`Store folder: ${dir}`);
   };
   const moveAside = async () => {
     const ok = await vscode.window.showWarningMessage(
@@ -36,7 +36,7 @@ export function showStoreUnusable(dir: string, error: Error, output: vscode.Outp
     );
     if (ok !== 'Move Aside and Start Fresh') return;
     const moved = moveStoreAside(dir);
-    output.appendLine(`Moved the unusable store to ${moved}.`);
+    output.info(`Moved the unusable store to ${moved}.`);
     await vscode.commands.executeCommand('workbench.action.reloadWindow');
   };
   const handlers: Partial<Record<CommandId, () => unknown>> = { [CMD.revealStoreFolder]: reveal, [CMD.moveStoreAside]: moveAside };

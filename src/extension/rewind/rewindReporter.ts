@@ -12,7 +12,7 @@ export class RewindReporter {
     private readonly service: RewindService,
     private readonly busy: Busy,
     private readonly model: TimelineModel,
-    private readonly output: vscode.OutputChannel,
+    private readonly output: vscode.LogOutputChannel,
   ) {}
 
   /** True when files were rewound (fully). */
@@ -71,11 +71,14 @@ export class RewindReporter {
       case 'done':
       case 'partial': {
         const ok = r.files.filter((f) => f.ok).length;
-        this.output.appendLine(
-          `[${new Date().toISOString()}] Rewind to ${targetId} ("${oneLine(label, 80)}"): ${ok}/${r.files.length} files verified. Undo checkpoint ${r.checkpoint.id}.`,
+        this.output.info(
+          `Rewind to ${targetId} ("${oneLine(label, 80)}"): ${ok}/${r.files.length} files verified. Undo checkpoint ${r.checkpoint.id}.`,
         );
-        for (const f of r.files)
-          this.output.appendLine(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
+        for (const f of r.files) {
+          const line = `  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`;
+          if (f.ok) this.output.info(line);
+          else this.output.error(line);
+        }
         // The way back from this rewind: rewinding to the checkpoint it just took.
         const back = meaning.action === 'undo' ? 'Redo' : 'Undo';
         const goBack = async () => {
@@ -88,7 +91,7 @@ export class RewindReporter {
             : meaning.action === 'redo'
               ? `Redid the rewind to ${meaning.point}: ${n} rewound again`
               : `Rewound ${n} to ${meaning.point}`;
-        this.output.appendLine(`  ${what}.`);
+        this.output.info(`  ${what}.`);
         if (r.status === 'done') {
           void vscode.window
             .showInformationMessage(`${what}; every file verified.`, back, 'Show Details')
