@@ -113,7 +113,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     for (const id of Object.values(CMD) as CommandId[]) {
       context.subscriptions.push(
         vscode.commands.registerCommand(id, () =>
-          vscode.window.showInformationMessage('Agent Rewind records agents working in a folder: open a folder first.'),
+          vscode.window.showInformationMessage(vscode.l10n.t('Agent Rewind records agents working in a folder: open a folder first.')),
         ),
       );
     }
@@ -159,7 +159,11 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   if (rec) {
     void vscode.window
       .showWarningMessage(
-        `An interrupted rewind was finished: ${rec.written.length} file(s) had been written, ${rec.notWritten.length} had not. Undo it to get back to how things were before it.`,
+        vscode.l10n.t(
+          'An interrupted rewind was finished: {0} file(s) had been written, {1} had not. Undo it to get back to how things were before it.',
+          rec.written.length,
+          rec.notWritten.length,
+        ),
         'Undo Interrupted Rewind',
       )
       .then((p) => p && reporter.applyAndReport(rec.checkpoint));
@@ -198,7 +202,8 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     model.onDidChange,
     (p) => model.relative(p),
     { index: steps, stats: rowStats },
-    (work) => void vscode.window.withProgress({ location: { viewId: VIEW.conversation }, title: 'Reading transcripts' }, () => work),
+    (work) =>
+      void vscode.window.withProgress({ location: { viewId: VIEW.conversation }, title: vscode.l10n.t('Reading transcripts') }, () => work),
   );
   // Transcripts grow without a hook event (assistant replies): notice it with a cheap stat poll.
   let printed = source.fingerprint(conversation.all);
@@ -259,7 +264,9 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
       if (e.affectsConfiguration('agentRewind.storeDirectory') && storeDirFor(context)?.dir !== store.dir) {
         void vscode.window
           .showInformationMessage(
-            'Agent Rewind will use the new store folder after a reload. Connected agents keep recording to the old one until you connect them again.',
+            vscode.l10n.t(
+              'Agent Rewind will use the new store folder after a reload. Connected agents keep recording to the old one until you connect them again.',
+            ),
             'Reload Window',
           )
           .then((p) => p && vscode.commands.executeCommand('workbench.action.reloadWindow'));

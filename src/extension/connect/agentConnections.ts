@@ -77,7 +77,7 @@ export class AgentConnections {
   private async pickAgents(folders: readonly vscode.WorkspaceFolder[], forDisconnect: boolean): Promise<AgentId[] | undefined> {
     const items = this.items(folders, forDisconnect).filter((i) => !forDisconnect || i.picked);
     if (forDisconnect && !items.length) {
-      void vscode.window.showInformationMessage('No agent is connected in this workspace.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('No agent is connected in this workspace.'));
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(items, {
@@ -95,7 +95,7 @@ export class AgentConnections {
   async connectCommand(agents?: AgentId[]): Promise<void> {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage(
-        "Trust this workspace before connecting agents: Connect writes hook commands into the agents' config files in it.",
+        vscode.l10n.t("Trust this workspace before connecting agents: Connect writes hook commands into the agents' config files in it."),
       );
       return;
     }

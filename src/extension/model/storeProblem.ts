@@ -27,7 +27,7 @@ export function showStoreUnusable(dir: string, error: Error, output: vscode.LogO
   };
   const moveAside = async () => {
     const ok = await vscode.window.showWarningMessage(
-      'Move the damaged store aside and start with an empty one?',
+      vscode.l10n.t('Move the damaged store aside and start with an empty one?'),
       {
         modal: true,
         detail: `${dir} is renamed to ${dir}.damaged-<time> (nothing is deleted). Earlier recordings stay there but cannot be rewound to from VS Code.`,

@@ -18,7 +18,9 @@ export class RewindReporter {
   /** True when files were rewound (fully). */
   async applyAndReport(targetId: string, req: RewindRequest = {}): Promise<boolean> {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('Agent Rewind does not rewind files in an untrusted workspace. Trust the workspace first.');
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('Agent Rewind does not rewind files in an untrusted workspace. Trust the workspace first.'),
+      );
       return false;
     }
     const r = await this.busy.run('rewinding', () => this.service.apply(targetId, req));
@@ -35,7 +37,11 @@ export class RewindReporter {
     switch (r.status) {
       case 'vetoed': {
         const pick = await vscode.window.showWarningMessage(
-          `Rewind refused: ${r.paths.length} affected file(s) have unsaved changes (${r.paths.map((p) => this.model.relative(p)).join(', ')}). Nothing was written. After saving, they are changes outside the agent: the rewind then offers Rewind Anyway, which keeps a copy.`,
+          vscode.l10n.t(
+            'Rewind refused: {0} affected file(s) have unsaved changes ({1}). Nothing was written. After saving, they are changes outside the agent: the rewind then offers Rewind Anyway, which keeps a copy.',
+            r.paths.length,
+            r.paths.map((p) => this.model.relative(p)).join(', '),
+          ),
           'Save All and Rewind',
         );
         if (pick === 'Save All and Rewind') {
@@ -48,7 +54,11 @@ export class RewindReporter {
         const held = [...r.plan.blocked, ...r.plan.uncertain];
         const files = held.map((b) => `${this.model.relative(b.path)} (${REASONS[b.reason].short})`).join(', ');
         const pick = await vscode.window.showWarningMessage(
-          `Rewind refused: ${held.length} file(s) hold work that is not the agent's, or a state this point cannot vouch for: ${files}. Nothing was written.`,
+          vscode.l10n.t(
+            "Rewind refused: {0} file(s) hold work that is not the agent's, or a state this point cannot vouch for: {1}. Nothing was written.",
+            held.length,
+            files,
+          ),
           {
             detail:
               'Saving or committing does not lift this. Rewind anyway: their current content is copied into the store first, so Undo brings it back.',
@@ -62,11 +72,14 @@ export class RewindReporter {
       }
       case 'blocked-io':
         void vscode.window.showErrorMessage(
-          `Nothing was rewound: ${r.problems.map((p) => `${this.model.relative(p.path)}: ${p.error}`).join('; ')}. Fix the permissions and try again.`,
+          vscode.l10n.t(
+            'Nothing was rewound: {0}. Fix the permissions and try again.',
+            r.problems.map((p) => `${this.model.relative(p.path)}: ${p.error}`).join('; '),
+          ),
         );
         return false;
       case 'nothing':
-        void vscode.window.showInformationMessage(`Nothing to rewind: the recorded files already match ${meaning.point}.`);
+        void vscode.window.showInformationMessage(vscode.l10n.t('Nothing to rewind: the recorded files already match {0}.', meaning.point));
         return false;
       case 'done':
       case 'partial': {
@@ -94,12 +107,17 @@ export class RewindReporter {
         this.output.info(`  ${what}.`);
         if (r.status === 'done') {
           void vscode.window
-            .showInformationMessage(`${what}; every file verified.`, back, 'Show Details')
+            .showInformationMessage(vscode.l10n.t('{0}; every file verified.', what), back, 'Show Details')
             .then((pick) => (pick === back ? goBack() : pick === 'Show Details' ? this.output.show(true) : undefined));
         } else {
           void vscode.window
             .showErrorMessage(
-              `${what}, but ${r.files.length - ok} of them could not be written (see details). ${back} restores everything as it was.`,
+              vscode.l10n.t(
+                '{0}, but {1} of them could not be written (see details). {2} restores everything as it was.',
+                what,
+                r.files.length - ok,
+                back,
+              ),
               'Show Details',
               back,
             )
