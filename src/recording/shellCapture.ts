@@ -23,7 +23,8 @@ import * as path from 'node:path';
 import { missingAncestors } from '../core/workspace/disk';
 import { readBlobs } from '../core/git/objects';
 import { isInside } from '../core/paths';
-import { createWithContent, processAlive, sleepMs } from '../core/storeFiles/lock';
+import { writeFileAtomic } from '../core/storeFiles/fsx';
+import { withFileLock } from '../core/storeFiles/lock';
 import type { LogRecord, SnapRecord } from '../core/storeFiles/records';
 import { baseline, finishPending, pendingCount } from '../core/scan/baseline';
 import { cancelPrefetch, prefetchScan } from '../core/scan/gitAssist';
@@ -107,11 +108,7 @@ function writeCaptureStatus(store: Store, s: CaptureStatus): void {
       .sort((a, b) => b.time - a.time)
       .slice(0, 50);
     const file = path.join(store.dir, STATUS);
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify({ sessions: Object.fromEntries(keep.map((k) => [k.session, k])) }, null, 2) + '\n', {
-      mode: 0o600,
-    });
-    fs.renameSync(tmp, file);
+    writeFileAtomic(file, JSON.stringify({ sessions: Object.fromEntries(keep.map((k) => [k.session, k])) }, null, 2) + '\n');
   } catch (e) {
     store.logError(`shell capture: could not write ${STATUS}: ${(e as Error).message}`);
   }
@@ -120,48 +117,8 @@ function writeCaptureStatus(store: Store, s: CaptureStatus): void {
 // ---- a per-session lock around load → scan → save (hooks of parallel calls)
 
 function withLock<T>(file: string, fn: () => T): T {
-  const lock = `${file}.lock`;
-  fs.mkdirSync(path.dirname(lock), { recursive: true, mode: 0o700 });
-  const deadline = Date.now() + 5000;
-  let held = false;
-  for (;;) {
-    try {
-      createWithContent(lock, String(process.pid)); // never an empty lock a killed hook leaves behind
-      held = true;
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') break;
-      let stale = false;
-      try {
-        const pid = Number(fs.readFileSync(lock, 'utf8'));
-        const age = Date.now() - fs.statSync(lock).mtimeMs;
-        stale = age > 60000 || (pid > 0 && !processAlive(pid)) || (!pid && age > 2000);
-      } catch {
-        stale = false;
-      }
-      if (stale) {
-        try {
-          fs.unlinkSync(lock);
-        } catch {
-          /* someone else took it over */
-        }
-        continue;
-      }
-      if (Date.now() > deadline) break; // never block the agent: go on without the lock
-      sleepMs(15);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    if (held) {
-      try {
-        fs.unlinkSync(lock);
-      } catch {
-        /* gone */
-      }
-    }
-  }
+  // Never block the agent: after 5 s without the lock the scan goes on without it.
+  return withFileLock(`${file}.lock`, 'shell capture', fn, { waitMs: 5000, staleMs: 60000 });
 }
 
 // ---- session start

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diskFact } from '../workspace/disk';
 import { fault } from '../faults';
-import { writeAll } from '../storeFiles/fsx';
+import { replaceFile, writeFileAtomic } from '../storeFiles/fsx';
 import type { Change } from '../timeline/changeSet';
 import type { Origin } from '../storeFiles/records';
 import type { Store } from '../store';
@@ -106,23 +106,8 @@ export function applyWriteFs(store: Store, w: Write): void {
   }
   const data = store.content(w.to);
   fs.mkdirSync(path.dirname(w.path), { recursive: true });
-  try {
-    fs.unlinkSync(w.tmp);
-  } catch {
-    /* no leftover */
-  }
-  if (w.link) {
-    fs.symlinkSync(data.toString(), w.tmp);
-  } else {
-    const fd = fs.openSync(w.tmp, 'wx', w.mode ?? 0o644);
-    try {
-      writeAll(fd, data);
-      fs.fsyncSync(fd);
-      if (w.mode !== undefined) fs.fchmodSync(fd, w.mode);
-    } finally {
-      fs.closeSync(fd);
-    }
-  }
-  fault('rewind.tmp');
-  fs.renameSync(w.tmp, w.path);
+  // The temp file is the one the journal names (recovery removes it); the kill tests stop us just before the rename.
+  const beforeRename = () => fault('rewind.tmp');
+  if (w.link) replaceFile(w.path, (tmp) => fs.symlinkSync(data.toString(), tmp), { tmp: w.tmp, beforeRename });
+  else writeFileAtomic(w.path, data, { tmp: w.tmp, beforeRename, mode: w.mode ?? 0o644, exactMode: w.mode !== undefined, sync: true });
 }

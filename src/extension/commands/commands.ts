@@ -33,7 +33,9 @@ async function pickCheckpoint(model: TimelineModel, placeHolder: string, onlyPat
   }));
   if (!items.length) {
     void vscode.window.showInformationMessage(
-      'No checkpoints recorded yet. Connect an agent (Agent Rewind: Connect Agents…) and start a session, or create a checkpoint.',
+      vscode.l10n.t(
+        'No checkpoints recorded yet. Connect an agent (Agent Rewind: Connect Agents…) and start a session, or create a checkpoint.',
+      ),
     );
     return undefined;
   }
@@ -60,10 +62,10 @@ async function pickPrompt(d: CommandDeps): Promise<Extract<ConvElement, { kind: 
     })),
   );
   if (!items.length) {
-    void vscode.window.showInformationMessage('No prompts recorded yet.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No prompts recorded yet.'));
     return undefined;
   }
-  return (await vscode.window.showQuickPick(items, { placeHolder: 'Rewind to before which prompt?' }))?.el;
+  return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Rewind to before which prompt?') }))?.el;
 }
 
 /** The conversation prompt a file checkpoint was taken at, so a preview from Files can offer "both" too. */
@@ -95,7 +97,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     ...stepHandlers(d),
     // Only the "store unusable" state offers these; with a working store there is nothing to move aside.
     [CMD.revealStoreFolder]: () => d.storage.showUsage(),
-    [CMD.moveStoreAside]: () => vscode.window.showInformationMessage("This workspace's store is working: there is nothing to move aside."),
+    [CMD.moveStoreAside]: () =>
+      vscode.window.showInformationMessage(vscode.l10n.t("This workspace's store is working: there is nothing to move aside.")),
     [CMD.rewindFilesToHere]: async (arg) => {
       const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, 'Rewind files to which checkpoint?'));
       if (id) filesPreview(d, id);
@@ -126,7 +129,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         else {
           const pick = await vscode.window.showQuickPick(
             changes.map((c) => ({ label: d.model.relative(c.path), change: c })),
-            { placeHolder: 'Which file?' },
+            { placeHolder: vscode.l10n.t('Which file?') },
           );
           if (!pick) return;
           el = { kind: 'file', checkpointId: id, change: pick.change };
@@ -134,7 +137,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       }
       const cp = d.model.find(el.checkpointId);
       if (!cp) {
-        void vscode.window.showInformationMessage('That checkpoint is no longer recorded (it was cleaned up).');
+        void vscode.window.showInformationMessage(vscode.l10n.t('That checkpoint is no longer recorded (it was cleaned up).'));
         return;
       }
       await restoreOne(d, el.checkpointId, el.change.path, `at "${oneLine(cp.label, 60)}"`);
@@ -142,11 +145,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     [CMD.undoLastRewind]: async () => {
       const last = d.model.lastRewind();
       if (!last) {
-        void vscode.window.showInformationMessage('There is no rewind to undo.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('There is no rewind to undo.'));
         return;
       }
       const ok = await vscode.window.showWarningMessage(
-        `Undo the last rewind (${relativeTime(last.checkpoint.time)})?`,
+        vscode.l10n.t('Undo the last rewind ({0})?', relativeTime(last.checkpoint.time)),
         { modal: true, detail: `${oneLine(last.label, 100)}. The files it wrote go back to what they were right before it.` },
         'Undo Rewind',
       );
@@ -174,15 +177,17 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       const el = promptOf(arg) ?? (await pickPrompt(d));
       if (!el) return;
       if (!el.prompt.checkpointId) {
-        void vscode.window.showInformationMessage('No file checkpoint was recorded for this prompt (the hooks were not connected yet).');
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('No file checkpoint was recorded for this prompt (the hooks were not connected yet).'),
+        );
         return;
       }
       d.preview.show({ targetId: el.prompt.checkpointId, scope: 'files', conversation: { session: el.session, prompt: el.prompt } });
     },
     [CMD.createCheckpoint]: async () => {
       const label = await vscode.window.showInputBox({
-        prompt: 'Name this checkpoint',
-        placeHolder: 'e.g. before trying the big refactor',
+        prompt: vscode.l10n.t('Name this checkpoint'),
+        placeHolder: vscode.l10n.t('e.g. before trying the big refactor'),
         value: 'Manual checkpoint',
       });
       if (label === undefined) return;
@@ -192,8 +197,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     [CMD.refresh]: () => d.model.reload(),
     [CMD.filterCheckpoints]: async () => {
       const text = await vscode.window.showInputBox({
-        prompt: 'Show only the prompts whose text contains (empty: show all)',
-        placeHolder: 'e.g. refactor',
+        prompt: vscode.l10n.t('Show only the prompts whose text contains (empty: show all)'),
+        placeHolder: vscode.l10n.t('e.g. refactor'),
         value: d.files.filter,
       });
       if (text !== undefined) d.files.setFilter(text);
@@ -213,7 +218,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     [CMD.connectClaude]: async () => {
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showWarningMessage(
-          'Trust this workspace before connecting an agent: Connect writes hook commands into its .claude folder.',
+          vscode.l10n.t('Trust this workspace before connecting an agent: Connect writes hook commands into its .claude folder.'),
         );
         return;
       }
@@ -222,16 +227,20 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         const r = d.claude.connect(folder.uri.fsPath);
         // Our .github hook file would now deliver VS Code's and Copilot CLI's events a second time.
         const retired = retireVscodeFile(folder.uri.fsPath, d.agents.target());
-        if (retired) d.output.appendLine(`[${new Date().toISOString()}] ${retired.notes.join(' ')}`);
+        if (retired) d.output.info(retired.notes.join(' '));
         const rel = path.relative(folder.uri.fsPath, r.file);
         if (r.hooksDisabled)
           void vscode.window.showWarningMessage(
-            `${rel} sets "disableAllHooks": Claude Code will not run Agent Rewind's hooks until you remove it.`,
+            vscode.l10n.t('{0} sets "disableAllHooks": Claude Code will not run Agent Rewind\'s hooks until you remove it.', rel),
           );
         if (r.problems.length)
           void vscode.window
             .showWarningMessage(
-              `${rel} contains ${r.problems.join(' and ').replace(/-/g, ' ')}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.`,
+              vscode.l10n.t(
+                '{0} contains {1}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.',
+                rel,
+                r.problems.join(' and ').replace(/-/g, ' '),
+              ),
               'Open File',
             )
             .then((p) => p && vscode.window.showTextDocument(vscode.Uri.file(r.file)));
@@ -287,8 +296,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         return await fn(...args);
       } catch (e) {
         const msg = (e as Error).message ?? String(e);
-        d.output.appendLine(`[${new Date().toISOString()}] ${id} failed: ${(e as Error).stack ?? msg}`);
-        void vscode.window.showErrorMessage(`Agent Rewind: ${msg}`, 'Show Log').then((p) => p && d.output.show(true));
+        d.output.error(`${id} failed: ${(e as Error).stack ?? msg}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Agent Rewind: {0}', msg), 'Show Log').then((p) => p && d.output.show(true));
         return undefined;
       }
     }),

@@ -44,7 +44,7 @@ export class AgentConnections {
   constructor(
     private readonly cli: () => string,
     private readonly store: string,
-    private readonly output: vscode.OutputChannel,
+    private readonly output: vscode.LogOutputChannel,
     private readonly env: NodeJS.ProcessEnv = process.env,
     private readonly home: string = os.homedir(),
     /** The agent of the editor we run in (Windsurf, Kiro, Cursor: VS Code forks), offered first. */
@@ -115,7 +115,7 @@ export class AgentConnections {
   private async pickAgents(folders: readonly vscode.WorkspaceFolder[], forDisconnect: boolean): Promise<AgentId[] | undefined> {
     const items = this.items(folders, forDisconnect).filter((i) => !forDisconnect || i.picked);
     if (forDisconnect && !items.length) {
-      void vscode.window.showInformationMessage('No agent is connected in this workspace.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('No agent is connected in this workspace.'));
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(items, {
@@ -133,7 +133,7 @@ export class AgentConnections {
   async connectCommand(agents?: AgentId[]): Promise<void> {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage(
-        "Trust this workspace before connecting agents: Connect writes hook commands into the agents' config files in it.",
+        vscode.l10n.t("Trust this workspace before connecting agents: Connect writes hook commands into the agents' config files in it."),
       );
       return;
     }
@@ -172,7 +172,7 @@ export class AgentConnections {
 
   private report(folder: vscode.WorkspaceFolder, verb: 'Connected' | 'Disconnected', out: readonly DisconnectOutcome[]): void {
     const rel = (f: string) => path.relative(folder.uri.fsPath, f).split(path.sep).join('/');
-    const log = (s: string) => this.output.appendLine(`[${new Date().toISOString()}] ${s}`);
+    const log = (s: string) => this.output.info(s);
     const failed = out.filter((o) => o.error);
     const changed = out.filter((o) => !o.error && o.changed);
     const same = out.filter((o) => !o.error && !o.changed);

@@ -86,7 +86,7 @@ export class StatusBar implements vscode.Disposable {
     this.staleCheck = setTimeout(() => this.update(), 5000);
     if (this.endProgress) return;
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: 'Agent Rewind' },
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Agent Rewind') },
       (progress) =>
         new Promise<void>((resolve) => {
           progress.report({ message: `taking a baseline of ${where} for shell capture…` });
