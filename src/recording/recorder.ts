@@ -11,6 +11,7 @@ import { appendSessionEvent } from '../core/conversation/sessionLog';
 import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } from '../core/records';
 import { allowedRoots, sessionRoot } from '../core/roots';
 import type { Store } from '../core/store';
+import type { ChangeSource } from './changeSource';
 import type { AfterToolEvent, AgentEvent, BeforeToolEvent } from './events';
 import { clearInflight, markInflight, repairOrphans } from './inflight';
 import { observeBoundary } from './observe';
@@ -91,6 +92,11 @@ function afterOnlyLines(store: Store, e: AfterToolEvent, now: number): LogRecord
 export interface RecordOptions {
   /** Workspace folders named on the hook's command line (`--root`): a session in one of them is inside the workspace. */
   roots?: readonly string[];
+  /**
+   * What changed on disk, from the resident recorder's file watcher (./changeSource): shell capture
+   * and the boundary observation look only at those paths where it vouches. Settle it first.
+   */
+  changes?: ChangeSource;
 }
 
 /** Records one event. Synchronous: when it returns, its lines are in the file. */
