@@ -23,6 +23,9 @@ export interface ChangeToken {
   readonly epoch: number;
   /** Changes seen on this watch before the token was taken. */
   readonly seq: number;
+  /** Wall and monotonic clocks when it was taken: a clock jump between then and its use is a doubt. */
+  readonly wall: number;
+  readonly mono: number;
 }
 
 export interface ChangeSource {
@@ -40,6 +43,8 @@ export interface ChangeSource {
    * superset is fine; undefined means "cannot vouch: scan".
    */
   changedSince(root: string, token: ChangeToken): ReadonlySet<string> | undefined;
+  /** Is this folder (absolute) watched now? A folder the scan enters that is not watched means: scan. */
+  covers(root: string, dir: string): boolean;
   /** Starts watching these roots (idempotent; resolves when the watch is up or has failed, said once via `report`). */
   watch(roots: readonly string[]): Promise<void>;
   /** Roots watched and vouching now, and how many folders the OS watches for them (for `agent-rewind status`). */

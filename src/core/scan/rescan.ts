@@ -8,6 +8,7 @@ import type { Rules } from '../ignore';
 import { entryFromStat, lstat, readNow, sameEntryStat, sameStat } from './entries';
 import { type Assist, excludedByUs, startGitAssist } from './gitAssist';
 import { fromGit, type Incremental, incremental, under } from './incremental';
+import { narrowTo } from './narrow';
 import { quickPut } from './references';
 import { type DirStat, DirTable, type Entry, type Peek, peekOf } from './table';
 import { newPeek, trackedPaths } from './tracked';
@@ -83,10 +84,12 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
   const limits = opts.limits;
   const rules = rulesOfState(state, limits);
   const canInc = state.dirTimes && state.dirs.has('') && !ruleFilesChanged(state);
-  const gitJob = canInc && opts.useGit !== false ? startGitAssist(state, opts, rules) : null;
+  const narrow = canInc && opts.changed ? narrowTo(state, opts.changed) : null;
+  const gitJob = canInc && !narrow && opts.useGit !== false ? startGitAssist(state, opts, rules) : null;
   let inc: Incremental | null = null;
   let assist: Assist | null = null;
-  if (gitJob?.cached) {
+  if (narrow) inc = incremental(state, rules, limits, scanStart, racyMs, undefined, narrow.dirs);
+  else if (gitJob?.cached) {
     assist = gitJob.finish();
     inc = assist?.untracked
       ? fromGit(state, rules, limits, assist.untracked, scanStart, racyMs)
@@ -179,8 +182,15 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
       if (sameStat(p, st) && !(p.flags & (F_RACY | F_PENDING))) return;
       visit(rel, entryFromStat(st, scanStart, racyMs));
     };
-    for (let i = 0; i < t.rows; i++) if (t.isLive(i)) check(t.pathAt(i), t.peek(i, pk));
-    for (const [rel, e] of [...t.added()]) check(rel, peekOf(e, pk));
+    if (narrow) {
+      for (const rel of narrow.files) {
+        const e = t.get(rel);
+        if (e) check(rel, peekOf(e, pk));
+      }
+    } else {
+      for (let i = 0; i < t.rows; i++) if (t.isLive(i)) check(t.pathAt(i), t.peek(i, pk));
+      for (const [rel, e] of [...t.added()]) check(rel, peekOf(e, pk));
+    }
     for (const [rel, cur] of inc.fresh) visit(rel, cur);
   } else {
     statted = w!.files.size;
@@ -242,6 +252,7 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
     listed: inc ? inc.listed : state.dirs.size,
     git: !!assist,
     cached: !!assist?.untracked,
+    ...(narrow && inc ? { narrowed: true } : {}),
     dirty,
   });
 }
