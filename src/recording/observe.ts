@@ -88,6 +88,9 @@ function inflightPaths(store: Store): Set<string> {
 /** Per store: the watcher's tokens taken before this process's last look, and the paths it left unsettled. */
 const lastLook = new Map<string, { tokens: Map<string, ChangeToken>; recheck: Set<string> }>();
 
+/** Boundary observations this process ran with a watcher at hand: narrowed to its paths, or whole. */
+export const watchedLooks = { narrowed: 0, whole: 0 };
+
 /** A test for "the watcher vouches this path is unchanged since the last look", or null (look at every path). */
 function vouchedSince(store: Store, source: ChangeSource | undefined): ((p: string) => boolean) | null {
   const prev = source ? lastLook.get(store.dir) : undefined;
@@ -127,6 +130,7 @@ export function observeBoundary(
   source?: ChangeSource,
 ): SnapRecord[] {
   const vouched = vouchedSince(store, source);
+  if (source) watchedLooks[vouched ? 'narrowed' : 'whole']++;
   const tokens = tokensNow(store, source); // before the look: what changes during it is named next time
   const recheck = new Set<string>();
   const latest = store.latestSnaps();

@@ -79,12 +79,23 @@ function optsOf(store: Store, root: string, storeContent: boolean): ScanOptions 
  */
 const tokens = new Map<string, { scanned: number; token: ChangeToken }>();
 
+/** Scans this process ran with a watcher at hand: narrowed to its paths, or whole (for status and tests). */
+export const watchedScans = { narrowed: 0, whole: 0 };
+
 /** The paths the watcher vouches changed since this state was scanned, or undefined (scan). */
 function watchedChanges(source: ChangeSource | undefined, file: string, state: ScanState): ScanOptions['changed'] {
-  const held = source ? tokens.get(file) : undefined;
-  if (!source || !held || held.scanned !== state.scanned) return undefined;
-  const paths = source.changedSince(state.root, held.token);
-  return paths ? { paths, covers: (dir) => source.covers(state.root, dir) } : undefined;
+  if (!source) return undefined;
+  const held = tokens.get(file);
+  const paths = held && held.scanned === state.scanned ? source.changedSince(state.root, held.token) : undefined;
+  if (!paths) {
+    watchedScans.whole++;
+    return undefined;
+  }
+  return { paths, covers: (dir) => source.covers(state.root, dir) };
+}
+
+function countScan(source: ChangeSource | undefined, changed: ScanOptions['changed'], narrowed: boolean | undefined): void {
+  if (source && changed) watchedScans[narrowed ? 'narrowed' : 'whole']++;
 }
 
 /** After saving `state`: the token taken before the scan that made it (none: the next call scans). */
@@ -320,6 +331,7 @@ export function captureBeforeShell(store: Store, e: BeforeToolEvent, explicit: r
       const changed = watchedChanges(source, file, state);
       const token = source?.token(state.root);
       const r = rescan(state, { ...opts, ...(changed ? { changed } : {}) });
+      countScan(source, changed, r.narrowed);
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles);
       // An unchanged state is not saved (its `scanned` stays the saved one's): it keeps its token.
       if (r.dirty || copied) {

@@ -20,14 +20,23 @@ export function narrowTo(state: ScanState, changed: WatchedChanges): Narrowed | 
   const base = root + path.sep;
   const dt = state.dirs;
   const dirs = new Set<string>();
+  // A folder no longer watched was removed or moved (the watcher names it): it is looked at. One
+  // never watched (tracked files inside an ignored folder) cannot be vouched for: scan.
+  const watched = (rel: string): boolean => {
+    const abs = rel ? base + (path.sep === '/' ? rel : rel.split('/').join(path.sep)) : root;
+    if (changed.covers(abs)) return true;
+    if (!changed.paths.has(abs)) return false;
+    dirs.add(rel);
+    return true;
+  };
   for (let i = 0; i < dt.rows; i++) {
     if (!dt.isLive(i)) continue;
     const rel = dt.pathAt(i);
-    if (!changed.covers(rel ? base + rel.split('/').join(path.sep) : root)) return null;
+    if (!watched(rel)) return null;
     if (dt.racyAt(i)) dirs.add(rel);
   }
   for (const [rel, d] of dt.added()) {
-    if (!changed.covers(rel ? base + rel.split('/').join(path.sep) : root)) return null;
+    if (!watched(rel)) return null;
     if (d.racy) dirs.add(rel);
   }
   const files = new Set<string>();

@@ -147,13 +147,16 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
           e.hash = prev.hash;
           e.git = prev.git;
           e.flags |= prev.flags & F_NOGIT;
-          if (!sameEntryStat(prev, e) || prev.flags !== e.flags || prev.mode !== e.mode) {
+          // `chmod +x`: the same bytes, but executable now (or no longer) is a change a rewind undoes.
+          const modeMoved = !(e.flags & F_LINK) && (prev.mode & 0o111) !== (e.mode & 0o111);
+          // Known by git's id only: the `after` needs the content in the store, and git's index
+          // (still the old mode) can no longer vouch for the file — our own stat checks it from now on.
+          if (modeMoved && !e.hash) e.hash = opts.storeContent ? quickPut(opts.storeDir, r.data) : sha256(r.data);
+          if (!sameEntryStat(prev, e) || prev.flags !== e.flags || prev.mode !== e.mode || prev.hash !== e.hash) {
             state.files.set(rel, e);
             dirty = true;
           }
-          // `chmod +x`: the same bytes, but executable now (or no longer) is a change a rewind undoes.
-          if (!(e.flags & F_LINK) && (prev.mode & 0o111) !== (e.mode & 0o111))
-            changes.push({ path: rel, before: prev, after: e, data: r.data });
+          if (modeMoved) changes.push({ path: rel, before: prev, after: e, data: r.data });
           return;
         }
       }
@@ -162,7 +165,9 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
     dirty = true;
     state.files.set(rel, e);
     if (prev && prev.flags & F_PENDING) return; // a baseline copy finished now: the content is the state before, not a change
-    if (!prev && opts.existedBefore !== undefined && cur.ctime < opts.existedBefore) return; // was there all along, outside the scan until now
+    // Was there all along, outside the scan until now — unless a folder above it is new since (moved
+    // in: `mv dir elsewhere/` keeps its files' ctimes, yet the command made them appear here).
+    if (!prev && opts.existedBefore !== undefined && cur.ctime < opts.existedBefore && !movedIn(state, rel, opts.existedBefore)) return;
     changes.push({ path: rel, before: prev ?? null, after: e, data: r.data });
   };
 
@@ -255,6 +260,23 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
     ...(narrow && inc ? { narrowed: true } : {}),
     dirty,
   });
+}
+
+/**
+ * Did `rel` arrive with a folder that was moved (or made) after `since`? Its first ancestor the
+ * state knew as the same folder (same inode) ends the search; a newer one in between says yes.
+ */
+function movedIn(state: ScanState, rel: string, since: number): boolean {
+  const base = state.root + path.sep;
+  for (let i = rel.lastIndexOf('/'); i > 0; i = rel.lastIndexOf('/', i - 1)) {
+    const d = rel.slice(0, i);
+    const st = lstat(base + d);
+    if (!st) return false;
+    const known = state.dirs.get(d);
+    if (known && (known.ino === 0 || known.ino === st.ino)) return false;
+    if (st.ctimeMs >= since) return true;
+  }
+  return false;
 }
 
 /** Made before `time`, by its birth time (0, or the ctime where there is none: never before). */
