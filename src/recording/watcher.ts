@@ -120,11 +120,6 @@ export class DirWatcher implements ChangeSource {
   async settle(): Promise<void> {
     const live = [...this.roots.values()].filter((w) => w.vouching);
     if (!live.length) return;
-    if (this.eventsSinceSettle >= this.queueLimit) {
-      // The kernel's queue may have overflowed meanwhile (its notice is dropped): nothing vouches.
-      for (const w of live) this.distrust(w, `more than ${this.queueLimit} file events at once; the watch is restarted`, true);
-    }
-    this.eventsSinceSettle = 0;
     for (const w of live) if (!fs.existsSync(w.root)) this.distrust(w, 'the folder is gone');
     if (!this.ensureCookieWatch()) {
       for (const w of live) this.distrust(w, `cannot watch ${this.cookieDir}`);
@@ -151,7 +146,13 @@ export class DirWatcher implements ChangeSource {
     }
     const ok = await arrived;
     fs.rmSync(file, { force: true });
-    if (!ok) for (const w of this.roots.values()) this.distrust(w, `its events did not arrive within ${COOKIE_MS} ms`, true);
+    if (!ok) for (const w of [...this.roots.values()]) this.distrust(w, `its events did not arrive within ${COOKIE_MS} ms`, true);
+    // Every event queued before the cookie has been counted now. An overflow of the kernel's queue
+    // (whose notice libuv drops) means a full queue of events was delivered since the last count.
+    if (this.eventsSinceSettle >= this.queueLimit)
+      for (const w of [...this.roots.values()])
+        if (w.vouching) this.distrust(w, `more than ${this.queueLimit} file events at once; the watch is restarted`, true);
+    this.eventsSinceSettle = 0;
   }
 
   async close(): Promise<void> {
@@ -227,10 +228,7 @@ export class DirWatcher implements ChangeSource {
     w.vouching = false;
     w.changed.clear();
     w.epoch = ++epochs;
-    if (restart) {
-      this.roots.delete(w.root);
-      this.start(w.root);
-    }
+    if (restart) this.start(w.root); // replaces it in the map (same key: a loop over the map does not meet it again)
   }
 
   private unwatchAll(w: RootWatch): void {
