@@ -29,7 +29,7 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-function readLockInfo(file: string): LockInfo | null {
+export function readLockInfo(file: string): LockInfo | null {
   try {
     const v = JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo;
     return typeof v.pid === 'number' ? v : null;
@@ -57,8 +57,8 @@ export function createWithContent(file: string, text: string): void {
   }
 }
 
-/** Creates `file` exclusively; a lock left by a dead process is taken over. */
-function acquireFile(file: string, op: string): () => void {
+/** Creates `file` exclusively; a lock left by a dead process is taken over. Throws StoreBusyError while its holder lives. */
+export function acquireLockFile(file: string, op: string): () => void {
   const info: LockInfo = { pid: process.pid, op, time: Date.now() };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -99,7 +99,7 @@ function mtimeOf(file: string): number {
 
 /** The exclusive store lock for rewinds and gc. */
 export function acquireStoreLock(storeDir: string, op: string): () => void {
-  return acquireFile(path.join(storeDir, 'lock'), op);
+  return acquireLockFile(path.join(storeDir, 'lock'), op);
 }
 
 export function storeLockHolder(storeDir: string): LockInfo | null {
@@ -187,7 +187,7 @@ export function liveWriters(storeDir: string, staleMs = 60000): string[] {
 
 /** Blocks new writers and waits for announced ones to finish; throws StoreBusyError after `maxWaitMs`. */
 export function acquireCompactionLock(storeDir: string, maxWaitMs = 10000): () => void {
-  const release = acquireFile(path.join(storeDir, 'gc.lock'), 'gc');
+  const release = acquireLockFile(path.join(storeDir, 'gc.lock'), 'gc');
   const deadline = Date.now() + maxWaitMs;
   while (liveWriters(storeDir).length > 0) {
     if (Date.now() > deadline) {

@@ -91,6 +91,8 @@ function afterOnlyLines(store: Store, e: AfterToolEvent, now: number): LogRecord
 export interface RecordOptions {
   /** Workspace folders named on the hook's command line (`--root`): a session in one of them is inside the workspace. */
   roots?: readonly string[];
+  /** Sees the lines just before their one append (the resident recorder tells its waiting hook: cli/resident.ts). */
+  beforeAppend?: (records: readonly LogRecord[]) => void;
 }
 
 /** Records one event. Synchronous: when it returns, its lines are in the file. */
@@ -170,6 +172,7 @@ export function record(store: Store, e: AgentEvent, opts: RecordOptions = {}): v
     case 'session_end':
       break;
   }
+  if (lines.length) opts.beforeAppend?.(lines);
   store.append(lines);
   repair?.done();
   if (e.type === 'after_tool') clearInflight(store, e);
