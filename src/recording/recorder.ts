@@ -11,6 +11,7 @@ import { appendSessionEvent } from '../core/conversation/sessionLog';
 import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } from '../core/records';
 import { allowedRoots, sessionRoot } from '../core/roots';
 import type { Store } from '../core/store';
+import type { ChangeSource } from './changeSource';
 import type { AfterToolEvent, AgentEvent, BeforeToolEvent } from './events';
 import { clearInflight, markInflight, repairOrphans } from './inflight';
 import { observeBoundary } from './observe';
@@ -93,6 +94,11 @@ export interface RecordOptions {
   roots?: readonly string[];
   /** Sees the lines just before their one append (the resident recorder tells its waiting hook: cli/resident.ts). */
   beforeAppend?: (records: readonly LogRecord[]) => void;
+  /**
+   * What changed on disk, from the resident recorder's file watcher (./changeSource): shell capture
+   * and the boundary observation look only at those paths where it vouches. Settle it first.
+   */
+  changes?: ChangeSource;
 }
 
 /** Records one event. Synchronous: when it returns, its lines are in the file. */
