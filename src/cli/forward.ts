@@ -13,6 +13,8 @@ import {
   bundleIdOf,
   type HookRequest,
   lineReader,
+  type ResidentStatus,
+  type StatusRequest,
   SECRET_FILE,
   sha256,
   STARTING_FILE,
@@ -23,8 +25,12 @@ import {
 import { HOOK_STDIN_DEADLINE_MS, readStdin, type StdinResult } from './stdin';
 import { storeFromArgs } from './storeArg';
 
-/** How long the hook waits for the resident's `A` after sending its payload; then it records the payload itself. */
+/**
+ * How long the hook waits for the resident's `A` after sending its payload; then it records the
+ * payload itself (`AGENT_REWIND_RESIDENT_ACCEPT_MS` overrides: a machine too loaded for this).
+ */
 export const ACCEPT_MS = 80;
+const acceptMs = (env: NodeJS.ProcessEnv) => Number(env.AGENT_REWIND_RESIDENT_ACCEPT_MS) || ACCEPT_MS;
 /** After `G`, the resident's `D` is awaited up to here (process uptime): inside the 20 s a hook promises. */
 const DONE_BY_MS = HOOK_STDIN_DEADLINE_MS + 1500;
 
@@ -137,7 +143,7 @@ function converse(socket: net.Socket, request: HookRequest, payload: Buffer): Pr
     };
     const acceptTimer = setTimeout(() => {
       if (!p.accepted) finish();
-    }, ACCEPT_MS);
+    }, acceptMs(process.env));
     let doneTimer: NodeJS.Timeout | undefined;
     socket.on(
       'data',
@@ -232,4 +238,41 @@ export function appendedToLog(logFile: string, notice: { bytes: number; text: st
     start = end + 1;
   }
   return false;
+}
+
+/**
+ * The running resident's own account (`agent-rewind status`), or null when none answers within
+ * `timeoutMs` (none runs, or it is busy or stuck).
+ */
+export function askResident(dir: string, timeoutMs = 2000): Promise<ResidentStatus | null> {
+  let secret: string;
+  let socketPath: string;
+  try {
+    secret = fs.readFileSync(path.join(dir, SECRET_FILE), 'utf8').trim();
+    socketPath = socketPathOf(fs.realpathSync(dir), socketPlace());
+  } catch {
+    return Promise.resolve(null);
+  }
+  return new Promise((resolve) => {
+    const socket = net.createConnection(socketPath);
+    const done = (s: ResidentStatus | null) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(s);
+    };
+    const timer = setTimeout(() => done(null), timeoutMs);
+    socket.on('error', () => done(null));
+    socket.on('close', () => done(null));
+    socket.on(
+      'data',
+      lineReader((line) => {
+        try {
+          done(line.startsWith('S ') ? (JSON.parse(line.slice(2)) as ResidentStatus) : null);
+        } catch {
+          done(null);
+        }
+      }),
+    );
+    socket.write(JSON.stringify({ v: WIRE_VERSION, op: 'status', secret } satisfies StatusRequest) + '\n');
+  });
 }
