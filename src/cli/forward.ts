@@ -4,6 +4,7 @@
 // ACCEPT_MS, or it refuses, the caller (main.ts) records the payload itself with dist/hook.js — the
 // same code, the same lines — and starts a resident for the next hook. The protocol, and why a
 // payload is never recorded twice nor lost: residentWire.ts.
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -15,13 +16,14 @@ import {
   lineReader,
   type ResidentStatus,
   type StatusRequest,
+  pendingFileOf,
   SECRET_FILE,
-  sha256,
   STARTING_FILE,
   socketPathOf,
   socketPlace,
   WIRE_VERSION,
 } from './residentWire';
+import { appendJsonLines } from '../core/jsonLines';
 import { HOOK_STDIN_DEADLINE_MS, readStdin, type StdinResult } from './stdin';
 import { storeFromArgs } from './storeArg';
 
@@ -68,8 +70,6 @@ function connect(socketPath: string): Conn {
 interface Progress {
   accepted: boolean;
   go: boolean;
-  /** The `W` notice: the resident's append was about to happen. */
-  notice?: { bytes: number; text: string; first: string };
   done?: string;
   refused?: string;
   /** The connection ended (the resident closed it or died). */
@@ -99,11 +99,13 @@ export async function forwardHook(args: string[], hookBundle: string): Promise<F
     return { kind: 'fallback', input, start: !connected && conn.start, redelivered: false, dir };
   }
   let p: Progress;
+  const id = randomBytes(8).toString('hex');
   try {
     const payload = Buffer.from(input.text, 'utf8');
     const request: HookRequest = {
       v: WIRE_VERSION,
       op: 'hook',
+      id,
       secret,
       bundle,
       args,
@@ -124,8 +126,9 @@ export async function forwardHook(args: string[], hookBundle: string): Promise<F
   if (p.refused !== undefined) return { kind: 'fallback', input, start: false, redelivered: false };
   // Said go, and the hook's own deadline came first: the resident lives and still records it.
   if (!p.ended) return { kind: 'recorded', context: '' };
-  // Said go, and the resident died: after its append (the text is in the log), or before it was whole.
-  if (p.notice && appendedToLog(path.join(dir, 'files.jsonl'), p.notice)) return { kind: 'recorded', context: '' };
+  // Said go, and the resident died. With its pending copy: it got to its append; finish that.
+  if (finishPendingAppend(dir, id)) return { kind: 'recorded', context: '' };
+  // Without: nothing of it reached the log. Record it here (its dedupe marker, if any, is its own).
   return { kind: 'fallback', input, start: true, redelivered: true, dir };
 }
 
@@ -155,8 +158,7 @@ function converse(socket: net.Socket, request: HookRequest, payload: Buffer): Pr
           socket.write('G\n');
           clearTimeout(acceptTimer);
           doneTimer = setTimeout(finish, Math.max(0, DONE_BY_MS - process.uptime() * 1000));
-        } else if (kind === 'W') p.notice = { bytes: Number(rest[0]), text: rest[1] ?? '', first: rest[2] ?? '' };
-        else if (kind === 'D') {
+        } else if (kind === 'D') {
           p.done = doneContext(rest.join(' '));
           finish();
         } else if (kind === 'R') {
@@ -215,29 +217,56 @@ const STARTING_STALE_MS = 10000;
 /** How far back in the log a dead resident's last append is looked for (other hooks may have appended since). */
 const SEARCH_BACK = 8 * 1024 * 1024;
 
-/** True when the text a `W` announced is in the log, whole: the resident appended it before it died. */
-export function appendedToLog(logFile: string, notice: { bytes: number; text: string; first: string }): boolean {
-  let buf: Buffer;
+/**
+ * The resident died after writing its pending copy of request `id`: appends what of that text the
+ * log lacks — nothing when its append was whole, the lines after a torn one (the torn fragment stays,
+ * skipped by every reader as after any killed writer), or all of it. False when there is no copy.
+ */
+export function finishPendingAppend(dir: string, id: string): boolean {
+  const pending = pendingFileOf(dir, id);
+  let text: string;
+  try {
+    text = fs.readFileSync(pending, 'utf8');
+  } catch {
+    return false;
+  }
+  const lines = text.split('\n').filter((l) => l !== '');
+  const logFile = path.join(dir, 'files.jsonl');
+  const present = linesPresent(logFile, lines, Buffer.byteLength(text));
+  if (present < lines.length)
+    appendJsonLines(
+      logFile,
+      lines.slice(present).map((l) => JSON.parse(l) as unknown),
+    );
+  fs.rmSync(pending, { force: true });
+  return true;
+}
+
+/** How many of `lines`, from the first, stand whole and in order in the log's tail (0 when the first is not there). */
+function linesPresent(logFile: string, lines: readonly string[], bytes: number): number {
+  let tail: string;
   try {
     const fd = fs.openSync(logFile, 'r');
     try {
       const size = fs.fstatSync(fd).size;
-      const from = Math.max(0, size - SEARCH_BACK - notice.bytes);
-      buf = Buffer.alloc(size - from);
+      const from = Math.max(0, size - SEARCH_BACK - bytes);
+      const buf = Buffer.alloc(size - from);
       fs.readSync(fd, buf, 0, buf.length, from);
+      tail = buf.toString('utf8');
     } finally {
       fs.closeSync(fd);
     }
   } catch {
-    return false;
+    return 0;
   }
-  for (let start = 0; start < buf.length;) {
-    const nl = buf.indexOf(0x0a, start);
-    const end = nl < 0 ? buf.length : nl;
-    if (sha256(buf.subarray(start, end)) === notice.first && sha256(buf.subarray(start, start + notice.bytes)) === notice.text) return true;
-    start = end + 1;
-  }
-  return false;
+  const logLines = tail.split('\n');
+  // The last element is a line without its newline (torn, or none): not whole.
+  const whole = logLines.slice(0, -1);
+  const at = whole.lastIndexOf(lines[0]!);
+  if (at < 0) return 0;
+  let n = 0;
+  while (n < lines.length && whole[at + n] === lines[n]) n++;
+  return n;
 }
 
 /**

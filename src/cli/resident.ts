@@ -16,10 +16,11 @@ import type { LogRecord } from '../core/records';
 import { logStoreError, Store } from '../core/store';
 import { recordPayload } from './hook';
 import {
-  appendNotice,
   type BundleId,
   bundleIdOf,
   LOCK_FILE,
+  PENDING_DIR,
+  pendingFileOf,
   type Request,
   type ResidentStatus,
   SECRET_FILE,
@@ -101,6 +102,7 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
     if (folder) preparedSocketFolder(folder);
     socketPath = socketPathOf(realDir, place);
     if (folder) fs.rmSync(socketPath, { force: true }); // a dead resident's socket: we hold the lock, so it is nobody's
+    sweepPending(dir);
     r = {
       dir: path.resolve(dir),
       realDir,
@@ -153,6 +155,25 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
   });
 }
 
+/** Pending copies older than a minute: their hook got `D`, or is gone too (it waits at most ~20 s). */
+function sweepPending(dir: string): void {
+  const folder = path.join(dir, PENDING_DIR);
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    try {
+      const f = path.join(folder, n);
+      if (Date.now() - fs.statSync(f).mtimeMs > 60000) fs.rmSync(f, { force: true });
+    } catch {
+      /* gone */
+    }
+  }
+}
+
 /** One connection: the header line, the payload, then the conversation of residentWire.ts. */
 function serve(r: Resident, socket: net.Socket, touched: () => void): void {
   touched();
@@ -191,7 +212,14 @@ function serve(r: Resident, socket: net.Socket, touched: () => void): void {
         socket.end(`S ${JSON.stringify(statusOf(r))}\n`);
         return;
       }
-      if (request.op !== 'hook' || !(request.size >= 0 && request.size <= MAX_PAYLOAD)) {
+      const valid =
+        request.op === 'hook' &&
+        request.size >= 0 &&
+        request.size <= MAX_PAYLOAD &&
+        /^[0-9a-f]{16}$/.test(request.id) &&
+        typeof request.cwd === 'string' &&
+        Array.isArray(request.args);
+      if (!valid) {
         socket.end('R request\n');
         return;
       }
@@ -216,6 +244,7 @@ function serve(r: Resident, socket: net.Socket, touched: () => void): void {
 /** Records one accepted payload, in this process, with the hook's own code; then `D`. */
 function recordFor(r: Resident, socket: net.Socket, req: Extract<Request, { op: 'hook' }>, payload: Buffer): void {
   const home = process.cwd();
+  const pending = pendingFileOf(r.dir, req.id);
   let context = '';
   try {
     process.chdir(req.cwd); // the hook's relative --store / --root mean what they meant there
@@ -224,10 +253,16 @@ function recordFor(r: Resident, socket: net.Socket, req: Extract<Request, { op: 
     return;
   }
   try {
+    // The write-ahead copy (residentWire.ts): were this process to die in its append, the hook finishes it.
     const beforeAppend = (records: readonly LogRecord[]) => {
       let text = '';
       for (const rec of records) text += JSON.stringify(rec) + '\n';
-      socket.write(appendNotice(text));
+      try {
+        fs.mkdirSync(path.dirname(pending), { recursive: true, mode: 0o700 });
+        fs.writeFileSync(pending, text, { mode: 0o600 });
+      } catch (e) {
+        logStoreError(r.dir, `resident recorder: no write-ahead copy (${(e as Error).message}); recording without it`);
+      }
     };
     context = recordPayload(req.args[0], req.args, storeFromArgs(req.args.slice(1), req.env), payload.toString('utf8'), {
       env: req.env,
@@ -244,7 +279,8 @@ function recordFor(r: Resident, socket: net.Socket, req: Extract<Request, { op: 
       /* stays where it is */
     }
   }
-  socket.end(`D ${JSON.stringify({ context })}\n`);
+  // The copy goes once `D` is out: a death before that leaves it to the hook, which finds its text in the log.
+  socket.end(`D ${JSON.stringify({ context })}\n`, () => fs.rmSync(pending, { force: true }));
 }
 
 function statusOf(r: Resident): ResidentStatus {

@@ -6,13 +6,14 @@
 //   hook     -> `{"v":1,"op":"hook","secret",…,"size":N}\n` + N bytes of payload
 //   resident -> `A\n`   accepted: it has the whole payload and will record it once the hook says go
 //   hook     -> `G\n`   go (sent only while the hook has not given up waiting for `A`)
-//   resident -> `W <bytes> <sha256 of the text> <sha256 of its first line>\n`  just before its one
-//               append to files.jsonl (only when the payload makes lines)
-//   resident -> `D <json {"context"}>\n`  done: appended, durably, as the hook itself would have
+//   resident -> `D <json {"context"}>\n`  done: appended, as the hook itself would have
 //   resident -> `R <reason>\n`  refused (wrong secret, another bundle): the hook records it itself
+// Just before its one append to files.jsonl, the resident writes the exact text to
+// `<store>/resident-pending/<request id>` (removed once `D` is out): a write-ahead copy.
 // So a payload is recorded once: without `A` in time the hook never says go, and the resident drops
-// it; after go, the hook records it itself only when the resident died before its append completed
-// (no `W`, or a `W` whose text is not in the log: forward.ts). `{"op":"status"}` is answered with
+// it. After go, when the resident dies without `D`, the hook finishes its work: with a pending copy,
+// it appends what of that text the log lacks (none, the torn rest, or all); without one, nothing
+// reached the log and it records the payload itself (forward.ts). `{"op":"status"}` is answered with
 // `S <json>`.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -80,6 +81,8 @@ export function bundleIdOf(file: string): BundleId {
 export interface HookRequest {
   v: number;
   op: 'hook';
+  /** Random hex naming this request's pending copy. */
+  id: string;
   secret: string;
   bundle: BundleId;
   /** The hook's arguments after `hook`: agent, event, options. */
@@ -109,14 +112,9 @@ export interface ResidentStatus {
   served: number;
 }
 
-/** The `W` line for the text the resident is about to append. */
-export function appendNotice(text: string): string {
-  const nl = text.indexOf('\n');
-  const first = nl < 0 ? text : text.slice(0, nl);
-  return `W ${Buffer.byteLength(text)} ${sha256(text)} ${sha256(first)}\n`;
-}
-
-export const sha256 = (s: string | Uint8Array) => createHash('sha256').update(s).digest('hex');
+/** The folder of write-ahead copies of the resident's appends, one file per request. */
+export const PENDING_DIR = 'resident-pending';
+export const pendingFileOf = (dir: string, id: string) => path.join(dir, PENDING_DIR, id.replace(/[^0-9a-f]/g, ''));
 
 /** Splits a stream of bytes into lines. */
 export function lineReader(onLine: (line: string) => void): (chunk: Buffer) => void {
