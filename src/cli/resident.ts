@@ -11,14 +11,13 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { fault } from '../core/faults';
-import { acquireLockFile, createWithContent, readLockInfo, StoreBusyError } from '../core/lock';
+import { acquireLockFile, createWithContent, readLockInfo, RESIDENT_LOCK, StoreBusyError } from '../core/lock';
 import type { LogRecord } from '../core/records';
 import { logStoreError, Store } from '../core/store';
 import { recordPayload } from './hook';
 import {
   type BundleId,
   bundleIdOf,
-  LOCK_FILE,
   PENDING_DIR,
   pendingFileOf,
   type Request,
@@ -90,7 +89,7 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
   let socketPath: string;
   try {
     Store.open(dir); // an existing store only: a resident never creates one
-    release = acquireLockFile(path.join(dir, LOCK_FILE), 'resident');
+    release = acquireLockFile(path.join(dir, RESIDENT_LOCK), 'resident');
   } catch (e) {
     if (!(e instanceof StoreBusyError)) logStoreError(dir, `resident recorder: ${(e as Error).message}`);
     return Promise.resolve(0); // another one runs (or no store): nothing to do
@@ -126,7 +125,7 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
       idle = setTimeout(() => r.stop(), idleMs);
     }
     const check = setInterval(() => {
-      const holder = readLockInfo(path.join(dir, LOCK_FILE));
+      const holder = readLockInfo(path.join(dir, RESIDENT_LOCK));
       if (!fs.existsSync(path.join(dir, 'store.json')) || holder?.pid !== process.pid) r.stop();
     }, CHECK_MS);
     let stopped = false;

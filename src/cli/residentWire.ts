@@ -25,8 +25,6 @@ export const WIRE_VERSION = 1;
 /** `AGENT_REWIND_RESIDENT=0`: hooks neither use nor start a resident recorder. */
 export const residentOff = (env: NodeJS.ProcessEnv): boolean => env.AGENT_REWIND_RESIDENT === '0';
 
-/** The resident's lock (who runs, since when), in the store. */
-export const LOCK_FILE = 'resident.lock';
 /** The per-store secret a hook presents (0600, made by the first resident). */
 export const SECRET_FILE = 'resident.secret';
 /** Made by the hook that starts a resident, removed by the resident once it listens: one start at a time. */

@@ -1,12 +1,11 @@
 // `agent-rewind status [--json]`: whether the store's resident recorder runs (pid, since, roots,
 // watches) and what the store holds. Output contract: DESIGN §5 and the README's command-line section.
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { processAlive, readLockInfo } from '../core/lock';
+import { residentHolder } from '../core/lock';
 import type { Store } from '../core/store';
 import { askResident } from './forward';
 import { EXIT, out } from './output';
-import { LOCK_FILE, residentOff } from './residentWire';
+import { residentOff } from './residentWire';
 
 export interface StatusJson {
   store: string;
@@ -25,8 +24,7 @@ function fileSize(file: string): number {
 }
 
 export async function storeStatus(store: Store): Promise<StatusJson> {
-  const holder = readLockInfo(path.join(store.dir, LOCK_FILE));
-  const live = holder && processAlive(holder.pid) ? holder : null;
+  const live = residentHolder(store.dir);
   const answer = live ? await askResident(store.dir) : null;
   const { checkpoints } = store.checkpointList();
   const sessions = new Set(checkpoints.map((c) => c.session).filter((s) => s !== undefined)).size;

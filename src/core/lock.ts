@@ -102,6 +102,15 @@ export function acquireStoreLock(storeDir: string, op: string): () => void {
   return acquireLockFile(path.join(storeDir, 'lock'), op);
 }
 
+/** The lock of the store's resident recorder (cli/resident.ts). */
+export const RESIDENT_LOCK = 'resident.lock';
+
+/** The store's resident recorder, when its lock names a live process (pid, since: `time`). */
+export function residentHolder(storeDir: string): LockInfo | null {
+  const h = readLockInfo(path.join(storeDir, RESIDENT_LOCK));
+  return h && processAlive(h.pid) ? h : null;
+}
+
 export function storeLockHolder(storeDir: string): LockInfo | null {
   const h = readLockInfo(path.join(storeDir, 'lock'));
   return h && processAlive(h.pid) ? h : null;
