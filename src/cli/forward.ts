@@ -23,7 +23,7 @@ import {
   socketPlace,
   WIRE_VERSION,
 } from './residentWire';
-import { appendJsonLines } from '../core/jsonLines';
+import { appendJsonLines } from '../core/storeFiles/jsonLines';
 import { HOOK_STDIN_DEADLINE_MS, readStdin, type StdinResult } from './stdin';
 import { storeFromArgs } from './storeArg';
 

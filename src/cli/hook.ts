@@ -14,12 +14,12 @@ import { clearPairs, pairCall } from '../recording/pairCalls';
 import { record } from '../recording/recorder';
 import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../core/conversation/regroundHook';
 import { fault } from '../core/faults';
-import { announceWriter } from '../core/lock';
+import { announceWriter } from '../core/storeFiles/lock';
 import { logStoreError, Store } from '../core/store';
-import { NotAStoreError } from '../core/workspaceStore';
+import { NotAStoreError } from '../core/storeFiles/workspaceStore';
 import { storeFromArgs } from './storeArg';
 import { HOOK_STDIN_DEADLINE_MS, MAX_PAYLOAD, readStdin, type StdinResult } from './stdin';
-import type { LogRecord } from '../core/records';
+import type { LogRecord } from '../core/storeFiles/records';
 
 export { HOOK_STDIN_DEADLINE_MS };
 

@@ -11,8 +11,8 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { fault } from '../core/faults';
-import { acquireLockFile, createWithContent, readLockInfo, RESIDENT_LOCK, StoreBusyError } from '../core/lock';
-import type { LogRecord } from '../core/records';
+import { acquireLockFile, createWithContent, readLockInfo, RESIDENT_LOCK, StoreBusyError } from '../core/storeFiles/lock';
+import type { LogRecord } from '../core/storeFiles/records';
 import { logStoreError, Store } from '../core/store';
 import { recordPayload } from './hook';
 import {

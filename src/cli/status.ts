@@ -1,7 +1,7 @@
 // `agent-rewind status [--json]`: whether the store's resident recorder runs (pid, since, roots,
 // watches) and what the store holds. Output contract: DESIGN §5 and the README's command-line section.
 import * as fs from 'node:fs';
-import { residentHolder } from '../core/lock';
+import { residentHolder } from '../core/storeFiles/lock';
 import type { Store } from '../core/store';
 import { askResident } from './forward';
 import { EXIT, out } from './output';
