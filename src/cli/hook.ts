@@ -9,6 +9,7 @@ import { parseClaudePayload } from '../agents/claude/hookPayload';
 import type { HookContext } from '../agents/common/payload';
 import { detectAgent } from '../agents/detect';
 import type { AdapterResult } from '../recording/events';
+import type { ChangeSource } from '../recording/changeSource';
 import { firstDelivery, sweepDedupe } from '../recording/dedupe';
 import { clearPairs, pairCall } from '../recording/pairCalls';
 import { record } from '../recording/recorder';
@@ -94,6 +95,8 @@ export interface PayloadOptions {
   beforeAppend?: (records: readonly LogRecord[]) => void;
   /** See runHook. */
   redelivered?: boolean;
+  /** The resident's file watcher, settled (recording/changeSource.ts); hook processes have none. */
+  changes?: ChangeSource;
 }
 
 /**
@@ -160,7 +163,11 @@ export function recordPayload(
     const done = announceWriter(store.dir);
     try {
       fault('hook.record');
-      record(store, r.event, { roots, ...(opts.beforeAppend ? { beforeAppend: opts.beforeAppend } : {}) });
+      record(store, r.event, {
+        roots,
+        ...(opts.beforeAppend ? { beforeAppend: opts.beforeAppend } : {}),
+        ...(opts.changes ? { changes: opts.changes } : {}),
+      });
       if (boundary && !(r.event.type === 'stop' && r.event.subagent)) clearPairs(store, r.event.session);
     } finally {
       done();
