@@ -14,6 +14,7 @@ import { fault } from '../core/faults';
 import { acquireLockFile, createWithContent, readLockInfo, RESIDENT_LOCK, StoreBusyError } from '../core/storeFiles/lock';
 import type { LogRecord } from '../core/storeFiles/records';
 import { logStoreError, Store } from '../core/store';
+import type { ChangeSource } from '../recording/changeSource';
 import { recordPayload } from './hook';
 import {
   type BundleId,
@@ -76,6 +77,8 @@ interface Resident {
   bundle: BundleId;
   since: number;
   served: number;
+  /** The file watcher over the store's roots, when there is one (watcherFor). */
+  changes: ChangeSource | undefined;
   /** Stops listening and releases the lock (idempotent); the process then ends when its last reply is out. */
   stop: () => void;
 }
@@ -109,8 +112,10 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
       bundle: bundleIdOf(bundleFile),
       since: Date.now(),
       served: 0,
+      changes: watcherFor(dir),
       stop: () => {},
     };
+    void r.changes?.watch(Store.open(dir).roots());
   } catch (e) {
     release();
     logStoreError(dir, `resident recorder: ${(e as Error).message}; hooks record by themselves`);
@@ -134,6 +139,7 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
       stopped = true;
       clearTimeout(idle);
       clearInterval(check);
+      void r.changes?.close();
       server.close(() => resolve(0)); // unlinks the Unix socket; open conversations finish first
       release();
     };
@@ -185,7 +191,7 @@ function serve(r: Resident, socket: net.Socket, touched: () => void): void {
     if (accepted) {
       if (chunk.includes(0x47 /* G */)) {
         accepted = false; // once
-        recordFor(r, socket, request as Extract<Request, { op: 'hook' }>, payload!);
+        void recordFor(r, socket, request as Extract<Request, { op: 'hook' }>, payload!);
       }
       return;
     }
@@ -241,13 +247,18 @@ function serve(r: Resident, socket: net.Socket, touched: () => void): void {
 }
 
 /** Records one accepted payload, in this process, with the hook's own code; then `D`. */
-function recordFor(r: Resident, socket: net.Socket, req: Extract<Request, { op: 'hook' }>, payload: Buffer): void {
+async function recordFor(r: Resident, socket: net.Socket, req: Extract<Request, { op: 'hook' }>, payload: Buffer): Promise<void> {
+  // Every change made before the hook asked is seen by the watcher first (a doubt there: the scan, as in a hook).
+  const changes = r.changes && (await settled(r.changes, r.dir));
   const home = process.cwd();
   const pending = pendingFileOf(r.dir, req.id);
   let context = '';
+  const dir = storeFromArgs(req.args.slice(1), req.env);
   try {
     process.chdir(req.cwd); // the hook's relative --store / --root mean what they meant there
+    if (!dir || fs.realpathSync(dir) !== r.realDir) throw new Error('another store');
   } catch {
+    process.chdir(home);
     socket.end('R cwd\n'); // after go: the hook records it itself
     return;
   }
@@ -263,11 +274,13 @@ function recordFor(r: Resident, socket: net.Socket, req: Extract<Request, { op: 
         logStoreError(r.dir, `resident recorder: no write-ahead copy (${(e as Error).message}); recording without it`);
       }
     };
-    context = recordPayload(req.args[0], req.args, storeFromArgs(req.args.slice(1), req.env), payload.toString('utf8'), {
+    context = recordPayload(req.args[0], req.args, dir, payload.toString('utf8'), {
       env: req.env,
       beforeAppend,
+      ...(changes ? { changes } : {}),
     });
     r.served++;
+    void r.changes?.watch(Store.open(r.dir).roots()); // a session may have added a root
     fault('resident.appended');
   } catch (e) {
     logStoreError(r.dir, `resident recorder: ${(e as Error).message}`);
@@ -289,5 +302,21 @@ function statusOf(r: Resident): ResidentStatus {
   } catch {
     /* the store went away: the check stops us soon */
   }
-  return { pid: process.pid, since: r.since, roots, watches: 0, bundle: r.bundle.id, served: r.served };
+  return { pid: process.pid, since: r.since, roots, watches: r.changes?.stats().watches ?? 0, bundle: r.bundle.id, served: r.served };
+}
+
+/** The watcher, settled; undefined (scan) when settling failed. */
+async function settled(changes: ChangeSource, dir: string): Promise<ChangeSource | undefined> {
+  try {
+    await changes.settle();
+    return changes;
+  } catch (e) {
+    logStoreError(dir, `resident recorder: the file watcher failed (${(e as Error).message}); this call scans`);
+    return undefined;
+  }
+}
+
+/** The store's file watcher (recording/changeSource.ts); none yet: every call scans, as a hook does. */
+function watcherFor(_dir: string): ChangeSource | undefined {
+  return undefined;
 }
