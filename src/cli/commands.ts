@@ -2,25 +2,26 @@
 // codes). Errors: one plain sentence on stderr that says what to do next.
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { newId } from '../core/ids';
-import { gc, storeBytes } from '../core/gc';
-import { storageUse } from '../core/storageUse';
-import { StoreBusyError } from '../core/lock';
+import { newId } from '../core/storeFiles/ids';
+import { gc, storeBytes } from '../core/upkeep/gc';
+import { storageUse } from '../core/upkeep/storageUse';
+import { StoreBusyError } from '../core/storeFiles/lock';
 import { rewind } from '../core/rewind/apply';
-import { CallNotFoundError, CheckpointNotFoundError, makePlan, type Plan, planJson } from '../core/rewind/dryRun';
+import { CallNotFoundError, CheckpointNotFoundError, makePlan, type Plan, planJson } from '../core/rewind/plan';
 import { FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
 import { Store, StoreMissingError } from '../core/store';
-import { StoreDamagedError, StoreFormatError } from '../core/storeFormat';
-import type { EditOrigin } from '../core/safety';
-import { BEFORE_CALL } from '../core/timeline';
-import { verifyStore } from '../core/verify';
+import { StoreDamagedError, StoreFormatError } from '../core/storeFiles/storeFormat';
+import type { EditOrigin } from '../core/rewind/safety';
+import { BEFORE_CALL } from '../core/timeline/timeline';
+import { verifyStore } from '../core/upkeep/verify';
 import { type Reason, REASONS, yourEditWords } from '../shared/reasons';
 import { runConversation } from './conversation';
+import { printStatus } from './status';
 import { EXIT, UsageError, fail, out } from './output';
 import { storeFromArgs } from './storeArg';
 import { oneLine } from '../shared/text';
-import { NotAStoreError } from '../core/workspaceStore';
+import { NotAStoreError } from '../core/storeFiles/workspaceStore';
 
 const HELP = `agent-rewind — record what coding agents do, rewind files and conversations
 
@@ -37,6 +38,8 @@ Usage:
                                                   drop old checkpoints (and the oldest ones beyond N GB),
                                                   sweep unused blobs
   agent-rewind storage [--json]                   what the store's space is spent on, by session and by age
+  agent-rewind status [--json]                    whether the store's resident recorder runs, and what the
+                                                  store holds
   agent-rewind conversation show (--transcript <path> | --session <id>) [--json]
   agent-rewind conversation fork (--transcript <path> | --session <id>) --before <prompt-id> [--json]
 
@@ -400,6 +403,7 @@ const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   verify: cmdVerify,
   gc: cmdGc,
   storage: cmdStorage,
+  status: (args) => printStatus(openStore(args), !!parse(args, {}).values.json),
   conversation: (args) => runConversation(args, openStore),
 };
 

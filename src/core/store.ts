@@ -3,16 +3,16 @@
 // source files and conversations.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BlobStore, sha256 } from './blobs';
-import { readConfig, type StoreConfig } from './config';
-import { readDisk } from './disk';
-import { appendRecords, type LogContents, readLog } from './fileLog';
-import { type LatestTable, latestSnaps } from './latestSnaps';
+import { BlobStore, sha256 } from './storeFiles/blobs';
+import { readConfig, type StoreConfig } from './storeFiles/config';
+import { readDisk } from './workspace/disk';
+import { appendRecords, type LogContents, readLog } from './storeFiles/fileLog';
+import { type LatestTable, latestSnaps } from './timeline/latestSnaps';
 import { checkAbsolutePath, isInside } from './paths';
-import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from './timelineIndex';
-import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './records';
-import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFormat';
-import { checkStoreFolder } from './workspaceStore';
+import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
+import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
+import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFiles/storeFormat';
+import { checkStoreFolder } from './storeFiles/workspaceStore';
 
 export class StoreMissingError extends Error {
   constructor(readonly dir: string) {
@@ -147,7 +147,7 @@ export class Store {
 
   /**
    * Workspace folders this store may write: store.json's roots, which only a session's workspace root
-   * (core/roots.ts), `--root` or VS Code's folders add. A checkpoint's working folder is not one by
+   * (core/workspace/roots.ts), `--root` or VS Code's folders add. A checkpoint's working folder is not one by
    * itself: a session outside the workspace must not make its folder writable.
    */
   roots(): string[] {
@@ -196,7 +196,7 @@ export class Store {
   /**
    * Every checkpoint and snapshot record and every call a rewind cannot undo, with their sequence
    * numbers — all that the checkpoint list, stateAt and a plan need — read through the rebuildable
-   * index beside the log (core/timelineIndex.ts) instead of parsing every line.
+   * index beside the log (core/timeline/timelineIndex.ts) instead of parsing every line.
    */
   timeline(): SkeletonRead {
     return readSkeleton(this.dir, this.logFile);
@@ -209,7 +209,7 @@ export class Store {
 
   /**
    * The latest snapshot of every recorded path (what the log says is on disk now), for the
-   * boundary observation on the hook path (core/latestSnaps.ts keeps it cached).
+   * boundary observation on the hook path (core/timeline/latestSnaps.ts keeps it cached).
    */
   latestSnaps(): LatestTable {
     return latestSnaps(this.dir, this.logFile);

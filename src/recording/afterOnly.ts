@@ -10,7 +10,7 @@
 import * as path from 'node:path';
 import { readBlobs } from '../core/git/objects';
 import { indexEntries } from '../core/git/status';
-import type { SnapRecord } from '../core/records';
+import type { SnapRecord } from '../core/storeFiles/records';
 import { durableBlob } from '../core/scan/references';
 import { loadState, stateFile } from '../core/scan/stateFile';
 import { F_LARGE, F_PENDING } from '../core/scan/types';

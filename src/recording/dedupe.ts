@@ -7,7 +7,7 @@
 // two calls. Markers older than the window are swept at turn boundaries.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sha256 } from '../core/blobs';
+import { sha256 } from '../core/storeFiles/blobs';
 import type { Store } from '../core/store';
 import type { AgentEvent } from './events';
 

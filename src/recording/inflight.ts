@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileNameOf } from '../core/paths';
-import type { LogRecord } from '../core/records';
+import type { LogRecord } from '../core/storeFiles/records';
 import type { Store } from '../core/store';
 import type { AfterToolEvent, BeforeToolEvent, EventBase } from './events';
 

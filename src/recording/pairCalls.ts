@@ -8,8 +8,8 @@
 // (the in-flight repair has taken their `after` by then).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sha256 } from '../core/blobs';
-import { newId } from '../core/ids';
+import { sha256 } from '../core/storeFiles/blobs';
+import { newId } from '../core/storeFiles/ids';
 import { fileNameOf } from '../core/paths';
 import type { Store } from '../core/store';
 import type { AgentEvent } from './events';

@@ -3,13 +3,13 @@
 // compensatable, then the call line, then the `before` snapshots of the files it names. Shell
 // capture (./shellCapture) and git look-ups are loaded only when a shell tool or a session start needs them.
 import * as fs from 'node:fs';
-import { newId } from '../core/ids';
+import { newId } from '../core/storeFiles/ids';
 import { stateFile } from '../core/scan/stateFile';
 import { classifyCall } from '../core/effects/classifyCall';
 import { completeCompensation } from '../core/effects/compensation';
 import { appendSessionEvent } from '../core/conversation/sessionLog';
-import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } from '../core/records';
-import { allowedRoots, sessionRoot } from '../core/roots';
+import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } from '../core/storeFiles/records';
+import { allowedRoots, sessionRoot } from '../core/workspace/roots';
 import type { Store } from '../core/store';
 import type { ChangeSource } from './changeSource';
 import type { AfterToolEvent, AgentEvent, BeforeToolEvent } from './events';
@@ -92,6 +92,8 @@ function afterOnlyLines(store: Store, e: AfterToolEvent, now: number): LogRecord
 export interface RecordOptions {
   /** Workspace folders named on the hook's command line (`--root`): a session in one of them is inside the workspace. */
   roots?: readonly string[];
+  /** Sees the lines just before their one append (the resident recorder tells its waiting hook: cli/resident.ts). */
+  beforeAppend?: (records: readonly LogRecord[]) => void;
   /**
    * What changed on disk, from the resident recorder's file watcher (./changeSource): shell capture
    * and the boundary observation look only at those paths where it vouches. Settle it first.
@@ -176,6 +178,7 @@ export function record(store: Store, e: AgentEvent, opts: RecordOptions = {}): v
     case 'session_end':
       break;
   }
+  if (lines.length) opts.beforeAppend?.(lines);
   store.append(lines);
   repair?.done();
   if (e.type === 'after_tool') clearInflight(store, e);

@@ -16,7 +16,7 @@
 // Linux only for now: elsewhere every root says "cannot vouch" and every call scans, as today.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ALWAYS_SKIP, dirMatcher, isIgnored, type Matcher, type Rules, rulesFor } from '../core/ignore';
+import { ALWAYS_SKIP, dirMatcher, isIgnored, type Matcher, type Rules, rulesFor } from '../core/scan/ignore';
 import type { ChangeReport, ChangeSource, ChangeToken } from './changeSource';
 
 /** How long a settle waits for its cookie before the roots stop vouching. */
@@ -73,11 +73,16 @@ export class DirWatcher implements ChangeSource {
   private waiting = new Map<string, () => void>();
   private since: number | undefined;
 
-  /** `cookieDir`: a private folder of ours (outside every root) where settle writes its cookies. */
+  private readonly skip: Set<string>;
+
+  /** `cookieDir`: a private folder of ours where settle writes its cookies; `skipAbs`: folders never watched (the store). */
   constructor(
     private readonly cookieDir: string,
     private readonly report: ChangeReport,
-  ) {}
+    skipAbs: readonly string[] = [],
+  ) {
+    this.skip = new Set([cookieDir, ...skipAbs]);
+  }
 
   async watch(roots: readonly string[]): Promise<void> {
     for (const root of roots) if (!this.roots.has(root)) this.start(root);
@@ -268,7 +273,7 @@ export class DirWatcher implements ChangeSource {
         const crel = d.rel ? `${d.rel}/${e.name}` : e.name;
         const cabs = path.join(d.abs, e.name);
         if (fresh) this.mark(w, cabs);
-        if (!e.isDirectory() || ALWAYS_SKIP.has(e.name) || isIgnored(w.rules, own, crel, true)) continue;
+        if (!e.isDirectory() || ALWAYS_SKIP.has(e.name) || this.skip.has(cabs) || isIgnored(w.rules, own, crel, true)) continue;
         stack.push({ abs: cabs, rel: crel, matchers: own });
       }
     }
@@ -303,7 +308,7 @@ export class DirWatcher implements ChangeSource {
     } catch {
       st = undefined;
     }
-    if (!st?.isDirectory() || ALWAYS_SKIP.has(n)) return;
+    if (!st?.isDirectory() || ALWAYS_SKIP.has(n) || this.skip.has(abs)) return;
     const rel = dirRel ? `${dirRel}/${n}` : n;
     const matchers = matchersOf(w, dirRel);
     if (isIgnored(w.rules, matchers, rel, true)) return;

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { claudeToolKind } from '../../src/agents/claude/toolKind';
 import { record } from '../../src/recording/recorder';
 import { Store } from '../../src/core/store';
-import { checkpoints } from '../../src/core/timeline';
+import { checkpoints } from '../../src/core/timeline/timeline';
 import { CLI } from '../helpers/cli';
 import { sandbox, snapshotTree } from '../helpers/tmp';
 
@@ -107,7 +107,7 @@ export interface Run {
 }
 
 function env(store: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, AGENT_REWIND_STORE: store, ...extra };
+  const e: NodeJS.ProcessEnv = { AGENT_REWIND_RESIDENT: '0', ...process.env, AGENT_REWIND_STORE: store, ...extra };
   if (!extra.AGENT_REWIND_FAULT) delete e.AGENT_REWIND_FAULT;
   return e;
 }

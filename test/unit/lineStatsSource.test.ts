@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { storedLineStats } from '../../src/core/lineStats';
+import { storedLineStats } from '../../src/core/timeline/lineStats';
 import { Store } from '../../src/core/store';
 import { LineStatsSource } from '../../src/extension/offHost/lineStatsSource';
 import { WorkerClient } from '../../src/extension/offHost/workerClient';

@@ -11,7 +11,7 @@ import {
   NotAStoreError,
   storeUnderParent,
   workspaceStoreName,
-} from '../../src/core/workspaceStore';
+} from '../../src/core/storeFiles/workspaceStore';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ar-wsstore-'));
 

@@ -2,7 +2,7 @@
 // names it and what is close — never a plan with nothing in it, which reads as "already rewound".
 import * as path from 'node:path';
 import { pathKey } from '../paths';
-import type { Sequenced } from '../records';
+import type { Sequenced } from '../storeFiles/records';
 
 export class FilterNotFoundError extends Error {
   constructor(

@@ -4,9 +4,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fault } from '../faults';
-import { writeAll } from '../fsx';
-import { acquireStoreLock, StoreBusyError } from '../lock';
-import type { SnapRecord } from '../records';
+import { writeAll } from '../storeFiles/fsx';
+import { acquireStoreLock, StoreBusyError } from '../storeFiles/lock';
+import type { SnapRecord } from '../storeFiles/records';
 import type { Store } from '../store';
 import { hashOnDisk, removeEmptiedDirs, removeEmptyDirs, type Write } from './writes';
 

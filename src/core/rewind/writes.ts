@@ -2,11 +2,11 @@
 // same folder, fsync, rename) or as a delete, with the folders a deletion empties removed again.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { diskFact } from '../disk';
+import { diskFact } from '../workspace/disk';
 import { fault } from '../faults';
-import { writeAll } from '../fsx';
-import type { Change } from '../plan';
-import type { Origin } from '../records';
+import { writeAll } from '../storeFiles/fsx';
+import type { Change } from '../timeline/changeSet';
+import type { Origin } from '../storeFiles/records';
 import type { Store } from '../store';
 
 export interface Write {

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { PendingGit } from '../git/run';
 import { type CachedStatus, startCachedStatus, startModifiedTracked } from '../git/status';
 import { gitIndexKey } from '../git/indexFile';
-import { ALWAYS_SKIP, isForced, isIgnored, type Rules } from '../ignore';
+import { ALWAYS_SKIP, isForced, isIgnored, type Rules } from './ignore';
 import { isInside } from '../paths';
 import { lstat } from './entries';
 import { indexCopyFile, readHeaderOnly, stateFile, validGitCache } from './stateFile';

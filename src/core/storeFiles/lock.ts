@@ -1,0 +1,209 @@
+// Coordination between processes sharing one store, with plain files (no native locks):
+// - `lock`: exclusive, held by a rewind or a gc; a second one is refused with a clear message.
+// - `writers/<pid>.<n>` + `gc.lock`: hooks announce themselves before writing and check for a
+//   compaction; gc announces itself and waits for announced writers. Each side announces before
+//   it looks at the other, so at least one of them always sees the other.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export class StoreBusyError extends Error {
+  constructor(readonly holder: LockInfo | null) {
+    super(
+      `Another ${holder?.op ?? 'rewind or cleanup'} is running on this store${holder?.pid ? ` (process ${holder.pid})` : ''}; wait for it to finish and try again.`,
+    );
+  }
+}
+
+export interface LockInfo {
+  pid: number;
+  op: string;
+  time: number;
+}
+
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function readLockInfo(file: string): LockInfo | null {
+  try {
+    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo;
+    return typeof v.pid === 'number' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Creates `file` exclusively with its content already in it: written beside it, then hard-linked
+ * into place (fails if it exists), so nobody ever reads a lock without its holder. Where hard
+ * links are not supported, an exclusive create.
+ */
+export function createWithContent(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  fs.writeFileSync(tmp, text, { mode: 0o600 });
+  try {
+    fs.linkSync(tmp, file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
+    fs.writeFileSync(file, text, { flag: 'wx', mode: 0o600 });
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+}
+
+/** Creates `file` exclusively; a lock left by a dead process is taken over. Throws StoreBusyError while its holder lives. */
+export function acquireLockFile(file: string, op: string): () => void {
+  const info: LockInfo = { pid: process.pid, op, time: Date.now() };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      createWithContent(file, JSON.stringify(info));
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        try {
+          if (readLockInfo(file)?.pid === process.pid) fs.unlinkSync(file);
+        } catch {
+          /* already gone */
+        }
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const holder = readLockInfo(file);
+      // A half-written lock file (holder killed between create and write) is stale too, once old.
+      const stale = holder ? !processAlive(holder.pid) : Date.now() - mtimeOf(file) > 5000;
+      if (!stale) throw new StoreBusyError(holder);
+      try {
+        fs.unlinkSync(file);
+      } catch {
+        /* someone else took it over first */
+      }
+    }
+  }
+  throw new StoreBusyError(readLockInfo(file));
+}
+
+function mtimeOf(file: string): number {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** The exclusive store lock for rewinds and gc. */
+export function acquireStoreLock(storeDir: string, op: string): () => void {
+  return acquireLockFile(path.join(storeDir, 'lock'), op);
+}
+
+/** The lock of the store's resident recorder (cli/resident.ts). */
+export const RESIDENT_LOCK = 'resident.lock';
+
+/** The store's resident recorder, when its lock names a live process (pid, since: `time`). */
+export function residentHolder(storeDir: string): LockInfo | null {
+  const h = readLockInfo(path.join(storeDir, RESIDENT_LOCK));
+  return h && processAlive(h.pid) ? h : null;
+}
+
+export function storeLockHolder(storeDir: string): LockInfo | null {
+  const h = readLockInfo(path.join(storeDir, 'lock'));
+  return h && processAlive(h.pid) ? h : null;
+}
+
+const sleepBuf = new Int32Array(new SharedArrayBuffer(4));
+/** Blocks this thread for `ms` (hooks are synchronous end to end). */
+export function sleepMs(ms: number): void {
+  Atomics.wait(sleepBuf, 0, 0, ms);
+}
+
+let writerSeq = 0;
+
+/**
+ * Announces a recording process (a hook) for the duration of its writes. Waits (briefly) while a
+ * compaction runs. Returns the function that withdraws the announcement.
+ */
+export function announceWriter(storeDir: string, maxWaitMs = 5000): () => void {
+  const dir = path.join(storeDir, 'writers');
+  const gcLock = path.join(storeDir, 'gc.lock');
+  const me = path.join(dir, `${process.pid}.${writerSeq++}`);
+  const deadline = Date.now() + maxWaitMs;
+  for (;;) {
+    try {
+      fs.writeFileSync(me, '', { flag: 'wx', mode: 0o600 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      continue;
+    }
+    if (!fs.existsSync(gcLock)) break;
+    fs.unlinkSync(me);
+    const holder = readLockInfo(gcLock);
+    if ((holder && !processAlive(holder.pid)) || Date.now() > deadline) {
+      // A dead compaction, or one that takes too long: never block the agent. Appending
+      // is still safe against a dead one; against a live one we record anyway and say so.
+      if (holder && !processAlive(holder.pid)) {
+        try {
+          fs.unlinkSync(gcLock);
+        } catch {
+          /* gone */
+        }
+      }
+      fs.writeFileSync(me, '', { flag: 'w', mode: 0o600 });
+      break;
+    }
+    sleepMs(20);
+  }
+  return () => {
+    try {
+      fs.unlinkSync(me);
+    } catch {
+      /* gone */
+    }
+  };
+}
+
+/** Announced writers that are still alive (announcements of killed hooks are removed). */
+export function liveWriters(storeDir: string, staleMs = 60000): string[] {
+  const dir = path.join(storeDir, 'writers');
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const live: string[] = [];
+  for (const n of names) {
+    const pid = Number(n.split('.')[0]);
+    const f = path.join(dir, n);
+    if (!Number.isInteger(pid) || !processAlive(pid) || Date.now() - mtimeOf(f) > staleMs) {
+      try {
+        fs.unlinkSync(f);
+      } catch {
+        /* gone */
+      }
+      continue;
+    }
+    live.push(n);
+  }
+  return live;
+}
+
+/** Blocks new writers and waits for announced ones to finish; throws StoreBusyError after `maxWaitMs`. */
+export function acquireCompactionLock(storeDir: string, maxWaitMs = 10000): () => void {
+  const release = acquireLockFile(path.join(storeDir, 'gc.lock'), 'gc');
+  const deadline = Date.now() + maxWaitMs;
+  while (liveWriters(storeDir).length > 0) {
+    if (Date.now() > deadline) {
+      release();
+      throw new StoreBusyError({ pid: 0, op: 'recording (an agent hook)', time: Date.now() });
+    }
+    sleepMs(20);
+  }
+  return release;
+}
