@@ -14,13 +14,13 @@ const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/
 const N = Number(process.env.BENCH_RUNS || 25);
 const WARM = { AGENT_REWIND_RESIDENT: '1' };
 
-function status(store) {
+export function status(store) {
   const r = spawnSync(process.execPath, [CLI, 'status', '--json', '--store', store], { encoding: 'utf8' });
   return JSON.parse(r.stdout).resident;
 }
 
 /** Starts the store's resident and waits (by asking it) until it answers. */
-async function startResident(store) {
+export async function startResident(store) {
   const child = spawn(process.execPath, [CLI, 'resident', '--store', store], {
     env: { ...process.env, ...WARM },
     stdio: 'ignore',

@@ -4,35 +4,19 @@
 // call, two bare `node -e 0` and `git status`, on realistic trees of 10,000 and 100,000 files and on
 // a clone of this repository; and the prompt hook at 10,000 recorded paths against one with none.
 //   BENCH_WATCH_SIZES=10000,100000 (default) — which generated trees.
-import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COLD, hook, recordedWrite } from './hooks.mjs';
+import { recordedWorld } from './observe.mjs';
+import { startResident, status } from './resident.mjs';
 import { fmt, makeRealisticWorkspace, rm, rounds, timeSpawn, tmp } from './lib.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(HERE, '../dist/cli.js');
 const N = Number(process.env.BENCH_RUNS || 25);
 const WARM = { AGENT_REWIND_RESIDENT: '1' };
-
-function status(store) {
-  const r = spawnSync(process.execPath, [CLI, 'status', '--json', '--store', store], { encoding: 'utf8' });
-  return JSON.parse(r.stdout).resident;
-}
-
-async function startResident(store) {
-  const child = spawn(process.execPath, [CLI, 'resident', '--store', store], {
-    env: { ...process.env, ...WARM },
-    stdio: 'ignore',
-    detached: true,
-  });
-  child.unref();
-  for (let i = 0; i < 400 && !status(store).running; i++) await new Promise((r) => setTimeout(r, 25));
-  if (!status(store).running) throw new Error('the resident did not start');
-  return child.pid;
-}
 
 /** A Bash call that appends to one file, with its two hooks. */
 function bashCall(ws, store, target, tag, env) {
@@ -106,40 +90,6 @@ async function treeRows(root, label, ws, target) {
   }
 }
 
-/** A store whose log records each of `n` files once (as an agent's write). */
-function recordedWorld(root, n) {
-  const ws = path.join(root, `rec${n}`);
-  const store = path.join(root, `rec-store${n}`);
-  fs.mkdirSync(store, { recursive: true, mode: 0o700 });
-  const lines = [];
-  for (let i = 0; i < n; i++) {
-    const dir = path.join(ws, `d${i % 100}`);
-    fs.mkdirSync(dir, { recursive: true });
-    const p = path.join(dir, `f${i}.ts`);
-    const data = `export const v${i} = ${i};\n`;
-    fs.writeFileSync(p, data);
-    const st = fs.statSync(p);
-    const hash = createHash('sha256').update(data).digest('hex');
-    lines.push(
-      JSON.stringify({
-        t: 'snap',
-        path: p,
-        hash,
-        size: st.size,
-        mtime: st.mtimeMs,
-        mode: st.mode & 0o7777,
-        phase: 'after',
-        origin: 'agent',
-        session: 'bench',
-        time: Date.now(),
-      }),
-    );
-  }
-  fs.writeFileSync(path.join(store, 'store.json'), JSON.stringify({ format: 1, created: Date.now(), roots: [ws] }));
-  fs.writeFileSync(path.join(store, 'files.jsonl'), lines.join('\n') + '\n');
-  return { ws, store };
-}
-
 async function promptRows(root) {
   const none = recordedWorld(root, 0);
   const k10 = recordedWorld(root, 10000);
@@ -205,7 +155,9 @@ export async function runWatcherBench() {
     const self = path.join(root, 'self');
     spawnSync('git', ['clone', '-q', '--depth', '1', `file://${path.resolve(HERE, '..')}`, self]);
     out.push(...(await treeRows(root, 'this repository', self, 'README.md')).rows);
-    out.push(...(await promptRows(root)));
+    const promptRoot = path.join(root, 'prompt');
+    fs.mkdirSync(promptRoot);
+    out.push(...(await promptRows(promptRoot)));
     return { title: `File watcher (cold: each hook scans; warm: the resident's watcher narrows; runs ${N})`, rows: out };
   } finally {
     rm(root);
