@@ -26,6 +26,7 @@ import { verifyStore } from '../core/upkeep/verify';
 import { LEFT_ALONE, type Reason, REASONS, yourEditWords } from '../shared/reasons';
 import { REWIND_SESSION } from '../core/timeline/changeSet';
 import { runConversation } from './conversation';
+import { printStatus } from './status';
 import { EXIT, UsageError, fail, out } from './output';
 import { storeFromArgs } from './storeArg';
 import { oneLine, rewindCountWords } from '../shared/text';
@@ -47,6 +48,8 @@ Usage:
                                                   drop old checkpoints (and the oldest ones beyond N GB),
                                                   sweep unused blobs
   agent-rewind storage [--json]                   what the store's space is spent on, by session and by age
+  agent-rewind status [--json]                    whether the store's resident recorder runs, and what the
+                                                  store holds
   agent-rewind conversation show (--transcript <path> | --session <id>) [--json]
   agent-rewind conversation fork (--transcript <path> | --session <id>) --before <prompt-id> [--json]
 
@@ -451,6 +454,7 @@ const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   verify: cmdVerify,
   gc: cmdGc,
   storage: cmdStorage,
+  status: (args) => printStatus(openStore(args), !!parse(args, {}).values.json),
   conversation: (args) => runConversation(args, openStore),
 };
 

@@ -35,6 +35,7 @@ import type { Entry } from '../core/scan/table';
 import { type Change, F_GITSTAT, F_LARGE, F_LINK, type ScanLimits, type ScanOptions, type ScanState } from '../core/scan/types';
 import { allowedRoots, outsideAllowed, sessionRoot } from '../core/workspace/roots';
 import type { Store } from '../core/store';
+import type { ChangeSource, ChangeToken } from './changeSource';
 import type { AfterToolEvent, BeforeToolEvent, EventBase, SessionStartEvent } from './events';
 
 /** How long SessionStart may spend copying dirty/untracked files before leaving the rest for later. */
@@ -68,6 +69,40 @@ function limitsOf(store: Store, root: string): ScanLimits {
 
 function optsOf(store: Store, root: string, storeContent: boolean): ScanOptions {
   return { storeDir: store.dir, limits: limitsOf(store, root), storeContent };
+}
+
+// ---- a file watcher's help (the resident recorder; hook processes have none)
+
+/**
+ * Per state file: the watcher's token taken just before the scan that produced the state as saved
+ * (identified by its `scanned` time). Only a state this process saved itself can be narrowed: one
+ * a hook saved meanwhile (the resident did not answer in time) has another `scanned`, and is scanned.
+ */
+const tokens = new Map<string, { scanned: number; token: ChangeToken }>();
+
+/** Scans this process ran with a watcher at hand: narrowed to its paths, or whole (for status and tests). */
+export const watchedScans = { narrowed: 0, whole: 0 };
+
+/** The paths the watcher vouches changed since this state was scanned, or undefined (scan). */
+function watchedChanges(source: ChangeSource | undefined, file: string, state: ScanState): ScanOptions['changed'] {
+  if (!source) return undefined;
+  const held = tokens.get(file);
+  const paths = held && held.scanned === state.scanned ? source.changedSince(state.root, held.token) : undefined;
+  if (!paths) {
+    watchedScans.whole++;
+    return undefined;
+  }
+  return { paths, covers: (dir) => source.covers(state.root, dir) };
+}
+
+function countScan(source: ChangeSource | undefined, changed: ScanOptions['changed'], narrowed: boolean | undefined): void {
+  if (source && changed) watchedScans[narrowed ? 'narrowed' : 'whole']++;
+}
+
+/** After saving `state`: the token taken before the scan that made it (none: the next call scans). */
+function keepToken(file: string, state: ScanState, token: ChangeToken | undefined): void {
+  if (token && !state.off) tokens.set(file, { scanned: state.scanned, token });
+  else tokens.delete(file);
 }
 
 export function offMessage(count: number, limit: number, store: Store): string {
@@ -140,8 +175,16 @@ function reusableState(store: Store, root: string, session: string): ScanState |
   return best ? loadState(best.file) : null;
 }
 
-function takeBaseline(store: Store, root: string, session: string, budgetMs: number): { state: ScanState; status: CaptureStatus } {
+function takeBaseline(
+  store: Store,
+  root: string,
+  session: string,
+  budgetMs: number,
+  source?: ChangeSource,
+): { state: ScanState; status: CaptureStatus } {
   const opts = optsOf(store, root, true);
+  const token = source?.token(root); // before the walk: what changes during it is named later
+  const file = stateFile(store.dir, session);
   writeCaptureStatus(store, { session, root, state: 'baseline', files: 0, limit: opts.limits.maxFiles, time: Date.now() });
   const r = baseline(root, session, { ...opts, budgetMs, reuse: reusableState(store, root, session) });
   const status: CaptureStatus = {
@@ -163,7 +206,8 @@ function takeBaseline(store: Store, root: string, session: string, budgetMs: num
     status.message = message;
     store.logError(`shell capture: ${message}`, { root, session });
   } else if (r.pending) status.pending = r.pending;
-  saveState(stateFile(store.dir, session), r.state);
+  saveState(file, r.state);
+  keepToken(file, r.state, token);
   writeCaptureStatus(store, status);
   return { state: r.state, status };
 }
@@ -172,14 +216,19 @@ function takeBaseline(store: Store, root: string, session: string, budgetMs: num
  * SessionStart: takes the baseline. Returns a note for the session-start checkpoint's label when
  * capture is off (so `agent-rewind checkpoints` shows it), else null.
  */
-export function captureSessionStart(store: Store, e: SessionStartEvent, explicit: readonly string[] = []): string | null {
+export function captureSessionStart(
+  store: Store,
+  e: SessionStartEvent,
+  explicit: readonly string[] = [],
+  source?: ChangeSource,
+): string | null {
   if (!e.cwd) return null;
   try {
     const file = stateFile(store.dir, e.session);
     const root = rootFor(store, e.cwd, explicit);
     if (!root) return null; // the recorder said why
     return withLock(file, () => {
-      const { status } = takeBaseline(store, root, e.session, BASELINE_BUDGET_MS);
+      const { status } = takeBaseline(store, root, e.session, BASELINE_BUDGET_MS, source);
       return status.state === 'off' ? `shell capture off: more than ${status.limit} files (maxScanFiles)` : null;
     });
   } catch (err) {
@@ -222,7 +271,7 @@ export { cancelPrefetch as cancelShellPrefetch };
  * scan are not the command's), copies content the command might overwrite, marks the call pending.
  * Returns the lines to write before the call's checkpoint (none today; kept for the order of §3).
  */
-export function captureBeforeShell(store: Store, e: BeforeToolEvent, explicit: readonly string[] = []): LogRecord[] {
+export function captureBeforeShell(store: Store, e: BeforeToolEvent, explicit: readonly string[] = [], source?: ChangeSource): LogRecord[] {
   try {
     const file = stateFile(store.dir, e.session);
     return withLock(file, () => {
@@ -231,14 +280,21 @@ export function captureBeforeShell(store: Store, e: BeforeToolEvent, explicit: r
         // No baseline (hooks connected mid-session, or a lost state): take it now, whole.
         const root = e.cwd ? rootFor(store, e.cwd, explicit) : null;
         if (!root) return [];
-        state = takeBaseline(store, root, e.session, Number.POSITIVE_INFINITY).state;
+        state = takeBaseline(store, root, e.session, Number.POSITIVE_INFINITY, source).state;
       }
       if (state.off) return [];
       const opts = optsOf(store, state.root, true);
       const copied = finishPending(state, opts);
-      const r = rescan(state, opts);
+      const changed = watchedChanges(source, file, state);
+      const token = source?.token(state.root);
+      const r = rescan(state, { ...opts, ...(changed ? { changed } : {}) });
+      countScan(source, changed, r.narrowed);
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles);
-      if (r.dirty || copied) saveState(file, state);
+      // An unchanged state is not saved (its `scanned` stays the saved one's): it keeps its token.
+      if (r.dirty || copied) {
+        saveState(file, state);
+        keepToken(file, state, token);
+      }
       savePending(file, { call: e.callId ?? '', tool: e.tool, time: Date.now(), session: e.session });
       if (pendingCount(state) === 0) refreshStatus(store, state);
       return [];
@@ -295,7 +351,7 @@ export function orphanShellCall(store: Store, e: EventBase): LogRecord[] | null 
 }
 
 /** PostToolUse / PostToolUseFailure of a shell command: the `before`/`after` snapshots of what it changed. */
-export function captureAfterShell(store: Store, e: AfterToolEvent): LogRecord[] {
+export function captureAfterShell(store: Store, e: AfterToolEvent, source?: ChangeSource): LogRecord[] {
   try {
     const file = stateFile(store.dir, e.session);
     return withLock(file, () => {
@@ -303,11 +359,20 @@ export function captureAfterShell(store: Store, e: AfterToolEvent): LogRecord[] 
       if (!state || state.off) return [];
       const opts = optsOf(store, state.root, false);
       const since = state.pending?.call === (e.callId ?? '') ? state.pending.time : undefined;
-      const r = rescan(state, { ...opts, ...(since !== undefined ? { existedBefore: since - 1000 } : {}) });
+      const changed = watchedChanges(source, file, state);
+      const token = source?.token(state.root);
+      const r = rescan(state, {
+        ...opts,
+        ...(since !== undefined ? { existedBefore: since - 1000 } : {}),
+        ...(changed ? { changed } : {}),
+      });
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles);
       const lines = snapshotsOf(store, state, r.changes, r.prevDirs, e);
       // The state now holds the content hashes of the `after` snapshots, all stored durably.
-      if (r.dirty) saveState(file, state);
+      if (r.dirty) {
+        saveState(file, state);
+        keepToken(file, state, token);
+      }
       savePending(file, null);
       return lines;
     });

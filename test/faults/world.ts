@@ -107,7 +107,7 @@ export interface Run {
 }
 
 function env(store: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, AGENT_REWIND_STORE: store, ...extra };
+  const e: NodeJS.ProcessEnv = { AGENT_REWIND_RESIDENT: '0', ...process.env, AGENT_REWIND_STORE: store, ...extra };
   if (!extra.AGENT_REWIND_FAULT) delete e.AGENT_REWIND_FAULT;
   return e;
 }

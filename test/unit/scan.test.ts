@@ -229,6 +229,24 @@ describe('rescan', () => {
     );
     assert.ok(state.files.has('old.log'), 'now scanned');
   });
+  it('counts a file moved in with its folder as created, though its ctime is old', () => {
+    const { ws, o } = setup();
+    write(ws, 'dir/old.txt', 'made long ago');
+    // Its ctime must be older than the pre-scan's "existed before" mark (the scan's end less 1 s).
+    const made = fs.statSync(path.join(ws, 'dir/old.txt')).ctimeMs;
+    waitUntilSync(() => Date.now() > made + 1001, "the clock to pass old.txt's ctime by 1 s");
+    const { state } = baseline(ws, 's', { ...o, budgetMs: 10000 });
+    const preEnd = Date.now();
+    fs.renameSync(path.join(ws, 'dir'), path.join(ws, 'moved'));
+    const r = rescan(state, { ...o, existedBefore: preEnd - 1000 });
+    assert.deepEqual(
+      r.changes.map((c) => [c.path, !!c.before, !!c.after]),
+      [
+        ['dir/old.txt', true, false],
+        ['moved/old.txt', false, true],
+      ],
+    );
+  });
   it('does not count a file that became ignored as deleted', () => {
     const { ws, o } = setup();
     write(ws, 'a.tmp', 'x');

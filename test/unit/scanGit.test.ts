@@ -151,6 +151,25 @@ describe('scan with git status and its untracked cache', () => {
     assert.deepEqual(kinds(s.scan()), ['a.ts:-A']);
   });
 
+  it('a clean tracked file made executable and back: both changes, each after with its content', () => {
+    const { ws, base, opts } = repo();
+    write(ws, 'run.sh', 'echo hi\n');
+    commitAll(ws);
+    pastRacyWindow(ws, RACY_MS);
+    const s = session(ws, opts(path.join(base, 'store')), 's');
+    assert.deepEqual(s.scan().changes, []);
+    fs.chmodSync(path.join(ws, 'run.sh'), 0o755);
+    const on = s.scan().changes;
+    assert.deepEqual(kinds({ changes: on } as ScanResult), ['run.sh:BA']);
+    assert.ok(on[0]!.after!.hash, 'the after refers to content in the store');
+    pastRacyWindow(ws, RACY_MS);
+    // Back to the index's mode: git's stat check says "clean", but our last record said executable.
+    fs.chmodSync(path.join(ws, 'run.sh'), 0o644);
+    const off = s.scan().changes;
+    assert.deepEqual(kinds({ changes: off } as ScanResult), ['run.sh:BA']);
+    assert.equal(off[0]!.after!.mode & 0o111, 0);
+  });
+
   it('follows the index when a command stages or commits, and keeps our rules for untracked files', () => {
     const { ws, base, opts } = repo();
     write(ws, 'a.ts', 'a\n');

@@ -32,7 +32,7 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-function readLockInfo(file: string): LockInfo | null {
+export function readLockInfo(file: string): LockInfo | null {
   try {
     const v = JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo | number;
     if (typeof v === 'number') return v > 0 ? { pid: v, op: 'shell capture', time: 0 } : null; // a bare pid: an older hook's scan lock
@@ -98,7 +98,7 @@ function tryLock(file: string, op: string, staleMs?: number): { release: () => v
 }
 
 /** Creates `file` exclusively; a lock left by a dead process is taken over; a live holder is StoreBusyError. */
-function acquireFile(file: string, op: string): () => void {
+export function acquireLockFile(file: string, op: string): () => void {
   const r = tryLock(file, op);
   if ('holder' in r) throw new StoreBusyError(r.holder);
   return r.release;
@@ -143,7 +143,16 @@ function mtimeOf(file: string): number {
 
 /** The exclusive store lock for rewinds and gc. */
 export function acquireStoreLock(storeDir: string, op: string): () => void {
-  return acquireFile(path.join(storeDir, 'lock'), op);
+  return acquireLockFile(path.join(storeDir, 'lock'), op);
+}
+
+/** The lock of the store's resident recorder (cli/resident.ts). */
+export const RESIDENT_LOCK = 'resident.lock';
+
+/** The store's resident recorder, when its lock names a live process (pid, since: `time`). */
+export function residentHolder(storeDir: string): LockInfo | null {
+  const h = readLockInfo(path.join(storeDir, RESIDENT_LOCK));
+  return h && processAlive(h.pid) ? h : null;
 }
 
 export function storeLockHolder(storeDir: string): LockInfo | null {
@@ -231,7 +240,7 @@ export function liveWriters(storeDir: string, staleMs = 60000): string[] {
 
 /** Blocks new writers and waits for announced ones to finish; throws StoreBusyError after `maxWaitMs`. */
 export function acquireCompactionLock(storeDir: string, maxWaitMs = 10000): () => void {
-  const release = acquireFile(path.join(storeDir, 'gc.lock'), 'gc');
+  const release = acquireLockFile(path.join(storeDir, 'gc.lock'), 'gc');
   const deadline = Date.now() + maxWaitMs;
   while (liveWriters(storeDir).length > 0) {
     if (Date.now() > deadline) {
