@@ -154,8 +154,11 @@ export function recordPayload(
       return '';
     }
     const agent = detectAgent(name, text, opts.env);
-    // The resident runs this in the hook's folder (resident.ts): process.cwd() is the hook's.
-    const r = (ADAPTERS[agent] ?? adapter)(text, { ...(event ? { event } : {}), env: opts.env, cwd: process.cwd() });
+    const r = (ADAPTERS[agent] ?? adapter)(text, {
+      ...(event ? { event } : {}),
+      env: opts.env,
+      cwd: process.cwd(), // in the resident too: it works in the hook's folder (resident.ts)
+    });
     if (r.kind === 'bad') {
       store.logError(`hook ${agent}: ${r.reason}`, { payload: text.slice(0, 500) });
       return '';
