@@ -13,6 +13,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, accessSync, constants } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { elapsed, runQuiet } from './quietRun.mjs';
+import { ALLOW_UPGRADES, aptDecision, describeAptPlan, parseAptSimulation } from './aptPlan.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const toolsDir = resolve(process.env.AGENT_REWIND_TOOLS_DIR || join(repoRoot, '.vscode-test'));
@@ -78,24 +80,47 @@ function askYesNo(question) {
   return /^y(es)?$/i.test(line.trim());
 }
 
-// Installs Debian packages, changing nothing else on the system: no upgrades of what is installed,
-// no recommended extras. Outside CI it asks first (or, without a terminal, prints the command and stops).
+/** apt's own simulation of installing `pkgs` (`apt-get -s`: runs without root, changes nothing). */
+function simulateApt(args, env) {
+  const r = spawnSync('apt-get', ['-s', ...args], { encoding: 'utf8', env });
+  if (r.status !== 0) throw new Error(`apt-get -s ${args.join(' ')} failed:\n${(r.stderr || r.stdout).trim()}`);
+  return parseAptSimulation(r.stdout);
+}
+
+// Installs Debian packages, with no recommended extras. `--no-upgrade` holds back only the packages
+// named; a dependency can still upgrade an installed one, so apt's simulation decides and is shown
+// first: every new package and every installed package that would be upgraded or removed. On a
+// terminal it asks; without one it stops. With CI=true it installs only when nothing installed
+// would change, or when AGENT_REWIND_ALLOW_UPGRADES=1 says it may; it prints the list either way.
 export function aptInstall(pkgs, why) {
   const args = ['install', '-y', '--no-upgrade', '--no-install-recommends', ...pkgs];
-  const command = `${isRoot() ? '' : 'sudo '}apt-get update && ${isRoot() ? '' : 'sudo '}apt-get ${args.join(' ')}`;
+  const sudo = isRoot() ? '' : 'sudo ';
+  const command = `${sudo}apt-get update && ${sudo}apt-get ${args.join(' ')}`;
   if (!which('apt-get')) throw new Error(`${why}: install ${pkgs.join(' ')} with your package manager (no apt-get here).`);
-  if (!isRoot()) throw new Error(`${why}: run as root, or first run: ${command}`);
-  if (!isCI()) {
-    const ask = `${why}. This installs the Debian package(s) ${pkgs.join(', ')} system-wide:\n  ${command}\n`;
-    if (!process.stdin.isTTY)
-      throw new Error(`${ask}Nothing was installed: run that command yourself, or set CI=true to let this script run it.`);
-    if (!askYesNo(`[tools] ${ask}[tools] Install now? [y/N] `)) throw new Error(`Nothing was installed. To install yourself: ${command}`);
-  }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  if (!aptUpdated) {
-    run('apt-get', ['update'], { env });
+  // Fresh package lists (this changes no package), so the simulation is what the install will do.
+  if (isRoot() && !aptUpdated) {
+    say('Refreshing the package lists (apt-get update; no package changes) to see what an install would do…');
+    const r = spawnSync('apt-get', ['update', '-qq'], { encoding: 'utf8', env });
+    if (r.status !== 0) throw new Error(`apt-get update failed:\n${(r.stderr || r.stdout).trim()}`);
     aptUpdated = true;
   }
+  const plan = simulateApt(args, env);
+  const list = describeAptPlan(plan);
+  say(`${why}. apt-get ${args.join(' ')} would change this system as follows:`);
+  for (const line of list) say(`  ${line}`);
+  if (!isRoot()) throw new Error(`${why}: run as root, or first run: ${command}`);
+  const allowUpgrades = process.env[ALLOW_UPGRADES] === '1';
+  const decision = aptDecision(plan, { ci: isCI(), tty: !!process.stdin.isTTY, allowUpgrades });
+  if (decision === 'stop')
+    throw new Error(
+      isCI()
+        ? `Nothing was installed: installed packages would be upgraded or removed (listed above). Set ${ALLOW_UPGRADES}=1 to allow it, or run yourself: ${command}`
+        : `Nothing was installed (no terminal to ask on). Run that command yourself, or set CI=true to let this script run it: ${command}`,
+    );
+  if (decision === 'ask' && !askYesNo('[tools] Install now? [y/N] '))
+    throw new Error(`Nothing was installed. To install yourself: ${command}`);
+  if (plan.installs.length + plan.upgrades.length + plan.removals.length === 0) return;
   run('apt-get', args, { env });
 }
 
@@ -282,32 +307,42 @@ function installCodeServer(p) {
   const cli = npmCli();
   const common = ['--save-exact', '--no-audit', '--no-fund', '--no-update-notifier', '--foreground-scripts', '--loglevel=warn'];
   const t0 = Date.now();
+  // Each step's whole output goes to a log in the tools folder; the terminal gets a line per step.
+  const log = join(toolsDir, 'logs', `code-server-install-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+  const quiet = (label, cmd, args, env) => {
+    if (!runQuiet(cmd, args, { log, label, prefix: '[tools]', cwd: staging, env }))
+      throw new Error(`${label} failed; its whole output is in ${log}`);
+  };
   say(`installing Node ${NODE_MAJOR} (npm package node@${NODE_MAJOR}) into ${staging}…`);
-  run(process.execPath, [cli, 'install', ...common, `node@${NODE_MAJOR}`], { cwd: staging, env: npmEnv({ npm_config_yes: 'true' }) });
+  quiet(`Node ${NODE_MAJOR}`, process.execPath, [cli, 'install', ...common, `node@${NODE_MAJOR}`], npmEnv({ npm_config_yes: 'true' }));
   const sp = codeServerPaths(staging);
   const v = nodeVersion(sp.node24);
   if (!v || !v.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`node@${NODE_MAJOR} installed but ${sp.node24} reports ${v}`);
-  say(
-    `Node ${v} ready (${((Date.now() - t0) / 1000).toFixed(0)}s); installing code-server@${CODE_SERVER_VERSION} (builds native modules, takes minutes)…`,
-  );
+  say(`installing code-server@${CODE_SERVER_VERSION} (it builds native modules from source)…`);
   // npm and every script it runs (code-server's postinstall runs `npm install` in lib/vscode) must run on Node 24.
   const nodedir = process.env.npm_config_nodedir ? { npm_config_nodedir: process.env.npm_config_nodedir } : {};
-  const env = npmEnv({ PATH: `${dirname(sp.node24)}:${process.env.PATH}`, npm_config_yes: 'true', ...nodedir });
+  // Build native modules from source directly: prebuild-install would first try a download host that
+  // is not reachable here (nothing but the registries is), fail, and then build anyway.
+  const env = npmEnv({
+    PATH: `${dirname(sp.node24)}:${process.env.PATH}`,
+    npm_config_yes: 'true',
+    npm_config_build_from_source: 'true',
+    ...nodedir,
+  });
   // node-gyp downloads Node headers unless told where they are, and nothing but the registries is reachable.
   // VS Code's native modules are N-API, so the system Node's headers build them fine.
   if (!env.npm_config_nodedir) {
     const configured = spawnSync(process.execPath, [cli, 'config', 'get', 'nodedir'], { encoding: 'utf8' }).stdout?.trim();
     if ((!configured || configured === 'undefined' || configured === 'null') && existsSync('/usr/include/node/node_api.h')) {
       env.npm_config_nodedir = '/usr';
-      say('node-gyp will use the Node headers in /usr/include/node (no header download)');
     }
   }
-  run(sp.node24, [cli, 'install', ...common, `code-server@${CODE_SERVER_VERSION}`], { cwd: staging, env });
+  quiet(`code-server ${CODE_SERVER_VERSION}`, sp.node24, [cli, 'install', ...common, `code-server@${CODE_SERVER_VERSION}`], env);
   const problem = codeServerProblem(sp);
   if (problem) throw new Error(`code-server install finished but is not usable: ${problem}`);
   rmSync(p.dir, { recursive: true, force: true });
   renameSync(staging, p.dir);
-  say(`code-server ${CODE_SERVER_VERSION} installed in ${((Date.now() - t0) / 1000).toFixed(0)}s`);
+  say(`code-server ${CODE_SERVER_VERSION} and Node ${v} installed in ${elapsed(Date.now() - t0)}`);
 }
 
 export async function ensureCodeServer() {

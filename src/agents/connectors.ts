@@ -6,6 +6,7 @@ import { claudeConnector } from './claude/connect';
 import { clineConnector } from './cline/connect';
 import { codexConnector } from './codex/connect';
 import { geminiConnector } from './gemini/connect';
+import * as fs from 'node:fs';
 import type { AgentConnectionState, AgentConnector, AgentConnectResult, AgentId, HookTarget } from './connector';
 import { cursorConnector } from './cursor/connect';
 import { vscodeConnector } from './vscode/connect';
@@ -134,4 +135,20 @@ export function agentStates(workspace: string, target: HookTarget): Map<AgentId,
     }
   }
   return m;
+}
+
+/**
+ * The file holding each connected agent's hooks in one workspace: what proves the agent is
+ * recorded (VS Code agent mode served by Claude Code's file names that file).
+ */
+export function hookFiles(workspace: string, target: HookTarget): Map<AgentId, string> {
+  const out = new Map<AgentId, string>();
+  for (const [agent, state] of agentStates(workspace, target)) {
+    if (state === 'disconnected') continue;
+    const c =
+      agent === 'vscode' && !vscodeConnector.ownFileHasHooks(workspace) ? claudeConnector : CONNECTORS.find((k) => k.agent === agent)!;
+    const files = c.files(workspace);
+    out.set(agent, files.find((f) => fs.existsSync(f)) ?? files[0]!);
+  }
+  return out;
 }

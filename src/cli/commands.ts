@@ -7,7 +7,7 @@ import { gc, storeBytes } from '../core/upkeep/gc';
 import { storageUse } from '../core/upkeep/storageUse';
 import { StoreBusyError } from '../core/storeFiles/lock';
 import { rewind } from '../core/rewind/apply';
-import { CallNotFoundError, CheckpointNotFoundError, makePlan, type Plan, planJson } from '../core/rewind/plan';
+import { CallNotFoundError, CheckpointNotFoundError, makePlan, type Plan, planJson, rewindCountsOf } from '../core/rewind/plan';
 import { FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
 import { Store, StoreMissingError } from '../core/store';
@@ -20,7 +20,7 @@ import { runConversation } from './conversation';
 import { printStatus } from './status';
 import { EXIT, UsageError, fail, out } from './output';
 import { storeFromArgs } from './storeArg';
-import { oneLine } from '../shared/text';
+import { oneLine, rewindCountWords } from '../shared/text';
 import { NotAStoreError } from '../core/storeFiles/workspaceStore';
 
 const HELP = `agent-rewind — record what coding agents do, rewind files and conversations
@@ -86,13 +86,23 @@ function cmdCheckpoints(args: string[]): number {
   const { values } = parse(args, {});
   const store = openStore(args);
   const { checkpoints, files } = store.checkpointList();
-  const list = checkpoints.map((c) => ({
+  // The count the Files view and the preview show: what a rewind to each would write (plan --to's `files`).
+  const toRewind = checkpoints.length
+    ? rewindCountsOf(
+        store,
+        store.timeline().histories(),
+        checkpoints.map((c) => c.seq),
+      )
+    : [];
+  const list = checkpoints.map((c, i) => ({
     id: c.id,
     time: iso(c.time),
     kind: c.kind,
     label: c.label,
     session: c.session ?? null,
     agent: c.agent ?? null,
+    toRewind: toRewind[i]!.total,
+    edited: files.get(c.id) ?? 0,
     files: files.get(c.id) ?? 0,
   }));
   if (values.json) {
@@ -103,7 +113,8 @@ function cmdCheckpoints(args: string[]): number {
     out('No checkpoints recorded yet. Connect an agent (e.g. Claude Code hooks) and start a session.');
     return EXIT.ok;
   }
-  for (const c of list) out(`${c.time}  ${c.id}  ${c.kind.padEnd(13)} ${String(c.files).padStart(4)} file(s)  ${oneLine(c.label, 70)}`);
+  for (const c of list)
+    out(`${c.time}  ${c.id}  ${c.kind.padEnd(13)} ${rewindCountWords(c.toRewind).padStart(19)}  ${oneLine(c.label, 70)}`);
   return EXIT.ok;
 }
 

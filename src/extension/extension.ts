@@ -24,7 +24,7 @@ import { RewindService } from './rewind/rewindService';
 import { readSettings, workspaceSetsEffectOverrides, writeStoreConfig } from './settings';
 import { SNAPSHOT_SCHEME, SnapshotContentProvider } from './views/snapshotContent';
 import type { RowStats } from './views/rowStats';
-import { StatusBar } from './views/statusBar';
+import { type Recording, StatusBar } from './views/statusBar';
 import { StepIndex } from './model/stepIndex';
 import { StorageCommands } from './commands/storageCommands';
 import { showStoreUnusable } from './model/storeProblem';
@@ -223,12 +223,12 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     (cliPath ??= installCli(context.extensionPath, context.globalStorageUri.fsPath, String(context.extension.packageJSON.version)));
   const claude = new ClaudeConnection(cli, store.dir);
   const agents = new AgentConnections(cli, store.dir, output);
-  let connected: string[] = [];
+  let connected: Recording[] = [];
   const status = new StatusBar(model, () => connected);
 
   const updateContext = () => {
     const on = agents.connected(folders());
-    connected = agents.connectedNames(folders());
+    connected = agents.recording(folders());
     setContext(CTX.claudeConnected, on.includes('claude'));
     setContext(CTX.agentsConnected, on.length > 0);
     for (const a of ['claude', 'vscode', 'cursor', 'cline', 'codex', 'gemini'])

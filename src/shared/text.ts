@@ -14,3 +14,17 @@ export function oneLine(s: string, max: number): string {
 export function escapeMarkdown(s: string): string {
   return s.replace(/[\\`*_{}[\]()<>#+!|~]/g, '\\$&');
 }
+
+/** A checkpoint's one count, as every surface words it: "3 files to rewind", "1 file to rewind", "nothing to rewind". */
+export function rewindCountWords(n: number): string {
+  return n ? `${n} file${n === 1 ? '' : 's'} to rewind` : 'nothing to rewind';
+}
+
+/**
+ * A tree row's label: one line, cut only past what any sidebar shows. The tree cuts the row where
+ * the sidebar ends, with its own ellipsis; a label we cut as well ends in "……" whenever the
+ * sidebar ends just after it. So the tree's is the one ellipsis (the whole text is in the tooltip).
+ */
+export function treeLabel(s: string): string {
+  return oneLine(s, 200);
+}

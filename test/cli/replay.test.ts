@@ -12,6 +12,8 @@ interface Cp {
   kind: string;
   label: string;
   files: number;
+  edited: number;
+  toRewind: number;
   session: string;
   time: string;
   agent: string;
@@ -43,13 +45,15 @@ describe('a replayed Claude Code session', () => {
       ['session-start', 'prompt', 'prompt'],
     );
     for (const c of cps) {
-      assert.deepEqual(Object.keys(c).sort(), ['agent', 'files', 'id', 'kind', 'label', 'session', 'time']);
+      assert.deepEqual(Object.keys(c).sort(), ['agent', 'edited', 'files', 'id', 'kind', 'label', 'session', 'time', 'toRewind']);
       assert.equal(c.agent, 'claude');
       assert.equal(c.session, s.session);
       assert.ok(!Number.isNaN(Date.parse(c.time)));
     }
     assert.equal(p1.files, 2);
     assert.equal(p2.files, 2);
+    assert.equal(p2.edited, 2);
+    assert.equal(p2.toRewind, 2, 'what plan --to p2 lists (below)');
   });
 
   it('plans the rewind to prompt 2 without touching anything', () => {

@@ -29,7 +29,6 @@ export const CLAUDE_TOOL: ToolSpec = {
   pin: CLAUDE_CODE_PIN,
   versionVar: 'CLAUDE_CODE_VERSION',
   binVar: 'AGENT_REWIND_CLAUDE_BIN',
-  size: '~400 MB',
   candidates(dir) {
     const mods = path.join(dir, 'node_modules');
     const exe = process.platform === 'win32' ? 'claude.exe' : 'claude';

@@ -33,8 +33,18 @@ export const tests = [
         .treeItem(/Add a farewell next to the greeting/, { view: 'Files' })
         .first()
         .waitFor();
-      // One row per prompt: the checkpoint before the push sits inside its turn, the session start is folded away.
-      assert.equal(await wb.treeItem(/Session started/, { view: 'Files' }).count(), 0, 'session start folded into its prompt');
+      // One row per prompt: the checkpoint before the push sits inside its turn; the session start is a row of its
+      // own at the top level, below (before) the first prompt — never nested under a later one.
+      const start = wb.treeItem(/Session started/, { view: 'Files' }).first();
+      await start.waitFor();
+      assert.equal(await start.getAttribute('aria-level'), '1', "the session start is at its session's level");
+      assert.equal(
+        await wb
+          .treeItem(/Add a farewell next to the greeting/, { view: 'Files' })
+          .first()
+          .getAttribute('aria-level'),
+        '1',
+      );
       await wb.expand(wb.treeItem(/Update the notes and push the branch/, { view: 'Files' }).first());
       await wb
         .treeItem(/Before Bash: git push origin main/, { view: 'Files' })
@@ -68,6 +78,37 @@ export const tests = [
         .first()
         .waitFor();
       await wb.screenshot('sidebar');
+      // At the default sidebar width: the push row leads with "not undoable", and it is inside the visible part of the
+      // row; no row shows two ellipses (a label we cut, then cut again by the tree).
+      const push = wb.treeItem(/not undoable · Bash: git push origin main/, { view: 'Conversation' }).first();
+      await push.waitFor();
+      const seen = await push.evaluate((row) => {
+        const name = row.querySelector('.label-name');
+        const box = row.querySelector('.monaco-icon-label-container').getBoundingClientRect();
+        const range = document.createRange();
+        // The label may be drawn in spans (the tag is highlighted): its first text node holds the tag.
+        const text = document.createTreeWalker(name, NodeFilter.SHOW_TEXT).nextNode();
+        range.setStart(text, 0);
+        range.setEnd(text, Math.min(text.length, 'not undoable'.length));
+        return {
+          tagRight: range.getBoundingClientRect().right,
+          rowRight: box.right,
+          sidebar: document.querySelector('.part.sidebar').getBoundingClientRect().width,
+        };
+      });
+      assert.ok(seen.tagRight <= seen.rowRight, `"not undoable" is visible (ends at ${seen.tagRight}px, the row at ${seen.rowRight}px)`);
+      const doubled = await wb.page.locator('.part.sidebar .monaco-list-row').evaluateAll((rows) =>
+        rows
+          .map((row) => {
+            const c = row.querySelector('.monaco-icon-label-container');
+            const label = row.querySelector('.label-name')?.textContent ?? '';
+            return { label, cutByTree: !!c && c.scrollWidth > c.clientWidth, cutByUs: label.endsWith('…') };
+          })
+          .filter((r) => r.cutByTree && r.cutByUs)
+          .map((r) => r.label),
+      );
+      assert.deepEqual(doubled, [], 'no row is cut by us and by the tree');
+      await wb.screenshot(`sidebar-default-width-${Math.round(seen.sidebar)}px`);
     },
   },
   {

@@ -24,20 +24,42 @@ const b = new LogBuilder()
   .checkpoint('M', 'manual');
 const records = b.records();
 const turns = groupTurns(checkpoints(records));
-const ids = turns.map((t) => [t.head.id, t.inside.map((c) => c.id), t.sessionStart?.id]);
+const ids = turns.map((t) => [t.head.id, t.inside.map((c) => c.id)]);
 
 describe('turns', () => {
-  it('one row per prompt: before-tool checkpoints inside their turn, the session start folded into its first prompt', () => {
+  it('one row per prompt: before-tool checkpoints inside their turn, each session start a row of its own where it happened', () => {
     assert.deepEqual(ids, [
-      ['P1', [], 'S'],
-      ['P2', ['T'], undefined],
-      ['S2', [], undefined],
-      ['M', [], undefined],
+      ['S', []],
+      ['P1', []],
+      ['P2', ['T']],
+      ['S2', []],
+      ['M', []],
     ]);
   });
 
+  it("a resume between two prompts stays between them, at its session's level, not under the next prompt", () => {
+    const cps = checkpoints(
+      new LogBuilder()
+        .checkpoint('S', 'session-start')
+        .checkpoint('P1')
+        .checkpoint('R', 'session-start', { label: 'Session started (resume)' })
+        .checkpoint('T', 'before-tool')
+        .checkpoint('P2')
+        .records(),
+    );
+    assert.deepEqual(
+      groupTurns(cps).map((t) => [t.head.id, t.inside.map((c) => c.id)]),
+      [
+        ['S', []],
+        ['P1', []],
+        ['R', ['T']],
+        ['P2', []],
+      ],
+    );
+  });
+
   it("a turn's own edits include those after the checkpoints inside it", () => {
-    const p2 = turns[1]!;
+    const p2 = turns[2]!;
     const files = turnChanges(records, p2);
     assert.deepEqual(
       files.map((f) => [f.path, f.from?.hash ?? null, f.to.hash]),
@@ -48,13 +70,13 @@ describe('turns', () => {
       ],
     );
     assert.deepEqual(
-      turnChanges(records, turns[0]!).map((f) => f.path),
+      turnChanges(records, turns[1]!).map((f) => f.path),
       ['/w/a'],
     );
   });
 
   it('says the count the way the preview does', () => {
-    const p2 = turns[1]!.head;
+    const p2 = turns[2]!.head;
     const s = { total: 0, restore: 0, delete: 0, recreate: 0 };
     for (const c of computeChanges(records, p2).changes) {
       s.total++;

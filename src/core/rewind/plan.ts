@@ -13,7 +13,9 @@ import {
   type Uncertain,
   type YourEdit,
 } from '../timeline/changeSet';
-import type { Sequenced } from '../storeFiles/records';
+import type { Sequenced, SnapRecord } from '../storeFiles/records';
+import { rewindCounts } from '../timeline/rewindCounts';
+import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
 import type { Store } from '../store';
@@ -118,6 +120,28 @@ function editOrigin(y: YourEdit): EditOrigin {
   return e;
 }
 
+/** Why a rewind would leave a file as it is now — it cannot keep a copy of it (unreadable, over the size limit) — or null. */
+function cannotKeepOf(f: DiskFact): 'unreadable' | 'too-large' | null {
+  return f.kind === 'unreadable' ? 'unreadable' : f.kind === 'file' && f.hash === undefined ? 'too-large' : null;
+}
+
+/**
+ * What a rewind to each checkpoint at `checkpointSeqs` (ascending) would write — the length of
+ * makePlan's `files` for each, by the same per-path verdict and the same disk check — from each
+ * path's snapshots (`histories`) in one sweep (rewindCounts.ts).
+ */
+export function rewindCountsOf(
+  store: Store,
+  histories: Iterable<[string, readonly Sequenced<SnapRecord>[]]>,
+  checkpointSeqs: ArrayLike<number>,
+): RewindSummary[] {
+  const maxBytes = store.config().maxFileBytes;
+  return rewindCounts(histories, checkpointSeqs, {
+    allowed: store.mayWriter(store.roots()),
+    cannotKeep: (p) => cannotKeepOf(diskFact(p, maxBytes)),
+  });
+}
+
 /** The dry run: touches nothing. */
 export function makePlan(store: Store, target: string, opts: PlanOptions = {}): Plan {
   // A call target counts the calls of its turn: those are not all in the skeleton. Strict filters
@@ -154,7 +178,7 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   const changes = set.changes.filter((c) => {
     let read: Buffer | undefined;
     const f = diskFact(c.path, maxBytes, (data) => (read = data));
-    const cannotKeep = f.kind === 'unreadable' ? 'unreadable' : f.kind === 'file' && f.hash === undefined ? 'too-large' : null;
+    const cannotKeep = cannotKeepOf(f);
     if (cannotKeep) set.notRestorable.push({ path: c.path, reason: cannotKeep });
     else disk.set(c.path, f);
     // The file is what the log says it is (same sha256): the bytes just read are the `from` side of its

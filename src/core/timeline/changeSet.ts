@@ -109,7 +109,7 @@ function actionFor(from: FileState, to: FileState): Action {
 /** Phases whose content describes the disk just before something happened: evidence for the moment before them. */
 const EVIDENCE = new Set<SnapRecord['phase']>(['before', 'observed']);
 /** Phases that do not mean a session changed the path: observations and copies of what was there. */
-const NOT_A_CHANGE = new Set<SnapRecord['phase']>(['baseline', 'pre-rewind', 'observed']);
+export const NOT_A_CHANGE = new Set<SnapRecord['phase']>(['baseline', 'pre-rewind', 'observed']);
 
 export interface PathFacts {
   /** The last record at or before the target. */
@@ -161,6 +161,44 @@ export class FactsFold<H> {
   }
 }
 
+/** What a rewind does to one path, by its facts alone (before any session filter or disk check). */
+export interface PathVerdict {
+  from: FileState;
+  /** What the rewind writes; absent only with `notRestorable`. */
+  to?: FileState;
+  action?: Action;
+  notRestorable?: NotRestorableReason;
+  unsure?: Uncertain;
+}
+
+/**
+ * The one decision of whether a rewind writes path `p` and how: used by every plan (computeChanges)
+ * and by the per-checkpoint counts (rewindCounts.ts), so the Files view, the CLI's `checkpoints`
+ * and the preview count the same files. Null when the rewind leaves the path alone.
+ */
+export function pathVerdict(p: string, f: PathFacts, allowed?: (path: string) => boolean): PathVerdict | null {
+  if (f.writers.size === 0) return null; // nothing after the target, or only the user's own edits: left alone
+  const from = stateOf(f.latest);
+  const L = f.atOrBefore;
+  const F = f.firstAfter!;
+  const atL = L ? stateOf(L) : undefined;
+  let to: FileState | undefined = atL ?? (BEFORE_PHASES.has(F.phase) ? stateOf(F) : undefined);
+  let unsure: Uncertain | undefined;
+  if (L && atL && EVIDENCE.has(F.phase) && !L.skipped && !F.skipped) {
+    const atF = stateOf(F);
+    if (!sameContent(atL, atF)) {
+      unsure = { path: p, reason: 'unrecorded-change', recorded: { seq: L.seq, time: L.time }, found: { seq: F.seq, time: F.time } };
+      to = atF;
+    }
+  }
+  // Same record (nothing after the target) or same content: nothing to write.
+  if (to && (to.seq === from.seq || sameContent(to, from))) return null;
+  if (allowed && !allowed(p)) return { from, notRestorable: 'outside-workspace' };
+  if (!to) return { from, notRestorable: 'unknown-at-target' };
+  if (to.skipped) return { from, notRestorable: to.skipped === 'too-large' ? 'too-large' : to.skipped };
+  return { from, to, action: actionFor(from, to), ...(unsure ? { unsure } : {}) };
+}
+
 /**
  * What a rewind to the moment `target` (a checkpoint's sequence number, or for "just before a
  * call" the position before its call line) would do. Pure.
@@ -198,18 +236,9 @@ export function computeChanges(records: readonly Sequenced[], target: { seq: num
 
   for (const [p, f] of facts) {
     if (onlyPaths && !onlyPaths.has(pathKey(p))) continue;
-    if (f.writers.size === 0) continue; // nothing after the target, or only the user's own edits: left alone
-    const from = stateOf(f.latest);
-    const L = f.atOrBefore;
-    const F = f.firstAfter!;
-    let to: FileState | undefined = L ? stateOf(L) : BEFORE_PHASES.has(F.phase) ? stateOf(F) : undefined;
-    let unsure: Uncertain | null = null;
-    if (L && EVIDENCE.has(F.phase) && !L.skipped && !F.skipped && !sameContent(stateOf(L), stateOf(F))) {
-      unsure = { path: p, reason: 'unrecorded-change', recorded: { seq: L.seq, time: L.time }, found: { seq: F.seq, time: F.time } };
-      to = stateOf(F);
-    }
-    // Same record (nothing after the target) or same content: nothing to write.
-    if (to && (to.seq === from.seq || sameContent(to, from))) continue;
+    const v = pathVerdict(p, f, opts.allowed);
+    if (!v) continue;
+    // Sessions that changed the path after the target (`(rewind)` for a rewind's own writes).
     const sessions = [...f.writers].sort();
     for (const s of sessions) allSessions.add(s);
     if (onlySessions) {
@@ -220,21 +249,14 @@ export function computeChanges(records: readonly Sequenced[], target: { seq: num
         continue;
       }
     }
-    if (opts.allowed && !opts.allowed(p)) {
-      notRestorable.push({ path: p, reason: 'outside-workspace' });
+    if (v.notRestorable) {
+      notRestorable.push({ path: p, reason: v.notRestorable });
       continue;
     }
-    if (!to) {
-      notRestorable.push({ path: p, reason: 'unknown-at-target' });
-      continue;
-    }
-    if (to.skipped) {
-      notRestorable.push({ path: p, reason: to.skipped === 'too-large' ? 'too-large' : to.skipped });
-      continue;
-    }
+    const to = v.to!;
     const origin = prov.get(to.seq)?.origin;
-    changes.push({ path: p, action: actionFor(from, to), from, to, sessions, ...(origin ? { origin } : {}) });
-    if (unsure) uncertain.push(unsure);
+    changes.push({ path: p, action: v.action!, from: v.from, to, sessions, ...(origin ? { origin } : {}) });
+    if (v.unsure) uncertain.push(v.unsure);
     const now = prov.get(f.latest.seq);
     if (now?.origin === 'user') {
       const undoing = target.id !== undefined && now.restoredBy?.checkpoint === target.id;

@@ -22,6 +22,7 @@ import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenan
 import { readRange, writeDerived } from '../storeFiles/logPrefix';
 import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail';
 import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from '../storeFiles/records';
+import { historiesOf } from './rewindCounts';
 import { encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } from './snapColumns';
 import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn } from './timeline';
 
@@ -290,6 +291,8 @@ export interface SkeletonRead extends LogContents {
    * records those facts name. Null when the log was read whole: computeChanges folds the records itself.
    */
   planInput: (seq: number) => PlanInput | null;
+  /** Each path's snapshots, in log order (what rewindCounts sweeps). */
+  histories: () => Map<string, Sequenced<SnapRecord>[]>;
 }
 
 /** `touchedAfter` over records in memory. */
@@ -316,6 +319,7 @@ function fullRead(storeDir: string, logFile: string): SkeletonRead {
     findCheckpoint: (ref) => findCheckpoint(records, ref),
     touchedAfter: (seq) => touchedAfterIn(records, seq),
     planInput: () => null,
+    histories: () => historiesOf(records),
   };
 }
 
@@ -420,6 +424,16 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
       facts: byPath.facts((h) => (typeof h === 'number' ? snaps.row(h) : h)),
     };
   };
+  const histories = (): Map<string, Sequenced<SnapRecord>[]> => {
+    const out = new Map<string, Sequenced<SnapRecord>[]>();
+    for (const group of snaps.groups()) {
+      const rowsOfPath: Sequenced<SnapRecord>[] = new Array(group.length);
+      for (let k = 0; k < group.length; k++) rowsOfPath[k] = snaps.row(group[k]!);
+      out.set(snaps.pathOf(group[0]!), rowsOfPath);
+    }
+    for (const [p, list] of historiesOf(newer)) out.set(p, (out.get(p) ?? []).concat(list));
+    return out;
+  };
   const ids = newerCps.length ? keys.ids.concat(newerCps.map((c) => c.id)) : keys.ids;
   const checkpointAt = (i: number): Sequenced<CheckpointRecord> => {
     if (i >= keys.ids.length) return newerCps[i - keys.ids.length]!;
@@ -442,6 +456,7 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
     provenance,
     findCheckpoint: (ref) => findCheckpointIn(ids, ref, checkpointAt),
     touchedAfter,
+    histories,
   };
 }
 

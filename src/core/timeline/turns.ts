@@ -1,25 +1,24 @@
 // The timeline as a person reads it: one row per prompt. The checkpoints taken inside a turn
-// (before a risky tool call) belong to its prompt, and a session's start or resume is folded into
-// the first prompt that follows it in that session. Pure over the checkpoints, oldest first.
+// (before a risky tool call) belong to its prompt. A session's start (startup, resume, clear,
+// compact) is a row of its own where it happened, never folded into a later prompt: a resume
+// hours after the prompt before it must not read as part of the next one. Pure over the
+// checkpoints, oldest first.
 import type { CheckpointRecord, Sequenced } from '../storeFiles/records';
 import { CHANGE_PHASES, latestState, stateAt, type SpanChange } from './timeline';
 import { isCheckpoint, isSnap } from '../storeFiles/records';
 
 export interface Turn {
-  /** The row: a prompt, a manual or rewind checkpoint, or a session start no prompt followed. */
+  /** The row: a prompt, a session start, a manual or rewind checkpoint. */
   head: Sequenced<CheckpointRecord>;
   /** Checkpoints inside the turn (before-tool), oldest first. */
   inside: Sequenced<CheckpointRecord>[];
-  /** The session start (or resume) folded into this prompt. */
-  sessionStart?: Sequenced<CheckpointRecord>;
 }
 
 /** Rows oldest first. */
 export function groupTurns(cps: readonly Sequenced<CheckpointRecord>[]): Turn[] {
   const rows: Turn[] = [];
-  // Per session: the open turn, and a session start waiting for its first prompt.
+  // Per session: the open row (a prompt's turn, or its start before the first prompt).
   const open = new Map<string, Turn>();
-  const waiting = new Map<string, Turn>();
   for (const c of cps) {
     const s = c.session ?? '';
     if (c.kind === 'before-tool') {
@@ -28,28 +27,9 @@ export function groupTurns(cps: readonly Sequenced<CheckpointRecord>[]): Turn[] 
       else rows.push({ head: c, inside: [] });
       continue;
     }
-    if (c.kind === 'session-start') {
-      const row: Turn = { head: c, inside: [] };
-      rows.push(row);
-      waiting.set(s, row);
-      open.delete(s);
-      continue;
-    }
-    if (c.kind === 'prompt') {
-      const row: Turn = { head: c, inside: [] };
-      const start = waiting.get(s);
-      if (start) {
-        // The start becomes part of this prompt's row: its place in the list is taken by the prompt.
-        rows.splice(rows.indexOf(start), 1);
-        row.sessionStart = start.head;
-        row.inside.push(...start.inside);
-        waiting.delete(s);
-      }
-      rows.push(row);
-      open.set(s, row);
-      continue;
-    }
-    rows.push({ head: c, inside: [] });
+    const row: Turn = { head: c, inside: [] };
+    rows.push(row);
+    if (c.kind === 'prompt' || c.kind === 'session-start') open.set(s, row);
   }
   return rows;
 }

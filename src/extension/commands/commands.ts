@@ -10,7 +10,7 @@ import type { CommandDeps } from './commandDeps';
 import type { ConvElement } from '../views/conversationView';
 import { checkpointLabel, kindName, type FilesElement } from '../views/filesView';
 import { pickFolders } from '../pickFolders';
-import { oneLine } from '../../shared/text';
+import { oneLine, rewindCountWords } from '../../shared/text';
 import { relativeTime } from '../views/relativeTime';
 import { snapshotUri } from '../views/snapshotContent';
 import { restoreOne, stepHandlers } from './stepCommands';
@@ -19,14 +19,12 @@ import type { TimelineModel } from '../model/timelineModel';
 /** Every diff from the tree is titled by both its sides: "greet.js (before ↔ after this turn)". */
 const diffTitle = (p: string, what: string) => `${path.basename(p)} (before ↔ after ${what})`;
 
-const rewindCount = (n: number) => (n ? `${n} file${n === 1 ? '' : 's'} to rewind` : 'nothing to rewind');
-
 async function pickCheckpoint(model: TimelineModel, placeHolder: string, onlyPath?: string): Promise<string | undefined> {
   // With a file in mind: only the checkpoints a rewind of that file would change it at.
   const nodes = onlyPath ? model.checkpoints.filter((n) => model.rewindsPath(n.checkpoint.id, onlyPath)) : model.checkpoints;
   const items = (nodes.length ? nodes : model.checkpoints).map((n) => ({
     label: checkpointLabel(n, 80),
-    description: `${relativeTime(n.checkpoint.time)} · ${rewindCount(model.rewindSummary(n.checkpoint.id).total)}`,
+    description: `${relativeTime(n.checkpoint.time)} · ${rewindCountWords(model.rewindSummary(n.checkpoint.id).total)}`,
     // Words, not the stored kind ("before-tool", "session-start").
     detail: kindName(n.checkpoint.kind),
     id: n.checkpoint.id,

@@ -7,10 +7,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentConnectionState, AgentId, HookTarget } from '../../agents/connector';
-import { agentStates, connectAgents, CONNECTORS, disconnectAgents, type DisconnectOutcome } from '../../agents/connectors';
+import { agentStates, connectAgents, CONNECTORS, disconnectAgents, type DisconnectOutcome, hookFiles } from '../../agents/connectors';
 import { hostEditorAgent, hostFirst } from '../../agents/hostEditor';
 import { agentInfo } from '../views/agentInfo';
 import { nodeRuntime } from './claudeConnection';
+import type { Recording } from '../views/statusBar';
 import { pickFolders } from '../pickFolders';
 
 interface AgentPick extends vscode.QuickPickItem {
@@ -42,6 +43,21 @@ export class AgentConnections {
   /** The agents recording in any of `folders`, by display name, in the registry's order. */
   connectedNames(folders: readonly vscode.WorkspaceFolder[]): string[] {
     return this.connected(folders).map((a) => CONNECTORS.find((c) => c.agent === a)!.displayName);
+  }
+
+  /**
+   * The agents whose hooks are installed, each with the file that holds them (relative to its
+   * folder; with several folders, prefixed by the folder's name): what "Recording: …" names.
+   */
+  recording(folders: readonly vscode.WorkspaceFolder[]): Recording[] {
+    const t = this.target();
+    const out: Recording[] = [];
+    for (const f of folders)
+      for (const [agent, file] of hookFiles(f.uri.fsPath, t)) {
+        const rel = path.relative(f.uri.fsPath, file).split(path.sep).join('/');
+        out.push({ name: CONNECTORS.find((c) => c.agent === agent)!.displayName, file: folders.length > 1 ? `${f.name}/${rel}` : rel });
+      }
+    return out;
   }
 
   connected(folders: readonly vscode.WorkspaceFolder[]): AgentId[] {

@@ -7,6 +7,8 @@ import type { CheckpointRecord, Sequenced } from '../../core/storeFiles/records'
 import { type LoggedSession, sessionsFromLog } from '../../core/timeline/sessionsFromLog';
 import type { Store } from '../../core/store';
 import { computeChanges } from '../../core/timeline/changeSet';
+import { rewindCountsOf } from '../../core/rewind/plan';
+import { historiesOf } from '../../core/timeline/rewindCounts';
 import { groupTurns, type RewindSummary, type Turn, turnChanges } from '../../core/timeline/turns';
 export { describeSummary, type RewindSummary } from '../../core/timeline/turns';
 import { checkpoints, filesPerCheckpoint, type SpanChange, spanChanges } from '../../core/timeline/timeline';
@@ -30,7 +32,6 @@ export interface CheckpointNode {
 export interface TurnNode {
   node: CheckpointNode;
   inside: CheckpointNode[];
-  sessionStart?: CheckpointNode;
   turn: Turn;
 }
 
@@ -77,7 +78,6 @@ export class TimelineModel implements vscode.Disposable {
         turn,
         node: byId.get(turn.head.id)!,
         inside: turn.inside.map((c) => byId.get(c.id)!).reverse(),
-        ...(turn.sessionStart ? { sessionStart: byId.get(turn.sessionStart.id)! } : {}),
       }))
       .reverse();
     this.summaries.clear();
@@ -108,9 +108,9 @@ export class TimelineModel implements vscode.Disposable {
     return this.turnNodes.find((t) => t.node.checkpoint.id === id);
   }
 
-  /** The row a checkpoint inside a turn (or a folded session start) belongs to. */
+  /** The row a checkpoint inside a turn belongs to. */
   parentTurn(id: string): TurnNode | undefined {
-    return this.turnNodes.find((t) => t.inside.some((n) => n.checkpoint.id === id) || t.sessionStart?.checkpoint.id === id);
+    return this.turnNodes.find((t) => t.inside.some((n) => n.checkpoint.id === id));
   }
 
   /** What the turn itself edited, from its prompt to its end. */
@@ -122,21 +122,21 @@ export class TimelineModel implements vscode.Disposable {
     return files;
   }
 
-  /** What a rewind to this checkpoint would change (the dry run's files, without disk facts). */
+  /**
+   * What a rewind to this checkpoint would write: the preview's file count and `checkpoints`'
+   * `toRewind`, by the same function (rewindCountsOf), for every checkpoint at once on first ask.
+   */
   rewindSummary(id: string): RewindSummary {
-    let s = this.summaries.get(id);
-    if (s) return s;
-    const c = this.find(id)?.checkpoint;
-    s = { total: 0, restore: 0, delete: 0, recreate: 0 };
-    if (c) {
-      const roots = this.store.roots();
-      for (const ch of computeChanges(this.records, c, { allowed: (p) => this.store.mayWrite(p, roots) }).changes) {
-        s.total++;
-        s[ch.action]++;
-      }
+    if (this.summaries.size === 0 && this.nodes.length) {
+      const oldestFirst = [...this.nodes].reverse();
+      const counts = rewindCountsOf(
+        this.store,
+        historiesOf(this.records),
+        oldestFirst.map((n) => n.checkpoint.seq),
+      );
+      oldestFirst.forEach((n, i) => this.summaries.set(n.checkpoint.id, counts[i]!));
     }
-    this.summaries.set(id, s);
-    return s;
+    return this.summaries.get(id) ?? { total: 0, restore: 0, delete: 0, recreate: 0 };
   }
 
   /** True when a rewind to this checkpoint would change `p`. */

@@ -7,7 +7,7 @@ import type { SpanChange } from '../../core/timeline/timeline';
 import { agentInfo } from './agentInfo';
 import { CMD } from '../commandIds';
 import type { ConvPrompt, ConvSession, ConvTool } from '../model/conversationModel';
-import { escapeMarkdown, oneLine } from '../../shared/text';
+import { escapeMarkdown, oneLine, treeLabel } from '../../shared/text';
 import { relativeTime } from './relativeTime';
 import { RowCounts, type RowStats } from './rowStats';
 import type { StepIndex } from '../model/stepIndex';
@@ -46,6 +46,12 @@ const EFFECT_WORDS: Record<string, string> = {
   compensatable: 'can be compensated',
   rewindable: 'rewindable',
   none: 'read-only',
+};
+
+/** The tag a call's row leads with: only the calls a rewind cannot undo have one. */
+const ROW_TAGS: Record<string, string | undefined> = {
+  irreversible: 'not undoable',
+  compensatable: 'compensatable',
 };
 
 /** Where the view's sessions come from: `prepare` reads what changed (off the host), `build` makes the sessions of it. */
@@ -133,7 +139,7 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
         const s = el.session;
         const agent = agentInfo(s.agent);
         // The agent leads the label: at the default sidebar width the description is cut off first.
-        const item = new vscode.TreeItem(`${agent.name} · ${oneLine(s.title, 60)}`, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(treeLabel(`${agent.name} · ${s.title}`), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `session:${s.id}`;
         const filesOnly = agent.conversationUnavailable !== null;
         item.description = `${filesOnly ? 'files only · ' : ''}${relativeTime(s.time)}${s.parent ? ' · fork' : ''}`;
@@ -151,7 +157,7 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
         const p = el.prompt;
         const risky = p.tools.filter((t) => t.effect === 'irreversible' || t.effect === 'compensatable').length;
         const item = new vscode.TreeItem(
-          oneLine(p.text, 80) || '(empty prompt)',
+          treeLabel(p.text) || '(empty prompt)',
           p.tools.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
         );
         item.id = `prompt:${el.session.id}:${p.key}`;
@@ -168,15 +174,20 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
         // File tools summarize as an absolute path: show it relative to the workspace.
         const summary = t.summary.startsWith('/') || /^[A-Za-z]:\\/.test(t.summary) ? this.relative(t.summary) : t.summary;
         const changed = this.steps?.index.changes(t.id).length ?? 0;
+        // Ordinary calls carry no tag; the exceptions lead the label, so the tree's cut never hides them.
+        const tag = ROW_TAGS[t.effect];
+        const text = treeLabel(`${tag ? `${tag} · ` : ''}${t.name}: ${summary}`);
         const item = new vscode.TreeItem(
-          `${t.name}: ${oneLine(summary, 70)}`,
+          tag ? { label: text, highlights: [[0, tag.length]] } : text,
           changed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
         );
         item.id = `tool:${el.prompt.key}:${t.id ?? el.index}`;
-        item.description = t.effect === 'none' ? undefined : EFFECT_WORDS[t.effect];
+        // A recorded call that cannot be undone had a checkpoint taken just before it (DESIGN §4).
+        const recorded = this.steps?.index.recorded(t.id) ?? false;
+        if (tag && recorded) item.description = 'checkpoint before this call';
         item.iconPath = toolIcon(t);
         // `.recorded`: the store holds this call, so a rewind to just before it can be planned.
-        item.contextValue = `agentRewind.tool.${t.effect}${this.steps?.index.recorded(t.id) ? '.recorded' : ''}`;
+        item.contextValue = `agentRewind.tool.${t.effect}${recorded ? '.recorded' : ''}`;
         item.tooltip = new vscode.MarkdownString().appendText(
           `${t.name} — ${EFFECT_WORDS[t.effect]}${t.severity === 'low' ? ' (unknown command)' : ''}\n${t.summary.slice(0, 2000)}`,
         );

@@ -8,7 +8,7 @@ import type { CheckpointKind } from '../../core/storeFiles/records';
 import type { SpanChange } from '../../core/timeline/timeline';
 import { agentInfo } from './agentInfo';
 import { CMD, CTX } from '../commandIds';
-import { oneLine } from '../../shared/text';
+import { oneLine, rewindCountWords, treeLabel } from '../../shared/text';
 import { relativeTime } from './relativeTime';
 import { RowCounts, type RowStats } from './rowStats';
 import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode } from '../model/timelineModel';
@@ -45,11 +45,12 @@ export function kindName(kind: CheckpointKind): string {
   return KIND_NAMES[kind] ?? kind;
 }
 
-/** Short enough for the default sidebar width; the whole label is in the tooltip. */
-export function checkpointLabel(n: CheckpointNode, width = 30): string {
+/** A row's label: cut by the tree at the sidebar's edge (treeLabel), or to `width` where no tree cuts it (quick picks). */
+export function checkpointLabel(n: CheckpointNode, width?: number): string {
   const c = n.checkpoint;
-  if (c.kind === 'before-tool') return `Before ${oneLine(n.label, width - 7)}`;
-  return oneLine(n.label || KIND_NAMES[c.kind], width);
+  const cut = (s: string) => (width ? oneLine(s, width) : treeLabel(s));
+  if (c.kind === 'before-tool') return cut(`Before ${n.label}`);
+  return cut(n.label || KIND_NAMES[c.kind]);
 }
 
 export class FilesView implements vscode.TreeDataProvider<FilesElement> {
@@ -129,15 +130,12 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     if (el.kind === 'file' || el.kind === 'more') return [];
     const id = el.node.checkpoint.id;
     const turn = this.model.turnOf(id);
-    // A prompt's row holds its turn: the checkpoints inside it, what the turn edited, and the session start before it.
+    // A prompt's row holds its turn: the checkpoints inside it and what the turn edited.
     const files = (turn ? this.model.turnFiles(id) : this.model.spanFiles(id)).map((change) =>
       this.remember(`${id}/${change.path}`, { kind: 'file', checkpointId: id, change }),
     );
     const inside = (turn?.inside ?? []).map((node) => this.remember(node.checkpoint.id, { kind: 'checkpoint', node }));
-    const start = turn?.sessionStart
-      ? [this.remember(turn.sessionStart.checkpoint.id, { kind: 'checkpoint', node: turn.sessionStart })]
-      : [];
-    return [...inside, ...files, ...start];
+    return [...inside, ...files];
   }
 
   /** The first rows of `turns` (PAGE more per Load more), and a Load more row when some are left. */
@@ -160,7 +158,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     return [...bySession].map(([session, list]) => {
       const first = [...list].reverse().find((t) => t.node.checkpoint.kind === 'prompt') ?? list[list.length - 1]!;
       const agent = list.find((t) => t.node.checkpoint.agent)?.node.checkpoint.agent ?? '';
-      const title = `${agentInfo(agent).name} · ${oneLine(first.node.label || 'Session', 60)}`;
+      const title = treeLabel(`${agentInfo(agent).name} · ${first.node.label || 'Session'}`);
       return this.remember(`session:${session}`, { kind: 'session', key: `session:${session}`, session, agent, title, turns: list });
     });
   }
@@ -169,7 +167,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     if (this.large) return true; // decided when expanded: a row's children cost a scan of the log
     const turn = this.model.turnOf(node.checkpoint.id);
     if (!turn) return node.fileCount > 0;
-    return turn.inside.length > 0 || !!turn.sessionStart || this.model.turnFiles(node.checkpoint.id).length > 0;
+    return turn.inside.length > 0 || this.model.turnFiles(node.checkpoint.id).length > 0;
   }
 
   private remember(id: string, el: FilesElement): FilesElement {
@@ -210,7 +208,8 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       const item = new vscode.TreeItem(el.title, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = el.key;
       const newest = el.turns[0]!.node.checkpoint;
-      item.description = `${el.turns.length} prompt${el.turns.length === 1 ? '' : 's'} · ${relativeTime(newest.time)}`;
+      const prompts = el.turns.filter((t) => t.node.checkpoint.kind === 'prompt').length;
+      item.description = `${prompts} prompt${prompts === 1 ? '' : 's'} · ${relativeTime(newest.time)}`;
       item.iconPath = agentInfo(el.agent).icon;
       item.contextValue = 'agentRewind.sessionGroup';
       item.tooltip = new vscode.MarkdownString().appendText(`${el.title}\nSession ${el.session || '(none)'}`);
@@ -234,11 +233,11 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       );
       item.id = c.id;
       const turn = this.model.turnOf(c.id);
-      if (this.large) return this.largeItem(item, node, turn);
+      if (this.large) return this.largeItem(item, node);
       // One count everywhere: what a rewind to this point would change (the preview says the same).
       const sum = this.model.rewindSummary(c.id);
       const edited = turn ? this.model.turnFiles(c.id).length : node.fileCount;
-      const count = sum.total ? `${sum.total} file${sum.total === 1 ? '' : 's'} to rewind` : 'nothing to rewind';
+      const count = rewindCountWords(sum.total);
       // The count first: at the default sidebar width it is what stays visible after the label.
       const agent = c.agent ? agentInfo(c.agent).name : undefined;
       item.description = `${count} · ${relativeTime(c.time)}${agent && this.severalAgents ? ` · ${agent}` : ''}`;
@@ -257,13 +256,11 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
         tip.appendMarkdown(
           `\n\n${turn && c.kind === 'prompt' ? 'This turn' : 'After this point, until the next checkpoint, the agent'} edited ${edited} file${edited === 1 ? '' : 's'}.`,
         );
-      if (turn?.sessionStart)
-        tip.appendMarkdown('\n\n').appendText(`${oneLine(turn.sessionStart.label || 'Session started', 80)} just before this prompt.`);
       // Agent-provided strings (labels, session ids) go in as text: never markdown, links or command URIs.
       if (c.session) tip.appendMarkdown('\n\n').appendText(`${agent ? `${agent} session` : 'Session'} ${c.session.slice(0, 8)}`);
       item.tooltip = tip;
       item.accessibilityInformation = {
-        label: `${checkpointLabel(node, 200)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${count}${agent && this.severalAgents ? `, ${agent}` : ''}`,
+        label: `${checkpointLabel(node)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${count}${agent && this.severalAgents ? `, ${agent}` : ''}`,
       };
       return item;
     }
@@ -281,13 +278,11 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     return item;
   }
 
-  /**
-   * A row of a grouped timeline: what a rewind to it would change is not counted for every row
-   * (a plan each); it says how many files its span edited, and the preview gives the rest.
-   */
-  private largeItem(item: vscode.TreeItem, node: CheckpointNode, turn: TurnNode | undefined): vscode.TreeItem {
+  /** A row of a grouped timeline: the same count (one sweep counts every row), a shorter tooltip. */
+  private largeItem(item: vscode.TreeItem, node: CheckpointNode): vscode.TreeItem {
     const c = node.checkpoint;
-    item.description = `${node.fileCount} file${node.fileCount === 1 ? '' : 's'} edited · ${relativeTime(c.time)}`;
+    const count = rewindCountWords(this.model.rewindSummary(c.id).total);
+    item.description = `${count} · ${relativeTime(c.time)}`;
     const [icon, color] = ICONS[c.kind] ?? ['circle-outline'];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = `agentRewind.checkpoint.${c.kind}${node.isLastRewind ? '.lastRewind' : ''}`;
@@ -295,10 +290,9 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     tip.appendMarkdown(`**${KIND_NAMES[c.kind]}** · ${new Date(c.time).toLocaleString()}\n\n`);
     tip.appendText(node.label.slice(0, 1000));
     tip.appendMarkdown(`\n\nPreview Rewind says what a rewind to this point would change.`);
-    if (turn?.sessionStart) tip.appendMarkdown(`\n\n${oneLine(turn.sessionStart.label || 'Session started', 80)} just before this prompt.`);
     item.tooltip = tip;
     item.accessibilityInformation = {
-      label: `${checkpointLabel(node, 200)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}`,
+      label: `${checkpointLabel(node)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${count}`,
     };
     return item;
   }

@@ -29,7 +29,6 @@ export const CODEX_TOOL: ToolSpec = {
   pin: CODEX_PIN,
   versionVar: 'CODEX_VERSION',
   binVar: 'AGENT_REWIND_CODEX_BIN',
-  size: '~420 MB',
   plainVersionsOnly: true,
   candidates: (dir) => [path.join(dir, 'node_modules', '.bin', process.platform === 'win32' ? 'codex.cmd' : 'codex')],
   versionOf: binaryVersion,

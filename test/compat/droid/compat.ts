@@ -30,7 +30,6 @@ export const DROID_TOOL: ToolSpec = {
   pin: DROID_PIN,
   versionVar: 'DROID_VERSION',
   binVar: 'AGENT_REWIND_DROID_BIN',
-  size: '~240 MB',
   candidates: (dir) => [path.join(dir, 'node_modules', ...PLATFORM_PACKAGE.split('/'), 'bin', 'droid')],
   versionOf: (bin) => versionFromOutput(bin, ['--version'], () => ({ FACTORY_AIRGAP_ENABLED: 'true' })),
 };

@@ -40,7 +40,6 @@ export const GEMINI_TOOL: ToolSpec = {
   pin: GEMINI_CLI_PIN,
   versionVar: 'GEMINI_CLI_VERSION',
   binVar: 'AGENT_REWIND_GEMINI_BIN',
-  size: '~100 MB',
   candidates: (dir) => [path.join(dir, 'node_modules', ...PACKAGE.split('/'), 'bundle', 'gemini.js')],
   versionOf: (bin) => packageOf(bin)?.version ?? null,
   unusable(bin) {

@@ -14,6 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { runQuiet } from '../../../scripts/quietRun.mjs';
 
 export const repoRoot = path.resolve(__dirname, '../../..');
 export const toolsDir = path.resolve(process.env.AGENT_REWIND_TOOLS_DIR || path.join(repoRoot, '.vscode-test'));
@@ -29,8 +30,6 @@ export interface ToolSpec {
   versionVar: string;
   /** The variable that names an existing binary, e.g. `AGENT_REWIND_CODEX_BIN`. */
   binVar: string;
-  /** Roughly how much the install brings, for the log line. */
-  size: string;
   /** Binaries to try in an install folder, best first. */
   candidates(dir: string): string[];
   /** The version a binary reports, or null when it does not run. */
@@ -97,20 +96,16 @@ export function ensureTool(
   if (cached) return checked(spec, { bin: cached, version, how: 'cached' });
   if (opts.install === false)
     throw new Error(`${spec.pkg} ${version} is not installed in ${dir}; run the compat tier once with access to the npm registry.`);
-  log(`installing ${spec.pkg}@${version} into ${dir} (one-time, ${spec.size}) …`);
+  log(`installing ${spec.pkg}@${version} into ${dir} (one-time)…`);
   fs.mkdirSync(dir, { recursive: true });
-  const r = spawnSync(
+  // The whole npm output goes to a log in the tools folder; the terminal gets a line (and progress every 30 s).
+  const logFile = path.join(toolsDir, 'logs', `${spec.id}-install-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+  const ok = runQuiet(
     'npm',
-    ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `${spec.pkg}@${version}`],
-    {
-      stdio: ['ignore', 'inherit', 'inherit'],
-      timeout: opts.timeoutMs ?? 15 * 60 * 1000,
-    },
+    ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--loglevel=warn', `${spec.pkg}@${version}`],
+    { log: logFile, label: `${spec.pkg} ${version}`, prefix: `[${spec.id}]`, timeoutMs: opts.timeoutMs ?? 15 * 60 * 1000 },
   );
-  if (r.status !== 0)
-    throw new Error(
-      `npm could not install ${spec.pkg}@${version} (${r.error?.message ?? `exit ${r.status ?? r.signal}`}); check access to the npm registry.`,
-    );
+  if (!ok) throw new Error(`npm could not install ${spec.pkg}@${version} (its output is in ${logFile}); check access to the npm registry.`);
   let bin = working(spec, dir, version);
   if (!bin && spec.repair) {
     spec.repair(dir, log);
@@ -120,7 +115,14 @@ export function ensureTool(
     throw new Error(
       `Installed ${spec.pkg}@${version} but no binary in ${dir} runs \`--version\`; is there a native package for ${process.platform}-${process.arch}?`,
     );
+  log(`${spec.pkg}@${version} takes ${diskMegabytes(dir)} MB in ${dir}`);
   return checked(spec, { bin, version, how: 'installed' });
+}
+
+/** What a folder takes on disk, measured (du), in MB. */
+function diskMegabytes(dir: string): string {
+  const r = spawnSync('du', ['-sm', dir], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.split('\t')[0]!.trim() : '?';
 }
 
 /**

@@ -28,7 +28,6 @@ export const OPENCODE_TOOL: ToolSpec = {
   pin: OPENCODE_PIN,
   versionVar: 'OPENCODE_VERSION',
   binVar: 'AGENT_REWIND_OPENCODE_BIN',
-  size: '~190 MB',
   // A node launcher; the binary itself comes in a per-platform optional dependency (opencode-linux-x64).
   candidates: (dir) => [path.join(dir, 'node_modules', '.bin', 'opencode')],
   versionOf: (bin) => versionFromOutput(bin, ['--version']),

@@ -35,7 +35,6 @@ export const QWEN_TOOL: ToolSpec = {
   pin: QWEN_PIN,
   versionVar: 'QWEN_CODE_VERSION',
   binVar: 'AGENT_REWIND_QWEN_BIN',
-  size: '~150 MB',
   // Plain JavaScript (a bundle) run with the node that runs us; its version from its package.json.
   candidates: (dir) => [path.join(dir, 'node_modules', ...PACKAGE.split('/'), 'cli-entry.js')],
   versionOf,

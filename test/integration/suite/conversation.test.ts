@@ -77,7 +77,7 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
     assert.ok(api.viewWorker!.offHost && api.viewWorker!.answers > 0, 'the view worker answered');
     assert.match(String(second.contextValue), /hasCheckpoint.*forkable/);
     const tools = api.conversation!.getChildren(prompts[1]).map((t) => api.conversation!.getTreeItem(t));
-    assert.deepEqual(tools.map(label), ['Edit: conv-project/todo.txt', 'Bash: git push origin main']);
+    assert.deepEqual(tools.map(label), ['Edit: conv-project/todo.txt', 'not undoable · Bash: git push origin main']);
     assert.equal((tools[1]!.iconPath as vscode.ThemeIcon).id, 'error');
   });
 

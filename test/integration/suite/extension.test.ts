@@ -74,15 +74,18 @@ suite('Agent Rewind in VS Code', function () {
   test('the Files view lists one row per prompt newest first, with its turn inside, counts and a diff command', async () => {
     const roots = api.files!.getChildren().filter((el) => el.kind === 'checkpoint' && el.node.checkpoint.session === session.session);
     const items = roots.map((el) => api.files!.getTreeItem(el));
-    // The checkpoint before the push is inside its turn; the session start is folded into the first prompt.
-    assert.deepEqual(items.map(label), ['Ship it <b>now</b> & push', 'Create the greeting module']);
+    // The checkpoint before the push is inside its turn; the session start is a row of its own, where it happened.
+    assert.deepEqual(items.map(label), ['Ship it <b>now</b> & push', 'Create the greeting module', 'Session started (startup)']);
     const inShip = (api.files!.getChildren(roots[0]) as FilesElement[]).map((el) => label(api.files!.getTreeItem(el)));
     assert.match(inShip[0]!, /^Before Bash: git -C \. push/);
     assert.match(String(items[1]!.description), /\d+ files? to rewind/);
     assert.equal(items[1]!.contextValue, 'agentRewind.checkpoint.prompt');
     assert.equal(items[1]!.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     const children = (api.files!.getChildren(roots[1]) as FilesElement[]).map((el) => [el, api.files!.getTreeItem(el)] as const);
-    assert.equal(label(children.at(-1)![1]), 'Session started (startup)');
+    assert.ok(
+      children.every(([el]) => el.kind === 'file'),
+      'a prompt holds its files, never a session start',
+    );
     const fileItems = children.filter(([el]) => el.kind === 'file').map(([, i]) => i);
     assert.deepEqual(fileItems.map(label).sort(), ['app.js', 'greeting.js']);
     const appEl = children.find(([, i]) => label(i) === 'app.js')![0];
@@ -120,10 +123,18 @@ suite('Agent Rewind in VS Code', function () {
       ['Create the greeting module', 'Ship it <b>now</b> & push'],
     );
     const tools = api.conversation!.getChildren(prompts[1]).map((t) => api.conversation!.getTreeItem(t));
-    assert.deepEqual(tools.map(label), ['Write: ' + path.join('src', 'deep', 'new.js'), 'Bash: git -C . push origin main', 'Read: app.js']);
+    // Ordinary calls carry no tag; the one that cannot be undone leads with it (what stays visible at the default width).
+    assert.deepEqual(tools.map(label), [
+      'Write: ' + path.join('src', 'deep', 'new.js'),
+      'not undoable · Bash: git -C . push origin main',
+      'Read: app.js',
+    ]);
+    assert.deepEqual(
+      tools.map((t) => t.description),
+      [undefined, 'checkpoint before this call', undefined],
+    );
     const push = tools[1]!;
     assert.equal((push.iconPath as vscode.ThemeIcon).id, 'error', 'irreversible calls stand out');
-    assert.equal(push.description, 'cannot be undone');
     assert.match(String(api.conversation!.getTreeItem(prompts[1]!).contextValue), /hasCheckpoint/);
   });
 

@@ -89,8 +89,8 @@ suite('Files view at 10,000 checkpoints', function () {
     }
     const first = items[roots.indexOf(groups[0]!)]!;
     const n = groups[0]!.turns.length;
-    assert.equal(n, 99, "a session's start is folded into its first prompt: 99 rows");
-    assert.equal(first.description?.toString().split(' · ')[0], `${n} prompts`);
+    assert.equal(n, 100, "a session's start is a row of its own: 99 prompts and the start");
+    assert.equal(first.description?.toString().split(' · ')[0], '99 prompts', 'the group counts its prompts');
     assert.equal(first.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed, 'children are built on expand');
 
     t = performance.now();
@@ -105,10 +105,10 @@ suite('Files view at 10,000 checkpoints', function () {
     assert.equal(label(moreItem), `Load ${n - PAGE} more`, 'as many as are left');
     assert.equal(moreItem.description, `${n - PAGE} not shown`);
     assert.equal(moreItem.command?.command, 'agentRewind.loadMore');
-    // The newest prompt first; the row says what its span edited.
+    // The newest prompt first; the row says what a rewind to it would write, as every row does.
     const top = rows[0]!;
     assert.ok(top.kind === 'checkpoint');
-    assert.match(String(files.getTreeItem(top).description), /^\d+ files? edited · /);
+    assert.match(String(files.getTreeItem(top).description), /^(\d+ files? to rewind|nothing to rewind) · /);
 
     await vscode.commands.executeCommand(moreItem.command!.command, ...(moreItem.command!.arguments ?? []));
     rows = files.getChildren(groups[0]);

@@ -53,7 +53,12 @@ suite('Rewind to before a step', function () {
     const c = api.conversation!;
     const steps = await tools();
     const items = steps.map((t) => c.getTreeItem(t));
-    assert.deepEqual(items.map(label), ['Write: steps/a.txt', 'Write: steps/b.txt', 'Write: steps/a.txt', 'Bash: git push origin main']);
+    assert.deepEqual(items.map(label), [
+      'Write: steps/a.txt',
+      'Write: steps/b.txt',
+      'Write: steps/a.txt',
+      'not undoable · Bash: git push origin main',
+    ]);
     for (const i of items.slice(0, 3)) assert.match(String(i.contextValue), /^agentRewind\.tool\.rewindable\.recorded$/);
     assert.equal(items[3]!.contextValue, 'agentRewind.tool.irreversible.recorded');
     assert.equal(c.getChildren(steps[3]).length, 0, 'a push changes no file');

@@ -1,0 +1,90 @@
+// The per-checkpoint counts of one sweep equal a plan per checkpoint (computeChanges): on
+// generated logs with every snapshot phase, several sessions, unrecorded changes, too-large
+// content, paths outside the workspace and paths the disk cannot give a copy of.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { computeChanges } from '../../src/core/timeline/changeSet';
+import type { CheckpointRecord, Sequenced, SnapPhase } from '../../src/core/storeFiles/records';
+import { historiesOf, rewindCounts } from '../../src/core/timeline/rewindCounts';
+import { checkpoints } from '../../src/core/timeline/timeline';
+import { h, LogBuilder } from '../helpers/records';
+
+const PHASES: SnapPhase[] = ['before', 'after', 'baseline', 'observed', 'pre-rewind', 'rewind'];
+
+/** A small deterministic generator (the same logs every run). */
+function rng(seed: number): () => number {
+  let s = seed;
+  return () => (s = (s * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+}
+
+function randomLog(seed: number): Sequenced[] {
+  const r = rng(seed);
+  const b = new LogBuilder();
+  const paths = ['/w/a', '/w/b', '/w/c', '/w/out/d', '/w/big'];
+  const contents = [h('x'), h('y'), h('z'), null];
+  for (let i = 0; i < 60; i++) {
+    if (r() < 0.2) {
+      const kinds = ['prompt', 'session-start', 'before-tool', 'rewind', 'manual'] as const;
+      b.checkpoint(`c${i}`, kinds[Math.floor(r() * kinds.length)]!, { session: r() < 0.5 ? 's1' : 's2' });
+      continue;
+    }
+    const p = paths[Math.floor(r() * paths.length)]!;
+    const phase = PHASES[Math.floor(r() * PHASES.length)]!;
+    const extra: Record<string, unknown> = { session: r() < 0.5 ? 's1' : 's2' };
+    if (p === '/w/big' && r() < 0.5) b.snap(p, null, phase, { ...extra, skipped: 'too-large', size: 99, mtime: 1 });
+    else b.snap(p, contents[Math.floor(r() * contents.length)]!, phase, extra);
+  }
+  return b.records();
+}
+
+describe('rewindCounts: one sweep, the same count as a plan per checkpoint', () => {
+  it('agrees with computeChanges on 300 generated logs', () => {
+    const allowed = (p: string) => !p.startsWith('/w/out/');
+    const cannotKeep = (p: string) => (p === '/w/c' ? 'unreadable' : null);
+    let compared = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const records = randomLog(seed);
+      const cps = checkpoints(records) as Sequenced<CheckpointRecord>[];
+      const counts = rewindCounts(
+        historiesOf(records),
+        cps.map((c) => c.seq),
+        { allowed, cannotKeep },
+      );
+      cps.forEach((c, i) => {
+        const planned = computeChanges(records, c, { allowed }).changes.filter((ch) => !cannotKeep(ch.path));
+        const by = (a: string) => planned.filter((ch) => ch.action === a).length;
+        assert.deepEqual(
+          counts[i],
+          { total: planned.length, restore: by('restore'), delete: by('delete'), recreate: by('recreate') },
+          `seed ${seed}, checkpoint ${c.id}`,
+        );
+        compared++;
+      });
+    }
+    assert.ok(compared > 1000, `${compared} checkpoints compared`);
+  });
+
+  it('a checkpoint before any snapshot counts every path a session wrote; the last one counts none', () => {
+    const records = new LogBuilder()
+      .checkpoint('start', 'session-start')
+      .snap('/w/a', null, 'before')
+      .snap('/w/a', h('a'), 'after')
+      .checkpoint('p2')
+      .snap('/w/a', h('a'), 'before')
+      .snap('/w/a', h('b'), 'after')
+      .checkpoint('end')
+      .records();
+    const counts = rewindCounts(
+      historiesOf(records),
+      checkpoints(records).map((c) => c.seq),
+    );
+    assert.deepEqual(
+      counts.map((c) => [c.total, c.delete, c.restore]),
+      [
+        [1, 1, 0],
+        [1, 0, 1],
+        [0, 0, 0],
+      ],
+    );
+  });
+});
