@@ -159,7 +159,14 @@ export async function runWatcherBench() {
     fs.mkdirSync(promptRoot);
     out.push(...(await promptRows(promptRoot)));
     return { title: `File watcher (cold: each hook scans; warm: the resident's watcher narrows; runs ${N})`, rows: out };
+  } catch (e) {
+    console.error(e); // before the clean-up, which can fail on its own (a git process still writing)
+    throw e;
   } finally {
-    rm(root);
+    try {
+      rm(root);
+    } catch (e) {
+      console.error(`could not remove ${root}: ${e.message}`);
+    }
   }
 }
