@@ -5,8 +5,8 @@
 // attempt rather than starting one. Rewinds that abandon no work (to a point nothing has been done
 // since, or one that only takes some files: `partial`) stay in the attempt they were made in. Pure,
 // one pass over the records in log order; old stores read the same.
-import type { CheckpointRecord, Sequenced } from './records';
-import { isCheckpoint, isSnap } from './records';
+import type { CheckpointKind, CheckpointRecord, Sequenced } from './records';
+import { isCall, isCheckpoint, isSnap } from './records';
 
 /** `attempt:<n>`: the end of attempt n as a point (diff, plan, rewind). */
 export const ATTEMPT_POINT = 'attempt:';
@@ -25,6 +25,8 @@ export interface Attempt {
   parent?: number;
   /** The checkpoint it branched at: the target of the rewind its work followed. */
   branchedAt?: string;
+  /** The log position of the branch point: records before it are its state (for a call, the moment before it). */
+  branchSeq?: number;
   /** When the branch point was the moment before a tool call: that call's id. */
   branchedAtCall?: string;
   /** The first checkpoint recorded in it. */
@@ -48,6 +50,10 @@ export interface AttemptTree {
   current: number | null;
   /** The attempt each checkpoint was recorded in (a checkpoint taken before any work of a new branch: the attempt it branches from). */
   attemptOf: Map<string, number>;
+  /** Every rewind checkpoint that left an attempt, with that attempt: its state is how the attempt ended then (kept when the attempt is resumed). */
+  ends: Map<string, number>;
+  /** While no attempt is in progress (a rewind nothing followed yet): where new work would branch. */
+  pending?: { parent?: number; at?: string; atSeq?: number };
 }
 
 /** Where new work would branch from while no attempt is in progress. */
@@ -55,6 +61,7 @@ interface Pending {
   parent?: number;
   at?: string;
   atCall?: string;
+  atSeq?: number;
 }
 
 interface Building extends Attempt {
@@ -77,6 +84,8 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
   /** Rewind checkpoints taken while no attempt was in progress: their state is that branch point. */
   const pendingAt = new Map<string, Pending>();
   const seqOf = new Map<string, number>();
+  const callSeq = new Map<string, number>();
+  const ends = new Map<string, number>();
   let current: Building | null = null;
   let pending: Pending = {};
 
@@ -86,6 +95,7 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
       ...(pending.parent !== undefined ? { parent: pending.parent } : {}),
       ...(pending.at !== undefined ? { branchedAt: pending.at } : {}),
       ...(pending.atCall !== undefined ? { branchedAtCall: pending.atCall } : {}),
+      ...(pending.atSeq !== undefined ? { branchSeq: pending.atSeq } : {}),
       start: { id: isCheckpoint(r) ? r.id : '', seq: r.seq, time: r.time },
       prompts: [],
       sessions: [],
@@ -114,13 +124,22 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
       current.end = { id: c.id, seq: c.seq, time: c.time };
       current.current = false;
       endedBy.set(c.id, current.n);
+      ends.set(c.id, current.n);
       // Its state is that attempt's: a later rewind to it with no work since abandons nothing.
       attemptOf.set(c.id, current.n);
-    } else pendingAt.set(c.id, pending);
+    } else {
+      pendingAt.set(c.id, pending);
+      if (pending.parent !== undefined) attemptOf.set(c.id, pending.parent);
+    }
     const from = current;
     current = null;
     if (c.targetCall !== undefined) {
-      pending = { ...(from ? { parent: from.n } : pending.parent !== undefined ? { parent: pending.parent } : {}), atCall: c.targetCall };
+      const seq = callSeq.get(c.targetCall);
+      pending = {
+        ...(from ? { parent: from.n } : pending.parent !== undefined ? { parent: pending.parent } : {}),
+        atCall: c.targetCall,
+        ...(seq !== undefined ? { atSeq: seq - 1 } : {}),
+      };
       return;
     }
     const ended = target !== undefined ? endedBy.get(target) : undefined;
@@ -136,7 +155,7 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
     const atPending = target !== undefined ? pendingAt.get(target) : undefined;
     if (atPending) pending = atPending;
     else if (target !== undefined && (attemptOf.has(target) || ended !== undefined)) {
-      pending = { parent: ended ?? attemptOf.get(target)!, at: target };
+      pending = { parent: ended ?? attemptOf.get(target)!, at: target, atSeq: seqOf.get(target)! };
     } else pending = { ...(from ? { parent: from.n } : {}), ...(target !== undefined ? { at: target } : {}) };
   };
 
@@ -159,6 +178,8 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
       if (WORK_CHECKPOINTS.has(c.kind) || c.kind === 'rewind') a.lastWork = c.seq;
       if (c.kind === 'prompt')
         a.prompts.push({ id: c.id, label: c.label, time: c.time, ...(c.session !== undefined ? { session: c.session } : {}) });
+    } else if (isCall(r)) {
+      if (r.call !== undefined && !callSeq.has(r.call)) callSeq.set(r.call, r.seq);
     } else if (isSnap(r) && WORK_PHASES.has(r.phase)) {
       current ??= begin(r);
       current.pathSet.add(r.path);
@@ -174,6 +195,8 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
     attempts: attempts.map(({ pathSet: _p, sessionSet: _s, agentSet: _a, lastWork: _w, ...a }) => a),
     current: (current as Building | null)?.n ?? null,
     attemptOf,
+    ends,
+    ...((current as Building | null) ? {} : { pending }),
   };
 }
 
@@ -188,4 +211,49 @@ export function attemptOfPoint(tree: AttemptTree, point: string): Attempt | null
 /** The attempts branching from checkpoint `id`, oldest first (the Files view shows them under it). */
 export function attemptsBranchingAt(tree: AttemptTree, id: string): Attempt[] {
   return tree.attempts.filter((a) => a.branchedAt === id);
+}
+
+/** The timeline as the Files view lays it out: the line that leads to the attempt in progress, and every other attempt as one row. */
+export interface LineView {
+  /** Whether a checkpoint is on the line: its attempt leads to the current one, and it comes before that attempt was left for another. */
+  onLine: (id: string, seq: number, kind: CheckpointKind) => boolean;
+  /** Each attempt not in progress, with the log position where it leaves the line (its row goes there), oldest first. */
+  rows: { attempt: Attempt; at: number }[];
+}
+
+export function lineView(tree: AttemptTree): LineView {
+  // The attempts on the line, each with the position where the line leaves it (the next one's branch point).
+  const cut = new Map<number, number>();
+  let n: number | undefined = tree.current ?? tree.pending?.parent;
+  let at = tree.current !== null ? Infinity : (tree.pending?.atSeq ?? Infinity);
+  while (n !== undefined && !cut.has(n)) {
+    cut.set(n, at);
+    const a: Attempt = tree.attempts[n - 1]!;
+    at = a.branchSeq ?? a.start.seq;
+    n = a.parent;
+  }
+  const rows: LineView['rows'] = [];
+  for (const a of tree.attempts) {
+    if (a.current) continue;
+    const own = cut.get(a.n);
+    if (own !== undefined) {
+      rows.push({ attempt: a, at: own });
+      continue;
+    }
+    // Off the line: placed where its branch (or the branch it grew from) leaves the line.
+    let d = a;
+    while (d.parent !== undefined && !cut.has(d.parent)) d = tree.attempts[d.parent - 1]!;
+    const parentCut = d.parent !== undefined ? cut.get(d.parent)! : -1;
+    rows.push({ attempt: a, at: Math.min(d.branchSeq ?? d.start.seq, parentCut) });
+  }
+  return {
+    onLine: (id, seq, kind) => {
+      const owner = tree.attemptOf.get(id);
+      if (owner === undefined) return true;
+      const c = cut.get(owner);
+      // A prompt at the branch point is the first of the work that was left: it goes with its attempt.
+      return c !== undefined && (seq < c || (seq === c && kind !== 'prompt'));
+    },
+    rows,
+  };
 }

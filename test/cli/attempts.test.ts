@@ -32,6 +32,22 @@ interface AttemptJson {
 
 const read = (p: string) => fs.readFileSync(p, 'utf8');
 
+/** A prompt through the real hook, returning what it prints (the re-grounding context after a rewind). */
+function promptOutput(s: ClaudeSession, text: string): string {
+  const r = cli(['hook', 'claude'], {
+    store: s.store,
+    input: JSON.stringify({
+      session_id: s.session,
+      transcript_path: s.transcript,
+      cwd: s.cwd,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: text,
+    }),
+  });
+  assert.equal(r.status, 0);
+  return r.stdout;
+}
+
 /** Prompt, rewind, prompt differently: two attempts at one task. */
 function twoAttempts() {
   const { ws, store } = sandbox();
@@ -45,18 +61,7 @@ function twoAttempts() {
   const rewound = cliJson<{ status: string; checkpoint: string }>(['rewind', '--to', first.id], { store });
   assert.equal(rewound.status, 'done');
   // The first prompt after the rewind is told which files were rewound (the re-grounding), once.
-  const told = cli(['hook', 'claude'], {
-    store,
-    input: JSON.stringify({
-      session_id: s.session,
-      transcript_path: s.transcript,
-      cwd: ws,
-      hook_event_name: 'UserPromptSubmit',
-      prompt: 'add a farewell instead',
-    }),
-  });
-  assert.equal(told.status, 0);
-  assert.match(told.stdout, /Files were rewound/);
+  assert.match(promptOutput(s, 'add a farewell instead'), /Files were rewound/);
   s.edit('app.js', 'line 1\n', 'bye\nline 1\n');
   s.write('bye.js', 'export const bye = 1;\n');
   return { ws, store, s, first, rewound };
@@ -151,7 +156,7 @@ describe('attempts and diff (CLI)', () => {
   });
 
   it('switching to an earlier attempt (rewind to its end) and back moves between the two, refusing over the user’s own edits', () => {
-    const { ws, store } = twoAttempts();
+    const { ws, store, s } = twoAttempts();
     const app = path.join(ws, 'app.js');
     const sw = cliJson<{ status: string; checkpoint: string }>(['rewind', '--to', 'attempt:1'], { store });
     assert.equal(sw.status, 'done');
@@ -165,6 +170,9 @@ describe('attempts and diff (CLI)', () => {
         [2, false, sw.checkpoint],
       ],
     );
+    // The agent's next prompt is told which files now hold the other attempt's content.
+    const told = promptOutput(s, 'continue');
+    assert.ok(told.includes(`${app} (now as it was at the end of attempt 1`), told);
     // The user edits a file attempt 2 also changed: switching back is refused, nothing written.
     fs.writeFileSync(app, 'mine\n');
     const refused = cli(['rewind', '--to', 'attempt:2'], { store });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { attemptOfPoint, buildAttempts } from '../../src/core/attempts';
+import { attemptOfPoint, buildAttempts, lineView } from '../../src/core/attempts';
 import { Store } from '../../src/core/store';
 import { h, LogBuilder } from '../helpers/records';
 import { tempDir } from '../helpers/tmp';
@@ -190,5 +190,53 @@ describe('attempts', () => {
     );
     // Written before attempts existed, a whole rewind's line is the same as today's (twoAttempts has no `partial`).
     assert.equal(buildAttempts(twoAttempts().records()).attempts.length, 2);
+  });
+});
+
+describe('the line (Files view layout)', () => {
+  const records = twoAttempts().records();
+  const seq = (id: string) => records.find((r) => r.t === 'checkpoint' && r.id === id)!.seq;
+  const cp = (id: string) => records.find((r) => r.t === 'checkpoint' && r.id === id) as { id: string; seq: number; kind: 'prompt' };
+
+  it('the current attempt and what led to it are on the line; the earlier attempt is one row where it was left', () => {
+    const view = lineView(buildAttempts(records));
+    const on = ['S', 'P1', 'R1', 'P2'].filter((id) => view.onLine(id, seq(id), cp(id).kind));
+    // P1 was the branch point: a rewind to it undid its turn, which is attempt 1's work.
+    assert.deepEqual(on, ['S', 'P2']);
+    assert.deepEqual(
+      view.rows.map((r) => [r.attempt.n, r.at]),
+      [[1, seq('P1')]],
+    );
+  });
+
+  it('right after a rewind (no new work yet), the work rewound away is already a row', () => {
+    const b = new LogBuilder()
+      .checkpoint('S', 'session-start')
+      .checkpoint('P1')
+      .snap('/w/a', h('a1'))
+      .checkpoint('R1', 'rewind', { target: 'P1' });
+    const rs = b.records();
+    const tree = buildAttempts(rs);
+    assert.equal(tree.current, null);
+    const view = lineView(tree);
+    const at = (id: string) => rs.find((r) => r.t === 'checkpoint' && r.id === id)!.seq;
+    assert.equal(view.onLine('S', at('S'), 'session-start'), true);
+    assert.equal(view.onLine('P1', at('P1'), 'prompt'), false);
+    assert.deepEqual(
+      view.rows.map((r) => [r.attempt.n, r.at]),
+      [[1, at('P1')]],
+    );
+  });
+
+  it('after switching back to attempt 1, attempt 2 is the row and attempt 1 is the line', () => {
+    const rs = twoAttempts().checkpoint('R2', 'rewind', { target: 'R1' }).records();
+    const view = lineView(buildAttempts(rs));
+    const at = (id: string) => rs.find((r) => r.t === 'checkpoint' && r.id === id)!.seq;
+    assert.equal(view.onLine('P1', at('P1'), 'prompt'), true);
+    assert.equal(view.onLine('P2', at('P2'), 'prompt'), false);
+    assert.deepEqual(
+      view.rows.map((r) => [r.attempt.n, r.at]),
+      [[2, at('P1')]],
+    );
   });
 });
