@@ -46,13 +46,13 @@ const extensionImports = (planner, offHost = false) => [
         ...(offHost
           ? []
           : [
-              { name: `${up}core/lineStats`, importNames: ['lineStats', 'storedLineStats'], message: IN_VIEW_WORKER },
+              { name: `${up}core/timeline/lineStats`, importNames: ['lineStats', 'storedLineStats'], message: IN_VIEW_WORKER },
               { name: `${up}agents/capabilities`, importNames: ['readAnyTimeline', 'followAnyTimeline'], message: IN_VIEW_WORKER },
             ]),
         ...(planner.length
           ? [
               {
-                name: `${up}core/rewind/dryRun`,
+                name: `${up}core/rewind/plan`,
                 importNames: planner,
                 message: 'makePlan asks git synchronously: plan through RewindService.plan.',
               },
@@ -109,7 +109,7 @@ export default tseslint.config(
     },
   },
   // The one place the extension plans (with the core's makePlan, git left out and asked without blocking).
-  { files: ['src/extension/rewindService.ts'], rules: { 'no-restricted-imports': extensionImports([]) } },
+  { files: ['src/extension/rewind/rewindService.ts'], rules: { 'no-restricted-imports': extensionImports([]) } },
   // The off-host worker (a worker thread: blocking there stalls nobody) and the host sides of its work,
   // whose fallbacks run the same code on the host when the worker cannot.
   { files: ['src/extension/offHost/**'], rules: { 'no-restricted-imports': extensionImports(['makePlan'], true) } },

@@ -1,7 +1,7 @@
 // The timeline at scale: a generated store of 10,000 checkpoints (bench/scaleStore.mjs, ~100,000
 // lines, 28 MB of log), measured as whole CLI processes the way a user or the hidden checks run
 // them — `checkpoints --json`, `plan` to the oldest and the newest checkpoint — with the timeline
-// index (core/timelineIndex.ts) against the same command reading the whole log every time
+// index (core/timeline/timelineIndex.ts) against the same command reading the whole log every time
 // (AGENT_REWIND_INDEX=off, what every read did before); the extension's refresh after 10 appended
 // lines (incremental against full re-read, in-process); what a 20 MB transcript costs the extension host,
 // read in the transcript worker, against parsing it on the host; and a recorded write (PreToolUse + PostToolUse hooks) on the big store against an empty one. BENCH_CHECKPOINTS (10000), BENCH_RUNS.

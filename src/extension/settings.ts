@@ -2,9 +2,9 @@
 // (hooks run outside VS Code and read their settings from there).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EffectOverride, StoreConfig } from '../core/config';
+import type { EffectOverride, StoreConfig } from '../core/store/config';
 import { patternProblem } from '../core/effects/overrides';
-import { replaceFileIfChanged } from '../core/fsx';
+import { replaceFileIfChanged } from '../core/store/fsx';
 
 export interface Settings {
   retentionDays: number;

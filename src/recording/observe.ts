@@ -4,19 +4,19 @@
 // disk state differs gets an `observed` snapshot of what is on disk: nobody's tool made that change
 // (the user in an editor, another tool, an agent we do not hook), so the checkpoint that follows is
 // exactly the disk for every path we know. A rewind treats observed content as the user's
-// (provenance: core/provenance.ts): it warns before reverting it and refuses to overwrite it.
+// (provenance: core/timeline/provenance.ts): it warns before reverting it and refuses to overwrite it.
 //
 // Cost: one lstat per recorded path; the content is read and hashed only where size, mtime or mode
 // moved. Paths nobody recorded are not looked at (a rewind never touches them), and paths of calls
 // still in flight (their tool is writing them right now) are left to that call's own `after`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sha256 } from '../core/blobs';
-import type { LatestState } from '../core/latestSnaps';
-import type { LogRecord, SnapRecord } from '../core/records';
+import { sha256 } from '../core/store/blobs';
+import type { LatestState } from '../core/timeline/latestSnaps';
+import type { LogRecord, SnapRecord } from '../core/store/records';
 import { readJournal } from '../core/rewind/journal';
-import type { Store } from '../core/store';
-import { sameExec } from '../core/timeline';
+import type { Store } from '../core/store/store';
+import { sameExec } from '../core/timeline/timeline';
 import type { EventBase } from './events';
 
 /** True when the disk at `p` may differ from the record `r` (cheap: a stat; content only when the stat moved). */

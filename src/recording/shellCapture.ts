@@ -20,11 +20,11 @@
 //   limit, message) for the CLI and the VS Code status bar.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { missingAncestors } from '../core/disk';
+import { missingAncestors } from '../core/workspace/disk';
 import { readBlobs } from '../core/git/objects';
-import { isInside } from '../core/paths';
-import { createWithContent, processAlive, sleepMs } from '../core/lock';
-import type { LogRecord, SnapRecord } from '../core/records';
+import { isInside } from '../core/workspace/paths';
+import { createWithContent, processAlive, sleepMs } from '../core/store/lock';
+import type { LogRecord, SnapRecord } from '../core/store/records';
 import { baseline, finishPending, pendingCount } from '../core/scan/baseline';
 import { cancelPrefetch, prefetchScan } from '../core/scan/gitAssist';
 import { durableBlob } from '../core/scan/references';
@@ -32,8 +32,8 @@ import { rescan } from '../core/scan/rescan';
 import { loadState, peekState, readPending, savePending, saveState, stateFile, stateFiles } from '../core/scan/stateFile';
 import type { Entry } from '../core/scan/table';
 import { type Change, F_GITSTAT, F_LARGE, F_LINK, type ScanLimits, type ScanOptions, type ScanState } from '../core/scan/types';
-import { allowedRoots, outsideAllowed, sessionRoot } from '../core/roots';
-import type { Store } from '../core/store';
+import { allowedRoots, outsideAllowed, sessionRoot } from '../core/workspace/roots';
+import type { Store } from '../core/store/store';
 import type { AfterToolEvent, BeforeToolEvent, EventBase, SessionStartEvent } from './events';
 
 /** How long SessionStart may spend copying dirty/untracked files before leaving the rest for later. */
@@ -235,7 +235,7 @@ export function captureSessionStart(store: Store, e: SessionStartEvent, explicit
 
 /**
  * The workspace folder for a working folder: the known store root containing it, else its own root
- * (core/roots.ts); null when it has none (too broad a folder, or outside the folders VS Code has open): no scan there.
+ * (core/workspace/roots.ts); null when it has none (too broad a folder, or outside the folders VS Code has open): no scan there.
  */
 function rootFor(store: Store, cwd: string, explicit: readonly string[]): string | null {
   if (outsideAllowed(cwd, allowedRoots(store.dir, explicit))) return null;

@@ -82,7 +82,7 @@ export function reasonWords(reason: string): ReasonWords | undefined {
   return Object.prototype.hasOwnProperty.call(REASONS, reason) ? REASONS[reason as Reason] : undefined;
 }
 
-/** Where the user's own content came from (core/safety.ts EditOrigin, with times already formatted). */
+/** Where the user's own content came from (core/rewind/safety.ts EditOrigin, with times already formatted). */
 export interface EditWords {
   how: 'observed' | 'kept' | 'found';
   since: string;

@@ -7,7 +7,7 @@ import type { Actions, PreviewState } from './state';
 import { oneLine } from './text';
 import { button, iconButton } from './widgets';
 
-/** The shell's banner elements (see src/extension/previewHtml.ts). */
+/** The shell's banner elements (see src/extension/preview/previewHtml.ts). */
 export interface Banners {
   status: HTMLElement;
   alert: HTMLElement;

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { buildScaleStore } from '../../bench/scaleStore.mjs';
-import { INDEX_FILE } from '../../src/core/timelineIndex';
+import { INDEX_FILE } from '../../src/core/timeline/timelineIndex';
 import { cli } from '../helpers/cli';
 import { sandbox } from '../helpers/tmp';
 

@@ -58,7 +58,7 @@ async function chromiumPath() {
 
 // The page's HTML and the fixtures are TypeScript (the fixtures are typed PreviewModels): tsx loads them.
 const { tsImport } = await import('tsx/esm/api');
-const { previewHtml } = await tsImport('../../src/extension/previewHtml.ts', import.meta.url);
+const { previewHtml } = await tsImport('../../src/extension/preview/previewHtml.ts', import.meta.url);
 const M = await tsImport('../fixtures/preview/models.ts', import.meta.url);
 const { chromium } = await import('playwright-core');
 

@@ -1,6 +1,6 @@
 // Builds sequenced records for pure tests of the timeline and the plan.
-import { parseLog } from '../../src/core/fileLog';
-import type { LogRecord, Sequenced, SnapPhase } from '../../src/core/records';
+import { parseLog } from '../../src/core/store/fileLog';
+import type { LogRecord, Sequenced, SnapPhase } from '../../src/core/store/records';
 
 export class LogBuilder {
   readonly lines: LogRecord[] = [];

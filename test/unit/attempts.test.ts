@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { attemptOfPoint, buildAttempts, lineView } from '../../src/core/attempts';
-import { Store } from '../../src/core/store';
+import { attemptOfPoint, buildAttempts, lineView } from '../../src/core/timeline/attempts';
+import { Store } from '../../src/core/store/store';
 import { h, LogBuilder } from '../helpers/records';
 import { tempDir } from '../helpers/tmp';
 

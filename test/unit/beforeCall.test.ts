@@ -1,10 +1,10 @@
-// Finer than a turn: the state just before one tool call (core/timeline.ts beforeCallTarget with
-// core/plan.ts computeChanges). A rewind there keeps what earlier calls of the turn wrote and undoes
+// Finer than a turn: the state just before one tool call (core/timeline/timeline.ts beforeCallTarget with
+// core/rewind/changeSet.ts computeChanges). A rewind there keeps what earlier calls of the turn wrote and undoes
 // the call and every later one; its place in the turn is known ("step 2 of 3").
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeChanges } from '../../src/core/plan';
-import { beforeCallTarget, callChanges } from '../../src/core/timeline';
+import { computeChanges } from '../../src/core/rewind/changeSet';
+import { beforeCallTarget, callChanges } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 
 /** One turn with three Writes (each: call line, before, after), then a push. */

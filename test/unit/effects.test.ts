@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { claudeToolKind } from '../../src/agents/claude/toolKind';
-import { parseConfig } from '../../src/core/config';
+import { parseConfig } from '../../src/core/store/config';
 import { type ClassifyContext, classifyCall } from '../../src/core/effects/classifyCall';
 import { classifyShell } from '../../src/core/effects/classifyShell';
 import { completeCompensation, type HeadInfo } from '../../src/core/effects/compensation';

@@ -4,10 +4,10 @@
 // rewinds and undos (provenance), and a rewind that reverts the user's edits says so.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeChanges } from '../../src/core/plan';
-import { provenanceOf } from '../../src/core/provenance';
-import type { SnapRecord } from '../../src/core/records';
-import { checkpoints } from '../../src/core/timeline';
+import { computeChanges } from '../../src/core/rewind/changeSet';
+import { provenanceOf } from '../../src/core/timeline/provenance';
+import type { SnapRecord } from '../../src/core/store/records';
+import { checkpoints } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 
 const cp = (b: LogBuilder, id: string) => checkpoints(b.records()).find((c) => c.id === id)!;

@@ -3,12 +3,12 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { gc, retain } from '../../src/core/gc';
-import { storageUse } from '../../src/core/storageUse';
-import { parseLog } from '../../src/core/fileLog';
-import { acquireStoreLock, StoreBusyError } from '../../src/core/lock';
-import { Store } from '../../src/core/store';
-import { checkpoints, stateAt } from '../../src/core/timeline';
+import { gc, retain } from '../../src/core/store/gc';
+import { storageUse } from '../../src/core/store/storageUse';
+import { parseLog } from '../../src/core/store/fileLog';
+import { acquireStoreLock, StoreBusyError } from '../../src/core/store/lock';
+import { Store } from '../../src/core/store/store';
+import { checkpoints, stateAt } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 import { sandbox } from '../helpers/tmp';
 

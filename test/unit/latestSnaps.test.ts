@@ -1,4 +1,4 @@
-// The boundary observation's cache of "the latest record of every path" (core/latestSnaps.ts):
+// The boundary observation's cache of "the latest record of every path" (core/timeline/latestSnaps.ts):
 // whatever the cache holds, the answer equals a full read of the log — after appends, a torn last
 // line, a damaged or foreign cache file, and a log rewritten by gc.
 import assert from 'node:assert/strict';
@@ -6,9 +6,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { readLog } from '../../src/core/fileLog';
-import { LATEST_FILE, type LatestState, latestSnaps } from '../../src/core/latestSnaps';
-import type { SnapRecord } from '../../src/core/records';
+import { readLog } from '../../src/core/store/fileLog';
+import { LATEST_FILE, type LatestState, latestSnaps } from '../../src/core/timeline/latestSnaps';
+import type { SnapRecord } from '../../src/core/store/records';
 
 let dir: string;
 let log: string;

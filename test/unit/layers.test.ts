@@ -94,30 +94,32 @@ test('the extension host never waits on a child process: sync child_process call
     "export const v = require('node:child_process').execSync('git status');\n",
     "import { git } from '../core/git/run';\nexport const v = git;\n",
     "import { uncommittedPaths } from '../core/git/status';\nexport const v = uncommittedPaths;\n",
-    "import { makePlan } from '../core/rewind/dryRun';\nexport const v = makePlan;\n",
+    "import { makePlan } from '../core/rewind/plan';\nexport const v = makePlan;\n",
   ];
   for (const text of bad) assert.ok((await lint('src/extension/probe.ts', text)) > 0, text);
   // The control cases: git without blocking, and the one planner.
   assert.equal(await lint('src/extension/probe.ts', "import { gitAsync } from '../core/git/run';\nexport const v = gitAsync;\n"), 0);
   assert.equal(
-    await lint('src/extension/rewindService.ts', "import { makePlan } from '../core/rewind/dryRun';\nexport const v = makePlan;\n"),
+    await lint('src/extension/rewind/rewindService.ts', "import { makePlan } from '../../core/rewind/plan';\nexport const v = makePlan;\n"),
     0,
   );
-  assert.ok((await lint('src/extension/rewindService.ts', "import { git } from '../core/git/run';\nexport const v = git;\n")) > 0);
+  assert.ok(
+    (await lint('src/extension/rewind/rewindService.ts', "import { git } from '../../core/git/run';\nexport const v = git;\n")) > 0,
+  );
 });
 
 test("the views' line counts and transcripts are made off the host: only offHost/ may count or parse (the worker, and its fallbacks)", async () => {
-  const counting = "import { lineStats } from '../core/lineStats';\nexport const v = lineStats;\n";
+  const counting = "import { lineStats } from '../core/timeline/lineStats';\nexport const v = lineStats;\n";
   const parsing = "import { followAnyTimeline } from '../agents/capabilities';\nexport const v = followAnyTimeline;\n";
   assert.ok((await lint('src/extension/probe.ts', counting)) > 0, 'a view counting lines on the host');
   assert.ok((await lint('src/extension/probe.ts', parsing)) > 0, 'a view parsing a transcript on the host');
   assert.ok(
-    (await lint('src/extension/probe.ts', "import type { LineStats } from '../core/lineStats';\nexport type V = LineStats;\n")) === 0,
+    (await lint('src/extension/probe.ts', "import type { LineStats } from '../core/timeline/lineStats';\nexport type V = LineStats;\n")) ===
+      0,
   );
   assert.equal(await lint('src/extension/offHost/probe.ts', counting.replaceAll('../', '../../')), 0);
   assert.equal(await lint('src/extension/offHost/probe.ts', parsing.replaceAll('../', '../../')), 0);
   assert.ok(
-    (await lint('src/extension/offHost/probe.ts', "import { makePlan } from '../../core/rewind/dryRun';\nexport const v = makePlan;\n")) >
-      0,
+    (await lint('src/extension/offHost/probe.ts', "import { makePlan } from '../../core/rewind/plan';\nexport const v = makePlan;\n")) > 0,
   );
 });

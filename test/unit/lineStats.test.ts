@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { diffLines } from 'diff';
-import { lineStats } from '../../src/core/lineStats';
+import { lineStats } from '../../src/core/timeline/lineStats';
 
 const b = (s: string) => Buffer.from(s);
 

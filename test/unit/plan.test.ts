@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeChanges, REWIND_SESSION } from '../../src/core/plan';
-import { checkpoints } from '../../src/core/timeline';
+import { computeChanges, REWIND_SESSION } from '../../src/core/rewind/changeSet';
+import { checkpoints } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 
 const cp = (b: LogBuilder, id: string) => checkpoints(b.records()).find((c) => c.id === id)!;

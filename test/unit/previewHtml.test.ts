@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { contentSecurityPolicy, escapeAttr, makeNonce, previewHtml } from '../../src/extension/previewHtml';
+import { contentSecurityPolicy, escapeAttr, makeNonce, previewHtml } from '../../src/extension/preview/previewHtml';
 import { emptyPreviewModel, type PreviewModel } from '../../src/shared/messages';
 import { decide, initialScope, oneLine, splitPath, visible } from '../../src/webview/text';
 

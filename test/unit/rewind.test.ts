@@ -6,14 +6,14 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { claudeToolKind } from '../../src/agents/claude/toolKind';
 import { rewind } from '../../src/core/rewind/apply';
-import { makePlan } from '../../src/core/rewind/dryRun';
+import { makePlan } from '../../src/core/rewind/plan';
 import { readJournal, recoverUnfinished } from '../../src/core/rewind/journal';
 import { beginRewind } from '../../src/core/rewind/transaction';
 import { applyWriteFs } from '../../src/core/rewind/writes';
 import { record } from '../../src/recording/recorder';
-import { Store } from '../../src/core/store';
-import { checkpoints } from '../../src/core/timeline';
-import { verifyStore } from '../../src/core/verify';
+import { Store } from '../../src/core/store/store';
+import { checkpoints } from '../../src/core/timeline/timeline';
+import { verifyStore } from '../../src/core/store/verify';
 import { sandbox, snapshotTree } from '../helpers/tmp';
 
 function setup() {

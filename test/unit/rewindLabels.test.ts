@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CheckpointRecord } from '../../src/core/records';
-import { labelOfRewindCheckpoint, rewindCheckpointLabel, rewindLookups, rewindMeaning } from '../../src/core/rewindLabels';
+import type { CheckpointRecord } from '../../src/core/store/records';
+import { labelOfRewindCheckpoint, rewindCheckpointLabel, rewindLookups, rewindMeaning } from '../../src/core/timeline/rewindLabels';
 import { LogBuilder } from '../helpers/records';
 
 // A prompt P, a rewind R1 to it, the undo R2 (a rewind to R1), the redo R3 (a rewind to R2), an undo of the redo R4.

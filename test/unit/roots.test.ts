@@ -1,10 +1,10 @@
-// Which folder a session's working folder makes writable (core/roots.ts), on real folders.
+// Which folder a session's working folder makes writable (core/workspace/roots.ts), on real folders.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { allowedRoots, readWorkspaceFolders, sessionRoot, tooBroadRoot, writeWorkspaceFolders } from '../../src/core/roots';
+import { allowedRoots, readWorkspaceFolders, sessionRoot, tooBroadRoot, writeWorkspaceFolders } from '../../src/core/workspace/roots';
 import { tempDir } from '../helpers/tmp';
 
 describe('workspace roots from a working folder', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Change } from '../../src/core/plan';
-import { checkOne, checkSafety } from '../../src/core/safety';
+import type { Change } from '../../src/core/rewind/changeSet';
+import { checkOne, checkSafety } from '../../src/core/rewind/safety';
 import { h } from '../helpers/records';
 
 const change = (from: Partial<Change['from']>): Change => ({

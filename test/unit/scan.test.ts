@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { gitBlobId, readBlobs } from '../../src/core/git/objects';
 import { repoInfo } from '../../src/core/git/repo';
-import { rulesFor } from '../../src/core/ignore';
+import { rulesFor } from '../../src/core/scan/ignore';
 import { baseline, finishPending, pendingCount } from '../../src/core/scan/baseline';
 import { referencedBlobs } from '../../src/core/scan/references';
 import { rescan } from '../../src/core/scan/rescan';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseLog } from '../../src/core/fileLog';
-import { checkpoints, filesPerCheckpoint, findCheckpoint, latestState, stateAt } from '../../src/core/timeline';
+import { parseLog } from '../../src/core/store/fileLog';
+import { checkpoints, filesPerCheckpoint, findCheckpoint, latestState, stateAt } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 
 const seqOf = (b: LogBuilder, id: string) => {

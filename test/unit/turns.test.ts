@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeChanges } from '../../src/core/plan';
-import { checkpoints } from '../../src/core/timeline';
-import { describeSummary, groupTurns, turnChanges } from '../../src/core/turns';
+import { computeChanges } from '../../src/core/rewind/changeSet';
+import { checkpoints } from '../../src/core/timeline/timeline';
+import { describeSummary, groupTurns, turnChanges } from '../../src/core/timeline/turns';
 import { h, LogBuilder } from '../helpers/records';
 
 // Two sessions; the second prompt's turn edits three files, one of them after a checkpoint before `git push`.

@@ -9,11 +9,11 @@
 // snapshots, and for a fork its parents' up to the cut) and has not touched since — a file it
 // edited again after the rewind it has seen as it is. A file that is back to what the conversation
 // last knew (a rewind and its undo) is left out: nothing it remembers is wrong.
-import type { NotUndone } from '../plan';
-import { notUndoneAfter } from '../plan';
-import type { CheckpointRecord, Sequenced, SnapRecord } from '../records';
-import { isSnap } from '../records';
-import { type FileState, latestState, sameContent, stateAt } from '../timeline';
+import type { NotUndone } from '../rewind/changeSet';
+import { notUndoneAfter } from '../rewind/changeSet';
+import type { CheckpointRecord, Sequenced, SnapRecord } from '../store/records';
+import { isSnap } from '../store/records';
+import { type FileState, latestState, sameContent, stateAt } from '../timeline/timeline';
 import { forkOf, type LineageRecord } from './lineage';
 import { findCutCheckpoint } from './regroundFacts';
 import { indexRewinds, type RestorePoint, restorePointOf, targetOfRewind } from './restorePoints';

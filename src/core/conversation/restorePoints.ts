@@ -1,10 +1,10 @@
 // Which point in time a file's content comes from when a rewind wrote it: the rewind's target
 // checkpoint (a prompt, the moment before a risky tool call, an earlier rewind…). Pure over the
 // sequenced records; used by both re-grounding texts to say "as it was before the prompt …".
-import type { CallRecord, CheckpointKind, CheckpointRecord, Sequenced } from '../records';
-import { isCall, isCheckpoint, isSnap } from '../records';
+import type { CallRecord, CheckpointKind, CheckpointRecord, Sequenced } from '../store/records';
+import { isCall, isCheckpoint, isSnap } from '../store/records';
 import { oneLine } from '../../shared/text';
-import { buildAttempts } from '../attempts';
+import { buildAttempts } from '../timeline/attempts';
 
 export interface RestorePoint {
   /** The target's kind; `unknown` when the target is no longer in the store (GC) or was never recorded. */

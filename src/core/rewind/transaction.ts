@@ -5,16 +5,16 @@
 // writes come next (apply.ts); `finish` records the `rewind` snapshots of the result. A refused
 // rewind records nothing.
 import * as fs from 'node:fs';
-import { missingAncestors } from '../disk';
+import { missingAncestors } from '../workspace/disk';
 import { fault } from '../faults';
-import { newId } from '../ids';
-import { acquireStoreLock } from '../lock';
-import type { CheckpointRecord, LogRecord, SnapRecord } from '../records';
-import type { Store } from '../store';
-import { makePlan, type Plan, type PlanOptions } from './dryRun';
+import { newId } from '../store/ids';
+import { acquireStoreLock } from '../store/lock';
+import type { CheckpointRecord, LogRecord, SnapRecord } from '../store/records';
+import type { Store } from '../store/store';
+import { makePlan, type Plan, type PlanOptions } from './plan';
 import { recoverLocked, removeJournal, writeJournal } from './journal';
 import { hashOnDisk, preflight, tmpNameFor, type Write } from './writes';
-import { describeTarget, rewindCheckpointLabel, rewindLookups } from '../rewindLabels';
+import { describeTarget, rewindCheckpointLabel, rewindLookups } from '../timeline/rewindLabels';
 
 export interface RewindOptions extends PlanOptions {
   force?: boolean;

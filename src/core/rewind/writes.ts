@@ -2,12 +2,12 @@
 // same folder, fsync, rename) or as a delete, with the folders a deletion empties removed again.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { diskFact } from '../disk';
+import { diskFact } from '../workspace/disk';
 import { fault } from '../faults';
-import { writeAll } from '../fsx';
-import type { Change } from '../plan';
-import type { Origin } from '../records';
-import type { Store } from '../store';
+import { writeAll } from '../store/fsx';
+import type { Change } from './changeSet';
+import type { Origin } from '../store/records';
+import type { Store } from '../store/store';
 
 export interface Write {
   path: string;

@@ -3,13 +3,13 @@
 // store within a time budget; what is left is pending, copied before the next command runs.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BlobStore } from '../blobs';
+import { BlobStore } from '../store/blobs';
 import { gitBlobId } from '../git/objects';
 import { type RepoInfo, repoInfo } from '../git/repo';
 import type { PendingGit } from '../git/run';
 import { type CachedStatus, modifiedTracked } from '../git/status';
 import { gitIndexKey } from '../git/indexFile';
-import { isIgnored, type Rules } from '../ignore';
+import { isIgnored, type Rules } from './ignore';
 import {
   dirTimesWork,
   entryFromIndex,

@@ -3,7 +3,7 @@
 // every part of the scan uses (lstat that never throws, rule file keys, whether folder mtimes work).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readDisk } from '../disk';
+import { readDisk } from '../workspace/disk';
 import type { GitIndexEntry } from '../git/indexFile';
 import type { DirStat, Entry } from './table';
 import { F_GITSTAT, F_LARGE, F_LINK, F_RACY, RACY_MS, type ScanLimits } from './types';

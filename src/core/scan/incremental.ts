@@ -3,7 +3,7 @@
 // (`fromGit`). Either says when the tree must be walked after all.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ALWAYS_SKIP, isIgnored, type Matcher, type Rules } from '../ignore';
+import { ALWAYS_SKIP, isIgnored, type Matcher, type Rules } from './ignore';
 import { dirStat, entryFromStat, listedEntry, lstat, reportUnnameable, unlisted } from './entries';
 import { folderFilter } from './gitAssist';
 import type { DirStat, Entry } from './table';

@@ -3,7 +3,7 @@
 // files that decide what is ignored (the state's rules, the matchers of a folder, changed rule files).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ALWAYS_SKIP, dirMatcher, isForced, isIgnored, type Matcher, type Rules, rulesFor } from '../ignore';
+import { ALWAYS_SKIP, dirMatcher, isForced, isIgnored, type Matcher, type Rules, rulesFor } from './ignore';
 import { dirStat, entryFromStat, lstat, reportUnnameable, ruleKey } from './entries';
 import type { DirStat, Entry } from './table';
 import { F_LINK, RACY_MS, type ScanLimits, type ScanState } from './types';

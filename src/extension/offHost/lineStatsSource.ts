@@ -2,8 +2,8 @@
 // blobs: up to a few MB a row). A row asks and is drawn at once without its count; the counts asked
 // for in one turn of the event loop go as one request, and `ready` says when they are in, so the
 // views draw those rows again. Kept by content pair. No vscode here: unit-testable.
-import { type LineStats, storedLineStats } from '../../core/lineStats';
-import type { Store } from '../../core/store';
+import { type LineStats, storedLineStats } from '../../core/timeline/lineStats';
+import type { Store } from '../../core/store/store';
 import type { WorkerClient } from './workerClient';
 
 type Pair = [string | null, string | null];

@@ -6,12 +6,12 @@
 // nobody. The extension runs two: one plans and keeps the store, one serves the views, so a long
 // clean-up never holds the views up.
 import { parentPort } from 'node:worker_threads';
-import { gc } from '../../core/gc';
-import { storedLineStats } from '../../core/lineStats';
-import { IncrementalLog } from '../../core/logTail';
-import { makePlan } from '../../core/rewind/dryRun';
-import { storageUse } from '../../core/storageUse';
-import { Store } from '../../core/store';
+import { gc } from '../../core/store/gc';
+import { storedLineStats } from '../../core/timeline/lineStats';
+import { IncrementalLog } from '../../core/store/logTail';
+import { makePlan } from '../../core/rewind/plan';
+import { storageUse } from '../../core/store/storageUse';
+import { Store } from '../../core/store/store';
 import { type FromWorker, isToWorker, type ToWorker } from './protocol';
 import { OutlineSender } from './transcriptOutline';
 

@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRewindApi } from '../../../src/extension/extension';
-import type { ConvElement } from '../../../src/extension/conversationView';
+import type { ConvElement } from '../../../src/extension/views/conversationView';
 import { CLI } from './hookSession';
 import { EXTENSION_ID, repoRoot } from './paths';
 import { until } from './until';

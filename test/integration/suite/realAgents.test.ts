@@ -11,7 +11,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ConvElement } from '../../../src/extension/conversationView';
+import type { ConvElement } from '../../../src/extension/views/conversationView';
 import type { AgentRewindApi } from '../../../src/extension/extension';
 import type { Recorded } from '../realAgents/record';
 import { EXTENSION_ID, repoRoot } from './paths';

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildScaleStore } from '../../../bench/scaleStore.mjs';
 import type { AgentRewindApi } from '../../../src/extension/extension';
-import { type FilesElement, GROUP_AFTER, PAGE } from '../../../src/extension/filesView';
+import { type FilesElement, GROUP_AFTER, PAGE } from '../../../src/extension/views/filesView';
 import { HookSession } from './hookSession';
 import { EXTENSION_ID } from './paths';
 import { until } from './until';

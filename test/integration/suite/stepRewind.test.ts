@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRewindApi } from '../../../src/extension/extension';
-import type { ConvElement } from '../../../src/extension/conversationView';
+import type { ConvElement } from '../../../src/extension/views/conversationView';
 import { HookSession } from './hookSession';
 import { EXTENSION_ID } from './paths';
 import { until } from './until';

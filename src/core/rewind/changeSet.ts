@@ -1,0 +1,279 @@
+// The rewind plan, pure: which recorded paths a rewind to a checkpoint would write and how
+// (restore / delete / recreate), what it cannot restore, and which recorded calls in the discarded
+// span it cannot undo. Disk facts and line counts are added by the store; nothing here does I/O.
+import type { NotRestorableReason, UncertainReason } from '../../shared/reasons';
+import { type Provenance, provenanceOf } from '../timeline/provenance';
+import type { CallRecord, Origin, Sequenced, Severity, SnapRecord } from '../store/records';
+import { isCall, isSnap } from '../store/records';
+import { BEFORE_PHASES, type FileState, sameContent, stateOf } from '../timeline/timeline';
+import { pathKey } from '../workspace/paths';
+
+export type Action = 'restore' | 'delete' | 'recreate';
+
+export interface Change {
+  path: string;
+  action: Action;
+  /** The latest recorded state: what the rewind expects to find on disk. */
+  from: FileState;
+  /** The state at the target checkpoint: what the rewind writes. */
+  to: FileState;
+  /** Sessions that changed the path after the target (`(rewind)` for a rewind's own writes). */
+  sessions: string[];
+  /** Where the content the rewind puts back came from (its `rewind` snapshot carries it on). */
+  origin?: Origin;
+}
+
+export type { NotRestorableReason };
+
+export interface NotRestorable {
+  path: string;
+  reason: NotRestorableReason;
+}
+
+export interface NotUndone {
+  tool: string;
+  summary: string;
+  effect: 'irreversible' | 'compensatable';
+  severity: Severity;
+  compensation?: string;
+  call?: string;
+  session?: string;
+  time: number;
+}
+
+/** A path whose state at the target cannot be told from the records (the disk changed, unrecorded, between two records). */
+export interface Uncertain {
+  path: string;
+  reason: UncertainReason;
+  /** The last record at or before the target, and the first after it: they disagree, nothing lies between. */
+  recorded: { seq: number; time: number };
+  found: { seq: number; time: number };
+}
+
+/** A path whose current content is the user's own (provenance): a rewind would overwrite it. */
+export interface YourEdit {
+  path: string;
+  provenance: Provenance;
+  /**
+   * The target is the rewind that put this content back: this is its undo, which returns the disk
+   * to exactly what that rewind found (kept as its pre-rewind copy). Said, not refused: an undo
+   * always works, and the user's content stays in the store.
+   */
+  undoing?: boolean;
+}
+
+/** A path whose rewind reverts content the user made after the target (it is kept in the store). */
+export interface ObservedRevert {
+  path: string;
+  /** When the first such edit after the target was seen. */
+  time: number;
+}
+
+export interface ChangeSet {
+  changes: Change[];
+  notRestorable: NotRestorable[];
+  /** With a session filter: paths the chosen sessions changed that other sessions changed too. */
+  conflicts: { path: string; sessions: string[] }[];
+  notUndone: NotUndone[];
+  /** Every session that changed something after the target, for grouping. */
+  sessions: string[];
+  /** Paths among `changes` whose state at the target is one of two versions (written, with force, as the later one). */
+  uncertain: Uncertain[];
+  /** Paths among `changes` whose content now is the user's: refused without force, like a change outside the agent. */
+  yourEdits: YourEdit[];
+  /** Paths among `changes` whose rewind reverts the user's own edits after the target. */
+  observed: ObservedRevert[];
+}
+
+export interface ChangeOptions {
+  /** Rewind only these sessions' changes. */
+  sessions?: readonly string[];
+  /** Only these paths ("restore this file only"). */
+  paths?: readonly string[];
+  /** A path for which this returns false is listed as not restorable (outside every workspace folder). */
+  allowed?: (path: string) => boolean;
+  /** The provenance of the snapshot with this sequence number, when already known (the timeline index); else derived from `records`. */
+  provenance?: (seq: number) => Provenance | undefined;
+  /** Each path's facts for this target, when already folded (the timeline index); `records` then need hold only checkpoints and calls. */
+  facts?: Map<string, PathFacts>;
+}
+
+export const REWIND_SESSION = '(rewind)';
+
+function actionFor(from: FileState, to: FileState): Action {
+  if (to.hash === null && !to.skipped) return 'delete';
+  if (from.hash === null && !from.skipped) return 'recreate';
+  return 'restore';
+}
+
+/** Phases whose content describes the disk just before something happened: evidence for the moment before them. */
+const EVIDENCE = new Set<SnapRecord['phase']>(['before', 'observed']);
+/** Phases that do not mean a session changed the path: observations and copies of what was there. */
+const NOT_A_CHANGE = new Set<SnapRecord['phase']>(['baseline', 'pre-rewind', 'observed']);
+
+export interface PathFacts {
+  /** The last record at or before the target. */
+  atOrBefore?: Sequenced<SnapRecord>;
+  /** The first record after the target. */
+  firstAfter?: Sequenced<SnapRecord>;
+  latest: Sequenced<SnapRecord>;
+  writers: Set<string>;
+  /** Records after the target whose content is the user's. */
+  userAfter: Sequenced<SnapRecord>[];
+}
+
+/**
+ * Each path's facts relative to the target at `seq`, one snapshot at a time in log order. Keeps
+ * handles, not records: `facts(build)` builds the few records a plan reads (the timeline index
+ * folds its columns this way without building 60,000 records).
+ */
+export class FactsFold<H> {
+  private readonly paths = new Map<string, { atOrBefore?: H; firstAfter?: H; latest: H; writers: Set<string>; userAfter: H[] }>();
+
+  constructor(private readonly seq: number) {}
+
+  /**
+   * One snapshot: its path, sequence number, phase and session, whether its content is the user's
+   * (provenance), and its handle. Positional, not an object: the index folds 60,000 of them per plan.
+   */
+  add(path: string, seq: number, phase: SnapRecord['phase'], session: string | undefined, user: boolean, record: H): void {
+    let f = this.paths.get(path);
+    if (!f) this.paths.set(path, (f = { latest: record, writers: new Set(), userAfter: [] }));
+    f.latest = record;
+    if (seq <= this.seq) {
+      f.atOrBefore = record;
+      return;
+    }
+    f.firstAfter ??= record;
+    if (!NOT_A_CHANGE.has(phase)) f.writers.add(phase === 'rewind' ? REWIND_SESSION : (session ?? ''));
+    if (user) f.userAfter.push(record);
+  }
+
+  facts(build: (h: H) => Sequenced<SnapRecord>): Map<string, PathFacts> {
+    const out = new Map<string, PathFacts>();
+    for (const [p, f] of this.paths) {
+      const facts: PathFacts = { latest: build(f.latest), writers: f.writers, userAfter: f.userAfter.map(build) };
+      if (f.atOrBefore !== undefined) facts.atOrBefore = build(f.atOrBefore);
+      if (f.firstAfter !== undefined) facts.firstAfter = build(f.firstAfter);
+      out.set(p, facts);
+    }
+    return out;
+  }
+}
+
+/**
+ * What a rewind to the moment `target` (a checkpoint's sequence number, or for "just before a
+ * call" the position before its call line) would do. Pure.
+ *
+ * - A path is written when its state at the target differs from its latest state and some session
+ *   (or a rewind) changed it after the target; a path only the user changed since is left alone.
+ * - Where the last record at or before the target and the first `before`/`observed` after it
+ *   disagree (the disk changed, unrecorded, in between), the path is `uncertain`: a rewind writes
+ *   it only with force, and then as the later evidence (both versions stay in the store).
+ * - Where the latest content is the user's (observed, or kept by a rewind and put back by Undo),
+ *   the path is a `yourEdits` entry: refused without force, every time.
+ * - Where the rewind reverts the user's edits made after the target, the path is in `observed`.
+ */
+export function computeChanges(records: readonly Sequenced[], target: { seq: number; id?: string }, opts: ChangeOptions = {}): ChangeSet {
+  const prov = opts.provenance ? { get: opts.provenance } : provenanceOf(records);
+  let facts = opts.facts;
+  if (!facts) {
+    const fold = new FactsFold<Sequenced<SnapRecord>>(target.seq);
+    for (const r of records) {
+      if (!isSnap(r)) continue;
+      const s = r as Sequenced<SnapRecord>;
+      fold.add(s.path, s.seq, s.phase, s.session, s.seq > target.seq && prov.get(s.seq)?.origin === 'user', s);
+    }
+    facts = fold.facts((s) => s);
+  }
+  const onlyPaths = opts.paths ? new Set(opts.paths.map((x) => pathKey(x))) : null;
+  const onlySessions = opts.sessions ? new Set(opts.sessions) : null;
+  const changes: Change[] = [];
+  const notRestorable: NotRestorable[] = [];
+  const conflicts: ChangeSet['conflicts'] = [];
+  const uncertain: Uncertain[] = [];
+  const yourEdits: YourEdit[] = [];
+  const observed: ObservedRevert[] = [];
+  const allSessions = new Set<string>();
+
+  for (const [p, f] of facts) {
+    if (onlyPaths && !onlyPaths.has(pathKey(p))) continue;
+    if (f.writers.size === 0) continue; // nothing after the target, or only the user's own edits: left alone
+    const from = stateOf(f.latest);
+    const L = f.atOrBefore;
+    const F = f.firstAfter!;
+    let to: FileState | undefined = L ? stateOf(L) : BEFORE_PHASES.has(F.phase) ? stateOf(F) : undefined;
+    let unsure: Uncertain | null = null;
+    if (L && EVIDENCE.has(F.phase) && !L.skipped && !F.skipped && !sameContent(stateOf(L), stateOf(F))) {
+      unsure = { path: p, reason: 'unrecorded-change', recorded: { seq: L.seq, time: L.time }, found: { seq: F.seq, time: F.time } };
+      to = stateOf(F);
+    }
+    // Same record (nothing after the target) or same content: nothing to write.
+    if (to && (to.seq === from.seq || sameContent(to, from))) continue;
+    const sessions = [...f.writers].sort();
+    for (const s of sessions) allSessions.add(s);
+    if (onlySessions) {
+      const mine = sessions.filter((s) => onlySessions.has(s));
+      if (mine.length === 0) continue;
+      if (mine.length < sessions.length) {
+        conflicts.push({ path: p, sessions });
+        continue;
+      }
+    }
+    if (opts.allowed && !opts.allowed(p)) {
+      notRestorable.push({ path: p, reason: 'outside-workspace' });
+      continue;
+    }
+    if (!to) {
+      notRestorable.push({ path: p, reason: 'unknown-at-target' });
+      continue;
+    }
+    if (to.skipped) {
+      notRestorable.push({ path: p, reason: to.skipped === 'too-large' ? 'too-large' : to.skipped });
+      continue;
+    }
+    const origin = prov.get(to.seq)?.origin;
+    changes.push({ path: p, action: actionFor(from, to), from, to, sessions, ...(origin ? { origin } : {}) });
+    if (unsure) uncertain.push(unsure);
+    const now = prov.get(f.latest.seq);
+    if (now?.origin === 'user') {
+      const undoing = target.id !== undefined && now.restoredBy?.checkpoint === target.id;
+      yourEdits.push({ path: p, provenance: now, ...(undoing ? { undoing } : {}) });
+    }
+    const reverted = f.userAfter.find((u) => u.seq !== f.latest.seq && !sameContent(stateOf(u), to));
+    if (reverted && now?.origin !== 'user') observed.push({ path: p, time: reverted.time });
+  }
+  const byPath = <T extends { path: string }>(a: T, b: T) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  changes.sort(byPath);
+  conflicts.sort(byPath);
+  notRestorable.sort(byPath);
+  uncertain.sort(byPath);
+  yourEdits.sort(byPath);
+  observed.sort(byPath);
+
+  const notUndone = notUndoneAfter(records, target.seq, onlySessions);
+  return { changes, notRestorable, conflicts, notUndone, sessions: [...allSessions].sort(), uncertain, yourEdits, observed };
+}
+
+/** Irreversible and compensatable calls recorded after `seq`: what a rewind there cannot undo. */
+export function notUndoneAfter(records: readonly Sequenced[], seq: number, sessions?: ReadonlySet<string> | null): NotUndone[] {
+  const out: NotUndone[] = [];
+  for (const r of records) {
+    if (r.seq <= seq || !isCall(r)) continue;
+    const c = r as Sequenced<CallRecord>;
+    if (c.effect !== 'irreversible' && c.effect !== 'compensatable') continue;
+    if (sessions && !sessions.has(c.session ?? '')) continue;
+    const item: NotUndone = {
+      tool: c.tool,
+      summary: c.summary,
+      effect: c.effect,
+      severity: c.severity ?? 'high',
+      time: c.time,
+    };
+    if (c.compensation) item.compensation = c.compensation;
+    if (c.call) item.call = c.call;
+    if (c.session) item.session = c.session;
+    out.push(item);
+  }
+  return out;
+}

@@ -1,0 +1,267 @@
+// The dry run: which recorded files a rewind to a checkpoint would write (with line counts), what
+// the safety check says about them, what it cannot restore and what it cannot undo. Touches nothing.
+import { diskFact } from '../workspace/disk';
+import { uncommittedPaths } from '../git/status';
+import { lineStats, type LineStats } from '../timeline/lineStats';
+import {
+  type Change,
+  type ChangeOptions,
+  computeChanges,
+  type NotRestorable,
+  type NotUndone,
+  type PathFacts,
+  type Uncertain,
+  type YourEdit,
+} from './changeSet';
+import type { Sequenced } from '../store/records';
+import { checkFilters } from './filters';
+import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
+import type { Store } from '../store/store';
+import { ATTEMPT_POINT, buildAttempts } from '../timeline/attempts';
+import { attemptEnd } from '../timeline/compare';
+import { BEFORE_CALL, beforeCallTarget, findCheckpoint, type RewindTarget, targetOfCheckpoint } from '../timeline/timeline';
+
+export class CheckpointNotFoundError extends Error {
+  constructor(
+    readonly id: string,
+    ambiguous: string[],
+  ) {
+    super(
+      ambiguous.length
+        ? `Checkpoint id "${id}" matches several checkpoints (${ambiguous.join(', ')}); give more of the id.`
+        : `No checkpoint "${id}" in this store; run \`agent-rewind checkpoints\` to list them.`,
+    );
+  }
+}
+
+export class CallNotFoundError extends Error {
+  constructor(readonly id: string) {
+    super(
+      `No tool call "${id}" is recorded in this store; \`agent-rewind conversation show --transcript <path> --json\` lists the call ids of a session.`,
+    );
+  }
+}
+
+/** A target string: a checkpoint id (or a unique prefix of one), `before:<call id>`, or `attempt:<n>` (the end of attempt n). */
+export function resolveTarget(records: readonly Sequenced[], ref: string, find = (r: string) => findCheckpoint(records, r)): RewindTarget {
+  if (ref.startsWith(ATTEMPT_POINT)) {
+    // An attempt's end is the rewind checkpoint that left it: going there is that rewind's undo.
+    const a = attemptEnd(buildAttempts(records), ref);
+    if (!a.end)
+      throw new AttemptInProgressError(
+        `Attempt ${a.n} is the attempt in progress: its files are what is recorded now, so there is nothing to take from it. Compare it with \`agent-rewind diff ${ref} now\`, or name an earlier attempt.`,
+      );
+    return resolveTarget(records, a.end.id, find);
+  }
+  if (ref.startsWith(BEFORE_CALL)) {
+    const id = ref.slice(BEFORE_CALL.length);
+    const t = beforeCallTarget(records, id);
+    if (!t) throw new CallNotFoundError(id);
+    return t;
+  }
+  const found = find(ref);
+  if (!found.ok) throw new CheckpointNotFoundError(ref, found.reason === 'ambiguous' ? found.matches : []);
+  return targetOfCheckpoint(found.checkpoint);
+}
+
+export class AttemptInProgressError extends Error {}
+
+export interface PlanFile extends LineStats {
+  path: string;
+  action: Change['action'];
+  sessions: string[];
+}
+
+export interface Plan {
+  target: RewindTarget;
+  files: PlanFile[];
+  blocked: Blocked[];
+  warnings: Warning[];
+  notUndone: NotUndone[];
+  notRestorable: NotRestorable[];
+  conflicts: { path: string; sessions: string[] }[];
+  /** Paths whose state at the target is one of two versions: refused without force (which writes the later one). */
+  uncertain: Uncertain[];
+  sessions: string[];
+  /** Affected files with uncommitted changes in their git repository. */
+  uncommitted: string[];
+  /** For the apply step: the changes with their states. */
+  changes: Change[];
+  records: Sequenced[];
+}
+
+export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
+  /** Skip line statistics (the apply step does not need them). */
+  noStats?: boolean;
+  /** Skip asking git about uncommitted changes. */
+  noGit?: boolean;
+  /**
+   * Read the timeline through the index (store.timeline(): checkpoints, snapshots and the calls a
+   * rewind cannot undo) rather than every line: for dry runs to a checkpoint. `plan.records` is
+   * then only the calls a rewind cannot undo (the snapshots a plan reads are folded into facts, the
+   * checkpoints' folders given apart), so a rewind (which records from them) reads the whole log.
+   */
+  viaIndex?: boolean;
+  /** The log as the caller has already read it (the extension's incremental model): not read again. */
+  records?: readonly Sequenced[];
+  /** A `paths` or `sessions` entry that matches nothing recorded throws FilterNotFoundError (the CLI's filters). */
+  strictFilters?: boolean;
+}
+
+function contentOf(store: Store, hash: string | null): Buffer | null {
+  return hash === null ? null : store.content(hash);
+}
+
+/** Line statistics of writing the content `to` over the bytes `from` gives; approximate when a blob cannot be read. */
+function statsOf(store: Store, from: () => Buffer | null, to: string | null): LineStats {
+  try {
+    return lineStats(from(), contentOf(store, to));
+  } catch {
+    return { insertions: 0, deletions: 0, approximate: true };
+  }
+}
+
+function editOrigin(y: YourEdit): EditOrigin {
+  const p = y.provenance;
+  const e: EditOrigin = {
+    since: p.since.time,
+    how: p.since.phase === 'pre-rewind' ? 'kept' : p.since.phase === 'observed' ? 'observed' : 'found',
+  };
+  if (p.restoredBy) e.restored = { time: p.restoredBy.time, undo: p.restoredBy.undo };
+  return e;
+}
+
+/** The dry run: touches nothing. */
+export function makePlan(store: Store, target: string, opts: PlanOptions = {}): Plan {
+  // A call target counts the calls of its turn: those are not all in the skeleton. Strict filters
+  // look at every path and session ever recorded: the whole log.
+  const strict = opts.strictFilters && !!(opts.paths?.length || opts.sessions?.length);
+  // Attempts are built from the whole log.
+  const indexed =
+    opts.viaIndex && !strict && !target.startsWith(BEFORE_CALL) && !target.startsWith(ATTEMPT_POINT) ? store.timeline() : null;
+  let records: Sequenced[];
+  let to: RewindTarget;
+  let facts: Map<string, PathFacts> | undefined;
+  if (indexed) {
+    // The checkpoint ids find the target; then the index folds each path's facts from its columns,
+    // building only the records they name (or, read whole, only the paths recorded after it).
+    to = resolveTarget([], target, indexed.findCheckpoint);
+    const input = indexed.planInput(to.seq);
+    records = input ? input.records : indexed.touchedAfter(to.seq);
+    facts = input?.facts;
+  } else {
+    records = opts.records ? [...opts.records] : store.read().records;
+    to = resolveTarget(records, target);
+    if (strict) checkFilters(records, opts);
+  }
+  const roots = store.roots();
+  const set = computeChanges(records, to, {
+    ...opts,
+    allowed: store.mayWriter(roots),
+    ...(indexed ? { provenance: indexed.provenance } : {}),
+    ...(facts ? { facts } : {}),
+  });
+  const maxBytes = store.config().maxFileBytes;
+  const disk = new Map<string, DiskFact>();
+  const stats = new Map<string, LineStats>();
+  // A rewind keeps a copy of everything it overwrites, so it never overwrites what it cannot copy
+  // (over the size limit, or unreadable now): listed, left as it is — even with --force.
+  const changes = set.changes.filter((c) => {
+    let read: Buffer | undefined;
+    const f = diskFact(c.path, maxBytes, (data) => (read = data));
+    const cannotKeep = f.kind === 'unreadable' ? 'unreadable' : f.kind === 'file' && f.hash === undefined ? 'too-large' : null;
+    if (cannotKeep) set.notRestorable.push({ path: c.path, reason: cannotKeep });
+    else disk.set(c.path, f);
+    // The file is what the log says it is (same sha256): the bytes just read are the `from` side of its
+    // line statistics, not read again from the store (one file read less per changed file).
+    if (!cannotKeep && !opts.noStats && read && !c.from.skipped && f.kind === 'file' && f.hash === c.from.hash) {
+      const bytes: Buffer = read;
+      stats.set(
+        c.path,
+        statsOf(store, () => bytes, c.to.hash),
+      );
+    }
+    return !cannotKeep;
+  });
+  set.notRestorable.sort((a, b) => (a.path < b.path ? -1 : 1));
+  const safety = checkSafety(changes, disk);
+  const kept = new Set(changes.map((c) => c.path));
+  // Disk = last record, but the last record is the user's own content: refused all the same.
+  const outside = new Set(safety.blocked.map((b) => b.path));
+  for (const y of set.yourEdits) {
+    if (!kept.has(y.path) || outside.has(y.path)) continue;
+    if (y.undoing) safety.warnings.push({ path: y.path, reason: 'restored-edit', since: y.provenance.since.time, edit: editOrigin(y) });
+    else safety.blocked.push({ path: y.path, reason: 'your-edit', edit: editOrigin(y) });
+  }
+  for (const o of set.observed) if (kept.has(o.path)) safety.warnings.push({ path: o.path, reason: 'observed', since: o.time });
+  safety.blocked.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const files: PlanFile[] = changes.map((c) => {
+    const s: LineStats = opts.noStats
+      ? { insertions: 0, deletions: 0 }
+      : (stats.get(c.path) ?? statsOf(store, () => (c.from.skipped ? null : contentOf(store, c.from.hash)), c.to.hash));
+    return { path: c.path, action: c.action, ...s, sessions: c.sessions };
+  });
+  return {
+    target: to,
+    files,
+    blocked: safety.blocked,
+    warnings: safety.warnings,
+    notUndone: set.notUndone,
+    notRestorable: set.notRestorable,
+    conflicts: set.conflicts,
+    uncertain: set.uncertain.filter((u) => kept.has(u.path)),
+    sessions: set.sessions,
+    uncommitted: opts.noGit ? [] : uncommittedPaths(changes.map((c) => c.path)),
+    changes,
+    records,
+  };
+}
+
+const iso = (t: number) => new Date(t).toISOString();
+
+function editJson(e: EditOrigin) {
+  return { since: iso(e.since), how: e.how, ...(e.restored ? { restored: { time: iso(e.restored.time), undo: e.restored.undo } } : {}) };
+}
+
+/** The JSON of `plan --json` (the documented fields first; extra fields after). */
+export function planJson(plan: Plan) {
+  return {
+    target: plan.target.id,
+    files: plan.files.map((f) => ({
+      path: f.path,
+      action: f.action,
+      insertions: f.insertions,
+      deletions: f.deletions,
+      ...(f.binary ? { binary: true } : {}),
+      ...(f.approximate ? { approximate: true } : {}),
+      ...(f.sessions.length ? { sessions: f.sessions } : {}),
+    })),
+    blocked: plan.blocked.map((b) => ({ path: b.path, reason: b.reason, ...(b.edit ? { edit: editJson(b.edit) } : {}) })),
+    warnings: plan.warnings.map((w) => ({
+      path: w.path,
+      reason: w.reason,
+      ...(w.since !== undefined ? { since: iso(w.since) } : {}),
+      ...(w.edit ? { edit: editJson(w.edit) } : {}),
+    })),
+    uncertain: plan.uncertain.map((u) => ({ path: u.path, reason: u.reason, recorded: iso(u.recorded.time), found: iso(u.found.time) })),
+    notUndone: plan.notUndone.map((n) => ({
+      tool: n.tool,
+      summary: n.summary,
+      effect: n.effect,
+      severity: n.severity,
+      ...(n.compensation ? { compensation: n.compensation } : {}),
+      ...(n.session ? { session: n.session } : {}),
+      time: new Date(n.time).toISOString(),
+    })),
+    notRestorable: plan.notRestorable,
+    conflicts: plan.conflicts,
+    uncommitted: plan.uncommitted,
+    checkpoint: {
+      id: plan.target.id,
+      kind: plan.target.kind,
+      label: plan.target.label,
+      time: new Date(plan.target.time).toISOString(),
+    },
+    ...(plan.target.call ? { call: plan.target.call } : {}),
+  };
+}

@@ -1,0 +1,302 @@
+// Retention and sweep. Checkpoints older than the retention period are dropped; for every path
+// the latest snapshot before the oldest kept checkpoint is kept (so `stateAt` stays exact for every
+// checkpoint that remains); shell-capture scan states untouched for the retention period are
+// dropped; blobs nobody references — no kept line, no remaining scan state — are deleted. Runs
+// under the store lock (no rewind at the same time) and the compaction lock (hooks wait while the
+// log is rewritten).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { acquireCompactionLock, acquireStoreLock } from './lock';
+import { type CheckpointRecord, isCheckpoint, isSnap, type LogRecord, type Sequenced } from './records';
+import { referencedBlobs, stateBlobs } from '../scan/references';
+import { stateCompanions, stateFile, stateFiles } from '../scan/stateFile';
+import type { Store } from './store';
+
+export interface GcReport {
+  /** With a size limit: how many checkpoints it dropped besides the retention days, and whether the store fits now. */
+  sizeLimit?: { maxBytes: number; droppedCheckpoints: number; fits: boolean };
+  keptCheckpoints: number;
+  droppedCheckpoints: number;
+  droppedLines: number;
+  blobsFreed: number;
+  bytesFreed: number;
+  tempFilesRemoved: number;
+  scanStatesRemoved: number;
+  bytesLeft: number;
+}
+
+/** Temp files a killed hook left in scan/ (a state being saved, git's output for a scan). */
+function staleScanTemps(storeDir: string, olderThanMs: number, now: number): string[] {
+  const dir = path.join(storeDir, 'scan');
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => n.endsWith('.tmp') || /^git-.*\.(out|status)$/.test(n))
+    .map((n) => path.join(dir, n))
+    .filter((f) => now - (fs.statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? now) > olderThanMs);
+}
+
+/** Removes scan states whose files (state, in-flight call…) were all last written before `cutoff`. */
+function dropOldScanStates(storeDir: string, cutoff: number): number {
+  let n = 0;
+  for (const f of stateFiles(storeDir)) {
+    const companions = stateCompanions(f);
+    const newest = Math.max(...companions.map((c) => fs.statSync(c, { throwIfNoEntry: false })?.mtimeMs ?? 0));
+    if (newest >= cutoff) continue;
+    for (const c of companions) fs.rmSync(c, { force: true });
+    n++;
+  }
+  return n;
+}
+
+/** Which records survive a retention cut (pure). */
+export function retain(records: readonly Sequenced[], cutoffTime: number): { kept: LogRecord[]; droppedCheckpoints: number } {
+  return retainFrom(records, daysBoundary(records, cutoffTime));
+}
+
+/** The sequence number of the oldest checkpoint a cut by time keeps (Infinity: none). */
+function daysBoundary(records: readonly Sequenced[], cutoffTime: number): number {
+  const firstKept = records.find((r) => isCheckpoint(r) && r.time >= cutoffTime);
+  return firstKept ? firstKept.seq : Infinity;
+}
+
+/** Keeps everything from `boundary` on, plus each path's last snapshot before it (so stateAt stays exact). */
+function retainFrom(records: readonly Sequenced[], boundary: number): { kept: LogRecord[]; droppedCheckpoints: number } {
+  const lastBefore = new Map<string, Sequenced>();
+  let droppedCheckpoints = 0;
+  for (const r of records) {
+    if (r.seq >= boundary) break;
+    if (isSnap(r)) lastBefore.set(r.path, r);
+    else if (isCheckpoint(r)) droppedCheckpoints++;
+  }
+  const keep = new Set<number>([...lastBefore.values()].map((r) => r.seq));
+  const kept: LogRecord[] = [];
+  for (const r of records) {
+    if (r.seq >= boundary || keep.has(r.seq)) {
+      const { seq: _seq, ...rest } = r;
+      kept.push(rest as LogRecord);
+    }
+  }
+  return { kept, droppedCheckpoints };
+}
+
+/** Blob hashes the records kept from `boundary` on refer to (what retainFrom keeps, without building it). */
+function keptHashes(records: readonly Sequenced[], boundary: number, into: Set<string>): Set<string> {
+  const lastBefore = new Map<string, string | null>();
+  for (const r of records) {
+    if (!isSnap(r)) continue;
+    if (r.seq >= boundary) {
+      if (r.hash) into.add(r.hash);
+    } else lastBefore.set(r.path, r.hash);
+  }
+  for (const h of lastBefore.values()) if (h) into.add(h);
+  return into;
+}
+
+/**
+ * The oldest checkpoint to keep so the store holds at most `maxBytes`: the cut moves from the
+ * retention boundary towards newer checkpoints (the oldest sessions' blobs go first), never past the
+ * newest checkpoint nor the newest rewind checkpoint (its snapshots are what undoes the last rewind),
+ * and every blob a kept checkpoint or a scan state needs stays. Binary search: what a later cut keeps
+ * is a subset of what an earlier one keeps.
+ */
+export function sizeBoundary(
+  records: readonly Sequenced[],
+  from: number,
+  maxBytes: number,
+  blobSize: ReadonlyMap<string, number>,
+  pinned: (boundary: number) => Set<string>,
+  otherBytes: number,
+): { boundary: number; fits: boolean } {
+  const cps = records.filter((r): r is Sequenced<CheckpointRecord> => isCheckpoint(r));
+  const lastRewind = [...cps].reverse().find((c) => c.kind === 'rewind');
+  const limit = Math.min(cps.at(-1)?.seq ?? Infinity, lastRewind?.seq ?? Infinity);
+  const cands = cps.filter((c) => c.seq >= from && c.seq <= limit).map((c) => c.seq);
+  if (cands.length === 0) return { boundary: from, fits: false };
+  const bytes = (b: number) => {
+    let n = otherBytes;
+    for (const h of keptHashes(records, b, pinned(b))) n += blobSize.get(h) ?? 0;
+    return n;
+  };
+  if (bytes(cands[0]!) <= maxBytes) return { boundary: cands[0]!, fits: true };
+  let lo = 0; // too big
+  let hi = cands.length - 1;
+  if (bytes(cands[hi]!) > maxBytes) return { boundary: cands[hi]!, fits: false };
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (bytes(cands[mid]!) <= maxBytes) hi = mid;
+    else lo = mid;
+  }
+  return { boundary: cands[hi]!, fits: true };
+}
+
+/** Sessions with a record from `boundary` on: they keep their scan state. */
+function sessionsFrom(records: readonly Sequenced[], boundary: number): Set<string> {
+  const out = new Set<string>();
+  for (const r of records) if (r.seq >= boundary && (r.t === 'checkpoint' || r.t === 'snap') && r.session) out.add(r.session);
+  return out;
+}
+
+/**
+ * Scan states by session, for a size cut: a session whose every record is cut loses its scan state
+ * (the baseline it would compare its next shell command with) and the copies only that state kept; a
+ * state file of no session in the log always stays.
+ */
+function scanStatesBySession(storeDir: string, records: readonly Sequenced[]) {
+  const bySession = new Map<string, { file: string; blobs: Set<string> }>();
+  for (const sess of sessionsFrom(records, 0)) {
+    const file = stateFile(storeDir, sess);
+    const blobs = stateBlobs(file);
+    if (blobs) bySession.set(sess, { file, blobs });
+  }
+  const known = new Set([...bySession.values()].map((v) => v.file));
+  const always = new Set<string>();
+  for (const f of stateFiles(storeDir)) if (!known.has(f.replace(/\.json$/, '.scan'))) for (const h of stateBlobs(f) ?? []) always.add(h);
+  const pinned = (boundary: number) => {
+    const out = new Set(always);
+    for (const sess of sessionsFrom(records, boundary)) for (const h of bySession.get(sess)?.blobs ?? []) out.add(h);
+    return out;
+  };
+  const dropCut = (boundary: number) => {
+    const kept = sessionsFrom(records, boundary);
+    let n = 0;
+    for (const [sess, { file }] of bySession) {
+      if (kept.has(sess)) continue;
+      for (const c of stateCompanions(file)) fs.rmSync(c, { force: true });
+      n++;
+    }
+    return n;
+  };
+  return { pinned, dropCut };
+}
+
+/** Every blob's size on disk. */
+export function blobSizes(store: Store): Map<string, number> {
+  const sizes = new Map<string, number>();
+  for (const h of store.blobs.list()) {
+    const st = fs.statSync(store.blobs.pathOf(h), { throwIfNoEntry: false });
+    if (st) sizes.set(h, st.size);
+  }
+  return sizes;
+}
+
+function dirBytes(dir: string): number {
+  let total = 0;
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) total += dirBytes(p);
+    else {
+      try {
+        total += fs.lstatSync(p).size;
+      } catch {
+        /* gone */
+      }
+    }
+  }
+  return total;
+}
+
+export function storeBytes(store: Store): number {
+  return dirBytes(store.dir);
+}
+
+export interface GcLimits {
+  /** Keep the store at most this big (besides the retention days): the oldest checkpoints go first. */
+  maxBytes?: number;
+}
+
+export function gc(store: Store, keepDays: number, now = Date.now(), limits: GcLimits = {}): GcReport {
+  const releaseStore = acquireStoreLock(store.dir, 'cleanup');
+  try {
+    const releaseCompaction = acquireCompactionLock(store.dir);
+    let droppedCheckpoints = 0;
+    let droppedLines = 0;
+    let blobsFreed = 0;
+    let bytesFreed = 0;
+    let scanStatesRemoved = 0;
+    let keptRecords: LogRecord[];
+    let sizeLimit: GcReport['sizeLimit'];
+    try {
+      const { records, problems } = store.read();
+      let boundary = daysBoundary(records, now - keepDays * 86400000);
+      if (limits.maxBytes !== undefined && boundary !== Infinity) {
+        const sizes = blobSizes(store);
+        let blobTotal = 0;
+        for (const n of sizes.values()) blobTotal += n;
+        const scan = scanStatesBySession(store.dir, records);
+        const r = sizeBoundary(records, boundary, limits.maxBytes, sizes, scan.pinned, storeBytes(store) - blobTotal);
+        const dropped = records.filter((x) => isCheckpoint(x) && x.seq >= boundary && x.seq < r.boundary).length;
+        sizeLimit = { maxBytes: limits.maxBytes, droppedCheckpoints: dropped, fits: r.fits };
+        if (dropped > 0) scanStatesRemoved += scan.dropCut(r.boundary);
+        boundary = r.boundary;
+      }
+      const cut = retainFrom(records, boundary);
+      droppedCheckpoints = cut.droppedCheckpoints;
+      keptRecords = cut.kept;
+      droppedLines = records.length + problems.length - cut.kept.length;
+      if (droppedLines > 0) {
+        const tmp = `${store.logFile}.gc.tmp`;
+        const fd = fs.openSync(tmp, 'w', 0o600);
+        try {
+          fs.writeSync(fd, keptRecords.map((r) => JSON.stringify(r)).join('\n') + (keptRecords.length ? '\n' : ''));
+          fs.fsyncSync(fd);
+        } finally {
+          fs.closeSync(fd);
+        }
+        fs.renameSync(tmp, store.logFile);
+      }
+      // Sweep while hooks still wait: a blob a hook writes now could not be referenced yet. A
+      // live session's scan state holds the only copy of files as they were before the next
+      // shell command (untracked or dirty ones): those blobs stay.
+      scanStatesRemoved += dropOldScanStates(store.dir, now - keepDays * 86400000);
+      const referenced = referencedBlobs(store.dir);
+      for (const r of keptRecords) if (r.t === 'snap' && r.hash) referenced.add(r.hash);
+      for (const hash of [...store.blobs.list()]) {
+        if (referenced.has(hash)) continue;
+        const p = store.blobs.pathOf(hash);
+        try {
+          bytesFreed += fs.statSync(p).size;
+          fs.unlinkSync(p);
+          blobsFreed++;
+        } catch {
+          /* gone */
+        }
+      }
+    } finally {
+      releaseCompaction();
+    }
+    let tempFilesRemoved = 0;
+    for (const t of [...store.blobs.staleTemps(3600000, now), ...staleScanTemps(store.dir, 3600000, now)]) {
+      try {
+        fs.unlinkSync(t);
+        tempFilesRemoved++;
+      } catch {
+        /* gone */
+      }
+    }
+    const keptCheckpoints = keptRecords.filter((r) => r.t === 'checkpoint').length;
+    return {
+      ...(sizeLimit ? { sizeLimit } : {}),
+      keptCheckpoints,
+      droppedCheckpoints,
+      droppedLines,
+      blobsFreed,
+      bytesFreed,
+      tempFilesRemoved,
+      scanStatesRemoved,
+      bytesLeft: storeBytes(store),
+    };
+  } finally {
+    releaseStore();
+  }
+}

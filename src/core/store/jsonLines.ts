@@ -1,0 +1,73 @@
+// Append-only JSONL files (files.jsonl, lineage.jsonl, sessions/<id>.jsonl): each append is one
+// O_APPEND write, so concurrent hooks never interleave inside a line; readers skip torn or garbage
+// lines; nobody rewrites such a file in place.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fault, faultsArmed } from '../faults';
+import { writeAll } from './fsx';
+
+/**
+ * Appends values as complete lines with one O_APPEND write, creating the file (0600) and, with
+ * `mkdir`, its folder (0700). Survives a torn last line left by a killed writer. A short write (a
+ * full disk) loops and then throws: never a silently truncated line.
+ */
+export function appendJsonLines(file: string, values: readonly unknown[], opts: { mkdir?: boolean; faultPoint?: string } = {}): void {
+  if (values.length === 0) return;
+  let text = '';
+  for (const v of values) text += JSON.stringify(v) + '\n';
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'a+', 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || !opts.mkdir) throw e;
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fd = fs.openSync(file, 'a+', 0o600);
+  }
+  try {
+    // A writer killed mid-line leaves no newline: start on a fresh line so only the fragment is lost.
+    const size = fs.fstatSync(fd).size;
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      fs.readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) text = '\n' + text;
+    }
+    if (faultsArmed && opts.faultPoint) {
+      // Kill tests: die with half of this append written (a torn last line).
+      const buf = Buffer.from(text);
+      const half = Math.floor(buf.length / 2);
+      writeAll(fd, buf.subarray(0, half));
+      fault(opts.faultPoint);
+      writeAll(fd, buf.subarray(half));
+    } else writeAll(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The JSON objects of a file, in order; missing file = none, bad lines skipped. */
+export function readJsonLines(file: string): Record<string, unknown>[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  const out: Record<string, unknown>[] = [];
+  for (const line of text.split('\n')) {
+    const v = jsonObjectLine(line);
+    if (v) out.push(v);
+  }
+  return out;
+}
+
+/** One line's JSON object, or null (blank, torn or garbage, or not an object). */
+export function jsonObjectLine(line: string): Record<string, unknown> | null {
+  if (!line.trim()) return null;
+  try {
+    const v: unknown = JSON.parse(line);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null; // a torn line: skipped
+  }
+}

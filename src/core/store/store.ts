@@ -1,0 +1,264 @@
+// The facade over one store directory: store.json (format), config.json (settings), objects/
+// (blobs), files.jsonl (the timeline), errors.log. Created owner-only: the store holds copies of
+// source files and conversations.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { BlobStore, sha256 } from './blobs';
+import { readConfig, type StoreConfig } from './config';
+import { readDisk } from '../workspace/disk';
+import { appendRecords, type LogContents, readLog } from './fileLog';
+import { type LatestTable, latestSnaps } from '../timeline/latestSnaps';
+import { checkAbsolutePath, isInside } from '../workspace/paths';
+import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from '../timeline/timelineIndex';
+import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './records';
+import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFormat';
+import { checkStoreFolder } from './workspaceStore';
+
+export class StoreMissingError extends Error {
+  constructor(readonly dir: string) {
+    super(`No Agent Rewind store at ${dir}. Check --store / AGENT_REWIND_STORE, or record a session first.`);
+  }
+}
+
+/** The real path of `dir`, or of its nearest existing ancestor (a path still to be created resolves there). */
+function realExistingDir(dir: string): string | null {
+  for (let d = dir, rest = ''; ;) {
+    try {
+      return path.join(fs.realpathSync(d), rest);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
+      const up = path.dirname(d);
+      if (up === d) return null;
+      rest = path.join(path.basename(d), rest);
+      d = up;
+    }
+  }
+}
+
+/**
+ * Appends one line to `<dir>/errors.log`, also for a store that cannot be opened (a damaged
+ * store.json); never throws.
+ */
+export function logStoreError(dir: string, message: string, detail?: unknown): void {
+  try {
+    const line = JSON.stringify({ time: new Date().toISOString(), message, ...(detail === undefined ? {} : { detail }) });
+    fs.appendFileSync(path.join(dir, 'errors.log'), line + '\n', { mode: 0o600 });
+  } catch {
+    /* the agent is never blocked, not even by a full disk */
+  }
+}
+
+export interface SnapshotMeta {
+  origin?: Origin;
+  session?: string;
+  tool?: string;
+  call?: string;
+  time?: number;
+}
+
+export class Store {
+  readonly blobs: BlobStore;
+  readonly logFile: string;
+  private cachedMeta: StoreMeta | undefined;
+  private cachedConfig: StoreConfig | undefined;
+
+  private constructor(readonly dir: string) {
+    this.blobs = new BlobStore(dir);
+    this.logFile = path.join(dir, 'files.jsonl');
+  }
+
+  /**
+   * Opens a store; with `create`, makes it (owner-only) when missing. Refuses unknown formats, and a
+   * folder that holds other things (NotAStoreError): a store never moves into someone else's folder —
+   * for the CLI's `--store`, the hook and VS Code alike.
+   */
+  static open(dir: string, opts: { create?: boolean; notYet?: boolean } = {}): Store {
+    const abs = path.resolve(dir);
+    const s = new Store(abs);
+    const metaFile = path.join(abs, 'store.json');
+    if (!fs.existsSync(metaFile)) {
+      checkStoreFolder(abs); // only here: a folder with store.json is a store, and the hook's hot path skips the readdir
+      if (!opts.create) {
+        // `notYet`: a store the first recorded event will create (VS Code opens it before that and
+        // creates nothing); it reads as empty until then (see exists()).
+        if (!s.exists() && !opts.notYet) throw new StoreMissingError(abs);
+      } else {
+        fs.mkdirSync(abs, { recursive: true, mode: 0o700 });
+        s.writeMeta({ format: STORE_FORMAT, created: Date.now(), roots: [], createdBy: 'agent-rewind' }, true);
+      }
+    }
+    s.meta(); // throws StoreFormatError for a format we do not know
+    return s;
+  }
+
+  /** True once something was recorded here (a hook made the store, or an older store with only its log). */
+  exists(): boolean {
+    return fs.existsSync(path.join(this.dir, 'store.json')) || fs.existsSync(this.logFile);
+  }
+
+  meta(): StoreMeta {
+    if (this.cachedMeta) return this.cachedMeta;
+    const file = path.join(this.dir, 'store.json');
+    let raw: unknown;
+    let text: string | null = null;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') raw = { format: STORE_FORMAT, created: 0, roots: [] };
+      else throw e;
+    }
+    if (text !== null) {
+      try {
+        raw = JSON.parse(text);
+      } catch {
+        throw new StoreDamagedError(file, text.trim() === '' ? 'it is empty' : 'it is not valid JSON, perhaps cut short');
+      }
+    }
+    this.cachedMeta = migrateMeta(raw);
+    return this.cachedMeta;
+  }
+
+  private writeMeta(meta: StoreMeta, exclusive = false): void {
+    const file = path.join(this.dir, 'store.json');
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(meta, null, 2) + '\n', { mode: 0o600 });
+    if (exclusive) {
+      // Two hooks creating the same store at once: the first one's store.json wins.
+      try {
+        fs.linkSync(tmp, file);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      fs.unlinkSync(tmp);
+    } else {
+      fs.renameSync(tmp, file);
+    }
+    this.cachedMeta = undefined;
+  }
+
+  /** Adds workspace folders this store may write (the agent's project folder, VS Code's folders). */
+  addRoots(roots: readonly string[]): void {
+    const meta = this.meta();
+    const add = roots.filter((r) => !meta.roots.some((k) => isInside(r, k)));
+    if (add.length === 0) return;
+    this.writeMeta({ ...meta, roots: [...meta.roots, ...add] });
+  }
+
+  /**
+   * Workspace folders this store may write: store.json's roots, which only a session's workspace root
+   * (core/workspace/roots.ts), `--root` or VS Code's folders add. A checkpoint's working folder is not one by
+   * itself: a session outside the workspace must not make its folder writable.
+   */
+  roots(): string[] {
+    return [...this.meta().roots];
+  }
+
+  /**
+   * True when the store may write `p`: inside a known workspace folder — by its name and by where
+   * its folder really is (a symlinked folder on the way must not lead out of the workspace) —
+   * never inside `.git` or the store.
+   */
+  mayWrite(p: string, roots: readonly string[]): boolean {
+    return this.mayWriter(roots)(p);
+  }
+
+  /**
+   * `mayWrite` for many paths at one moment (a plan's): each folder's real path is looked up once
+   * (a plan of thousands of files in a few folders would otherwise resolve each folder per file).
+   */
+  mayWriter(roots: readonly string[]): (p: string) => boolean {
+    const real = new Map<string, string | null>();
+    const realDir = (d: string) => {
+      let r = real.get(d);
+      if (r === undefined) real.set(d, (r = realExistingDir(d)));
+      return r;
+    };
+    return (p) => {
+      if (checkAbsolutePath(p) !== p) return false;
+      if (p.split(/[\\/]/).includes('.git')) return false;
+      if (isInside(p, this.dir)) return false;
+      const inside = roots.filter((r) => isInside(p, r));
+      if (inside.length === 0) return false;
+      const dir = realDir(path.dirname(p));
+      return dir !== null && inside.some((r) => isInside(dir, realDir(r) ?? r));
+    };
+  }
+
+  config(): StoreConfig {
+    return (this.cachedConfig ??= readConfig(path.join(this.dir, 'config.json')));
+  }
+
+  read(): LogContents {
+    return readLog(this.logFile);
+  }
+
+  /**
+   * Every checkpoint and snapshot record and every call a rewind cannot undo, with their sequence
+   * numbers — all that the checkpoint list, stateAt and a plan need — read through the rebuildable
+   * index beside the log (core/timeline/timelineIndex.ts) instead of parsing every line.
+   */
+  timeline(): SkeletonRead {
+    return readSkeleton(this.dir, this.logFile);
+  }
+
+  /** Every checkpoint with its changed-file count, through the index without the snapshots. */
+  checkpointList(): CheckpointList {
+    return readCheckpointList(this.dir, this.logFile);
+  }
+
+  /**
+   * The latest snapshot of every recorded path (what the log says is on disk now), for the
+   * boundary observation on the hook path (core/timeline/latestSnaps.ts keeps it cached).
+   */
+  latestSnaps(): LatestTable {
+    return latestSnaps(this.dir, this.logFile);
+  }
+
+  append(records: readonly LogRecord[]): void {
+    appendRecords(this.logFile, records);
+  }
+
+  /** Reads `p` from disk and returns the snapshot record (blob stored), or null for FIFOs and devices. */
+  snapshot(p: string, phase: SnapPhase, meta: SnapshotMeta = {}): SnapRecord | null {
+    const r = readDisk(p, this.config().maxFileBytes);
+    const base = { t: 'snap' as const, path: p, phase, time: meta.time ?? Date.now() };
+    const extra: Partial<SnapRecord> = {};
+    if (meta.origin) extra.origin = meta.origin;
+    if (meta.session) extra.session = meta.session;
+    if (meta.tool) extra.tool = meta.tool;
+    if (meta.call) extra.call = meta.call;
+    switch (r.kind) {
+      case 'missing':
+        return { ...base, hash: null, ...(r.missingDirs.length ? { dirs: r.missingDirs } : {}), ...extra };
+      case 'file':
+        return { ...base, hash: this.blobs.put(r.data), size: r.size, mtime: r.mtime, mode: r.mode, ...extra };
+      case 'symlink':
+        return { ...base, hash: this.blobs.put(r.data), size: r.size, mtime: r.mtime, link: true, ...extra };
+      case 'too-large':
+        return { ...base, hash: null, size: r.size, mtime: r.mtime, mode: r.mode, skipped: 'too-large', ...extra };
+      case 'unreadable':
+        return { ...base, hash: null, skipped: 'unreadable', ...extra };
+      case 'other':
+        return null;
+    }
+  }
+
+  checkpointRecord(c: Omit<CheckpointRecord, 't' | 'time'> & { time?: number }): CheckpointRecord {
+    return { t: 'checkpoint', time: Date.now(), ...c };
+  }
+
+  /** Appends one line to errors.log (bad hook input and the like); never throws. */
+  logError(message: string, detail?: unknown): void {
+    logStoreError(this.dir, message, detail);
+  }
+
+  /** Reads a stored blob (verified), for the content of a recorded state. */
+  content(hash: string): Buffer {
+    return this.blobs.get(hash);
+  }
+
+  hashOf(data: Uint8Array): string {
+    return sha256(data);
+  }
+}

@@ -1,0 +1,95 @@
+// Words for rewinds that undo rewinds. A rewind to a `rewind` checkpoint is an undo (it puts back
+// what that rewind overwrote); a rewind to an undo's checkpoint is a redo, and so on. Following the
+// chain of targets to the first point that is not a rewind gives labels that never nest
+// ("Before undo of rewind to "Add due dates"", not "Before rewind to "Before rewind to "…"").
+// Pure: the caller passes lookups over the records.
+import type { CheckpointRecord, LogRecord } from '../store/records';
+import { isCall, isCheckpoint } from '../store/records';
+import { oneLine } from '../../shared/text';
+
+export type RewindAction = 'rewind' | 'undo' | 'redo';
+
+export interface RewindLookups {
+  checkpoint: (id: string) => CheckpointRecord | undefined;
+  call: (id: string) => { tool: string; summary: string } | undefined;
+}
+
+export interface RewindMeaning {
+  action: RewindAction;
+  /** The point the original rewind went back to, ready to follow "to ": `"Add due dates"`, `just before "Bash: git push"`. */
+  point: string;
+}
+
+/** Where a rewind to `target` leads, in words. */
+export function rewindMeaning(
+  target: Pick<CheckpointRecord, 'kind' | 'label' | 'target' | 'targetCall'>,
+  look: RewindLookups,
+): RewindMeaning {
+  let depth = 0;
+  let cur: Pick<CheckpointRecord, 'kind' | 'label' | 'target' | 'targetCall'> | undefined = target;
+  let point = 'an earlier point';
+  // Bounded: a damaged store could, in theory, hold a cycle of targets.
+  for (let guard = 0; cur && guard < 1000; guard++) {
+    if (cur.kind !== 'rewind') {
+      point = describeTarget(cur.kind, cur.label);
+      break;
+    }
+    depth++;
+    if (cur.targetCall) {
+      const call = look.call(cur.targetCall);
+      point = call ? describeTarget('before-call', `${call.tool}: ${call.summary}`) : 'just before a tool call';
+      break;
+    }
+    cur = cur.target ? look.checkpoint(cur.target) : undefined;
+  }
+  return { action: depth === 0 ? 'rewind' : depth % 2 === 1 ? 'undo' : 'redo', point };
+}
+
+/** A point as it completes "rewind to …". */
+export function describeTarget(kind: CheckpointRecord['kind'] | 'before-call', label: string): string {
+  switch (kind) {
+    case 'before-tool':
+    case 'before-call':
+      return `just before "${oneLine(label, 80)}"`;
+    case 'session-start':
+      return label ? `"${oneLine(label, 80)}"` : 'the start of a session';
+    default:
+      return `"${oneLine(label, 80)}"`;
+  }
+}
+
+const NOUN: Record<RewindAction, string> = { rewind: 'rewind', undo: 'undo of rewind', redo: 'redo of rewind' };
+
+/** The label of the checkpoint taken before a rewind to `target`: never nested. */
+export function rewindCheckpointLabel(
+  target: Pick<CheckpointRecord, 'kind' | 'label' | 'target' | 'targetCall'>,
+  look: RewindLookups,
+): string {
+  const m = rewindMeaning(target, look);
+  return `Before ${NOUN[m.action]} to ${m.point}`;
+}
+
+/** The label a `rewind` checkpoint shows, computed from its own target (old stores hold nested labels). */
+export function labelOfRewindCheckpoint(
+  c: Pick<CheckpointRecord, 'kind' | 'label' | 'target' | 'targetCall'>,
+  look: RewindLookups,
+): string {
+  if (c.kind !== 'rewind') return c.label;
+  if (c.targetCall) {
+    const call = look.call(c.targetCall);
+    return call ? `Before rewind to ${describeTarget('before-call', `${call.tool}: ${call.summary}`)}` : c.label;
+  }
+  const t = c.target ? look.checkpoint(c.target) : undefined;
+  return t ? rewindCheckpointLabel(t, look) : c.label;
+}
+
+/** Lookups over the records, in one pass. */
+export function rewindLookups(records: readonly LogRecord[]): RewindLookups {
+  const cps = new Map<string, CheckpointRecord>();
+  const calls = new Map<string, { tool: string; summary: string }>();
+  for (const r of records) {
+    if (isCheckpoint(r)) cps.set(r.id, r);
+    else if (isCall(r) && r.call && !calls.has(r.call)) calls.set(r.call, { tool: r.tool, summary: r.summary });
+  }
+  return { checkpoint: (id) => cps.get(id), call: (id) => calls.get(id) };
+}

@@ -1,0 +1,555 @@
+// `timeline.idx`: the skeleton of files.jsonl kept beside it, so `checkpoints` and `plan` at
+// 10,000 checkpoints do not parse 100,000 JSON lines (28 MB) every time. The skeleton is every
+// checkpoint and snapshot record and every call a rewind cannot undo (irreversible, compensatable)
+// — all that the checkpoint list, stateAt, provenance and the plan read — with their true
+// sequence numbers; the other call lines (most of the log's bytes) are left out. Four parts, each
+// parsed only when needed: a header line (the log prefix it describes, the parts' lengths); the
+// checkpoints and calls, whole; the snapshots as columns with their
+// provenance (snapColumns.ts; what a plan adds); the keys a plan needs of the first part —
+// checkpoint ids, where each checkpoint's JSON lies in it, the calls — so a plan parses one
+// checkpoint, not 10,000; and the checkpoint list (`checkpoints` reads only this: the fields it
+// prints, as columns, with each one's file count: less than half the first part's bytes).
+//
+// Derived and disposable, like latest.json: it names the log prefix it was made from
+// (logPrefix.ts) and is used only while the log still starts with it; the lines after that prefix
+// are parsed and added. Missing, unreadable, foreign or stale: the log is read whole and the index
+// written again. Never the source of truth: `verify` compares it with a full read.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { LogContents, LogProblem } from '../store/fileLog';
+import { FactsFold, type PathFacts } from '../rewind/changeSet';
+import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
+import { readRange, writeDerived } from '../store/logPrefix';
+import { type LogPosition, readTail, type TailRead } from '../store/logTail';
+import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from '../store/records';
+import { encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } from './snapColumns';
+import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn } from './timeline';
+
+export const INDEX_FILE = 'timeline.idx';
+const VERSION = 7;
+/** Write the index again once this much log has been appended since (a prompt adds a few KB). */
+const REWRITE_AFTER_BYTES = 256 * 1024;
+
+/** The records the skeleton keeps: what checkpoints, stateAt, provenance and plans read. */
+export function inSkeleton(r: LogRecord): boolean {
+  return r.t !== 'call' || r.effect === 'irreversible' || r.effect === 'compensatable';
+}
+
+/** Merges two lists sorted by seq. */
+function merge(a: Sequenced[], b: Sequenced[]): Sequenced[] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const out: Sequenced[] = new Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i]!.seq < b[j]!.seq ? a[i++]! : b[j++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
+}
+
+type Parts = [number, number, number, number];
+
+interface Header extends LogPosition {
+  v: number;
+  /** Lengths in bytes of the four parts after the header line. */
+  parts: Parts;
+}
+
+interface CheckpointPart {
+  problems: LogProblem[];
+  /** Checkpoint and call records, whole, in order (with seq). */
+  other: Sequenced[];
+}
+
+/** What a plan reads of the checkpoint part, without parsing it: its checkpoints' ids and places, and the calls. */
+interface KeysPart {
+  /** Each checkpoint's id, sequence number, and where its JSON lies in the checkpoint part (offset, length). */
+  ids: string[];
+  seq: number[];
+  at: number[];
+  len: number[];
+  /** The part's other records (the calls a rewind cannot undo), in order. */
+  rest: Sequenced[];
+}
+
+/** What `checkpoints` lists, as columns in checkpoint order (the keys' order), and what the last one's file count goes on from. */
+interface ListPart {
+  ids: string[];
+  seq: number[];
+  time: number[];
+  kind: CheckpointRecord['kind'][];
+  label: string[];
+  session: (string | null)[];
+  agent: (string | null)[];
+  /** Changed-file count of each checkpoint (filesPerCheckpoint). */
+  files: number[];
+  /** The snapshots after the last checkpoint: its span may go on in the lines after the index. */
+  lastSpan: Sequenced[];
+}
+
+/** A checkpoint as the list has it: no working folder, transcript or prompt id. */
+export type CheckpointSummary = Sequenced<Pick<CheckpointRecord, 't' | 'id' | 'time' | 'kind' | 'label' | 'session' | 'agent'>>;
+
+function summaryOf(c: Sequenced<CheckpointRecord>): CheckpointSummary {
+  const s: CheckpointSummary = { t: 'checkpoint', id: c.id, time: c.time, kind: c.kind, label: c.label, seq: c.seq };
+  if (c.session !== undefined) s.session = c.session;
+  if (c.agent !== undefined) s.agent = c.agent;
+  return s;
+}
+
+function listPartOf(cps: readonly Sequenced<CheckpointRecord>[], files: number[], lastSpan: Sequenced[]): ListPart {
+  return {
+    ids: cps.map((c) => c.id),
+    seq: cps.map((c) => c.seq),
+    time: cps.map((c) => c.time),
+    kind: cps.map((c) => c.kind),
+    label: cps.map((c) => c.label),
+    session: cps.map((c) => c.session ?? null),
+    agent: cps.map((c) => c.agent ?? null),
+    files,
+    lastSpan,
+  };
+}
+
+/** The index as read: each part read and parsed on first use. */
+class IndexRead {
+  private cps: CheckpointPart | undefined;
+  private snapCols: SnapColumns | undefined;
+  private keyPart: KeysPart | undefined;
+  private list: ListPart | undefined;
+
+  private constructor(
+    readonly pos: LogPosition,
+    private readonly file: string,
+    private readonly ino: number,
+    private readonly parts: Parts,
+    private readonly start: number,
+  ) {}
+
+  /** Bytes `from`..`to` of part `n`, as long as the file is the one the header was read from (a writer replaces it whole). */
+  private part(n: 0 | 1 | 2 | 3, from = 0, to = this.parts[n]): Buffer {
+    const fd = fs.openSync(this.file, 'r');
+    try {
+      if (fs.fstatSync(fd).ino !== this.ino) throw new Error(`${INDEX_FILE} was replaced while being read`);
+      let at = this.start;
+      for (let i = 0; i < n; i++) at += this.parts[i]! + 1;
+      return readRange(fd, at + from, at + Math.min(to, this.parts[n]));
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  // The JSON parts are ASCII (asciiJson): read as latin1, which costs nothing next to decoding UTF-8.
+  checkpointPart(): CheckpointPart {
+    return (this.cps ??= JSON.parse(this.part(0).toString('latin1')) as CheckpointPart);
+  }
+
+  snapPart(): SnapColumns {
+    return (this.snapCols ??= snapsFromBytes(this.part(1)));
+  }
+
+  keys(): KeysPart {
+    if (this.keyPart) return this.keyPart;
+    const k = JSON.parse(this.part(2).toString('latin1')) as KeysPart;
+    const n = k.ids.length;
+    if (k.seq.length !== n || k.at.length !== n || k.len.length !== n || !Array.isArray(k.rest))
+      throw new Error(`${INDEX_FILE}: keys that do not fit together`);
+    return (this.keyPart = k);
+  }
+
+  listPart(): ListPart {
+    if (this.list) return this.list;
+    const l = JSON.parse(this.part(3).toString('latin1')) as ListPart;
+    const n = l.ids.length;
+    if ([l.seq, l.time, l.kind, l.label, l.session, l.agent, l.files].some((col) => !Array.isArray(col) || col.length !== n))
+      throw new Error(`${INDEX_FILE}: a checkpoint list that does not fit together`);
+    if (!Array.isArray(l.lastSpan)) throw new Error(`${INDEX_FILE}: a checkpoint list without its last span`);
+    return (this.list = l);
+  }
+
+  /** The `i`th indexed checkpoint, parsed from its place in the checkpoint part alone (`verify` compares it, unchecked). */
+  checkpoint(i: number, check = true): Sequenced<CheckpointRecord> {
+    const k = this.keys();
+    const r = JSON.parse(this.part(0, k.at[i]!, k.at[i]! + k.len[i]!).toString('latin1')) as Sequenced<CheckpointRecord>;
+    if (check && (r.t !== 'checkpoint' || r.id !== k.ids[i] || r.seq !== k.seq[i]))
+      throw new Error(`${INDEX_FILE}: a checkpoint out of place`);
+    return r;
+  }
+
+  static read(file: string): IndexRead | null {
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch {
+      return null;
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      const head = readRange(fd, 0, Math.min(st.size, 4096)).toString('latin1');
+      const nl = head.indexOf('\n');
+      const h = JSON.parse(head.slice(0, nl)) as Header;
+      if (!h || h.v !== VERSION || !Array.isArray(h.parts) || h.parts.length !== 4) return null;
+      if (nl + 1 + h.parts[0] + 1 + h.parts[1] + 1 + h.parts[2] + 1 + h.parts[3] !== st.size) return null;
+      return new IndexRead({ ino: h.ino, size: h.size, mark: h.mark, seq: h.seq, lines: h.lines }, file, st.ino, h.parts, nl + 1);
+    } catch {
+      return null;
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+}
+
+/** JSON with every non-ASCII character escaped (\\uXXXX): the same value, readable as latin1. */
+function asciiJson(v: unknown): string {
+  return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+function writeIndex(file: string, pos: LogPosition, skeleton: LogContents, provenance: (seq: number) => Provenance | undefined): void {
+  const snaps: Sequenced<SnapRecord>[] = [];
+  const other: Sequenced[] = [];
+  let lastCp = -1;
+  for (const r of skeleton.records) {
+    if (r.t === 'snap') snaps.push(r as Sequenced<SnapRecord>);
+    else other.push(r);
+    if (r.t === 'checkpoint') lastCp = r.seq;
+  }
+  const perCp = filesPerCheckpoint(skeleton.records);
+  const cpRecords = other.filter((r) => r.t === 'checkpoint') as Sequenced<CheckpointRecord>[];
+  const files = cpRecords.map((c) => perCp.get(c.id)?.length ?? 0);
+  const lastSpan = lastCp < 0 ? [] : snaps.filter((r) => r.seq > lastCp);
+  // The checkpoint part is written record by record, `other` last, to know where each checkpoint lies in it.
+  let cps = asciiJson({ problems: skeleton.problems } satisfies Omit<CheckpointPart, 'other'>).slice(0, -1) + ',"other":[';
+  const keys: KeysPart = { ids: [], seq: [], at: [], len: [], rest: [] };
+  other.forEach((r, i) => {
+    const json = asciiJson(r);
+    if (r.t === 'checkpoint') {
+      keys.ids.push(r.id);
+      keys.seq.push(r.seq);
+      keys.at.push(cps.length + (i ? 1 : 0));
+      keys.len.push(json.length);
+    } else keys.rest.push(r);
+    cps += (i ? ',' : '') + json;
+  });
+  cps += ']}';
+  const keyJson = asciiJson(keys);
+  const cols = snapBytes(encodeSnaps(snaps, provenance), asciiJson);
+  const listJson = asciiJson(listPartOf(cpRecords, files, lastSpan));
+  const header: Header = { v: VERSION, ...pos, parts: [cps.length, cols.length, keyJson.length, listJson.length] };
+  writeDerived(
+    file,
+    Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${cps}\n`, 'latin1'), cols, Buffer.from(`\n${keyJson}\n${listJson}`, 'latin1')]),
+  );
+}
+
+const skeletonOf = (c: LogContents): LogContents => ({ records: c.records.filter(inSkeleton), problems: c.problems });
+
+/** AGENT_REWIND_INDEX=off: read the whole log every time, as before the index (the bench's baseline; a way out). */
+const indexOff = () => process.env.AGENT_REWIND_INDEX === 'off';
+
+/**
+ * The index in `storeDir` and the log lines after it, with the parts `use` reads parsed; null when
+ * there is no usable index (then the caller reads the log whole).
+ */
+function indexAndTail(storeDir: string, logFile: string, use: (idx: IndexRead, tail: TailRead) => void) {
+  if (indexOff()) return null;
+  const idx = IndexRead.read(path.join(storeDir, INDEX_FILE));
+  const tail = idx ? readTail(logFile, idx.pos) : null;
+  if (!idx || !tail) return null;
+  try {
+    use(idx, tail);
+  } catch {
+    return null;
+  }
+  return { idx, tail, added: skeletonOf(tail.complete), partial: skeletonOf(tail.partial) };
+}
+
+/** What a plan to the moment `seq` reads (see SkeletonRead.planInput). */
+export interface PlanInput {
+  /** The calls a rewind cannot undo (and any checkpoints appended after the index). */
+  records: Sequenced[];
+  facts: Map<string, PathFacts>;
+}
+
+export interface SkeletonRead extends LogContents {
+  /** 'index': the index and the lines after it were read; 'full': the whole log (and the index was written). */
+  via: 'index' | 'full';
+  /** The provenance of a snapshot among `records` (what provenanceOf(records) says of it). */
+  provenance: (seq: number) => Provenance | undefined;
+  /** findCheckpoint over `records`, without building them. */
+  findCheckpoint: (idOrPrefix: string) => FindResult;
+  /**
+   * `records` without the snapshots of paths not recorded after `seq`: all that a plan to a
+   * checkpoint at `seq` reads (computeChanges leaves those paths alone), built without the rest.
+   */
+  touchedAfter: (seq: number) => Sequenced[];
+  /**
+   * What a plan to the moment `seq` reads: the calls, and each path's facts (plan.ts) folded from
+   * the index's columns — from each path's last row at or before `seq` on, building only the
+   * records those facts name. Null when the log was read whole: computeChanges folds the records itself.
+   */
+  planInput: (seq: number) => PlanInput | null;
+}
+
+/** `touchedAfter` over records in memory. */
+function touchedAfterIn(records: readonly Sequenced[], seq: number): Sequenced[] {
+  const touched = new Set<string>();
+  for (const r of records) if (r.t === 'snap' && r.seq > seq) touched.add(r.path);
+  return records.filter((r) => r.t !== 'snap' || touched.has(r.path));
+}
+
+/** Reads the whole log, writes the index, returns the skeleton. */
+function fullRead(storeDir: string, logFile: string): SkeletonRead {
+  const tail = readTail(logFile, null)!;
+  const upTo = skeletonOf(tail.complete);
+  const prov = provenanceOf(upTo.records);
+  if (tail.to.size > 0 && !indexOff()) writeIndex(path.join(storeDir, INDEX_FILE), tail.to, upTo, (seq) => prov.get(seq));
+  const partial = skeletonOf(tail.partial);
+  const records = upTo.records.concat(partial.records);
+  const all = partial.records.length ? provenanceOf(records) : prov;
+  return {
+    records,
+    problems: upTo.problems.concat(partial.problems),
+    via: 'full',
+    provenance: (seq) => all.get(seq),
+    findCheckpoint: (ref) => findCheckpoint(records, ref),
+    touchedAfter: (seq) => touchedAfterIn(records, seq),
+    planInput: () => null,
+  };
+}
+
+/** The first of `rows` (row numbers in log order) whose sequence number is above `seq`. */
+function firstAbove(rows: Int32Array, seqs: ArrayLike<number>, seq: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (seqs[rows[mid]!]! > seq) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * The skeleton of the log in `storeDir`, equal to `readLog(...)` filtered by `inSkeleton` (problems
+ * included), with every snapshot's provenance. Uses the index when it vouches for a prefix of the
+ * log, and (re)writes it when it was missing, stale, or far behind. Reads the index's snapshot
+ * columns and keys; its checkpoint part only when `records` or `problems` are asked for.
+ */
+export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
+  let rows: SnapRows | null = null;
+  const it = indexAndTail(storeDir, logFile, (idx, tail) => {
+    idx.keys();
+    rows = new SnapRows(idx.snapPart());
+    // The checkpoint part is read below when the index is rewritten or a new rewind snapshot needs the checkpoints.
+    const newer = tail.complete.records.concat(tail.partial.records);
+    if (tail.to.size - idx.pos.size >= REWRITE_AFTER_BYTES || newer.some((r) => r.t === 'snap' && r.phase === 'rewind'))
+      idx.checkpointPart();
+  });
+  if (!it || !rows) return fullRead(storeDir, logFile);
+  const snaps: SnapRows = rows;
+  const { idx, tail, added, partial } = it;
+  const keys = idx.keys();
+  const newer = added.records.concat(partial.records);
+  // The fold goes on from the index: each path the new lines touch starts from its indexed history.
+  const fold = new ProvenanceFold((p): PathHistory => {
+    const h: PathHistory = { known: new Map() };
+    for (const i of snaps.rowsOf(p)) {
+      const prov = snaps.provenance(i)!;
+      const key = contentKey(snaps.row(i));
+      h.last = { key, prov };
+      if (key !== null) h.known.set(key, prov);
+    }
+    return h;
+  });
+  // Checkpoints are looked up only by a rewind's snapshots (which rewind restored the content).
+  if (newer.some((r) => r.t === 'snap' && r.phase === 'rewind'))
+    for (const r of idx.checkpointPart().other) if (r.t === 'checkpoint') fold.add(r);
+  for (const r of newer) fold.add(r);
+  const seqs = snaps.c.seq;
+  const provenance = (seq: number): Provenance | undefined => {
+    if (seq >= idx.pos.seq) return fold.out.get(seq);
+    let lo = 0;
+    let hi = seqs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (seqs[mid]! === seq) return snaps.provenance(mid);
+      if (seqs[mid]! < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  };
+  let all: Sequenced[] | undefined;
+  const upTo = () => merge(snaps.all(), idx.checkpointPart().other).concat(added.records);
+  const problems = () => idx.checkpointPart().problems.concat(added.problems, partial.problems);
+  if (tail.to.size - idx.pos.size >= REWRITE_AFTER_BYTES)
+    writeIndex(
+      path.join(storeDir, INDEX_FILE),
+      tail.to,
+      { records: upTo(), problems: idx.checkpointPart().problems.concat(added.problems) },
+      provenance,
+    );
+  const newerCps = newer.filter((r) => r.t === 'checkpoint') as Sequenced<CheckpointRecord>[];
+  const touchedAfter = (seq: number): Sequenced[] => {
+    const touched = new Set<string>();
+    for (let i = snaps.n - 1; i >= 0 && seqs[i]! > seq; i--) touched.add(snaps.pathOf(i));
+    for (const r of newer) if (r.t === 'snap' && r.seq > seq) touched.add(r.path);
+    const kept: Sequenced[] = [];
+    for (let i = 0; i < snaps.n; i++) if (touched.has(snaps.pathOf(i))) kept.push(snaps.row(i));
+    return merge(kept, idx.checkpointPart().other).concat(newer.filter((r) => r.t !== 'snap' || touched.has(r.path)));
+  };
+  const planInput = (seq: number): PlanInput => {
+    const byPath = new FactsFold<number | Sequenced<SnapRecord>>(seq);
+    // Per path, only its last row at or before `seq` and the rows after it say anything of the target.
+    for (const group of snaps.groups()) {
+      const from = firstAbove(group, seqs, seq);
+      const p = snaps.pathOf(group[0]!);
+      for (let k = Math.max(0, from - 1); k < group.length; k++) {
+        const i = group[k]!;
+        byPath.add(p, seqs[i]!, snaps.phaseOf(i), snaps.sessionOf(i), seqs[i]! > seq && snaps.isUser(i), i);
+      }
+    }
+    for (const r of newer) {
+      if (r.t !== 'snap') continue;
+      const s = r as Sequenced<SnapRecord>;
+      byPath.add(s.path, s.seq, s.phase, s.session, s.seq > seq && provenance(s.seq)?.origin === 'user', s);
+    }
+    return {
+      records: keys.rest.concat(newer.filter((r) => r.t !== 'snap')),
+      facts: byPath.facts((h) => (typeof h === 'number' ? snaps.row(h) : h)),
+    };
+  };
+  const ids = newerCps.length ? keys.ids.concat(newerCps.map((c) => c.id)) : keys.ids;
+  const checkpointAt = (i: number): Sequenced<CheckpointRecord> => {
+    if (i >= keys.ids.length) return newerCps[i - keys.ids.length]!;
+    try {
+      return idx.checkpoint(i);
+    } catch {
+      // Its place in a damaged checkpoint part: read from the log (which writes the index again).
+      return checkpoints(fullRead(storeDir, logFile).records)[i]!;
+    }
+  };
+  return {
+    planInput,
+    get records() {
+      return (all ??= upTo().concat(partial.records));
+    },
+    get problems() {
+      return problems();
+    },
+    via: 'index',
+    provenance,
+    findCheckpoint: (ref) => findCheckpointIn(ids, ref, checkpointAt),
+    touchedAfter,
+  };
+}
+
+export interface CheckpointList {
+  checkpoints: CheckpointSummary[];
+  /** Changed-file count by checkpoint id (filesPerCheckpoint). */
+  files: Map<string, number>;
+  via: 'index' | 'full';
+}
+
+/** Every checkpoint with its changed-file count: from the index's list part and the lines after it, without the snapshots. */
+export function readCheckpointList(storeDir: string, logFile: string): CheckpointList {
+  const it = indexAndTail(storeDir, logFile, (idx) => idx.listPart());
+  if (!it) {
+    const s = fullRead(storeDir, logFile);
+    return {
+      checkpoints: checkpoints(s.records).map(summaryOf),
+      files: new Map([...filesPerCheckpoint(s.records)].map(([id, f]) => [id, f.length])),
+      via: 'full',
+    };
+  }
+  const l = it.idx.listPart();
+  const list: CheckpointSummary[] = new Array(l.ids.length);
+  const files = new Map<string, number>();
+  for (let i = 0; i < l.ids.length; i++) {
+    const c: CheckpointSummary = { t: 'checkpoint', id: l.ids[i]!, time: l.time[i]!, kind: l.kind[i]!, label: l.label[i]!, seq: l.seq[i]! };
+    if (l.session[i] !== null) c.session = l.session[i]!;
+    if (l.agent[i] !== null) c.agent = l.agent[i]!;
+    list[i] = c;
+    files.set(c.id, l.files[i] ?? 0);
+  }
+  // The last indexed checkpoint's span, and those after it, go on in the new lines.
+  const newer = it.added.records.concat(it.partial.records);
+  const last = list[list.length - 1];
+  for (const [id, f] of filesPerCheckpoint([...(last ? [last as Sequenced] : []), ...l.lastSpan, ...newer])) files.set(id, f.length);
+  return { checkpoints: list.concat(checkpoints(newer).map(summaryOf)), files, via: 'index' };
+}
+
+/**
+ * For `verify`: null when there is no index, or it is stale (it will be rebuilt), or it agrees
+ * with `full` (a full read of the log); otherwise what is wrong with it.
+ */
+export function checkIndex(storeDir: string, logFile: string, full: LogContents): string | null {
+  const file = path.join(storeDir, INDEX_FILE);
+  if (!fs.existsSync(file)) return null;
+  const unreadable = `${INDEX_FILE} cannot be read; delete it (it is rebuilt from files.jsonl on the next read)`;
+  const idx = IndexRead.read(file);
+  if (!idx) return unreadable;
+  if (!readTail(logFile, idx.pos)) return null; // stale: not used, rewritten on the next read
+  const prefix = skeletonOf({
+    records: full.records.filter((r) => r.seq < idx.pos.seq),
+    problems: full.problems.filter((p) => p.line <= idx.pos.lines),
+  });
+  let cps: CheckpointPart;
+  let rows: SnapRows;
+  let keys: KeysPart;
+  let byPlace: Sequenced<CheckpointRecord>[];
+  let list: ListPart;
+  try {
+    list = idx.listPart();
+    cps = idx.checkpointPart();
+    rows = new SnapRows(idx.snapPart());
+    keys = idx.keys();
+    byPlace = keys.ids.map((_, i) => idx.checkpoint(i, false));
+  } catch {
+    return unreadable;
+  }
+  const prefixCps = prefix.records.filter((r) => r.t === 'checkpoint') as Sequenced<CheckpointRecord>[];
+  const prov = provenanceOf(prefix.records);
+  const perCp = filesPerCheckpoint(prefix.records);
+  const lastCp = prefix.records.filter((r) => r.t === 'checkpoint').pop();
+  const expect = {
+    ...prefix,
+    prov: prefix.records.filter((r) => r.t === 'snap').map((r) => prov.get(r.seq)),
+    keys: {
+      ids: prefixCps.map((c) => c.id),
+      seq: prefixCps.map((c) => c.seq),
+      rest: prefix.records.filter((r) => r.t !== 'checkpoint' && r.t !== 'snap'),
+      byPlace: prefixCps,
+    },
+    list: listPartOf(
+      prefixCps,
+      prefixCps.map((c) => perCp.get(c.id)?.length ?? 0),
+      lastCp ? prefix.records.filter((r) => r.t === 'snap' && r.seq > lastCp.seq) : [],
+    ),
+  };
+  const found = {
+    records: merge(rows.all(), cps.other),
+    problems: cps.problems,
+    prov: rows.all().map((_, i) => rows.provenance(i)),
+    keys: { ids: keys.ids, seq: keys.seq, rest: keys.rest, byPlace },
+    list,
+  };
+  return JSON.stringify(canon(expect)) === JSON.stringify(canon(found))
+    ? null
+    : `${INDEX_FILE} does not match files.jsonl; delete it (it is rebuilt from files.jsonl on the next read)`;
+}
+
+/** A value with object keys sorted (and undefined fields dropped, as JSON does), to compare by content. */
+function canon(v: unknown): unknown {
+  return Array.isArray(v)
+    ? v.map(canon)
+    : v && typeof v === 'object'
+      ? Object.fromEntries(
+          Object.keys(v)
+            .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+            .sort()
+            .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+        )
+      : v;
+}

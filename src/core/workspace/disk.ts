@@ -1,0 +1,109 @@
+// Reading what is on disk at a path without ever following it elsewhere: symlinks are read as
+// links (never followed), FIFOs and devices are never opened, files are opened with O_NOFOLLOW and
+// checked with fstat so the thing we read is the thing we stat'ed.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { sha256 } from '../store/blobs';
+import type { DiskFact } from '../rewind/safety';
+
+export type DiskRead =
+  | { kind: 'missing'; missingDirs: string[] }
+  | { kind: 'file'; data: Buffer; size: number; mtime: number; mode: number }
+  | { kind: 'symlink'; data: Buffer; size: number; mtime: number }
+  | { kind: 'too-large'; size: number; mtime: number; mode: number }
+  | { kind: 'unreadable'; error: string }
+  | { kind: 'other' };
+
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+
+/** Ancestors of a missing path that are missing too, nearest first (so a rewind can remove them again). */
+export function missingAncestors(p: string): string[] {
+  const out: string[] = [];
+  let dir = path.dirname(p);
+  while (dir !== path.dirname(dir)) {
+    try {
+      fs.lstatSync(dir);
+      break;
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT') break;
+      out.push(dir);
+      dir = path.dirname(dir);
+    }
+  }
+  return out;
+}
+
+export function readDisk(p: string, maxBytes: number): DiskRead {
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(p);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing', missingDirs: missingAncestors(p) };
+    return { kind: 'unreadable', error: code ?? String(e) };
+  }
+  if (st.isSymbolicLink()) {
+    try {
+      const target = fs.readlinkSync(p, { encoding: 'buffer' });
+      return { kind: 'symlink', data: target, size: target.length, mtime: st.mtimeMs };
+    } catch (e) {
+      return { kind: 'unreadable', error: (e as NodeJS.ErrnoException).code ?? String(e) };
+    }
+  }
+  if (!st.isFile()) return { kind: 'other' };
+  if (st.size > maxBytes) return { kind: 'too-large', size: st.size, mtime: st.mtimeMs, mode: st.mode & 0o7777 };
+  let fd: number;
+  try {
+    fd = fs.openSync(p, fs.constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'missing', missingDirs: missingAncestors(p) };
+    if (code === 'ELOOP') return readDisk(p, maxBytes); // became a symlink in between
+    return { kind: 'unreadable', error: code ?? String(e) };
+  }
+  try {
+    const fst = fs.fstatSync(fd);
+    if (!fst.isFile()) return { kind: 'other' };
+    if (fst.size > maxBytes) return { kind: 'too-large', size: fst.size, mtime: fst.mtimeMs, mode: fst.mode & 0o7777 };
+    // Read until EOF rather than trusting fstat's size: the file may grow while we read.
+    const parts: Buffer[] = [];
+    let total = 0;
+    let buf = Buffer.allocUnsafe(Math.max(fst.size, 1) + 1);
+    for (;;) {
+      const n = fs.readSync(fd, buf, 0, buf.length, total);
+      if (n === 0) break;
+      parts.push(Buffer.from(buf.subarray(0, n)));
+      total += n;
+      if (total > maxBytes) return { kind: 'too-large', size: total, mtime: fst.mtimeMs, mode: fst.mode & 0o7777 };
+      if (buf.length < 65536) buf = Buffer.allocUnsafe(65536);
+    }
+    const all = parts.length === 1 ? parts[0]! : Buffer.concat(parts, total);
+    return { kind: 'file', data: all, size: all.length, mtime: fst.mtimeMs, mode: fst.mode & 0o7777 };
+  } catch (e) {
+    return { kind: 'unreadable', error: (e as NodeJS.ErrnoException).code ?? String(e) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The disk fact the safety check compares against the log; `read` gets a regular file's bytes (its hash is the fact's). */
+export function diskFact(p: string, maxBytes: number, read?: (data: Buffer) => void): DiskFact {
+  const r = readDisk(p, maxBytes);
+  switch (r.kind) {
+    case 'missing':
+      return { kind: 'missing' };
+    case 'file':
+      read?.(r.data);
+      return { kind: 'file', hash: sha256(r.data), size: r.size, mtime: r.mtime, mode: r.mode };
+    case 'symlink':
+      return { kind: 'symlink', hash: sha256(r.data), size: r.size, mtime: r.mtime };
+    case 'too-large':
+      return { kind: 'file', size: r.size, mtime: r.mtime };
+    case 'unreadable':
+      return { kind: 'unreadable' };
+    default:
+      return { kind: 'other' };
+  }
+}

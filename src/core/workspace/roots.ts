@@ -1,0 +1,87 @@
+// Which folder a session's working folder makes writable. Roots come from VS Code's folders, an
+// explicit `--root`, or the session's folder — its git top-level when it is in a repository — but
+// never a folder too broad to be a workspace (home, a parent of home, the temp folder, `/`): an
+// agent started there must not make the whole home folder rewindable, nor have it copied. When the
+// store knows which folders VS Code has open (`workspace-folders.json`, written by the extension), a
+// session whose folder lies outside all of them (and outside every `--root`) records its file tools only.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { replaceFileIfChanged } from '../store/fsx';
+import { gitRoot } from '../git/repo';
+import { isInside, pathKey } from './paths';
+
+/** Why a folder is too broad to be a workspace root, or null when it is fine. */
+export function tooBroadRoot(dir: string): string | null {
+  const abs = path.resolve(dir);
+  if (path.parse(abs).root === abs) return 'the root of the file system';
+  const home = os.homedir();
+  if (home && isInside(home, abs)) return pathKey(home) === pathKey(abs) ? 'your home folder' : 'a folder that holds your home folder';
+  const tmp = os.tmpdir();
+  if (isInside(tmp, abs)) return 'the temporary folder itself';
+  return null;
+}
+
+/** The store file naming the folders VS Code has open for this workspace. */
+export const WORKSPACE_FOLDERS_FILE = 'workspace-folders.json';
+
+/**
+ * The folders VS Code has open, as its extension last wrote them; null when none are known (no file —
+ * the CLI used without VS Code — or an unreadable one): then any folder may become a root, as always.
+ */
+export function readWorkspaceFolders(storeDir: string): string[] | null {
+  try {
+    const v = JSON.parse(fs.readFileSync(path.join(storeDir, WORKSPACE_FOLDERS_FILE), 'utf8')) as { folders?: unknown };
+    const folders = Array.isArray(v.folders) ? v.folders.filter((f): f is string => typeof f === 'string' && path.isAbsolute(f)) : [];
+    return folders.length ? folders : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the open folders (a hook reads the old list or the new one). Returns false when unchanged. */
+export function writeWorkspaceFolders(storeDir: string, folders: readonly string[]): boolean {
+  return replaceFileIfChanged(path.join(storeDir, WORKSPACE_FOLDERS_FILE), JSON.stringify({ folders }, null, 2) + '\n');
+}
+
+/** The folders a session's folder must lie in: VS Code's open folders plus the hook's `--root`s; null when VS Code's are unknown. */
+export function allowedRoots(storeDir: string, explicit: readonly string[] = []): string[] | null {
+  const folders = readWorkspaceFolders(storeDir);
+  return folders ? [...folders, ...explicit] : null;
+}
+
+function realOr(p: string): string {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/** Why `cwd` may not take a root of its own (outside every allowed folder), or null when it may. */
+export function outsideAllowed(cwd: string, allowed: readonly string[] | null): string | null {
+  if (!allowed) return null;
+  const abs = path.resolve(cwd);
+  // By name, and by where the folders really are (VS Code may have opened a path through a symlink).
+  if (allowed.some((r) => isInside(abs, r))) return null;
+  const real = realOr(abs);
+  if (allowed.some((r) => isInside(real, realOr(r)))) return null;
+  return `${abs} is outside the folders open in VS Code (${allowed.join(', ')})`;
+}
+
+export type SessionRoot = { root: string } | { root: null; reason: string };
+
+/**
+ * The workspace root of an agent's working folder: its git top-level, else the folder itself — unless
+ * too broad, or outside the `allowed` folders when those are known.
+ */
+export function sessionRoot(cwd: string, allowed: readonly string[] | null = null): SessionRoot {
+  const abs = path.resolve(cwd);
+  const outside = outsideAllowed(abs, allowed);
+  if (outside) return { root: null, reason: outside };
+  const top = gitRoot(path.join(abs, 'x')); // gitRoot looks from the folder of its argument
+  // A repository of the whole home folder (dotfiles) is no workspace: the folder itself is.
+  if (top && !tooBroadRoot(top)) return { root: top };
+  const broad = tooBroadRoot(abs);
+  return broad ? { root: null, reason: `${abs} is ${broad}, too broad to be a workspace` } : { root: abs };
+}

@@ -1,0 +1,289 @@
+// Every command's handler, registered through one wrapper that reports errors plainly. Handlers
+// accept the tree element they were invoked on, or ask with a quick pick from the palette.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { retireVscodeFile } from '../../agents/connectors';
+import { newId } from '../../core/store/ids';
+import { CMD, type CommandId } from './commandIds';
+import type { ConvPrompt, ConvSession } from '../model/conversationModel';
+import type { CommandDeps } from './commandDeps';
+import type { ConvElement } from '../views/conversationView';
+import { checkpointLabel, kindName, type FilesElement } from '../views/filesView';
+import { pickFolders } from './pickFolders';
+import { oneLine } from '../../shared/text';
+import { relativeTime } from '../views/relativeTime';
+import { snapshotUri } from '../views/snapshotContent';
+import { restoreOne, stepHandlers } from './stepCommands';
+import type { TimelineModel } from '../model/timelineModel';
+
+/** Every diff from the tree is titled by both its sides: "greet.js (before ↔ after this turn)". */
+const diffTitle = (p: string, what: string) => `${path.basename(p)} (before ↔ after ${what})`;
+
+const rewindCount = (n: number) => (n ? `${n} file${n === 1 ? '' : 's'} to rewind` : 'nothing to rewind');
+
+async function pickCheckpoint(model: TimelineModel, placeHolder: string, onlyPath?: string): Promise<string | undefined> {
+  // With a file in mind: only the checkpoints a rewind of that file would change it at.
+  const nodes = onlyPath ? model.checkpoints.filter((n) => model.rewindsPath(n.checkpoint.id, onlyPath)) : model.checkpoints;
+  const items = (nodes.length ? nodes : model.checkpoints).map((n) => ({
+    label: checkpointLabel(n, 80),
+    description: `${relativeTime(n.checkpoint.time)} · ${rewindCount(model.rewindSummary(n.checkpoint.id).total)}`,
+    // Words, not the stored kind ("before-tool", "session-start").
+    detail: kindName(n.checkpoint.kind),
+    id: n.checkpoint.id,
+  }));
+  if (!items.length) {
+    void vscode.window.showInformationMessage(
+      'No checkpoints recorded yet. Connect an agent (Agent Rewind: Connect Agents…) and start a session, or create a checkpoint.',
+    );
+    return undefined;
+  }
+  return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true }))?.id;
+}
+
+function checkpointOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string') return arg;
+  const el = arg as FilesElement | undefined;
+  return el?.kind === 'checkpoint' ? el.node.checkpoint.id : el?.kind === 'file' ? el.checkpointId : undefined;
+}
+
+function promptOf(arg: unknown): Extract<ConvElement, { kind: 'prompt' }> | undefined {
+  const el = arg as ConvElement | undefined;
+  return el?.kind === 'prompt' ? el : undefined;
+}
+
+async function pickPrompt(d: CommandDeps): Promise<Extract<ConvElement, { kind: 'prompt' }> | undefined> {
+  const items = d.conversation.all.flatMap((session) =>
+    session.prompts.map((prompt, index) => ({
+      label: oneLine(prompt.text, 80),
+      description: `${relativeTime(prompt.time)} · ${session.title.slice(0, 40)}`,
+      el: { kind: 'prompt' as const, session, prompt, index },
+    })),
+  );
+  if (!items.length) {
+    void vscode.window.showInformationMessage('No prompts recorded yet.');
+    return undefined;
+  }
+  return (await vscode.window.showQuickPick(items, { placeHolder: 'Rewind to before which prompt?' }))?.el;
+}
+
+/** The conversation prompt a file checkpoint was taken at, so a preview from Files can offer "both" too. */
+function conversationFor(d: CommandDeps, checkpointId: string) {
+  const walk = (sessions: readonly ConvSession[]): { session: ConvSession; prompt: ConvPrompt } | undefined => {
+    for (const session of sessions) {
+      const prompt = session.prompts.find((p) => p.checkpointId === checkpointId);
+      if (prompt) return { session, prompt };
+      const inFork = walk(session.forks);
+      if (inFork) return inFork;
+    }
+    return undefined;
+  };
+  return walk(d.conversation.all);
+}
+
+function filesPreview(d: CommandDeps, id: string) {
+  const conversation = conversationFor(d, id);
+  d.preview.show({ targetId: id, scope: 'files', ...(conversation ? { conversation } : {}) });
+}
+
+export function registerCommands(d: CommandDeps): vscode.Disposable[] {
+  const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
+    ...stepHandlers(d),
+    // Only the "store unusable" state offers these; with a working store there is nothing to move aside.
+    [CMD.revealStoreFolder]: () => d.storage.showUsage(),
+    [CMD.moveStoreAside]: () => vscode.window.showInformationMessage("This workspace's store is working: there is nothing to move aside."),
+    [CMD.rewindFilesToHere]: async (arg) => {
+      const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, 'Rewind files to which checkpoint?'));
+      if (id) filesPreview(d, id);
+    },
+    [CMD.previewRewind]: async (arg) => {
+      const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, 'Preview a rewind to which checkpoint?'));
+      if (id) filesPreview(d, id);
+    },
+    [CMD.restoreFile]: async (arg) => {
+      let el = arg as FilesElement | undefined;
+      if (el?.kind !== 'file') {
+        // From the palette: the file in the active editor, when it is one the agent changed; else ask.
+        const active = vscode.window.activeTextEditor?.document.uri;
+        const activePath = active?.scheme === 'file' ? active.fsPath : undefined;
+        const id = await pickCheckpoint(
+          d.model,
+          activePath
+            ? `Restore ${d.model.relative(activePath)} to how it was at which checkpoint?`
+            : 'Restore a file to how it was at which checkpoint?',
+          activePath,
+        );
+        if (!id) return;
+        const changes = d.model.turnOf(id) ? d.model.turnFiles(id) : d.model.spanFiles(id);
+        const own = activePath ? changes.find((c) => c.path === activePath) : undefined;
+        const planned = activePath && !own ? (await d.service.plan(id, { paths: [activePath], noGit: true })).changes[0] : undefined;
+        const change = own ?? (planned ? { path: planned.path, from: undefined, to: planned.to } : undefined);
+        if (change) el = { kind: 'file', checkpointId: id, change };
+        else {
+          const pick = await vscode.window.showQuickPick(
+            changes.map((c) => ({ label: d.model.relative(c.path), change: c })),
+            { placeHolder: 'Which file?' },
+          );
+          if (!pick) return;
+          el = { kind: 'file', checkpointId: id, change: pick.change };
+        }
+      }
+      const cp = d.model.find(el.checkpointId);
+      if (!cp) {
+        void vscode.window.showInformationMessage('That checkpoint is no longer recorded (it was cleaned up).');
+        return;
+      }
+      await restoreOne(d, el.checkpointId, el.change.path, `at "${oneLine(cp.label, 60)}"`);
+    },
+    [CMD.undoLastRewind]: async () => {
+      const last = d.model.lastRewind();
+      if (!last) {
+        void vscode.window.showInformationMessage('There is no rewind to undo.');
+        return;
+      }
+      const ok = await vscode.window.showWarningMessage(
+        `Undo the last rewind (${relativeTime(last.checkpoint.time)})?`,
+        { modal: true, detail: `${oneLine(last.label, 100)}. The files it wrote go back to what they were right before it.` },
+        'Undo Rewind',
+      );
+      if (ok === 'Undo Rewind') await d.reporter.applyAndReport(last.checkpoint.id);
+    },
+    [CMD.rewindConversation]: async (arg) => {
+      const el = promptOf(arg) ?? (await pickPrompt(d));
+      if (el)
+        d.preview.show({
+          ...(el.prompt.checkpointId ? { targetId: el.prompt.checkpointId } : {}),
+          scope: 'conversation',
+          conversation: { session: el.session, prompt: el.prompt },
+        });
+    },
+    [CMD.rewindBoth]: async (arg) => {
+      const el = promptOf(arg) ?? (await pickPrompt(d));
+      if (el)
+        d.preview.show({
+          ...(el.prompt.checkpointId ? { targetId: el.prompt.checkpointId } : {}),
+          scope: 'both',
+          conversation: { session: el.session, prompt: el.prompt },
+        });
+    },
+    [CMD.rewindFilesBeforePrompt]: async (arg) => {
+      const el = promptOf(arg) ?? (await pickPrompt(d));
+      if (!el) return;
+      if (!el.prompt.checkpointId) {
+        void vscode.window.showInformationMessage('No file checkpoint was recorded for this prompt (the hooks were not connected yet).');
+        return;
+      }
+      d.preview.show({ targetId: el.prompt.checkpointId, scope: 'files', conversation: { session: el.session, prompt: el.prompt } });
+    },
+    [CMD.createCheckpoint]: async () => {
+      const label = await vscode.window.showInputBox({
+        prompt: 'Name this checkpoint',
+        placeHolder: 'e.g. before trying the big refactor',
+        value: 'Manual checkpoint',
+      });
+      if (label === undefined) return;
+      d.store.append([d.store.checkpointRecord({ id: newId(), kind: 'manual', label: label || 'Manual checkpoint', agent: 'user' })]);
+      d.model.reload();
+    },
+    [CMD.refresh]: () => d.model.reload(),
+    [CMD.filterCheckpoints]: async () => {
+      const text = await vscode.window.showInputBox({
+        prompt: 'Show only the prompts whose text contains (empty: show all)',
+        placeHolder: 'e.g. refactor',
+        value: d.files.filter,
+      });
+      if (text !== undefined) d.files.setFilter(text);
+    },
+    [CMD.clearFilter]: () => d.files.setFilter(''),
+    [CMD.loadMore]: (key: unknown) => {
+      if (typeof key === 'string') d.files.loadMore(key);
+    },
+    [CMD.connectAgents]: async (agents?: unknown) => {
+      await d.agents.connectCommand(Array.isArray(agents) ? agents : undefined);
+      d.updateContext();
+    },
+    [CMD.disconnectAgents]: async (agents?: unknown) => {
+      await d.agents.disconnectCommand(Array.isArray(agents) ? agents : undefined);
+      d.updateContext();
+    },
+    [CMD.connectClaude]: async () => {
+      if (!vscode.workspace.isTrusted) {
+        void vscode.window.showWarningMessage(
+          'Trust this workspace before connecting an agent: Connect writes hook commands into its .claude folder.',
+        );
+        return;
+      }
+      for (const folder of await pickFolders('Connect Claude Code in which folder?')) {
+        const r = d.claude.connect(folder.uri.fsPath);
+        // Our .github hook file would now deliver VS Code's and Copilot CLI's events a second time.
+        const retired = retireVscodeFile(folder.uri.fsPath, d.agents.target());
+        if (retired) d.output.appendLine(`[${new Date().toISOString()}] ${retired.notes.join(' ')}`);
+        const rel = path.relative(folder.uri.fsPath, r.file);
+        if (r.hooksDisabled)
+          void vscode.window.showWarningMessage(
+            `${rel} sets "disableAllHooks": Claude Code will not run Agent Rewind's hooks until you remove it.`,
+          );
+        if (r.problems.length)
+          void vscode.window
+            .showWarningMessage(
+              `${rel} contains ${r.problems.join(' and ').replace(/-/g, ' ')}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.`,
+              'Open File',
+            )
+            .then((p) => p && vscode.window.showTextDocument(vscode.Uri.file(r.file)));
+        void vscode.window.showInformationMessage(
+          r.changed
+            ? `Connected Claude Code in ${folder.name}: sessions started there from now on are recorded (hooks in ${rel}). Running sessions pick them up on their next start.`
+            : `Claude Code is already connected in ${folder.name}.`,
+        );
+      }
+      d.updateContext();
+    },
+    [CMD.disconnectClaude]: async () => {
+      for (const folder of await pickFolders('Disconnect Claude Code in which folder?')) {
+        const r = d.claude.disconnect(folder.uri.fsPath);
+        void vscode.window.showInformationMessage(
+          r.changed
+            ? `Disconnected Claude Code in ${folder.name}: removed Agent Rewind's hooks, kept everything else. What was recorded stays until you delete it.`
+            : `Claude Code was not connected in ${folder.name}.`,
+        );
+      }
+      d.updateContext();
+    },
+    [CMD.showStorage]: () => d.storage.showUsage(),
+    [CMD.cleanUp]: () => d.storage.cleanUp(),
+    [CMD.deleteAllData]: () => d.storage.deleteAll(),
+    [CMD.openFileDiff]: async (arg) => {
+      const el = arg as FilesElement | undefined;
+      if (el?.kind !== 'file') return;
+      const c = el.change;
+      const cp = d.model.find(el.checkpointId)?.checkpoint;
+      const left = snapshotUri(c.path, c.from && !c.from.skipped ? c.from.hash : null, 'before');
+      const right = snapshotUri(c.path, c.to.skipped ? null : c.to.hash, 'after');
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        left,
+        right,
+        diffTitle(c.path, d.model.turnOf(el.checkpointId) ? 'this turn' : `"${oneLine(cp ? d.model.label(cp) : '', 30)}"`),
+        { preview: true },
+      );
+    },
+    [CMD.revealCheckpoint]: async (arg) => {
+      const el = promptOf(arg);
+      const id = el?.prompt.checkpointId;
+      const target = id ? d.files.checkpointElement(id) : undefined;
+      if (target) await d.filesTree.reveal(target, { select: true, focus: false, expand: true });
+    },
+  };
+
+  return Object.entries(handlers).map(([id, fn]) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await fn(...args);
+      } catch (e) {
+        const msg = (e as Error).message ?? String(e);
+        d.output.appendLine(`[${new Date().toISOString()}] ${id} failed: ${(e as Error).stack ?? msg}`);
+        void vscode.window.showErrorMessage(`Agent Rewind: ${msg}`, 'Show Log').then((p) => p && d.output.show(true));
+        return undefined;
+      }
+    }),
+  );
+}

@@ -1,0 +1,151 @@
+// Storage usage, clean-up (retention + sweep, with progress) and purge. The store holds copies of
+// source files and conversations: users must be able to see it and delete it. Counting and
+// clean-up read every blob: they run in the plan worker (on the host only if it is unusable).
+import * as vscode from 'vscode';
+import { gc, storeBytes } from '../../core/store/gc';
+import { storageUse, type StorageUse } from '../../core/store/storageUse';
+import { acquireCompactionLock, acquireStoreLock } from '../../core/store/lock';
+import type { Store } from '../../core/store/store';
+import { deleteRecordings } from '../../core/store/workspaceStore';
+import { oneLine } from '../../shared/text';
+import type { Busy } from '../rewind/busy';
+import type { WorkerClient } from '../offHost/workerClient';
+import type { Settings } from '../settings';
+import type { TimelineModel } from '../model/timelineModel';
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GB`;
+}
+
+export class StorageCommands {
+  constructor(
+    private readonly store: Store,
+    private readonly model: TimelineModel,
+    private readonly busy: Busy,
+    private readonly settings: () => Pick<Settings, 'retentionDays' | 'maxStorageGB'>,
+    private readonly output: vscode.OutputChannel,
+    private readonly offHost?: WorkerClient,
+  ) {}
+
+  private usage(): Promise<StorageUse> {
+    const now = Date.now();
+    const here = async () => storageUse(this.store, now);
+    return this.offHost ? this.offHost.usage(this.store.dir, now, here) : here();
+  }
+
+  private retentionDays(): number {
+    return this.settings().retentionDays;
+  }
+
+  /** The breakdown by age and by session, in the output channel (a message has no room for it). */
+  private writeBreakdown(u: StorageUse): void {
+    const o = this.output;
+    o.appendLine(
+      `Storage for this workspace (${this.store.dir}): ${formatBytes(u.totalBytes)} — file copies ${formatBytes(u.recordedBytes)}, timeline ${formatBytes(u.logBytes)}, shell-capture baselines ${formatBytes(u.scanBytes)}, unused (freed by clean-up) ${formatBytes(u.unreferencedBytes)}, other ${formatBytes(u.otherBytes)}.`,
+    );
+    o.appendLine('  By age (file copies counted when first recorded):');
+    for (const a of u.byAge)
+      o.appendLine(`    ${`${a.days} days`.padEnd(10)} ${formatBytes(a.bytes).padStart(9)}  ${a.checkpoints} checkpoint(s)`);
+    o.appendLine(`  By session (${u.sessions.length}, largest first):`);
+    for (const s of u.sessions.slice(0, 50))
+      o.appendLine(
+        `    ${formatBytes(s.bytes).padStart(9)}  ${s.checkpoints} checkpoint(s), last ${new Date(s.last).toLocaleString()}  ${s.agent ?? ''} ${oneLine(s.label, 60)}`,
+      );
+    if (u.sessions.length > 50) o.appendLine(`    … and ${u.sessions.length - 50} smaller sessions (agent-rewind storage lists them all).`);
+  }
+
+  /** Before the first recorded event there is no store folder (and nothing to count, clean or delete). */
+  private nothingYet(): boolean {
+    if (this.store.exists()) return false;
+    void vscode.window.showInformationMessage(
+      `Agent Rewind has recorded nothing for this workspace yet: its store (${this.store.dir}) is created when a connected agent records its first event.`,
+    );
+    return true;
+  }
+
+  async showUsage(): Promise<void> {
+    if (this.nothingYet()) return;
+    const u = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Agent Rewind: counting storage…' }, () =>
+      this.usage(),
+    );
+    this.writeBreakdown(u);
+    const n = this.model.checkpoints.length;
+    const biggest = u.sessions[0];
+    const gb = this.settings().maxStorageGB;
+    const pick = await vscode.window.showInformationMessage(
+      `Agent Rewind stores ${formatBytes(u.totalBytes)} for this workspace: ${n} checkpoint${n === 1 ? '' : 's'} in ${u.sessions.length} session${u.sessions.length === 1 ? '' : 's'}${biggest ? ` (the largest: ${formatBytes(biggest.bytes)})` : ''}; ${formatBytes(u.byAge.slice(2).reduce((t, a) => t + a.bytes, 0))} is older than 7 days. Clean-up removes checkpoints older than ${this.retentionDays()} days${gb > 0 ? ` and the oldest beyond ${gb} GB` : ''}.`,
+      'Show by Session and Age',
+      'Clean Up Now',
+      'Reveal Folder',
+      'Delete Everything…',
+    );
+    if (pick === 'Show by Session and Age') this.output.show(true);
+    else if (pick === 'Clean Up Now') await this.cleanUp();
+    else if (pick === 'Reveal Folder')
+      await vscode.env.openExternal(vscode.Uri.file(this.store.dir)).then(undefined, () => vscode.env.clipboard.writeText(this.store.dir));
+    else if (pick === 'Delete Everything…') await this.deleteAll();
+  }
+
+  async cleanUp(silent = false): Promise<void> {
+    if (!this.store.exists()) {
+      if (!silent) this.nothingYet();
+      return;
+    }
+    const days = this.retentionDays();
+    await this.busy.run(
+      'cleaning up',
+      async () =>
+        await vscode.window.withProgress(
+          {
+            location: silent ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification,
+            title: 'Agent Rewind: cleaning up old checkpoints…',
+          },
+          async () => {
+            const gb = this.settings().maxStorageGB;
+            const limits = gb > 0 ? { maxBytes: Math.round(gb * 1024 ** 3) } : {};
+            const now = Date.now();
+            const here = async () => gc(this.store, days, now, limits);
+            const r = await (this.offHost ? this.offHost.gc(this.store.dir, days, now, limits, here) : here());
+            this.model.reload();
+            if (!silent) {
+              void vscode.window.showInformationMessage(
+                `Freed ${formatBytes(r.bytesFreed)}: removed ${r.droppedCheckpoints} checkpoint${r.droppedCheckpoints === 1 ? '' : 's'} (older than ${days} days${r.sizeLimit ? `, or the oldest beyond ${gb} GB` : ''}) and ${r.blobsFreed} unused file version${r.blobsFreed === 1 ? '' : 's'}. ${formatBytes(r.bytesLeft)} left${r.sizeLimit && !r.sizeLimit.fits ? `, still over ${gb} GB: the latest checkpoint and the undo of the last rewind are never removed` : ''}.`,
+              );
+            }
+          },
+        ),
+    );
+  }
+
+  async deleteAll(): Promise<void> {
+    if (this.nothingYet()) return;
+    const bytes = storeBytes(this.store);
+    const ok = await vscode.window.showWarningMessage(
+      `Delete everything Agent Rewind recorded for this workspace?`,
+      {
+        modal: true,
+        detail: `${this.model.checkpoints.length} checkpoints and ${formatBytes(bytes)} of file copies and session logs will be deleted. Your files are not touched. Rewinding to any earlier point will no longer be possible. Connected agents keep recording from now on.`,
+      },
+      'Delete Everything',
+    );
+    if (ok !== 'Delete Everything') return;
+    await this.busy.run('deleting recordings', () => {
+      const release = acquireStoreLock(this.store.dir, 'purge');
+      try {
+        const releaseWriters = acquireCompactionLock(this.store.dir);
+        try {
+          deleteRecordings(this.store.dir);
+        } finally {
+          releaseWriters();
+        }
+      } finally {
+        release();
+      }
+      this.model.reload();
+      void vscode.window.showInformationMessage(`Deleted ${formatBytes(bytes)} recorded by Agent Rewind for this workspace.`);
+    });
+  }
+}

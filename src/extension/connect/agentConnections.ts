@@ -1,0 +1,151 @@
+// "Connect Agents…" / "Disconnect Agents…": a multi-select quick pick of every agent we have a
+// connector for, detected and connected ones pre-selected and described with their evidence; each
+// connector writes its agent's own hook file (agents/connectors.ts, which also keeps VS Code and
+// Copilot CLI from being recorded twice). What was done, and every note, goes to a notification
+// and to the output channel. The status bar and the welcome view read `connectedNames()`.
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentConnectionState, AgentId, HookTarget } from '../../agents/connector';
+import { agentStates, connectAgents, CONNECTORS, disconnectAgents, type DisconnectOutcome } from '../../agents/connectors';
+import { agentInfo } from '../views/agentInfo';
+import { nodeRuntime } from './claudeConnection';
+import { pickFolders } from '../commands/pickFolders';
+
+interface AgentPick extends vscode.QuickPickItem {
+  agent: AgentId;
+}
+
+const STATE_WORDS: Record<AgentConnectionState, string> = {
+  connected: 'connected',
+  outdated: 'connected (an older hook: connecting refreshes it)',
+  disconnected: '',
+};
+
+export class AgentConnections {
+  constructor(
+    private readonly cli: () => string,
+    private readonly store: string,
+    private readonly output: vscode.OutputChannel,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly home: string = os.homedir(),
+  ) {}
+
+  target(): HookTarget {
+    const rt = nodeRuntime(this.env);
+    return { node: rt.node, cli: this.cli(), store: this.store, ...(rt.env ? { env: rt.env } : {}) };
+  }
+
+  /** The agents recording in any of `folders`, by display name, in the registry's order. */
+  connectedNames(folders: readonly vscode.WorkspaceFolder[]): string[] {
+    return this.connected(folders).map((a) => CONNECTORS.find((c) => c.agent === a)!.displayName);
+  }
+
+  connected(folders: readonly vscode.WorkspaceFolder[]): AgentId[] {
+    if (!folders.length) return [];
+    const t = this.target();
+    const on = new Set<AgentId>();
+    for (const f of folders) for (const [a, s] of agentStates(f.uri.fsPath, t)) if (s !== 'disconnected') on.add(a);
+    return CONNECTORS.map((c) => c.agent).filter((a) => on.has(a));
+  }
+
+  private items(folders: readonly vscode.WorkspaceFolder[], forDisconnect: boolean): AgentPick[] {
+    const t = this.target();
+    return CONNECTORS.map((c): AgentPick => {
+      const states = folders.map((f) => c.state(f.uri.fsPath, t));
+      const state: AgentConnectionState = states.includes('outdated')
+        ? 'outdated'
+        : states.includes('connected')
+          ? 'connected'
+          : 'disconnected';
+      const evidence = folders.map((f) => c.detect(f.uri.fsPath, this.env, this.home)).find((e) => e !== null) ?? null;
+      const files = folders.length
+        ? c.files(folders[0]!.uri.fsPath).map((p) => path.relative(folders[0]!.uri.fsPath, p).split(path.sep).join('/'))
+        : [];
+      const where = files.length > 2 ? `${path.posix.dirname(files[0]!)}/ (${files.length} scripts)` : files.join(', ');
+      const description = STATE_WORDS[state] || (evidence ? `found: ${evidence}` : 'not detected');
+      return {
+        agent: c.agent,
+        label: `$(${agentInfo(c.agent).codicon}) ${c.displayName}`,
+        description,
+        detail: forDisconnect ? `removes Agent Rewind's hooks from ${where}` : `writes ${where}`,
+        picked: forDisconnect ? state !== 'disconnected' : state !== 'disconnected' || evidence !== null,
+      };
+    });
+  }
+
+  private async pickAgents(folders: readonly vscode.WorkspaceFolder[], forDisconnect: boolean): Promise<AgentId[] | undefined> {
+    const items = this.items(folders, forDisconnect).filter((i) => !forDisconnect || i.picked);
+    if (forDisconnect && !items.length) {
+      void vscode.window.showInformationMessage('No agent is connected in this workspace.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(items, {
+      canPickMany: true,
+      title: forDisconnect ? 'Disconnect Agents' : 'Connect Agents',
+      // Short enough for the quick pick's box (a longer one is cut and shown in a hover instead).
+      placeHolder: forDisconnect ? 'Agents to stop recording (only our hook entries go)' : 'Agents to record (detected ones are selected)',
+      matchOnDescription: true,
+      ignoreFocusOut: true,
+    });
+    return picked?.map((p) => p.agent);
+  }
+
+  /** "Connect Agents…": pick, write each agent's config, report. `agents` skips the pick (tests, the Claude shortcut). */
+  async connectCommand(agents?: AgentId[]): Promise<void> {
+    if (!vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage(
+        "Trust this workspace before connecting agents: Connect writes hook commands into the agents' config files in it.",
+      );
+      return;
+    }
+    const folders = await pickFolders('Connect agents in which folder?');
+    if (!folders.length) return;
+    const chosen = agents ?? (await this.pickAgents(folders, false));
+    if (!chosen?.length) return;
+    const target = this.target();
+    for (const folder of folders) {
+      const out = connectAgents(chosen, folder.uri.fsPath, target);
+      this.report(folder, 'Connected', out);
+    }
+  }
+
+  async disconnectCommand(agents?: AgentId[]): Promise<void> {
+    const folders = await pickFolders('Disconnect agents in which folder?');
+    if (!folders.length) return;
+    const chosen = agents ?? (await this.pickAgents(folders, true));
+    if (!chosen?.length) return;
+    const target = this.target();
+    for (const folder of folders) this.report(folder, 'Disconnected', disconnectAgents(chosen, folder.uri.fsPath, target));
+  }
+
+  private report(folder: vscode.WorkspaceFolder, verb: 'Connected' | 'Disconnected', out: readonly DisconnectOutcome[]): void {
+    const rel = (f: string) => path.relative(folder.uri.fsPath, f).split(path.sep).join('/');
+    const log = (s: string) => this.output.appendLine(`[${new Date().toISOString()}] ${s}`);
+    const failed = out.filter((o) => o.error);
+    const changed = out.filter((o) => !o.error && o.changed);
+    const same = out.filter((o) => !o.error && !o.changed);
+    for (const o of out) {
+      log(
+        `${verb === 'Connected' ? 'Connect' : 'Disconnect'} ${o.displayName} in ${folder.name}: ${o.error ? `failed: ${o.error}` : o.changed ? `wrote ${o.files.map(rel).join(', ')}` : 'nothing to change'}`,
+      );
+      for (const n of o.notes) log(`  ${n}`);
+    }
+    const names = (xs: readonly DisconnectOutcome[]) => xs.map((o) => o.displayName).join(', ');
+    const parts: string[] = [];
+    if (changed.length)
+      parts.push(
+        verb === 'Connected'
+          ? `Connected ${names(changed)} in ${folder.name}: sessions started there from now on are recorded.`
+          : `Disconnected ${names(changed)} in ${folder.name}: removed Agent Rewind's hooks, kept everything else. What was recorded stays until you delete it.`,
+      );
+    if (same.length) parts.push(`${names(same)}: ${verb === 'Connected' ? 'already connected' : 'not connected'}, nothing changed.`);
+    const notes = out.flatMap((o) => o.notes);
+    const message = [...parts, ...notes].join(' ');
+    if (failed.length)
+      void vscode.window
+        .showWarningMessage(`${failed.map((o) => `${o.displayName}: ${o.error}`).join(' ')} ${message}`.trim(), 'Show Log')
+        .then((p) => p && this.output.show(true));
+    else void vscode.window.showInformationMessage(message, 'Show Log').then((p) => p && this.output.show(true));
+  }
+}

@@ -1,0 +1,50 @@
+// The "store unusable" state: this workspace's store exists but cannot be read (damaged store.json, a
+// newer format, a folder that is not a store). Nothing records or rewinds; the status bar and the Files
+// view say so and offer to reveal the folder or move it aside (renamed, never deleted) and start fresh.
+import * as vscode from 'vscode';
+import { moveStoreAside } from '../../core/store/workspaceStore';
+import { CMD, type CommandId, CTX, VIEW } from '../commands/commandIds';
+
+export function showStoreUnusable(dir: string, error: Error, output: vscode.OutputChannel): vscode.Disposable[] {
+  const message = `Agent Rewind cannot use this workspace's store (${dir}): ${error.message}`;
+  output.appendLine(message);
+  const item = vscode.window.createStatusBarItem('agentRewind.status', vscode.StatusBarAlignment.Left, 10);
+  item.name = 'Agent Rewind';
+  item.text = '$(error) Agent Rewind: store unusable';
+  item.tooltip = message; // plain text: the error may quote file content
+  item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
+  item.command = { command: `${VIEW.files}.focus`, title: 'Show Agent Rewind' };
+  item.show();
+  void vscode.commands.executeCommand('setContext', CTX.storeUnusable, true);
+  void vscode.window.showErrorMessage(message, 'Reveal Folder', 'Move Aside and Start Fresh').then((pick) => {
+    if (pick === 'Reveal Folder') void vscode.commands.executeCommand(CMD.revealStoreFolder);
+    else if (pick) void vscode.commands.executeCommand(CMD.moveStoreAside);
+  });
+
+  const reveal = async () => {
+    await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(dir)).then(undefined, () => vscode.env.clipboard.writeText(dir));
+    output.appendLine(`Store folder: ${dir}`);
+  };
+  const moveAside = async () => {
+    const ok = await vscode.window.showWarningMessage(
+      'Move the damaged store aside and start with an empty one?',
+      {
+        modal: true,
+        detail: `${dir} is renamed to ${dir}.damaged-<time> (nothing is deleted). Earlier recordings stay there but cannot be rewound to from VS Code.`,
+      },
+      'Move Aside and Start Fresh',
+    );
+    if (ok !== 'Move Aside and Start Fresh') return;
+    const moved = moveStoreAside(dir);
+    output.appendLine(`Moved the unusable store to ${moved}.`);
+    await vscode.commands.executeCommand('workbench.action.reloadWindow');
+  };
+  const handlers: Partial<Record<CommandId, () => unknown>> = { [CMD.revealStoreFolder]: reveal, [CMD.moveStoreAside]: moveAside };
+  const registered = (Object.values(CMD) as CommandId[]).map((id) =>
+    vscode.commands.registerCommand(
+      id,
+      handlers[id] ?? (() => vscode.window.showErrorMessage(message, 'Reveal Folder').then((p) => p && reveal())),
+    ),
+  );
+  return [item, ...registered];
+}

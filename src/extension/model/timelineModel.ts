@@ -1,0 +1,189 @@
+// The extension's view of one store: the records (the appended lines read when the watcher fires), checkpoints
+// newest first, span files with line counts (cached by content pair), and change events.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { IncrementalLog } from '../../core/store/logTail';
+import type { CheckpointRecord, Sequenced } from '../../core/store/records';
+import { type LoggedSession, sessionsFromLog } from '../../core/timeline/sessionsFromLog';
+import type { Store } from '../../core/store/store';
+import { computeChanges } from '../../core/rewind/changeSet';
+import { groupTurns, type RewindSummary, type Turn, turnChanges } from '../../core/timeline/turns';
+export { describeSummary, type RewindSummary } from '../../core/timeline/turns';
+import { checkpoints, filesPerCheckpoint, type SpanChange, spanChanges } from '../../core/timeline/timeline';
+import {
+  labelOfRewindCheckpoint,
+  type RewindLookups,
+  rewindLookups,
+  type RewindMeaning,
+  rewindMeaning,
+} from '../../core/timeline/rewindLabels';
+
+export interface CheckpointNode {
+  checkpoint: Sequenced<CheckpointRecord>;
+  fileCount: number;
+  /** What the row says: the checkpoint's label, or for a rewind one computed from its target (never nested). */
+  label: string;
+  /** The newest rewind checkpoint: undo target. */
+  isLastRewind: boolean;
+}
+
+export interface TurnNode {
+  node: CheckpointNode;
+  inside: CheckpointNode[];
+  sessionStart?: CheckpointNode;
+  turn: Turn;
+}
+
+export class TimelineModel implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.emitter.event;
+  private records: Sequenced[] = [];
+  private problems = 0;
+  private nodes: CheckpointNode[] = [];
+  private sessionsCache: LoggedSession[] | undefined;
+  private turnNodes: TurnNode[] = [];
+  private summaries = new Map<string, RewindSummary>();
+  private turnFileCache = new Map<string, SpanChange[]>();
+  private lookups: RewindLookups = rewindLookups([]);
+  private readonly log: IncrementalLog;
+
+  constructor(
+    readonly store: Store,
+    readonly roots: () => readonly vscode.WorkspaceFolder[],
+  ) {
+    this.log = new IncrementalLog(store.logFile);
+    this.reload();
+  }
+
+  reload(): void {
+    // Only the lines appended since the last reload are read and parsed (a rewritten log: all of it).
+    const { records, problems } = this.log.read();
+    if (records === this.records && problems.length === this.problems) {
+      this.emitter.fire(); // nothing new in the log; whoever asked still gets their refresh
+      return;
+    }
+    this.records = records;
+    this.problems = problems.length;
+    this.lookups = rewindLookups(records);
+    const files = filesPerCheckpoint(records);
+    const cps = checkpoints(records);
+    const lastRewind = [...cps].reverse().find((c) => c.kind === 'rewind');
+    this.nodes = cps
+      .map((c) => ({ checkpoint: c, fileCount: (files.get(c.id) ?? []).length, label: this.label(c), isLastRewind: c === lastRewind }))
+      .reverse();
+    const byId = new Map(this.nodes.map((n) => [n.checkpoint.id, n]));
+    this.turnNodes = groupTurns(cps)
+      .map((turn) => ({
+        turn,
+        node: byId.get(turn.head.id)!,
+        inside: turn.inside.map((c) => byId.get(c.id)!).reverse(),
+        ...(turn.sessionStart ? { sessionStart: byId.get(turn.sessionStart.id)! } : {}),
+      }))
+      .reverse();
+    this.summaries.clear();
+    this.turnFileCache.clear();
+    this.sessionsCache = undefined;
+    this.emitter.fire();
+  }
+
+  get all(): readonly Sequenced[] {
+    return this.records;
+  }
+
+  get badLines(): number {
+    return this.problems;
+  }
+
+  /** Checkpoints, newest first. */
+  get checkpoints(): readonly CheckpointNode[] {
+    return this.nodes;
+  }
+
+  /** One row per prompt (and per manual / rewind checkpoint), newest first. */
+  get turns(): readonly TurnNode[] {
+    return this.turnNodes;
+  }
+
+  turnOf(id: string): TurnNode | undefined {
+    return this.turnNodes.find((t) => t.node.checkpoint.id === id);
+  }
+
+  /** The row a checkpoint inside a turn (or a folded session start) belongs to. */
+  parentTurn(id: string): TurnNode | undefined {
+    return this.turnNodes.find((t) => t.inside.some((n) => n.checkpoint.id === id) || t.sessionStart?.checkpoint.id === id);
+  }
+
+  /** What the turn itself edited, from its prompt to its end. */
+  turnFiles(id: string): SpanChange[] {
+    const t = this.turnOf(id);
+    if (!t) return this.spanFiles(id);
+    let files = this.turnFileCache.get(id);
+    if (!files) this.turnFileCache.set(id, (files = turnChanges(this.records, t.turn)));
+    return files;
+  }
+
+  /** What a rewind to this checkpoint would change (the dry run's files, without disk facts). */
+  rewindSummary(id: string): RewindSummary {
+    let s = this.summaries.get(id);
+    if (s) return s;
+    const c = this.find(id)?.checkpoint;
+    s = { total: 0, restore: 0, delete: 0, recreate: 0 };
+    if (c) {
+      const roots = this.store.roots();
+      for (const ch of computeChanges(this.records, c, { allowed: (p) => this.store.mayWrite(p, roots) }).changes) {
+        s.total++;
+        s[ch.action]++;
+      }
+    }
+    this.summaries.set(id, s);
+    return s;
+  }
+
+  /** True when a rewind to this checkpoint would change `p`. */
+  rewindsPath(id: string, p: string): boolean {
+    const c = this.find(id)?.checkpoint;
+    return !!c && computeChanges(this.records, c, { paths: [p] }).changes.length > 0;
+  }
+
+  find(id: string): CheckpointNode | undefined {
+    return this.nodes.find((n) => n.checkpoint.id === id);
+  }
+
+  lastRewind(): CheckpointNode | undefined {
+    return this.nodes.find((n) => n.isLastRewind);
+  }
+
+  /** What a rewind to this checkpoint is, in words: a rewind, or the undo / redo of one. */
+  meaning(checkpointId: string): RewindMeaning {
+    const c = this.find(checkpointId)?.checkpoint;
+    return c ? rewindMeaning(c, this.lookups) : { action: 'rewind', point: `"${checkpointId}"` };
+  }
+
+  /** A checkpoint's label; a rewind's is computed from its target, never nested. */
+  label(c: CheckpointRecord): string {
+    return labelOfRewindCheckpoint(c, this.lookups);
+  }
+
+  sessions(): LoggedSession[] {
+    return (this.sessionsCache ??= sessionsFromLog(this.records));
+  }
+
+  spanFiles(checkpointId: string): SpanChange[] {
+    const n = this.find(checkpointId);
+    return n ? spanChanges(this.records, n.checkpoint.seq) : [];
+  }
+
+  /** A path relative to its workspace folder (with the folder name in multi-root workspaces). */
+  relative(p: string): string {
+    const folders = this.roots();
+    for (const f of folders) {
+      const rel = path.relative(f.uri.fsPath, p);
+      if (!rel.startsWith('..') && !path.isAbsolute(rel)) return folders.length > 1 ? `${f.name}/${rel}` : rel;
+    }
+    return p;
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}

@@ -1,0 +1,351 @@
+// The preview webview's host side: plans the rewind (the dry run), sends the model, and carries
+// out what the user chooses — files, conversation or both — then reports with an Undo.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { BEFORE_CALL } from '../../core/timeline/timeline';
+import {
+  emptyPreviewModel,
+  isWebviewMessage,
+  type HostToWebview,
+  type PreviewModel,
+  type Scope,
+  type WebviewToHost,
+} from '../../shared/messages';
+import type { ConvPrompt, ConvSession } from '../model/conversationModel';
+import { WorkerCancelled } from '../offHost/workerClient';
+import type { PlainPlan } from '../offHost/protocol';
+import { previewHtml } from './previewHtml';
+import type { RewindReporter } from '../rewind/rewindReporter';
+import { callKey, type RewindService, dirtyAmong, runCompensations } from '../rewind/rewindService';
+import { snapshotUri } from '../views/snapshotContent';
+import type { TimelineModel } from '../model/timelineModel';
+
+/** Plans that take longer than this show a progress notification (with Cancel). */
+const PROGRESS_AFTER_MS = 300;
+
+export interface ConversationTarget {
+  session: ConvSession;
+  prompt: ConvPrompt;
+}
+
+/** The conversation side of a rewind (fork), supplied by the conversation feature. */
+export interface ConversationRewinder {
+  describe(t: ConversationTarget): PreviewModel['conversation'] | { unavailable: string };
+  fork(t: ConversationTarget, filesRewound: boolean): Promise<void>;
+}
+
+/**
+ * Why a rewind to just before a tool call rewinds files only: a Claude transcript can be cut only
+ * before a prompt; cut mid-turn, before the assistant message that made the call, it would leave a
+ * turn without its end (and the results of that message's other calls), which cannot be resumed.
+ */
+export const STEP_CONVERSATION_REASON =
+  'this point is in the middle of a turn. A conversation can be rewound only to before a prompt; use “Rewind Conversation to Before This Prompt” on the prompt for that.';
+
+export interface PreviewRequest {
+  /** The file checkpoint (absent for a conversation-only rewind with no checkpoint). */
+  targetId?: string;
+  scope: Scope;
+  paths?: string[];
+  conversation?: ConversationTarget;
+}
+
+export class PreviewPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private request: PreviewRequest | undefined;
+  private onlySession: string | null = null;
+  /** The page's choices, kept when the panel closes (the page owns their meaning and checks them). */
+  private keptChoices: unknown;
+  private plan: PlainPlan | undefined;
+  /** Cancels the plan being built (a newer build, closing the panel, or Cancel on its progress). */
+  private planning: vscode.CancellationTokenSource | undefined;
+  /** The model last sent, and the build under way (a newer one makes an older one's result stale). */
+  private lastModel: PreviewModel | undefined;
+  /** What the newest finished build sent (a model or an error), and for which generation: a page that loads late gets it. */
+  private lastReply: { generation: number; message: HostToWebview } | undefined;
+  private building: Promise<void> = Promise.resolve();
+  private generation = 0;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    model: TimelineModel,
+    private readonly service: RewindService,
+    private readonly reporter: RewindReporter,
+    private readonly conversation: ConversationRewinder | undefined,
+  ) {
+    this.disposables.push(model.onDidChange(() => this.post()));
+  }
+
+  show(request: PreviewRequest): void {
+    this.request = request;
+    this.onlySession = null;
+    this.lastModel = undefined;
+    if (!this.panel) {
+      const roots = [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')];
+      this.panel = vscode.window.createWebviewPanel('agentRewind.preview', 'Rewind Preview', vscode.ViewColumn.Active, {
+        enableScripts: true,
+        localResourceRoots: roots,
+        retainContextWhenHidden: false,
+      });
+      this.panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.svg');
+      const w = this.panel.webview;
+      w.html = previewHtml({
+        cspSource: w.cspSource,
+        scriptUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'preview.js')).toString(),
+        styleUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'preview.css')).toString(),
+        codiconUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'codicon.css')).toString(),
+      });
+      this.panel.onDidDispose(
+        () => {
+          this.panel = undefined;
+          this.stopPlanning();
+        },
+        undefined,
+        this.disposables,
+      );
+      w.onDidReceiveMessage((m: unknown) => void this.handleMessage(m), undefined, this.disposables);
+    } else this.panel.reveal();
+    // Planning starts now, while the page loads; its 'ready' gets the model if it is done by then.
+    this.post();
+  }
+
+  get isOpen(): boolean {
+    return !!this.panel;
+  }
+
+  /** The model last sent (for tests). */
+  current(): PreviewModel | undefined {
+    return this.lastModel;
+  }
+
+  /** The model once the newest build is done (for tests and the rewind). */
+  async settled(): Promise<PreviewModel | undefined> {
+    for (let seen = -1; seen !== this.generation;) {
+      seen = this.generation;
+      await this.building;
+    }
+    return this.lastModel;
+  }
+
+  private send(m: HostToWebview): void {
+    try {
+      void this.panel?.webview.postMessage(m);
+    } catch {
+      /* disposed meanwhile: nothing to tell */
+    }
+  }
+
+  private close(): void {
+    this.stopPlanning();
+    const p = this.panel;
+    this.panel = undefined;
+    p?.dispose();
+  }
+
+  private async build(): Promise<PreviewModel | undefined> {
+    const req = this.request;
+    if (!req) return undefined;
+    const available: Scope[] = [];
+    let unavailableReason: string | undefined;
+    let conv: PreviewModel['conversation'] = null;
+    const step = !!req.targetId?.startsWith(BEFORE_CALL);
+    if (step) unavailableReason = STEP_CONVERSATION_REASON;
+    else if (req.conversation && this.conversation) {
+      const d = this.conversation.describe(req.conversation);
+      if (d && 'unavailable' in d) unavailableReason = d.unavailable;
+      else conv = d;
+    } else
+      unavailableReason = req.conversation
+        ? 'Conversation rewind is not available for this agent.'
+        : 'Open the preview from a prompt in the Conversation view to rewind the conversation too.';
+    if (req.targetId) available.push('files');
+    if (conv && !step) available.push('conversation');
+    if (conv && !step && req.targetId) available.push('both');
+    const scope: PreviewModel['scope'] = {
+      default: available.includes(req.scope) ? req.scope : (available[0] ?? 'files'),
+      available,
+      ...(unavailableReason ? { unavailableReason } : {}),
+    };
+    if (req.targetId) {
+      const gen = this.generation;
+      const plan = await this.planWithProgress(req.targetId, {
+        ...(req.paths ? { paths: req.paths } : {}),
+        ...(this.onlySession ? { sessions: [this.onlySession] } : {}),
+      });
+      if (gen !== this.generation) return undefined; // superseded, or the panel closed meanwhile
+      this.plan = plan;
+      return this.service.previewModel(plan, scope, conv, this.onlySession);
+    }
+    this.plan = undefined;
+    return {
+      ...emptyPreviewModel(),
+      target: {
+        id: '',
+        label: req.conversation?.prompt.text ?? '',
+        kind: 'prompt',
+        time: new Date(req.conversation?.prompt.time ?? Date.now()).toISOString(),
+      },
+      scope,
+      conversation: conv,
+    };
+  }
+
+  private reply(generation: number, message: HostToWebview): void {
+    this.lastReply = { generation, message };
+    this.send(message);
+  }
+
+  /** A plan still being built is for nobody now: the panel closed. */
+  private stopPlanning(): void {
+    this.generation++;
+    this.planning?.cancel();
+    this.planning = undefined;
+  }
+
+  /** The plan (in the worker), with a cancellable progress notification once it takes over PROGRESS_AFTER_MS. */
+  private async planWithProgress(targetId: string, opts: { paths?: string[]; sessions?: string[] }): Promise<PlainPlan> {
+    this.planning?.cancel();
+    const cts = (this.planning = new vscode.CancellationTokenSource());
+    const plan = this.service.plan(targetId, opts, cts.token, 'preview');
+    const timer = setTimeout(() => {
+      if (cts.token.isCancellationRequested) return;
+      void vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Agent Rewind: planning the rewind…', cancellable: true },
+        (_progress, token) => {
+          token.onCancellationRequested(() => cts.cancel());
+          return plan.then(
+            () => undefined,
+            () => undefined,
+          );
+        },
+      );
+    }, PROGRESS_AFTER_MS);
+    try {
+      return await plan;
+    } finally {
+      clearTimeout(timer);
+      if (this.planning === cts) this.planning = undefined;
+      cts.dispose();
+    }
+  }
+
+  /** Builds and sends the model; a newer call (or closing the panel) makes an unfinished one's result stale. */
+  private post(): void {
+    if (!this.panel) return;
+    const gen = ++this.generation;
+    this.building = (async () => {
+      try {
+        const model = await this.build();
+        if (!model || gen !== this.generation || !this.panel) return;
+        this.lastModel = model;
+        this.reply(gen, { type: 'model', model, ...(this.keptChoices ? { choices: this.keptChoices } : {}) });
+      } catch (e) {
+        if (gen !== this.generation) return; // superseded: the newer build answers
+        const message =
+          e instanceof WorkerCancelled ? 'Planning was cancelled. Press Refresh to plan this rewind again.' : (e as Error).message;
+        this.reply(gen, { type: 'error', message });
+      }
+    })();
+  }
+
+  /** Handles one message from the webview (public so tests can drive the host side as the webview does). */
+  async handleMessage(raw: unknown): Promise<void> {
+    if (!isWebviewMessage(raw)) return; // the host never trusts the webview's shape
+    const m: WebviewToHost = raw;
+    switch (m.type) {
+      case 'ready':
+        // The page missed what was sent before it loaded: the model, if the newest build is done.
+        if (this.lastReply?.generation === this.generation) this.send(this.lastReply.message);
+        return;
+      case 'refresh':
+        this.post();
+        return;
+      case 'setSession':
+        this.onlySession = m.session;
+        this.post();
+        return;
+      case 'saveAll':
+        await vscode.workspace.saveAll(false);
+        this.post();
+        return;
+      case 'openDiff':
+        await this.openDiff(m.path);
+        return;
+      case 'cancel':
+        this.close();
+        // Back where the rewind was started from, not on a page body.
+        void vscode.commands.executeCommand('agentRewind.files.focus');
+        return;
+      case 'choices':
+        this.keptChoices = m.choices;
+        return;
+      case 'rewind':
+        // A choice like "Rewind anyway" is for this one rewind: never carried into the next preview.
+        this.keptChoices = undefined;
+        await this.rewind(m.scope, m.compensations, m.force);
+        return;
+      default: {
+        const never: never = m;
+        return never;
+      }
+    }
+  }
+
+  private async openDiff(p: string): Promise<void> {
+    const change = this.plan?.changes.find((c) => c.path === p);
+    if (!change || !this.plan) return;
+    const label = `${path.basename(p)} (now ↔ after rewind)`;
+    const left = change.from.hash === null && !change.from.skipped ? snapshotUri(p, null, 'now') : vscode.Uri.file(p);
+    await vscode.commands.executeCommand('vscode.diff', left, snapshotUri(p, change.to.hash, this.plan.target.id), label, {
+      preview: true,
+    });
+  }
+
+  private async rewind(scope: Scope, compensations: string[], force: boolean): Promise<void> {
+    await this.settled(); // the plan the page shows, not one still being built
+    const req = this.request;
+    if (!req) return;
+    if (scope !== 'files' && req.targetId?.startsWith(BEFORE_CALL)) {
+      // The page disables these choices; a message that asks anyway is refused out loud, never ignored.
+      this.send({ type: 'error', message: `The conversation cannot be rewound here: ${STEP_CONVERSATION_REASON}` });
+      return;
+    }
+    this.send({ type: 'busy', busy: true, message: 'Rewinding…' });
+    try {
+      const files = scope !== 'conversation' && req.targetId;
+      if (files) {
+        const dirty = dirtyAmong((this.plan?.files ?? []).map((f) => f.path));
+        if (dirty.length) {
+          this.send({
+            type: 'error',
+            message: `${dirty.length} affected file(s) have unsaved changes in an editor. Save them (Save All) or close them without saving, then rewind.`,
+          });
+          return;
+        }
+        const picked = (this.plan?.notUndone ?? []).filter((n) => compensations.includes(callKey(n)));
+        const ok = await this.reporter.applyAndReport(req.targetId!, {
+          ...(req.paths ? { paths: req.paths } : {}),
+          ...(this.onlySession ? { sessions: [this.onlySession] } : {}),
+          force,
+        });
+        if (!ok) {
+          this.post();
+          return;
+        }
+        runCompensations(picked, req.conversation?.session.cwd ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath);
+      }
+      if (scope !== 'files' && req.conversation && this.conversation) await this.conversation.fork(req.conversation, !!files);
+      this.close();
+    } catch (e) {
+      this.send({ type: 'error', message: (e as Error).message });
+    } finally {
+      this.send({ type: 'busy', busy: false });
+    }
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

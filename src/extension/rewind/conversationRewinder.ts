@@ -1,0 +1,140 @@
+// The conversation side of a rewind: describe the fork for the preview, make it (with lineage, so
+// the resumed agent is re-grounded), and offer to resume it in a terminal in the session's folder.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { agentCapabilities, conversationUnavailableText, TRANSCRIPT_FORKERS } from '../../agents/capabilities';
+import type { AgentId } from '../../agents/connector';
+import { forkConversation, type ForkResult } from '../../recording/forkConversation';
+import { computeChanges } from '../../core/rewind/changeSet';
+import type { Store } from '../../core/store/store';
+import { checkpoints } from '../../core/timeline/timeline';
+import { findOnPath } from '../connect/claudeConnection';
+import type { ConversationRewinder, ConversationTarget } from '../preview/previewPanel';
+import { oneLine } from '../../shared/text';
+import type { TimelineModel } from '../model/timelineModel';
+
+export interface ResumeOffer {
+  /** The agent of the forked session: it names the terminal and says what to install. */
+  agent: string;
+  fork: ForkResult;
+  cwd: string | undefined;
+  command: string;
+  /** The agent's executable as the terminal would find it, or undefined when it is not on the terminal's PATH. */
+  resolved: string | undefined;
+  /** What the notification said and the buttons it offered (a warning without "Resume in Terminal" when unresolved). */
+  notice: { text: string; actions: string[] };
+}
+
+/** The PATH a new integrated terminal gets: `terminal.integrated.env.<os>`'s PATH (with `${env:PATH}`), else ours. */
+export function terminalPath(configured: string | undefined, inherited: string | undefined = process.env.PATH): string | undefined {
+  if (typeof configured !== 'string') return inherited;
+  return configured.replace(/\$\{env:PATH\}/g, inherited ?? '');
+}
+
+function terminalPathNow(): string | undefined {
+  const os = process.platform === 'win32' ? 'windows' : process.platform === 'darwin' ? 'osx' : 'linux';
+  const env = vscode.workspace.getConfiguration('terminal.integrated').get<Record<string, string>>(`env.${os}`);
+  return terminalPath(env?.PATH);
+}
+
+function resolveInTerminal(command: string, searched: string | undefined): string | undefined {
+  const exe = command.trim().split(/\s+/)[0] ?? '';
+  if (path.isAbsolute(exe)) return findOnPath([path.basename(exe)], path.dirname(exe));
+  return findOnPath(process.platform === 'win32' ? [`${exe}.cmd`, `${exe}.exe`, exe] : [exe], searched);
+}
+
+/** "Codex CLI (npm install -g @openai/codex)": what the warning tells the user to install. */
+function installWords(agent: string): string {
+  const c = agentCapabilities(agent);
+  return c.install ? `${c.displayName} (${c.install})` : c.displayName;
+}
+
+export class ClaudeConversationRewinder implements ConversationRewinder {
+  /** The last fork made, and the terminal command offered for it (tests read it). */
+  lastResume: ResumeOffer | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly model: TimelineModel,
+    private readonly onForked: () => void,
+    private readonly output?: vscode.OutputChannel,
+  ) {}
+
+  describe(t: ConversationTarget): ReturnType<ConversationRewinder['describe']> {
+    const { session, prompt } = t;
+    const notForAgent = conversationUnavailableText(session.agent);
+    if (notForAgent) return { unavailable: `${notForAgent} Files can still be rewound.` };
+    if (!session.transcript || !prompt.uuid)
+      return {
+        unavailable: `This session has no ${agentCapabilities(session.agent).displayName} transcript Agent Rewind can read, so its conversation cannot be forked.`,
+      };
+    const index = session.prompts.indexOf(prompt);
+    if (index <= 0)
+      return {
+        unavailable: 'This is the first prompt of the session: a conversation cut before it would be empty. Start a new session instead.',
+      };
+    // Files changed after the prompt that a conversation-only rewind leaves as they are.
+    let filesKeepingEdits: string[] = [];
+    const cp = prompt.checkpointId ? checkpoints(this.model.all).find((c) => c.id === prompt.checkpointId) : undefined;
+    if (cp) filesKeepingEdits = computeChanges(this.model.all, cp).changes.map((c) => this.model.relative(c.path));
+    return {
+      promptText: prompt.text,
+      promptTime: new Date(prompt.time).toISOString(),
+      kept: index,
+      dropped: session.prompts.length - index,
+      session: session.id,
+      filesKeepingEdits,
+    };
+  }
+
+  async fork(t: ConversationTarget, filesRewound: boolean): Promise<void> {
+    if (!t.session.transcript || !t.prompt.uuid) throw new Error('This session has no transcript to fork.');
+    const forker = TRANSCRIPT_FORKERS[t.session.agent as AgentId];
+    if (!forker) throw new Error(conversationUnavailableText(t.session.agent) ?? 'This agent has no transcript forker.');
+    const fork = forkConversation(this.store, { transcript: t.session.transcript }, t.prompt.uuid, forker);
+    const cwd = t.session.cwd ?? fork.lineage.cwd;
+    const command = fork.resume ?? `claude --resume ${fork.session}`;
+    const searched = terminalPathNow();
+    const resolved = resolveInTerminal(command, searched);
+    // The log keeps what the notification says only for a while: which session was forked where, and how to resume it.
+    this.output?.appendLine(
+      `[${new Date().toISOString()}] Conversation fork of session ${t.session.id} before "${oneLine(t.prompt.text, 80)}": new session ${fork.session}, transcript ${fork.transcript}${filesRewound ? ', files rewound too' : ''}. Resume: ${command}${cwd ? ` (in ${cwd})` : ''}`,
+    );
+    this.onForked();
+    const what = filesRewound ? 'Files and conversation rewound' : 'Conversation rewound; your files are unchanged';
+    if (!resolved) {
+      // A terminal would only print "command not found": say where we looked and what to run instead.
+      const exe = command.trim().split(/\s+/)[0];
+      this.output?.appendLine(`\`${exe}\` is not on the terminal's PATH: ${searched || '(empty)'}`);
+      const notice = {
+        text: `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". To resume it, \`${exe}\` must be installed: it is not on the terminal's PATH (the Agent Rewind output lists where it was looked for). Install ${installWords(t.session.agent)}, then run: ${command}`,
+        actions: ['Copy Command'],
+      };
+      this.lastResume = { agent: t.session.agent, fork, cwd, command, resolved, notice };
+      void vscode.window.showWarningMessage(notice.text, ...notice.actions).then((pick) => {
+        if (pick) void vscode.env.clipboard.writeText(command);
+      });
+      return;
+    }
+    const notice = {
+      text: `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". Resume it to continue from there; the agent is told what changed.`,
+      actions: ['Resume in Terminal', 'Copy Command'],
+    };
+    this.lastResume = { agent: t.session.agent, fork, cwd, command, resolved, notice };
+    // Not awaited: the notification stays while the user decides; the rewind itself is done.
+    void vscode.window.showInformationMessage(notice.text, ...notice.actions).then((pick) => {
+      if (pick === 'Resume in Terminal') this.openTerminal();
+      else if (pick === 'Copy Command') void vscode.env.clipboard.writeText(command);
+    });
+  }
+
+  /** Opens a terminal in the session's folder running the resume command. */
+  openTerminal(offer = this.lastResume): vscode.Terminal | undefined {
+    if (!offer) return undefined;
+    const name = `${agentCapabilities(offer.agent).displayName} (rewound)`;
+    const term = vscode.window.createTerminal({ name, ...(offer.cwd ? { cwd: offer.cwd } : {}) });
+    term.show();
+    term.sendText(offer.command, true);
+    return term;
+  }
+}

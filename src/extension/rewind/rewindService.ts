@@ -1,0 +1,200 @@
+// Plans and applies file rewinds for the extension, exactly as the CLI records them (same core,
+// same store, same order), but writing through one WorkspaceEdit so open editors, undo stacks and
+// file watchers see ordinary file changes. Unsaved editors on affected files refuse the rewind.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { NotUndone } from '../../core/rewind/changeSet';
+import { applyRewind, type RewindOutcome } from '../../core/rewind/apply';
+import { uncommittedPathsAsync } from '../../core/git/status';
+import { makePlan } from '../../core/rewind/plan';
+import type { EditOrigin } from '../../core/rewind/safety';
+import type { Store } from '../../core/store/store';
+import { type EditWords, yourEditWords } from '../../shared/reasons';
+import type { PreviewModel, PreviewProblem, Scope } from '../../shared/messages';
+import type { Cancellation, WorkerClient } from '../offHost/workerClient';
+import type { PlainPlan, WorkerPlanOptions } from '../offHost/protocol';
+import type { TimelineModel } from '../model/timelineModel';
+import { unsavedAmong } from './unsavedPaths';
+import { workspaceEditWriter } from './workspaceEditWriter';
+
+export type ApplyOutcome = RewindOutcome;
+
+export interface RewindRequest extends WorkerPlanOptions {
+  force?: boolean;
+}
+
+/** A time of day for the preview, in the user's locale (the date too when it is not today). */
+function clock(t: number): string {
+  const d = new Date(t);
+  const today = new Date().toDateString() === d.toDateString();
+  return today
+    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function editWords(e: EditOrigin): EditWords {
+  return {
+    how: e.how,
+    since: clock(e.since),
+    ...(e.restored ? { restored: { time: clock(e.restored.time), undo: e.restored.undo } } : {}),
+  };
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** File paths with unsaved work in this window: text documents, notebooks, and dirty custom-editor tabs. */
+function unsavedFiles(): string[] {
+  const out: string[] = [];
+  const add = (u: vscode.Uri) => u.scheme === 'file' && out.push(u.fsPath);
+  for (const d of vscode.workspace.textDocuments) if (d.isDirty) add(d.uri);
+  for (const n of vscode.workspace.notebookDocuments) if (n.isDirty) add(n.uri);
+  for (const g of vscode.window.tabGroups.all)
+    for (const t of g.tabs)
+      if (
+        t.isDirty &&
+        (t.input instanceof vscode.TabInputCustom || t.input instanceof vscode.TabInputNotebook || t.input instanceof vscode.TabInputText)
+      )
+        add(t.input.uri);
+  return out;
+}
+
+/** Paths among `paths` with unsaved changes in an editor of any kind. */
+export function dirtyAmong(paths: Iterable<string>): string[] {
+  return unsavedAmong(paths, unsavedFiles());
+}
+
+/** How the preview names a call not undone: its id (a record without one: its tool and time). */
+export function callKey(n: NotUndone): string {
+  return n.call ?? `${n.tool}@${n.time}`;
+}
+
+export class RewindService {
+  constructor(
+    private readonly store: Store,
+    private readonly model: TimelineModel,
+    /** The plan worker (off the extension host); without it, or when it fails, plans run here. */
+    private readonly planner?: WorkerClient,
+  ) {}
+
+  /**
+   * The dry run, in the plan worker when there is one (`token` cancels it, and so does a newer plan
+   * with the same `supersede` key: WorkerCancelled). The rewind itself plans again under the lock.
+   */
+  plan(targetId: string, req: WorkerPlanOptions = {}, token?: Cancellation, supersede?: string): Promise<PlainPlan> {
+    if (!this.planner) return this.planHere(targetId, req);
+    return this.planner.plan(this.store.dir, targetId, req, () => this.planHere(targetId, req), token, supersede);
+  }
+
+  /**
+   * The dry run on the extension host over the records the model has read (only appended lines are
+   * read on each store change), not a fresh parse of the whole log; git is asked without blocking
+   * the host (the core's makePlan would wait on it).
+   */
+  async planHere(targetId: string, req: WorkerPlanOptions = {}): Promise<PlainPlan> {
+    const { records: _records, ...plan } = makePlan(this.store, targetId, { records: this.model.all, ...req, noGit: true });
+    return { ...plan, uncommitted: req.noGit ? [] : await uncommittedPathsAsync(plan.changes.map((c) => c.path)) };
+  }
+
+  /** The preview webview's model for a plan (the scope part is filled in by the caller). */
+  previewModel(
+    plan: PlainPlan,
+    scope: PreviewModel['scope'],
+    conversation: PreviewModel['conversation'],
+    onlySession: string | null,
+  ): PreviewModel {
+    const rel = (p: string) => this.model.relative(p);
+    const problem = (path: string, reason: string, detail?: string): PreviewProblem => ({
+      path,
+      rel: rel(path),
+      reason,
+      ...(detail ? { detail } : {}),
+    });
+    const t = plan.target;
+    return {
+      target: {
+        id: t.id,
+        label: t.label,
+        kind: t.kind,
+        time: new Date(t.time).toISOString(),
+        ...(t.call
+          ? {
+              step: {
+                step: t.call.step,
+                of: t.call.of,
+                tool: t.call.tool,
+                summary: path.isAbsolute(t.call.summary) ? rel(t.call.summary) : t.call.summary,
+              },
+            }
+          : {}),
+      },
+      notUndone: plan.notUndone.map((n) => ({
+        call: callKey(n),
+        tool: n.tool,
+        summary: n.summary,
+        effect: n.effect,
+        severity: n.severity,
+        ...(n.compensation ? { compensation: n.compensation } : {}),
+        time: new Date(n.time).toISOString(),
+      })),
+      files: plan.files.map((f) => ({
+        path: f.path,
+        rel: rel(f.path),
+        action: f.action,
+        insertions: f.insertions,
+        deletions: f.deletions,
+        ...(f.binary ? { binary: true } : {}),
+        ...(f.approximate ? { approximate: true } : {}),
+        sessions: f.sessions,
+      })),
+      notRestorable: plan.notRestorable.map((n) => problem(n.path, n.reason)),
+      // Uncertain paths stop the rewind like blocked ones, and "Rewind anyway" lets them through.
+      blocked: [
+        ...plan.blocked.map((b) => problem(b.path, b.reason, b.edit ? capitalise(yourEditWords(editWords(b.edit))) + '.' : undefined)),
+        ...plan.uncertain.map((u) =>
+          problem(u.path, u.reason, `Recorded at ${clock(u.recorded.time)}; found different at ${clock(u.found.time)}.`),
+        ),
+      ],
+      warnings: plan.warnings.map((w) =>
+        problem(
+          w.path,
+          w.reason,
+          w.edit
+            ? capitalise(yourEditWords(editWords(w.edit))) + '.'
+            : w.since !== undefined
+              ? `First seen at ${clock(w.since)}.`
+              : undefined,
+        ),
+      ),
+      dirty: dirtyAmong(plan.files.map((f) => f.path)).map((p) => problem(p, 'unsaved')),
+      uncommitted: plan.uncommitted,
+      sessions: plan.sessions,
+      conflicts: plan.conflicts.map((c) => ({ path: c.path, rel: rel(c.path), sessions: c.sessions })),
+      scope,
+      conversation,
+      onlySession,
+    };
+  }
+
+  /**
+   * Applies a file rewind through the one core apply loop, written by a WorkspaceEdit; editors
+   * with unsaved changes on affected files veto it (checked under the store lock).
+   */
+  async apply(targetId: string, req: RewindRequest = {}): Promise<ApplyOutcome> {
+    try {
+      return await applyRewind(this.store, targetId, { ...req, veto: dirtyAmong }, workspaceEditWriter(this.store));
+    } finally {
+      this.model.reload();
+    }
+  }
+}
+
+/** Compensations the user ticked, run visibly in a terminal after the files are restored. */
+export function runCompensations(items: readonly NotUndone[], cwd: string | undefined): void {
+  const cmds = items.map((n) => n.compensation).filter((c): c is string => !!c);
+  if (!cmds.length) return;
+  const term = vscode.window.createTerminal({ name: 'Agent Rewind: compensations', ...(cwd ? { cwd } : {}) });
+  term.show();
+  for (const c of cmds) term.sendText(c, true);
+}
+
+export type { Scope };

@@ -1,0 +1,305 @@
+// The Files view: checkpoints newest first; under each, the files its span changed with +/-
+// counts; a file opens the native diff between its states at both ends of the span. A long
+// timeline (thousands of prompts) is grouped by session, each group's rows built only when it is
+// expanded and shown a page at a time ("Load more"); a filter by prompt text lists the matches.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CheckpointKind } from '../../core/store/records';
+import type { SpanChange } from '../../core/timeline/timeline';
+import { agentInfo } from './agentInfo';
+import { CMD, CTX } from '../commands/commandIds';
+import { oneLine } from '../../shared/text';
+import { relativeTime } from './relativeTime';
+import { RowCounts, type RowStats } from './rowStats';
+import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode } from '../model/timelineModel';
+
+export type FilesElement =
+  | { kind: 'checkpoint'; node: CheckpointNode }
+  | { kind: 'file'; checkpointId: string; change: SpanChange }
+  | { kind: 'session'; key: string; session: string; agent: string; title: string; turns: TurnNode[] }
+  | { kind: 'more'; key: string; remaining: number };
+
+/** Above this many rows the root groups them by session; each group (and a filter's result) shows PAGE rows at a time. */
+export const GROUP_AFTER = 200;
+export const PAGE = 50;
+const FILTER_KEY = 'filter:';
+
+const ICONS: Record<CheckpointKind, [string, string?]> = {
+  prompt: ['comment'],
+  'session-start': ['debug-start'],
+  'before-tool': ['warning', 'editorWarning.foreground'],
+  manual: ['bookmark'],
+  rewind: ['history', 'charts.blue'],
+};
+
+const KIND_NAMES: Record<CheckpointKind, string> = {
+  prompt: 'Prompt',
+  'session-start': 'Session start',
+  'before-tool': 'Before a command that cannot be undone',
+  manual: 'Manual checkpoint',
+  rewind: 'Before a rewind',
+};
+
+/** The kind in words, for tooltips and quick picks. */
+export function kindName(kind: CheckpointKind): string {
+  return KIND_NAMES[kind] ?? kind;
+}
+
+/** Short enough for the default sidebar width; the whole label is in the tooltip. */
+export function checkpointLabel(n: CheckpointNode, width = 30): string {
+  const c = n.checkpoint;
+  if (c.kind === 'before-tool') return `Before ${oneLine(n.label, width - 7)}`;
+  return oneLine(n.label || KIND_NAMES[c.kind], width);
+}
+
+export class FilesView implements vscode.TreeDataProvider<FilesElement> {
+  private readonly emitter = new vscode.EventEmitter<FilesElement | FilesElement[] | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly byId = new Map<string, FilesElement>();
+  /** Rows shown per group (or filter), beyond the first page. */
+  private readonly shown = new Map<string, number>();
+  private groups: FilesElement[] | undefined;
+  /** Whether checkpoints of more than one agent are on the timeline (then each row names its agent). */
+  private several: boolean | undefined;
+  private filterText = '';
+  /** The tree, for its message (set by the composition root). */
+  tree: vscode.TreeView<FilesElement> | undefined;
+
+  /** File rows and their counts (drawn again when the counts are in). */
+  private readonly counts: RowCounts<FilesElement>;
+
+  constructor(
+    private readonly model: TimelineModel,
+    stats: RowStats,
+  ) {
+    this.counts = new RowCounts(stats, (rows) => this.emitter.fire(rows));
+    model.onDidChange(() => {
+      this.byId.clear();
+      this.counts.forget(); // every row is drawn again
+      this.groups = undefined;
+      this.several = undefined;
+      this.emitter.fire(undefined);
+    });
+  }
+
+  /** Lists only the prompts whose text contains `text` (any case); empty: everything again. */
+  setFilter(text: string): void {
+    this.filterText = text.trim();
+    this.shown.delete(FILTER_KEY);
+    this.byId.clear();
+    void vscode.commands.executeCommand('setContext', CTX.filtered, this.filterText !== '');
+    if (this.tree) this.tree.message = this.filterText ? `Prompts containing "${oneLine(this.filterText, 60)}"` : undefined;
+    this.emitter.fire(undefined);
+  }
+
+  get filter(): string {
+    return this.filterText;
+  }
+
+  /** Shows the next page of a group (or of the filter's matches). */
+  loadMore(key: string): void {
+    this.shown.set(key, (this.shown.get(key) ?? PAGE) + PAGE);
+    const group = this.byId.get(key);
+    this.emitter.fire(group && group.kind === 'session' ? group : undefined);
+  }
+
+  /** True when rows are grouped (and their counts kept cheap): a timeline of more than GROUP_AFTER rows. */
+  get large(): boolean {
+    return this.model.turns.length > GROUP_AFTER;
+  }
+
+  private get severalAgents(): boolean {
+    return (this.several ??= new Set(this.model.checkpoints.map((n) => n.checkpoint.agent).filter(Boolean)).size > 1);
+  }
+
+  getChildren(el?: FilesElement): FilesElement[] {
+    if (!el) {
+      const turns = this.model.turns;
+      if (this.filterText) {
+        const f = this.filterText.toLowerCase();
+        return this.page(
+          FILTER_KEY,
+          turns.filter((t) => t.node.label.toLowerCase().includes(f)),
+        );
+      }
+      if (!this.large) return turns.map((t) => this.remember(t.node.checkpoint.id, { kind: 'checkpoint', node: t.node }));
+      return (this.groups ??= this.sessionGroups(turns));
+    }
+    if (el.kind === 'session') return this.page(el.key, el.turns);
+    if (el.kind === 'file' || el.kind === 'more') return [];
+    const id = el.node.checkpoint.id;
+    const turn = this.model.turnOf(id);
+    // A prompt's row holds its turn: the checkpoints inside it, what the turn edited, and the session start before it.
+    const files = (turn ? this.model.turnFiles(id) : this.model.spanFiles(id)).map((change) =>
+      this.remember(`${id}/${change.path}`, { kind: 'file', checkpointId: id, change }),
+    );
+    const inside = (turn?.inside ?? []).map((node) => this.remember(node.checkpoint.id, { kind: 'checkpoint', node }));
+    const start = turn?.sessionStart
+      ? [this.remember(turn.sessionStart.checkpoint.id, { kind: 'checkpoint', node: turn.sessionStart })]
+      : [];
+    return [...inside, ...files, ...start];
+  }
+
+  /** The first rows of `turns` (PAGE more per Load more), and a Load more row when some are left. */
+  private page(key: string, turns: readonly TurnNode[]): FilesElement[] {
+    const n = this.shown.get(key) ?? PAGE;
+    const rows = turns.slice(0, n).map((t) => this.remember(t.node.checkpoint.id, { kind: 'checkpoint', node: t.node }));
+    if (turns.length > n) rows.push(this.remember(`more:${key}`, { kind: 'more', key, remaining: turns.length - n }));
+    return rows;
+  }
+
+  /** One group per session, the most recently active first; rows inside newest first. */
+  private sessionGroups(turns: readonly TurnNode[]): FilesElement[] {
+    const bySession = new Map<string, TurnNode[]>();
+    for (const t of turns) {
+      const s = t.node.checkpoint.session ?? '';
+      const list = bySession.get(s);
+      if (list) list.push(t);
+      else bySession.set(s, [t]);
+    }
+    return [...bySession].map(([session, list]) => {
+      const first = [...list].reverse().find((t) => t.node.checkpoint.kind === 'prompt') ?? list[list.length - 1]!;
+      const agent = list.find((t) => t.node.checkpoint.agent)?.node.checkpoint.agent ?? '';
+      const title = `${agentInfo(agent).name} · ${oneLine(first.node.label || 'Session', 60)}`;
+      return this.remember(`session:${session}`, { kind: 'session', key: `session:${session}`, session, agent, title, turns: list });
+    });
+  }
+
+  private hasChildren(node: CheckpointNode): boolean {
+    if (this.large) return true; // decided when expanded: a row's children cost a scan of the log
+    const turn = this.model.turnOf(node.checkpoint.id);
+    if (!turn) return node.fileCount > 0;
+    return turn.inside.length > 0 || !!turn.sessionStart || this.model.turnFiles(node.checkpoint.id).length > 0;
+  }
+
+  private remember(id: string, el: FilesElement): FilesElement {
+    const known = this.byId.get(id);
+    if (known && known.kind === el.kind) {
+      Object.assign(known, el);
+      return known;
+    }
+    this.byId.set(id, el);
+    return el;
+  }
+
+  /** The element of a checkpoint, for reveal(). */
+  checkpointElement(id: string): FilesElement | undefined {
+    const node = this.model.find(id);
+    return node ? this.remember(id, { kind: 'checkpoint', node }) : undefined;
+  }
+
+  getParent(el: FilesElement): FilesElement | undefined {
+    if (el.kind === 'session') return undefined;
+    if (el.kind === 'more') return el.key === FILTER_KEY ? undefined : this.byId.get(el.key);
+    if (el.kind === 'file') return this.checkpointElement(el.checkpointId);
+    const parent = this.model.parentTurn(el.node.checkpoint.id);
+    if (parent) return this.checkpointElement(parent.node.checkpoint.id);
+    if (!this.large || this.filterText) return undefined;
+    // A prompt's row in a grouped timeline: its session's group (shown far enough to hold it).
+    const groups = (this.groups ??= this.sessionGroups(this.model.turns));
+    const group = groups.find((g) => g.kind === 'session' && g.session === (el.node.checkpoint.session ?? ''));
+    if (group?.kind === 'session') {
+      const at = group.turns.findIndex((t) => t.node.checkpoint.id === el.node.checkpoint.id);
+      if (at >= (this.shown.get(group.key) ?? PAGE)) this.shown.set(group.key, Math.ceil((at + 1) / PAGE) * PAGE);
+    }
+    return group;
+  }
+
+  getTreeItem(el: FilesElement): vscode.TreeItem {
+    if (el.kind === 'session') {
+      const item = new vscode.TreeItem(el.title, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = el.key;
+      const newest = el.turns[0]!.node.checkpoint;
+      item.description = `${el.turns.length} prompt${el.turns.length === 1 ? '' : 's'} · ${relativeTime(newest.time)}`;
+      item.iconPath = agentInfo(el.agent).icon;
+      item.contextValue = 'agentRewind.sessionGroup';
+      item.tooltip = new vscode.MarkdownString().appendText(`${el.title}\nSession ${el.session || '(none)'}`);
+      return item;
+    }
+    if (el.kind === 'more') {
+      const item = new vscode.TreeItem(`Load ${Math.min(PAGE, el.remaining)} more`, vscode.TreeItemCollapsibleState.None);
+      item.id = `more:${el.key}`;
+      item.description = `${el.remaining} not shown`;
+      item.iconPath = new vscode.ThemeIcon('ellipsis');
+      item.contextValue = 'agentRewind.loadMore';
+      item.command = { command: CMD.loadMore, title: 'Load More', arguments: [el.key] };
+      return item;
+    }
+    if (el.kind === 'checkpoint') {
+      const { node } = el;
+      const c = node.checkpoint;
+      const item = new vscode.TreeItem(
+        checkpointLabel(node),
+        this.hasChildren(node) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      );
+      item.id = c.id;
+      const turn = this.model.turnOf(c.id);
+      if (this.large) return this.largeItem(item, node, turn);
+      // One count everywhere: what a rewind to this point would change (the preview says the same).
+      const sum = this.model.rewindSummary(c.id);
+      const edited = turn ? this.model.turnFiles(c.id).length : node.fileCount;
+      const count = sum.total ? `${sum.total} file${sum.total === 1 ? '' : 's'} to rewind` : 'nothing to rewind';
+      // The count first: at the default sidebar width it is what stays visible after the label.
+      const agent = c.agent ? agentInfo(c.agent).name : undefined;
+      item.description = `${count} · ${relativeTime(c.time)}${agent && this.severalAgents ? ` · ${agent}` : ''}`;
+      const [kindIcon, color] = ICONS[c.kind] ?? ['circle-outline'];
+      // With several agents on the timeline a prompt shows whose it was by its agent's icon.
+      const icon =
+        agent && this.severalAgents && (c.kind === 'prompt' || c.kind === 'session-start') ? agentInfo(c.agent!).codicon : kindIcon;
+      // A row a rewind would not change is de-emphasised: its icon is greyed.
+      item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(sum.total === 0 ? 'disabledForeground' : (color ?? 'foreground')));
+      item.contextValue = `agentRewind.checkpoint.${c.kind}${node.isLastRewind ? '.lastRewind' : ''}`;
+      const tip = new vscode.MarkdownString();
+      tip.appendMarkdown(`**${KIND_NAMES[c.kind]}** · ${new Date(c.time).toLocaleString()}\n\n`);
+      tip.appendText(node.label.slice(0, 1000));
+      tip.appendMarkdown(`\n\n${describeSummary(sum)}.`);
+      if (edited)
+        tip.appendMarkdown(
+          `\n\n${turn && c.kind === 'prompt' ? 'This turn' : 'After this point, until the next checkpoint, the agent'} edited ${edited} file${edited === 1 ? '' : 's'}.`,
+        );
+      if (turn?.sessionStart)
+        tip.appendMarkdown('\n\n').appendText(`${oneLine(turn.sessionStart.label || 'Session started', 80)} just before this prompt.`);
+      // Agent-provided strings (labels, session ids) go in as text: never markdown, links or command URIs.
+      if (c.session) tip.appendMarkdown('\n\n').appendText(`${agent ? `${agent} session` : 'Session'} ${c.session.slice(0, 8)}`);
+      item.tooltip = tip;
+      item.accessibilityInformation = {
+        label: `${checkpointLabel(node, 200)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${count}${agent && this.severalAgents ? `, ${agent}` : ''}`,
+      };
+      return item;
+    }
+    const { change } = el;
+    const rel = this.model.relative(change.path);
+    const item = new vscode.TreeItem(path.basename(change.path), vscode.TreeItemCollapsibleState.None);
+    item.id = `${el.checkpointId}/${change.path}`;
+    item.resourceUri = vscode.Uri.file(change.path);
+    const dir = path.dirname(rel);
+    const what = this.counts.words(el, change);
+    item.description = `${dir === '.' ? '' : dir + ' · '}${what}`;
+    item.contextValue = 'agentRewind.file';
+    item.tooltip = new vscode.MarkdownString().appendText(`${change.path}\n${what}`);
+    item.command = { command: CMD.openFileDiff, title: 'Open Changes', arguments: [el] };
+    return item;
+  }
+
+  /**
+   * A row of a grouped timeline: what a rewind to it would change is not counted for every row
+   * (a plan each); it says how many files its span edited, and the preview gives the rest.
+   */
+  private largeItem(item: vscode.TreeItem, node: CheckpointNode, turn: TurnNode | undefined): vscode.TreeItem {
+    const c = node.checkpoint;
+    item.description = `${node.fileCount} file${node.fileCount === 1 ? '' : 's'} edited · ${relativeTime(c.time)}`;
+    const [icon, color] = ICONS[c.kind] ?? ['circle-outline'];
+    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    item.contextValue = `agentRewind.checkpoint.${c.kind}${node.isLastRewind ? '.lastRewind' : ''}`;
+    const tip = new vscode.MarkdownString();
+    tip.appendMarkdown(`**${KIND_NAMES[c.kind]}** · ${new Date(c.time).toLocaleString()}\n\n`);
+    tip.appendText(node.label.slice(0, 1000));
+    tip.appendMarkdown(`\n\nPreview Rewind says what a rewind to this point would change.`);
+    if (turn?.sessionStart) tip.appendMarkdown(`\n\n${oneLine(turn.sessionStart.label || 'Session started', 80)} just before this prompt.`);
+    item.tooltip = tip;
+    item.accessibilityInformation = {
+      label: `${checkpointLabel(node, 200)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}`,
+    };
+    return item;
+  }
+}
