@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { attemptOfPoint, buildAttempts, lineView } from '../../src/core/timeline/attempts';
+import { recordedChanges, resolvePoint } from '../../src/core/timeline/compare';
 import { Store } from '../../src/core/store/store';
 import { h, LogBuilder } from '../helpers/records';
 import { tempDir } from '../helpers/tmp';
@@ -238,5 +239,25 @@ describe('the line (Files view layout)', () => {
       view.rows.map((r) => [r.attempt.n, r.at]),
       [[2, at('P1')]],
     );
+  });
+});
+
+describe('recorded changes between two points', () => {
+  it('the ends of two attempts: added, deleted, modified, by path', () => {
+    const records = twoAttempts().records();
+    const tree = buildAttempts(records);
+    const changes = recordedChanges(records, resolvePoint(records, 'attempt:1', tree), resolvePoint(records, 'attempt:2', tree));
+    assert.deepEqual(
+      changes.map((c) => [c.path, c.change, c.from?.hash ?? null, c.to?.hash ?? null]),
+      [
+        ['/w/a', 'modified', h('a1'), h('a2')],
+        ['/w/b', 'deleted', h('b1'), null],
+        ['/w/c', 'added', null, h('c2')],
+      ],
+    );
+    // The attempt in progress and now (as recorded) hold the same.
+    assert.deepEqual(recordedChanges(records, resolvePoint(records, 'attempt:2', tree), resolvePoint(records, 'now', tree)), []);
+    assert.throws(() => resolvePoint(records, 'attempt:3', tree), /No point "attempt:3"/);
+    assert.throws(() => resolvePoint(records, 'zzzz', tree), /No point "zzzz"/);
   });
 });

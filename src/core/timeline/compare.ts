@@ -189,3 +189,43 @@ export function diffPoints(
   }
   return { from, to, files };
 }
+
+/** A path that differs between two recorded states, with both (for the extension's multi-file diff: no disk reads, no line counts). */
+export interface RecordedChange {
+  path: string;
+  change: ChangeKind;
+  /** Its state at each point; absent where the path did not exist there. */
+  from?: FileState;
+  to?: FileState;
+}
+
+const existsIn = (s: FileState | undefined): s is FileState => !!s && (s.hash !== null || !!s.skipped);
+
+/**
+ * The paths whose recorded state differs between two points, sorted (a `now` point counts as the
+ * latest recorded state: what the log says is on disk). A path unknown at either point is left out.
+ */
+export function recordedChanges(records: readonly Sequenced[], from: ResolvedPoint, to: ResolvedPoint): RecordedChange[] {
+  let latest: Map<string, FileState> | undefined;
+  const stateOf = (p: ResolvedPoint) => p.state ?? (latest ??= latestState(records));
+  const a = stateOf(from);
+  const b = stateOf(to);
+  const out: RecordedChange[] = [];
+  for (const p of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+    const x = a.get(p);
+    const y = b.get(p);
+    if (!x || !y || x.seq === y.seq) continue;
+    const xe = existsIn(x);
+    const ye = existsIn(y);
+    if (!xe && !ye) continue;
+    let change: ChangeKind;
+    if (!xe) change = 'added';
+    else if (!ye) change = 'deleted';
+    else if (x.hash === y.hash && !x.skipped && !y.skipped && !!x.link === !!y.link) {
+      if (x.link || sameExec(x.mode, y.mode)) continue;
+      change = 'mode';
+    } else change = 'modified';
+    out.push({ path: p, change, ...(xe ? { from: x } : {}), ...(ye ? { to: y } : {}) });
+  }
+  return out;
+}

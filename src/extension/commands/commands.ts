@@ -14,6 +14,7 @@ import { oneLine } from '../../shared/text';
 import { relativeTime } from '../views/relativeTime';
 import { snapshotUri } from '../views/snapshotContent';
 import { restoreOne, stepHandlers } from './stepCommands';
+import { compareHandlers } from './compareCommands';
 import type { TimelineModel } from '../model/timelineModel';
 
 /** Every diff from the tree is titled by both its sides: "greet.js (before ↔ after this turn)". */
@@ -88,6 +89,7 @@ function filesPreview(d: CommandDeps, id: string) {
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     ...stepHandlers(d),
+    ...compareHandlers(d),
     // Only the "store unusable" state offers these; with a working store there is nothing to move aside.
     [CMD.revealStoreFolder]: () => d.storage.showUsage(),
     [CMD.moveStoreAside]: () => vscode.window.showInformationMessage("This workspace's store is working: there is nothing to move aside."),

@@ -9,6 +9,7 @@ import type { Store } from '../../core/store/store';
 import { computeChanges } from '../../core/rewind/changeSet';
 import { groupTurns, type RewindSummary, type Turn, turnChanges } from '../../core/timeline/turns';
 export { describeSummary, type RewindSummary } from '../../core/timeline/turns';
+import { type AttemptTree, buildAttempts, type LineView, lineView } from '../../core/timeline/attempts';
 import { checkpoints, filesPerCheckpoint, type SpanChange, spanChanges } from '../../core/timeline/timeline';
 import {
   labelOfRewindCheckpoint,
@@ -44,6 +45,8 @@ export class TimelineModel implements vscode.Disposable {
   private turnNodes: TurnNode[] = [];
   private summaries = new Map<string, RewindSummary>();
   private turnFileCache = new Map<string, SpanChange[]>();
+  private attemptTree: AttemptTree | undefined;
+  private line: LineView | undefined;
   private lookups: RewindLookups = rewindLookups([]);
   private readonly log: IncrementalLog;
 
@@ -83,6 +86,8 @@ export class TimelineModel implements vscode.Disposable {
     this.summaries.clear();
     this.turnFileCache.clear();
     this.sessionsCache = undefined;
+    this.attemptTree = undefined;
+    this.line = undefined;
     this.emitter.fire();
   }
 
@@ -102,6 +107,32 @@ export class TimelineModel implements vscode.Disposable {
   /** One row per prompt (and per manual / rewind checkpoint), newest first. */
   get turns(): readonly TurnNode[] {
     return this.turnNodes;
+  }
+
+  /** The attempts (core/timeline/attempts.ts), built once per change of the log. */
+  get attempts(): AttemptTree {
+    return (this.attemptTree ??= buildAttempts(this.records));
+  }
+
+  /** Whether a row is on the line that leads to the attempt in progress (the rest is under its attempt's row). */
+  onLine(t: TurnNode): boolean {
+    const c = t.node.checkpoint;
+    return (this.line ??= lineView(this.attempts)).onLine(c.id, c.seq, c.kind);
+  }
+
+  /** Each attempt not in progress, with the log position where it leaves the line. */
+  attemptRows(): LineView['rows'] {
+    return (this.line ??= lineView(this.attempts)).rows;
+  }
+
+  /** The rows of an attempt that are not on the line, newest first (its end is the attempt's own row). */
+  attemptTurns(n: number): TurnNode[] {
+    const a = this.attempts.attempts[n - 1];
+    if (!a) return [];
+    return this.turnNodes.filter((t) => {
+      const id = t.node.checkpoint.id;
+      return this.attempts.attemptOf.get(id) === n && id !== a.end?.id && !this.onLine(t);
+    });
   }
 
   turnOf(id: string): TurnNode | undefined {

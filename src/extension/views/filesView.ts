@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import type { CheckpointKind } from '../../core/store/records';
 import type { SpanChange } from '../../core/timeline/timeline';
 import { agentInfo } from './agentInfo';
+import type { Attempt } from '../../core/timeline/attempts';
+import { attemptItem } from './attemptRows';
 import { CMD, CTX } from '../commands/commandIds';
 import { oneLine } from '../../shared/text';
 import { relativeTime } from './relativeTime';
@@ -17,7 +19,8 @@ export type FilesElement =
   | { kind: 'checkpoint'; node: CheckpointNode }
   | { kind: 'file'; checkpointId: string; change: SpanChange }
   | { kind: 'session'; key: string; session: string; agent: string; title: string; turns: TurnNode[] }
-  | { kind: 'more'; key: string; remaining: number };
+  | { kind: 'more'; key: string; remaining: number }
+  | { kind: 'attempt'; attempt: Attempt };
 
 /** Above this many rows the root groups them by session; each group (and a filter's result) shows PAGE rows at a time. */
 export const GROUP_AFTER = 200;
@@ -122,10 +125,15 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
           turns.filter((t) => t.node.label.toLowerCase().includes(f)),
         );
       }
-      if (!this.large) return turns.map((t) => this.remember(t.node.checkpoint.id, { kind: 'checkpoint', node: t.node }));
-      return (this.groups ??= this.sessionGroups(turns));
+      // The line that leads to the attempt in progress; every other attempt is one row where it left the line.
+      const line = turns.filter((t) => this.model.onLine(t));
+      const attempts = this.model.attemptRows();
+      if (!this.large) return this.lineRows(line, attempts);
+      return [...attempts.map((r) => this.attemptElement(r.attempt)), ...(this.groups ??= this.sessionGroups(line))];
     }
     if (el.kind === 'session') return this.page(el.key, el.turns);
+    if (el.kind === 'attempt')
+      return this.model.attemptTurns(el.attempt.n).map((t) => this.remember(t.node.checkpoint.id, { kind: 'checkpoint', node: t.node }));
     if (el.kind === 'file' || el.kind === 'more') return [];
     const id = el.node.checkpoint.id;
     const turn = this.model.turnOf(id);
@@ -138,6 +146,20 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       ? [this.remember(turn.sessionStart.checkpoint.id, { kind: 'checkpoint', node: turn.sessionStart })]
       : [];
     return [...inside, ...files, ...start];
+  }
+
+  /** Rows of the line and attempt rows, newest first: an attempt's row just above the row it branched after. */
+  private lineRows(line: readonly TurnNode[], attempts: { attempt: Attempt; at: number }[]): FilesElement[] {
+    const rows: { at: number; el: FilesElement }[] = line.map((t) => ({
+      at: t.node.checkpoint.seq,
+      el: this.remember(t.node.checkpoint.id, { kind: 'checkpoint', node: t.node }),
+    }));
+    for (const r of attempts) rows.push({ at: r.at + 0.5, el: this.attemptElement(r.attempt) });
+    return rows.sort((a, b) => b.at - a.at).map((r) => r.el);
+  }
+
+  private attemptElement(attempt: Attempt): FilesElement {
+    return this.remember(`attempt:${attempt.n}`, { kind: 'attempt', attempt });
   }
 
   /** The first rows of `turns` (PAGE more per Load more), and a Load more row when some are left. */
@@ -189,12 +211,19 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
   }
 
   getParent(el: FilesElement): FilesElement | undefined {
-    if (el.kind === 'session') return undefined;
+    if (el.kind === 'session' || el.kind === 'attempt') return undefined;
     if (el.kind === 'more') return el.key === FILTER_KEY ? undefined : this.byId.get(el.key);
     if (el.kind === 'file') return this.checkpointElement(el.checkpointId);
     const parent = this.model.parentTurn(el.node.checkpoint.id);
     if (parent) return this.checkpointElement(parent.node.checkpoint.id);
-    if (!this.large || this.filterText) return undefined;
+    if (this.filterText) return undefined;
+    const turn = this.model.turnOf(el.node.checkpoint.id);
+    const owner = this.model.attempts.attemptOf.get(el.node.checkpoint.id);
+    if (turn && owner !== undefined && !this.model.onLine(turn)) {
+      const attempt = this.model.attempts.attempts[owner - 1];
+      return attempt && this.attemptElement(attempt);
+    }
+    if (!this.large) return undefined;
     // A prompt's row in a grouped timeline: its session's group (shown far enough to hold it).
     const groups = (this.groups ??= this.sessionGroups(this.model.turns));
     const group = groups.find((g) => g.kind === 'session' && g.session === (el.node.checkpoint.session ?? ''));
@@ -206,6 +235,8 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
   }
 
   getTreeItem(el: FilesElement): vscode.TreeItem {
+    if (el.kind === 'attempt')
+      return attemptItem(el.attempt, this.model.attemptTurns(el.attempt.n), (id) => this.model.turnFiles(id).map((c) => c.path));
     if (el.kind === 'session') {
       const item = new vscode.TreeItem(el.title, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = el.key;
