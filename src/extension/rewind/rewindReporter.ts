@@ -32,6 +32,8 @@ export class RewindReporter {
     const meaning = t.call
       ? { action: 'rewind' as const, point: `the moment ${oneLine(label, 80)} (step ${t.call.step} of ${t.call.of})` }
       : this.model.meaning(targetId);
+    // The end of an earlier attempt: switching to it, or (with paths) taking files from it — not an undo.
+    const attempt = t.call ? undefined : this.model.attempts.ends.get(targetId);
     switch (r.status) {
       case 'vetoed': {
         const pick = await vscode.window.showWarningMessage(
@@ -77,17 +79,21 @@ export class RewindReporter {
         for (const f of r.files)
           this.output.appendLine(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
         // The way back from this rewind: rewinding to the checkpoint it just took.
-        const back = meaning.action === 'undo' ? 'Redo' : 'Undo';
+        const back = meaning.action === 'undo' && attempt === undefined ? 'Redo' : 'Undo';
         const goBack = async () => {
           await this.applyAndReport(r.checkpoint.id);
         };
         const n = `${r.files.length} file${r.files.length === 1 ? '' : 's'}`;
         const what =
-          meaning.action === 'undo'
-            ? `Undid the rewind to ${meaning.point}: ${n} put back`
-            : meaning.action === 'redo'
-              ? `Redid the rewind to ${meaning.point}: ${n} rewound again`
-              : `Rewound ${n} to ${meaning.point}`;
+          attempt !== undefined
+            ? req.paths?.length
+              ? `Took ${n} from Attempt ${attempt}`
+              : `Switched to Attempt ${attempt}: ${n} changed`
+            : meaning.action === 'undo'
+              ? `Undid the rewind to ${meaning.point}: ${n} put back`
+              : meaning.action === 'redo'
+                ? `Redid the rewind to ${meaning.point}: ${n} rewound again`
+                : `Rewound ${n} to ${meaning.point}`;
         this.output.appendLine(`  ${what}.`);
         if (r.status === 'done') {
           void vscode.window
