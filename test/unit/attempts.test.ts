@@ -167,6 +167,8 @@ describe('attempts', () => {
       .snap('/w/a', h('a2'));
     const tree = buildAttempts(b.records());
     assert.equal(tree.attempts[1]!.branchedAtCall, 'c1');
+    const call = b.records().find((r) => r.t === 'call')!;
+    assert.equal(tree.attempts[1]!.branchSeq, call.seq - 1, 'its position: the moment before the call');
     assert.equal(tree.attempts[1]!.parent, 1);
   });
 

@@ -84,7 +84,6 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
   /** Rewind checkpoints taken while no attempt was in progress: their state is that branch point. */
   const pendingAt = new Map<string, Pending>();
   const seqOf = new Map<string, number>();
-  const callSeq = new Map<string, number>();
   const ends = new Map<string, number>();
   let current: Building | null = null;
   let pending: Pending = {};
@@ -134,12 +133,8 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
     const from = current;
     current = null;
     if (c.targetCall !== undefined) {
-      const seq = callSeq.get(c.targetCall);
-      pending = {
-        ...(from ? { parent: from.n } : pending.parent !== undefined ? { parent: pending.parent } : {}),
-        atCall: c.targetCall,
-        ...(seq !== undefined ? { atSeq: seq - 1 } : {}),
-      };
+      // Its position (the moment before the call) is looked up after the pass: rare, and calls are most of the log.
+      pending = { ...(from ? { parent: from.n } : pending.parent !== undefined ? { parent: pending.parent } : {}), atCall: c.targetCall };
       return;
     }
     const ended = target !== undefined ? endedBy.get(target) : undefined;
@@ -178,14 +173,13 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
       if (WORK_CHECKPOINTS.has(c.kind) || c.kind === 'rewind') a.lastWork = c.seq;
       if (c.kind === 'prompt')
         a.prompts.push({ id: c.id, label: c.label, time: c.time, ...(c.session !== undefined ? { session: c.session } : {}) });
-    } else if (isCall(r)) {
-      if (r.call !== undefined && !callSeq.has(r.call)) callSeq.set(r.call, r.seq);
     } else if (isSnap(r) && WORK_PHASES.has(r.phase)) {
       current ??= begin(r);
       current.pathSet.add(r.path);
       current.lastWork = r.seq;
     }
   }
+  placeCalls(records, [...attempts, ...((current as Building | null) ? [] : [pending])]);
   for (const a of attempts) {
     a.files = [...a.pathSet].sort();
     a.sessions = [...a.sessionSet];
@@ -198,6 +192,25 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
     ends,
     ...((current as Building | null) ? {} : { pending }),
   };
+}
+
+/** Fills in the position of branch points that are the moment before a tool call: its first call line. */
+function placeCalls(records: readonly Sequenced[], points: (Pick<Attempt, 'branchedAtCall' | 'branchSeq'> | Pending)[]): void {
+  const byCall = new Map<string, (s: number) => void>();
+  for (const p of points) {
+    if ('branchedAtCall' in p && p.branchedAtCall !== undefined && p.branchSeq === undefined)
+      byCall.set(p.branchedAtCall, (s) => (p.branchSeq = s));
+    else if ('atCall' in p && p.atCall !== undefined && p.atSeq === undefined) byCall.set(p.atCall, (s) => (p.atSeq = s));
+  }
+  if (byCall.size === 0) return;
+  for (const r of records) {
+    const set = isCall(r) && r.call !== undefined ? byCall.get(r.call) : undefined;
+    if (set) {
+      set(r.seq - 1);
+      byCall.delete((r as { call: string }).call);
+      if (byCall.size === 0) return;
+    }
+  }
 }
 
 /** The attempt a point `attempt:<n>` names, or undefined when it is not one (null: it names no attempt of this store). */
