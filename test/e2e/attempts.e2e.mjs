@@ -37,9 +37,12 @@ export const tests = [
       s.write('app/main.txt', 'start\nhello, world\n');
       s.write('app/greet.txt', 'export const greet = (name) => `hello, ${name}`;\n');
       rewindTo(store, 'Add a greeting to the app');
-      s.prompt('Add a farewell instead');
-      s.write('app/main.txt', 'start\ngoodbye\n');
-      s.write('app/bye.txt', 'export const bye = () => "goodbye";\n');
+      // Prompted differently in a new conversation (the first one would be told of the rewind first).
+      const s2 = hookSession(store, ws, `${s.session}-2`);
+      s2.start();
+      s2.prompt('Add a farewell instead');
+      s2.write('app/main.txt', 'start\ngoodbye\n');
+      s2.write('app/bye.txt', 'export const bye = () => "goodbye";\n');
       ctx = { ws };
       await wb.openViewContainer('Agent Rewind');
       await wb.viewPane('Files');

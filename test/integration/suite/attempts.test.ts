@@ -34,9 +34,12 @@ suite('Attempts', function () {
     const first = await until('the first prompt', () => api.model!.checkpoints.find((n) => n.label === 'attempt one: greet'));
     await until('its files', () => api.model!.turnFiles(first.checkpoint.id).length === 2);
     assert.equal((await api.service!.apply(first.checkpoint.id)).status, 'done');
-    s.prompt('attempt two: farewell');
-    s.write('attempts/app.txt', 'farewell\n');
-    s.write('attempts/bye.txt', 'bye\n');
+    // Prompted differently in a new conversation (the first one would be told of the rewind first).
+    const s2 = new HookSession(api.storeDir!, ws);
+    s2.start();
+    s2.prompt('attempt two: farewell');
+    s2.write('attempts/app.txt', 'farewell\n');
+    s2.write('attempts/bye.txt', 'bye\n');
   });
 
   suiteTeardown(async () => {
