@@ -29,10 +29,17 @@ const NOT_ON_HOST = 'The extension host must not wait on a child process (git): 
 const IN_VIEW_WORKER =
   "The views' line counts and transcripts are made in the view worker: use LineStatsSource and TranscriptReader (src/extension/offHost/).";
 /**
- * The extension's imports: no webview or CLI code, nothing that waits on a child process (git) on the host,
- * and (outside offHost/) no line counting or transcript parsing: the view worker does that.
+ * The extension's feature folders, lowest first: each may import the ones before it and none after it (README,
+ * Layout). settings.ts, commandIds.ts and pickFolders.ts stand below them all; extension.ts (the composition
+ * root) above them all.
  */
-const extensionImports = (planner, offHost = false) => [
+const EXT_STACK = ['offHost', 'model', 'views', 'connect', 'rewind', 'preview', 'commands'];
+/**
+ * The extension's imports: no webview or CLI code, nothing that waits on a child process (git) on the host,
+ * (outside offHost/) no line counting or transcript parsing: the view worker does that; and no feature folder
+ * above `level` of EXT_STACK (-1: below them all).
+ */
+const extensionImports = (planner, offHost = false, level = EXT_STACK.length) => [
   'error',
   {
     paths: [
@@ -65,9 +72,34 @@ const extensionImports = (planner, offHost = false) => [
         regex: '(^|/)(webview|cli)(/|$)',
         message: 'The extension talks to the webview through src/shared/messages.ts only, and uses the core, not the CLI.',
       },
+      ...(level + 1 < EXT_STACK.length
+        ? [
+            {
+              regex: `^\\.\\.?/(${EXT_STACK.slice(level + 1).join('|')})(/|$)`,
+              message: `Inside src/extension this sits below ${EXT_STACK.slice(level + 1).join(', ')} and must not import them (README, Layout).`,
+            },
+          ]
+        : []),
     ],
   },
 ];
+/**
+ * The core's subsystems, lowest first: each may import the ones before it and none after it (README, Layout),
+ * so a reader walks the core from the ground up. paths.ts, faults.ts and shell/ stand below them all.
+ */
+const CORE_STACK = ['storeFiles', 'git', 'workspace', 'timeline', 'store', 'effects', 'scan', 'rewind', 'conversation', 'upkeep'];
+const CORE_OUTER = ['recording', 'agents', 'cli', 'extension', 'webview'];
+/** The core rules for a subsystem at `level` of CORE_STACK (-1: below them all). */
+const coreLayer = (level) => {
+  const above = CORE_STACK.slice(level + 1);
+  if (!above.length) return layer(CORE_OUTER);
+  return layer(CORE_OUTER, [
+    {
+      regex: `(^|/)(${above.join('|')})(/|$)`,
+      message: `Inside src/core this sits below ${above.join(', ')} and must not import them (README, Layout).`,
+    },
+  ]);
+};
 const NODE_BUILTINS = { regex: '^node:', message: 'The webview and the shared protocol run in a browser: no node modules.' };
 
 export default tseslint.config(
@@ -89,7 +121,12 @@ export default tseslint.config(
   { files: ['src/**'], rules: { 'max-lines': ['error', { max: 600 }] } },
   // Tests poke at JSON output and hostile input: `any` is allowed there, nowhere else.
   { files: ['test/**', 'bench/**', 'scripts/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
-  { files: ['src/core/**'], rules: layer(['recording', 'agents', 'cli', 'extension', 'webview']) },
+  { files: ['src/core/**'], rules: layer(CORE_OUTER) },
+  { files: ['src/core/paths.ts', 'src/core/faults.ts', 'src/core/shell/**'], rules: coreLayer(-1) },
+  ...CORE_STACK.map((name, level) => ({
+    files: [name === 'store' ? 'src/core/store.ts' : `src/core/${name}/**`],
+    rules: coreLayer(level),
+  })),
   { files: ['src/recording/**'], rules: layer(['agents', 'cli', 'extension', 'webview']) },
   { files: ['src/agents/**'], rules: layer(['cli', 'extension', 'webview']) },
   { files: ['src/cli/**'], rules: layer(['extension', 'webview']) },
@@ -108,12 +145,22 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    files: ['src/extension/settings.ts', 'src/extension/commandIds.ts', 'src/extension/pickFolders.ts'],
+    rules: { 'no-restricted-imports': extensionImports(['makePlan'], false, -1) },
+  },
+  ...EXT_STACK.map((name, level) => ({
+    files: [`src/extension/${name}/**`],
+    rules: { 'no-restricted-imports': extensionImports(['makePlan'], name === 'offHost', level) },
+  })),
   // The one place the extension plans (with the core's makePlan, git left out and asked without blocking).
-  { files: ['src/extension/rewind/rewindService.ts'], rules: { 'no-restricted-imports': extensionImports([]) } },
+  {
+    files: ['src/extension/rewind/rewindService.ts'],
+    rules: { 'no-restricted-imports': extensionImports([], false, EXT_STACK.indexOf('rewind')) },
+  },
   // The off-host worker (a worker thread: blocking there stalls nobody) and the host sides of its work,
   // whose fallbacks run the same code on the host when the worker cannot.
-  { files: ['src/extension/offHost/**'], rules: { 'no-restricted-imports': extensionImports(['makePlan'], true) } },
-  { files: ['src/extension/offHost/worker.ts'], rules: { 'no-restricted-imports': extensionImports([], true) } },
+  { files: ['src/extension/offHost/worker.ts'], rules: { 'no-restricted-imports': extensionImports([], true, 0) } },
   // Browser code: the webview, and the functions end-to-end tests run inside the page.
   { files: ['src/webview/**', 'test/e2e/**', 'test/harness/**'], languageOptions: { globals: { ...globals.browser } } },
   { files: ['src/webview/**'], languageOptions: { globals: { acquireVsCodeApi: 'readonly' } } },

@@ -1,9 +1,9 @@
 // Run by bench/timelineScale.mjs (node --import tsx): what the extension's refresh costs after an
-// agent appended 10 lines to a big files.jsonl — the incremental reader (core/store/logTail.ts) against a
+// agent appended 10 lines to a big files.jsonl — the incremental reader (core/storeFiles/logTail.ts) against a
 // full re-read and parse (what every refresh did before). Prints JSON: medians in ms.
 import * as fs from 'node:fs';
-import { readLog } from '../src/core/store/fileLog';
-import { IncrementalLog } from '../src/core/store/logTail';
+import { readLog } from '../src/core/storeFiles/fileLog';
+import { IncrementalLog } from '../src/core/storeFiles/logTail';
 
 const [log, runsArg] = process.argv.slice(2);
 const runs = Number(runsArg || 9);

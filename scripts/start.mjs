@@ -14,7 +14,7 @@ import * as H from '../test/harness/harness.mjs';
 import { ensureCodeServer, repoRoot } from './tools.mjs';
 import { require as tsxRequire } from 'tsx/cjs/api';
 
-const { workspaceStoreName } = tsxRequire('../src/core/store/workspaceStore.ts', import.meta.url);
+const { workspaceStoreName } = tsxRequire('../src/core/storeFiles/workspaceStore.ts', import.meta.url);
 
 const argv = process.argv.slice(2);
 const opt = (n) => {

@@ -6,7 +6,7 @@ import { claudeForker } from './claude/forkTranscript';
 import { readTimeline, TranscriptFollower, type TranscriptTimeline } from './claude/transcriptTimeline';
 import { codexConversation } from './codex/conversation';
 import { geminiConversation } from './gemini/conversation';
-import type { EffectOverride } from '../core/store/config';
+import type { EffectOverride } from '../core/storeFiles/config';
 import type { AgentId } from './connector';
 import type { TranscriptForker } from '../recording/forkConversation';
 

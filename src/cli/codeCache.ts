@@ -19,7 +19,7 @@ const MAGIC = 'agent-rewind code cache 1';
 /** Where the code cache of `file` is kept. */
 export const cacheFileOf = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}.v8-${process.versions.v8}.cache`);
 
-// Not core/store/blobs' sha256: dist/cli.js stays tiny (this file is all it adds to a bare node start).
+// Not core/storeFiles/blobs' sha256: dist/cli.js stays tiny (this file is all it adds to a bare node start).
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const sourceId = (st: fs.Stats) => `${st.size} ${st.mtimeMs} ${st.ino}`;
 

@@ -2,27 +2,27 @@
 // codes). Errors: one plain sentence on stderr that says what to do next.
 import * as path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { newId } from '../core/store/ids';
-import { gc, storeBytes } from '../core/store/gc';
-import { storageUse } from '../core/store/storageUse';
-import { StoreBusyError } from '../core/store/lock';
+import { newId } from '../core/storeFiles/ids';
+import { gc, storeBytes } from '../core/upkeep/gc';
+import { storageUse } from '../core/upkeep/storageUse';
+import { StoreBusyError } from '../core/storeFiles/lock';
 import { rewind } from '../core/rewind/apply';
 import { AttemptInProgressError, CallNotFoundError, CheckpointNotFoundError, makePlan, type Plan, planJson } from '../core/rewind/plan';
 import { checkFilters, FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
 import { type Attempt, buildAttempts } from '../core/timeline/attempts';
 import { diffPoints, PointNotFoundError, resolvePoint } from '../core/timeline/compare';
-import { Store, StoreMissingError } from '../core/store/store';
-import { StoreDamagedError, StoreFormatError } from '../core/store/storeFormat';
+import { Store, StoreMissingError } from '../core/store';
+import { StoreDamagedError, StoreFormatError } from '../core/storeFiles/storeFormat';
 import type { EditOrigin } from '../core/rewind/safety';
 import { BEFORE_CALL } from '../core/timeline/timeline';
-import { verifyStore } from '../core/store/verify';
+import { verifyStore } from '../core/upkeep/verify';
 import { type Reason, REASONS, yourEditWords } from '../shared/reasons';
 import { runConversation } from './conversation';
 import { EXIT, UsageError, fail, out } from './output';
 import { storeFromArgs } from './storeArg';
 import { oneLine } from '../shared/text';
-import { NotAStoreError } from '../core/store/workspaceStore';
+import { NotAStoreError } from '../core/storeFiles/workspaceStore';
 
 const HELP = `agent-rewind — record what coding agents do, rewind files and conversations
 

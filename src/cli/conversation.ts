@@ -13,7 +13,7 @@ import { geminiConversation } from '../agents/gemini/conversation';
 import { forkConversation, ForkRefusedError, type ForkResult } from '../recording/forkConversation';
 import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog';
 import { loggedPrompts } from '../core/conversation/sessionLogView';
-import type { Store } from '../core/store/store';
+import type { Store } from '../core/store';
 import { EXIT, ExitError, UsageError, out } from './output';
 import { storeFromArgs } from './storeArg';
 import { oneLine } from '../shared/text';

@@ -15,9 +15,9 @@ import { clearPairs, pairCall } from '../recording/pairCalls';
 import { record } from '../recording/recorder';
 import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../core/conversation/regroundHook';
 import { fault } from '../core/faults';
-import { announceWriter } from '../core/store/lock';
-import { logStoreError, Store } from '../core/store/store';
-import { NotAStoreError } from '../core/store/workspaceStore';
+import { announceWriter } from '../core/storeFiles/lock';
+import { logStoreError, Store } from '../core/store';
+import { NotAStoreError } from '../core/storeFiles/workspaceStore';
 import { storeFromArgs } from './storeArg';
 
 // Loaded only by hooks that carry a shell call.

@@ -2,9 +2,9 @@
 // (hooks run outside VS Code and read their settings from there).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EffectOverride, StoreConfig } from '../core/store/config';
+import type { EffectOverride, StoreConfig } from '../core/storeFiles/config';
 import { patternProblem } from '../core/effects/overrides';
-import { replaceFileIfChanged } from '../core/store/fsx';
+import { replaceFileIfChanged } from '../core/storeFiles/fsx';
 
 export interface Settings {
   retentionDays: number;

@@ -10,12 +10,12 @@
 import * as path from 'node:path';
 import { readBlobs } from '../core/git/objects';
 import { indexEntries } from '../core/git/status';
-import type { SnapRecord } from '../core/store/records';
+import type { SnapRecord } from '../core/storeFiles/records';
 import { durableBlob } from '../core/scan/references';
 import { loadState, stateFile } from '../core/scan/stateFile';
 import { F_LARGE, F_PENDING } from '../core/scan/types';
-import type { Store } from '../core/store/store';
-import { isInside } from '../core/workspace/paths';
+import type { Store } from '../core/store';
+import { isInside } from '../core/paths';
 import type { AfterToolEvent } from './events';
 import { differsFromRecord } from './observe';
 

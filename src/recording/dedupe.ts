@@ -7,8 +7,8 @@
 // two calls. Markers older than the window are swept at turn boundaries.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sha256 } from '../core/store/blobs';
-import type { Store } from '../core/store/store';
+import { sha256 } from '../core/storeFiles/blobs';
+import type { Store } from '../core/store';
 import type { AgentEvent } from './events';
 
 /** Both deliveries of one event come within the hook timeout of each other; a later same key is a new event. */

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { appendLineage, type ForkLineage } from '../core/conversation/lineage';
 import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog';
 import { forkSessionLog, SessionCutRefusedError } from '../core/conversation/sessionLogFork';
-import type { Store } from '../core/store/store';
+import type { Store } from '../core/store';
 
 export type ForkSource = { transcript: string } | { session: string };
 

@@ -7,9 +7,9 @@
 // shell capture is finished the same way. Recorded before the boundary's own checkpoint.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { fileNameOf } from '../core/workspace/paths';
-import type { LogRecord } from '../core/store/records';
-import type { Store } from '../core/store/store';
+import { fileNameOf } from '../core/paths';
+import type { LogRecord } from '../core/storeFiles/records';
+import type { Store } from '../core/store';
 import type { AfterToolEvent, BeforeToolEvent, EventBase } from './events';
 
 interface Marker {

@@ -11,11 +11,11 @@
 // still in flight (their tool is writing them right now) are left to that call's own `after`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sha256 } from '../core/store/blobs';
+import { sha256 } from '../core/storeFiles/blobs';
 import type { LatestState } from '../core/timeline/latestSnaps';
-import type { LogRecord, SnapRecord } from '../core/store/records';
+import type { LogRecord, SnapRecord } from '../core/storeFiles/records';
 import { readJournal } from '../core/rewind/journal';
-import type { Store } from '../core/store/store';
+import type { Store } from '../core/store';
 import { sameExec } from '../core/timeline/timeline';
 import type { EventBase } from './events';
 

@@ -8,10 +8,10 @@
 // (the in-flight repair has taken their `after` by then).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sha256 } from '../core/store/blobs';
-import { newId } from '../core/store/ids';
-import { fileNameOf } from '../core/workspace/paths';
-import type { Store } from '../core/store/store';
+import { sha256 } from '../core/storeFiles/blobs';
+import { newId } from '../core/storeFiles/ids';
+import { fileNameOf } from '../core/paths';
+import type { Store } from '../core/store';
 import type { AgentEvent } from './events';
 
 function dirOf(store: Store, session: string): string {

@@ -3,14 +3,14 @@
 // compensatable, then the call line, then the `before` snapshots of the files it names. Shell
 // capture (./shellCapture) and git look-ups are loaded only when a shell tool or a session start needs them.
 import * as fs from 'node:fs';
-import { newId } from '../core/store/ids';
+import { newId } from '../core/storeFiles/ids';
 import { stateFile } from '../core/scan/stateFile';
 import { classifyCall } from '../core/effects/classifyCall';
 import { completeCompensation } from '../core/effects/compensation';
 import { appendSessionEvent } from '../core/conversation/sessionLog';
-import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } from '../core/store/records';
+import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } from '../core/storeFiles/records';
 import { allowedRoots, sessionRoot } from '../core/workspace/roots';
-import type { Store } from '../core/store/store';
+import type { Store } from '../core/store';
 import type { AfterToolEvent, AgentEvent, BeforeToolEvent } from './events';
 import { clearInflight, markInflight, repairOrphans } from './inflight';
 import { observeBoundary } from './observe';

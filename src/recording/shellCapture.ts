@@ -22,9 +22,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { missingAncestors } from '../core/workspace/disk';
 import { readBlobs } from '../core/git/objects';
-import { isInside } from '../core/workspace/paths';
-import { createWithContent, processAlive, sleepMs } from '../core/store/lock';
-import type { LogRecord, SnapRecord } from '../core/store/records';
+import { isInside } from '../core/paths';
+import { createWithContent, processAlive, sleepMs } from '../core/storeFiles/lock';
+import type { LogRecord, SnapRecord } from '../core/storeFiles/records';
 import { baseline, finishPending, pendingCount } from '../core/scan/baseline';
 import { cancelPrefetch, prefetchScan } from '../core/scan/gitAssist';
 import { durableBlob } from '../core/scan/references';
@@ -33,7 +33,7 @@ import { loadState, peekState, readPending, savePending, saveState, stateFile, s
 import type { Entry } from '../core/scan/table';
 import { type Change, F_GITSTAT, F_LARGE, F_LINK, type ScanLimits, type ScanOptions, type ScanState } from '../core/scan/types';
 import { allowedRoots, outsideAllowed, sessionRoot } from '../core/workspace/roots';
-import type { Store } from '../core/store/store';
+import type { Store } from '../core/store';
 import type { AfterToolEvent, BeforeToolEvent, EventBase, SessionStartEvent } from './events';
 
 /** How long SessionStart may spend copying dirty/untracked files before leaving the rest for later. */

@@ -20,7 +20,7 @@ import { ensureChromium, ensureCodeServer } from '../../scripts/tools.mjs';
 import { workbench, screenshotDir } from './workbench.mjs';
 import { require as tsxRequire } from 'tsx/cjs/api';
 
-const { workspaceStoreName } = tsxRequire('../../src/core/store/workspaceStore.ts', import.meta.url);
+const { workspaceStoreName } = tsxRequire('../../src/core/storeFiles/workspaceStore.ts', import.meta.url);
 
 const argv = process.argv.slice(2);
 const opt = (n) => {

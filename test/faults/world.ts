@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { claudeToolKind } from '../../src/agents/claude/toolKind';
 import { record } from '../../src/recording/recorder';
-import { Store } from '../../src/core/store/store';
+import { Store } from '../../src/core/store';
 import { checkpoints } from '../../src/core/timeline/timeline';
 import { CLI } from '../helpers/cli';
 import { sandbox, snapshotTree } from '../helpers/tmp';

@@ -1,6 +1,6 @@
 // Builds sequenced records for pure tests of the timeline and the plan.
-import { parseLog } from '../../src/core/store/fileLog';
-import type { LogRecord, Sequenced, SnapPhase } from '../../src/core/store/records';
+import { parseLog } from '../../src/core/storeFiles/fileLog';
+import type { LogRecord, Sequenced, SnapPhase } from '../../src/core/storeFiles/records';
 
 export class LogBuilder {
   readonly lines: LogRecord[] = [];

@@ -10,7 +10,7 @@ import * as H from '../harness/harness.mjs';
 import { ensureCodeServer } from '../../scripts/tools.mjs';
 import { workbench } from '../e2e/workbench.mjs';
 
-const { workspaceStoreName } = tsxRequire('../../src/core/store/workspaceStore.ts', import.meta.url);
+const { workspaceStoreName } = tsxRequire('../../src/core/storeFiles/workspaceStore.ts', import.meta.url);
 
 const root = H.repoRoot;
 const fail = (msg) => {

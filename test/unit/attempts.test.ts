@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { attemptOfPoint, buildAttempts, lineView } from '../../src/core/timeline/attempts';
 import { recordedChanges, resolvePoint } from '../../src/core/timeline/compare';
-import { Store } from '../../src/core/store/store';
+import { Store } from '../../src/core/store';
 import { h, LogBuilder } from '../helpers/records';
 import { tempDir } from '../helpers/tmp';
 

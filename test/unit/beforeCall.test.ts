@@ -1,9 +1,9 @@
 // Finer than a turn: the state just before one tool call (core/timeline/timeline.ts beforeCallTarget with
-// core/rewind/changeSet.ts computeChanges). A rewind there keeps what earlier calls of the turn wrote and undoes
+// core/timeline/changeSet.ts computeChanges). A rewind there keeps what earlier calls of the turn wrote and undoes
 // the call and every later one; its place in the turn is known ("step 2 of 3").
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeChanges } from '../../src/core/rewind/changeSet';
+import { computeChanges } from '../../src/core/timeline/changeSet';
 import { beforeCallTarget, callChanges } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { BlobCorruptError, BlobStore, InvalidHashError, sha256 } from '../../src/core/store/blobs';
+import { BlobCorruptError, BlobStore, InvalidHashError, sha256 } from '../../src/core/storeFiles/blobs';
 import { tempDir } from '../helpers/tmp';
 
 describe('BlobStore', () => {

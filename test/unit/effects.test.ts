@@ -3,10 +3,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { claudeToolKind } from '../../src/agents/claude/toolKind';
-import { parseConfig } from '../../src/core/store/config';
+import { parseConfig } from '../../src/core/storeFiles/config';
 import { type ClassifyContext, classifyCall } from '../../src/core/effects/classifyCall';
 import { classifyShell } from '../../src/core/effects/classifyShell';
-import { completeCompensation, type HeadInfo } from '../../src/core/effects/compensation';
+import { completeCompensation } from '../../src/core/effects/compensation';
+import type { HeadInfo } from '../../src/core/git/repo';
 import { parseScript, splitChain, words } from '../../src/core/shell/parse';
 
 /** A Claude Code tool call classified the way the recorder does: through the Claude mapping. */

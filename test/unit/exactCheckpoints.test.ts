@@ -4,9 +4,9 @@
 // rewinds and undos (provenance), and a rewind that reverts the user's edits says so.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeChanges } from '../../src/core/rewind/changeSet';
+import { computeChanges } from '../../src/core/timeline/changeSet';
 import { provenanceOf } from '../../src/core/timeline/provenance';
-import type { SnapRecord } from '../../src/core/store/records';
+import type { SnapRecord } from '../../src/core/storeFiles/records';
 import { checkpoints } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { appendRecords, readLog } from '../../src/core/store/fileLog';
-import type { LogRecord } from '../../src/core/store/records';
+import { appendRecords, readLog } from '../../src/core/storeFiles/fileLog';
+import type { LogRecord } from '../../src/core/storeFiles/records';
 import { tempDir } from '../helpers/tmp';
 
 const cp = (id: string): LogRecord => ({ t: 'checkpoint', id, kind: 'manual', label: id, time: 1 });

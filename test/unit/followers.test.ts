@@ -11,7 +11,7 @@ import { readRolloutTimeline, RolloutFollower } from '../../src/agents/codex/rol
 import { ChatFollower, readChatTimeline } from '../../src/agents/gemini/chatTimeline';
 import { followAnyTimeline } from '../../src/agents/capabilities';
 import { appendLineage, type ForkLineage, LineageFollower, readLineage } from '../../src/core/conversation/lineage';
-import { IncrementalLines } from '../../src/core/store/logTail';
+import { IncrementalLines } from '../../src/core/storeFiles/logTail';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-follow-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));

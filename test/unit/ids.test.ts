@@ -1,7 +1,7 @@
-// Checkpoint and session ids (core/store/ids.ts): safe on a command line and in a shell, and unique.
+// Checkpoint and session ids (core/storeFiles/ids.ts): safe on a command line and in a shell, and unique.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newId } from '../../src/core/store/ids';
+import { newId } from '../../src/core/storeFiles/ids';
 
 test('ids are 12 letters or digits, never an option, and do not repeat', () => {
   const seen = new Set<string>();

@@ -6,9 +6,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { readLog } from '../../src/core/store/fileLog';
+import { readLog } from '../../src/core/storeFiles/fileLog';
 import { LATEST_FILE, type LatestState, latestSnaps } from '../../src/core/timeline/latestSnaps';
-import type { SnapRecord } from '../../src/core/store/records';
+import type { SnapRecord } from '../../src/core/storeFiles/records';
 
 let dir: string;
 let log: string;

@@ -80,6 +80,35 @@ test('the linter refuses the same imports, per folder', async () => {
   assert.equal(await lint('src/extension/probe.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"), 0);
 });
 
+test("the core's subsystems stack: a lower one importing a higher one fails the lint, the other way round passes", async () => {
+  const importing = (from: string) => `import * as m from '${from}';\nexport const v = m;\n`;
+  assert.ok((await lint('src/core/storeFiles/probe.ts', importing('../timeline/timeline'))) > 0, 'the store files read no timeline');
+  assert.ok((await lint('src/core/timeline/probe.ts', importing('../store'))) > 0, 'the timeline does not open the store');
+  assert.ok((await lint('src/core/store.ts', importing('./rewind/plan'))) > 0, 'the store facade does not plan');
+  assert.ok((await lint('src/core/rewind/probe.ts', importing('../upkeep/gc'))) > 0, 'a rewind does not collect garbage');
+  assert.ok((await lint('src/core/shell/probe.ts', importing('../storeFiles/records'))) > 0, 'shell parsing stands below the store');
+  assert.equal(await lint('src/core/upkeep/probe.ts', importing('../rewind/journal')), 0);
+  assert.equal(await lint('src/core/rewind/probe.ts', importing('../timeline/changeSet')), 0);
+  assert.equal(await lint('src/core/timeline/probe.ts', importing('../storeFiles/records')), 0);
+  assert.ok((await lint('src/core/upkeep/probe.ts', importing('../../recording/recorder'))) > 0, 'the outer layers stay fenced');
+});
+
+test("the extension's feature folders stack the same way, and the composition root may use them all", async () => {
+  const importing = (from: string) => `import * as m from '${from}';\nexport const v = m;\n`;
+  assert.ok((await lint('src/extension/views/probe.ts', importing('../rewind/rewindService'))) > 0, 'a view does not rewind');
+  assert.ok((await lint('src/extension/model/probe.ts', importing('../views/filesView'))) > 0, 'the model draws no view');
+  assert.ok((await lint('src/extension/offHost/probe.ts', importing('../model/timelineModel'))) > 0, 'the worker knows no model');
+  assert.ok((await lint('src/extension/rewind/probe.ts', importing('../preview/previewPanel'))) > 0, 'a rewind opens no preview');
+  assert.ok((await lint('src/extension/settings.ts', importing('./views/filesView'))) > 0, 'the settings stand below the features');
+  assert.equal(await lint('src/extension/preview/probe.ts', importing('../rewind/rewindReporter')), 0);
+  assert.equal(
+    await lint('src/extension/model/probe.ts', importing('../../core/rewind/safety')),
+    0,
+    "the core's rewind/ is not the extension's",
+  );
+  assert.equal(await lint('src/extension/probe.ts', importing('./commands/commands')), 0);
+});
+
 test('a source file over 600 lines fails the lint (a subsystem that outgrows it becomes a folder)', async () => {
   const body = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i} = ${i};`).join('\n') + '\n';
   assert.equal(await lint('src/core/probe.ts', body(600)), 0);

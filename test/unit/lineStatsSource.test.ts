@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { storedLineStats } from '../../src/core/timeline/lineStats';
-import { Store } from '../../src/core/store/store';
+import { Store } from '../../src/core/store';
 import { LineStatsSource } from '../../src/extension/offHost/lineStatsSource';
 import { WorkerClient } from '../../src/extension/offHost/workerClient';
 import { workerScript } from '../helpers/offHostWorker';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { Store } from '../../src/core/store/store';
+import { Store } from '../../src/core/store';
 import { DEDUPE_WINDOW_MS, firstDelivery, sweepDedupe } from '../../src/recording/dedupe';
 import type { AfterToolEvent, BeforeToolEvent } from '../../src/recording/events';
 import { clearPairs, pairCall } from '../../src/recording/pairCalls';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkAbsolutePath, isInside, pathKey } from '../../src/core/workspace/paths';
+import { checkAbsolutePath, isInside, pathKey } from '../../src/core/paths';
 
 describe('path checks', () => {
   it('accepts absolute paths and folds . and .. lexically', () => {

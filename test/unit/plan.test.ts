@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeChanges, REWIND_SESSION } from '../../src/core/rewind/changeSet';
+import { computeChanges, REWIND_SESSION } from '../../src/core/timeline/changeSet';
 import { checkpoints } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 

@@ -9,7 +9,7 @@ import { conversationRanges, filesRewoundFacts } from '../../src/core/conversati
 import type { ForkLineage } from '../../src/core/conversation/lineage';
 import { tailWindow } from '../../src/core/conversation/regroundHook';
 import { filesRewoundText } from '../../src/core/conversation/regroundText';
-import type { Sequenced } from '../../src/core/store/records';
+import type { Sequenced } from '../../src/core/storeFiles/records';
 import { h, LogBuilder } from '../helpers/records';
 import { tempDir } from '../helpers/tmp';
 

@@ -11,9 +11,9 @@ import { readJournal, recoverUnfinished } from '../../src/core/rewind/journal';
 import { beginRewind } from '../../src/core/rewind/transaction';
 import { applyWriteFs } from '../../src/core/rewind/writes';
 import { record } from '../../src/recording/recorder';
-import { Store } from '../../src/core/store/store';
+import { Store } from '../../src/core/store';
 import { checkpoints } from '../../src/core/timeline/timeline';
-import { verifyStore } from '../../src/core/store/verify';
+import { verifyStore } from '../../src/core/upkeep/verify';
 import { sandbox, snapshotTree } from '../helpers/tmp';
 
 function setup() {

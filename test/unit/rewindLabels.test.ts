@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CheckpointRecord } from '../../src/core/store/records';
+import type { CheckpointRecord } from '../../src/core/storeFiles/records';
 import { labelOfRewindCheckpoint, rewindCheckpointLabel, rewindLookups, rewindMeaning } from '../../src/core/timeline/rewindLabels';
 import { LogBuilder } from '../helpers/records';
 

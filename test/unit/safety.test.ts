@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Change } from '../../src/core/rewind/changeSet';
+import type { Change } from '../../src/core/timeline/changeSet';
 import { checkOne, checkSafety } from '../../src/core/rewind/safety';
 import { h } from '../helpers/records';
 

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { appendSessionEvent, readSessionLog, sessionLogFile, sessionLogLine, sessionLogName } from '../../src/core/conversation/sessionLog';
 import { forkSessionLog, SessionCutRefusedError } from '../../src/core/conversation/sessionLogFork';
 import { loggedPrompts } from '../../src/core/conversation/sessionLogView';
-import type { LogRecord } from '../../src/core/store/records';
+import type { LogRecord } from '../../src/core/storeFiles/records';
 import { tempDir } from '../helpers/tmp';
 
 const cp = (id: string): LogRecord => ({ t: 'checkpoint', id, kind: 'prompt', label: 'x', time: 1 });

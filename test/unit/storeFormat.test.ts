@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { Store } from '../../src/core/store/store';
-import { StoreFormatError } from '../../src/core/store/storeFormat';
+import { Store } from '../../src/core/store';
+import { StoreFormatError } from '../../src/core/storeFiles/storeFormat';
 import { checkpoints, latestState } from '../../src/core/timeline/timeline';
 import { sandbox, tempDir } from '../helpers/tmp';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseLog } from '../../src/core/store/fileLog';
+import { parseLog } from '../../src/core/storeFiles/fileLog';
 import { checkpoints, filesPerCheckpoint, findCheckpoint, latestState, stateAt } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 

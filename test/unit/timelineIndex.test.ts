@@ -1,21 +1,21 @@
 // The timeline index beside files.jsonl (core/timeline/timelineIndex.ts) and reading the log in parts
-// (core/store/logTail.ts): whatever the index holds — nothing, garbage, a stale or a lying file — the
+// (core/storeFiles/logTail.ts): whatever the index holds — nothing, garbage, a stale or a lying file — the
 // skeleton equals a full read of the log filtered the same way, and `verify` names a lying index.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { type LogContents, readLog } from '../../src/core/store/fileLog';
-import { IncrementalLog } from '../../src/core/store/logTail';
-import { computeChanges } from '../../src/core/rewind/changeSet';
+import { type LogContents, readLog } from '../../src/core/storeFiles/fileLog';
+import { IncrementalLog } from '../../src/core/storeFiles/logTail';
+import { computeChanges } from '../../src/core/timeline/changeSet';
 import { provenanceOf } from '../../src/core/timeline/provenance';
 import { checkpoints, filesPerCheckpoint } from '../../src/core/timeline/timeline';
-import type { LogRecord, Sequenced, SnapRecord } from '../../src/core/store/records';
+import type { LogRecord, Sequenced, SnapRecord } from '../../src/core/storeFiles/records';
 import { encodeSnaps, snapBytes, SnapRows, snapsFromBytes } from '../../src/core/timeline/snapColumns';
-import { Store } from '../../src/core/store/store';
+import { Store } from '../../src/core/store';
 import { INDEX_FILE, inSkeleton, readCheckpointList, readSkeleton } from '../../src/core/timeline/timelineIndex';
-import { verifyStore } from '../../src/core/store/verify';
+import { verifyStore } from '../../src/core/upkeep/verify';
 
 let dir: string;
 let log: string;

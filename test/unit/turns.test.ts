@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeChanges } from '../../src/core/rewind/changeSet';
+import { computeChanges } from '../../src/core/timeline/changeSet';
 import { checkpoints } from '../../src/core/timeline/timeline';
 import { describeSummary, groupTurns, turnChanges } from '../../src/core/timeline/turns';
 import { h, LogBuilder } from '../helpers/records';

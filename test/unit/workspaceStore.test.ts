@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { Store } from '../../src/core/store/store';
+import { Store } from '../../src/core/store';
 import {
   checkStoreFolder,
   deleteRecordings,
@@ -11,7 +11,7 @@ import {
   NotAStoreError,
   storeUnderParent,
   workspaceStoreName,
-} from '../../src/core/store/workspaceStore';
+} from '../../src/core/storeFiles/workspaceStore';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ar-wsstore-'));
 

@@ -1,6 +1,6 @@
 // Claude Code hook payload (stdin JSON) -> internal event. Paths must be
 // absolute as Claude Code always sends them; anything else is bad input and records nothing.
-import { checkAbsolutePath } from '../../core/workspace/paths';
+import { checkAbsolutePath } from '../../core/paths';
 import { obj, snakePayload } from '../common/payload';
 import type { AdapterResult } from '../../recording/events';
 import { claudeToolKind, FILE_PATH_FIELD } from './toolKind';

@@ -1,7 +1,7 @@
 // One line of a Claude Code transcript, reduced to what the timeline and the forker need. The
 // transcript is an internal, changing format: anything unexpected becomes an
 // entry of an unknown type that is walked through or skipped, never an error.
-import { trimInput } from '../../core/store/records';
+import { trimInput } from '../../core/storeFiles/records';
 
 /** What a `user` entry is. Only `prompt` is a turn the user typed (what `conversation show` lists). */
 export type UserKind = 'prompt' | 'tool-result' | 'meta' | 'compact-summary' | 'command-output' | 'interrupt' | 'empty';

@@ -2,7 +2,7 @@
 // only a small projection of each line is kept (transcriptLine.ts). Synchronous, so the CLI and the
 // hook stay simple; the byte offset of every line is kept so a fork can copy lines unchanged.
 import * as fs from 'node:fs';
-import type { LineFold } from '../../core/store/logTail';
+import type { LineFold } from '../../core/storeFiles/logTail';
 import { parseTranscriptLine, type TranscriptEntry } from './transcriptLine';
 
 const CHUNK = 1 << 20;

@@ -2,13 +2,13 @@
 // the assistant's text and the tool calls of its turn (classified like recorded calls) and their
 // results. Pure over parsed entries; transcriptRead.ts does the I/O.
 import * as path from 'node:path';
-import type { EffectOverride } from '../../core/store/config';
+import type { EffectOverride } from '../../core/storeFiles/config';
 import { classifyCall } from '../../core/effects/classifyCall';
-import type { Effect, Severity } from '../../core/store/records';
+import type { Effect, Severity } from '../../core/storeFiles/records';
 import { claudeToolKind } from './toolKind';
 import { isRealPrompt, sessionOf, TranscriptGraph } from './transcriptChain';
 import type { TranscriptEntry } from './transcriptLine';
-import { IncrementalLines, type LineFold } from '../../core/store/logTail';
+import { IncrementalLines, type LineFold } from '../../core/storeFiles/logTail';
 import { readTranscript, TRANSCRIPT_FOLD, type TranscriptContents } from './transcriptRead';
 
 export interface TimelineTool {

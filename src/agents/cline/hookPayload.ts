@@ -4,7 +4,7 @@
 //   `timestamp` ms as a string; no call id: Pre and Post pair by (task, tool, parameters) in order.
 // - CLI 3.0: `hookName` is the SDK event (`tool_call`, `tool_result`…) with `tool_call{id, name, input}`.
 // The session is the task (`taskId`); relative paths are against `workspaceRoots[0]`.
-import { checkAbsolutePath } from '../../core/workspace/paths';
+import { checkAbsolutePath } from '../../core/paths';
 import type { AdapterResult, EventBase } from '../../recording/events';
 import { bad, type HookContext, obj, type Payload, parsePayload, sessionOf, stableText, stampOf, str, toolEvent } from '../common/payload';
 import { clineToolKind } from './toolKind';

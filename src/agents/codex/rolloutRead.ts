@@ -2,7 +2,7 @@
 // rollout from another agent's transcript by its content: its first line is a `session_meta`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LineFold } from '../../core/store/logTail';
+import type { LineFold } from '../../core/storeFiles/logTail';
 import { forEachLine } from '../claude/transcriptRead';
 import { parseRolloutLine, type RolloutEntry } from './rolloutLine';
 
@@ -28,7 +28,7 @@ export function idFromRolloutName(file: string): string | null {
   return /-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(path.basename(file))?.[1] ?? null;
 }
 
-/** A rollout's lines as read so far: also the state a follower (core/store/logTail.ts IncrementalLines) keeps between reads. */
+/** A rollout's lines as read so far: also the state a follower (core/storeFiles/logTail.ts IncrementalLines) keeps between reads. */
 export interface RolloutState {
   entries: RolloutEntry[];
   badLines: number[];

@@ -2,7 +2,7 @@
 // started it, the assistant's replies and the tool calls (classified like recorded calls, under the
 // names Codex's hooks give them: `Bash`, `apply_patch`) and their results. A prompt's id is its
 // turn's `turn_id` — the id UserPromptSubmit sends, which the prompt checkpoint carries as `promptId`.
-import type { EffectOverride } from '../../core/store/config';
+import type { EffectOverride } from '../../core/storeFiles/config';
 import { classifyCall } from '../../core/effects/classifyCall';
 import { FoldedTimeline, isoTime, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../claude/transcriptTimeline';
 import type { RolloutEntry } from './rolloutLine';

@@ -4,7 +4,7 @@
 // (`mcp__<server>__<tool>`).
 import * as path from 'node:path';
 import type { ToolKind } from '../../core/effects/toolKind';
-import { isInside } from '../../core/workspace/paths';
+import { isInside } from '../../core/paths';
 import { patchPaths } from '../common/applyPatch';
 
 /** Built-ins that change nothing on disk (what the model is offered besides exec_command and apply_patch). */

@@ -8,7 +8,7 @@
 // We only need which files it names, not the hunks: the `before` snapshot is taken from disk and the
 // `after` from disk again when the call ends. Paths may be relative (to the agent's cwd) or absolute.
 import * as path from 'node:path';
-import { checkAbsolutePath, type Platform, currentPlatform } from '../../core/workspace/paths';
+import { checkAbsolutePath, type Platform, currentPlatform } from '../../core/paths';
 
 export type PatchOp = { op: 'add'; path: string } | { op: 'delete'; path: string } | { op: 'update'; path: string; moveTo?: string };
 

@@ -1,7 +1,7 @@
 // Small readers shared by the hook adapters: the payload parsed as a JSON object, typed field
 // access, a tool input's stable text (for pairing and de-duplication keys), and a timestamp in ms.
 import * as path from 'node:path';
-import { checkAbsolutePath } from '../../core/workspace/paths';
+import { checkAbsolutePath } from '../../core/paths';
 import { patchPaths } from './applyPatch';
 import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult, EventBase } from '../../recording/events';

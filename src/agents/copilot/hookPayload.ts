@@ -5,7 +5,7 @@
 // - PascalCase (VS Code-format files, `.claude/settings*.json`): `hook_event_name`, `session_id`,
 //   ISO `timestamp`, Claude's tool names with Copilot's inputs (`path`).
 // No tool call id in either: a call's Pre and Post pair by (session, tool, input) in order.
-import { checkAbsolutePath } from '../../core/workspace/paths';
+import { checkAbsolutePath } from '../../core/paths';
 import type { AdapterResult, EventBase } from '../../recording/events';
 import { bad, type HookContext, obj, type Payload, parsePayload, sessionOf, stableText, stampOf, str, toolEvent } from '../common/payload';
 import { copilotToolKind, copilotToolName } from './toolKind';

@@ -4,7 +4,7 @@
 // the store knows (recording/afterOnly.ts). Shell commands: before/afterShellExecution, paired by
 // command within one generation; MCP calls: before/afterMCPExecution. preToolUse/postToolUse carry
 // `tool_use_id` [unconfirmed]: file tools there give a real `before` when Cursor sends them.
-import { checkAbsolutePath } from '../../core/workspace/paths';
+import { checkAbsolutePath } from '../../core/paths';
 import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult, EventBase } from '../../recording/events';
 import {

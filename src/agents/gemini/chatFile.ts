@@ -9,7 +9,7 @@
 //   - `{ "$set": { … } }` metadata updates (`lastUpdated`, `sessionId` on resume, `summary`, …);
 //     a `$set` carrying `messages` is a checkpoint: the message list starts over from it;
 //   - `{ "$rewindTo": "<message id>" }`: drop that message and everything after it.
-import type { LineFold } from '../../core/store/logTail';
+import type { LineFold } from '../../core/storeFiles/logTail';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -70,7 +70,7 @@ export function readRecords(file: string): Record<string, unknown>[] {
   return out;
 }
 
-/** The records one line at a time, so a chat that grows is parsed only where it grew (core/store/logTail.ts IncrementalLines). */
+/** The records one line at a time, so a chat that grows is parsed only where it grew (core/storeFiles/logTail.ts IncrementalLines). */
 export const RECORDS_FOLD: LineFold<Record<string, unknown>[]> = {
   start: () => [],
   add: (out, raw) => addRecord(out, raw.toString('utf8')),

@@ -3,7 +3,7 @@
 // and the tool calls of its turn (classified like recorded calls) and their results. The chat is
 // replayed first (chatFile.ts), so rewritten and rewound messages count as the CLI counts them.
 import * as path from 'node:path';
-import type { EffectOverride } from '../../core/store/config';
+import type { EffectOverride } from '../../core/storeFiles/config';
 import { classifyCall } from '../../core/effects/classifyCall';
 import { oneLine } from '../../shared/text';
 import { FoldedTimeline, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../claude/transcriptTimeline';

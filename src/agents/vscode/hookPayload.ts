@@ -4,7 +4,7 @@
 // `after` is taken at the next boundary (recording/inflight.ts). SessionStart comes with the first
 // prompt; there is no SessionEnd. Facts: test/fixtures/agents/FINDINGS.md §1.
 import type { AdapterResult, EventBase } from '../../recording/events';
-import { checkAbsolutePath } from '../../core/workspace/paths';
+import { checkAbsolutePath } from '../../core/paths';
 import { bad, type HookContext, obj, parsePayload, sessionOf, stampOf, str, toolEvent } from '../common/payload';
 import { vscodeToolKind } from './toolKind';
 

@@ -9,10 +9,10 @@
 // snapshots, and for a fork its parents' up to the cut) and has not touched since — a file it
 // edited again after the rewind it has seen as it is. A file that is back to what the conversation
 // last knew (a rewind and its undo) is left out: nothing it remembers is wrong.
-import type { NotUndone } from '../rewind/changeSet';
-import { notUndoneAfter } from '../rewind/changeSet';
-import type { CheckpointRecord, Sequenced, SnapRecord } from '../store/records';
-import { isSnap } from '../store/records';
+import type { NotUndone } from '../timeline/changeSet';
+import { notUndoneAfter } from '../timeline/changeSet';
+import type { CheckpointRecord, Sequenced, SnapRecord } from '../storeFiles/records';
+import { isSnap } from '../storeFiles/records';
 import { type FileState, latestState, sameContent, stateAt } from '../timeline/timeline';
 import { forkOf, type LineageRecord } from './lineage';
 import { findCutCheckpoint } from './regroundFacts';

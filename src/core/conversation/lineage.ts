@@ -4,8 +4,8 @@
 // told which files a files-only rewind reverted (once per rewind per session). Times are epoch
 // milliseconds, like files.jsonl.
 import * as path from 'node:path';
-import { appendJsonLines, jsonObjectLine, readJsonLines } from '../store/jsonLines';
-import { IncrementalLines } from '../store/logTail';
+import { appendJsonLines, jsonObjectLine, readJsonLines } from '../storeFiles/jsonLines';
+import { IncrementalLines } from '../storeFiles/logTail';
 
 export const LINEAGE_FORMAT = 1;
 

@@ -8,9 +8,9 @@
 // that, among the parent's (and its ancestors') prompt checkpoints taken before the fork, by
 // label = prompt text, the n-th of those with that text where n counts the same text earlier on
 // the kept chain.
-import { notUndoneAfter, type NotUndone } from '../rewind/changeSet';
-import type { CheckpointRecord, Sequenced, SnapRecord } from '../store/records';
-import { isCheckpoint, isSnap } from '../store/records';
+import { notUndoneAfter, type NotUndone } from '../timeline/changeSet';
+import type { CheckpointRecord, Sequenced, SnapRecord } from '../storeFiles/records';
+import { isCheckpoint, isSnap } from '../storeFiles/records';
 import { latestState, sameContent, stateAt, stateOf } from '../timeline/timeline';
 import { ancestorsOf, type ForkLineage, type LineageRecord } from './lineage';
 import { indexRewinds, type RestorePoint, restorePointOf } from './restorePoints';

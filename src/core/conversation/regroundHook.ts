@@ -12,8 +12,8 @@
 // `prepareRegrounding` runs BEFORE the event is recorded (so the event's own checkpoint does not end
 // the window); `deliverRegrounding` after it: it records the delivery, then the hook prints.
 import * as fs from 'node:fs';
-import { parseLine } from '../store/fileLog';
-import type { Store } from '../store/store';
+import { parseLine } from '../storeFiles/fileLog';
+import type { Store } from '../store';
 import { conversationRanges, filesRewoundFacts } from './filesRewound';
 import { appendLineage, deliveredRewinds, forkOf, type LineageRecord, readLineage, type RegroundedLineage, wasRegrounded } from './lineage';
 import { regroundFacts } from './regroundFacts';

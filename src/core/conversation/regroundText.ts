@@ -3,7 +3,7 @@
 // why, which actions already happened and must not be repeated, and to re-read before trusting old
 // results. A session after a files-only rewind: which files were reverted and to what, to re-read
 // them, and which of its actions the rewind did not undo.
-import type { NotUndone } from '../rewind/changeSet';
+import type { NotUndone } from '../timeline/changeSet';
 import type { FilesRewoundFacts, RewoundFile } from './filesRewound';
 import type { ForkLineage } from './lineage';
 import type { FileNote, RegroundFacts } from './regroundFacts';

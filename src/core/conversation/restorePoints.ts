@@ -1,8 +1,8 @@
 // Which point in time a file's content comes from when a rewind wrote it: the rewind's target
 // checkpoint (a prompt, the moment before a risky tool call, an earlier rewind…). Pure over the
 // sequenced records; used by both re-grounding texts to say "as it was before the prompt …".
-import type { CallRecord, CheckpointKind, CheckpointRecord, Sequenced } from '../store/records';
-import { isCall, isCheckpoint, isSnap } from '../store/records';
+import type { CallRecord, CheckpointKind, CheckpointRecord, Sequenced } from '../storeFiles/records';
+import { isCall, isCheckpoint, isSnap } from '../storeFiles/records';
 import { oneLine } from '../../shared/text';
 import { buildAttempts } from '../timeline/attempts';
 

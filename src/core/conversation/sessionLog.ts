@@ -4,8 +4,8 @@
 // one small append per event, never an error that reaches the agent.
 import type * as Crypto from 'node:crypto';
 import * as path from 'node:path';
-import type { Effect, LogRecord, Severity } from '../store/records';
-import { appendJsonLines, readJsonLines } from '../store/jsonLines';
+import type { Effect, LogRecord, Severity } from '../storeFiles/records';
+import { appendJsonLines, readJsonLines } from '../storeFiles/jsonLines';
 
 export const SESSION_LOG_FORMAT = 1;
 

@@ -1,6 +1,6 @@
 // A session log as the conversation view shows it: the prompts in order, each with its tool calls.
 // Same shape as a transcript's prompts (`conversation show`), so the view is one thing.
-import type { Effect } from '../store/records';
+import type { Effect } from '../storeFiles/records';
 import type { SessionLogLine } from './sessionLog';
 
 export interface LoggedPrompt {

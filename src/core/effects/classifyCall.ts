@@ -11,8 +11,8 @@
 // A call is classified by its kind (./toolKind: the adapter maps the agent's tools), after the
 // user's overrides by tool name; shell commands by what they run (./classifyShell). Pure: no I/O.
 // The HEAD a git compensation needs is looked up by the recorder (./compensation).
-import type { EffectOverride } from '../store/config';
-import type { Effect, Severity } from '../store/records';
+import type { EffectOverride } from '../storeFiles/config';
+import type { Effect, Severity } from '../storeFiles/records';
 import { classifyShell } from './classifyShell';
 import { toolOverride } from './overrides';
 import { oneLine } from '../../shared/text';

@@ -12,8 +12,8 @@
 //   records them — unless they name a path outside the workspace (not recorded: irreversible/high).
 // - A command we do not know is irreversible/low rather than silently called harmless.
 // Pure: no I/O.
-import type { EffectOverride } from '../store/config';
-import type { Effect, Severity } from '../store/records';
+import type { EffectOverride } from '../storeFiles/config';
+import type { Effect, Severity } from '../storeFiles/records';
 import type { Dialect } from '../shell/lex';
 import { parseScript, type Script, type SimpleCommand } from '../shell/parse';
 import { cloudRules } from './cloudRules';

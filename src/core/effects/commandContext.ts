@@ -2,8 +2,8 @@
 // and the helpers every family of rules shares: resolving a folder argument, telling whether a path
 // lies outside the workspace (changes there are not recorded), a command's base name, and the
 // arguments that are not options.
-import type { EffectOverride } from '../store/config';
-import { isInside } from '../workspace/paths';
+import type { EffectOverride } from '../storeFiles/config';
+import { isInside } from '../paths';
 import type { Dialect } from '../shell/lex';
 import type { Verdict } from './verdict';
 

@@ -2,13 +2,8 @@
 // (`git reset --soft <HEAD before the commit>`, `npm uninstall -g x`). Git needs are completed with
 // the HEAD looked up right before the call runs (the recorder does the look-up; this stays pure).
 import { quoteArg } from '../shell/quote';
+import type { HeadInfo } from '../git/repo';
 import type { Classification } from './classifyCall';
-
-/** What a git HEAD lookup found: the commit and the branch (null when detached or unborn). */
-export interface HeadInfo {
-  sha: string | null;
-  branch: string | null;
-}
 
 /**
  * The compensation text of a classified call, with the HEADs looked up now (right before the call

@@ -3,7 +3,7 @@
 // command of a shell script. A bad pattern matches nothing; a glob never lists a read-only tool.
 // Patterns run on the hook path against agent-written commands: bounded in length and refused when
 // they could backtrack catastrophically (a quantified group that itself repeats, e.g. `(a+)+`).
-import type { EffectOverride } from '../store/config';
+import type { EffectOverride } from '../storeFiles/config';
 import type { ToolKind } from './toolKind';
 
 function globToRegExp(glob: string): RegExp {

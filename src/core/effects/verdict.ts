@@ -1,7 +1,7 @@
 // The verdict on one command or script: its effect class, how sure we are (severity), why, and
 // the compensation units that would offset it. A chain takes its worst part (`combine`); the
 // compensations of every compensatable part are kept, in the order the parts run.
-import type { Effect, Severity } from '../store/records';
+import type { Effect, Severity } from '../storeFiles/records';
 
 /** A HEAD the compensation needs, looked up right before the call runs. */
 export interface GitNeed {

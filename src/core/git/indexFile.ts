@@ -8,7 +8,7 @@
 // a sparse index's `sdir`), a checksum that does not match, or any malformed length.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { crypto } from '../store/blobs';
+import { crypto } from '../storeFiles/blobs';
 
 export interface GitIndexEntry {
   /** Relative to the work-tree root, `/`-separated, as git stores it. */

@@ -1,6 +1,6 @@
 // Git objects: the id git gives a blob, and the content of blobs read out of git in one process
 // (for a clean tracked file a shell command changed: its old content is git's blob).
-import { crypto } from '../store/blobs';
+import { crypto } from '../storeFiles/blobs';
 import { git } from './run';
 
 /** The git object id of `data` as a blob (what `git hash-object` prints). */

@@ -3,8 +3,13 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { HeadInfo } from '../effects/compensation';
 import { git } from './run';
+
+/** What a git HEAD lookup found: the commit and the branch (null when detached or unborn). */
+export interface HeadInfo {
+  sha: string | null;
+  branch: string | null;
+}
 
 /** The work-tree root of the git repository containing `p`, or null. Looks at the disk only. */
 export function gitRoot(p: string): string | null {

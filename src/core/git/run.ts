@@ -8,7 +8,7 @@
 import type * as ChildProcess from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sleepMs } from '../store/lock';
+import { sleepMs } from '../storeFiles/lock';
 
 let cp: typeof ChildProcess | undefined;
 function child(): typeof ChildProcess {

@@ -4,8 +4,8 @@
 // record the result. Whatever happens while writing, the transaction is finished, so the store
 // never keeps a journal of a rewind that is over.
 import { fault } from '../faults';
-import type { CheckpointRecord } from '../store/records';
-import type { Store } from '../store/store';
+import type { CheckpointRecord } from '../storeFiles/records';
+import type { Store } from '../store';
 import type { Plan } from './plan';
 import { beginRewind, type BeginOutcome, type FileResult, type RewindOptions } from './transaction';
 import { applyWriteFs, removeEmptiedDirs, type Write } from './writes';

@@ -1,8 +1,8 @@
 // `--path` / `--session` on a plan or rewind: a filter that matches nothing recorded is an error that
 // names it and what is close — never a plan with nothing in it, which reads as "already rewound".
 import * as path from 'node:path';
-import { pathKey } from '../workspace/paths';
-import type { Sequenced } from '../store/records';
+import { pathKey } from '../paths';
+import type { Sequenced } from '../storeFiles/records';
 
 export class FilterNotFoundError extends Error {
   constructor(

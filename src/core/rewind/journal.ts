@@ -4,10 +4,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fault } from '../faults';
-import { writeAll } from '../store/fsx';
-import { acquireStoreLock, StoreBusyError } from '../store/lock';
-import type { SnapRecord } from '../store/records';
-import type { Store } from '../store/store';
+import { writeAll } from '../storeFiles/fsx';
+import { acquireStoreLock, StoreBusyError } from '../storeFiles/lock';
+import type { SnapRecord } from '../storeFiles/records';
+import type { Store } from '../store';
 import { hashOnDisk, removeEmptiedDirs, removeEmptyDirs, type Write } from './writes';
 
 export interface Journal {

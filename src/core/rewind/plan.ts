@@ -12,11 +12,11 @@ import {
   type PathFacts,
   type Uncertain,
   type YourEdit,
-} from './changeSet';
-import type { Sequenced } from '../store/records';
+} from '../timeline/changeSet';
+import type { Sequenced } from '../storeFiles/records';
 import { checkFilters } from './filters';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
-import type { Store } from '../store/store';
+import type { Store } from '../store';
 import { ATTEMPT_POINT, buildAttempts } from '../timeline/attempts';
 import { attemptEnd } from '../timeline/compare';
 import { BEFORE_CALL, beforeCallTarget, findCheckpoint, type RewindTarget, targetOfCheckpoint } from '../timeline/timeline';

@@ -3,21 +3,13 @@
 // last recorded state refuses the whole rewind (that content is in no snapshot); equal content
 // with a different mtime only warns. Only recorded paths are checked — the plan holds no others.
 import type { BlockReason, WarningReason } from '../../shared/reasons';
-import type { Change } from './changeSet';
+import type { Change } from '../timeline/changeSet';
 import { sameExec } from '../timeline/timeline';
+import type { DiskFact } from '../workspace/disk';
+
+export type { DiskFact };
 
 export type { BlockReason };
-
-/** What is at a path on disk now. */
-export interface DiskFact {
-  kind: 'missing' | 'file' | 'symlink' | 'other' | 'unreadable';
-  /** sha256 of the content (file) or of the link target (symlink); absent when too large to hash. */
-  hash?: string;
-  size?: number;
-  mtime?: number;
-  /** Permission bits (files). */
-  mode?: number;
-}
 
 export interface Blocked {
   path: string;

@@ -7,10 +7,10 @@
 import * as fs from 'node:fs';
 import { missingAncestors } from '../workspace/disk';
 import { fault } from '../faults';
-import { newId } from '../store/ids';
-import { acquireStoreLock } from '../store/lock';
-import type { CheckpointRecord, LogRecord, SnapRecord } from '../store/records';
-import type { Store } from '../store/store';
+import { newId } from '../storeFiles/ids';
+import { acquireStoreLock } from '../storeFiles/lock';
+import type { CheckpointRecord, LogRecord, SnapRecord } from '../storeFiles/records';
+import type { Store } from '../store';
 import { makePlan, type Plan, type PlanOptions } from './plan';
 import { recoverLocked, removeJournal, writeJournal } from './journal';
 import { hashOnDisk, preflight, tmpNameFor, type Write } from './writes';

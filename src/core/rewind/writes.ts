@@ -4,10 +4,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diskFact } from '../workspace/disk';
 import { fault } from '../faults';
-import { writeAll } from '../store/fsx';
-import type { Change } from './changeSet';
-import type { Origin } from '../store/records';
-import type { Store } from '../store/store';
+import { writeAll } from '../storeFiles/fsx';
+import type { Change } from '../timeline/changeSet';
+import type { Origin } from '../storeFiles/records';
+import type { Store } from '../store';
 
 export interface Write {
   path: string;

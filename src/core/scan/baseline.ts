@@ -3,7 +3,7 @@
 // store within a time budget; what is left is pending, copied before the next command runs.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BlobStore } from '../store/blobs';
+import { BlobStore } from '../storeFiles/blobs';
 import { gitBlobId } from '../git/objects';
 import { type RepoInfo, repoInfo } from '../git/repo';
 import type { PendingGit } from '../git/run';

@@ -8,7 +8,7 @@ import type { PendingGit } from '../git/run';
 import { type CachedStatus, startCachedStatus, startModifiedTracked } from '../git/status';
 import { gitIndexKey } from '../git/indexFile';
 import { ALWAYS_SKIP, isForced, isIgnored, type Rules } from './ignore';
-import { isInside } from '../workspace/paths';
+import { isInside } from '../paths';
 import { lstat } from './entries';
 import { indexCopyFile, readHeaderOnly, stateFile, validGitCache } from './stateFile';
 import { indexOf, markGitIds, type Tracked, type TrackedEntry } from './tracked';

@@ -2,7 +2,7 @@
 // durable only when a timeline line refers to it (`durableBlob`); gc keeps every blob a scan state
 // refers to (`referencedBlobs`), since a later `before` record may need it.
 import * as fs from 'node:fs';
-import { BlobStore, sha256 } from '../store/blobs';
+import { BlobStore, sha256 } from '../storeFiles/blobs';
 import { decode, loadLegacy, readHeader, stateFiles } from './stateFile';
 
 /** Stores `data` under its sha256 without fsync (most copies are never needed; see `durableBlob`). */

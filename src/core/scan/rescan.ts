@@ -2,7 +2,7 @@
 // taken, with the state updated in place; and keeping the state's list of watched tracked paths
 // and of the folders that went away.
 import * as path from 'node:path';
-import { sha256 } from '../store/blobs';
+import { sha256 } from '../storeFiles/blobs';
 import { gitBlobId } from '../git/objects';
 import type { Rules } from './ignore';
 import { entryFromStat, lstat, readNow, sameEntryStat, sameStat } from './entries';

@@ -3,8 +3,8 @@
 // list of a state's companion files, and where each lives.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeAll } from '../store/fsx';
-import { fileNameOf } from '../workspace/paths';
+import { writeAll } from '../storeFiles/fsx';
+import { fileNameOf } from '../paths';
 import { DirTable, FileTable, K_GIT, K_HASH } from './table';
 import { F_PENDING, type ScanState } from './types';
 

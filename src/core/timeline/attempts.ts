@@ -5,8 +5,8 @@
 // attempt rather than starting one. Rewinds that abandon no work (to a point nothing has been done
 // since, or one that only takes some files: `partial`) stay in the attempt they were made in. Pure,
 // one pass over the records in log order; old stores read the same.
-import type { CheckpointKind, CheckpointRecord, Sequenced } from '../store/records';
-import { isCall, isCheckpoint, isSnap } from '../store/records';
+import type { CheckpointKind, CheckpointRecord, Sequenced } from '../storeFiles/records';
+import { isCall, isCheckpoint, isSnap } from '../storeFiles/records';
 
 /** `attempt:<n>`: the end of attempt n as a point (diff, plan, rewind). */
 export const ATTEMPT_POINT = 'attempt:';

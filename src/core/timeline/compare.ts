@@ -4,8 +4,8 @@
 import { ATTEMPT_POINT, type Attempt, type AttemptTree, attemptOfPoint, buildAttempts } from './attempts';
 import { readDisk } from '../workspace/disk';
 import { lineStats } from './lineStats';
-import { pathKey } from '../workspace/paths';
-import type { Sequenced } from '../store/records';
+import { pathKey } from '../paths';
+import type { Sequenced } from '../storeFiles/records';
 import { BEFORE_CALL, beforeCallTarget, type FileState, findCheckpoint, latestState, sameExec, stateAt } from './timeline';
 
 /** `now`: the disk as it is. */

@@ -7,9 +7,9 @@
 // temp-file-and-rename, so a kill leaves the old file or the new one.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parseLine } from '../store/fileLog';
-import { markAt, prefixHolds, readRange, writeDerived } from '../store/logPrefix';
-import type { SnapRecord } from '../store/records';
+import { parseLine } from '../storeFiles/fileLog';
+import { markAt, prefixHolds, readRange, writeDerived } from '../storeFiles/logPrefix';
+import type { SnapRecord } from '../storeFiles/records';
 
 /** What the boundary observation compares with the disk. */
 export type LatestState = Pick<SnapRecord, 'path' | 'hash' | 'size' | 'mtime' | 'mode' | 'link' | 'skipped'>;

@@ -8,7 +8,7 @@
 //
 // Stored snapshots may carry `origin` (newer stores); everything else is derived here, in log
 // order, so older stores read the same way (migrate on read).
-import type { CheckpointRecord, Origin, Sequenced, SnapRecord } from '../store/records';
+import type { CheckpointRecord, Origin, Sequenced, SnapRecord } from '../storeFiles/records';
 
 export interface Provenance {
   origin: Origin;

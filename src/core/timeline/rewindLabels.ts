@@ -3,8 +3,8 @@
 // chain of targets to the first point that is not a rewind gives labels that never nest
 // ("Before undo of rewind to "Add due dates"", not "Before rewind to "Before rewind to "…"").
 // Pure: the caller passes lookups over the records.
-import type { CheckpointRecord, LogRecord } from '../store/records';
-import { isCall, isCheckpoint } from '../store/records';
+import type { CheckpointRecord, LogRecord } from '../storeFiles/records';
+import { isCall, isCheckpoint } from '../storeFiles/records';
 import { oneLine } from '../../shared/text';
 
 export type RewindAction = 'rewind' | 'undo' | 'redo';

@@ -1,7 +1,7 @@
 // The conversation as our hooks saw it: sessions -> prompts -> tool calls, from files.jsonl alone.
 // Used when no transcript can be read (and to link prompts to their file checkpoints).
-import type { CallRecord, CheckpointRecord, Sequenced } from '../store/records';
-import { isCall, isCheckpoint } from '../store/records';
+import type { CallRecord, CheckpointRecord, Sequenced } from '../storeFiles/records';
+import { isCall, isCheckpoint } from '../storeFiles/records';
 
 export interface LoggedPrompt {
   checkpoint: Sequenced<CheckpointRecord>;

@@ -4,7 +4,7 @@
 // small JSON part (strings, flags, rare values): reading them is a copy, not a parse, and
 // decoding 60,000 records costs a few ms.
 import type { Provenance } from './provenance';
-import type { Origin, Sequenced, SnapRecord } from '../store/records';
+import type { Origin, Sequenced, SnapRecord } from '../storeFiles/records';
 
 type Ints = number[] | Int32Array;
 type Floats = number[] | Float64Array;

@@ -1,8 +1,8 @@
 // Pure functions over the sequenced records of `files.jsonl`: checkpoints, the state of every
 // recorded path at a checkpoint, and what each checkpoint's span touched. The sequence (line order)
 // is the only clock: timestamps are for display.
-import type { CallRecord, CheckpointRecord, Sequenced, SnapRecord } from '../store/records';
-import { isCall, isCheckpoint, isSnap } from '../store/records';
+import type { CallRecord, CheckpointRecord, Sequenced, SnapRecord } from '../storeFiles/records';
+import { isCall, isCheckpoint, isSnap } from '../storeFiles/records';
 
 /** What we know of one path at one moment. `hash: null` without `skipped` = the path did not exist. */
 export interface FileState {

@@ -16,12 +16,12 @@
 // written again. Never the source of truth: `verify` compares it with a full read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LogContents, LogProblem } from '../store/fileLog';
-import { FactsFold, type PathFacts } from '../rewind/changeSet';
+import type { LogContents, LogProblem } from '../storeFiles/fileLog';
+import { FactsFold, type PathFacts } from './changeSet';
 import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
-import { readRange, writeDerived } from '../store/logPrefix';
-import { type LogPosition, readTail, type TailRead } from '../store/logTail';
-import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from '../store/records';
+import { readRange, writeDerived } from '../storeFiles/logPrefix';
+import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail';
+import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from '../storeFiles/records';
 import { encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } from './snapColumns';
 import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn } from './timeline';
 

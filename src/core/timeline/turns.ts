@@ -1,9 +1,9 @@
 // The timeline as a person reads it: one row per prompt. The checkpoints taken inside a turn
 // (before a risky tool call) belong to its prompt, and a session's start or resume is folded into
 // the first prompt that follows it in that session. Pure over the checkpoints, oldest first.
-import type { CheckpointRecord, Sequenced } from '../store/records';
+import type { CheckpointRecord, Sequenced } from '../storeFiles/records';
 import { CHANGE_PHASES, latestState, stateAt, type SpanChange } from './timeline';
-import { isCheckpoint, isSnap } from '../store/records';
+import { isCheckpoint, isSnap } from '../storeFiles/records';
 
 export interface Turn {
   /** The row: a prompt, a manual or rewind checkpoint, or a session start no prompt followed. */

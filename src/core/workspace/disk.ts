@@ -3,8 +3,18 @@
 // checked with fstat so the thing we read is the thing we stat'ed.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sha256 } from '../store/blobs';
-import type { DiskFact } from '../rewind/safety';
+import { sha256 } from '../storeFiles/blobs';
+
+/** What is at a path on disk now. */
+export interface DiskFact {
+  kind: 'missing' | 'file' | 'symlink' | 'other' | 'unreadable';
+  /** sha256 of the content (file) or of the link target (symlink); absent when too large to hash. */
+  hash?: string;
+  size?: number;
+  mtime?: number;
+  /** Permission bits (files). */
+  mode?: number;
+}
 
 export type DiskRead =
   | { kind: 'missing'; missingDirs: string[] }

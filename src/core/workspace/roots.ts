@@ -7,9 +7,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { replaceFileIfChanged } from '../store/fsx';
+import { replaceFileIfChanged } from '../storeFiles/fsx';
 import { gitRoot } from '../git/repo';
-import { isInside, pathKey } from './paths';
+import { isInside, pathKey } from '../paths';
 
 /** Why a folder is too broad to be a workspace root, or null when it is fine. */
 export function tooBroadRoot(dir: string): string | null {

@@ -1,7 +1,7 @@
 // What every command handler is given by the composition root (extension.ts): one type, imported by
 // commands.ts and stepCommands.ts alike (so neither imports the other for it).
 import type * as vscode from 'vscode';
-import type { Store } from '../../core/store/store';
+import type { Store } from '../../core/store';
 import type { AgentConnections } from '../connect/agentConnections';
 import type { Busy } from '../rewind/busy';
 import type { ClaudeConnection } from '../connect/claudeConnection';

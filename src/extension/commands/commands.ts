@@ -3,13 +3,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { retireVscodeFile } from '../../agents/connectors';
-import { newId } from '../../core/store/ids';
-import { CMD, type CommandId } from './commandIds';
+import { newId } from '../../core/storeFiles/ids';
+import { CMD, type CommandId } from '../commandIds';
 import type { ConvPrompt, ConvSession } from '../model/conversationModel';
 import type { CommandDeps } from './commandDeps';
 import type { ConvElement } from '../views/conversationView';
 import { checkpointLabel, kindName, type FilesElement } from '../views/filesView';
-import { pickFolders } from './pickFolders';
+import { pickFolders } from '../pickFolders';
 import { oneLine } from '../../shared/text';
 import { relativeTime } from '../views/relativeTime';
 import { snapshotUri } from '../views/snapshotContent';

@@ -13,7 +13,7 @@ import { checkpointLabel, type FilesElement } from '../views/filesView';
 import { leftAt } from '../views/attemptRows';
 import { relativeTime } from '../views/relativeTime';
 import { snapshotUri } from '../views/snapshotContent';
-import { CMD } from './commandIds';
+import { CMD } from '../commandIds';
 import type { CommandDeps } from './commandDeps';
 import { stepWords } from './stepCommands';
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SpanChange } from '../../core/timeline/timeline';
 import { oneLine } from '../../shared/text';
-import { CMD } from './commandIds';
+import { CMD } from '../commandIds';
 import type { CommandDeps } from './commandDeps';
 import type { ConvPrompt, ConvSession, ConvTool } from '../model/conversationModel';
 import type { ConvElement } from '../views/conversationView';

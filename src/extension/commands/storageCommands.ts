@@ -2,11 +2,11 @@
 // source files and conversations: users must be able to see it and delete it. Counting and
 // clean-up read every blob: they run in the plan worker (on the host only if it is unusable).
 import * as vscode from 'vscode';
-import { gc, storeBytes } from '../../core/store/gc';
-import { storageUse, type StorageUse } from '../../core/store/storageUse';
-import { acquireCompactionLock, acquireStoreLock } from '../../core/store/lock';
-import type { Store } from '../../core/store/store';
-import { deleteRecordings } from '../../core/store/workspaceStore';
+import { gc, storeBytes } from '../../core/upkeep/gc';
+import { storageUse, type StorageUse } from '../../core/upkeep/storageUse';
+import { acquireCompactionLock, acquireStoreLock } from '../../core/storeFiles/lock';
+import type { Store } from '../../core/store';
+import { deleteRecordings } from '../../core/storeFiles/workspaceStore';
 import { oneLine } from '../../shared/text';
 import type { Busy } from '../rewind/busy';
 import type { WorkerClient } from '../offHost/workerClient';

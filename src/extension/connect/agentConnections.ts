@@ -10,7 +10,7 @@ import type { AgentConnectionState, AgentId, HookTarget } from '../../agents/con
 import { agentStates, connectAgents, CONNECTORS, disconnectAgents, type DisconnectOutcome } from '../../agents/connectors';
 import { agentInfo } from '../views/agentInfo';
 import { nodeRuntime } from './claudeConnection';
-import { pickFolders } from '../commands/pickFolders';
+import { pickFolders } from '../pickFolders';
 
 interface AgentPick extends vscode.QuickPickItem {
   agent: AgentId;

@@ -1,7 +1,7 @@
 // The Conversation view's data: sessions -> prompts -> tool calls. Built from what the hooks
 // recorded; where a session has a readable transcript, the transcript reader supplies the
 // prompts (with their uuids, so a fork can cut before them).
-import type { Effect, Severity } from '../../core/store/records';
+import type { Effect, Severity } from '../../core/storeFiles/records';
 import type { LoggedSession } from '../../core/timeline/sessionsFromLog';
 
 export interface ConvTool {

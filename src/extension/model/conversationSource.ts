@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { agentCapabilities } from '../../agents/capabilities';
 import { type ForkLineage, LineageFollower } from '../../core/conversation/lineage';
 import type { LoggedSession } from '../../core/timeline/sessionsFromLog';
-import type { Store } from '../../core/store/store';
+import type { Store } from '../../core/store';
 import { type ConvPrompt, type ConvSession, fromLog } from './conversationModel';
 import type { TranscriptReader } from '../offHost/transcriptReader';
 import type { Outline } from '../offHost/transcriptOutline';

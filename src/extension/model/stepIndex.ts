@@ -2,8 +2,8 @@
 // offers "Rewind Files to Before This Step" only where the core can go), each call's own file
 // changes (a step's children), and its place in its turn ("step 2 of 3"). Rebuilt lazily, once per
 // reload of the timeline: the records array is replaced on every reload.
-import type { Sequenced } from '../../core/store/records';
-import { isCall } from '../../core/store/records';
+import type { Sequenced } from '../../core/storeFiles/records';
+import { isCall } from '../../core/storeFiles/records';
 import { BEFORE_CALL, beforeCallTarget, callChanges, type RewindTarget, type SpanChange } from '../../core/timeline/timeline';
 
 export interface StepPlace {

@@ -2,8 +2,8 @@
 // newer format, a folder that is not a store). Nothing records or rewinds; the status bar and the Files
 // view say so and offer to reveal the folder or move it aside (renamed, never deleted) and start fresh.
 import * as vscode from 'vscode';
-import { moveStoreAside } from '../../core/store/workspaceStore';
-import { CMD, type CommandId, CTX, VIEW } from '../commands/commandIds';
+import { moveStoreAside } from '../../core/storeFiles/workspaceStore';
+import { CMD, type CommandId, CTX, VIEW } from '../commandIds';
 
 export function showStoreUnusable(dir: string, error: Error, output: vscode.OutputChannel): vscode.Disposable[] {
   const message = `Agent Rewind cannot use this workspace's store (${dir}): ${error.message}`;

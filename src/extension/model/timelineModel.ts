@@ -2,11 +2,11 @@
 // newest first, span files with line counts (cached by content pair), and change events.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { IncrementalLog } from '../../core/store/logTail';
-import type { CheckpointRecord, Sequenced } from '../../core/store/records';
+import { IncrementalLog } from '../../core/storeFiles/logTail';
+import type { CheckpointRecord, Sequenced } from '../../core/storeFiles/records';
 import { type LoggedSession, sessionsFromLog } from '../../core/timeline/sessionsFromLog';
-import type { Store } from '../../core/store/store';
-import { computeChanges } from '../../core/rewind/changeSet';
+import type { Store } from '../../core/store';
+import { computeChanges } from '../../core/timeline/changeSet';
 import { groupTurns, type RewindSummary, type Turn, turnChanges } from '../../core/timeline/turns';
 export { describeSummary, type RewindSummary } from '../../core/timeline/turns';
 import { type AttemptTree, buildAttempts, type LineView, lineView } from '../../core/timeline/attempts';

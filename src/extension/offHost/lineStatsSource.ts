@@ -3,7 +3,7 @@
 // for in one turn of the event loop go as one request, and `ready` says when they are in, so the
 // views draw those rows again. Kept by content pair. No vscode here: unit-testable.
 import { type LineStats, storedLineStats } from '../../core/timeline/lineStats';
-import type { Store } from '../../core/store/store';
+import type { Store } from '../../core/store';
 import type { WorkerClient } from './workerClient';
 
 type Pair = [string | null, string | null];

@@ -3,11 +3,11 @@
 // line counts of the views' file rows, and transcripts for the Conversation view. A plan crosses as
 // a structured clone, without the log's records; a transcript as a change against what the host
 // holds (transcriptOutline.ts).
-import type { EffectOverride } from '../../core/store/config';
-import type { GcLimits, GcReport } from '../../core/store/gc';
+import type { EffectOverride } from '../../core/storeFiles/config';
+import type { GcLimits, GcReport } from '../../core/upkeep/gc';
 import type { Plan, PlanOptions } from '../../core/rewind/plan';
 import type { LineStats } from '../../core/timeline/lineStats';
-import type { StorageUse } from '../../core/store/storageUse';
+import type { StorageUse } from '../../core/upkeep/storageUse';
 import type { OutlineDelta } from './transcriptOutline';
 
 /** What a dry run asks: the options the preview and the commands use (never `records`: the worker reads the log itself). */
@@ -21,7 +21,7 @@ export interface PlanRequest {
   options: WorkerPlanOptions;
 }
 
-/** Clean-up (core/store/gc.ts): checkpoints older than `keepDays` at `now`, and the oldest beyond the limits. */
+/** Clean-up (core/upkeep/gc.ts): checkpoints older than `keepDays` at `now`, and the oldest beyond the limits. */
 export interface GcRequest {
   type: 'gc';
   id: number;
@@ -31,7 +31,7 @@ export interface GcRequest {
   limits: GcLimits;
 }
 
-/** Storage counts by session and by age (core/store/storageUse.ts). */
+/** Storage counts by session and by age (core/upkeep/storageUse.ts). */
 export interface UsageRequest {
   type: 'usage';
   id: number;

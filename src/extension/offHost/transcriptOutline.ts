@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { followAnyTimeline, type TimelineFollower } from '../../agents/capabilities';
 import type { TranscriptTimeline } from '../../agents/claude/transcriptTimeline';
-import type { EffectOverride } from '../../core/store/config';
-import type { Effect, Severity } from '../../core/store/records';
+import type { EffectOverride } from '../../core/storeFiles/config';
+import type { Effect, Severity } from '../../core/storeFiles/records';
 
 export interface OutlineTool {
   id: string;

@@ -1,7 +1,7 @@
 // The host side of transcript reading: asks the view worker for each transcript's outline as a
 // change against the one held here, and applies it. Without a worker (it could not start, or died)
 // the same sender runs here, so the answers are the same either way. No vscode here: unit-testable.
-import type { EffectOverride } from '../../core/store/config';
+import type { EffectOverride } from '../../core/storeFiles/config';
 import type { WorkerClient } from './workerClient';
 import { applyOutline, type HeldOutline, type Outline, type OutlineDelta, OutlineSender } from './transcriptOutline';
 

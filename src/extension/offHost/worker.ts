@@ -6,12 +6,12 @@
 // nobody. The extension runs two: one plans and keeps the store, one serves the views, so a long
 // clean-up never holds the views up.
 import { parentPort } from 'node:worker_threads';
-import { gc } from '../../core/store/gc';
+import { gc } from '../../core/upkeep/gc';
 import { storedLineStats } from '../../core/timeline/lineStats';
-import { IncrementalLog } from '../../core/store/logTail';
+import { IncrementalLog } from '../../core/storeFiles/logTail';
 import { makePlan } from '../../core/rewind/plan';
-import { storageUse } from '../../core/store/storageUse';
-import { Store } from '../../core/store/store';
+import { storageUse } from '../../core/upkeep/storageUse';
+import { Store } from '../../core/store';
 import { type FromWorker, isToWorker, type ToWorker } from './protocol';
 import { OutlineSender } from './transcriptOutline';
 

@@ -4,10 +4,10 @@
 // dropped); a caller's token cancels its own. A worker that cannot start, or dies, is not retried: requests run on the extension host
 // instead (the caller's fallback), said once in the output channel. No vscode here: unit-testable.
 import { Worker } from 'node:worker_threads';
-import type { GcLimits, GcReport } from '../../core/store/gc';
-import type { EffectOverride } from '../../core/store/config';
+import type { GcLimits, GcReport } from '../../core/upkeep/gc';
+import type { EffectOverride } from '../../core/storeFiles/config';
 import type { LineStats } from '../../core/timeline/lineStats';
-import type { StorageUse } from '../../core/store/storageUse';
+import type { StorageUse } from '../../core/upkeep/storageUse';
 import { type FromWorker, isFromWorker, type PlainPlan, planRequest, type ToWorker, type WorkerPlanOptions } from './protocol';
 import type { OutlineDelta } from './transcriptOutline';
 

@@ -11,10 +11,10 @@ import {
   type Scope,
   type WebviewToHost,
 } from '../../shared/messages';
-import type { ConvPrompt, ConvSession } from '../model/conversationModel';
 import { WorkerCancelled } from '../offHost/workerClient';
 import type { PlainPlan } from '../offHost/protocol';
 import { previewHtml } from './previewHtml';
+import type { ConversationRewinder, ConversationTarget } from '../rewind/conversationRewinder';
 import type { RewindReporter } from '../rewind/rewindReporter';
 import { callKey, type RewindService, dirtyAmong, runCompensations } from '../rewind/rewindService';
 import { snapshotUri } from '../views/snapshotContent';
@@ -22,17 +22,6 @@ import type { TimelineModel } from '../model/timelineModel';
 
 /** Plans that take longer than this show a progress notification (with Cancel). */
 const PROGRESS_AFTER_MS = 300;
-
-export interface ConversationTarget {
-  session: ConvSession;
-  prompt: ConvPrompt;
-}
-
-/** The conversation side of a rewind (fork), supplied by the conversation feature. */
-export interface ConversationRewinder {
-  describe(t: ConversationTarget): PreviewModel['conversation'] | { unavailable: string };
-  fork(t: ConversationTarget, filesRewound: boolean): Promise<void>;
-}
 
 /**
  * Why a rewind to just before a tool call rewinds files only: a Claude transcript can be cut only

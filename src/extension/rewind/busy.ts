@@ -1,7 +1,7 @@
 // One long or conflicting operation at a time (rewind, clean-up, purge), reflected in the
 // `agentRewind.busy` context key that disables the conflicting commands.
 import * as vscode from 'vscode';
-import { CTX } from '../commands/commandIds';
+import { CTX } from '../commandIds';
 
 export class Busy {
   private current: string | null = null;

@@ -5,13 +5,25 @@ import * as vscode from 'vscode';
 import { agentCapabilities, conversationUnavailableText, TRANSCRIPT_FORKERS } from '../../agents/capabilities';
 import type { AgentId } from '../../agents/connector';
 import { forkConversation, type ForkResult } from '../../recording/forkConversation';
-import { computeChanges } from '../../core/rewind/changeSet';
-import type { Store } from '../../core/store/store';
+import { computeChanges } from '../../core/timeline/changeSet';
+import type { Store } from '../../core/store';
 import { checkpoints } from '../../core/timeline/timeline';
 import { findOnPath } from '../connect/claudeConnection';
-import type { ConversationRewinder, ConversationTarget } from '../preview/previewPanel';
+import type { PreviewModel } from '../../shared/messages';
+import type { ConvPrompt, ConvSession } from '../model/conversationModel';
 import { oneLine } from '../../shared/text';
 import type { TimelineModel } from '../model/timelineModel';
+
+export interface ConversationTarget {
+  session: ConvSession;
+  prompt: ConvPrompt;
+}
+
+/** The conversation side of a rewind (fork), supplied by the conversation feature. */
+export interface ConversationRewinder {
+  describe(t: ConversationTarget): PreviewModel['conversation'] | { unavailable: string };
+  fork(t: ConversationTarget, filesRewound: boolean): Promise<void>;
+}
 
 export interface ResumeOffer {
   /** The agent of the forked session: it names the terminal and says what to install. */

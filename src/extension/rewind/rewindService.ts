@@ -3,12 +3,12 @@
 // file watchers see ordinary file changes. Unsaved editors on affected files refuse the rewind.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { NotUndone } from '../../core/rewind/changeSet';
+import type { NotUndone } from '../../core/timeline/changeSet';
 import { applyRewind, type RewindOutcome } from '../../core/rewind/apply';
 import { uncommittedPathsAsync } from '../../core/git/status';
 import { makePlan } from '../../core/rewind/plan';
 import type { EditOrigin } from '../../core/rewind/safety';
-import type { Store } from '../../core/store/store';
+import type { Store } from '../../core/store';
 import { type EditWords, yourEditWords } from '../../shared/reasons';
 import type { PreviewModel, PreviewProblem, Scope } from '../../shared/messages';
 import type { Cancellation, WorkerClient } from '../offHost/workerClient';

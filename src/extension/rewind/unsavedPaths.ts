@@ -1,6 +1,6 @@
 // Which of a rewind's paths have unsaved work open somewhere (text editors, notebooks, custom editors).
 // Pure, so the matching is unit-tested with Windows paths: a drive-letter case difference must not hide one.
-import { pathKey } from '../../core/workspace/paths';
+import { pathKey } from '../../core/paths';
 
 /** The paths among `wanted` that one of the `dirty` paths names (compared by identity key). */
 export function unsavedAmong(wanted: Iterable<string>, dirty: Iterable<string>, platform: NodeJS.Platform = process.platform): string[] {

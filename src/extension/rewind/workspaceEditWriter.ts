@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { type FileWriter, fsWriter } from '../../core/rewind/apply';
 import type { Write } from '../../core/rewind/writes';
-import type { Store } from '../../core/store/store';
+import type { Store } from '../../core/store';
 
 export function workspaceEditWriter(store: Store): FileWriter {
   return {

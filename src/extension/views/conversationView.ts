@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SpanChange } from '../../core/timeline/timeline';
 import { agentInfo } from './agentInfo';
-import { CMD } from '../commands/commandIds';
+import { CMD } from '../commandIds';
 import type { ConvPrompt, ConvSession, ConvTool } from '../model/conversationModel';
 import { escapeMarkdown, oneLine } from '../../shared/text';
 import { relativeTime } from './relativeTime';

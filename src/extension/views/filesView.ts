@@ -4,12 +4,12 @@
 // expanded and shown a page at a time ("Load more"); a filter by prompt text lists the matches.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CheckpointKind } from '../../core/store/records';
+import type { CheckpointKind } from '../../core/storeFiles/records';
 import type { SpanChange } from '../../core/timeline/timeline';
 import { agentInfo } from './agentInfo';
 import type { Attempt } from '../../core/timeline/attempts';
 import { attemptItem } from './attemptRows';
-import { CMD, CTX } from '../commands/commandIds';
+import { CMD, CTX } from '../commandIds';
 import { oneLine } from '../../shared/text';
 import { relativeTime } from './relativeTime';
 import { RowCounts, type RowStats } from './rowStats';

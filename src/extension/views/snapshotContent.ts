@@ -1,8 +1,8 @@
 // Read-only documents for recorded snapshots, so the native diff editor can compare any two
 // states: `agent-rewind-snapshot:/abs/path/file.ts?h=<sha256>` (no `h` = the file did not exist).
 import * as vscode from 'vscode';
-import { isSha256 } from '../../core/store/blobs';
-import type { Store } from '../../core/store/store';
+import { isSha256 } from '../../core/storeFiles/blobs';
+import type { Store } from '../../core/store';
 
 export const SNAPSHOT_SCHEME = 'agent-rewind-snapshot';
 

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { baselinesRunning, type CaptureStatus, readCaptureStatus } from '../../recording/shellCapture';
-import { VIEW } from '../commands/commandIds';
+import { VIEW } from '../commandIds';
 import type { TimelineModel } from '../model/timelineModel';
 
 export class StatusBar implements vscode.Disposable {

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { workspaceStoreName } from '../../../src/core/store/workspaceStore';
+import { workspaceStoreName } from '../../../src/core/storeFiles/workspaceStore';
 import type { AgentRewindApi } from '../../../src/extension/extension';
 import { dirtyAmong } from '../../../src/extension/rewind/rewindService';
 import { HookSession } from './hookSession';

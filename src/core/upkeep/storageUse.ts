@@ -4,9 +4,9 @@
 // to (the next gc frees them).
 import * as fs from 'node:fs';
 import { blobSizes, storeBytes } from './gc';
-import { isCheckpoint, isSnap } from './records';
+import { isCheckpoint, isSnap } from '../storeFiles/records';
 import { referencedBlobs } from '../scan/references';
-import type { Store } from './store';
+import type { Store } from '../store';
 
 const DAY = 86400000;
 

@@ -3,8 +3,8 @@
 // Errors make the store unsound; warnings (a torn line a killed hook left, leftover temp files)
 // are reported and cost nothing — readers already skip them.
 import { readJournal } from '../rewind/journal';
-import { isSnap } from './records';
-import type { Store } from './store';
+import { isSnap } from '../storeFiles/records';
+import type { Store } from '../store';
 import { checkIndex } from '../timeline/timelineIndex';
 
 export interface VerifyReport {

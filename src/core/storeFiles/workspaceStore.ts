@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { pathKey } from '../workspace/paths';
+import { pathKey } from '../paths';
 
 /**
  * The folder name of a workspace's store under a parent: a readable name plus a short hash of the

@@ -6,11 +6,11 @@
 // log is rewritten).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { acquireCompactionLock, acquireStoreLock } from './lock';
-import { type CheckpointRecord, isCheckpoint, isSnap, type LogRecord, type Sequenced } from './records';
+import { acquireCompactionLock, acquireStoreLock } from '../storeFiles/lock';
+import { type CheckpointRecord, isCheckpoint, isSnap, type LogRecord, type Sequenced } from '../storeFiles/records';
 import { referencedBlobs, stateBlobs } from '../scan/references';
 import { stateCompanions, stateFile, stateFiles } from '../scan/stateFile';
-import type { Store } from './store';
+import type { Store } from '../store';
 
 export interface GcReport {
   /** With a size limit: how many checkpoints it dropped besides the retention days, and whether the store fits now. */

@@ -3,16 +3,16 @@
 // source files and conversations.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BlobStore, sha256 } from './blobs';
-import { readConfig, type StoreConfig } from './config';
-import { readDisk } from '../workspace/disk';
-import { appendRecords, type LogContents, readLog } from './fileLog';
-import { type LatestTable, latestSnaps } from '../timeline/latestSnaps';
-import { checkAbsolutePath, isInside } from '../workspace/paths';
-import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from '../timeline/timelineIndex';
-import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './records';
-import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFormat';
-import { checkStoreFolder } from './workspaceStore';
+import { BlobStore, sha256 } from './storeFiles/blobs';
+import { readConfig, type StoreConfig } from './storeFiles/config';
+import { readDisk } from './workspace/disk';
+import { appendRecords, type LogContents, readLog } from './storeFiles/fileLog';
+import { type LatestTable, latestSnaps } from './timeline/latestSnaps';
+import { checkAbsolutePath, isInside } from './paths';
+import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
+import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
+import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFiles/storeFormat';
+import { checkStoreFolder } from './storeFiles/workspaceStore';
 
 export class StoreMissingError extends Error {
   constructor(readonly dir: string) {

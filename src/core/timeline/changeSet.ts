@@ -2,11 +2,11 @@
 // (restore / delete / recreate), what it cannot restore, and which recorded calls in the discarded
 // span it cannot undo. Disk facts and line counts are added by the store; nothing here does I/O.
 import type { NotRestorableReason, UncertainReason } from '../../shared/reasons';
-import { type Provenance, provenanceOf } from '../timeline/provenance';
-import type { CallRecord, Origin, Sequenced, Severity, SnapRecord } from '../store/records';
-import { isCall, isSnap } from '../store/records';
-import { BEFORE_PHASES, type FileState, sameContent, stateOf } from '../timeline/timeline';
-import { pathKey } from '../workspace/paths';
+import { type Provenance, provenanceOf } from './provenance';
+import type { CallRecord, Origin, Sequenced, Severity, SnapRecord } from '../storeFiles/records';
+import { isCall, isSnap } from '../storeFiles/records';
+import { BEFORE_PHASES, type FileState, sameContent, stateOf } from './timeline';
+import { pathKey } from '../paths';
 
 export type Action = 'restore' | 'delete' | 'recreate';
 
