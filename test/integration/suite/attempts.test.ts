@@ -81,9 +81,9 @@ suite('Attempts', function () {
     const row = await attemptRow();
     const pairs = (await vscode.commands.executeCommand('agentRewind.compareWithCurrent', row)) as [vscode.Uri, vscode.Uri, vscode.Uri][];
     const title = `Attempt ${row.attempt.n} ↔ Current`;
-    const tab = await until('the multi-file diff editor', () => {
-      const t = vscode.window.tabGroups.activeTabGroup.activeTab;
-      return t?.label === title && t;
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+    const tab = await until('the multi-file diff editor', () => tabs().find((t) => t.label.includes(title)), 20000).catch(() => {
+      throw new Error(`no tab titled "${title}"; tabs: ${JSON.stringify(tabs().map((t) => [t.label, t.input?.constructor?.name]))}`);
     });
     assert.ok(
       !(tab.input instanceof vscode.TabInputText) && !(tab.input instanceof vscode.TabInputTextDiff),
