@@ -18,7 +18,7 @@ import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode
 export type FilesElement =
   | { kind: 'checkpoint'; node: CheckpointNode }
   | { kind: 'file'; checkpointId: string; change: SpanChange }
-  | { kind: 'session'; key: string; session: string; agent: string; title: string; turns: TurnNode[] }
+  | { kind: 'session'; key: string; session: string; agent: string; title: string; turns: TurnNode[]; attempts?: Attempt[] }
   | { kind: 'more'; key: string; remaining: number }
   | { kind: 'attempt'; attempt: Attempt };
 
@@ -126,12 +126,10 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
         );
       }
       // The line that leads to the attempt in progress; every other attempt is one row where it left the line.
-      const line = turns.filter((t) => this.model.onLine(t));
-      const attempts = this.model.attemptRows();
-      if (!this.large) return this.lineRows(line, attempts);
-      return [...attempts.map((r) => this.attemptElement(r.attempt)), ...(this.groups ??= this.sessionGroups(line))];
+      if (!this.large) return this.lineRows(this.lineTurns(), this.model.attemptRows());
+      return (this.groups ??= this.sessionGroups(this.lineTurns()));
     }
-    if (el.kind === 'session') return this.page(el.key, el.turns);
+    if (el.kind === 'session') return [...(el.attempts ?? []).map((a) => this.attemptElement(a)), ...this.page(el.key, el.turns)];
     if (el.kind === 'attempt')
       return this.model.attemptTurns(el.attempt.n).map((t) => this.remember(t.node.checkpoint.id, { kind: 'checkpoint', node: t.node }));
     if (el.kind === 'file' || el.kind === 'more') return [];
@@ -146,6 +144,10 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       ? [this.remember(turn.sessionStart.checkpoint.id, { kind: 'checkpoint', node: turn.sessionStart })]
       : [];
     return [...inside, ...files, ...start];
+  }
+
+  private lineTurns(): TurnNode[] {
+    return this.model.turns.filter((t) => this.model.onLine(t));
   }
 
   /** Rows of the line and attempt rows, newest first: an attempt's row just above the row it branched after. */
@@ -170,8 +172,19 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     return rows;
   }
 
-  /** One group per session, the most recently active first; rows inside newest first. */
+  /** One group per session, the most recently active first; rows inside newest first, its session's earlier attempts first. */
   private sessionGroups(turns: readonly TurnNode[]): FilesElement[] {
+    const groups = this.turnGroups(turns);
+    const rest: FilesElement[] = [];
+    for (const { attempt } of this.model.attemptRows()) {
+      const g = groups.find((el) => el.kind === 'session' && el.session === (attempt.sessions[0] ?? ''));
+      if (g?.kind === 'session') (g.attempts ??= []).unshift(attempt);
+      else rest.push(this.attemptElement(attempt));
+    }
+    return [...rest, ...groups];
+  }
+
+  private turnGroups(turns: readonly TurnNode[]): FilesElement[] {
     const bySession = new Map<string, TurnNode[]>();
     for (const t of turns) {
       const s = t.node.checkpoint.session ?? '';
@@ -183,7 +196,15 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       const first = [...list].reverse().find((t) => t.node.checkpoint.kind === 'prompt') ?? list[list.length - 1]!;
       const agent = list.find((t) => t.node.checkpoint.agent)?.node.checkpoint.agent ?? '';
       const title = `${agentInfo(agent).name} · ${oneLine(first.node.label || 'Session', 60)}`;
-      return this.remember(`session:${session}`, { kind: 'session', key: `session:${session}`, session, agent, title, turns: list });
+      return this.remember(`session:${session}`, {
+        kind: 'session',
+        key: `session:${session}`,
+        session,
+        agent,
+        title,
+        turns: list,
+        attempts: [],
+      });
     });
   }
 
@@ -211,7 +232,12 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
   }
 
   getParent(el: FilesElement): FilesElement | undefined {
-    if (el.kind === 'session' || el.kind === 'attempt') return undefined;
+    if (el.kind === 'session') return undefined;
+    if (el.kind === 'attempt') {
+      if (!this.large || this.filterText) return undefined;
+      const groups = (this.groups ??= this.sessionGroups(this.lineTurns()));
+      return groups.find((g) => g.kind === 'session' && !!g.attempts?.some((a) => a.n === el.attempt.n));
+    }
     if (el.kind === 'more') return el.key === FILTER_KEY ? undefined : this.byId.get(el.key);
     if (el.kind === 'file') return this.checkpointElement(el.checkpointId);
     const parent = this.model.parentTurn(el.node.checkpoint.id);
@@ -225,7 +251,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     }
     if (!this.large) return undefined;
     // A prompt's row in a grouped timeline: its session's group (shown far enough to hold it).
-    const groups = (this.groups ??= this.sessionGroups(this.model.turns));
+    const groups = (this.groups ??= this.sessionGroups(this.lineTurns()));
     const group = groups.find((g) => g.kind === 'session' && g.session === (el.node.checkpoint.session ?? ''));
     if (group?.kind === 'session') {
       const at = group.turns.findIndex((t) => t.node.checkpoint.id === el.node.checkpoint.id);
