@@ -83,8 +83,11 @@ export const tests = [
       const { ws } = ctx;
       const row = wb.treeItem(/^Attempt 1/, { view: 'Files' }).first();
       await wb.clickContextMenu(row, 'Take Files from This Attempt…');
-      await wb.pickQuickItem(/greet\.txt/);
-      await page.keyboard.press('Enter');
+      // A multi-select pick: clicking a row ticks it; OK takes the ticked ones.
+      const list = page.locator('.quick-input-widget .quick-input-list');
+      await list.getByText('app/greet.txt').first().click();
+      await page.locator('.quick-input-widget').getByText('1 Selected').waitFor();
+      await page.locator('.quick-input-widget').getByRole('button', { name: 'OK' }).click();
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.getByText(/Take app\/greet\.txt from Attempt 1\?/).waitFor();
       await wb.screenshot('attempts-take-file');
