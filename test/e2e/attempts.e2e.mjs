@@ -74,6 +74,8 @@ export const tests = [
       for (const name of ['main.txt', 'greet.txt', 'bye.txt']) await editor.getByText(name, { exact: false }).first().waitFor();
       await editor.getByText('hello, world').first().waitFor();
       await editor.getByText('goodbye').first().waitFor();
+      await page.mouse.move(900, 700); // the row's tooltip off the editor
+      await page.locator('.monaco-hover, .workbench-hover').first().waitFor({ state: 'hidden' });
       await wb.screenshot('attempts-compare-multi-diff');
     },
   },
