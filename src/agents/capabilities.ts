@@ -79,6 +79,58 @@ const TABLE: Record<AgentId, AgentCapabilities> = {
     conversationUnavailable:
       "Cline keeps its task history in its own storage, which no other program can fork or resume; use Cline's own checkpoints for the conversation",
   },
+  // Not forked yet (issue 29's compat tier ran the real clients: OpenCode 1.18.33, Qwen Code 0.24.4,
+  // Droid 0.225.2): files only, with where the conversation lives and the agent's own command for it.
+  opencode: {
+    agent: 'opencode',
+    displayName: 'OpenCode',
+    icon: 'code',
+    transcriptReadable: false,
+    conversationUnavailable:
+      "OpenCode keeps its sessions in its own database (~/.local/share/opencode/opencode.db), which Agent Rewind does not fork yet; use OpenCode's /undo, or opencode run --session <id> --fork, for the conversation",
+    install: 'npm install -g opencode-ai',
+  },
+  qwen: {
+    agent: 'qwen',
+    displayName: 'Qwen Code',
+    icon: 'hubot',
+    transcriptReadable: false,
+    conversationUnavailable:
+      "Qwen Code saves each chat as a file under ~/.qwen/projects/<project>/chats/ (resumed with qwen --resume <id>), which Agent Rewind does not fork yet; use Qwen Code's own --fork-session for the conversation",
+    install: 'npm install -g @qwen-code/qwen-code',
+  },
+  droid: {
+    agent: 'droid',
+    displayName: 'Factory Droid',
+    icon: 'rocket',
+    transcriptReadable: false,
+    conversationUnavailable:
+      'Droid keeps each session as a file under ~/.factory/sessions/, which Agent Rewind does not fork yet; use droid exec --fork <id> for the conversation',
+  },
+  auggie: {
+    agent: 'auggie',
+    displayName: 'Auggie',
+    icon: 'sparkle-filled',
+    transcriptReadable: false,
+    conversationUnavailable:
+      'Auggie runs only signed in to Augment, whose service keeps the conversation; no other program can fork or resume it',
+  },
+  windsurf: {
+    agent: 'windsurf',
+    displayName: 'Windsurf',
+    icon: 'symbol-event',
+    transcriptReadable: false,
+    conversationUnavailable:
+      "Windsurf keeps Cascade conversations in its own storage, which no other program can fork or resume; use Cascade's own checkpoints for the conversation",
+  },
+  kiro: {
+    agent: 'kiro',
+    displayName: 'Kiro',
+    icon: 'symbol-misc',
+    transcriptReadable: false,
+    conversationUnavailable:
+      "Kiro keeps its chats in its own storage and its hooks name no session, which no other program can fork or resume; use Kiro's own checkpoints for the conversation",
+  },
 };
 
 /** The row for `agent`; an agent we have no adapter for gets a plain one (files only). */

@@ -6,7 +6,20 @@
 import type { HookCommandParts } from './claude/settings';
 
 /** Every agent an adapter exists for; also the `<agent>` of `agent-rewind hook <agent>`. */
-export type AgentId = 'claude' | 'vscode' | 'copilot' | 'codex' | 'gemini' | 'cursor' | 'cline';
+export type AgentId =
+  | 'claude'
+  | 'vscode'
+  | 'copilot'
+  | 'codex'
+  | 'gemini'
+  | 'cursor'
+  | 'cline'
+  | 'opencode'
+  | 'qwen'
+  | 'droid'
+  | 'auggie'
+  | 'windsurf'
+  | 'kiro';
 
 /** Where a connector finds the CLI, the store and a Node to run them (absolute paths). */
 export type HookTarget = Omit<HookCommandParts, 'agent' | 'event'>;

@@ -9,6 +9,12 @@ import { geminiConnector } from './gemini/connect';
 import type { AgentConnectionState, AgentConnector, AgentConnectResult, AgentId, HookTarget } from './connector';
 import { cursorConnector } from './cursor/connect';
 import { vscodeConnector } from './vscode/connect';
+import { opencodeConnector } from './opencode/connect';
+import { qwenConnector } from './qwen/connect';
+import { droidConnector } from './droid/connect';
+import { auggieConnector } from './auggie/connect';
+import { windsurfConnector } from './windsurf/connect';
+import { kiroConnector } from './kiro/connect';
 
 /** In the order the quick pick shows them. */
 export const CONNECTORS: readonly AgentConnector[] = [
@@ -18,6 +24,12 @@ export const CONNECTORS: readonly AgentConnector[] = [
   geminiConnector,
   cursorConnector,
   clineConnector,
+  opencodeConnector,
+  qwenConnector,
+  droidConnector,
+  auggieConnector,
+  windsurfConnector,
+  kiroConnector,
 ];
 
 /** The connector that records `agent` (Copilot CLI is recorded by the VS Code one). */

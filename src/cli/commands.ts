@@ -27,8 +27,9 @@ import { NotAStoreError } from '../core/storeFiles/workspaceStore';
 const HELP = `agent-rewind — record what coding agents do, rewind files and conversations
 
 Usage:
-  agent-rewind hook <agent> [event]               record one hook payload from stdin (claude, vscode, copilot,
-                                                  cursor, cline; the payload's shape wins over the name)
+  agent-rewind hook <agent> [event]               record one hook payload from stdin (claude, codex, gemini,
+                                                  vscode, copilot, cursor, cline, opencode, qwen, droid,
+                                                  auggie, windsurf, kiro; the payload's shape wins over the name)
   agent-rewind checkpoints [--json]               list checkpoints, oldest first
   agent-rewind plan --to <checkpoint> [--json]    dry run: what a rewind would do (touches nothing)
   agent-rewind rewind --to <checkpoint> [--force] [--json]

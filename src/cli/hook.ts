@@ -32,6 +32,22 @@ const ADAPTERS: Record<string, (text: string, ctx: HookContext) => AdapterResult
   copilot: (t, c) => (require('../agents/copilot/hookPayload') as typeof import('../agents/copilot/hookPayload')).parseCopilotPayload(t, c),
   cursor: (t, c) => (require('../agents/cursor/hookPayload') as typeof import('../agents/cursor/hookPayload')).parseCursorPayload(t, c),
   cline: (t, c) => (require('../agents/cline/hookPayload') as typeof import('../agents/cline/hookPayload')).parseClinePayload(t, c),
+  opencode: (t, c) =>
+    (require('../agents/opencode/hookPayload') as typeof import('../agents/opencode/hookPayload')).parseOpencodePayload(t, c),
+  qwen: (t) => (require('../agents/qwen/hookPayload') as typeof import('../agents/qwen/hookPayload')).parseQwenPayload(t),
+  droid: (t) => (require('../agents/droid/hookPayload') as typeof import('../agents/droid/hookPayload')).parseDroidPayload(t),
+  auggie: (t, c) => (require('../agents/auggie/hookPayload') as typeof import('../agents/auggie/hookPayload')).parseAuggiePayload(t, c),
+  windsurf: (t, c) =>
+    (require('../agents/windsurf/hookPayload') as typeof import('../agents/windsurf/hookPayload')).parseWindsurfPayload(t, c),
+  kiro: (t, c) => (require('../agents/kiro/hookPayload') as typeof import('../agents/kiro/hookPayload')).parseKiroPayload(t, c),
+};
+
+/** Other names users (and the vendors' docs) give these agents: `hook qwen-code` records as `qwen`. */
+const ALIASES: Readonly<Record<string, string>> = {
+  'qwen-code': 'qwen',
+  factory: 'droid',
+  'factory-droid': 'droid',
+  augment: 'auggie',
 };
 
 /** Max bytes of stdin we accept: a payload carries a Write's whole content; beyond this it is bad input. */
@@ -154,13 +170,14 @@ function recordPayload(named: string | undefined, args: readonly string[], dir: 
     if (roots.length) store.addRoots(roots);
     // `hook <agent> <event> --store …`: the optional event is the first argument that is not an option.
     const event = args[1] && !args[1].startsWith('--') ? args[1] : undefined;
-    const adapter = named ? ADAPTERS[named] : undefined;
-    if (!named || !adapter) {
-      store.logError(`hook: unknown agent "${named ?? ''}"; known: ${Object.keys(ADAPTERS).join(', ')}`);
+    const name = named ? (ALIASES[named] ?? named) : undefined;
+    const adapter = name ? ADAPTERS[name] : undefined;
+    if (!name || !adapter) {
+      store.logError(`hook: unknown agent "${named ?? ''}"; known: ${[...Object.keys(ADAPTERS), ...Object.keys(ALIASES)].join(', ')}`);
       return 0;
     }
-    const agent = detectAgent(named, text);
-    const r = (ADAPTERS[agent] ?? adapter)(text, { ...(event ? { event } : {}), env: process.env });
+    const agent = detectAgent(name, text);
+    const r = (ADAPTERS[agent] ?? adapter)(text, { ...(event ? { event } : {}), env: process.env, cwd: process.cwd() });
     if (r.kind === 'bad') {
       store.logError(`hook ${agent}: ${r.reason}`, { payload: text.slice(0, 500) });
       return 0;

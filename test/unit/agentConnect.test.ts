@@ -271,7 +271,7 @@ test('a file Connect cannot parse is left alone with a sentence that says what t
 test('the registry lists one connector per agent family; detect() names its evidence', () => {
   assert.deepEqual(
     CONNECTORS.map((c) => c.agent),
-    ['claude', 'vscode', 'codex', 'gemini', 'cursor', 'cline'],
+    ['claude', 'vscode', 'codex', 'gemini', 'cursor', 'cline', 'opencode', 'qwen', 'droid', 'auggie', 'windsurf', 'kiro'],
   );
   assert.equal(connectorFor('copilot'), vscodeConnector);
   const ws = tempDir('ar-connect-detect-');
@@ -289,7 +289,7 @@ test('the registry lists one connector per agent family; detect() names its evid
 
 test('capabilities: one table says per agent whether the conversation can be rewound, and why not', () => {
   for (const a of ['claude', 'codex', 'gemini']) assert.equal(conversationUnavailableText(a), null, a);
-  for (const a of ['vscode', 'copilot', 'cursor', 'cline'])
+  for (const a of ['vscode', 'copilot', 'cursor', 'cline', 'opencode', 'qwen', 'droid', 'auggie', 'windsurf', 'kiro'])
     assert.match(
       conversationUnavailableText(a)!,
       new RegExp(`^Conversation rewind is not available for ${agentCapabilities(a).displayName}: .+\\.$`),

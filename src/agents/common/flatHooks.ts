@@ -2,6 +2,8 @@
 // share: `{hooks: {<Event>: [handler, …]}}` with one flat handler object per entry (no matcher groups
 // as in Claude's settings). Our handlers are recognised by the Connect marker in their command, as in
 // claude/settings.ts; everything else in the file is kept byte for byte.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { hasMarker } from '../claude/settings';
 import type { AgentConnectionState } from '../connector';
 import {
@@ -14,8 +16,11 @@ import {
   type Node,
   nodeToValue,
   parseJsonObject,
+  readTextFile,
   removeElement,
+  removeEmptyDirs,
   removeProperty,
+  editFile,
 } from './jsonEdit';
 
 export interface FlatHooksFormat {
@@ -138,5 +143,26 @@ export function onlyHeaderLeft(text: string, f: Pick<FlatHooksFormat, 'what' | '
     return same(nodeToValue(parseJsonObject(text, f.what)), f.header);
   } catch {
     return false;
+  }
+}
+
+/** Disconnect for a flat hooks file of the workspace: our handlers go; a file left with only the header Connect wrote goes, with the folders it leaves empty. */
+export function disconnectFlatFile(file: string, workspace: string, f: Pick<FlatHooksFormat, 'what' | 'header'>): boolean {
+  const changed = editFile(file, (t) => {
+    if (t === undefined) return null;
+    const after = disconnectFlat(t, f.what);
+    if (after !== t && onlyHeaderLeft(after, f)) return { remove: true };
+    return { text: after };
+  });
+  if (changed && !fs.existsSync(file)) removeEmptyDirs(path.dirname(file), workspace);
+  return changed;
+}
+
+/** flatState of a file (an unreadable one is disconnected). */
+export function flatFileState(file: string, f: FlatHooksFormat): AgentConnectionState {
+  try {
+    return flatState(readTextFile(file), f);
+  } catch {
+    return 'disconnected';
   }
 }

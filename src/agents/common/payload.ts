@@ -66,6 +66,8 @@ export function absPath(p: unknown, cwd: string | undefined): string | null {
 export interface HookContext {
   event?: string;
   env?: NodeJS.ProcessEnv;
+  /** The hook process's working folder: the workspace, for agents whose payload names none (Windsurf, Kiro's IDE). */
+  cwd?: string;
 }
 
 /**
@@ -144,4 +146,20 @@ export function snakePayload(text: string, agent: string, cwdFallback?: string):
   const transcript = checkAbsolutePath(p.transcript_path);
   if (transcript) base.transcript = transcript;
   return { p, event, base };
+}
+
+/**
+ * The envelope Cursor and Auggie share: the session is `conversation_id` (else `session_id`), the folder
+ * `workspace_roots[0]` (else `cwd`, else `fallbackCwd`), `transcript_path` when absolute.
+ */
+export function rootsEnvelope(p: Payload, agent: string, fallbackCwd?: string): EventBase | AdapterResult {
+  const session = sessionOf(p.conversation_id) ?? sessionOf(p.session_id);
+  if (!session) return bad('payload has no valid conversation_id');
+  const base: EventBase = { agent, session };
+  const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots : [];
+  const cwd = checkAbsolutePath(roots[0]) ?? checkAbsolutePath(p.cwd) ?? checkAbsolutePath(fallbackCwd);
+  if (cwd) base.cwd = cwd;
+  const transcript = checkAbsolutePath(p.transcript_path);
+  if (transcript) base.transcript = transcript;
+  return base;
 }

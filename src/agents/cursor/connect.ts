@@ -2,13 +2,12 @@
 // every payload naming its event (`hook_event_name`), so one command fits all. Cursor can also run the
 // hooks in `.claude/settings*.json` ("Include third-party Plugins, Skills, and other configs", off by
 // default); with that on and Claude Code connected, Cursor would run both files: the result says so.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { claudeConnector } from '../claude/connect';
 import { HOOK_TIMEOUT_S, hookCommand } from '../claude/settings';
 import { detectEvidence } from '../common/detect';
-import { connectFlat, disconnectFlat, type FlatHooksFormat, flatState, onlyHeaderLeft } from '../common/flatHooks';
-import { editFile, readTextFile, removeEmptyDirs } from '../common/jsonEdit';
+import { connectFlat, disconnectFlatFile, type FlatHooksFormat, flatFileState } from '../common/flatHooks';
+import { editFile } from '../common/jsonEdit';
 import type { AgentConnector, HookTarget } from '../connector';
 
 export const CURSOR_HOOKS_REL = '.cursor/hooks.json';
@@ -54,22 +53,9 @@ export const cursorConnector: AgentConnector = {
   },
   disconnect(workspace) {
     const file = fileOf(workspace);
-    const changed = editFile(file, (t) => {
-      if (t === undefined) return null;
-      const after = disconnectFlat(t, WHAT);
-      if (after !== t && onlyHeaderLeft(after, { what: WHAT, header: HEADER })) return { remove: true };
-      return { text: after };
-    });
-    if (changed && !fs.existsSync(file)) removeEmptyDirs(path.dirname(file), workspace);
-    return { files: [file], changed };
+    return { files: [file], changed: disconnectFlatFile(file, workspace, { what: WHAT, header: HEADER }) };
   },
-  state(workspace, target) {
-    try {
-      return flatState(readTextFile(fileOf(workspace)), cursorHooksFormat(target));
-    } catch {
-      return 'disconnected';
-    }
-  },
+  state: (workspace, target) => flatFileState(fileOf(workspace), cursorHooksFormat(target)),
   detect: (workspace, env, home) =>
     detectEvidence(workspace, env, home, { workspace: ['.cursor'], home: ['.cursor'], binaries: ['cursor'] }),
 };

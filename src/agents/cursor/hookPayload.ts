@@ -4,9 +4,8 @@
 // the store knows (recording/afterOnly.ts). Shell commands: before/afterShellExecution, paired by
 // command within one generation; MCP calls: before/afterMCPExecution. preToolUse/postToolUse carry
 // `tool_use_id` [unconfirmed]: file tools there give a real `before` when Cursor sends them.
-import { checkAbsolutePath } from '../../core/paths';
 import type { ToolKind } from '../../core/effects/toolKind';
-import type { AdapterResult, EventBase } from '../../recording/events';
+import type { AdapterResult } from '../../recording/events';
 import {
   bad,
   filePaths,
@@ -14,7 +13,7 @@ import {
   obj,
   type Payload,
   parsePayload,
-  sessionOf,
+  rootsEnvelope,
   stableText,
   str,
   toolEvent,
@@ -68,14 +67,10 @@ export function parseCursorPayload(text: string, _ctx: HookContext = {}): Adapte
   if (typeof p === 'string') return bad(p);
   const event = str(p.hook_event_name);
   if (!event) return bad('payload has no hook_event_name');
-  const session = sessionOf(p.conversation_id) ?? sessionOf(p.session_id);
-  if (!session) return bad('payload has no valid conversation_id');
-  const base: EventBase = { agent: 'cursor', session };
-  const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots : [];
-  const cwd = checkAbsolutePath(roots[0]) ?? checkAbsolutePath(p.cwd);
-  if (cwd) base.cwd = cwd;
-  const transcript = checkAbsolutePath(p.transcript_path);
-  if (transcript) base.transcript = transcript;
+  const env = rootsEnvelope(p, 'cursor');
+  if ('kind' in env) return env;
+  const base = env;
+  const cwd = base.cwd;
   const generation = str(p.generation_id);
   const win = process.platform === 'win32';
   switch (event) {

@@ -9,13 +9,12 @@
 // records them; a second file of ours would deliver every event twice. So connecting here when the
 // Claude file holds our hook writes nothing (and removes an older `.github` file of ours), and the
 // state says "connected" through that file.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLAUDE_FILE_REL, claudeConnector } from '../claude/connect';
 import { CLAUDE_HOOK_EVENTS, CONNECT_MARKER, HOOK_TIMEOUT_S, hookCommand } from '../claude/settings';
-import { connectFlat, disconnectFlat, type FlatHooksFormat, flatState, onlyHeaderLeft } from '../common/flatHooks';
+import { connectFlat, disconnectFlatFile, type FlatHooksFormat, flatState } from '../common/flatHooks';
 import { detectEvidence } from '../common/detect';
-import { editFile, readTextFile, removeEmptyDirs } from '../common/jsonEdit';
+import { editFile, readTextFile } from '../common/jsonEdit';
 import type { AgentConnector, AgentConnectResult, HookTarget } from '../connector';
 
 export const VSCODE_HOOKS_REL = '.github/hooks/agent-rewind.json';
@@ -38,15 +37,7 @@ const fileOf = (workspace: string) => path.join(workspace, ...VSCODE_HOOKS_REL.s
 
 /** Removes our handlers from the `.github` file (and the file and folders Connect created). */
 function disconnectOwnFile(workspace: string): boolean {
-  const file = fileOf(workspace);
-  const changed = editFile(file, (t) => {
-    if (t === undefined) return null;
-    const after = disconnectFlat(t, WHAT);
-    if (after !== t && onlyHeaderLeft(after, { what: WHAT, header: {} })) return { remove: true };
-    return { text: after };
-  });
-  if (changed && !fs.existsSync(file)) removeEmptyDirs(path.dirname(file), workspace);
-  return changed;
+  return disconnectFlatFile(fileOf(workspace), workspace, { what: WHAT, header: {} });
 }
 
 /** Our hook is in Claude's settings file (any version of it): VS Code and Copilot CLI are recorded through it. */

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentConnectionState, AgentId, HookTarget } from '../../agents/connector';
 import { agentStates, connectAgents, CONNECTORS, disconnectAgents, type DisconnectOutcome } from '../../agents/connectors';
+import { hostEditorAgent, hostFirst } from '../../agents/hostEditor';
 import { agentInfo } from '../views/agentInfo';
 import { nodeRuntime } from './claudeConnection';
 import { pickFolders } from '../pickFolders';
@@ -29,6 +30,8 @@ export class AgentConnections {
     private readonly output: vscode.OutputChannel,
     private readonly env: NodeJS.ProcessEnv = process.env,
     private readonly home: string = os.homedir(),
+    /** The agent of the editor we run in (Windsurf, Kiro, Cursor: VS Code forks), offered first. */
+    private readonly host: AgentId | null = hostEditorAgent(vscode.env.appName, vscode.env.uriScheme),
   ) {}
 
   target(): HookTarget {
@@ -51,14 +54,17 @@ export class AgentConnections {
 
   private items(folders: readonly vscode.WorkspaceFolder[], forDisconnect: boolean): AgentPick[] {
     const t = this.target();
-    return CONNECTORS.map((c): AgentPick => {
+    return hostFirst(CONNECTORS, this.host).map((c): AgentPick => {
       const states = folders.map((f) => c.state(f.uri.fsPath, t));
       const state: AgentConnectionState = states.includes('outdated')
         ? 'outdated'
         : states.includes('connected')
           ? 'connected'
           : 'disconnected';
-      const evidence = folders.map((f) => c.detect(f.uri.fsPath, this.env, this.home)).find((e) => e !== null) ?? null;
+      const evidence =
+        c.agent === this.host
+          ? `this editor (${vscode.env.appName})`
+          : (folders.map((f) => c.detect(f.uri.fsPath, this.env, this.home)).find((e) => e !== null) ?? null);
       const files = folders.length
         ? c.files(folders[0]!.uri.fsPath).map((p) => path.relative(folders[0]!.uri.fsPath, p).split(path.sep).join('/'))
         : [];

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { AgentRewindApi } from '../../../src/extension/extension';
 import { EXTENSION_ID } from './paths';
 
-suite('Connect Agents (cursor, cline)', function () {
+suite('Connect Agents (cursor, cline, and the agents from their docs)', function () {
   this.timeout(60000);
   let api: AgentRewindApi;
   let ws: string;
@@ -28,6 +28,28 @@ suite('Connect Agents (cursor, cline)', function () {
     await vscode.commands.executeCommand('agentRewind.disconnectAgents', ['cursor', 'cline']);
     assert.equal(fs.existsSync(path.join(ws, '.cursor')), false);
     assert.equal(fs.existsSync(path.join(ws, '.clinerules')), false);
+    assert.deepEqual(api.agents!.connectedNames(vscode.workspace.workspaceFolders!), []);
+  });
+
+  test('the agents from their docs: OpenCode, Qwen Code, Droid, Auggie, Windsurf and Kiro connect and disconnect through the command', async () => {
+    const agents = ['opencode', 'qwen', 'droid', 'auggie', 'windsurf', 'kiro'];
+    await vscode.commands.executeCommand('agentRewind.connectAgents', agents);
+    const plugin = fs.readFileSync(path.join(ws, '.opencode/plugins/agent-rewind.js'), 'utf8');
+    assert.ok(plugin.includes(JSON.stringify(api.storeDir!)), 'the OpenCode plugin carries the store');
+    for (const rel of ['.qwen/settings.json', '.factory/settings.json', '.augment/settings.json', '.windsurf/hooks.json'])
+      assert.ok(fs.readFileSync(path.join(ws, rel), 'utf8').includes('--connected-by=agent-rewind'), rel);
+    assert.ok(fs.existsSync(path.join(ws, '.kiro/hooks/agent-rewind-promptSubmit.kiro.hook')));
+    assert.deepEqual(api.agents!.connectedNames(vscode.workspace.workspaceFolders!), [
+      'OpenCode',
+      'Qwen Code',
+      'Factory Droid',
+      'Auggie (Augment)',
+      'Windsurf (Cascade)',
+      'Kiro (IDE & CLI)',
+    ]);
+    await vscode.commands.executeCommand('agentRewind.disconnectAgents', agents);
+    for (const dir of ['.opencode', '.qwen', '.factory', '.augment', '.windsurf', '.kiro'])
+      assert.equal(fs.existsSync(path.join(ws, dir)), false, dir);
     assert.deepEqual(api.agents!.connectedNames(vscode.workspace.workspaceFolders!), []);
   });
 });

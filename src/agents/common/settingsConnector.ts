@@ -1,0 +1,52 @@
+// A connector for agents whose hook file has Claude Code's layout (`hooks.<Event>: [{ matcher?,
+// hooks: [handler] }]`) at one path in the workspace: Qwen Code (`.qwen/settings.json`), Factory
+// Droid (`.factory/settings.json`), Auggie (`.augment/settings.json`). The edits are claude/settings.ts's
+// (merged, idempotent, Disconnect gives back the user's bytes); each agent brings its event names,
+// matcher and timeout unit as a HooksFileFormat, and the notes the user must read.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  connectClaude,
+  connectionState,
+  disconnectHooksFile,
+  editFile,
+  hookCommand,
+  type HooksFileFormat,
+  readSettingsFile,
+} from '../claude/settings';
+import type { AgentConnector, AgentId, HookTarget } from '../connector';
+import { detectEvidence, type DetectHints } from './detect';
+import { removeEmptyDirs } from './jsonEdit';
+
+export interface SettingsConnectorSpec {
+  agent: AgentId;
+  displayName: string;
+  /** The file, relative to the workspace (`.qwen/settings.json`). */
+  rel: string;
+  format: HooksFileFormat;
+  /** What the user must know for the hooks to run; `workspace` to look at their other files. */
+  notes(workspace: string): string[];
+  detect: DetectHints;
+}
+
+export function settingsConnector(s: SettingsConnectorSpec): AgentConnector {
+  const fileOf = (workspace: string) => path.join(workspace, ...s.rel.split('/'));
+  const spec = (target: HookTarget) => ({ command: hookCommand({ ...target, agent: s.agent }) });
+  return {
+    agent: s.agent,
+    displayName: s.displayName,
+    files: (workspace) => [fileOf(workspace)],
+    connect(workspace, target) {
+      const file = fileOf(workspace);
+      const changed = editFile(file, (t) => ({ text: connectClaude(t, spec(target), s.format) }));
+      return { files: [file], changed, notes: s.notes(workspace) };
+    },
+    disconnect(workspace) {
+      const { file, changed } = disconnectHooksFile(fileOf(workspace), s.format);
+      if (changed && !fs.existsSync(file)) removeEmptyDirs(path.dirname(file), workspace);
+      return { files: [file], changed };
+    },
+    state: (workspace, target) => connectionState(readSettingsFile(fileOf(workspace)), spec(target), s.format),
+    detect: (workspace, env, home) => detectEvidence(workspace, env, home, s.detect),
+  };
+}

@@ -1,0 +1,23 @@
+// Connect for OpenCode: the plugin file of plugin.ts in `.opencode/plugins/` (OpenCode has no
+// command hooks; a project plugin is the documented way in). A file of that name that is not ours is
+// left alone. OpenCode loads plugins at startup: a running OpenCode picks ours up when restarted.
+import * as path from 'node:path';
+import { detectEvidence } from '../common/detect';
+import { connectOwned, disconnectOwned, ownedState } from '../common/ownedFiles';
+import type { AgentConnector } from '../connector';
+import { OPENCODE_PLUGIN_REL, opencodePlugin } from './plugin';
+
+export const opencodeConnector: AgentConnector = {
+  agent: 'opencode',
+  displayName: 'OpenCode',
+  files: (workspace) => [path.join(workspace, ...OPENCODE_PLUGIN_REL.split('/'))],
+  connect(workspace, target) {
+    const r = connectOwned(workspace, [{ rel: OPENCODE_PLUGIN_REL, text: opencodePlugin(target) }], 'OpenCode');
+    r.notes.push('OpenCode loads plugins when it starts: restart a running OpenCode to record it. opencode --pure runs without plugins.');
+    return r;
+  },
+  disconnect: (workspace) => disconnectOwned(workspace, [OPENCODE_PLUGIN_REL]),
+  state: (workspace, target) => ownedState(workspace, [{ rel: OPENCODE_PLUGIN_REL, text: opencodePlugin(target) }]),
+  detect: (workspace, env, home) =>
+    detectEvidence(workspace, env, home, { workspace: ['.opencode'], home: ['.config/opencode'], binaries: ['opencode'] }),
+};
