@@ -99,7 +99,12 @@ export const tests = [
       assert.equal(fs.readFileSync(path.join(ws, 'app/main.txt'), 'utf8'), 'start\ngoodbye\n', 'only that file');
       await wb.screenshot('attempts-took-file');
       await wb.clickNotificationButton(note, 'Undo');
-      await wb.notification(/Undid the rewind/);
+      await wb.notification(/Undid taking files from Attempt 1: 1 file put back/);
+      // The take's own row says what it was.
+      await wb
+        .treeItem(/^Before taking files from Attempt 1/, { view: 'Files' })
+        .first()
+        .waitFor();
       assert.equal(fs.existsSync(path.join(ws, 'app/greet.txt')), false);
       assert.equal(fs.readFileSync(path.join(ws, 'app/bye.txt'), 'utf8'), 'export const bye = () => "goodbye";\n');
     },

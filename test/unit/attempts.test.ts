@@ -93,6 +93,7 @@ describe('attempts', () => {
     assert.deepEqual(shape(b.records()), [
       { n: 1, parent: undefined, branchedAt: undefined, prompts: ['P1', 'P2'], files: ['/w/a'], end: undefined, current: true },
     ]);
+    assert.equal(buildAttempts(b.records()).switches.size, 0, 'a plain undo, not a switch');
   });
 
   it('switching back and forth moves between the same two attempts (no new ones)', () => {
@@ -107,6 +108,7 @@ describe('attempts', () => {
       { n: 1, parent: undefined, branchedAt: undefined, prompts: ['P1'], files: ['/w/a', '/w/b'], end: 'R3', current: false },
       { n: 2, parent: 1, branchedAt: 'P1', prompts: ['P2', 'P3'], files: ['/w/a', '/w/c', '/w/d'], end: undefined, current: true },
     ]);
+    assert.deepEqual([...buildAttempts(b.records()).switches], ['R2', 'R3']);
   });
 
   it('work after switching back to an earlier attempt continues it', () => {

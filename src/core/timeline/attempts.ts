@@ -52,6 +52,8 @@ export interface AttemptTree {
   attemptOf: Map<string, number>;
   /** Every rewind checkpoint that left an attempt, with that attempt: its state is how the attempt ended then (kept when the attempt is resumed). */
   ends: Map<string, number>;
+  /** Rewind checkpoints that went from an attempt in progress back to another attempt's end: switches, not plain undos. */
+  switches: Set<string>;
   /** While no attempt is in progress (a rewind nothing followed yet): where new work would branch. */
   pending?: { parent?: number; at?: string; atSeq?: number };
 }
@@ -85,6 +87,7 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
   const pendingAt = new Map<string, Pending>();
   const seqOf = new Map<string, number>();
   const ends = new Map<string, number>();
+  const switches = new Set<string>();
   let current: Building | null = null;
   let pending: Pending = {};
 
@@ -141,6 +144,7 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
     const back = ended !== undefined ? attempts[ended - 1]! : undefined;
     if (back && back.end?.id === target) {
       // Back to where an attempt was left: it is in progress again.
+      if (from) switches.add(c.id);
       delete back.end;
       back.current = true;
       current = back;
@@ -190,6 +194,7 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
     current: (current as Building | null)?.n ?? null,
     attemptOf,
     ends,
+    switches,
     ...((current as Building | null) ? {} : { pending }),
   };
 }
@@ -211,6 +216,15 @@ function placeCalls(records: readonly Sequenced[], points: (Pick<Attempt, 'branc
       if (byCall.size === 0) return;
     }
   }
+}
+
+/** The attempt a rewind checkpoint brought content from: a switch to its end, or a take (partial) from it. */
+export function attemptBroughtBy(
+  tree: AttemptTree,
+  c: { id: string; kind: string; target?: string; partial?: boolean },
+): number | undefined {
+  if (c.kind !== 'rewind' || c.target === undefined || !(c.partial || tree.switches.has(c.id))) return undefined;
+  return tree.ends.get(c.target);
 }
 
 /** The attempt a point `attempt:<n>` names, or undefined when it is not one (null: it names no attempt of this store). */

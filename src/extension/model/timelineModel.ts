@@ -9,7 +9,7 @@ import type { Store } from '../../core/store';
 import { computeChanges } from '../../core/timeline/changeSet';
 import { groupTurns, type RewindSummary, type Turn, turnChanges } from '../../core/timeline/turns';
 export { describeSummary, type RewindSummary } from '../../core/timeline/turns';
-import { type AttemptTree, buildAttempts, type LineView, lineView } from '../../core/timeline/attempts';
+import { attemptBroughtBy, type AttemptTree, buildAttempts, type LineView, lineView } from '../../core/timeline/attempts';
 import { checkpoints, filesPerCheckpoint, type SpanChange, spanChanges } from '../../core/timeline/timeline';
 import {
   labelOfRewindCheckpoint,
@@ -68,6 +68,7 @@ export class TimelineModel implements vscode.Disposable {
     this.records = records;
     this.problems = problems.length;
     this.lookups = rewindLookups(records);
+    this.attemptTree = undefined; // the labels below ask for it
     const files = filesPerCheckpoint(records);
     const cps = checkpoints(records);
     const lastRewind = [...cps].reverse().find((c) => c.kind === 'rewind');
@@ -86,7 +87,6 @@ export class TimelineModel implements vscode.Disposable {
     this.summaries.clear();
     this.turnFileCache.clear();
     this.sessionsCache = undefined;
-    this.attemptTree = undefined;
     this.line = undefined;
     this.emitter.fire();
   }
@@ -192,7 +192,16 @@ export class TimelineModel implements vscode.Disposable {
 
   /** A checkpoint's label; a rewind's is computed from its target, never nested. */
   label(c: CheckpointRecord): string {
+    const attempt = this.attemptTaken(c);
+    if (attempt !== undefined) return c.partial ? `Before taking files from Attempt ${attempt}` : `Before switching to Attempt ${attempt}`;
     return labelOfRewindCheckpoint(c, this.lookups);
+  }
+
+  /** For a rewind checkpoint whose target is an attempt's end (a switch, or with `partial` a take): that attempt. */
+  attemptTaken(c: Sequenced<CheckpointRecord> | CheckpointRecord | undefined): number | undefined {
+    if (c?.kind !== 'rewind' || c.target === undefined) return undefined;
+    // Only rewinds to a rewind can be: the tree is built only when there are any.
+    return this.lookups.checkpoint(c.target)?.kind === 'rewind' ? attemptBroughtBy(this.attempts, c) : undefined;
   }
 
   sessions(): LoggedSession[] {
