@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { connectClaudeFile, hookCommand } from '../../src/agents/claude/settings';
 import { claudeEnv, ensureClaude, projectDir, promptArgs, runClaude } from '../../test/compat/claudeCli';
-import { startMockModel, type Step } from '../../test/compat/mockModel.mjs';
+import { startScriptedModel } from '../../test/compat/kit/model.mjs';
+import type { Step } from '../../test/compat/kit/wire/anthropic.mjs';
 
 const repoRoot = path.resolve(__dirname, '../..');
 const CLI = path.join(repoRoot, 'dist', 'cli.js');
@@ -391,7 +392,7 @@ export async function recordDemo(workspaceArg: string, storeArg: string): Promis
 
   let how = 'replayed hook payloads';
   if (bin) {
-    const model = await startMockModel({ log: path.join(parent, 'demo-requests.jsonl') });
+    const model = await startScriptedModel({ wire: 'anthropic', log: path.join(parent, 'demo-requests.jsonl') });
     try {
       let sessionId: string | undefined;
       for (const [i, turn] of turns.entries()) {

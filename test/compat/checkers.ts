@@ -2,7 +2,7 @@
 // transcript lines, recorded API requests, our CLI's JSON, file trees) and returns the problems it
 // finds — an empty list means the check passed. Kept free of I/O so test/unit/compatCheckers.test.ts
 // can prove each one fails on bad input.
-import type { RequestRecord } from './mockModel.mjs';
+import type { RequestRecord } from './kit/wire/anthropic.mjs';
 
 export type Problems = string[];
 

@@ -26,7 +26,7 @@ import {
 import { ensureClaude, repoRoot } from './claudeCli';
 import { ensureBuilt } from './build';
 import { type RunOutcome, sha256, tree, World } from './harness';
-import { startMockModel } from './mockModel.mjs';
+import { startScriptedModel } from './kit/model.mjs';
 import { Report } from './report';
 
 const report = new Report();
@@ -111,7 +111,7 @@ const IGNORED = ['build/out.js', 'app.log'];
 async function scenarioSession(bin: string): Promise<void> {
   report.begin('A. multi-turn session: Write, Edit, shell edits, commit, push (local remote), failing push');
   const failsBefore = report.count('fail');
-  const model = await startMockModel({});
+  const model = await startScriptedModel({ wire: 'anthropic' });
   const w = new World('session', bin, model, { hostilePaths: true });
   model.setLog(w.requestLog);
   try {
@@ -746,7 +746,7 @@ async function conversationChecks(w: World, c: ConvCtx): Promise<void> {
 async function scenarioNoRemote(bin: string): Promise<void> {
   report.begin('B. no remote: first commit, pushes that fail (plain, with global options, chained after a commit)');
   const failsBefore = report.count('fail');
-  const model = await startMockModel({});
+  const model = await startScriptedModel({ wire: 'anthropic' });
   const w = new World('noremote', bin, model);
   model.setLog(w.requestLog);
   try {
@@ -827,7 +827,7 @@ async function scenarioNoRemote(bin: string): Promise<void> {
 async function scenarioEdges(bin: string): Promise<void> {
   report.begin('C. edges: an Edit that fails validation, a denied tool, a Write outside the workspace');
   const failsBefore = report.count('fail');
-  const model = await startMockModel({});
+  const model = await startScriptedModel({ wire: 'anthropic' });
   const w = new World('edges', bin, model);
   model.setLog(w.requestLog);
   try {

@@ -16,7 +16,8 @@ import {
 } from '../../src/agents/claude/settings';
 import { claudeEnv, type ClaudeRun, projectDir, promptArgs, repoRoot, runClaude } from './claudeCli';
 import type { Tree } from './checkers';
-import { type MockModel, readRequests, type RequestRecord, type Step } from './mockModel.mjs';
+import { readRequests, type ScriptedModel } from './kit/model.mjs';
+import type { RequestRecord, Step } from './kit/wire/anthropic.mjs';
 
 export const DIST = path.join(repoRoot, 'dist');
 
@@ -48,6 +49,37 @@ export function tree(dir: string): Tree {
   };
   walk(dir);
   return out;
+}
+
+/** A stable copy of dist/ under `root` for hook commands, as the extension installs it; → its cli.js. */
+export function installCliCopy(root: string): string {
+  const cliDir = path.join(root, 'agent-rewind', 'dist');
+  fs.mkdirSync(cliDir, { recursive: true });
+  for (const f of ['cli.js', 'hook.js', 'commands.js']) fs.copyFileSync(path.join(DIST, f), path.join(cliDir, f));
+  return path.join(cliDir, 'cli.js');
+}
+
+/** Our CLI on one store: `ar` gives status and output, `arJson` the parsed `--json` answer (throws on a failure). */
+export function storeCli(store: string): {
+  ar(args: string[]): { status: number; stdout: string; stderr: string };
+  arJson<T>(args: string[]): T;
+} {
+  const ar = (args: string[]) => {
+    const env = { ...process.env };
+    delete env.AGENT_REWIND_STORE;
+    const r = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), ...args, '--store', store], {
+      encoding: 'utf8',
+      env,
+      timeout: 60000,
+    });
+    return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+  };
+  const arJson = <T>(args: string[]): T => {
+    const r = ar([...args, '--json']);
+    if (r.status !== 0) throw new Error(`agent-rewind ${args.join(' ')} exited ${r.status}: ${r.stderr.trim()}`);
+    return JSON.parse(r.stdout) as T;
+  };
+  return { ar, arJson };
 }
 
 export function writeFiles(dir: string, files: Record<string, string>): void {
@@ -82,7 +114,7 @@ export class World {
   constructor(
     readonly name: string,
     readonly bin: string,
-    readonly model: MockModel,
+    readonly model: ScriptedModel<Step>,
     opts: { hostilePaths?: boolean } = {},
   ) {
     this.root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `ar-compat-${name}-`)));
@@ -96,9 +128,7 @@ export class World {
     this.userHookLog = path.join(this.root, 'user-hook.jsonl');
     fs.mkdirSync(this.ws, { recursive: true });
     fs.mkdirSync(this.home, { recursive: true });
-    fs.mkdirSync(cliDir, { recursive: true });
-    for (const f of ['cli.js', 'hook.js', 'commands.js']) fs.copyFileSync(path.join(DIST, f), path.join(cliDir, f));
-    this.cliCopy = path.join(cliDir, 'cli.js');
+    this.cliCopy = installCliCopy(path.dirname(path.dirname(cliDir)));
     this.hook = { command: hookCommand({ node: process.execPath, cli: this.cliCopy, store: this.store, agent: 'claude' }) };
     this.gitEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: this.home, GIT_CONFIG_NOSYSTEM: '1', LANG: 'C.UTF-8' };
   }
@@ -132,7 +162,7 @@ export class World {
                 hooks: [
                   {
                     type: 'command',
-                    command: `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'capture.mjs'))} ${shellQuote(this.userHookLog)}`,
+                    command: `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'kit', 'recordHook.mjs'))} ${shellQuote(this.userHookLog)}`,
                   },
                 ],
               },
@@ -158,7 +188,7 @@ export class World {
   addCaptureHook(): void {
     const file = settingsPath(this.ws);
     const j = JSON.parse(readSettingsFile(file) ?? '{}');
-    const command = `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'capture.mjs'))} ${shellQuote(this.payloadLog)}`;
+    const command = `${shellQuote(process.execPath)} ${shellQuote(path.join(__dirname, 'kit', 'recordHook.mjs'))} ${shellQuote(this.payloadLog)}`;
     j.hooks ??= {};
     for (const e of [
       'SessionStart',
@@ -189,11 +219,11 @@ export class World {
   /** One scripted `claude -p` run; what the hooks and the model saw during it. */
   async claude(label: string, prompt: string, steps: Step[], resume?: string): Promise<RunOutcome> {
     const before = this.payloads().length;
-    const reqBefore = readRequests(this.requestLog).length;
+    const reqBefore = readRequests<RequestRecord>(this.requestLog).length;
     this.model.setScript(steps, label);
     const run = await runClaude(this.bin, promptArgs(prompt, resume), { cwd: this.ws, env: claudeEnv(this.home, this.model.url) });
     const payloads = this.payloads().slice(before);
-    const requests = readRequests(this.requestLog).slice(reqBefore);
+    const requests = readRequests<RequestRecord>(this.requestLog).slice(reqBefore);
     const session = run.result?.session_id ?? String(payloads[0]?.payload.session_id ?? '');
     return { label, run, session, payloads, requests };
   }

@@ -7,7 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { callPairingProblems, itemsForStep, readRequests, startMockModel } from '../compat/codex/mockModel.mjs';
+import { readRequests, startScriptedModel } from '../compat/kit/model.mjs';
+import { callPairingProblems, itemsForStep, type RequestRecord } from '../compat/kit/wire/responses.mjs';
 import { cutBeforeTurn, forkByCopy, forkByReference, prompts, readLines, sessionIdOf } from '../compat/codex/rollout';
 import { tempDir } from '../helpers/tmp';
 
@@ -104,7 +105,7 @@ test('the scripted Responses server: steps become items, an unpaired call is a 4
   assert.equal(callPairingProblems({ input: [out] }).length, 1);
 
   const log = path.join(tempDir('ar-codex-mock-'), 'requests.jsonl');
-  const m = await startMockModel({ log, script: [{ exec: 'ls' }] });
+  const m = await startScriptedModel({ wire: 'openai-responses', log, script: [{ exec: 'ls' }] });
   try {
     const tools = [{ type: 'function', name: 'exec_command' }];
     const post = (input: unknown[]) =>
@@ -115,7 +116,7 @@ test('the scripted Responses server: steps become items, an unpaired call is a 4
     const sse = await ok.text();
     assert.match(sse, /event: response\.output_item\.done\ndata: .*"name":"exec_command"/);
     assert.match(sse, /event: response\.completed\n/);
-    const reqs = readRequests(log);
+    const reqs = readRequests<RequestRecord>(log);
     assert.deepEqual(
       reqs.map((r) => r.status),
       [400, 200],

@@ -17,7 +17,8 @@ import {
   payloadFieldDrift,
   treeDiff,
 } from '../compat/checkers';
-import { readRequests, startMockModel, summarizeRequest, toolPairingProblems } from '../compat/mockModel.mjs';
+import { readRequests, startScriptedModel } from '../compat/kit/model.mjs';
+import { type RequestRecord, summarizeRequest, toolPairingProblems } from '../compat/kit/wire/anthropic.mjs';
 import { tempDir } from '../helpers/tmp';
 
 const use = (id: string, name = 'Write') => ({ type: 'tool_use', id, name, input: { file_path: '/w/a' } });
@@ -255,7 +256,8 @@ async function post(url: string, b: unknown): Promise<{ status: number; text: st
 
 test('scripted server: streams SSE like the real API, 400s a dropped tool_result, answers side requests, logs main-loop requests', async () => {
   const log = path.join(tempDir('ar-mock-'), 'requests.jsonl');
-  const m = await startMockModel({
+  const m = await startScriptedModel({
+    wire: 'anthropic',
     log,
     script: [{ tool_use: { name: 'Write', input: { file_path: '/w/a', content: 'x' } } }, { text: 'Done.' }],
     label: 'L',
@@ -288,7 +290,7 @@ test('scripted server: streams SSE like the real API, 400s a dropped tool_result
     const last = await post(m.url, body());
     assert.match(last.text, /"text_delta","text":"Done\."/);
     assert.equal(m.remaining(), 0, 'the rejected request and the side request consumed no step');
-    const logged = readRequests(log);
+    const logged = readRequests<RequestRecord>(log);
     assert.deepEqual(
       logged.map((r) => [r.n, r.status, r.label]),
       [

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { type ChatMessage, dropDuplicateResponses, forkChat, partsOf, prompts, readChat } from '../compat/gemini/chatFile';
-import { callPairingProblems, sampleFor, sideKind } from '../compat/gemini/mockModel.mjs';
+import { callPairingProblems, sampleFor, sideKind } from '../compat/kit/wire/gemini.mjs';
 import { tempDir } from '../helpers/tmp';
 
 const dir = path.join(__dirname, '..', 'fixtures', 'agents', 'gemini', 'real-0.61.0');

@@ -92,10 +92,10 @@ export function configToml(o: CodexHomeOptions): string {
   return lines.join('\n') + '\n';
 }
 
-/** hooks.json with one command per event: `node recordHook.mjs <log> <Event>`. */
+/** hooks.json with one command per event: `node kit/recordHook.mjs <log> <Event>`. */
 export function recorderHooksJson(hookLog: string, opts: { node?: string; events?: readonly string[]; timeout?: number } = {}): string {
   const node = opts.node ?? process.execPath;
-  const recorder = path.join(__dirname, 'recordHook.mjs');
+  const recorder = path.join(__dirname, '..', 'kit', 'recordHook.mjs');
   const hooks: Record<string, unknown[]> = {};
   for (const e of opts.events ?? CODEX_HOOK_EVENTS) {
     hooks[e] = [

@@ -1,6 +1,6 @@
 // The compat tier for the REAL OpenAI Codex CLI (pinned 0.171.0, or CODEX_VERSION): installed by
 // codexCli.ts into the ignored tools folder, run offline against the scripted Responses API
-// (mockModel.mjs, 127.0.0.1 only; plugins, analytics, feedback, update checks off: codexHome.ts).
+// (kit/model.mjs, wire openai-responses, 127.0.0.1 only; plugins, analytics, feedback, update checks off: codexHome.ts).
 // Our hooks are connected exactly as "Connect Agents…" writes them (src/agents/codex/connect.ts:
 // `<workspace>/.codex/hooks.json`, the project trusted, our hooks trusted through `codex app-server`
 // with `trustCodexHooks`). A recorder in the user layer ($CODEX_HOME/hooks.json) keeps every raw
@@ -31,7 +31,10 @@ import { payloadFieldDrift, treeDiff } from '../checkers';
 import { sha256, tree } from '../harness';
 import { Report } from '../report';
 import { ensureCodex, repoRoot } from './codexCli';
-import { startMockModel, type MockModel, type RequestRecord } from './mockModel.mjs';
+import { type ScriptedModel, startScriptedModel } from '../kit/model.mjs';
+import type { RequestRecord, Step } from '../kit/wire/responses.mjs';
+
+type MockModel = ScriptedModel<Step>;
 import type { RolloutLine } from './rollout';
 import { CodexWorld, type RunResult } from './session';
 
@@ -458,7 +461,7 @@ async function main(): Promise<void> {
     console.log(`codex ${process.env.CODEX_VERSION || 'unknown'}: 1 checks, 0 passed, 1 failed`);
     process.exit(1);
   }
-  const model = await startMockModel({ bodies: true });
+  const model = await startScriptedModel({ wire: 'openai-responses', bodies: true });
   try {
     const { payloads, rollouts } = await scenario(bin, model);
     drift(payloads, rollouts);

@@ -15,7 +15,10 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ensureCodex, execArgs, repoRoot } from './codexCli';
 import { shellQuote } from './codexHome';
-import { startMockModel, type MockModel, type RequestRecord } from './mockModel.mjs';
+import { type ScriptedModel, startScriptedModel } from '../kit/model.mjs';
+import type { RequestRecord, Step } from '../kit/wire/responses.mjs';
+
+type MockModel = ScriptedModel<Step>;
 import { cutBeforeTurn, forkByCopy, forkByReference, kindOf, prompts, readLines, sessionIdOf } from './rollout';
 import { CodexWorld, type HookRecord, type RunResult } from './session';
 
@@ -407,7 +410,8 @@ async function probes(bin: string, model: MockModel): Promise<void> {
   const w = new CodexWorld('probe', bin, model, 'persisted');
   try {
     w.initRepo({ 'a.txt': 'a\n', 'sub/keep.txt': 'k\n' });
-    const rec = (event: string) => [process.execPath, path.join(__dirname, 'recordHook.mjs'), w.hookLog, event].map(shellQuote).join(' ');
+    const rec = (event: string) =>
+      [process.execPath, path.join(__dirname, '..', 'kit', 'recordHook.mjs'), w.hookLog, event].map(shellQuote).join(' ');
     const hooks = {
       hooks: {
         // A 5 s hook with `timeout: 1` (seconds), another spelled `timeout_sec`, and the default.
@@ -537,7 +541,7 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const codex = ensureCodex();
   say(`codex ${codex.version} (${codex.how}): ${codex.bin}`);
-  const model = await startMockModel({});
+  const model = await startScriptedModel({ wire: 'openai-responses' });
   let s: Scenario | undefined;
   try {
     s = await scenario(codex.bin, model);

@@ -9,10 +9,11 @@ import * as path from 'node:path';
 import { AppServer } from './appServer';
 import { type CodexRun, codexEnv, execArgs, runCodex, runCodexTui } from './codexCli';
 import { API_KEY_VAR, writeCodexHome } from './codexHome';
-import { type MockModel, readRequests, type RequestRecord, type Step } from './mockModel.mjs';
+import { readRequests, type ScriptedModel } from '../kit/model.mjs';
+import type { RequestRecord, Step } from '../kit/wire/responses.mjs';
 import { rolloutFiles, rolloutOf } from './rollout';
 
-/** One line of the recorder's log (recordHook.mjs). */
+/** One line of the recorder's log (kit/recordHook.mjs). */
 export interface HookRecord {
   at: number;
   pid: number;
@@ -50,7 +51,7 @@ export class CodexWorld {
   constructor(
     readonly name: string,
     readonly bin: string,
-    readonly model: MockModel,
+    readonly model: ScriptedModel<Step>,
     readonly trust: TrustMode = 'persisted',
     /** The project folder (default `<root>/app`): the integration tier records in its VS Code workspace. */
     ws?: string,
@@ -138,12 +139,12 @@ export class CodexWorld {
     o: { resume?: string; args?: string[]; timeoutMs?: number } = {},
   ): Promise<RunResult> {
     const before = this.payloads().length;
-    const reqBefore = readRequests(this.requestLog).length;
+    const reqBefore = readRequests<RequestRecord>(this.requestLog).length;
     this.model.setScript(steps, label);
     const args = o.args ?? execArgs(prompt, { resume: o.resume, bypassHookTrust: this.trust === 'bypass' });
     const run = await runCodex(this.bin, args, { cwd: this.ws, env: this.env(), timeoutMs: o.timeoutMs });
     const payloads = this.payloads().slice(before);
-    const requests = readRequests(this.requestLog).slice(reqBefore);
+    const requests = readRequests<RequestRecord>(this.requestLog).slice(reqBefore);
     const sessionId = run.sessionId ?? String(payloads.find((p) => p.payload.session_id)?.payload.session_id ?? '');
     return { label, run, sessionId, rolloutPath: sessionId ? rolloutOf(this.codexHome, sessionId) : undefined, payloads, requests };
   }
@@ -160,7 +161,7 @@ export class CodexWorld {
     timeoutMs = 120000,
   ): Promise<RunResult & { timedOut: boolean }> {
     const before = this.payloads().length;
-    const reqBefore = readRequests(this.requestLog).length;
+    const reqBefore = readRequests<RequestRecord>(this.requestLog).length;
     this.model.setScript(steps, label);
     const stopped = () =>
       this.payloads()
@@ -173,7 +174,7 @@ export class CodexWorld {
       timeoutMs,
     });
     const payloads = this.payloads().slice(before);
-    const requests = readRequests(this.requestLog).slice(reqBefore);
+    const requests = readRequests<RequestRecord>(this.requestLog).slice(reqBefore);
     const sessionId = String(payloads.find((p) => p.payload.session_id)?.payload.session_id ?? '');
     return {
       label,

@@ -1,6 +1,6 @@
 // The Gemini CLI compat tier: our hooks, store and CLI against the REAL Gemini CLI (pinned, installed
 // into the ignored tool folder by geminiCli.ts), offline against the scripted Gemini API
-// (mockModel.mjs: loopback, dummy key; netGuard.cjs logs any other host), our hooks connected the
+// (kit/model.mjs, wire gemini: loopback, dummy key; kit/netGuard.cjs logs any other host), our hooks connected the
 // way "Connect Agents…" writes them (src/agents/gemini/connect.ts). One session: a prompt that
 // creates, edits and deletes files (write_file, replace, rm through the shell), changes a file with
 // a shell command, commits and pushes to a local bare remote; a second prompt on `--resume`; then
@@ -11,7 +11,6 @@
 // `gemini <version>: <n> checks, <n> passed, <n> failed` and exits 1 on any failure.
 //
 //   node --import tsx test/compat/gemini/compat.ts      (test/compat/run.mjs runs it after Claude's)
-import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -20,10 +19,12 @@ import { KNOWN_MESSAGE_FIELDS, KNOWN_RECORD_KINDS, readChat } from '../../../src
 import { KNOWN_PAYLOAD_FIELDS } from '../../../src/agents/gemini/hookPayload';
 import { geminiToolKind } from '../../../src/agents/gemini/toolKind';
 import { checkNotUndone, checkPromptCheckpoints, type CheckpointJson, type NotUndoneJson, payloadFieldDrift, treeDiff } from '../checkers';
-import { DIST, ensureBuilt, tree } from '../harness';
+import { ensureBuilt, installCliCopy, storeCli, tree } from '../harness';
 import { Report } from '../report';
 import { ensureGemini } from './geminiCli';
-import { type RequestRecord, startMockGemini, type Step } from './mockModel.mjs';
+import { START } from '../kit/filesScenario';
+import { startScriptedModel } from '../kit/model.mjs';
+import type { RequestRecord, Step } from '../kit/wire/gemini.mjs';
 import { GeminiWorld, type RunOutcome } from './session';
 import { KEEP_RESUMED_SESSIONS, projectSettingsPath } from './settings';
 
@@ -40,12 +41,6 @@ const P3 = 'Instead, give the release a date in the changelog.';
 const P4 = 'What is in the changelog now?';
 const P5 = 'Leave the changelog undated after all.';
 
-const START = {
-  'version.txt': 'version=1.0.0\n',
-  'old-notes.txt': 'Notes nobody reads.\n',
-  'config.ini': '[app]\ndebug=true\n',
-  'README.md': '# App\n',
-};
 const AGENT_FILES = ['CHANGELOG.md', 'version.txt', 'old-notes.txt', 'config.ini', 'docs/a.md'];
 /** The user's own project settings before Connect: kept by Connect, given back by Disconnect. */
 const USER_PROJECT_SETTINGS = '{\n  "general": { "vimMode": true },\n  "context": { "fileName": "GEMINI.md" }\n}\n';
@@ -92,7 +87,7 @@ function errorsLog(store: string): string[] {
 
 async function scenario(bin: string, version: string): Promise<void> {
   report.begin(`Gemini CLI ${version}: create, edit, delete, shell edit, push; rewind files and conversation`);
-  const model = await startMockGemini({});
+  const model = await startScriptedModel({ wire: 'gemini' });
   const w = new GeminiWorld('compat', bin, model, KEEP_RESUMED_SESSIONS);
   try {
     await run(w);
@@ -108,25 +103,8 @@ async function run(w: GeminiWorld): Promise<void> {
   const store = path.join(w.root, 'store');
   w.initRepo(START);
   // The hook command points at a stable copy of dist/, as the extension installs it.
-  const cliDir = path.join(w.root, 'agent-rewind', 'dist');
-  fs.mkdirSync(cliDir, { recursive: true });
-  for (const f of ['cli.js', 'hook.js', 'commands.js']) fs.copyFileSync(path.join(DIST, f), path.join(cliDir, f));
-  const target = { node: process.execPath, cli: path.join(cliDir, 'cli.js'), store };
-  const ar = (args: string[]) => {
-    const env = { ...process.env };
-    delete env.AGENT_REWIND_STORE;
-    const r = spawnSync(process.execPath, [path.join(DIST, 'cli.js'), ...args, '--store', store], {
-      encoding: 'utf8',
-      env,
-      timeout: 60000,
-    });
-    return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-  };
-  const arJson = <T>(args: string[]): T => {
-    const r = ar([...args, '--json']);
-    if (r.status !== 0) throw new Error(`agent-rewind ${args.join(' ')} exited ${r.status}: ${r.stderr.trim()}`);
-    return JSON.parse(r.stdout) as T;
-  };
+  const target = { node: process.execPath, cli: installCliCopy(w.root), store };
+  const { ar, arJson } = storeCli(store);
 
   // ---- Connect, on the user's own project settings
   fs.mkdirSync(path.dirname(projectSettingsPath(ws)), { recursive: true });

@@ -22,7 +22,8 @@ import * as path from 'node:path';
 import { type Chat, forkChat, prompts, readChat } from './chatFile';
 import { writeFixture, leftovers, placeholders } from './fixtures';
 import { ensureGemini, geminiEnv, projectHash, repoRoot, runGemini } from './geminiCli';
-import { type RequestRecord, startMockGemini, type Step } from './mockModel.mjs';
+import { startScriptedModel } from '../kit/model.mjs';
+import type { RequestRecord, Step } from '../kit/wire/gemini.mjs';
 import { GeminiWorld, type HookLine, type RunOutcome } from './session';
 import { KEEP_RESUMED_SESSIONS } from './settings';
 
@@ -104,7 +105,7 @@ const PROMPT3 = 'Instead, give the release a date in the changelog.';
 async function main_(): Promise<void> {
   const install = ensureGemini();
   console.log(`Gemini CLI ${install.version} (${install.how}) — ${install.bin}; node ${process.version}`);
-  const model = await startMockGemini({});
+  const model = await startScriptedModel({ wire: 'gemini' });
   const worlds: GeminiWorld[] = [];
   const fixtureDir = path.join(repoRoot, 'test', 'fixtures', 'agents', 'gemini', `real-${install.version}`);
   try {

@@ -8,7 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runInPty } from '../pty';
 import { command, type GeminiRun, geminiEnv, promptArgs, runGemini, sessionFiles } from './geminiCli';
-import { type MockGemini, readRequests, type RequestRecord, type Step } from './mockModel.mjs';
+import { readRequests, type ScriptedModel } from '../kit/model.mjs';
+import type { RequestRecord, Step } from '../kit/wire/gemini.mjs';
 import { type HookEvent, projectSettingsPath, recorderHooks, trustFolder, userSettings, userSettingsPath, writeJson } from './settings';
 
 export interface HookLine {
@@ -37,7 +38,7 @@ export interface RunOutcome {
   /** Events whose sleeping hook woke up (was not killed by the timeout). */
   woke: string[];
   requests: RequestRecord[];
-  /** Hosts other than loopback the CLI tried to reach (from netGuard.cjs). */
+  /** Hosts other than loopback the CLI tried to reach (from kit/netGuard.cjs). */
   network: string[];
 }
 
@@ -70,7 +71,7 @@ export class GeminiWorld {
   constructor(
     readonly name: string,
     readonly bin: string,
-    readonly model: MockGemini,
+    readonly model: ScriptedModel<Step>,
     readonly userExtra: Record<string, unknown> = {},
     /** The project folder (default `<root>/app`): the integration tier records in its VS Code workspace. */
     ws?: string,
@@ -138,7 +139,7 @@ export class GeminiWorld {
   }
 
   requests(): RequestRecord[] {
-    return readRequests(this.requestLog);
+    return readRequests<RequestRecord>(this.requestLog);
   }
 
   sessionFiles(): string[] {
@@ -200,7 +201,7 @@ export class GeminiWorld {
   private runEnv(trust: Trust, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     return geminiEnv(this.home, this.model.url, {
       ...(trust === 'env' ? { GEMINI_CLI_TRUST_WORKSPACE: 'true' } : {}),
-      NODE_OPTIONS: `--require ${path.join(__dirname, 'netGuard.cjs')}`,
+      NODE_OPTIONS: `--require ${path.join(__dirname, '..', 'kit', 'netGuard.cjs')}`,
       AGENT_REWIND_NET_LOG: this.netLog,
       ...extra,
     });

@@ -66,7 +66,7 @@ export interface RecorderOptions {
 
 /** `hooks` for settings.json: the recorder on every event, named `rec-<event>`. */
 export function recorderHooks(o: RecorderOptions): Record<string, unknown[]> {
-  const recorder = path.join(__dirname, 'recordHook.mjs');
+  const recorder = path.join(__dirname, '..', 'kit', 'recordHook.mjs');
   const hooks: Record<string, unknown[]> = {};
   for (const e of o.events ?? HOOK_EVENTS) {
     const command = [process.execPath, recorder, o.log, e, ...(o.replies ? [o.replies] : [])].map(shellQuote).join(' ');

@@ -16,10 +16,9 @@ import * as path from 'node:path';
 import { codexConnector, trustCodexHooks } from '../../../src/agents/codex/connect';
 import { geminiConnector } from '../../../src/agents/gemini/connect';
 import { ensureCodex } from '../../compat/codex/codexCli';
-import { startMockModel } from '../../compat/codex/mockModel.mjs';
+import { startScriptedModel } from '../../compat/kit/model.mjs';
 import { CodexWorld, type RunResult } from '../../compat/codex/session';
 import { ensureGemini } from '../../compat/gemini/geminiCli';
-import { startMockGemini } from '../../compat/gemini/mockModel.mjs';
 import { GeminiWorld, type RunOutcome } from '../../compat/gemini/session';
 import { KEEP_RESUMED_SESSIONS } from '../../compat/gemini/settings';
 import { DIST, writeFiles } from '../../compat/harness';
@@ -68,7 +67,7 @@ function fail(what: string, detail: string): never {
 
 async function recordCodex(project: string, store: string): Promise<Recorded> {
   const { bin, version } = ensureCodex({ install: false });
-  const model = await startMockModel({ bodies: true });
+  const model = await startScriptedModel({ wire: 'openai-responses', bodies: true });
   const w = new CodexWorld('it', bin, model, 'persisted', project);
   try {
     writeFiles(project, CODEX_START);
@@ -133,7 +132,7 @@ async function recordCodex(project: string, store: string): Promise<Recorded> {
 
 async function recordGemini(project: string, store: string): Promise<Recorded> {
   const { bin, version } = ensureGemini({ install: false });
-  const model = await startMockGemini({});
+  const model = await startScriptedModel({ wire: 'gemini' });
   const w = new GeminiWorld('it', bin, model, KEEP_RESUMED_SESSIONS, project);
   try {
     writeFiles(project, GEMINI_START);

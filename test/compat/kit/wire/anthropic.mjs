@@ -1,25 +1,13 @@
-// A scripted stand-in for the Anthropic Messages API, so the REAL Claude Code CLI runs offline in
-// the compat tier and the demo recorder. It answers like the real API where it matters to us:
+// The Anthropic Messages wire of the kit's scripted model server (../model.mjs), for the REAL
+// Claude Code CLI (ANTHROPIC_BASE_URL). It answers like the real API where it matters to us:
 //   - `POST /v1/messages` with `stream: true` → the SSE events message_start, content_block_start,
 //     content_block_delta (text_delta / input_json_delta), content_block_stop, message_delta,
 //     message_stop; without `stream` → one JSON message;
-//   - a request whose messages hold a `tool_use` not answered by a `tool_result` in the next message,
-//     or a `tool_result` answering no `tool_use` of the previous message, → HTTP 400
-//     invalid_request_error, as the real API does (a broken conversation fork shows up here);
-//   - main-loop requests (they carry `tools`) take the next step of the script; side requests
-//     (titles, summaries: no `tools`) get a short text and do not consume a step;
-//   - `count_tokens` → a token count; anything else → 404.
-// Every main-loop request is appended to a JSONL file (one object per request: the checks below,
-// a summary, every user text, every tool call and result, the whole text) for assertions.
-//
-//   node test/compat/mockModel.mjs <script.json> <requests.jsonl>      prints "PORT <n>"
-//   import { startMockModel } from './mockModel.mjs'
-//
-// A script is a list of steps, one per main-loop request:
-//   { "text": "…" } | { "tool_use": { "name", "input" } } | { "tool_uses": [{ "name", "input" }, …], "text"?: "…" }
-import * as fs from 'node:fs';
-import * as http from 'node:http';
-import { pathToFileURL } from 'node:url';
+//   - a `tool_use` not answered by a `tool_result` in the next message, or a `tool_result` answering
+//     no `tool_use` of the previous message → HTTP 400 invalid_request_error, as the real API does;
+//   - main-loop requests carry `tools`; side requests (titles, summaries) do not, and are not logged;
+//   - `count_tokens` → a token count.
+// A step: { "text": "…" } | { "tool_use": { "name", "input" } } | { "tool_uses": [{ "name", "input" }, …], "text"?: "…" }
 
 const blocksOf = (m) =>
   Array.isArray(m?.content)
@@ -197,107 +185,22 @@ function answer(res, body, blocks) {
   res.end();
 }
 
-function apiError(res, status, type, message) {
+function apiError(res, status, message) {
+  const type = status === 404 ? 'not_found_error' : 'invalid_request_error';
   res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req_') });
   res.end(JSON.stringify({ type: 'error', error: { type, message } }));
 }
 
-/**
- * Starts the server on 127.0.0.1 (a free port). `log`: the JSONL file main-loop requests go to.
- * `setScript(steps, label)` replaces the remaining steps (one list per CLI run); `label` is
- * written into each request record, so assertions can find "the requests of run X".
- */
-export function startMockModel({ log, script = [], label = '' } = {}) {
-  let steps = [...script];
-  let current = label;
-  let seq = 0;
-  const stats = { main: 0, side: 0, rejected: 0, countTokens: 0, otherPaths: [] };
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (d) => chunks.push(d));
-    req.on('end', () => {
-      const url = req.url ?? '';
-      if (req.method !== 'POST' || !url.startsWith('/v1/messages')) {
-        stats.otherPaths.push(`${req.method} ${url}`);
-        return apiError(res, 404, 'not_found_error', `Not found: ${req.method} ${url}`);
-      }
-      let body;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        return apiError(res, 400, 'invalid_request_error', 'Request body is not valid JSON.');
-      }
-      if (url.includes('count_tokens')) {
-        stats.countTokens++;
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ input_tokens: 10 }));
-      }
-      const main = Array.isArray(body.tools) && body.tools.length > 0;
-      if (!main) {
-        stats.side++;
-        return answer(res, body, [{ type: 'text', text: 'Scripted session' }]);
-      }
-      stats.main++;
-      const problems = toolPairingProblems(body);
-      const s = summarizeRequest(body);
-      const step = problems.length ? null : (steps.shift() ?? { text: 'All done.' });
-      const record = {
-        n: seq++,
-        label: current,
-        time: new Date().toISOString(),
-        status: problems.length ? 400 : 200,
-        problems,
-        step: step ? Object.keys(step)[0] : null,
-        ...s,
-      };
-      if (log) fs.appendFileSync(log, JSON.stringify(record) + '\n');
-      if (problems.length) {
-        stats.rejected++;
-        return apiError(res, 400, 'invalid_request_error', problems.join(' '));
-      }
-      answer(res, body, blocksForStep(step));
-    });
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      resolve({
-        port,
-        url: `http://127.0.0.1:${port}`,
-        stats,
-        /** Where main-loop requests are logged from now on. */
-        setLog(file) {
-          log = file;
-        },
-        setScript(next, nextLabel = '') {
-          steps = [...next];
-          current = nextLabel;
-        },
-        /** Steps not consumed yet (a run that ended early leaves some). */
-        remaining: () => steps.length,
-        close: () => new Promise((r) => server.close(() => r())),
-      });
-    });
-  });
-}
-
-/** Reads the request log written by `startMockModel`. */
-export function readRequests(log) {
-  if (!fs.existsSync(log)) return [];
-  return fs
-    .readFileSync(log, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
-}
-
-// Run directly (no top-level await: TypeScript callers load this file through tsx as CommonJS).
-if (import.meta.url && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const [scriptFile, log] = process.argv.slice(2);
-  if (!scriptFile || !log) {
-    console.error('usage: node test/compat/mockModel.mjs <script.json> <requests.jsonl>');
-    process.exit(2);
-  }
-  startMockModel({ log, script: JSON.parse(fs.readFileSync(scriptFile, 'utf8')) }).then((m) => console.log('PORT', m.port));
-}
+export const anthropic = {
+  route: (method, url) => (method === 'POST' && url.startsWith('/v1/messages') ? { countTokens: url.includes('count_tokens') } : null),
+  tokenCount: { input_tokens: 10 },
+  isMain: (body) => Array.isArray(body.tools) && body.tools.length > 0,
+  sideAnswer: () => ({ text: 'Scripted session' }),
+  logSide: false,
+  logOther: false,
+  logBodies: false,
+  problems: toolPairingProblems,
+  summarize: summarizeRequest,
+  answer: (res, { body, step }) => answer(res, body, blocksForStep(step)),
+  error: apiError,
+};

@@ -1,4 +1,4 @@
-// Types of mockModel.mjs (the scripted Gemini API), for the TypeScript that imports it.
+// Types of gemini.mjs (the Gemini API wire of ../model.mjs).
 
 export interface FunctionCallSpec {
   name: string;
@@ -35,34 +35,7 @@ export interface RequestRecord extends Partial<RequestSummary> {
   body?: Record<string, unknown>;
 }
 
-export interface MockGemini {
-  port: number;
-  url: string;
-  stats: {
-    main: number;
-    side: number;
-    rejected: number;
-    withProblems: number;
-    countTokens: number;
-    sideKinds: Record<string, number>;
-    otherPaths: string[];
-  };
-  setLog(file: string): void;
-  setStrict(on: boolean): void;
-  setScript(steps: Step[], label?: string): void;
-  remaining(): number;
-  close(): Promise<void>;
-}
-
 export function callPairingProblems(body: unknown): string[];
 export function summarizeRequest(body: unknown): RequestSummary;
 export function sampleFor(schema: unknown, key?: string): unknown;
 export function sideKind(body: unknown): string;
-export function startMockGemini(opts?: {
-  log?: string;
-  script?: Step[];
-  label?: string;
-  ids?: boolean;
-  strict?: boolean;
-}): Promise<MockGemini>;
-export function readRequests(log: string): RequestRecord[];

@@ -1,4 +1,4 @@
-// Types of mockModel.mjs, for the TypeScript that imports it (compat tier, unit tests, demo).
+// Types of anthropic.mjs (the Anthropic Messages wire of ../model.mjs).
 
 export type Step =
   | { text: string }
@@ -25,17 +25,5 @@ export interface RequestRecord extends RequestSummary {
   step: string | null;
 }
 
-export interface MockModel {
-  port: number;
-  url: string;
-  stats: { main: number; side: number; rejected: number; countTokens: number; otherPaths: string[] };
-  setLog(file: string): void;
-  setScript(steps: Step[], label?: string): void;
-  remaining(): number;
-  close(): Promise<void>;
-}
-
 export function toolPairingProblems(body: unknown): string[];
 export function summarizeRequest(body: unknown): RequestSummary;
-export function startMockModel(opts?: { log?: string; script?: Step[]; label?: string }): Promise<MockModel>;
-export function readRequests(log: string): RequestRecord[];

@@ -1,4 +1,4 @@
-// Types of mockModel.mjs (the scripted Responses API), for the TypeScript that imports it.
+// Types of responses.mjs (the OpenAI Responses wire of ../model.mjs).
 
 export type CallStep =
   | { exec: string; workdir?: string }
@@ -33,24 +33,6 @@ export interface RequestRecord extends RequestSummary {
   body?: any;
 }
 
-export interface MockModel {
-  port: number;
-  url: string;
-  stats: { main: number; side: number; rejected: number; otherPaths: string[] };
-  setLog(file: string): void;
-  setScript(steps: Step[], label?: string): void;
-  remaining(): number;
-  close(): Promise<void>;
-}
-
 export function callPairingProblems(body: unknown): string[];
 export function summarizeRequest(body: unknown): RequestSummary;
 export function itemsForStep(step: Step, body?: unknown): Record<string, unknown>[];
-export function startMockModel(opts?: {
-  log?: string;
-  script?: Step[];
-  label?: string;
-  port?: number;
-  bodies?: boolean;
-}): Promise<MockModel>;
-export function readRequests(log: string): RequestRecord[];

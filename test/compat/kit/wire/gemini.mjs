@@ -1,28 +1,15 @@
-// A scripted stand-in for the Gemini API (generativelanguage `v1beta`) on 127.0.0.1, for running
-// the REAL Gemini CLI offline (GEMINI_API_KEY + GOOGLE_GEMINI_BASE_URL, see README in
+// The Gemini API wire (generativelanguage `v1beta`) of the kit's scripted model server
+// (../model.mjs), for the REAL Gemini CLI (GEMINI_API_KEY + GOOGLE_GEMINI_BASE_URL, see README in
 // test/fixtures/agents/gemini/). What the CLI 0.61 sends, and what we answer:
-//   - `POST /v1beta/models/<m>:streamGenerateContent?alt=sse` and `:generateContent`:
-//       main-loop requests (they carry `tools[].functionDeclarations`) take the next step of the
-//       script; side requests (no tools: the model router's complexity classifier before each
-//       prompt, the one-line session summary shown by --list-sessions, next-speaker and loop
-//       checks) get an answer that fits their `responseJsonSchema`, or a short text, and do not
-//       consume a step;
-//   - `:countTokens` → a token count; `GET /v1beta/models` → one model; anything else → 404.
-// A main-loop request whose function calls are not answered one-for-one by function responses in
-// the next turn gets the 400 the real API gives (so a bad conversation fork shows up here); with
-// `strict: false` (setStrict) the problems are only logged and the script goes on, to observe a
-// CLI bug past its first symptom.
-// Every request is appended to a JSONL log: main-loop ones with a summary (every user text, every
-// function call and response, all text) and the whole body; side ones with their kind.
-//
-//   node test/compat/gemini/mockModel.mjs <script.json> <requests.jsonl>      prints "PORT <n>"
-//   import { startMockGemini } from './mockModel.mjs'
-//
-// A script is a list of steps, one per main-loop request:
-//   { "text": "…" } | { "call": { "name", "args" } } | { "calls": [{ "name", "args" }, …], "text"?: "…" }
-import * as fs from 'node:fs';
-import * as http from 'node:http';
-import { pathToFileURL } from 'node:url';
+//   - `POST /v1beta/models/<m>:streamGenerateContent?alt=sse` and `:generateContent`: main-loop
+//     requests carry `tools[].functionDeclarations`; side requests (no tools: the model router's
+//     complexity classifier before each prompt, the one-line session summary shown by
+//     --list-sessions, next-speaker and loop checks) get an answer that fits their
+//     `responseJsonSchema`, or a short text, and are logged with their kind;
+//   - `:countTokens` → a token count; `GET /v1beta/models` → one model;
+//   - function calls not answered one-for-one by function responses in the next turn → the 400 the
+//     real API gives. `ids: true` adds function call ids (the real API usually sends none).
+// A step: { "text": "…" } | { "call": { "name", "args" } } | { "calls": [{ "name", "args" }, …], "text"?: "…" }
 
 const partsOf = (c) => (Array.isArray(c?.parts) ? c.parts.filter((p) => p && typeof p === 'object') : []);
 
@@ -176,117 +163,30 @@ function apiError(res, status, message) {
   res.end(JSON.stringify({ error: { code: status, message, status: statusText } }));
 }
 
-/**
- * Starts the server on 127.0.0.1 (a free port). `log`: the JSONL file every request goes to.
- * `setScript(steps, label)` replaces the remaining steps (one list per CLI run); `label` is written
- * into each request record, so assertions can find "the requests of run X".
- */
-export function startMockGemini({ log, script = [], label = '', ids = false, strict = true } = {}) {
-  let steps = [...script];
-  let current = label;
-  let seq = 0;
-  const stats = { main: 0, side: 0, rejected: 0, withProblems: 0, countTokens: 0, sideKinds: {}, otherPaths: [] };
-  const write = (rec) => log && fs.appendFileSync(log, JSON.stringify(rec) + '\n');
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (d) => chunks.push(d));
-    req.on('end', () => {
-      const url = req.url ?? '';
-      const m = /\/models\/([^/:?]+):(\w+)/.exec(url);
-      if (req.method === 'GET' && /\/v1(beta)?\/models(\?|$)/.test(url)) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(
-          JSON.stringify({ models: [{ name: 'models/gemini-mock', supportedGenerationMethods: ['generateContent', 'countTokens'] }] }),
-        );
-      }
-      if (req.method !== 'POST' || !m) {
-        stats.otherPaths.push(`${req.method} ${url}`);
-        write({ n: seq++, label: current, time: new Date().toISOString(), kind: 'unknown', method: req.method, url });
-        return apiError(res, 404, `Not found: ${req.method} ${url}`);
-      }
-      const [, model, method] = m;
-      let body;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        return apiError(res, 400, 'Invalid JSON payload received.');
-      }
-      if (method === 'countTokens') {
-        stats.countTokens++;
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ totalTokens: 100 }));
-      }
-      const tools = Array.isArray(body.tools) && body.tools.some((t) => t.functionDeclarations?.length);
-      const base = { n: seq++, label: current, time: new Date().toISOString(), model, method, url };
-      if (!tools) {
-        const kind = sideKind(body);
-        stats.side++;
-        stats.sideKinds[kind] = (stats.sideKinds[kind] ?? 0) + 1;
-        const schema = body.generationConfig?.responseJsonSchema ?? body.generationConfig?.responseSchema;
-        const text =
-          schema || body.generationConfig?.responseMimeType === 'application/json'
-            ? JSON.stringify(sampleFor(schema))
-            : kind === 'session-summary'
-              ? 'Scripted session summary'
-              : 'Scripted side answer';
-        write({ ...base, kind, answer: text, ...summarizeRequest(body) });
-        return answer(res, url, model, [{ text }]);
-      }
-      stats.main++;
-      const problems = callPairingProblems(body);
-      const reject = strict && problems.length > 0;
-      const step = reject ? null : (steps.shift() ?? { text: 'All done.' });
-      const parts = step ? partsForStep(step, ids) : [];
-      write({ ...base, kind: 'main', status: reject ? 400 : 200, problems, answer: parts, ...summarizeRequest(body), body });
-      if (problems.length) stats.withProblems++;
-      if (reject) {
-        stats.rejected++;
-        return apiError(res, 400, problems.join(' '));
-      }
-      answer(res, url, model, parts);
-    });
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      resolve({
-        port,
-        url: `http://127.0.0.1:${port}`,
-        stats,
-        setLog(file) {
-          log = file;
-        },
-        setStrict(on) {
-          strict = on;
-        },
-        setScript(next, nextLabel = '') {
-          steps = [...next];
-          current = nextLabel;
-        },
-        remaining: () => steps.length,
-        close: () => new Promise((r) => server.close(() => r())),
-      });
-    });
-  });
+/** The answer to a side request: JSON fitting its schema when it asks for JSON, else a short text. */
+function sideAnswer(body, kind) {
+  const schema = body.generationConfig?.responseJsonSchema ?? body.generationConfig?.responseSchema;
+  if (schema || body.generationConfig?.responseMimeType === 'application/json') return { text: JSON.stringify(sampleFor(schema)) };
+  return { text: kind === 'session-summary' ? 'Scripted session summary' : 'Scripted side answer' };
 }
 
-/** Reads the request log written by `startMockGemini`. */
-export function readRequests(log) {
-  if (!fs.existsSync(log)) return [];
-  return fs
-    .readFileSync(log, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
-}
+const MODELS = { models: [{ name: 'models/gemini-mock', supportedGenerationMethods: ['generateContent', 'countTokens'] }] };
 
-// Run directly (no top-level await: TypeScript callers load this file through tsx as CommonJS).
-if (import.meta.url && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const [scriptFile, log] = process.argv.slice(2);
-  if (!scriptFile || !log) {
-    console.error('usage: node test/compat/gemini/mockModel.mjs <script.json> <requests.jsonl>');
-    process.exit(2);
-  }
-  startMockGemini({ log, script: JSON.parse(fs.readFileSync(scriptFile, 'utf8')) }).then((m) => console.log('PORT', m.port));
-}
+export const gemini = {
+  route(method, url) {
+    if (method === 'GET' && /\/v1(beta)?\/models(\?|$)/.test(url)) return { reply: MODELS };
+    const m = /\/models\/([^/:?]+):(\w+)/.exec(url);
+    return method === 'POST' && m ? { countTokens: m[2] === 'countTokens' } : null;
+  },
+  tokenCount: { totalTokens: 100 },
+  isMain: (body) => Array.isArray(body.tools) && body.tools.some((t) => t.functionDeclarations?.length),
+  sideKind,
+  sideAnswer,
+  logSide: true,
+  logOther: true,
+  logBodies: true,
+  problems: callPairingProblems,
+  summarize: summarizeRequest,
+  answer: (res, { body, url, step, ids }) => answer(res, url, /\/models\/([^/:?]+):/.exec(url)?.[1] ?? body.model, partsForStep(step, ids)),
+  error: apiError,
+};

@@ -1,4 +1,4 @@
-// Preloaded into the Gemini CLI (NODE_OPTIONS=--require …) by the compat experiments: logs every
+// Preloaded into a node-based agent CLI (NODE_OPTIONS=--require …: Gemini CLI, Qwen Code) by the compat tier: logs every
 // DNS lookup and TCP connect to a host other than loopback, one JSON line each, to the file named
 // by AGENT_REWIND_NET_LOG. Nothing is blocked (the machine has no route out anyway); the log
 // proves that a run with our settings talks to nobody but the local scripted model.

@@ -1,23 +1,12 @@
-// A scripted stand-in for the OpenAI Responses API, so the REAL Codex CLI runs offline (compat tier,
-// explore.ts). Codex (0.171) speaks only the Responses wire API: `POST <base_url>/responses` with
-// `stream: true`, answered by SSE events. We answer like the real API where it matters to us:
-//   - every `POST …/responses` → `event: <type>` / `data: <json>` pairs: response.created, then per
-//     output item response.output_item.added + response.output_item.done, then response.completed
-//     (with an id and usage; Codex ends the model turn there);
-//   - a request whose `input` holds a function_call / custom_tool_call without its *_output, or an
-//     output answering no call, → HTTP 400 invalid_request_error, as the real API does (a broken
-//     conversation fork shows up here);
-//   - main-loop requests (their `tools` list holds `exec_command` or `apply_patch`, and they are not the
-//     TUI's thread-title request) take the next step of the script; other requests (titles,
-//     summaries…) get a short text, consume nothing;
-//   - anything else → 404, logged.
-// Every request is appended to a JSONL log: a summary for assertions and, unless `bodies: false`,
-// the whole request body (what context the model saw).
-//
-//   node test/compat/codex/mockModel.mjs <script.json> <requests.jsonl>      prints "PORT <n>"
-//   import { startMockModel } from './mockModel.mjs'
-//
-// A script is a list of steps, one per main-loop request; a step is a text, one or more calls, or both:
+// The OpenAI Responses wire of the kit's scripted model server (../model.mjs), for the REAL Codex
+// CLI (0.171 speaks only this: `POST <base_url>/responses`, `stream: true`, SSE answers):
+//   - response.created, then per output item response.output_item.added + .done, then
+//     response.completed (with an id and usage; Codex ends the model turn there);
+//   - a function_call / custom_tool_call in `input` without its *_output, or an output answering no
+//     call → HTTP 400 invalid_request_error, as the real API does;
+//   - main-loop requests offer `exec_command` or `apply_patch` and are not the TUI's thread-title
+//     request; other requests (titles, summaries…) are side requests; 404s are logged too.
+// A step is a text, one or more calls, or both:
 //   { "text": "…" }
 //   { "exec": "<shell command>" }                      → function_call exec_command {"cmd": …}
 //   { "patch": "*** Begin Patch\n…\n*** End Patch" }   → custom_tool_call apply_patch (freeform)
@@ -25,9 +14,7 @@
 //   { "stdin": { "chars"?, "yield_time_ms"? } }        → write_stdin to the newest running exec session
 //                                                        (its id read from the last "session ID <n>" output)
 //   { "calls": [<exec|patch|call step>, …], "text"?: "…" }   (parallel calls in one response)
-import * as fs from 'node:fs';
-import * as http from 'node:http';
-import { pathToFileURL } from 'node:url';
+import { textOf } from './text.mjs';
 
 const CALL_TYPES = {
   function_call: 'function_call_output',
@@ -54,13 +41,6 @@ export function callPairingProblems(body) {
   for (const [id, i] of calls) if (!outputs.has(id)) problems.push(`input[${i}]: No tool output found for tool call ${id}.`);
   return problems;
 }
-
-const textOf = (content) =>
-  typeof content === 'string'
-    ? content
-    : Array.isArray(content)
-      ? content.map((c) => (typeof c?.text === 'string' ? c.text : '')).join('\n')
-      : '';
 
 /** What a request says, for assertions: the shape, the user's words, the calls and outputs. */
 export function summarizeRequest(body) {
@@ -203,7 +183,8 @@ function answer(res, model, items) {
   sse(res, events);
 }
 
-function apiError(res, status, type, message) {
+function apiError(res, status, message) {
+  const type = status === 404 ? 'not_found' : 'invalid_request_error';
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ error: { type, message, code: null, param: null } }));
 }
@@ -222,99 +203,16 @@ const isMainLoop = (body) =>
   Array.isArray(body?.tools) &&
   body.tools.some((t) => t?.name === 'exec_command' || t?.name === 'apply_patch' || t?.name === 'shell');
 
-/** Starts the server on 127.0.0.1 (a free port). */
-export function startMockModel(opts = {}) {
-  let steps = [...(opts.script ?? [])];
-  let label = opts.label ?? '';
-  let log = opts.log;
-  const bodies = opts.bodies !== false;
-  let n = 0;
-  const stats = { main: 0, side: 0, rejected: 0, otherPaths: [] };
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const url = req.url ?? '';
-      if (req.method !== 'POST' || !/\/responses(\?|$)/.test(url)) {
-        stats.otherPaths.push(`${req.method} ${url}`);
-        if (log)
-          fs.appendFileSync(
-            log,
-            JSON.stringify({ n: n++, label, time: new Date().toISOString(), method: req.method, url, status: 404 }) + '\n',
-          );
-        return apiError(res, 404, 'not_found', `no route ${req.method} ${url}`);
-      }
-      let body;
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        return apiError(res, 400, 'invalid_request_error', 'body is not JSON (compressed? see content-encoding)');
-      }
-      const main = isMainLoop(body);
-      const problems = callPairingProblems(body);
-      const step = problems.length ? null : main ? (steps.shift() ?? { text: 'All done.' }) : { text: 'Scripted session' };
-      if (main) stats.main++;
-      else stats.side++;
-      const record = {
-        n: n++,
-        label,
-        time: new Date().toISOString(),
-        url,
-        kind: main ? 'main' : 'side',
-        status: problems.length ? 400 : 200,
-        problems,
-        step: step ? Object.keys(step).join('+') : null,
-        headers: { session_id: req.headers['session-id'], 'x-codex-turn-metadata': req.headers['x-codex-turn-metadata'] },
-        ...summarizeRequest(body),
-        ...(bodies ? { body } : {}),
-      };
-      if (log) fs.appendFileSync(log, JSON.stringify(record) + '\n');
-      if (problems.length) {
-        stats.rejected++;
-        return apiError(res, 400, 'invalid_request_error', problems.join(' '));
-      }
-      answer(res, body.model, itemsForStep(step, body));
-    });
-  });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => {
-      const { port } = server.address();
-      resolve({
-        port,
-        url: `http://127.0.0.1:${port}`,
-        stats,
-        setLog(file) {
-          log = file;
-        },
-        setScript(next, nextLabel = '') {
-          steps = [...next];
-          label = nextLabel;
-        },
-        remaining: () => steps.length,
-        close: () => new Promise((r) => server.close(() => r())),
-      });
-    });
-  });
-}
-
-/** Reads the request log written by `startMockModel`. */
-export function readRequests(log) {
-  if (!fs.existsSync(log)) return [];
-  return fs
-    .readFileSync(log, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l));
-}
-
-// Run directly (no top-level await: TypeScript callers load this file through tsx as CommonJS).
-if (import.meta.url && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const [scriptFile, log] = process.argv.slice(2);
-  if (!scriptFile || !log) {
-    console.error('usage: node test/compat/codex/mockModel.mjs <script.json> <requests.jsonl>');
-    process.exit(2);
-  }
-  startMockModel({ log, script: JSON.parse(fs.readFileSync(scriptFile, 'utf8')) }).then((m) => console.log('PORT', m.port));
-}
+export const responses = {
+  route: (method, url) => (method === 'POST' && /\/responses(\?|$)/.test(url) ? {} : null),
+  isMain: isMainLoop,
+  sideAnswer: () => ({ text: 'Scripted session' }),
+  logSide: true,
+  logOther: true,
+  logBodies: true,
+  headers: (req) => ({ session_id: req.headers['session-id'], 'x-codex-turn-metadata': req.headers['x-codex-turn-metadata'] }),
+  problems: callPairingProblems,
+  summarize: summarizeRequest,
+  answer: (res, { body, step }) => answer(res, body.model, itemsForStep(step, body)),
+  error: apiError,
+};

@@ -1,0 +1,1 @@
+export function textOf(content: unknown): string;
