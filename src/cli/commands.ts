@@ -8,6 +8,7 @@ import { storageUse } from '../core/upkeep/storageUse';
 import { StoreBusyError } from '../core/storeFiles/lock';
 import { rewind } from '../core/rewind/apply';
 import {
+  AttemptInProgressError,
   CallNotFoundError,
   CheckpointNotFoundError,
   leftAloneJson,
@@ -16,8 +17,10 @@ import {
   planJson,
   rewindCountsOf,
 } from '../core/rewind/plan';
-import { FilterNotFoundError } from '../core/rewind/filters';
+import { checkFilters, FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
+import { type Attempt, buildAttempts } from '../core/timeline/attempts';
+import { diffPoints, PointNotFoundError, resolvePoint } from '../core/timeline/compare';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreDamagedError, StoreFormatError } from '../core/storeFiles/storeFormat';
 import type { EditOrigin } from '../core/rewind/safety';
@@ -42,6 +45,10 @@ Usage:
   agent-rewind plan --to <checkpoint> [--json]    dry run: what a rewind would do (touches nothing)
   agent-rewind rewind --to <checkpoint> [--force] [--json]
   agent-rewind plan|rewind --before-call <tool call id> ...   to just before one tool call
+  agent-rewind diff <A> <B> [--path <file>]... [--json]
+                                                  what changed from point A to point B (touches nothing);
+                                                  a point is a checkpoint id, now (the disk), or attempt:<n>
+  agent-rewind attempts [--json]                  the attempts: each rewind followed by new work starts one
   agent-rewind checkpoint [--label <text>]        record a manual checkpoint
   agent-rewind verify [--json]                    check every blob and line of the store
   agent-rewind gc [--keep-days N] [--max-gb N] [--json]
@@ -58,7 +65,9 @@ Options:
   --session <id>  (plan, rewind) only this session's changes;
                   (conversation show, fork) that session's log in the store, for agents whose
                   transcript cannot be read (instead of --transcript)
-  --path <file>   (plan, rewind) only this file (repeatable)
+  --path <file>   (plan, rewind, diff) only this file (repeatable)
+  --to <point>    (plan, rewind) a checkpoint id, or attempt:<n> (the end of attempt n: take files
+                  from it with --path)
 
 Exit codes: 0 ok, 1 error, 2 usage, 3 refused by the safety check, 4 refused conversation cut.`;
 
@@ -446,6 +455,84 @@ function cmdStorage(args: string[]): number {
   return EXIT.ok;
 }
 
+function cmdDiff(args: string[]): number {
+  const { values, positionals } = parse(args, { path: { type: 'string', multiple: true } });
+  if (positionals.length !== 2)
+    throw new UsageError(
+      `diff compares two points, ${positionals.length < 2 ? `${positionals.length ? 'one was' : 'none were'} given` : `${positionals.length} were given`}: agent-rewind diff <A> <B>, each a checkpoint id, now, or attempt:<n>.`,
+    );
+  const [a, b] = positionals as [string, string];
+  const store = openStore(args);
+  const records = store.read().records;
+  const tree = buildAttempts(records);
+  const from = resolvePoint(records, a, tree);
+  const to = resolvePoint(records, b, tree);
+  const paths = values.path?.map((p) => path.resolve(process.cwd(), p));
+  if (paths?.length) checkFilters(records, { paths });
+  const d = diffPoints(
+    records,
+    from,
+    to,
+    { content: (h) => store.content(h), maxFileBytes: store.config().maxFileBytes, hashOf: (x) => store.hashOf(x) },
+    paths,
+  );
+  if (values.json) {
+    out(JSON.stringify({ from: a, to: b, files: d.files }, null, 2));
+    return EXIT.ok;
+  }
+  if (d.files.length === 0) {
+    out(`No recorded file differs between ${a} and ${b}.`);
+    return EXIT.ok;
+  }
+  out(`From ${a} to ${b}: ${d.files.length} file(s)`);
+  for (const f of d.files)
+    out(`  ${f.change.padEnd(8)} ${f.tooLarge ? '(too large to compare)' : f.binary ? '(binary)' : `+${f.plus} -${f.minus}`}  ${f.path}`);
+  return EXIT.ok;
+}
+
+function attemptJson(a: Attempt) {
+  return {
+    n: a.n,
+    point: `attempt:${a.n}`,
+    current: a.current,
+    parent: a.parent ?? null,
+    branchedAt: a.branchedAt ?? a.branchedAtCall ?? null,
+    start: a.start.id || null,
+    end: a.end?.id ?? null,
+    left: a.end ? iso(a.end.time) : null,
+    prompts: a.prompts.map((p) => ({ id: p.id, label: p.label, time: iso(p.time), session: p.session ?? null })),
+    sessions: a.sessions,
+    agents: a.agents,
+    files: a.files,
+  };
+}
+
+function cmdAttempts(args: string[]): number {
+  const { values } = parse(args, {});
+  const store = openStore(args);
+  const tree = buildAttempts(store.timeline().records);
+  const list = tree.attempts.map(attemptJson);
+  if (values.json) {
+    out(JSON.stringify(list, null, 2));
+    return EXIT.ok;
+  }
+  if (list.length === 0) {
+    out('No attempts recorded yet: an attempt begins with the first prompt.');
+    return EXIT.ok;
+  }
+  for (const a of list) {
+    const where = a.parent ? `branched from attempt ${a.parent} at ${a.branchedAt}` : 'the first';
+    const state = a.current ? 'in progress' : `left ${a.left} (its end: ${a.end})`;
+    out(
+      `attempt:${a.n}  ${where}; ${a.prompts.length} prompt(s), ${a.files.length} file(s); ${state}${a.prompts[0] ? `  "${oneLine(a.prompts[0].label, 60)}"` : ''}`,
+    );
+  }
+  out(
+    '\nCompare two: agent-rewind diff attempt:<n> attempt:<m>. Take a file from one: agent-rewind rewind --to attempt:<n> --path <file>.',
+  );
+  return EXIT.ok;
+}
+
 const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   checkpoints: cmdCheckpoints,
   plan: cmdPlan,
@@ -455,6 +542,8 @@ const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   gc: cmdGc,
   storage: cmdStorage,
   status: (args) => printStatus(openStore(args), !!parse(args, {}).values.json),
+  diff: cmdDiff,
+  attempts: cmdAttempts,
   conversation: (args) => runConversation(args, openStore),
 };
 
@@ -480,6 +569,8 @@ export async function runCommand(command: string | undefined, args: string[]): P
       e instanceof CheckpointNotFoundError ||
       e instanceof CallNotFoundError ||
       e instanceof FilterNotFoundError ||
+      e instanceof PointNotFoundError ||
+      e instanceof AttemptInProgressError ||
       e instanceof StoreBusyError
     )
       return fail(e, EXIT.error);

@@ -20,6 +20,8 @@ import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
 import type { Store } from '../store';
+import { ATTEMPT_POINT, buildAttempts } from '../timeline/attempts';
+import { attemptEnd } from '../timeline/compare';
 import { BEFORE_CALL, beforeCallTarget, findCheckpoint, type RewindTarget, targetOfCheckpoint } from '../timeline/timeline';
 
 export class CheckpointNotFoundError extends Error {
@@ -43,8 +45,17 @@ export class CallNotFoundError extends Error {
   }
 }
 
-/** A target string: a checkpoint id (or a unique prefix of one), or `before:<call id>`. */
+/** A target string: a checkpoint id (or a unique prefix of one), `before:<call id>`, or `attempt:<n>` (the end of attempt n). */
 export function resolveTarget(records: readonly Sequenced[], ref: string, find = (r: string) => findCheckpoint(records, r)): RewindTarget {
+  if (ref.startsWith(ATTEMPT_POINT)) {
+    // An attempt's end is the rewind checkpoint that left it: going there is that rewind's undo.
+    const a = attemptEnd(buildAttempts(records), ref);
+    if (!a.end)
+      throw new AttemptInProgressError(
+        `Attempt ${a.n} is the attempt in progress: its files are what is recorded now, so there is nothing to take from it. Compare it with \`agent-rewind diff ${ref} now\`, or name an earlier attempt.`,
+      );
+    return resolveTarget(records, a.end.id, find);
+  }
   if (ref.startsWith(BEFORE_CALL)) {
     const id = ref.slice(BEFORE_CALL.length);
     const t = beforeCallTarget(records, id);
@@ -55,6 +66,8 @@ export function resolveTarget(records: readonly Sequenced[], ref: string, find =
   if (!found.ok) throw new CheckpointNotFoundError(ref, found.reason === 'ambiguous' ? found.matches : []);
   return targetOfCheckpoint(found.checkpoint);
 }
+
+export class AttemptInProgressError extends Error {}
 
 export interface PlanFile extends LineStats {
   path: string;
@@ -150,8 +163,12 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   // A call target counts the calls of its turn: those are not all in the skeleton. Strict filters
   // look at every path and session ever recorded: the whole log.
   const strict = opts.strictFilters && !!(opts.paths?.length || opts.sessions?.length);
-  // A path filter reads every snapshot after the target (which calls changed the chosen files): the whole log.
-  const indexed = opts.viaIndex && !strict && !opts.paths?.length && !target.startsWith(BEFORE_CALL) ? store.timeline() : null;
+  // A path filter reads every snapshot after the target (which calls changed the chosen files), and
+  // attempts are built from the whole log.
+  const indexed =
+    opts.viaIndex && !strict && !opts.paths?.length && !target.startsWith(BEFORE_CALL) && !target.startsWith(ATTEMPT_POINT)
+      ? store.timeline()
+      : null;
   let records: Sequenced[];
   let to: RewindTarget;
   let facts: Map<string, PathFacts> | undefined;

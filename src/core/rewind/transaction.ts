@@ -122,6 +122,8 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
             rewindLookups(plan.records),
           ),
       ...(plan.target.call ? { targetCall: plan.target.call.id } : { target: plan.target.id }),
+      // Taking some files from a point leaves the attempt in progress as it is (attempts.ts).
+      ...(opts.paths?.length || opts.sessions?.length ? { partial: true } : {}),
       time: now,
     });
     store.append([...pre, checkpoint]);

@@ -16,6 +16,7 @@ import { oneLine, rewindCountWords } from '../../shared/text';
 import { relativeTime } from '../views/relativeTime';
 import { snapshotUri } from '../views/snapshotContent';
 import { restoreOne, stepHandlers } from './stepCommands';
+import { compareHandlers } from './compareCommands';
 import type { TimelineModel } from '../model/timelineModel';
 
 /** Every diff from the tree is titled by both its sides: "greet.js (before ↔ after this turn)". */
@@ -95,6 +96,7 @@ function claudeConfigFiles(folder: string): string[] {
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     ...stepHandlers(d),
+    ...compareHandlers(d),
     // Only the "store unusable" state offers these; with a working store there is nothing to move aside.
     [CMD.revealStoreFolder]: () => d.storage.showUsage(),
     [CMD.moveStoreAside]: () =>

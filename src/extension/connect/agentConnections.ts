@@ -25,7 +25,17 @@ export function refuseUnsavedConfig(files: readonly string[], folder: string, ve
   if (!unsaved.length) return false;
   const names = unsaved.map((f) => path.relative(folder, f).split(path.sep).join('/')).join(', ');
   void vscode.window.showWarningMessage(
-    `${names} ${unsaved.length === 1 ? 'has' : 'have'} unsaved changes in an editor. Save or close ${unsaved.length === 1 ? 'it' : 'them'}, then ${verb} again: ${verb} writes Agent Rewind's hooks into ${unsaved.length === 1 ? 'that file' : 'those files'}. Nothing was changed.`,
+    unsaved.length === 1
+      ? vscode.l10n.t(
+          "{0} has unsaved changes in an editor. Save or close it, then {1} again: {1} writes Agent Rewind's hooks into that file. Nothing was changed.",
+          names,
+          verb,
+        )
+      : vscode.l10n.t(
+          "{0} have unsaved changes in an editor. Save or close them, then {1} again: {1} writes Agent Rewind's hooks into those files. Nothing was changed.",
+          names,
+          verb,
+        ),
   );
   return true;
 }

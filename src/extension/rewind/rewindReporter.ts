@@ -24,6 +24,11 @@ export class RewindReporter {
       );
       return false;
     }
+    // The end of an earlier attempt, left for the one in progress: switching to it, or (with paths) taking files
+    // from it — not an undo. Decided before the rewind (after it, the log says the attempt is in progress again).
+    const tree = this.model.attempts;
+    const end = tree.ends.get(targetId);
+    const attempt = end !== undefined && (req.paths?.length || (tree.current !== null && tree.current !== end)) ? end : undefined;
     const r = await this.busy.run('rewinding', () => this.service.apply(targetId, req));
     if (!r) return false;
     // A rewind to just before a tool call is named by that call (the target has no checkpoint of its own).
@@ -35,6 +40,9 @@ export class RewindReporter {
     const meaning = t.call
       ? { action: 'rewind' as const, point: `the moment ${oneLine(label, 80)} (step ${t.call.step} of ${t.call.of})` }
       : this.model.meaning(targetId);
+    // The checkpoint of such a take: going back to it undoes the take.
+    const target = this.model.find(targetId)?.checkpoint;
+    const undoTake = target?.partial ? this.model.attemptTaken(target) : undefined;
     switch (r.status) {
       case 'vetoed': {
         const pick = await vscode.window.showWarningMessage(
@@ -101,17 +109,23 @@ export class RewindReporter {
           else this.output.error(line);
         }
         // The way back from this rewind: rewinding to the checkpoint it just took.
-        const back = meaning.action === 'undo' ? 'Redo' : 'Undo';
+        const back = meaning.action === 'undo' && attempt === undefined && undoTake === undefined ? 'Redo' : 'Undo';
         const goBack = async () => {
           await this.applyAndReport(r.checkpoint.id);
         };
         const n = `${r.files.length} file${r.files.length === 1 ? '' : 's'}`;
         const what =
-          meaning.action === 'undo'
-            ? `Undid the rewind to ${meaning.point}: ${n} put back`
-            : meaning.action === 'redo'
-              ? `Redid the rewind to ${meaning.point}: ${n} rewound again`
-              : `Rewound ${n} to ${meaning.point}`;
+          undoTake !== undefined
+            ? `Undid taking files from Attempt ${undoTake}: ${n} put back`
+            : attempt !== undefined
+              ? req.paths?.length
+                ? `Took ${n} from Attempt ${attempt}`
+                : `Switched to Attempt ${attempt}: ${n} changed`
+              : meaning.action === 'undo'
+                ? `Undid the rewind to ${meaning.point}: ${n} put back`
+                : meaning.action === 'redo'
+                  ? `Redid the rewind to ${meaning.point}: ${n} rewound again`
+                  : `Rewound ${n} to ${meaning.point}`;
         this.output.info(`  ${what}.`);
         for (const l of r.plan.leftAlone) this.output.info(`  left alone ${l.path} — ${this.leftAloneLine(l)}`);
         const left = r.plan.leftAlone.length ? ` ${this.leftAloneWords(r.plan.leftAlone)}` : '';
