@@ -233,6 +233,23 @@ describe('the line (Files view layout)', () => {
     );
   });
 
+  it('a session started after the rewind and before new work is on the line, not inside the attempt left', () => {
+    const rs = new LogBuilder()
+      .checkpoint('S', 'session-start')
+      .checkpoint('P1')
+      .snap('/w/a', h('a1'))
+      .checkpoint('R1', 'rewind', { target: 'P1' })
+      .checkpoint('S2', 'session-start', { session: 's2' })
+      .checkpoint('P2', 'prompt', { session: 's2' })
+      .snap('/w/a', h('a2'), 'after', { session: 's2' })
+      .records();
+    const view = lineView(buildAttempts(rs));
+    const at = (id: string) => rs.find((r) => r.t === 'checkpoint' && r.id === id)!.seq;
+    const kind = (id: string) => (id.startsWith('S') ? 'session-start' : id.startsWith('R') ? 'rewind' : 'prompt');
+    const on = ['S', 'P1', 'R1', 'S2', 'P2'].filter((id) => view.onLine(id, at(id), kind(id)));
+    assert.deepEqual(on, ['S', 'S2', 'P2']);
+  });
+
   it('after switching back to attempt 1, attempt 2 is the row and attempt 1 is the line', () => {
     const rs = twoAttempts().checkpoint('R2', 'rewind', { target: 'R1' }).records();
     const view = lineView(buildAttempts(rs));

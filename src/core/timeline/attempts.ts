@@ -277,6 +277,10 @@ export function lineView(tree: AttemptTree): LineView {
     onLine: (id, seq, kind) => {
       const owner = tree.attemptOf.get(id);
       if (owner === undefined) return true;
+      // Taken after its attempt was left and before any new work (a new session's start): it happened on the
+      // way to what followed, not inside the work that was rewound away.
+      const left = tree.attempts[owner - 1]?.end;
+      if (left && seq > left.seq) return true;
       const c = cut.get(owner);
       // A prompt at the branch point is the first of the work that was left: it goes with its attempt.
       return c !== undefined && (seq < c || (seq === c && kind !== 'prompt'));
