@@ -3,10 +3,9 @@
 // so it tightens as contributions land. Screenshots: test-output/e2e/workbench.png (+ agent-rewind-views.png).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { activationStatus, repoRoot } from '../harness/harness.mjs';
+import { activationStatus, localizedManifest } from '../harness/harness.mjs';
 
-const manifest = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+const manifest = localizedManifest();
 const contributes = manifest.contributes || {};
 const text = (v) => (typeof v === 'string' ? v : v?.value);
 
@@ -58,12 +57,13 @@ export const tests = [
       const cmds = (contributes.commands || []).filter((c) => !hidden.has(c.command));
       assert.ok(cmds.length > 0, 'package.json contributes commands');
       // Commands that follow a state offer themselves only in it: this fixture is not connected, not
-      // filtered and its store is usable, so Disconnect, Clear Filter and the store's ways out are not offered.
+      // filtered, its store is usable and holds no checkpoint yet, so Disconnect, Clear Filter, the store's
+      // ways out and the commands that compare recorded points are not offered.
       const whenOf = (id) => (contributes.menus?.commandPalette || []).find((m) => m.command === id)?.when || '';
       for (const c of cmds) {
         const label = text(c.category) ? `${text(c.category)}: ${text(c.title)}` : text(c.title);
         const when = whenOf(c.command);
-        const offered = !/(^|&& )agentRewind\.(claudeConnected|filtered|storeUnusable)\b/.test(when);
+        const offered = !/(^|&& )agentRewind\.(claudeConnected|filtered|storeUnusable|hasCheckpoints)\b/.test(when);
         assert.equal(
           await wb.paletteHas(label, offered ? {} : { timeout: 1500 }),
           offered,

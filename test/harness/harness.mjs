@@ -620,6 +620,17 @@ export function extensionHostLog(runDir) {
  */
 const FAILURE_GRACE_MS = 1000;
 
+/**
+ * package.json as VS Code shows it: every `%key%` string replaced by its text in package.nls.json (the
+ * workbench never shows the keys, so tests that look for contributed words must look for these).
+ */
+export function localizedManifest() {
+  const nls = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.nls.json'), 'utf8'));
+  return JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'), (_key, v) =>
+    typeof v === 'string' ? v.replace(/^%([^%]+)%$/, (m, k) => nls[k] ?? m) : v,
+  );
+}
+
 export async function activationStatus(runDir, { id = EXTENSION_ID, wait = true, timeoutMs = 30000 } = {}) {
   const esc = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const started = new RegExp(`_doActivateExtension ${esc}[^\\n]*activationEvent: '([^']*)'`);
