@@ -22,7 +22,7 @@ import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenan
 import { readRange, writeDerived } from '../storeFiles/logPrefix';
 import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail';
 import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from '../storeFiles/records';
-import { historiesOf } from './rewindCounts';
+import { historiesOf, RecordHistory, type SnapHistory, snapsByPath } from './rewindCounts';
 import { encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } from './snapColumns';
 import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn } from './timeline';
 
@@ -292,7 +292,7 @@ export interface SkeletonRead extends LogContents {
    */
   planInput: (seq: number) => PlanInput | null;
   /** Each path's snapshots, in log order (what rewindCounts sweeps). */
-  histories: () => Map<string, Sequenced<SnapRecord>[]>;
+  histories: () => Map<string, SnapHistory>;
 }
 
 /** `touchedAfter` over records in memory. */
@@ -300,6 +300,38 @@ function touchedAfterIn(records: readonly Sequenced[], seq: number): Sequenced[]
   const touched = new Set<string>();
   for (const r of records) if (r.t === 'snap' && r.seq > seq) touched.add(r.path);
   return records.filter((r) => r.t !== 'snap' || touched.has(r.path));
+}
+
+/**
+ * One path's snapshots as rewindCounts reads them: its rows of the index's columns (read a column
+ * at a time, records as views, not built), then its snapshots in the log after the index.
+ */
+class IndexedHistory implements SnapHistory {
+  readonly length: number;
+
+  constructor(
+    private readonly snaps: SnapRows,
+    private readonly rows: Int32Array,
+    private readonly newer: readonly Sequenced<SnapRecord>[],
+  ) {
+    this.length = rows.length + newer.length;
+  }
+
+  seq(k: number): number {
+    return k < this.rows.length ? this.snaps.c.seq[this.rows[k]!]! : this.newer[k - this.rows.length]!.seq;
+  }
+
+  phase(k: number): SnapRecord['phase'] {
+    return k < this.rows.length ? this.snaps.phaseOf(this.rows[k]!) : this.newer[k - this.rows.length]!.phase;
+  }
+
+  session(k: number): string | undefined {
+    return k < this.rows.length ? this.snaps.sessionOf(this.rows[k]!) : this.newer[k - this.rows.length]!.session;
+  }
+
+  record(k: number, slot: number): Sequenced<SnapRecord> {
+    return k < this.rows.length ? this.snaps.view(this.rows[k]!, slot) : this.newer[k - this.rows.length]!;
+  }
 }
 
 /** Reads the whole log, writes the index, returns the skeleton. */
@@ -424,14 +456,14 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
       facts: byPath.facts((h) => (typeof h === 'number' ? snaps.row(h) : h)),
     };
   };
-  const histories = (): Map<string, Sequenced<SnapRecord>[]> => {
-    const out = new Map<string, Sequenced<SnapRecord>[]>();
+  const histories = (): Map<string, SnapHistory> => {
+    const out = new Map<string, SnapHistory>();
+    const tails = snapsByPath(newer);
     for (const group of snaps.groups()) {
-      const rowsOfPath: Sequenced<SnapRecord>[] = new Array(group.length);
-      for (let k = 0; k < group.length; k++) rowsOfPath[k] = snaps.row(group[k]!);
-      out.set(snaps.pathOf(group[0]!), rowsOfPath);
+      const p = snaps.pathOf(group[0]!);
+      out.set(p, new IndexedHistory(snaps, group, tails.get(p) ?? []));
     }
-    for (const [p, list] of historiesOf(newer)) out.set(p, (out.get(p) ?? []).concat(list));
+    for (const [p, list] of tails) if (!out.has(p)) out.set(p, new RecordHistory(list));
     return out;
   };
   const ids = newerCps.length ? keys.ids.concat(newerCps.map((c) => c.id)) : keys.ids;
