@@ -4,6 +4,7 @@
 // small JSON part (strings, flags, rare values): reading them is a copy, not a parse, and
 // decoding 60,000 records costs a few ms.
 import type { Provenance } from './provenance';
+import type { SnapHistory } from './rewindCounts';
 import type { Origin, Sequenced, SnapRecord } from '../storeFiles/records';
 
 type Ints = number[] | Int32Array;
@@ -453,5 +454,37 @@ export class SnapRows {
     const restored = this.c.provRestored[i];
     if (restored) p.restoredBy = { ...restored };
     return p;
+  }
+}
+
+/**
+ * One path's snapshots as rewindCounts reads them: its rows of the index's columns (read a column
+ * at a time, records as views, not built), then its snapshots in the log after the index.
+ */
+export class ColumnHistory implements SnapHistory {
+  readonly length: number;
+
+  constructor(
+    private readonly snaps: SnapRows,
+    private readonly rows: Int32Array,
+    private readonly newer: readonly Sequenced<SnapRecord>[],
+  ) {
+    this.length = rows.length + newer.length;
+  }
+
+  seq(k: number): number {
+    return k < this.rows.length ? this.snaps.c.seq[this.rows[k]!]! : this.newer[k - this.rows.length]!.seq;
+  }
+
+  phase(k: number): SnapRecord['phase'] {
+    return k < this.rows.length ? this.snaps.phaseOf(this.rows[k]!) : this.newer[k - this.rows.length]!.phase;
+  }
+
+  session(k: number): string | undefined {
+    return k < this.rows.length ? this.snaps.sessionOf(this.rows[k]!) : this.newer[k - this.rows.length]!.session;
+  }
+
+  record(k: number, slot: number): Sequenced<SnapRecord> {
+    return k < this.rows.length ? this.snaps.view(this.rows[k]!, slot) : this.newer[k - this.rows.length]!;
   }
 }

@@ -23,7 +23,7 @@ import { readRange, writeDerived } from '../storeFiles/logPrefix';
 import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail';
 import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from '../storeFiles/records';
 import { historiesOf, RecordHistory, type SnapHistory, snapsByPath } from './rewindCounts';
-import { encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } from './snapColumns';
+import { ColumnHistory, encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } from './snapColumns';
 import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn } from './timeline';
 
 export const INDEX_FILE = 'timeline.idx';
@@ -302,38 +302,6 @@ function touchedAfterIn(records: readonly Sequenced[], seq: number): Sequenced[]
   return records.filter((r) => r.t !== 'snap' || touched.has(r.path));
 }
 
-/**
- * One path's snapshots as rewindCounts reads them: its rows of the index's columns (read a column
- * at a time, records as views, not built), then its snapshots in the log after the index.
- */
-class IndexedHistory implements SnapHistory {
-  readonly length: number;
-
-  constructor(
-    private readonly snaps: SnapRows,
-    private readonly rows: Int32Array,
-    private readonly newer: readonly Sequenced<SnapRecord>[],
-  ) {
-    this.length = rows.length + newer.length;
-  }
-
-  seq(k: number): number {
-    return k < this.rows.length ? this.snaps.c.seq[this.rows[k]!]! : this.newer[k - this.rows.length]!.seq;
-  }
-
-  phase(k: number): SnapRecord['phase'] {
-    return k < this.rows.length ? this.snaps.phaseOf(this.rows[k]!) : this.newer[k - this.rows.length]!.phase;
-  }
-
-  session(k: number): string | undefined {
-    return k < this.rows.length ? this.snaps.sessionOf(this.rows[k]!) : this.newer[k - this.rows.length]!.session;
-  }
-
-  record(k: number, slot: number): Sequenced<SnapRecord> {
-    return k < this.rows.length ? this.snaps.view(this.rows[k]!, slot) : this.newer[k - this.rows.length]!;
-  }
-}
-
 /** Reads the whole log, writes the index, returns the skeleton. */
 function fullRead(storeDir: string, logFile: string): SkeletonRead {
   const tail = readTail(logFile, null)!;
@@ -461,7 +429,7 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
     const tails = snapsByPath(newer);
     for (const group of snaps.groups()) {
       const p = snaps.pathOf(group[0]!);
-      out.set(p, new IndexedHistory(snaps, group, tails.get(p) ?? []));
+      out.set(p, new ColumnHistory(snaps, group, tails.get(p) ?? []));
     }
     for (const [p, list] of tails) if (!out.has(p)) out.set(p, new RecordHistory(list));
     return out;
