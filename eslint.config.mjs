@@ -100,6 +100,7 @@ const coreLayer = (level) => {
     },
   ]);
 };
+const UNLOCALIZED = 'A user-facing string goes through vscode.l10n.t(...) so it can be translated.';
 const NODE_BUILTINS = { regex: '^node:', message: 'The webview and the shared protocol run in a browser: no node modules.' };
 
 export default tseslint.config(
@@ -141,6 +142,16 @@ export default tseslint.config(
         {
           selector: `CallExpression[callee.property.name=/^(${SYNC_CHILD.join('|')})$/], CallExpression[callee.name=/^(${SYNC_CHILD.join('|')})$/]`,
           message: NOT_ON_HOST,
+        },
+        // What a notification, a quick pick, an input box or a progress says is localizable (package.nls.json
+        // holds package.json's words; English only so far, but every string goes through the machinery).
+        {
+          selector: `CallExpression[callee.property.name=/^show(Information|Warning|Error)Message$/][arguments.0.type=/^(Literal|TemplateLiteral)$/]`,
+          message: UNLOCALIZED,
+        },
+        {
+          selector: `CallExpression[callee.property.name=/^(showQuickPick|showInputBox|withProgress)$/] Property[key.name=/^(title|placeHolder|prompt)$/][value.type=/^(Literal|TemplateLiteral)$/]`,
+          message: UNLOCALIZED,
         },
       ],
     },

@@ -15,7 +15,7 @@ const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/
 const N = Number(process.env.BENCH_RUNS || 25);
 
 /** A workspace of `n` files and a store whose log records each of them once (as an agent's write). */
-function recordedWorld(root, n) {
+export function recordedWorld(root, n) {
   const ws = path.join(root, `ws${n}`);
   const store = path.join(root, `store${n}`);
   fs.mkdirSync(store, { recursive: true, mode: 0o700 });

@@ -5,6 +5,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
+// Hooks run by the tests record by themselves: a resident recorder they started would outlive the
+// test (it exits only when idle). The resident's own tests turn it on and stop every one they start.
+process.env.AGENT_REWIND_RESIDENT ??= '0';
+
 function testFiles(dir) {
   if (!existsSync(dir)) return [];
   const out = [];

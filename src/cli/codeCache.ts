@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import { wrap } from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
+import { writeFileAtomic } from '../core/storeFiles/fsx';
 
 const MAGIC = 'agent-rewind code cache 1';
 
@@ -61,15 +62,11 @@ export function requireCached<T>(file: string): T {
   (script.runInThisContext() as (...args: unknown[]) => void).call(mod.exports, mod.exports, require, mod, file, path.dirname(file));
   mod.loaded = true;
   if (!cached || script.cachedDataRejected) {
-    const tmp = `${cacheFile}.${process.pid}.tmp`;
     try {
       const data = script.createCachedData();
-      fs.writeFileSync(tmp, Buffer.concat([Buffer.from(`${MAGIC}|${sourceId(st)}|${sha256(data)}\n`, 'latin1'), data]), { mode: 0o600 });
-      fs.renameSync(tmp, cacheFile);
+      writeFileAtomic(cacheFile, Buffer.concat([Buffer.from(`${MAGIC}|${sourceId(st)}|${sha256(data)}\n`, 'latin1'), data]));
     } catch {
-      try {
-        fs.rmSync(tmp, { force: true }); // a read-only install: every run compiles, as without a cache
-      } catch {}
+      /* a read-only install: every run compiles, as without a cache */
     }
   }
   return mod.exports;

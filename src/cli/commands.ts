@@ -7,16 +7,29 @@ import { gc, storeBytes } from '../core/upkeep/gc';
 import { storageUse } from '../core/upkeep/storageUse';
 import { StoreBusyError } from '../core/storeFiles/lock';
 import { rewind } from '../core/rewind/apply';
-import { CallNotFoundError, CheckpointNotFoundError, makePlan, type Plan, planJson, rewindCountsOf } from '../core/rewind/plan';
-import { FilterNotFoundError } from '../core/rewind/filters';
+import {
+  AttemptInProgressError,
+  CallNotFoundError,
+  CheckpointNotFoundError,
+  leftAloneJson,
+  makePlan,
+  type Plan,
+  planJson,
+  rewindCountsOf,
+} from '../core/rewind/plan';
+import { checkFilters, FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
+import { type Attempt, buildAttempts } from '../core/timeline/attempts';
+import { diffPoints, PointNotFoundError, resolvePoint } from '../core/timeline/compare';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreDamagedError, StoreFormatError } from '../core/storeFiles/storeFormat';
 import type { EditOrigin } from '../core/rewind/safety';
 import { BEFORE_CALL } from '../core/timeline/timeline';
 import { verifyStore } from '../core/upkeep/verify';
-import { type Reason, REASONS, yourEditWords } from '../shared/reasons';
+import { LEFT_ALONE, type Reason, REASONS, yourEditWords } from '../shared/reasons';
+import { REWIND_SESSION } from '../core/timeline/changeSet';
 import { runConversation } from './conversation';
+import { printStatus } from './status';
 import { EXIT, UsageError, fail, out } from './output';
 import { storeFromArgs } from './storeArg';
 import { oneLine, rewindCountWords } from '../shared/text';
@@ -32,12 +45,18 @@ Usage:
   agent-rewind plan --to <checkpoint> [--json]    dry run: what a rewind would do (touches nothing)
   agent-rewind rewind --to <checkpoint> [--force] [--json]
   agent-rewind plan|rewind --before-call <tool call id> ...   to just before one tool call
+  agent-rewind diff <A> <B> [--path <file>]... [--json]
+                                                  what changed from point A to point B (touches nothing);
+                                                  a point is a checkpoint id, now (the disk), or attempt:<n>
+  agent-rewind attempts [--json]                  the attempts: each rewind followed by new work starts one
   agent-rewind checkpoint [--label <text>]        record a manual checkpoint
   agent-rewind verify [--json]                    check every blob and line of the store
   agent-rewind gc [--keep-days N] [--max-gb N] [--json]
                                                   drop old checkpoints (and the oldest ones beyond N GB),
                                                   sweep unused blobs
   agent-rewind storage [--json]                   what the store's space is spent on, by session and by age
+  agent-rewind status [--json]                    whether the store's resident recorder runs, and what the
+                                                  store holds
   agent-rewind conversation show (--transcript <path> | --session <id>) [--json]
   agent-rewind conversation fork (--transcript <path> | --session <id>) --before <prompt-id> [--json]
 
@@ -46,7 +65,9 @@ Options:
   --session <id>  (plan, rewind) only this session's changes;
                   (conversation show, fork) that session's log in the store, for agents whose
                   transcript cannot be read (instead of --transcript)
-  --path <file>   (plan, rewind) only this file (repeatable)
+  --path <file>   (plan, rewind, diff) only this file (repeatable)
+  --to <point>    (plan, rewind) a checkpoint id, or attempt:<n> (the end of attempt n: take files
+                  from it with --path)
 
 Exit codes: 0 ok, 1 error, 2 usage, 3 refused by the safety check, 4 refused conversation cut.`;
 
@@ -159,6 +180,7 @@ function printPlan(plan: Plan): void {
     for (const f of plan.files) out(`  ${f.action.padEnd(8)} +${f.insertions} -${f.deletions}${f.binary ? ' (binary)' : ''}  ${f.path}`);
   }
   printNotRestorable(plan);
+  printLeftAlone(plan);
   if (plan.blocked.length) {
     out(`\nBlocked (${plan.blocked.length}) — rewinding would overwrite work that is not the agent's:`);
     for (const b of plan.blocked) out(blockedLine(b));
@@ -201,6 +223,29 @@ function printNotRestorable(plan: Plan): void {
   if (plan.notRestorable.length === 0) return;
   out(`\nCannot restore (${plan.notRestorable.length}) — left as they are:`);
   for (const n of plan.notRestorable) out(`  ${n.path}: ${said(n.reason)}`);
+}
+
+/**
+ * Files a scoped rewind leaves that a whole rewind would write, one plain line each, and the ways
+ * to take them too: the whole rewind, or the file alone from a point.
+ */
+function printLeftAlone(plan: Plan): void {
+  if (plan.leftAlone.length === 0) return;
+  out(`\nLeft alone (${plan.leftAlone.length}) — this rewind does not change them:`);
+  for (const l of plan.leftAlone) {
+    const by =
+      l.reason === 'other-session' ? l.sessions.map((s) => (s === REWIND_SESSION ? 'an earlier rewind' : `session ${s}`)).join(', ') : '';
+    const chosen = l.with?.length ? ` (${l.with.join(', ')})` : '';
+    out(`  left alone: ${l.path} — ${LEFT_ALONE[l.reason].short(by)}${chosen}`);
+  }
+  const to = targetArg(plan);
+  const sessionScoped = plan.leftAlone.some((l) => l.reason === 'other-session');
+  out(
+    sessionScoped
+      ? `  To rewind them too: agent-rewind rewind ${to}  (without --session: every session's changes)`
+      : `  To rewind them too: agent-rewind rewind ${to}  (without --path), or add --path <file> for each`,
+  );
+  out(`  To take one file from a point: agent-rewind diff <point> now --path <file>, then agent-rewind rewind --to <point> --path <file>`);
 }
 
 function cmdPlan(args: string[]): number {
@@ -268,6 +313,7 @@ async function cmdRewind(args: string[]): Promise<number> {
             warnings: r.plan.warnings,
             notUndone: planJson(r.plan).notUndone,
             notRestorable: r.plan.notRestorable,
+            leftAlone: leftAloneJson(r.plan),
           },
           null,
           2,
@@ -275,9 +321,12 @@ async function cmdRewind(args: string[]): Promise<number> {
       );
     else {
       out(
-        `Nothing to rewind: the recorded files already match ${r.plan.target.call ? 'the moment before call' : 'checkpoint'} ${r.plan.target.id}.`,
+        r.plan.leftAlone.length
+          ? `Nothing rewound: every file this selection would change is left alone (below).`
+          : `Nothing to rewind: the recorded files already match ${r.plan.target.call ? 'the moment before call' : 'checkpoint'} ${r.plan.target.id}.`,
       );
       printNotRestorable(r.plan);
+      printLeftAlone(r.plan);
     }
     return EXIT.ok;
   }
@@ -294,6 +343,7 @@ async function cmdRewind(args: string[]): Promise<number> {
           warnings: r.plan.warnings,
           notUndone: planJson(r.plan).notUndone,
           notRestorable: r.plan.notRestorable,
+          leftAlone: leftAloneJson(r.plan),
         },
         null,
         2,
@@ -306,6 +356,7 @@ async function cmdRewind(args: string[]): Promise<number> {
     );
     for (const f of r.files) out(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
     printNotRestorable(r.plan);
+    printLeftAlone(r.plan);
     if (r.plan.notUndone.length) out(`Not undone: ${r.plan.notUndone.map((n) => `${n.tool}: ${n.summary}`).join('; ')}`);
     out(`Undo this rewind: ${undo}`);
   }
@@ -404,6 +455,84 @@ function cmdStorage(args: string[]): number {
   return EXIT.ok;
 }
 
+function cmdDiff(args: string[]): number {
+  const { values, positionals } = parse(args, { path: { type: 'string', multiple: true } });
+  if (positionals.length !== 2)
+    throw new UsageError(
+      `diff compares two points, ${positionals.length < 2 ? `${positionals.length ? 'one was' : 'none were'} given` : `${positionals.length} were given`}: agent-rewind diff <A> <B>, each a checkpoint id, now, or attempt:<n>.`,
+    );
+  const [a, b] = positionals as [string, string];
+  const store = openStore(args);
+  const records = store.read().records;
+  const tree = buildAttempts(records);
+  const from = resolvePoint(records, a, tree);
+  const to = resolvePoint(records, b, tree);
+  const paths = values.path?.map((p) => path.resolve(process.cwd(), p));
+  if (paths?.length) checkFilters(records, { paths });
+  const d = diffPoints(
+    records,
+    from,
+    to,
+    { content: (h) => store.content(h), maxFileBytes: store.config().maxFileBytes, hashOf: (x) => store.hashOf(x) },
+    paths,
+  );
+  if (values.json) {
+    out(JSON.stringify({ from: a, to: b, files: d.files }, null, 2));
+    return EXIT.ok;
+  }
+  if (d.files.length === 0) {
+    out(`No recorded file differs between ${a} and ${b}.`);
+    return EXIT.ok;
+  }
+  out(`From ${a} to ${b}: ${d.files.length} file(s)`);
+  for (const f of d.files)
+    out(`  ${f.change.padEnd(8)} ${f.tooLarge ? '(too large to compare)' : f.binary ? '(binary)' : `+${f.plus} -${f.minus}`}  ${f.path}`);
+  return EXIT.ok;
+}
+
+function attemptJson(a: Attempt) {
+  return {
+    n: a.n,
+    point: `attempt:${a.n}`,
+    current: a.current,
+    parent: a.parent ?? null,
+    branchedAt: a.branchedAt ?? a.branchedAtCall ?? null,
+    start: a.start.id || null,
+    end: a.end?.id ?? null,
+    left: a.end ? iso(a.end.time) : null,
+    prompts: a.prompts.map((p) => ({ id: p.id, label: p.label, time: iso(p.time), session: p.session ?? null })),
+    sessions: a.sessions,
+    agents: a.agents,
+    files: a.files,
+  };
+}
+
+function cmdAttempts(args: string[]): number {
+  const { values } = parse(args, {});
+  const store = openStore(args);
+  const tree = buildAttempts(store.timeline().records);
+  const list = tree.attempts.map(attemptJson);
+  if (values.json) {
+    out(JSON.stringify(list, null, 2));
+    return EXIT.ok;
+  }
+  if (list.length === 0) {
+    out('No attempts recorded yet: an attempt begins with the first prompt.');
+    return EXIT.ok;
+  }
+  for (const a of list) {
+    const where = a.parent ? `branched from attempt ${a.parent} at ${a.branchedAt}` : 'the first';
+    const state = a.current ? 'in progress' : `left ${a.left} (its end: ${a.end})`;
+    out(
+      `attempt:${a.n}  ${where}; ${a.prompts.length} prompt(s), ${a.files.length} file(s); ${state}${a.prompts[0] ? `  "${oneLine(a.prompts[0].label, 60)}"` : ''}`,
+    );
+  }
+  out(
+    '\nCompare two: agent-rewind diff attempt:<n> attempt:<m>. Take a file from one: agent-rewind rewind --to attempt:<n> --path <file>.',
+  );
+  return EXIT.ok;
+}
+
 const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   checkpoints: cmdCheckpoints,
   plan: cmdPlan,
@@ -412,6 +541,9 @@ const COMMANDS: Record<string, (args: string[]) => number | Promise<number>> = {
   verify: cmdVerify,
   gc: cmdGc,
   storage: cmdStorage,
+  status: (args) => printStatus(openStore(args), !!parse(args, {}).values.json),
+  diff: cmdDiff,
+  attempts: cmdAttempts,
   conversation: (args) => runConversation(args, openStore),
 };
 
@@ -437,6 +569,8 @@ export async function runCommand(command: string | undefined, args: string[]): P
       e instanceof CheckpointNotFoundError ||
       e instanceof CallNotFoundError ||
       e instanceof FilterNotFoundError ||
+      e instanceof PointNotFoundError ||
+      e instanceof AttemptInProgressError ||
       e instanceof StoreBusyError
     )
       return fail(e, EXIT.error);

@@ -4,12 +4,12 @@
 // prints nothing — except re-grounding context (a resumed fork at SessionStart; after a files-only
 // rewind, at the session's next SessionStart or UserPromptSubmit): the agent is never blocked.
 // Bad input goes to <store>/errors.log.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseClaudePayload } from '../agents/claude/hookPayload';
 import type { HookContext } from '../agents/common/payload';
 import { detectAgent } from '../agents/detect';
 import type { AdapterResult } from '../recording/events';
+import type { ChangeSource } from '../recording/changeSource';
 import { firstDelivery, sweepDedupe } from '../recording/dedupe';
 import { clearPairs, pairCall } from '../recording/pairCalls';
 import { record } from '../recording/recorder';
@@ -19,6 +19,14 @@ import { announceWriter } from '../core/storeFiles/lock';
 import { logStoreError, Store } from '../core/store';
 import { NotAStoreError } from '../core/storeFiles/workspaceStore';
 import { storeFromArgs } from './storeArg';
+import { HOOK_STDIN_DEADLINE_MS, MAX_PAYLOAD, readStdin, type StdinResult } from './stdin';
+import type { LogRecord } from '../core/storeFiles/records';
+
+export { HOOK_STDIN_DEADLINE_MS };
+
+/** `agent-rewind resident`: in this bundle, so the resident records with this very code (loaded only there). */
+export const runResident = (args: string[], bundleFile: string): Promise<number> =>
+  (require('./resident') as typeof import('./resident')).runResident(args, bundleFile);
 
 // Loaded only by hooks that carry a shell call.
 const shellCapture = () => require('../recording/shellCapture') as typeof import('../recording/shellCapture');
@@ -50,70 +58,15 @@ const ALIASES: Readonly<Record<string, string>> = {
   augment: 'auggie',
 };
 
-/** Max bytes of stdin we accept: a payload carries a Write's whole content; beyond this it is bad input. */
-const MAX_PAYLOAD = 64 * 1024 * 1024;
-
 /**
- * How long the hook waits for its stdin to close. An agent that never closes it (or a stuck pipe)
- * must not hang: after this the hook gives up, logs it and exits 0 — inside the 20 s we promise. Not
- * shorter: on a loaded machine a hook process can wait many seconds for a payload its agent already wrote.
+ * The whole hook: stdin (unless the forwarding hook already read it: `given`), then the payload into
+ * the store. `redelivered`: a resident recorder took this payload and died before appending it
+ * (forward.ts), so a dedupe marker it left is its own and must not drop the payload.
  */
-export const HOOK_STDIN_DEADLINE_MS = 18000;
-
-type StdinResult = { kind: 'ok'; text: string } | { kind: 'timeout' } | { kind: 'too-large' } | { kind: 'error'; message: string };
-
-/**
- * At the deadline, what the pipe holds right now, read without waiting: on a starved machine the
- * whole payload and its end can be sitting in the pipe while the event loop never got to them. The
- * payload when its end is there; null when the writer really has not closed stdin (EAGAIN).
- */
-function drainNow(chunks: Buffer[], total: number): StdinResult | null {
-  const buf = Buffer.allocUnsafe(1 << 16);
-  try {
-    for (;;) {
-      const n = fs.readSync(0, buf, 0, buf.length, null);
-      if (n === 0) return { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') };
-      total += n;
-      if (total > MAX_PAYLOAD) return { kind: 'too-large' };
-      chunks.push(Buffer.from(buf.subarray(0, n)));
-    }
-  } catch {
-    return null; // EAGAIN: nothing more, and no end: the writer is still holding stdin open
-  }
-}
-
-/** Reads stdin to its end, asynchronously (no busy wait on a non-blocking pipe), within the deadline. */
-function readStdin(deadlineMs: number): Promise<StdinResult> {
-  return new Promise((resolve) => {
-    const input = process.stdin;
-    const chunks: Buffer[] = [];
-    let total = 0;
-    let settled = false;
-    const finish = (r: StdinResult) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      input.removeAllListeners('data');
-      if (r.kind !== 'ok') input.destroy(); // let the process end with the pipe still open
-      resolve(r);
-    };
-    // On a starved machine the timer and the pipe's data become due together, and timers run first
-    // in a loop turn: give the I/O poll of that turn its chance before giving up.
-    const timer = setTimeout(() => setImmediate(() => finish(drainNow(chunks, total) ?? { kind: 'timeout' })), deadlineMs);
-    input.on('data', (d: Buffer) => {
-      total += d.length;
-      if (total > MAX_PAYLOAD) finish({ kind: 'too-large' });
-      else chunks.push(d);
-    });
-    input.on('end', () => finish({ kind: 'ok', text: Buffer.concat(chunks).toString('utf8') }));
-    input.on('error', (e) => finish({ kind: 'error', message: e.message }));
-  });
-}
-
-export async function runHook(args: string[]): Promise<number> {
+export async function runHook(args: string[], given?: StdinResult, redelivered = false): Promise<number> {
   const agent = args[0];
   const dir = storeFromArgs(args.slice(1));
-  const input = await readStdin(HOOK_STDIN_DEADLINE_MS); // read even when we record nothing: the agent's write never fails
+  const input = given ?? (await readStdin(HOOK_STDIN_DEADLINE_MS)); // read even when we record nothing: the agent's write never fails
   if (input.kind !== 'ok') {
     if (dir)
       logOpening(
@@ -126,7 +79,9 @@ export async function runHook(args: string[]): Promise<number> {
       );
     return 0;
   }
-  return recordPayload(agent, args, dir, input.text);
+  const context = recordPayload(agent, args, dir, input.text, { env: process.env, redelivered });
+  if (context) process.stdout.write(context);
+  return 0;
 }
 
 /** `--root <dir>` (repeatable): workspace folders named on the hook's command line. */
@@ -149,22 +104,44 @@ function logOpening(dir: string, message: string): void {
   }
 }
 
-/** The synchronous rest of the hook: one payload into the store. Never throws. */
-function recordPayload(named: string | undefined, args: readonly string[], dir: string | null, text: string): number {
+export interface PayloadOptions {
+  /** The hook process's environment (the resident records with the forwarding hook's). */
+  env: NodeJS.ProcessEnv;
+  /** Called with the lines just before they are appended (the resident tells its hook: forward.ts). */
+  beforeAppend?: (records: readonly LogRecord[]) => void;
+  /** See runHook. */
+  redelivered?: boolean;
+  /** The resident's file watcher, settled (recording/changeSource.ts); hook processes have none. */
+  changes?: ChangeSource;
+}
+
+/**
+ * The synchronous rest of the hook: one payload into the store — run by the hook process itself, or
+ * by the resident recorder for a hook that forwarded it (resident.ts): the same code, the same lines.
+ * Returns the deliberate context to print ('' for none). Never throws.
+ */
+export function recordPayload(
+  named: string | undefined,
+  args: readonly string[],
+  dir: string | null,
+  text: string,
+  opts: PayloadOptions,
+): string {
   let store: Store | null = null;
   let shell = false;
+  let context = '';
   try {
-    if (!dir) return 0; // nowhere to record or to log: stay silent
+    if (!dir) return ''; // nowhere to record or to log: stay silent
     try {
       store = Store.open(dir, { create: true });
     } catch (e) {
       // A folder that is not a store (someone's documents): nothing of ours goes into it, not even
       // errors.log, and stderr stays quiet as always — the trace is the refusal itself, which the CLI
       // (exit 1) and VS Code (store unusable) state each time anyone looks at this store.
-      if (e instanceof NotAStoreError) return 0;
+      if (e instanceof NotAStoreError) return '';
       // A store that cannot be opened (a damaged store.json): the agent goes on; the trace names the file.
       logStoreError(dir, `hook ${named ?? ''}: ${(e as Error).message}`);
-      return 0;
+      return '';
     }
     const roots = rootsFromArgs(args);
     if (roots.length) store.addRoots(roots);
@@ -174,19 +151,23 @@ function recordPayload(named: string | undefined, args: readonly string[], dir: 
     const adapter = name ? ADAPTERS[name] : undefined;
     if (!name || !adapter) {
       store.logError(`hook: unknown agent "${named ?? ''}"; known: ${[...Object.keys(ADAPTERS), ...Object.keys(ALIASES)].join(', ')}`);
-      return 0;
+      return '';
     }
-    const agent = detectAgent(name, text);
-    const r = (ADAPTERS[agent] ?? adapter)(text, { ...(event ? { event } : {}), env: process.env, cwd: process.cwd() });
+    const agent = detectAgent(name, text, opts.env);
+    const r = (ADAPTERS[agent] ?? adapter)(text, {
+      ...(event ? { event } : {}),
+      env: opts.env,
+      cwd: process.cwd(), // in the resident too: it works in the hook's folder (resident.ts)
+    });
     if (r.kind === 'bad') {
       store.logError(`hook ${agent}: ${r.reason}`, { payload: text.slice(0, 500) });
-      return 0;
+      return '';
     }
-    if (r.kind === 'ignore') return 0;
+    if (r.kind === 'ignore') return '';
     const boundary =
       r.event.type === 'session_start' || r.event.type === 'prompt' || r.event.type === 'session_end' || r.event.type === 'stop';
     if (boundary) sweepDedupe(store);
-    if (!firstDelivery(store, r.event, r.stamp)) return 0; // the same event from a second hook file
+    if (!opts.redelivered && !firstDelivery(store, r.event, r.stamp)) return ''; // the same event from a second hook file
     pairCall(store, r.event);
     // Shell capture's git question, started now so git runs while we do the rest.
     shell = (r.event.type === 'before_tool' || r.event.type === 'after_tool') && r.event.shell;
@@ -203,16 +184,20 @@ function recordPayload(named: string | undefined, args: readonly string[], dir: 
     const done = announceWriter(store.dir);
     try {
       fault('hook.record');
-      record(store, r.event, { roots });
+      record(store, r.event, {
+        roots,
+        ...(opts.beforeAppend ? { beforeAppend: opts.beforeAppend } : {}),
+        ...(opts.changes ? { changes: opts.changes } : {}),
+      });
       if (boundary && !(r.event.type === 'stop' && r.event.subagent)) clearPairs(store, r.event.session);
     } finally {
       done();
     }
-    if (regrounding) process.stdout.write(deliverRegrounding(store, regrounding) + '\n');
+    if (regrounding) context = deliverRegrounding(store, regrounding) + '\n';
   } catch (e) {
     if (store) store.logError(`hook: ${(e as Error).message}`, { stack: (e as Error).stack?.split('\n').slice(0, 4).join(' | ') });
   } finally {
     if (shell) shellCapture().cancelShellPrefetch();
   }
-  return 0;
+  return context;
 }

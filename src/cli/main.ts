@@ -1,7 +1,10 @@
 // dist/cli.js: the `agent-rewind` entry. Kept tiny: the hook path (run on every agent tool call)
-// loads only dist/hook.js; every other command loads dist/commands.js.
+// first hands its payload to the store's resident recorder (forward.ts: nothing of the recording
+// code is loaded for that) and loads dist/hook.js only to record the payload itself; every other
+// command loads dist/commands.js.
 import * as path from 'node:path';
 import { requireCached } from './codeCache';
+import { forwardHook, startResident } from './forward';
 
 const [, , command, ...rest] = process.argv;
 
@@ -12,13 +15,25 @@ for (const stream of [process.stdout, process.stderr])
     throw e;
   });
 
+/** The hook bundle, with V8's code cache (codeCache.ts): loaded by hooks that record themselves, and by the resident. */
+const hookBundle = () => requireCached<typeof import('./hook')>(path.join(__dirname, 'hook.js'));
+
 if (command === 'hook') {
-  // With V8's code cache (codeCache.ts): this process starts on every agent tool call.
-  const { runHook } = requireCached<typeof import('./hook')>(path.join(__dirname, 'hook.js'));
-  // A stdin never closed is let go of by runHook at its deadline, so the process ends either way.
-  void runHook(rest).then((code) => {
-    process.exitCode = code;
+  void forwardHook(rest, path.join(__dirname, 'hook.js')).then(async (r) => {
+    if (r.kind === 'recorded') {
+      if (r.context) process.stdout.write(r.context);
+      return;
+    }
+    // A stdin never closed is let go of by runHook (or forwardHook) at its deadline, so the process ends either way.
+    process.exitCode = await hookBundle().runHook(rest, r.input, r.redelivered);
+    if (r.start && r.dir) startResident(__filename, r.dir);
   });
+} else if (command === 'resident') {
+  void hookBundle()
+    .runResident(rest, path.join(__dirname, 'hook.js'))
+    .then((code) => {
+      process.exitCode = code;
+    });
 } else {
   const { runCommand } = requireCached<typeof import('./commands')>(path.join(__dirname, 'commands.js'));
   void runCommand(command, rest).then((code) => {

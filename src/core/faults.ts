@@ -1,7 +1,8 @@
 // Fault points for the kill tests (test/faults). `AGENT_REWIND_FAULT=<point>:<n>[,<point>:<n>…]`
 // makes the process SIGKILL itself at the n-th time (1-based) it reaches the named point, so a
 // test can stop a real `agent-rewind` process at an exact step instead of hoping a timer lands
-// there. Unset (always, outside tests), `fault` is a no-op and `faultsArmed` is false: nothing is
+// there. `<point>:<n>:stop` stops it there instead (SIGSTOP): the test does what must happen
+// meanwhile, then lets it go on (SIGCONT). Unset (always, outside tests), `fault` is a no-op and `faultsArmed` is false: nothing is
 // parsed, counted or slowed down.
 //
 // Points (where the process dies, i.e. what has happened already when it does):
@@ -21,25 +22,31 @@
 
 export const faultsArmed: boolean = !!process.env.AGENT_REWIND_FAULT;
 
-let counts: Map<string, { at: number; seen: number }> | undefined;
+interface Armed {
+  at: number;
+  seen: number;
+  signal: 'SIGKILL' | 'SIGSTOP';
+}
 
-function parse(spec: string): Map<string, { at: number; seen: number }> {
-  const m = new Map<string, { at: number; seen: number }>();
+let counts: Map<string, Armed> | undefined;
+
+function parse(spec: string): Map<string, Armed> {
+  const m = new Map<string, Armed>();
   for (const part of spec.split(',')) {
-    const [name, n] = part.trim().split(':');
+    const [name, n, how] = part.trim().split(':');
     const at = Number(n ?? 1);
-    if (name && Number.isInteger(at) && at > 0) m.set(name, { at, seen: 0 });
+    if (name && Number.isInteger(at) && at > 0) m.set(name, { at, seen: 0, signal: how === 'stop' ? 'SIGSTOP' : 'SIGKILL' });
   }
   return m;
 }
 
-/** Kills this process (SIGKILL, no clean-up of any kind) at the armed occurrence of `point`. */
+/** Kills this process (SIGKILL, no clean-up of any kind), or stops it, at the armed occurrence of `point`. */
 export const fault: (point: string) => void = faultsArmed
   ? (point) => {
       counts ??= parse(process.env.AGENT_REWIND_FAULT ?? '');
       const c = counts.get(point);
       if (!c) return;
       c.seen++;
-      if (c.seen === c.at) process.kill(process.pid, 'SIGKILL');
+      if (c.seen === c.at) process.kill(process.pid, c.signal);
     }
   : () => {};

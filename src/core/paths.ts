@@ -28,8 +28,18 @@ export function checkAbsolutePath(p: unknown, platform: Platform = currentPlatfo
  * (macOS and Windows defaults) fold case; Windows also folds separators.
  */
 export function pathKey(p: string, platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'win32') return p.replace(/\//g, '\\').toLowerCase();
+  if (platform === 'win32') return withoutLongPrefix(p.replace(/\//g, '\\')).toLowerCase();
   if (platform === 'darwin') return p.normalize('NFC').toLowerCase();
+  return p;
+}
+
+/**
+ * A Windows path without its long-path prefix: `\\?\C:\x` names the same file as `C:\x`, and
+ * `\\?\UNC\server\share\x` the same as `\\server\share\x` (agents and tools send either).
+ */
+function withoutLongPrefix(p: string): string {
+  if (/^\\\\\?\\UNC\\/i.test(p)) return '\\\\' + p.slice(8);
+  if (/^\\\\\?\\[a-zA-Z]:\\/.test(p)) return p.slice(4);
   return p;
 }
 

@@ -3,6 +3,7 @@
 // source files and conversations.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { errCode, writeFileAtomic } from './storeFiles/fsx';
 import { BlobStore, sha256 } from './storeFiles/blobs';
 import { readConfig, type StoreConfig } from './storeFiles/config';
 import { readDisk } from './workspace/disk';
@@ -121,18 +122,11 @@ export class Store {
 
   private writeMeta(meta: StoreMeta, exclusive = false): void {
     const file = path.join(this.dir, 'store.json');
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(meta, null, 2) + '\n', { mode: 0o600 });
-    if (exclusive) {
-      // Two hooks creating the same store at once: the first one's store.json wins.
-      try {
-        fs.linkSync(tmp, file);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      }
-      fs.unlinkSync(tmp);
-    } else {
-      fs.renameSync(tmp, file);
+    try {
+      writeFileAtomic(file, JSON.stringify(meta, null, 2) + '\n', { exclusive });
+    } catch (e) {
+      // Two hooks creating the same store at once (`exclusive`): the first one's store.json wins.
+      if (!exclusive || errCode(e) !== 'EEXIST') throw e;
     }
     this.cachedMeta = undefined;
   }

@@ -27,6 +27,10 @@ export const CMD = {
   loadMore: 'agentRewind.loadMore',
   revealStoreFolder: 'agentRewind.revealStoreFolder',
   moveStoreAside: 'agentRewind.moveStoreAside',
+  compareWithCurrent: 'agentRewind.compareWithCurrent',
+  compareWith: 'agentRewind.compareWith',
+  switchToAttempt: 'agentRewind.switchToAttempt',
+  takeFromAttempt: 'agentRewind.takeFromAttempt',
 } as const;
 
 export type CommandId = (typeof CMD)[keyof typeof CMD];

@@ -72,9 +72,9 @@ const KEEP_OLD_STORE = 'agentRewind.keepOldStore';
 const TOLD_OLD_STORE = 'agentRewind.toldOldStore';
 
 /** Said once per workspace and old store: the setting now names a parent, and what to do about it. */
-function tellOldStore(context: vscode.ExtensionContext, oldStore: string, output: vscode.OutputChannel): void {
+function tellOldStore(context: vscode.ExtensionContext, oldStore: string, output: vscode.LogOutputChannel): void {
   const message = `agentRewind.storeDirectory (${oldStore}) is a store from an earlier version: the setting now names a parent folder, so this workspace's recordings go to a new store inside it and the old ones are not shown. Keep using the old store for this workspace, or set storeDirectory to an empty folder (and connect your agents again).`;
-  output.appendLine(message);
+  output.warn(message);
   if (context.workspaceState.get<string>(TOLD_OLD_STORE) === oldStore) return;
   void context.workspaceState.update(TOLD_OLD_STORE, oldStore);
   void vscode.window.showInformationMessage(message, 'Keep Using the Old Store', 'Open Settings').then(async (pick) => {
@@ -89,7 +89,8 @@ function tellOldStore(context: vscode.ExtensionContext, oldStore: string, output
 export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const t0 = performance.now();
   const api: AgentRewindApi = { storeDir: undefined, activationMs: 0 };
-  const output = vscode.window.createOutputChannel('Agent Rewind');
+  // A log channel: levels and timestamps by VS Code, and the user's chosen log level decides what shows.
+  const output = vscode.window.createOutputChannel('Agent Rewind', { log: true });
   context.subscriptions.push(output);
   const setContext = (key: string, value: unknown) => void vscode.commands.executeCommand('setContext', key, value);
 
@@ -112,7 +113,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     for (const id of Object.values(CMD) as CommandId[]) {
       context.subscriptions.push(
         vscode.commands.registerCommand(id, () =>
-          vscode.window.showInformationMessage('Agent Rewind records agents working in a folder: open a folder first.'),
+          vscode.window.showInformationMessage(vscode.l10n.t('Agent Rewind records agents working in a folder: open a folder first.')),
         ),
       );
     }
@@ -140,12 +141,12 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const syncConfig = () => {
     if (!store.exists()) return;
     for (const problem of writeStoreConfig(store.dir, readSettings()) ?? []) {
-      output.appendLine(`Settings: ${problem}`);
+      output.warn(`Settings: ${problem}`);
       store.logError(`settings: ${problem}`);
     }
     if (!toldWorkspaceOverrides && workspaceSetsEffectOverrides()) {
       toldWorkspaceOverrides = true;
-      output.appendLine(
+      output.warn(
         "Settings: this workspace's agentRewind.effectOverrides is ignored: only your user settings decide what a rewind lists as not undone and which compensation commands it offers.",
       );
     }
@@ -158,7 +159,11 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   if (rec) {
     void vscode.window
       .showWarningMessage(
-        `An interrupted rewind was finished: ${rec.written.length} file(s) had been written, ${rec.notWritten.length} had not. Undo it to get back to how things were before it.`,
+        vscode.l10n.t(
+          'An interrupted rewind was finished: {0} file(s) had been written, {1} had not. Undo it to get back to how things were before it.',
+          rec.written.length,
+          rec.notWritten.length,
+        ),
         'Undo Interrupted Rewind',
       )
       .then((p) => p && reporter.applyAndReport(rec.checkpoint));
@@ -175,7 +180,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     }
     model.reload();
   });
-  const log = (line: string) => output.appendLine(line);
+  const log = (line: string) => output.info(line);
   const workerFile = path.join(context.extensionPath, 'dist', 'offHostWorker.js');
   // What the views need (transcripts, line counts of file rows) is made in a worker thread of its own,
   // so a long clean-up in the other never holds the views up.
@@ -197,7 +202,8 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     model.onDidChange,
     (p) => model.relative(p),
     { index: steps, stats: rowStats },
-    (work) => void vscode.window.withProgress({ location: { viewId: VIEW.conversation }, title: 'Reading transcripts' }, () => work),
+    (work) =>
+      void vscode.window.withProgress({ location: { viewId: VIEW.conversation }, title: vscode.l10n.t('Reading transcripts') }, () => work),
   );
   // Transcripts grow without a hook event (assistant replies): notice it with a cheap stat poll.
   let printed = source.fingerprint(conversation.all);
@@ -258,7 +264,9 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
       if (e.affectsConfiguration('agentRewind.storeDirectory') && storeDirFor(context)?.dir !== store.dir) {
         void vscode.window
           .showInformationMessage(
-            'Agent Rewind will use the new store folder after a reload. Connected agents keep recording to the old one until you connect them again.',
+            vscode.l10n.t(
+              'Agent Rewind will use the new store folder after a reload. Connected agents keep recording to the old one until you connect them again.',
+            ),
             'Reload Window',
           )
           .then((p) => p && vscode.commands.executeCommand('workbench.action.reloadWindow'));
@@ -300,7 +308,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     try {
       if (connected.length) cli();
     } catch (e) {
-      output.appendLine(`Could not refresh the hook CLI copy: ${(e as Error).message}`);
+      output.warn(`Could not refresh the hook CLI copy: ${(e as Error).message}`);
     }
   }, 2000).unref?.();
   const settings = readSettings();
@@ -314,9 +322,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
 
   Object.assign(api, { model, files, conversation, steps, preview, service, planner, viewWorker, lineStats, rewinder, status, agents });
   api.activationMs = performance.now() - t0;
-  output.appendLine(
-    `Agent Rewind ${context.extension.packageJSON.version} active in ${api.activationMs.toFixed(1)} ms; store ${store.dir}`,
-  );
+  output.info(`Agent Rewind ${context.extension.packageJSON.version} active in ${api.activationMs.toFixed(1)} ms; store ${store.dir}`);
   return api;
 }
 

@@ -9,6 +9,11 @@
 // Cost: one lstat per recorded path; the content is read and hashed only where size, mtime or mode
 // moved. Paths nobody recorded are not looked at (a rewind never touches them), and paths of calls
 // still in flight (their tool is writing them right now) are left to that call's own `after`.
+// With a file watcher that vouches (the resident recorder, ./changeSource.ts), only the recorded
+// paths it names as changed since this process's previous look are stat'ed — plus every path that
+// look left unsettled (in flight, a rewind writing it, a snapshot that failed) and every path in a
+// folder it does not watch. At the previous look every other path matched its record, and every
+// record written since was taken from the disk, so a path nobody touched since still matches.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from '../core/storeFiles/blobs';
@@ -17,6 +22,7 @@ import type { LogRecord, SnapRecord } from '../core/storeFiles/records';
 import { readJournal } from '../core/rewind/journal';
 import type { Store } from '../core/store';
 import { sameExec } from '../core/timeline/timeline';
+import type { ChangeSource, ChangeToken } from './changeSource';
 import type { EventBase } from './events';
 
 /** True when the disk at `p` may differ from the record `r` (cheap: a stat; content only when the stat moved). */
@@ -79,18 +85,65 @@ function inflightPaths(store: Store): Set<string> {
   return out;
 }
 
+/** Per store: the watcher's tokens taken before this process's last look, and the paths it left unsettled. */
+const lastLook = new Map<string, { tokens: Map<string, ChangeToken>; recheck: Set<string> }>();
+
+/** Boundary observations this process ran with a watcher at hand: narrowed to its paths, or whole. */
+export const watchedLooks = { narrowed: 0, whole: 0 };
+
+/** A test for "the watcher vouches this path is unchanged since the last look", or null (look at every path). */
+function vouchedSince(store: Store, source: ChangeSource | undefined): ((p: string) => boolean) | null {
+  const prev = source ? lastLook.get(store.dir) : undefined;
+  if (!source || !prev) return null;
+  const watched: { root: string; base: string; paths: ReadonlySet<string> }[] = [];
+  for (const [root, token] of prev.tokens) {
+    const paths = source.changedSince(root, token);
+    if (paths) watched.push({ root, base: root + path.sep, paths });
+  }
+  if (!watched.length) return null;
+  return (p) => {
+    if (prev.recheck.has(p)) return false;
+    const w = watched.find((x) => p.startsWith(x.base));
+    return !!w && !w.paths.has(p) && source.covers(w.root, path.dirname(p));
+  };
+}
+
+function tokensNow(store: Store, source: ChangeSource | undefined): Map<string, ChangeToken> {
+  const out = new Map<string, ChangeToken>();
+  if (!source) return out;
+  for (const root of store.roots()) {
+    const t = source.token(root);
+    if (t) out.set(root, t);
+  }
+  return out;
+}
+
 /**
  * The `observed` snapshots for a boundary. `pending` are lines this hook writes first (repaired
  * `after`s of calls whose PostToolUse never came): they count as the latest record of their paths.
  */
-export function observeBoundary(store: Store, e: EventBase, pending: readonly LogRecord[] = [], time = Date.now()): SnapRecord[] {
+export function observeBoundary(
+  store: Store,
+  e: EventBase,
+  pending: readonly LogRecord[] = [],
+  time = Date.now(),
+  source?: ChangeSource,
+): SnapRecord[] {
+  const vouched = vouchedSince(store, source);
+  if (source) watchedLooks[vouched ? 'narrowed' : 'whole']++;
+  const tokens = tokensNow(store, source); // before the look: what changes during it is named next time
+  const recheck = new Set<string>();
   const latest = store.latestSnaps();
   for (const r of pending) if (r.t === 'snap') latest.shadow(r);
   const skip = inflightPaths(store);
   const maxBytes = store.config().maxFileBytes;
-  const out: SnapRecord[] = [];
+  let out: SnapRecord[] = [];
   latest.forEach((p, state, plain) => {
-    if (skip.has(p)) return;
+    if (skip.has(p)) {
+      recheck.add(p);
+      return;
+    }
+    if (vouched?.(p)) return;
     if (plain) {
       // The common case, answered by one lstat and the cached columns: a regular file, unmoved.
       let st: fs.Stats | undefined;
@@ -111,6 +164,7 @@ export function observeBoundary(store: Store, e: EventBase, pending: readonly Lo
     if (!differsFromRecord(p, state(), maxBytes)) return;
     const s = store.snapshot(p, 'observed', { origin: 'user', session: e.session, time });
     if (s) out.push(s);
+    else recheck.add(p);
   });
   // A rewind writing right now (its journal is there): what we saw of its files is its work in
   // progress, and its own `rewind` snapshots will record the result. (One that finished meanwhile
@@ -118,7 +172,9 @@ export function observeBoundary(store: Store, e: EventBase, pending: readonly Lo
   const journal = out.length ? readJournal(store) : null;
   if (journal) {
     const writing = new Set(journal.writes.map((w) => w.path));
-    return out.filter((s) => !writing.has(s.path));
+    for (const p of writing) recheck.add(p);
+    out = out.filter((s) => !writing.has(s.path));
   }
+  if (source) lastLook.set(store.dir, { tokens, recheck });
   return out;
 }

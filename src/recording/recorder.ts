@@ -11,6 +11,7 @@ import { appendSessionEvent } from '../core/conversation/sessionLog';
 import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } from '../core/storeFiles/records';
 import { allowedRoots, sessionRoot } from '../core/workspace/roots';
 import type { Store } from '../core/store';
+import type { ChangeSource } from './changeSource';
 import type { AfterToolEvent, AgentEvent, BeforeToolEvent } from './events';
 import { clearInflight, markInflight, repairOrphans } from './inflight';
 import { observeBoundary } from './observe';
@@ -54,9 +55,9 @@ function callRecord(store: Store, e: BeforeToolEvent): { call: CallRecord; check
   return { call, checkpoint };
 }
 
-function observe(store: Store, e: AgentEvent, pending: readonly LogRecord[], now: number): LogRecord[] {
+function observe(store: Store, e: AgentEvent, pending: readonly LogRecord[], now: number, source?: ChangeSource): LogRecord[] {
   try {
-    return observeBoundary(store, e, pending, now);
+    return observeBoundary(store, e, pending, now, source);
   } catch (err) {
     store.logError(`observing the disk at ${e.type}: ${(err as Error).message}`);
     return [];
@@ -91,6 +92,13 @@ function afterOnlyLines(store: Store, e: AfterToolEvent, now: number): LogRecord
 export interface RecordOptions {
   /** Workspace folders named on the hook's command line (`--root`): a session in one of them is inside the workspace. */
   roots?: readonly string[];
+  /** Sees the lines just before their one append (the resident recorder tells its waiting hook: cli/resident.ts). */
+  beforeAppend?: (records: readonly LogRecord[]) => void;
+  /**
+   * What changed on disk, from the resident recorder's file watcher (./changeSource): shell capture
+   * and the boundary observation look only at those paths where it vouches. Settle it first.
+   */
+  changes?: ChangeSource;
 }
 
 /** Records one event. Synchronous: when it returns, its lines are in the file. */
@@ -104,7 +112,7 @@ export function record(store: Store, e: AgentEvent, opts: RecordOptions = {}): v
   const repair = boundary ? repairOrphans(store, e) : null;
   if (repair) lines.push(...repair.lines);
   // Then what changed on disk that nobody's tool recorded, so the boundary's checkpoint is the disk.
-  if (boundary) lines.push(...observe(store, e, lines, now));
+  if (boundary) lines.push(...observe(store, e, lines, now, opts.changes));
   switch (e.type) {
     case 'session_start':
     case 'prompt': {
@@ -118,11 +126,11 @@ export function record(store: Store, e: AgentEvent, opts: RecordOptions = {}): v
         if (where && where.root === null) {
           captureNote = `shell capture off: ${where.reason}; only the agent's file tools are recorded`;
           store.logError(captureNote, { session: e.session });
-        } else captureNote = shellCapture().captureSessionStart(store, e, explicit);
+        } else captureNote = shellCapture().captureSessionStart(store, e, explicit, opts.changes);
       }
       // An agent with no session start of its own (Cursor): its first prompt takes the baseline.
       if (e.type === 'prompt' && e.baseline && where?.root && !fs.existsSync(stateFile(store.dir, e.session)))
-        shellCapture().captureSessionStart(store, { ...e, type: 'session_start' }, explicit);
+        shellCapture().captureSessionStart(store, { ...e, type: 'session_start' }, explicit, opts.changes);
       const cp: CheckpointRecord = {
         t: 'checkpoint',
         id: newId(),
@@ -143,7 +151,7 @@ export function record(store: Store, e: AgentEvent, opts: RecordOptions = {}): v
       break;
     }
     case 'before_tool': {
-      if (e.shell) lines.push(...shellCapture().captureBeforeShell(store, e, explicit));
+      if (e.shell) lines.push(...shellCapture().captureBeforeShell(store, e, explicit, opts.changes));
       const { call, checkpoint } = callRecord(store, e);
       if (checkpoint) lines.push(checkpoint);
       lines.push(call);
@@ -159,7 +167,7 @@ export function record(store: Store, e: AgentEvent, opts: RecordOptions = {}): v
         lines.push(...afterOnlyLines(store, e, now));
         break;
       }
-      if (e.shell) lines.push(...shellCapture().captureAfterShell(store, e));
+      if (e.shell) lines.push(...shellCapture().captureAfterShell(store, e, opts.changes));
       for (const p of e.paths) {
         const s = store.snapshot(p, 'after', { ...meta, origin: 'agent', tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
         if (s) lines.push(s);
@@ -170,6 +178,7 @@ export function record(store: Store, e: AgentEvent, opts: RecordOptions = {}): v
     case 'session_end':
       break;
   }
+  if (lines.length) opts.beforeAppend?.(lines);
   store.append(lines);
   repair?.done();
   if (e.type === 'after_tool') clearInflight(store, e);

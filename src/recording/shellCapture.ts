@@ -23,7 +23,8 @@ import * as path from 'node:path';
 import { missingAncestors } from '../core/workspace/disk';
 import { readBlobs } from '../core/git/objects';
 import { isInside } from '../core/paths';
-import { createWithContent, processAlive, sleepMs } from '../core/storeFiles/lock';
+import { writeFileAtomic } from '../core/storeFiles/fsx';
+import { withFileLock } from '../core/storeFiles/lock';
 import type { LogRecord, SnapRecord } from '../core/storeFiles/records';
 import { baseline, finishPending, pendingCount } from '../core/scan/baseline';
 import { cancelPrefetch, prefetchScan } from '../core/scan/gitAssist';
@@ -34,6 +35,7 @@ import type { Entry } from '../core/scan/table';
 import { type Change, F_GITSTAT, F_LARGE, F_LINK, type ScanLimits, type ScanOptions, type ScanState } from '../core/scan/types';
 import { allowedRoots, outsideAllowed, sessionRoot } from '../core/workspace/roots';
 import type { Store } from '../core/store';
+import type { ChangeSource, ChangeToken } from './changeSource';
 import type { AfterToolEvent, BeforeToolEvent, EventBase, SessionStartEvent } from './events';
 
 /** How long SessionStart may spend copying dirty/untracked files before leaving the rest for later. */
@@ -67,6 +69,40 @@ function limitsOf(store: Store, root: string): ScanLimits {
 
 function optsOf(store: Store, root: string, storeContent: boolean): ScanOptions {
   return { storeDir: store.dir, limits: limitsOf(store, root), storeContent };
+}
+
+// ---- a file watcher's help (the resident recorder; hook processes have none)
+
+/**
+ * Per state file: the watcher's token taken just before the scan that produced the state as saved
+ * (identified by its `scanned` time). Only a state this process saved itself can be narrowed: one
+ * a hook saved meanwhile (the resident did not answer in time) has another `scanned`, and is scanned.
+ */
+const tokens = new Map<string, { scanned: number; token: ChangeToken }>();
+
+/** Scans this process ran with a watcher at hand: narrowed to its paths, or whole (for status and tests). */
+export const watchedScans = { narrowed: 0, whole: 0 };
+
+/** The paths the watcher vouches changed since this state was scanned, or undefined (scan). */
+function watchedChanges(source: ChangeSource | undefined, file: string, state: ScanState): ScanOptions['changed'] {
+  if (!source) return undefined;
+  const held = tokens.get(file);
+  const paths = held && held.scanned === state.scanned ? source.changedSince(state.root, held.token) : undefined;
+  if (!paths) {
+    watchedScans.whole++;
+    return undefined;
+  }
+  return { paths, covers: (dir) => source.covers(state.root, dir) };
+}
+
+function countScan(source: ChangeSource | undefined, changed: ScanOptions['changed'], narrowed: boolean | undefined): void {
+  if (source && changed) watchedScans[narrowed ? 'narrowed' : 'whole']++;
+}
+
+/** After saving `state`: the token taken before the scan that made it (none: the next call scans). */
+function keepToken(file: string, state: ScanState, token: ChangeToken | undefined): void {
+  if (token && !state.off) tokens.set(file, { scanned: state.scanned, token });
+  else tokens.delete(file);
 }
 
 export function offMessage(count: number, limit: number, store: Store): string {
@@ -107,11 +143,7 @@ function writeCaptureStatus(store: Store, s: CaptureStatus): void {
       .sort((a, b) => b.time - a.time)
       .slice(0, 50);
     const file = path.join(store.dir, STATUS);
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify({ sessions: Object.fromEntries(keep.map((k) => [k.session, k])) }, null, 2) + '\n', {
-      mode: 0o600,
-    });
-    fs.renameSync(tmp, file);
+    writeFileAtomic(file, JSON.stringify({ sessions: Object.fromEntries(keep.map((k) => [k.session, k])) }, null, 2) + '\n');
   } catch (e) {
     store.logError(`shell capture: could not write ${STATUS}: ${(e as Error).message}`);
   }
@@ -120,48 +152,8 @@ function writeCaptureStatus(store: Store, s: CaptureStatus): void {
 // ---- a per-session lock around load → scan → save (hooks of parallel calls)
 
 function withLock<T>(file: string, fn: () => T): T {
-  const lock = `${file}.lock`;
-  fs.mkdirSync(path.dirname(lock), { recursive: true, mode: 0o700 });
-  const deadline = Date.now() + 5000;
-  let held = false;
-  for (;;) {
-    try {
-      createWithContent(lock, String(process.pid)); // never an empty lock a killed hook leaves behind
-      held = true;
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') break;
-      let stale = false;
-      try {
-        const pid = Number(fs.readFileSync(lock, 'utf8'));
-        const age = Date.now() - fs.statSync(lock).mtimeMs;
-        stale = age > 60000 || (pid > 0 && !processAlive(pid)) || (!pid && age > 2000);
-      } catch {
-        stale = false;
-      }
-      if (stale) {
-        try {
-          fs.unlinkSync(lock);
-        } catch {
-          /* someone else took it over */
-        }
-        continue;
-      }
-      if (Date.now() > deadline) break; // never block the agent: go on without the lock
-      sleepMs(15);
-    }
-  }
-  try {
-    return fn();
-  } finally {
-    if (held) {
-      try {
-        fs.unlinkSync(lock);
-      } catch {
-        /* gone */
-      }
-    }
-  }
+  // Never block the agent: after 5 s without the lock the scan goes on without it.
+  return withFileLock(`${file}.lock`, 'shell capture', fn, { waitMs: 5000, staleMs: 60000 });
 }
 
 // ---- session start
@@ -183,8 +175,16 @@ function reusableState(store: Store, root: string, session: string): ScanState |
   return best ? loadState(best.file) : null;
 }
 
-function takeBaseline(store: Store, root: string, session: string, budgetMs: number): { state: ScanState; status: CaptureStatus } {
+function takeBaseline(
+  store: Store,
+  root: string,
+  session: string,
+  budgetMs: number,
+  source?: ChangeSource,
+): { state: ScanState; status: CaptureStatus } {
   const opts = optsOf(store, root, true);
+  const token = source?.token(root); // before the walk: what changes during it is named later
+  const file = stateFile(store.dir, session);
   writeCaptureStatus(store, { session, root, state: 'baseline', files: 0, limit: opts.limits.maxFiles, time: Date.now() });
   const r = baseline(root, session, { ...opts, budgetMs, reuse: reusableState(store, root, session) });
   const status: CaptureStatus = {
@@ -206,7 +206,8 @@ function takeBaseline(store: Store, root: string, session: string, budgetMs: num
     status.message = message;
     store.logError(`shell capture: ${message}`, { root, session });
   } else if (r.pending) status.pending = r.pending;
-  saveState(stateFile(store.dir, session), r.state);
+  saveState(file, r.state);
+  keepToken(file, r.state, token);
   writeCaptureStatus(store, status);
   return { state: r.state, status };
 }
@@ -215,14 +216,19 @@ function takeBaseline(store: Store, root: string, session: string, budgetMs: num
  * SessionStart: takes the baseline. Returns a note for the session-start checkpoint's label when
  * capture is off (so `agent-rewind checkpoints` shows it), else null.
  */
-export function captureSessionStart(store: Store, e: SessionStartEvent, explicit: readonly string[] = []): string | null {
+export function captureSessionStart(
+  store: Store,
+  e: SessionStartEvent,
+  explicit: readonly string[] = [],
+  source?: ChangeSource,
+): string | null {
   if (!e.cwd) return null;
   try {
     const file = stateFile(store.dir, e.session);
     const root = rootFor(store, e.cwd, explicit);
     if (!root) return null; // the recorder said why
     return withLock(file, () => {
-      const { status } = takeBaseline(store, root, e.session, BASELINE_BUDGET_MS);
+      const { status } = takeBaseline(store, root, e.session, BASELINE_BUDGET_MS, source);
       return status.state === 'off' ? `shell capture off: more than ${status.limit} files (maxScanFiles)` : null;
     });
   } catch (err) {
@@ -265,7 +271,7 @@ export { cancelPrefetch as cancelShellPrefetch };
  * scan are not the command's), copies content the command might overwrite, marks the call pending.
  * Returns the lines to write before the call's checkpoint (none today; kept for the order of §3).
  */
-export function captureBeforeShell(store: Store, e: BeforeToolEvent, explicit: readonly string[] = []): LogRecord[] {
+export function captureBeforeShell(store: Store, e: BeforeToolEvent, explicit: readonly string[] = [], source?: ChangeSource): LogRecord[] {
   try {
     const file = stateFile(store.dir, e.session);
     return withLock(file, () => {
@@ -274,14 +280,21 @@ export function captureBeforeShell(store: Store, e: BeforeToolEvent, explicit: r
         // No baseline (hooks connected mid-session, or a lost state): take it now, whole.
         const root = e.cwd ? rootFor(store, e.cwd, explicit) : null;
         if (!root) return [];
-        state = takeBaseline(store, root, e.session, Number.POSITIVE_INFINITY).state;
+        state = takeBaseline(store, root, e.session, Number.POSITIVE_INFINITY, source).state;
       }
       if (state.off) return [];
       const opts = optsOf(store, state.root, true);
       const copied = finishPending(state, opts);
-      const r = rescan(state, opts);
+      const changed = watchedChanges(source, file, state);
+      const token = source?.token(state.root);
+      const r = rescan(state, { ...opts, ...(changed ? { changed } : {}) });
+      countScan(source, changed, r.narrowed);
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles);
-      if (r.dirty || copied) saveState(file, state);
+      // An unchanged state is not saved (its `scanned` stays the saved one's): it keeps its token.
+      if (r.dirty || copied) {
+        saveState(file, state);
+        keepToken(file, state, token);
+      }
       savePending(file, { call: e.callId ?? '', tool: e.tool, time: Date.now(), session: e.session });
       if (pendingCount(state) === 0) refreshStatus(store, state);
       return [];
@@ -338,7 +351,7 @@ export function orphanShellCall(store: Store, e: EventBase): LogRecord[] | null 
 }
 
 /** PostToolUse / PostToolUseFailure of a shell command: the `before`/`after` snapshots of what it changed. */
-export function captureAfterShell(store: Store, e: AfterToolEvent): LogRecord[] {
+export function captureAfterShell(store: Store, e: AfterToolEvent, source?: ChangeSource): LogRecord[] {
   try {
     const file = stateFile(store.dir, e.session);
     return withLock(file, () => {
@@ -346,11 +359,20 @@ export function captureAfterShell(store: Store, e: AfterToolEvent): LogRecord[] 
       if (!state || state.off) return [];
       const opts = optsOf(store, state.root, false);
       const since = state.pending?.call === (e.callId ?? '') ? state.pending.time : undefined;
-      const r = rescan(state, { ...opts, ...(since !== undefined ? { existedBefore: since - 1000 } : {}) });
+      const changed = watchedChanges(source, file, state);
+      const token = source?.token(state.root);
+      const r = rescan(state, {
+        ...opts,
+        ...(since !== undefined ? { existedBefore: since - 1000 } : {}),
+        ...(changed ? { changed } : {}),
+      });
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles);
       const lines = snapshotsOf(store, state, r.changes, r.prevDirs, e);
       // The state now holds the content hashes of the `after` snapshots, all stored durably.
-      if (r.dirty) saveState(file, state);
+      if (r.dirty) {
+        saveState(file, state);
+        keepToken(file, state, token);
+      }
       savePending(file, null);
       return lines;
     });

@@ -57,6 +57,14 @@ export interface PreviewStep {
   summary: string;
 }
 
+export interface PreviewLeftAlone {
+  path: string;
+  rel: string;
+  reason: 'other-session' | 'outside-selection';
+  sessions: string[];
+  with?: string[];
+}
+
 export interface PreviewModel {
   target: { id: string; label: string; kind: string; time: string; step?: PreviewStep };
   notUndone: PreviewNotUndone[];
@@ -67,9 +75,14 @@ export interface PreviewModel {
   /** Affected files with unsaved changes in an editor. */
   dirty: PreviewProblem[];
   uncommitted: string[];
-  /** With several sessions after the target: the sessions, and the paths both changed. */
+  /** With several sessions after the target: the sessions. */
   sessions: string[];
-  conflicts: { path: string; rel: string; sessions: string[] }[];
+  /**
+   * What a whole rewind would write that this scoped one leaves as it is: another session changed it
+   * too (`other-session`), or a call that changed a chosen file changed it too (`outside-selection`,
+   * `with` naming those chosen files, relative).
+   */
+  leftAlone: PreviewLeftAlone[];
   /** The scope offered and its default; conversation is null when no transcript can be forked. */
   scope: { default: Scope; available: Scope[]; unavailableReason?: string };
   conversation: PreviewConversation | null;
@@ -93,7 +106,7 @@ export function emptyPreviewModel(): PreviewModel {
     dirty: [],
     uncommitted: [],
     sessions: [],
-    conflicts: [],
+    leftAlone: [],
     scope: { default: 'files', available: [] },
     conversation: null,
     onlySession: null,

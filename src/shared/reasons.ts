@@ -10,6 +10,8 @@ export type WarningReason = 'touched' | 'observed' | 'restored-edit';
 export type UncertainReason = 'unrecorded-change';
 /** Why a file is left as it is, even with --force. */
 export type NotRestorableReason = 'too-large' | 'unreadable' | 'special' | 'unknown-at-target' | 'outside-workspace';
+/** Why a scoped rewind (one session, some files) leaves a file that a whole rewind would write. */
+export type LeftAloneReason = 'other-session' | 'outside-selection';
 export type Reason = BlockReason | WarningReason | NotRestorableReason | UncertainReason;
 
 export interface ReasonWords {
@@ -100,3 +102,15 @@ export function yourEditWords(e: EditWords): string {
   if (!e.restored) return first;
   return `${first} and ${e.restored.undo ? 'restored by Undo' : 'put back by the rewind'} at ${e.restored.time}`;
 }
+
+/** Words for a file a scoped rewind leaves as it is: the CLI's line (after the path) and the preview's sentence. */
+export const LEFT_ALONE: Record<LeftAloneReason, { short: (sessions: string) => string; long: string }> = {
+  'other-session': {
+    short: (sessions) => `also changed after this point by ${sessions}; rewinding one session cannot separate their edits`,
+    long: 'Another session changed these files after this point as well. Rewinding only one session’s changes cannot separate their edits, so these files are left as they are.',
+  },
+  'outside-selection': {
+    short: () => 'changed by the same call as a chosen file; rewinding only the chosen files leaves it as that call made it',
+    long: 'A call that changed a file you chose changed these files too. Rewinding only the chosen files leaves these as that call made them.',
+  },
+};

@@ -1,7 +1,8 @@
 // Section (c): the files the rewind writes (restore / delete / recreate, +/- lines, Open diff per file),
 // grouped by agent session when several wrote after the target, then the paths another session also
-// changed (conflicts) and the files that cannot be restored.
-import type { PreviewFile, PreviewModel } from '../shared/messages';
+// changed and the files a call outside the chosen ones changed (left alone), and the files that cannot be restored.
+import type { PreviewFile, PreviewLeftAlone, PreviewModel } from '../shared/messages';
+import { LEFT_ALONE } from '../shared/reasons';
 import { h } from './dom';
 import { icon, type IconName } from './icons';
 import type { Actions, Section, ShownState } from './state';
@@ -155,7 +156,10 @@ export function renderFiles(state: ShownState, act: Actions): Section {
     body.push(fileList(m.files, id, rows));
   }
 
-  if (m.conflicts.length) body.push(renderConflicts(m));
+  const otherSession = m.leftAlone.filter((l) => l.reason === 'other-session');
+  const sameCall = m.leftAlone.filter((l) => l.reason === 'outside-selection');
+  if (otherSession.length) body.push(renderLeftAlone(otherSession, LEFT_ALONE_GROUPS['other-session']));
+  if (sameCall.length) body.push(renderLeftAlone(sameCall, LEFT_ALONE_GROUPS['outside-selection']));
   if (m.notRestorable.length) {
     body.push(
       h(
@@ -211,34 +215,48 @@ function renderSessionBar(m: PreviewModel, act: Actions): HTMLElement {
   );
 }
 
-function renderConflicts(m: PreviewModel): HTMLElement {
+/** The two groups of files a scoped rewind leaves as they are: heading, class, and the way to take them too. */
+const LEFT_ALONE_GROUPS: Record<PreviewLeftAlone['reason'], { id: string; cls: string; title: string; wayOut: string }> = {
+  'other-session': {
+    id: 'h-conflicts',
+    cls: 'conflicts',
+    title: 'Also changed by another session',
+    wayOut: 'To rewind them too, rewind every session; to take one of them from a point, use Restore This File Only on that point.',
+  },
+  'outside-selection': {
+    id: 'h-left-alone-call',
+    cls: 'left-alone-call',
+    title: 'Changed by the same call as a chosen file',
+    wayOut: 'To rewind them too, rewind the whole point instead of only the chosen files.',
+  },
+};
+
+function renderLeftAlone(list: PreviewLeftAlone[], g: (typeof LEFT_ALONE_GROUPS)[PreviewLeftAlone['reason']]): HTMLElement {
+  const reason = list[0]!.reason;
   return h(
     'div',
-    { class: 'subsection conflicts callout warning' },
+    { class: `subsection ${g.cls} left-alone callout warning` },
     h(
       'div',
       { class: 'group-header' },
       icon('warning', 'group-icon'),
-      h('h3', { id: 'h-conflicts' }, 'Also changed by another session'),
-      badge(m.conflicts.length, plural(m.conflicts.length, 'file')),
+      h('h3', { id: g.id }, g.title),
+      badge(list.length, plural(list.length, 'file')),
     ),
-    h(
-      'p',
-      { class: 'intro' },
-      'Another session changed these files after this point as well. Rewinding only one session’s changes cannot separate their edits, so these files are left as they are.',
-    ),
+    h('p', { class: 'intro' }, `${LEFT_ALONE[reason].long} ${g.wayOut}`),
     h(
       'ul',
-      { class: 'list file-list', 'aria-labelledby': 'h-conflicts' },
-      ...m.conflicts.map((c) =>
-        h(
+      { class: 'list file-list', 'aria-labelledby': g.id },
+      ...list.map((c) => {
+        const detail = c.with?.length ? `with ${c.with.map(visible).join(', ')}` : c.sessions.map(sessionLabel).join(', ');
+        return h(
           'li',
           { class: 'file-row conflict' },
           icon('warning', 'action-icon'),
           pathLabel(c.rel, c.path),
-          h('span', { class: 'row-detail truncate', title: c.sessions.map(visible).join(', ') }, c.sessions.map(sessionLabel).join(', ')),
-        ),
-      ),
+          h('span', { class: 'row-detail truncate', title: c.with?.length ? detail : c.sessions.map(visible).join(', ') }, detail),
+        );
+      }),
     ),
   );
 }

@@ -75,6 +75,8 @@ export function claudeEnv(home: string, apiUrl: string, extra: Record<string, st
     DISABLE_TELEMETRY: '1',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     DISABLE_AUTOUPDATER: '1',
+    // The agent's hooks record by themselves: no resident recorder outlives the run (scripts/test.mjs).
+    AGENT_REWIND_RESIDENT: process.env.AGENT_REWIND_RESIDENT ?? '0',
     // No git identity or config from the machine: the scripted commands carry `-c user.name=…`.
     GIT_CONFIG_NOSYSTEM: '1',
     ...extra,

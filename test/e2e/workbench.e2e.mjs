@@ -28,13 +28,9 @@ export const tests = [
   },
   {
     name: 'activity-bar containers and views from package.json are shown',
-    async run({ wb, log }) {
+    async run({ wb }) {
       const containers = contributes.viewsContainers?.activitybar || [];
-      if (!containers.length) {
-        log('package.json contributes no activity-bar container yet: checking none is shown');
-        assert.equal(await wb.activityTab('Agent Rewind').count(), 0);
-        return;
-      }
+      assert.ok(containers.length > 0, 'package.json contributes an activity-bar container');
       for (const c of containers) {
         await wb.openViewContainer(c.title);
         for (const v of contributes.views?.[c.id] || []) await wb.viewPane(v.name);
@@ -48,31 +44,19 @@ export const tests = [
       const events = manifest.activationEvents || [];
       const views = Object.values(contributes.views || {}).flat();
       // Startup events activate it by now; otherwise the previous test opened its views (onView:…).
-      const expected = events.some((e) => e === '*' || e === 'onStartupFinished') || views.length > 0;
-      const st = await activationStatus(session.runDir, { wait: expected });
-      if (expected) {
-        assert.ok(st.activated, 'the extension host never activated agent-rewind.agent-rewind');
-        log(`activated by ${st.event}`);
-      } else {
-        log('nothing in package.json activates the extension from the UI yet');
-      }
+      assert.ok(events.some((e) => e === '*' || e === 'onStartupFinished') || views.length > 0, 'something activates it from the UI');
+      const st = await activationStatus(session.runDir, { wait: true });
+      assert.ok(st.activated, 'the extension host never activated agent-rewind.agent-rewind');
+      log(`activated by ${st.event}`);
       assert.equal(st.error, null, `activation failed:\n${st.error}`);
     },
   },
   {
     name: 'contributed commands are offered in the command palette',
-    async run({ wb, log }) {
+    async run({ wb }) {
       const hidden = new Set((contributes.menus?.commandPalette || []).filter((m) => m.when === 'false').map((m) => m.command));
       const cmds = (contributes.commands || []).filter((c) => !hidden.has(c.command));
-      const labels = await wb.paletteLabels('Agent Rewind');
-      if (!cmds.length) {
-        log('package.json contributes no commands yet: checking the palette offers none');
-        assert.deepEqual(
-          labels.filter((l) => l.startsWith('Agent Rewind:')),
-          [],
-        );
-        return;
-      }
+      assert.ok(cmds.length > 0, 'package.json contributes commands');
       // Commands that follow a state offer themselves only in it: this fixture is not connected, not
       // filtered and its store is usable, so Disconnect, Clear Filter and the store's ways out are not offered.
       const whenOf = (id) => (contributes.menus?.commandPalette || []).find((m) => m.command === id)?.when || '';
@@ -80,8 +64,11 @@ export const tests = [
         const label = text(c.category) ? `${text(c.category)}: ${text(c.title)}` : text(c.title);
         const when = whenOf(c.command);
         const offered = !/(^|&& )agentRewind\.(claudeConnected|filtered|storeUnusable)\b/.test(when);
-        if (offered) assert.ok(await wb.paletteHas(label), `palette offers "${label}"`);
-        else assert.ok(!(await wb.paletteHas(label, { timeout: 1500 })), `palette does not offer "${label}" in this state (${when})`);
+        assert.equal(
+          await wb.paletteHas(label, offered ? {} : { timeout: 1500 }),
+          offered,
+          offered ? `palette offers "${label}"` : `palette does not offer "${label}" in this state (${when})`,
+        );
       }
     },
   },

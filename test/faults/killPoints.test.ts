@@ -47,10 +47,11 @@ describe('a rewind killed at each of its steps', () => {
       const split = assertBetween(w.ws, w.after, w.before, point);
       const created = rewindCheckpoints(w.store).slice(before);
       assert.ok(created.length <= 1);
-      if (split.inB > 0) {
-        assert.equal(created.length, 1, 'files were written, so the rewind checkpoint exists');
-        assert.match(stderr, /Finished an interrupted rewind .*\d+ file\(s\) had been written/, 'the recovery is reported');
-      }
+      // Files were written: then the rewind checkpoint exists and the recovery is reported.
+      assert.ok(
+        split.inB === 0 || (created.length === 1 && /Finished an interrupted rewind .*\d+ file\(s\) had been written/.test(stderr)),
+        `${split.inB} file(s) written, ${created.length} rewind checkpoint(s); stderr: ${stderr}`,
+      );
 
       if (created.length === 1) {
         // Undo the interrupted rewind: back to exactly what was there before it.

@@ -107,7 +107,7 @@ export interface Run {
 }
 
 function env(store: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const e: NodeJS.ProcessEnv = { ...process.env, AGENT_REWIND_STORE: store, ...extra };
+  const e: NodeJS.ProcessEnv = { AGENT_REWIND_RESIDENT: '0', ...process.env, AGENT_REWIND_STORE: store, ...extra };
   if (!extra.AGENT_REWIND_FAULT) delete e.AGENT_REWIND_FAULT;
   return e;
 }
@@ -125,10 +125,15 @@ export function run(store: string, args: string[], opts: { fault?: string; input
 }
 
 /** One CLI process without blocking: optionally armed (`fault`), or SIGKILLed `killAfterMs` after its start. */
-export function runAsync(store: string, args: string[], opts: { fault?: string; input?: string; killAfterMs?: number } = {}): Promise<Run> {
+export function runAsync(
+  store: string,
+  args: string[],
+  opts: { fault?: string; input?: string; killAfterMs?: number; started?: (pid: number) => void } = {},
+): Promise<Run> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [CLI, ...args], { env: env(store, opts.fault ? { AGENT_REWIND_FAULT: opts.fault } : {}) });
+    if (child.pid !== undefined) opts.started?.(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -22,7 +22,9 @@ export const defaultFixture = path.join(path.dirname(fileURLToPath(import.meta.u
 const t0 = Date.now();
 export const stamp = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
 export const log = (...a) => console.log(`[harness ${stamp()}]`, ...a);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** The interval between two looks at a condition in a polling loop (never a wait for something by itself). */
+const POLL_MS = 200;
+const nextPoll = () => new Promise((r) => setTimeout(r, POLL_MS));
 
 // Quiet, deterministic user settings: no telemetry, updates, gallery lookups, welcome pages, AI chat.
 export const QUIET_SETTINGS = {
@@ -94,7 +96,7 @@ export async function waitFor(fn, timeoutMs, what) {
     const v = await fn();
     if (v) return v;
     if (Date.now() > end) throw new Error(`timed out after ${(timeoutMs / 1000).toFixed(0)}s waiting for ${what}`);
-    await sleep(200);
+    await nextPoll();
   }
 }
 
@@ -139,7 +141,7 @@ export async function stopGroup(pid, { graceMs = 4000, name = String(pid) } = {}
   if (!groupAlive(pid)) return;
   killGroup(pid, 'SIGTERM');
   const end = Date.now() + graceMs;
-  while (Date.now() < end && groupAlive(pid)) await sleep(100);
+  while (Date.now() < end && groupAlive(pid)) await nextPoll();
   if (groupAlive(pid)) {
     log(`${name} (group ${pid}) ignored SIGTERM; SIGKILL`);
     killGroup(pid, 'SIGKILL');
@@ -616,6 +618,8 @@ export function extensionHostLog(runDir) {
  * failure (message and first stack lines) when activation threw. Waits up to timeoutMs for the activation
  * line when wait is true, then a moment for a failure line to follow it.
  */
+const FAILURE_GRACE_MS = 1000;
+
 export async function activationStatus(runDir, { id = EXTENSION_ID, wait = true, timeoutMs = 30000 } = {}) {
   const esc = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const started = new RegExp(`_doActivateExtension ${esc}[^\\n]*activationEvent: '([^']*)'`);
@@ -623,12 +627,15 @@ export async function activationStatus(runDir, { id = EXTENSION_ID, wait = true,
   const end = Date.now() + (wait ? timeoutMs : 0);
   let m = started.exec(extensionHostLog(runDir));
   while (!m && Date.now() < end) {
-    await sleep(250);
+    await nextPoll();
     m = started.exec(extensionHostLog(runDir));
   }
   if (!m) return { activated: false, event: null, error: null };
-  if (wait) await sleep(1000);
-  const f = failed.exec(extensionHostLog(runDir));
+  // A failure is logged once activate() has thrown or rejected, after the activation line: looked for
+  // until it appears or FAILURE_GRACE_MS have passed (a wait for something that should not come is bounded).
+  let f = failed.exec(extensionHostLog(runDir));
+  for (const until = Date.now() + (wait ? FAILURE_GRACE_MS : 0); !f && Date.now() < until; f = failed.exec(extensionHostLog(runDir)))
+    await nextPoll();
   return { activated: true, event: m[1], error: f ? f[1].trim() : null };
 }
 

@@ -13,7 +13,7 @@ export interface CliResult {
 }
 
 export function cli(args: string[], opts: { store?: string; input?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): CliResult {
-  const env = { ...process.env, ...opts.env };
+  const env: NodeJS.ProcessEnv = { AGENT_REWIND_RESIDENT: '0', ...process.env, ...opts.env }; // no resident outlives a test (see scripts/test.mjs)
   delete env.AGENT_REWIND_STORE;
   if (opts.store) env.AGENT_REWIND_STORE = opts.store;
   const r = spawnSync(process.execPath, [CLI, ...args], { input: opts.input ?? '', env, cwd: opts.cwd, encoding: 'utf8', timeout: 60000 });
@@ -34,7 +34,7 @@ export function cliJson<T = any>(args: string[], opts: Parameters<typeof cli>[1]
  */
 export function cliAsync(args: string[], opts: { store?: string; input?: string } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const env = { ...process.env };
+    const env: NodeJS.ProcessEnv = { AGENT_REWIND_RESIDENT: '0', ...process.env };
     if (opts.store) env.AGENT_REWIND_STORE = opts.store;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-stdin-'));
     const file = path.join(dir, 'payload');

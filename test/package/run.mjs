@@ -24,6 +24,10 @@ async function main() {
   fs.rmSync(vsix, { force: true });
   const r = spawnSync('npm', ['run', 'package'], { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) return fail(`npm run package exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  // vsce's and esbuild's warnings (a missing repository or icon, a bundling problem) would greet a publisher: none.
+  const warnings = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /WARNING/.test(l));
+  if (warnings.length) return fail(`npm run package warned:\n${warnings.join('\n')}`);
+  console.log('package: vsce and the build packaged without a warning');
   const size = fs.statSync(vsix).size;
   // What is inside the artifact itself (unzip), or what vsce says it packs when unzip is missing.
   let list;
@@ -40,7 +44,7 @@ async function main() {
   }
   console.log(`VSIX ${(size / 1024).toFixed(1)} KB, ${list.length} files:\n  ${list.join('\n  ')}`);
   const allowed =
-    /^extension\/(package\.json|readme\.md|changelog\.md|LICENSE(\.txt)?|dist\/(extension|offHostWorker|cli|hook|commands)\.js|dist\/webview\/(preview\.js|codicon\.(css|ttf))|media\/(icon\.(svg|png)|preview\.css))$/i;
+    /^extension\/(package(\.nls)?\.json|readme\.md|changelog\.md|LICENSE(\.txt)?|dist\/(extension|offHostWorker|cli|hook|commands)\.js|dist\/webview\/(preview\.js|codicon\.(css|ttf))|media\/(icon\.(svg|png)|preview\.css|walkthrough\/[a-z]+\.md))$/i;
   const extra = list.filter((f) => !allowed.test(f));
   if (extra.length) return fail(`the VSIX holds files that are not runtime files: ${extra.join(', ')}`);
   for (const need of [

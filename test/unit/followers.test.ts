@@ -135,8 +135,7 @@ test('a real Claude Code transcript written in pieces: every read equals a whole
     assert.equal(f.lastRead, 'tail');
     // A whole read counts a half-written last line as a bad line; the follower waits for it.
     const whole = readTimeline(file);
-    if (all[cut - 1] === 0x0a) assert.deepEqual(t, whole);
-    else assert.deepEqual(t.prompts, whole.prompts);
+    assert.deepEqual(all[cut - 1] === 0x0a ? t : t.prompts, all[cut - 1] === 0x0a ? whole : whole.prompts);
   }
   assert.ok(f.timeline().prompts.length >= 2, 'both prompts are read');
   // Replaced by an earlier copy (shorter): read whole, equal to a whole read.
@@ -192,8 +191,7 @@ for (const fmt of FORMATS) {
       assert.equal(f.lastRead, 'tail');
       const whole = fmt.whole(file);
       // A whole read may count a half-written last line as a bad line; the follower waits for it.
-      if (all[cut - 1] === 0x0a) assert.deepEqual(t, whole);
-      else assert.deepEqual(t.prompts, whole.prompts);
+      assert.deepEqual(all[cut - 1] === 0x0a ? t : t.prompts, all[cut - 1] === 0x0a ? whole : whole.prompts);
     }
     assert.ok(f.timeline().prompts.length >= 2, 'both prompts are read');
     fs.writeFileSync(file + '.new', all.subarray(0, ends[3]!));

@@ -73,10 +73,9 @@ test('tools: write_file / replace are file writes with absolute paths (relative 
     const [b, a] = [tools[i]!, tools[i + 1]!];
     assert.equal(b.type, 'before_tool');
     assert.equal(a.type, 'after_tool');
-    if (b.type === 'before_tool' && a.type === 'after_tool') {
-      assert.ok(b.pairKey && b.pairKey === a.pairKey, `${b.tool}: ${b.pairKey} / ${a.pairKey}`);
-      assert.equal(b.agent, 'gemini');
-    }
+    const [before, after] = [b as Extract<typeof b, { type: 'before_tool' }>, a as Extract<typeof a, { type: 'after_tool' }>];
+    assert.ok(before.pairKey && before.pairKey === after.pairKey, `${before.tool}: ${before.pairKey} / ${after.pairKey}`);
+    assert.equal(before.agent, 'gemini');
   }
   // The failing replace (edit_no_occurrence_found) ends not ok.
   assert.ok(tools.some((e) => e.type === 'after_tool' && e.tool === 'replace' && !e.ok));

@@ -109,6 +109,19 @@ test("the extension's feature folders stack the same way, and the composition ro
   assert.equal(await lint('src/extension/probe.ts', importing('./commands/commands')), 0);
 });
 
+test('what a notification, quick pick or progress says goes through vscode.l10n.t, or the lint fails', async () => {
+  const head = "import * as vscode from 'vscode';\n";
+  const bad = [
+    "export const v = vscode.window.showInformationMessage('Rewound.');\n",
+    'export const v = (n: number) => vscode.window.showWarningMessage(`Busy (${n})`);\n',
+    "export const v = vscode.window.showQuickPick(['a'], { placeHolder: 'Which file?' });\n",
+    "export const v = vscode.window.withProgress({ location: 15, title: 'Planning…' }, async () => 1);\n",
+  ];
+  for (const text of bad) assert.ok((await lint('src/extension/views/probe.ts', head + text)) > 0, text);
+  const good = "export const v = vscode.window.showInformationMessage(vscode.l10n.t('Rewound {0} files.', 3), 'Undo');\n";
+  assert.equal(await lint('src/extension/views/probe.ts', head + good), 0);
+});
+
 test('a source file over 600 lines fails the lint (a subsystem that outgrows it becomes a folder)', async () => {
   const body = (n: number) => Array.from({ length: n }, (_, i) => `export const v${i} = ${i};`).join('\n') + '\n';
   assert.equal(await lint('src/core/probe.ts', body(600)), 0);

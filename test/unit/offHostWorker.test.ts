@@ -17,6 +17,7 @@ import { answer } from '../../src/extension/offHost/worker';
 import { LogBuilder } from '../helpers/records';
 import { workerScript } from '../helpers/offHostWorker';
 import { tempDir } from '../helpers/tmp';
+import { waitUntil } from '../helpers/wait';
 
 const root = tempDir('ar-planworker-');
 after(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -210,13 +211,7 @@ test('a clean-up under way when the client is disposed finishes (its lock releas
   // Disposed at once: the request is already the running one (sent to the starting worker).
   client.dispose();
   await assert.rejects(cleaning, WorkerCancelled, 'nobody is told: the window is going away');
-  for (const end = Date.now() + 20000; fs.readFileSync(store.logFile, 'utf8') === before;) {
-    assert.ok(Date.now() < end, 'the clean-up ran to its end after dispose');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  for (const end = Date.now() + 20000; fs.existsSync(path.join(store.dir, 'lock'));) {
-    assert.ok(Date.now() < end, "the store's lock is released");
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await waitUntil(() => fs.readFileSync(store.logFile, 'utf8') !== before, 'the clean-up to run to its end after dispose');
+  await waitUntil(() => !fs.existsSync(path.join(store.dir, 'lock')), "the store's lock to be released");
   assert.deepEqual(verifyStore(store).errors, []);
 });

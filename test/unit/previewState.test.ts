@@ -11,10 +11,10 @@ describe('emptyPreviewModel', () => {
     const m = emptyPreviewModel();
     assert.deepEqual(Object.keys(m).sort(), [
       'blocked',
-      'conflicts',
       'conversation',
       'dirty',
       'files',
+      'leftAlone',
       'notRestorable',
       'notUndone',
       'onlySession',
@@ -28,7 +28,7 @@ describe('emptyPreviewModel', () => {
     assert.equal(decide(m, null, false, 0, false).enabled, false);
     m.files.push({ path: '/w/a', rel: 'a', action: 'restore', insertions: 0, deletions: 0, sessions: [] });
     assert.deepEqual(emptyPreviewModel().files, [], 'no array shared between calls');
-    assert.equal(isPreviewModel({ ...emptyPreviewModel(), conflicts: undefined }), false);
+    assert.equal(isPreviewModel({ ...emptyPreviewModel(), leftAlone: undefined }), false);
   });
 });
 

@@ -141,11 +141,12 @@ test('an undo of an earlier rewind that was already told is described as such', 
   const b = rewind(session(), 'rw', 'c2', [['a.txt', h('a2'), h('a1')]]).checkpoint('c3', 'prompt', { label: 'third' });
   rewind(b, 'undo', 'rw', [['a.txt', h('a1'), h('a2')]]);
   const f = facts(b, 'c3');
+  // The prompt after the rewind began a second attempt: the undo brought the first attempt's content back.
   assert.deepEqual(
     f.files.map((x) => x.restoredTo),
-    [{ kind: 'rewind', label: 'Before rewind to "c2"' }],
+    [{ kind: 'rewind', label: 'Before rewind to "c2"', attempt: 1 }],
   );
-  assert.match(filesRewoundText(f), /now as it was before an earlier rewind \(that rewind was undone\)/);
+  assert.match(filesRewoundText(f), /now as it was at the end of attempt 1 \(an earlier attempt at this work that a rewind had set aside/);
 });
 
 test("a fork remembers its parent up to the cut: files the parent wrote before the cut count, the discarded turns' do not", () => {

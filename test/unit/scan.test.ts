@@ -14,7 +14,11 @@ import { rescan } from '../../src/core/scan/rescan';
 import { loadState, saveState, stateFile } from '../../src/core/scan/stateFile';
 import { F_LARGE, F_PENDING, type ScanOptions } from '../../src/core/scan/types';
 import { walk } from '../../src/core/scan/walker';
+import { pastRacyWindow, waitUntilSync } from '../helpers/wait';
 import { tempDir } from '../helpers/tmp';
+
+/** The racy window of these scans: a stat newer than the scan's start minus this is re-checked. */
+const RACY_MS = 20;
 
 function write(root: string, rel: string, content: string | Buffer): void {
   const p = path.join(root, rel);
@@ -36,17 +40,15 @@ function setup(opts: { git?: boolean } = {}) {
   const o: ScanOptions = {
     storeDir,
     storeContent: true,
-    racyMs: 20,
+    racyMs: RACY_MS,
     limits: { maxFiles: 1000, maxFileBytes: 1024 * 1024, excludes: [], skipAbs: [] },
   };
   return { ws, storeDir, o };
 }
 
-const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
-/** Waits until every stat just taken is older than the racy window of these tests. */
-function age(_root: string, _rels: string[]): void {
-  sleep(40);
+/** Waits until every stat under `root` is older than the racy window of these tests. */
+function age(root: string): void {
+  pastRacyWindow(root, RACY_MS);
 }
 
 function blobCount(storeDir: string): number {
@@ -148,7 +150,7 @@ describe('baseline', () => {
   it('reuses a previous state as a stat cache', () => {
     const { ws, o } = setup();
     for (let i = 0; i < 5; i++) write(ws, `f${i}.txt`, String(i));
-    age(ws, ['f0.txt', 'f1.txt', 'f2.txt', 'f3.txt', 'f4.txt']);
+    age(ws);
     const first = baseline(ws, 's1', { ...o, budgetMs: 10000 });
     const second = baseline(ws, 's2', { ...o, budgetMs: 10000, reuse: first.state });
     assert.equal(second.reused, 5);
@@ -171,7 +173,7 @@ describe('rescan', () => {
     write(ws, 'mv-src.txt', 'moved');
     git(ws, 'add', '-A');
     git(ws, 'commit', '-qm', 'init');
-    age(ws, ['keep.txt', 'mod.txt', 'del.txt', 'mv-src.txt']);
+    age(ws);
     const { state } = baseline(ws, 's', { ...o, budgetMs: 10000 });
     const idle = rescan(state, o);
     assert.equal(idle.read, 0, 'nothing changed: nothing read');
@@ -209,17 +211,41 @@ describe('rescan', () => {
     const { ws, o } = setup();
     write(ws, '.gitignore', '*.log\n');
     write(ws, 'old.log', 'was here');
-    sleep(1100); // its ctime is now older than the pre-scan's "existed before" mark
+    const oldCtime = fs.statSync(path.join(ws, 'old.log')).ctimeMs;
     const { state } = baseline(ws, 's', { ...o, budgetMs: 10000 });
-    const preEnd = Date.now();
     write(ws, '.gitignore', '# nothing ignored\n');
-    write(ws, 'fresh.log', 'made by the command');
-    const r = rescan(state, { ...o, existedBefore: preEnd - 1000 });
+    // The command's file, written until the file system gives it a later ctime than old.log's
+    // (its clock may tick coarser than our writes); "existed before" is a mark between the two.
+    const fresh = path.join(ws, 'fresh.log');
+    waitUntilSync(() => {
+      write(ws, 'fresh.log', 'made by the command');
+      return fs.statSync(fresh).ctimeMs > oldCtime;
+    }, 'a ctime after old.log');
+    const mark = (oldCtime + fs.statSync(fresh).ctimeMs) / 2;
+    const r = rescan(state, { ...o, existedBefore: mark });
     assert.deepEqual(
       r.changes.map((c) => c.path),
       ['.gitignore', 'fresh.log'],
     );
     assert.ok(state.files.has('old.log'), 'now scanned');
+  });
+  it('counts a file moved in with its folder as created, though its ctime is old', () => {
+    const { ws, o } = setup();
+    write(ws, 'dir/old.txt', 'made long ago');
+    // Its ctime must be older than the pre-scan's "existed before" mark (the scan's end less 1 s).
+    const made = fs.statSync(path.join(ws, 'dir/old.txt')).ctimeMs;
+    waitUntilSync(() => Date.now() > made + 1001, "the clock to pass old.txt's ctime by 1 s");
+    const { state } = baseline(ws, 's', { ...o, budgetMs: 10000 });
+    const preEnd = Date.now();
+    fs.renameSync(path.join(ws, 'dir'), path.join(ws, 'moved'));
+    const r = rescan(state, { ...o, existedBefore: preEnd - 1000 });
+    assert.deepEqual(
+      r.changes.map((c) => [c.path, !!c.before, !!c.after]),
+      [
+        ['dir/old.txt', true, false],
+        ['moved/old.txt', false, true],
+      ],
+    );
   });
   it('does not count a file that became ignored as deleted', () => {
     const { ws, o } = setup();

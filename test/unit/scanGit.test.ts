@@ -12,6 +12,7 @@ import { prefetchScan } from '../../src/core/scan/gitAssist';
 import { rescan } from '../../src/core/scan/rescan';
 import { saveState, stateFile } from '../../src/core/scan/stateFile';
 import { F_LARGE, F_LINK, type ScanOptions, type ScanResult, type ScanState } from '../../src/core/scan/types';
+import { pastRacyWindow } from '../helpers/wait';
 import { tempDir } from '../helpers/tmp';
 
 function write(root: string, rel: string, content: string | Buffer): void {
@@ -28,7 +29,8 @@ function git(root: string, ...args: string[]): string {
   );
 }
 
-const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** The racy window of these scans: a stat newer than the scan's start minus this is re-checked. */
+const RACY_MS = 20;
 
 function repo(): { ws: string; base: string; opts: (store: string) => ScanOptions } {
   const base = tempDir('ar-scangit-');
@@ -40,7 +42,7 @@ function repo(): { ws: string; base: string; opts: (store: string) => ScanOption
     return {
       storeDir,
       storeContent: true,
-      racyMs: 20,
+      racyMs: RACY_MS,
       limits: { maxFiles: 5000, maxFileBytes: 1024 * 1024, excludes: ['secret/'], skipAbs: [] },
     };
   };
@@ -86,7 +88,7 @@ describe('scan with git status and its untracked cache', () => {
     write(ws, '.gitignore', '*.log\n');
     commitAll(ws);
     write(ws, 'notes.txt', 'untracked\n');
-    sleep(40);
+    pastRacyWindow(ws, RACY_MS);
     const s = session(ws, opts(path.join(base, 'store')), 's');
     const idle = s.scan();
     assert.ok(idle.cached, 'git listed the untracked files');
@@ -94,7 +96,7 @@ describe('scan with git status and its untracked cache', () => {
     assert.equal(idle.statted, 1, 'only the untracked file is stat-checked by us');
     assert.deepEqual(idle.changes, []);
     const stamp = indexStamp(ws);
-    sleep(40);
+    pastRacyWindow(ws, RACY_MS);
     write(ws, 'src/m1/f1.ts', 'changed\n');
     fs.rmSync(path.join(ws, 'src/m2/f2.ts'));
     fs.renameSync(path.join(ws, 'src/m3/f3.ts'), path.join(ws, 'src/m4/moved.ts'));
@@ -129,7 +131,7 @@ describe('scan with git status and its untracked cache', () => {
     write(ws, 'dir/b.ts', 'b\n');
     commitAll(ws);
     fs.rmSync(path.join(ws, 'gone-before.ts')); // deleted before the session started
-    sleep(40);
+    pastRacyWindow(ws, RACY_MS);
     const s = session(ws, opts(path.join(base, 'store')), 's');
     assert.deepEqual(s.scan().changes, []);
     fs.rmSync(path.join(ws, 'dir'), { recursive: true });
@@ -149,18 +151,37 @@ describe('scan with git status and its untracked cache', () => {
     assert.deepEqual(kinds(s.scan()), ['a.ts:-A']);
   });
 
+  it('a clean tracked file made executable and back: both changes, each after with its content', () => {
+    const { ws, base, opts } = repo();
+    write(ws, 'run.sh', 'echo hi\n');
+    commitAll(ws);
+    pastRacyWindow(ws, RACY_MS);
+    const s = session(ws, opts(path.join(base, 'store')), 's');
+    assert.deepEqual(s.scan().changes, []);
+    fs.chmodSync(path.join(ws, 'run.sh'), 0o755);
+    const on = s.scan().changes;
+    assert.deepEqual(kinds({ changes: on } as ScanResult), ['run.sh:BA']);
+    assert.ok(on[0]!.after!.hash, 'the after refers to content in the store');
+    pastRacyWindow(ws, RACY_MS);
+    // Back to the index's mode: git's stat check says "clean", but our last record said executable.
+    fs.chmodSync(path.join(ws, 'run.sh'), 0o644);
+    const off = s.scan().changes;
+    assert.deepEqual(kinds({ changes: off } as ScanResult), ['run.sh:BA']);
+    assert.equal(off[0]!.after!.mode & 0o111, 0);
+  });
+
   it('follows the index when a command stages or commits, and keeps our rules for untracked files', () => {
     const { ws, base, opts } = repo();
     write(ws, 'a.ts', 'a\n');
     commitAll(ws);
-    sleep(40);
+    pastRacyWindow(ws, RACY_MS);
     const s = session(ws, opts(path.join(base, 'store')), 's');
     write(ws, 'b.ts', 'b\n');
     write(ws, 'a.ts', 'a2\n');
     commitAll(ws);
     const r = s.scan();
     assert.deepEqual(kinds(r), ['a.ts:BA', 'b.ts:-A']);
-    sleep(40);
+    pastRacyWindow(ws, RACY_MS);
     write(ws, 'a.ts', 'a3\n');
     const r2 = s.scan();
     assert.ok(r2.cached);
@@ -187,7 +208,7 @@ describe('scan with git status and its untracked cache', () => {
     fs.mkdirSync(path.join(ws, 'vendored'));
     git(path.join(ws, 'vendored'), 'init', '-q');
     write(ws, 'vendored/v.ts', 'v\n');
-    sleep(40);
+    pastRacyWindow(ws, RACY_MS);
     const s = session(ws, opts(path.join(base, 'store')), 's');
     assert.ok(s.state.files.has('mods/sub/lib.ts') && s.state.files.has('vendored/v.ts'));
     assert.deepEqual(s.scan().changes, []);
@@ -214,7 +235,7 @@ describe('scan with git status and its untracked cache', () => {
     const store = path.join(ws, '.rewind-store');
     const o = opts(store);
     o.limits = { ...o.limits, skipAbs: [store] };
-    sleep(40);
+    pastRacyWindow(ws, RACY_MS);
     const s = session(ws, o, 's');
     write(ws, 'b.ts', 'b\n');
     const r = s.scan();
@@ -226,7 +247,7 @@ describe('scan with git status and its untracked cache', () => {
     const { ws, base, opts } = repo();
     write(ws, 'a.ts', 'a\n');
     commitAll(ws);
-    sleep(40);
+    pastRacyWindow(ws, RACY_MS);
     const said: string[] = [];
     const o = opts(path.join(base, 'store'));
     o.limits = { ...o.limits, report: (m) => said.push(m) };
@@ -246,7 +267,7 @@ describe('scan with git status and its untracked cache', () => {
     const { ws, base, opts } = repo();
     for (let i = 0; i < 10; i++) write(ws, `d${i % 3}/f${i}.ts`, `${i}\n`);
     commitAll(ws);
-    sleep(40);
+    pastRacyWindow(ws, RACY_MS);
     const o = opts(path.join(base, 'store'));
     const s = session(ws, o, 'p');
     s.scan(); // makes the index copy
@@ -303,7 +324,7 @@ describe('scan with git status and its untracked cache', () => {
     write(ws, 'nested/n.ts', 'in a nested repository');
     write(ws, 'nested/.gitignore', 'skip.ts\n');
     write(ws, 'nested/skip.ts', 'ignored by the nested repository');
-    sleep(40);
+    pastRacyWindow(ws, RACY_MS);
     const o = { ...opts(path.join(base, 'store-a')), limits: { ...opts(path.join(base, 'store-a')).limits, maxFileBytes: 1024 } };
     const mine = baseline(ws, 'a', { ...o, useGit: false, budgetMs: 60000 });
     const byGit = baseline(ws, 'b', { ...o, storeDir: opts(path.join(base, 'store-b')).storeDir, budgetMs: 60000 });
@@ -348,7 +369,7 @@ describe('scan with git status and its untracked cache', () => {
     for (let i = 0; i < 80; i++) write(ws, `${pick(['a', 'b', 'c'])}/${pick(['x', 'y', ''])}/f${i}.ts`.replace('//', '/'), `v${i}\n`);
     commitAll(ws);
     for (let i = 0; i < 5; i++) write(ws, `u/n${i}.txt`, `u${i}\n`);
-    sleep(40);
+    pastRacyWindow(ws, RACY_MS);
     const ownOpts = { ...opts(path.join(base, 'store-own')), useGit: false };
     const own = sessionOf(ws, ownOpts, 'own', baseline(ws, 'own', { ...ownOpts, budgetMs: 60000 }).state);
     const withGit = session(ws, opts(path.join(base, 'store-git')), 'git');

@@ -70,7 +70,8 @@ test('user text classification: command and shell wrappers are prompts, caveats 
   assert.deepEqual(classifyUserText(talk), { kind: 'prompt', text: talk });
 });
 
-test('a 40 MB transcript is read as a stream in well under the time a hook or a click may take', () => {
+// Its speed is measured by the benchmark (bench/timelineScale.mjs, a 20 MB transcript), not here.
+test('a 40 MB transcript of 200,000-character results is read whole: every prompt and tool, results kept as previews', () => {
   const dir = tempDir();
   const file = path.join(dir, 'big.jsonl');
   const fd = fs.openSync(file, 'w');
@@ -112,11 +113,10 @@ test('a 40 MB transcript is read as a stream in well under the time a hook or a 
   }
   fs.closeSync(fd);
   assert.ok(fs.statSync(file).size > 40e6);
-  const t0 = Date.now();
   const t = readTimeline(file);
-  const ms = Date.now() - t0;
   assert.equal(t.prompts.length, 100);
   assert.equal(t.prompts[99]!.tools.length, 2);
   assert.equal(t.prompts[99]!.tools[0]!.result!.preview.length, 500, 'results are kept as a preview, not whole');
-  assert.ok(ms < 10000, `took ${ms} ms`);
+  for (const p of t.prompts) assert.equal(p.tools.length, 2, `prompt ${p.text}: both tools`);
+  assert.equal(t.prompts[0]!.text, 'prompt 0');
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { unsavedAmong } from '../../src/extension/rewind/unsavedPaths';
+import { unsavedAmong } from '../../src/extension/model/unsavedPaths';
 
 describe('unsaved work among a rewind’s paths', () => {
   it('matches Windows paths whatever the drive letter case and separators', () => {

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { replaceFile } from '../../core/storeFiles/fsx';
 import type { TranscriptForker } from '../../recording/forkConversation';
 import { checkFork } from './forkCheck';
 import { planFork, type CutRefusalReason } from './forkPlan';
@@ -90,9 +91,9 @@ export function forkTranscript(file: string, cutUuid: string, opts: { newId?: st
   // Not named *.jsonl: Claude Code must never list a half-written fork as a session.
   const tmp = path.join(dir, `.${session}.${process.pid}.fork-tmp`);
 
-  try {
-    copyLines(parentTranscript, tmp, plan.keep, (raw, e) => rewrite(raw, e, session, plan.reparent));
-    const written = readTranscript(tmp);
+  const fill = (into: string) => {
+    copyLines(parentTranscript, into, plan.keep, (raw, e) => rewrite(raw, e, session, plan.reparent));
+    const written = readTranscript(into);
     const problems = checkFork(written.entries, written.badLines.length, { session, leaf: plan.leaf, prompts: plan.prompts });
     if (problems.length) {
       throw new CutRefusedError(
@@ -100,10 +101,8 @@ export function forkTranscript(file: string, cutUuid: string, opts: { newId?: st
         'unclean',
       );
     }
-    fs.linkSync(tmp, dest); // exclusive: fails if <new id>.jsonl exists
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
+  };
+  replaceFile(dest, fill, { tmp, exclusive: true }); // exclusive: fails if <new id>.jsonl exists
   const cut: TranscriptFork['cut'] = { uuid: cutUuid, text: plan.cut.user!.text, occurrence: plan.occurrence };
   if (plan.cut.user!.promptId) cut.promptId = plan.cut.user!.promptId;
   if (plan.cut.timestamp) cut.time = plan.cut.timestamp;

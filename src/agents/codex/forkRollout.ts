@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { replaceFile } from '../../core/storeFiles/fsx';
 import type { TranscriptForker } from '../../recording/forkConversation';
 import { readAt } from '../claude/forkTranscript';
 import type { RolloutEntry } from './rolloutLine';
@@ -174,10 +175,10 @@ export function forkRollout(file: string, turnId: string, opts: { newId?: string
   fs.mkdirSync(path.dirname(dest), { recursive: true });
   // Not named rollout-*.jsonl: Codex must never list a half-written fork.
   const tmp = path.join(path.dirname(dest), `.${session}.${process.pid}.fork-tmp`);
-  try {
+  const fill = (into: string) => {
     const input = fs.openSync(parentTranscript, 'r');
     try {
-      const out = fs.openSync(tmp, 'wx', 0o600);
+      const out = fs.openSync(into, 'wx', 0o600);
       try {
         for (const e of p.keep) {
           fs.writeSync(out, rewrite(readAt(input, e.offset, e.bytes), e, parent, session));
@@ -190,16 +191,14 @@ export function forkRollout(file: string, turnId: string, opts: { newId?: string
     } finally {
       fs.closeSync(input);
     }
-    const problems = checkWritten(tmp, session, p);
+    const problems = checkWritten(into, session, p);
     if (problems.length)
       throw new CodexCutRefusedError(
         `The rollout could not be cut cleanly before ${turnId} (${problems.slice(0, 3).join('; ')}); nothing was written — pick another prompt.`,
         'unclean',
       );
-    fs.linkSync(tmp, dest); // exclusive
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
+  };
+  replaceFile(dest, fill, { tmp, exclusive: true });
   const cut: RolloutFork['cut'] = { uuid: turnId, promptId: turnId, text: p.cut.prompt!, occurrence: p.occurrence };
   if (p.cut.timestamp) cut.time = p.cut.timestamp;
   const r: RolloutFork = {

@@ -2,6 +2,7 @@
 // rollout from another agent's transcript by its content: its first line is a `session_meta`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { readHead } from '../../core/storeFiles/fsx';
 import type { LineFold } from '../../core/storeFiles/logTail';
 import { forEachLine } from '../claude/transcriptRead';
 import { parseRolloutLine, type RolloutEntry } from './rolloutLine';
@@ -79,22 +80,11 @@ export function readRollout(file: string): RolloutContents {
 
 /** True when the file's first line is a Codex `session_meta` (reads at most its first 64 KB). */
 export function isCodexRollout(file: string): boolean {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return false;
-  }
-  try {
-    const buf = Buffer.alloc(64 * 1024);
-    const n = fs.readSync(fd, buf, 0, buf.length, 0);
-    const head = buf.toString('utf8', 0, n);
-    // The session_meta line carries the base instructions and can pass 64 KB: look at its start only.
-    return (
-      /^\s*\{[^\n]*"type"\s*:\s*"session_meta"/.test(head.slice(0, head.indexOf('\n') >= 0 ? head.indexOf('\n') : head.length)) &&
-      /"payload"\s*:/.test(head)
-    );
-  } finally {
-    fs.closeSync(fd);
-  }
+  const head = readHead(file, 64 * 1024)?.toString('utf8');
+  if (head === undefined) return false;
+  // The session_meta line carries the base instructions and can pass 64 KB: look at its start only.
+  return (
+    /^\s*\{[^\n]*"type"\s*:\s*"session_meta"/.test(head.slice(0, head.indexOf('\n') >= 0 ? head.indexOf('\n') : head.length)) &&
+    /"payload"\s*:/.test(head)
+  );
 }

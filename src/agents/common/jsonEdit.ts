@@ -5,6 +5,7 @@
 // neighbours, which would break that, hence hand-made edits. Plus the one atomic file writer.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../../core/storeFiles/fsx';
 import { applyEdits, type Edit, type FormattingOptions, type Node, parseTree, type ParseError, printParseErrorCode } from 'jsonc-parser';
 
 /** A config file we will not edit (not JSON, not an object, a field of the wrong type): the message says what to fix. */
@@ -173,22 +174,12 @@ export function writeTextFileAtomic(
   } catch {
     /* new file */
   }
-  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  const fd = fs.openSync(tmp, 'wx', mode);
-  try {
-    fs.writeSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    if (opts.checkExpected && readTextFile(file) !== opts.expected) return false;
-    fs.chmodSync(tmp, mode); // the umask may have narrowed it at open
-    fs.renameSync(tmp, file);
-    return true;
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
+  return writeFileAtomic(file, text, {
+    mode,
+    exactMode: true, // the umask may have narrowed it at open
+    sync: true,
+    beforeRename: () => !opts.checkExpected || readTextFile(file) === opts.expected,
+  });
 }
 
 export type FileEdit = { text: string } | { remove: true } | null;

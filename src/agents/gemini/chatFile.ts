@@ -9,6 +9,7 @@
 //   - `{ "$set": { … } }` metadata updates (`lastUpdated`, `sessionId` on resume, `summary`, …);
 //     a `$set` carrying `messages` is a checkpoint: the message list starts over from it;
 //   - `{ "$rewindTo": "<message id>" }`: drop that message and everything after it.
+import { readHead } from '../../core/storeFiles/fsx';
 import type { LineFold } from '../../core/storeFiles/logTail';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -230,22 +231,13 @@ export const KNOWN_MESSAGE_FIELDS = new Set([
 
 /** Is `file` a Gemini CLI chat? By content: its first record is the metadata record (`sessionId` + `projectHash`). */
 export function isGeminiChat(file: string): boolean {
-  let fd: number;
+  const head = readHead(file, 4096);
+  if (!head) return false;
   try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return false;
-  }
-  try {
-    const buf = Buffer.alloc(4096);
-    const n = fs.readSync(fd, buf, 0, buf.length, 0);
-    const first = buf.toString('utf8', 0, n).split('\n')[0]!;
-    const r = JSON.parse(first) as unknown;
+    const r = JSON.parse(head.toString('utf8').split('\n')[0]!) as unknown;
     return isObj(r) && typeof r.sessionId === 'string' && typeof r.projectHash === 'string' && !('type' in r) && !('uuid' in r);
   } catch {
     return false;
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

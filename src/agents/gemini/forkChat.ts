@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { replaceFile } from '../../core/storeFiles/fsx';
 import type { TranscriptForker } from '../../recording/forkConversation';
 import { type ChatMessage, dropDuplicateResponses, partsOf, projectRootOf, promptOf, readChat } from './chatFile';
 
@@ -103,9 +104,9 @@ export function forkChat(
   const file = path.join(dir, opts.name ?? `session-${stamp}-${newId.slice(0, 8)}-fork.jsonl`);
   // Not named session-*: the CLI must never list a half-written fork.
   const tmp = path.join(dir, `.fork-${newId}.${process.pid}.tmp`);
-  try {
-    fs.writeFileSync(tmp, [meta, ...kept].map((r) => JSON.stringify(r)).join('\n') + '\n', { flag: 'wx', mode: 0o600 });
-    const written = readChat(tmp);
+  const fill = (into: string) => {
+    fs.writeFileSync(into, [meta, ...kept].map((r) => JSON.stringify(r)).join('\n') + '\n', { flag: 'wx', mode: 0o600 });
+    const written = readChat(into);
     const got = written.messages.map(promptOf).filter((p) => p !== null);
     const problems = [
       ...(written.meta.sessionId !== newId ? ['the new file does not carry the new session id'] : []),
@@ -116,10 +117,8 @@ export function forkChat(
     ];
     if (problems.length)
       throw new ChatCutRefusedError(`The chat could not be cut cleanly before ${beforeId} (${problems.join('; ')}); nothing was written.`);
-    fs.linkSync(tmp, file); // exclusive: never over an existing file
-  } finally {
-    fs.rmSync(tmp, { force: true });
-  }
+  };
+  replaceFile(file, fill, { tmp, exclusive: true }); // exclusive: never over an existing file
   const occurrence = earlier.filter((p) => p.text === prompt.text).length;
   const result: ChatFork = {
     file,

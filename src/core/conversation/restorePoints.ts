@@ -4,11 +4,14 @@
 import type { CallRecord, CheckpointKind, CheckpointRecord, Sequenced } from '../storeFiles/records';
 import { isCall, isCheckpoint, isSnap } from '../storeFiles/records';
 import { oneLine } from '../../shared/text';
+import { attemptBroughtBy, buildAttempts } from '../timeline/attempts';
 
 export interface RestorePoint {
   /** The target's kind; `unknown` when the target is no longer in the store (GC) or was never recorded. */
   kind: CheckpointKind | 'before-call' | 'unknown';
   label: string;
+  /** The target is the end of this attempt (a rewind checkpoint that left it): switching to it, or taking files from it. */
+  attempt?: number;
 }
 
 export interface RewindIndex {
@@ -17,6 +20,8 @@ export interface RewindIndex {
   byId: Map<string, Sequenced<CheckpointRecord>>;
   /** Tool calls by id (the first call line of each), for rewinds to just before a call. */
   calls: Map<string, Sequenced<CallRecord>>;
+  /** Rewind checkpoints that brought content from another attempt (a switch or a take), with its number. */
+  attemptOf: Map<string, number>;
 }
 
 /** What a rewind checkpoint went back to: its target checkpoint, or the moment before its target call. */
@@ -49,7 +54,13 @@ export function indexRewinds(records: readonly Sequenced[]): RewindIndex {
     } else if (isSnap(r) && r.phase === 'rewind' && last) rewindOfSnap.set(r.seq, last);
     else if (isCall(r) && r.call && !calls.has(r.call)) calls.set(r.call, r as Sequenced<CallRecord>);
   }
-  return { rewindOfSnap, byId, calls };
+  const tree = buildAttempts(records);
+  const attemptOf = new Map<string, number>();
+  for (const c of byId.values()) {
+    const n = attemptBroughtBy(tree, c);
+    if (n !== undefined) attemptOf.set(c.id, n);
+  }
+  return { rewindOfSnap, byId, calls, attemptOf };
 }
 
 /** The point a rewind snapshot's content was restored to, or undefined for any other snapshot. */
@@ -58,11 +69,14 @@ export function restorePointOf(index: RewindIndex, snapSeq: number): RestorePoin
   if (!rw) return undefined;
   const target = targetOfRewind(index, rw);
   if (!target) return { kind: 'unknown', label: '' };
-  return { kind: target.kind, label: target.label };
+  const attempt = index.attemptOf.get(rw.id);
+  return { kind: target.kind, label: target.label, ...(attempt !== undefined ? { attempt } : {}) };
 }
 
 /** "before the prompt "…"", "just before Bash: git push", … — completes "as it was …". */
 export function describePoint(p: RestorePoint): string {
+  if (p.attempt !== undefined)
+    return `at the end of attempt ${p.attempt} (an earlier attempt at this work that a rewind had set aside; the user brought its content back)`;
   switch (p.kind) {
     case 'prompt':
       return `before the prompt "${oneLine(p.label, 120)}"`;

@@ -15,6 +15,17 @@ export interface FileWriter {
   write(writes: readonly Write[]): Promise<ReadonlyMap<string, string>> | ReadonlyMap<string, string>;
 }
 
+/**
+ * Thrown by a writer that refuses, at the moment of writing and before writing anything, because
+ * one of the paths cannot be written now (VS Code: an editor holds unsaved changes made after the
+ * rewind's check). The rewind is finished as one that wrote nothing, and reported as vetoed.
+ */
+export class WriteRefused extends Error {
+  constructor(readonly paths: string[]) {
+    super(`unsaved changes in an editor (${paths.join(', ')}); nothing was written`);
+  }
+}
+
 export type RewindOutcome =
   | Exclude<BeginOutcome, { status: 'ready' }>
   | { status: 'done' | 'partial'; plan: Plan; checkpoint: CheckpointRecord; files: FileResult[] };
@@ -49,8 +60,17 @@ export async function applyRewind(store: Store, targetId: string, opts: RewindOp
       if (txn.unchanged(w)) todo.push(w);
       else errors.set(w.path, 'changed while the rewind ran; left as it is');
     }
-    if (todo.length) for (const [p, e] of await writer.write(todo)) errors.set(p, e);
-    removeEmptiedDirs(txn.writes.filter((w) => !errors.has(w.path)));
+    try {
+      if (todo.length) for (const [p, e] of await writer.write(todo)) errors.set(p, e);
+    } catch (e) {
+      if (!(e instanceof WriteRefused)) throw e;
+      // Nothing was written: finished as such (every path's result says so), reported as vetoed.
+      for (const w of txn.writes) errors.set(w.path, e.message);
+      txn.finish(errors);
+      files = [];
+      return { status: 'vetoed', plan: txn.plan, paths: e.paths };
+    }
+    for (const [p, e] of removeEmptiedDirs(txn.writes.filter((w) => !errors.has(w.path)))) errors.set(p, e);
     files = txn.finish(errors);
   } finally {
     if (!files) txn.finish(errors.size ? errors : new Map([['', 'interrupted']]));

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fault } from '../faults';
-import { writeAll } from '../storeFiles/fsx';
+import { writeFileAtomic } from '../storeFiles/fsx';
 import { acquireStoreLock, StoreBusyError } from '../storeFiles/lock';
 import type { SnapRecord } from '../storeFiles/records';
 import type { Store } from '../store';
@@ -22,15 +22,7 @@ const JOURNAL = 'rewind-journal.json';
 
 export function writeJournal(store: Store, j: Journal): void {
   const file = path.join(store.dir, JOURNAL);
-  const tmp = `${file}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    writeAll(fd, JSON.stringify(j));
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
+  writeFileAtomic(file, JSON.stringify(j), { tmp: `${file}.tmp`, sync: true });
 }
 
 export function readJournal(store: Store): Journal | null {

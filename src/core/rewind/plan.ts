@@ -6,6 +6,7 @@ import { lineStats, type LineStats } from '../timeline/lineStats';
 import {
   type Change,
   type ChangeOptions,
+  type LeftAlone,
   computeChanges,
   type NotRestorable,
   type NotUndone,
@@ -19,6 +20,8 @@ import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
 import type { Store } from '../store';
+import { ATTEMPT_POINT, buildAttempts } from '../timeline/attempts';
+import { attemptEnd } from '../timeline/compare';
 import { BEFORE_CALL, beforeCallTarget, findCheckpoint, type RewindTarget, targetOfCheckpoint } from '../timeline/timeline';
 
 export class CheckpointNotFoundError extends Error {
@@ -42,8 +45,17 @@ export class CallNotFoundError extends Error {
   }
 }
 
-/** A target string: a checkpoint id (or a unique prefix of one), or `before:<call id>`. */
+/** A target string: a checkpoint id (or a unique prefix of one), `before:<call id>`, or `attempt:<n>` (the end of attempt n). */
 export function resolveTarget(records: readonly Sequenced[], ref: string, find = (r: string) => findCheckpoint(records, r)): RewindTarget {
+  if (ref.startsWith(ATTEMPT_POINT)) {
+    // An attempt's end is the rewind checkpoint that left it: going there is that rewind's undo.
+    const a = attemptEnd(buildAttempts(records), ref);
+    if (!a.end)
+      throw new AttemptInProgressError(
+        `Attempt ${a.n} is the attempt in progress: its files are what is recorded now, so there is nothing to take from it. Compare it with \`agent-rewind diff ${ref} now\`, or name an earlier attempt.`,
+      );
+    return resolveTarget(records, a.end.id, find);
+  }
   if (ref.startsWith(BEFORE_CALL)) {
     const id = ref.slice(BEFORE_CALL.length);
     const t = beforeCallTarget(records, id);
@@ -54,6 +66,8 @@ export function resolveTarget(records: readonly Sequenced[], ref: string, find =
   if (!found.ok) throw new CheckpointNotFoundError(ref, found.reason === 'ambiguous' ? found.matches : []);
   return targetOfCheckpoint(found.checkpoint);
 }
+
+export class AttemptInProgressError extends Error {}
 
 export interface PlanFile extends LineStats {
   path: string;
@@ -69,6 +83,8 @@ export interface Plan {
   notUndone: NotUndone[];
   notRestorable: NotRestorable[];
   conflicts: { path: string; sessions: string[] }[];
+  /** What a whole rewind would write that this scoped one leaves as it is (another session, a call outside the selection). */
+  leftAlone: LeftAlone[];
   /** Paths whose state at the target is one of two versions: refused without force (which writes the later one). */
   uncertain: Uncertain[];
   sessions: string[];
@@ -147,7 +163,12 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   // A call target counts the calls of its turn: those are not all in the skeleton. Strict filters
   // look at every path and session ever recorded: the whole log.
   const strict = opts.strictFilters && !!(opts.paths?.length || opts.sessions?.length);
-  const indexed = opts.viaIndex && !strict && !target.startsWith(BEFORE_CALL) ? store.timeline() : null;
+  // A path filter reads every snapshot after the target (which calls changed the chosen files), and
+  // attempts are built from the whole log.
+  const indexed =
+    opts.viaIndex && !strict && !opts.paths?.length && !target.startsWith(BEFORE_CALL) && !target.startsWith(ATTEMPT_POINT)
+      ? store.timeline()
+      : null;
   let records: Sequenced[];
   let to: RewindTarget;
   let facts: Map<string, PathFacts> | undefined;
@@ -218,6 +239,7 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     notUndone: set.notUndone,
     notRestorable: set.notRestorable,
     conflicts: set.conflicts,
+    leftAlone: set.leftAlone,
     uncertain: set.uncertain.filter((u) => kept.has(u.path)),
     sessions: set.sessions,
     uncommitted: opts.noGit ? [] : uncommittedPaths(changes.map((c) => c.path)),
@@ -264,6 +286,7 @@ export function planJson(plan: Plan) {
     })),
     notRestorable: plan.notRestorable,
     conflicts: plan.conflicts,
+    leftAlone: leftAloneJson(plan),
     uncommitted: plan.uncommitted,
     checkpoint: {
       id: plan.target.id,
@@ -273,4 +296,9 @@ export function planJson(plan: Plan) {
     },
     ...(plan.target.call ? { call: plan.target.call } : {}),
   };
+}
+
+/** `leftAlone` of `plan --json` and `rewind --json`: `{ path, reason, sessions }` (and `with`, the chosen files sharing a call). */
+export function leftAloneJson(plan: Pick<Plan, 'leftAlone'>) {
+  return plan.leftAlone.map((l) => ({ path: l.path, reason: l.reason, sessions: l.sessions, ...(l.with ? { with: l.with } : {}) }));
 }

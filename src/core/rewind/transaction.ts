@@ -122,6 +122,8 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
             rewindLookups(plan.records),
           ),
       ...(plan.target.call ? { targetCall: plan.target.call.id } : { target: plan.target.id }),
+      // Taking some files from a point leaves the attempt in progress as it is (attempts.ts).
+      ...(opts.paths?.length || opts.sessions?.length ? { partial: true } : {}),
       time: now,
     });
     store.append([...pre, checkpoint]);
@@ -169,6 +171,17 @@ function withRewind(s: SnapRecord, w: Write, checkpoint: string): SnapRecord {
   return out;
 }
 
+/**
+ * The permission bits are verified like the content: a file written with other bits than those
+ * recorded at the target (a chmod that failed) is a failed file. Not on Windows (no such bits),
+ * not for symlinks (their own mode means nothing).
+ */
+function wrongMode(w: Write, s: SnapRecord | null): string | null {
+  if (process.platform === 'win32' || w.to === null || w.link || w.mode === undefined || !s || s.mode === undefined) return null;
+  const [want, got] = [w.mode & 0o777, s.mode & 0o777];
+  return want === got ? null : `written, but its permissions are ${got.toString(8)}, not ${want.toString(8)} as recorded`;
+}
+
 function recordResults(store: Store, checkpoint: string, writes: readonly Write[], errors: ReadonlyMap<string, string>): FileResult[] {
   const snaps: SnapRecord[] = [];
   const results: FileResult[] = [];
@@ -183,9 +196,11 @@ function recordResults(store: Store, checkpoint: string, writes: readonly Write[
     if (s) snaps.push(withRewind(s, w, checkpoint));
     const actual = s ? s.hash : 'unknown';
     const err = errors.get(w.path);
-    const ok = !err && actual === w.to && (!s || !!s.link === !!w.link);
+    const badMode = wrongMode(w, s);
+    const ok = !err && actual === w.to && (!s || !!s.link === !!w.link) && !badMode;
     const r: FileResult = { path: w.path, action: w.action, ok, expected: w.to, actual };
     if (err) r.error = err;
+    else if (badMode) r.error = badMode;
     else if (!ok) r.error = 'the file on disk does not match the snapshot after writing';
     results.push(r);
   }

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { diskFact } from '../workspace/disk';
 import { fault } from '../faults';
-import { writeAll } from '../storeFiles/fsx';
+import { replaceFile, writeFileAtomic } from '../storeFiles/fsx';
 import type { Change } from '../timeline/changeSet';
 import type { Origin } from '../storeFiles/records';
 import type { Store } from '../store';
@@ -58,22 +58,40 @@ export function hashOnDisk(store: Store, p: string): string | null {
 /**
  * Removes the folders that did not exist at the target and that the deletions emptied, deepest
  * first — after all of them, since one deletion may empty a folder another's list names.
- * A folder that is not empty (the user's files, or a file kept for a reason) stays.
+ * A folder that is not empty (the user's files, or a file kept for a reason) stays. Verified like
+ * content: a folder left behind empty (rmdir failed: permissions, a busy handle) is an error of
+ * each deletion that named it, by path.
  */
-export function removeEmptiedDirs(writes: readonly Write[]): void {
-  removeEmptyDirs(writes.flatMap((w) => (w.to === null ? (w.dirs ?? []) : [])));
+export function removeEmptiedDirs(writes: readonly Write[]): Map<string, string> {
+  const failed = removeEmptyDirs(writes.flatMap((w) => (w.to === null ? (w.dirs ?? []) : [])));
+  const errors = new Map<string, string>();
+  for (const w of writes) {
+    const left = (w.dirs ?? []).filter((d) => failed.has(d));
+    if (w.to === null && left.length)
+      errors.set(w.path, `deleted, but its emptied folder ${left.map((d) => `${d} (${failed.get(d)})`).join(', ')} could not be removed`);
+  }
+  return errors;
 }
 
-/** rmdir each of `dirs` that is empty, deepest first (so a parent emptied by its child goes too). */
-export function removeEmptyDirs(dirs: Iterable<string>): void {
+/** Whether a folder removal that failed this way just found a folder that is to stay (not empty) or is gone. */
+const KEPT_OR_GONE = new Set(['ENOTEMPTY', 'EEXIST', 'ENOENT', 'ENOTDIR']);
+
+/**
+ * rmdir each of `dirs` that is empty, deepest first (so a parent emptied by its child goes too).
+ * Returns the empty folders that could not be removed, with why.
+ */
+export function removeEmptyDirs(dirs: Iterable<string>): Map<string, string> {
   const depth = (d: string) => d.split(/[\\/]/).length;
+  const failed = new Map<string, string>();
   for (const d of [...new Set(dirs)].sort((a, b) => depth(b) - depth(a))) {
     try {
       fs.rmdirSync(d);
-    } catch {
-      /* not empty, or gone */
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      if (!KEPT_OR_GONE.has(code)) failed.set(d, code || (e as Error).message);
     }
   }
+  return failed;
 }
 
 /** Writes one file atomically (temp in the same folder, fsync, rename), or deletes it. */
@@ -88,23 +106,8 @@ export function applyWriteFs(store: Store, w: Write): void {
   }
   const data = store.content(w.to);
   fs.mkdirSync(path.dirname(w.path), { recursive: true });
-  try {
-    fs.unlinkSync(w.tmp);
-  } catch {
-    /* no leftover */
-  }
-  if (w.link) {
-    fs.symlinkSync(data.toString(), w.tmp);
-  } else {
-    const fd = fs.openSync(w.tmp, 'wx', w.mode ?? 0o644);
-    try {
-      writeAll(fd, data);
-      fs.fsyncSync(fd);
-      if (w.mode !== undefined) fs.fchmodSync(fd, w.mode);
-    } finally {
-      fs.closeSync(fd);
-    }
-  }
-  fault('rewind.tmp');
-  fs.renameSync(w.tmp, w.path);
+  // The temp file is the one the journal names (recovery removes it); the kill tests stop us just before the rename.
+  const beforeRename = () => fault('rewind.tmp');
+  if (w.link) replaceFile(w.path, (tmp) => fs.symlinkSync(data.toString(), tmp), { tmp: w.tmp, beforeRename });
+  else writeFileAtomic(w.path, data, { tmp: w.tmp, beforeRename, mode: w.mode ?? 0o644, exactMode: w.mode !== undefined, sync: true });
 }

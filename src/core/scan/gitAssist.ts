@@ -3,6 +3,7 @@
 // asks for early (`prefetchScan`: the one module-level slot of the scan); the index copy and the
 // state's record of it; and which folders and paths are in the scan whatever git lists.
 import * as fs from 'node:fs';
+import { replaceFile, writeFileAtomic } from '../storeFiles/fsx';
 import * as path from 'node:path';
 import type { PendingGit } from '../git/run';
 import { type CachedStatus, startCachedStatus, startModifiedTracked } from '../git/status';
@@ -50,12 +51,10 @@ function readStatusStart(copy: string): number | undefined {
 }
 
 function writeStatusStart(copy: string, started: number): void {
-  const tmp = `${copy}.at.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(tmp, String(started));
-    fs.renameSync(tmp, `${copy}.at`);
+    writeFileAtomic(`${copy}.at`, String(started));
   } catch {
-    fs.rmSync(tmp, { force: true }); // the next status then looks back further: slower, never wrong
+    /* the next status then looks back further: slower, never wrong */
   }
 }
 
@@ -239,16 +238,15 @@ function copyIndex(
 
 /** Copies the index (stat key `key`) to `copy`; false when it changed while copied, or cannot be. */
 export function copyIndexFile(gitDir: string, key: string, copy: string): boolean {
-  const tmp = `${copy}.${process.pid}.tmp`;
   try {
     fs.mkdirSync(path.dirname(copy), { recursive: true, mode: 0o700 });
-    fs.copyFileSync(path.join(gitDir, 'index'), tmp);
-    fs.chmodSync(tmp, 0o600);
-    if (gitIndexKey(gitDir) !== key) throw new Error('the index changed while copied');
-    fs.renameSync(tmp, copy);
+    const fill = (tmp: string) => {
+      fs.copyFileSync(path.join(gitDir, 'index'), tmp);
+      fs.chmodSync(tmp, 0o600);
+    };
+    if (!replaceFile(copy, fill, { beforeRename: () => gitIndexKey(gitDir) === key })) throw new Error('the index changed while copied');
     return true;
   } catch {
-    fs.rmSync(tmp, { force: true });
     fs.rmSync(copy, { force: true });
     return false;
   }

@@ -41,6 +41,7 @@ export function incremental(
   scanStart: number,
   racyMs: number,
   only?: readonly string[],
+  exact?: ReadonlySet<string>,
 ): Incremental | null {
   const base = state.root + path.sep;
   const changed: { rel: string; st: fs.Stats }[] = [];
@@ -53,8 +54,16 @@ export function incremental(
     if (!st || !st.isDirectory()) goneDirs.push(rel);
     else if (wasRacy || st.mtimeMs !== mtime || st.ctimeMs !== ctime || st.ino !== ino) changed.push({ rel, st });
   };
-  for (let i = 0; i < dt.rows; i++) if (dt.isLive(i)) check(dt.pathAt(i), dt.mtimeAt(i), dt.ctimeAt(i), dt.inoAt(i), dt.racyAt(i));
-  for (const [rel, d] of dt.added()) check(rel, d.mtime, d.ctime, d.ino, d.racy);
+  if (exact) {
+    // Narrowed by a file watcher (narrow.ts): only the folders it named (and the racy ones).
+    for (const rel of exact) {
+      const d = dt.get(rel);
+      if (d) check(rel, d.mtime, d.ctime, d.ino, d.racy);
+    }
+  } else {
+    for (let i = 0; i < dt.rows; i++) if (dt.isLive(i)) check(dt.pathAt(i), dt.mtimeAt(i), dt.ctimeAt(i), dt.inoAt(i), dt.racyAt(i));
+    for (const [rel, d] of dt.added()) check(rel, d.mtime, d.ctime, d.ino, d.racy);
+  }
   const fresh = new Map<string, Entry>();
   const newIgnoreFiles: Record<string, string> = {};
   const out: Incremental = { fresh, dirUpdates, goneDirs, newIgnoreFiles, listed: changed.length };

@@ -8,6 +8,7 @@ import type { Rules } from './ignore';
 import { entryFromStat, lstat, readNow, sameEntryStat, sameStat } from './entries';
 import { type Assist, excludedByUs, startGitAssist } from './gitAssist';
 import { fromGit, type Incremental, incremental, under } from './incremental';
+import { narrowTo } from './narrow';
 import { quickPut } from './references';
 import { type DirStat, DirTable, type Entry, type Peek, peekOf } from './table';
 import { newPeek, trackedPaths } from './tracked';
@@ -83,10 +84,12 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
   const limits = opts.limits;
   const rules = rulesOfState(state, limits);
   const canInc = state.dirTimes && state.dirs.has('') && !ruleFilesChanged(state);
-  const gitJob = canInc && opts.useGit !== false ? startGitAssist(state, opts, rules) : null;
+  const narrow = canInc && opts.changed ? narrowTo(state, opts.changed) : null;
+  const gitJob = canInc && !narrow && opts.useGit !== false ? startGitAssist(state, opts, rules) : null;
   let inc: Incremental | null = null;
   let assist: Assist | null = null;
-  if (gitJob?.cached) {
+  if (narrow) inc = incremental(state, rules, limits, scanStart, racyMs, undefined, narrow.dirs);
+  else if (gitJob?.cached) {
     assist = gitJob.finish();
     inc = assist?.untracked
       ? fromGit(state, rules, limits, assist.untracked, scanStart, racyMs)
@@ -144,13 +147,16 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
           e.hash = prev.hash;
           e.git = prev.git;
           e.flags |= prev.flags & F_NOGIT;
-          if (!sameEntryStat(prev, e) || prev.flags !== e.flags || prev.mode !== e.mode) {
+          // `chmod +x`: the same bytes, but executable now (or no longer) is a change a rewind undoes.
+          const modeMoved = !(e.flags & F_LINK) && (prev.mode & 0o111) !== (e.mode & 0o111);
+          // Known by git's id only: the `after` needs the content in the store, and git's index
+          // (still the old mode) can no longer vouch for the file — our own stat checks it from now on.
+          if (modeMoved && !e.hash) e.hash = opts.storeContent ? quickPut(opts.storeDir, r.data) : sha256(r.data);
+          if (!sameEntryStat(prev, e) || prev.flags !== e.flags || prev.mode !== e.mode || prev.hash !== e.hash) {
             state.files.set(rel, e);
             dirty = true;
           }
-          // `chmod +x`: the same bytes, but executable now (or no longer) is a change a rewind undoes.
-          if (!(e.flags & F_LINK) && (prev.mode & 0o111) !== (e.mode & 0o111))
-            changes.push({ path: rel, before: prev, after: e, data: r.data });
+          if (modeMoved) changes.push({ path: rel, before: prev, after: e, data: r.data });
           return;
         }
       }
@@ -159,7 +165,9 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
     dirty = true;
     state.files.set(rel, e);
     if (prev && prev.flags & F_PENDING) return; // a baseline copy finished now: the content is the state before, not a change
-    if (!prev && opts.existedBefore !== undefined && cur.ctime < opts.existedBefore) return; // was there all along, outside the scan until now
+    // Was there all along, outside the scan until now — unless a folder above it is new since (moved
+    // in: `mv dir elsewhere/` keeps its files' ctimes, yet the command made them appear here).
+    if (!prev && opts.existedBefore !== undefined && cur.ctime < opts.existedBefore && !movedIn(state, rel, opts.existedBefore)) return;
     changes.push({ path: rel, before: prev ?? null, after: e, data: r.data });
   };
 
@@ -179,8 +187,15 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
       if (sameStat(p, st) && !(p.flags & (F_RACY | F_PENDING))) return;
       visit(rel, entryFromStat(st, scanStart, racyMs));
     };
-    for (let i = 0; i < t.rows; i++) if (t.isLive(i)) check(t.pathAt(i), t.peek(i, pk));
-    for (const [rel, e] of [...t.added()]) check(rel, peekOf(e, pk));
+    if (narrow) {
+      for (const rel of narrow.files) {
+        const e = t.get(rel);
+        if (e) check(rel, peekOf(e, pk));
+      }
+    } else {
+      for (let i = 0; i < t.rows; i++) if (t.isLive(i)) check(t.pathAt(i), t.peek(i, pk));
+      for (const [rel, e] of [...t.added()]) check(rel, peekOf(e, pk));
+    }
     for (const [rel, cur] of inc.fresh) visit(rel, cur);
   } else {
     statted = w!.files.size;
@@ -242,8 +257,26 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
     listed: inc ? inc.listed : state.dirs.size,
     git: !!assist,
     cached: !!assist?.untracked,
+    ...(narrow && inc ? { narrowed: true } : {}),
     dirty,
   });
+}
+
+/**
+ * Did `rel` arrive with a folder that was moved (or made) after `since`? Its first ancestor the
+ * state knew as the same folder (same inode) ends the search; a newer one in between says yes.
+ */
+function movedIn(state: ScanState, rel: string, since: number): boolean {
+  const base = state.root + path.sep;
+  for (let i = rel.lastIndexOf('/'); i > 0; i = rel.lastIndexOf('/', i - 1)) {
+    const d = rel.slice(0, i);
+    const st = lstat(base + d);
+    if (!st) return false;
+    const known = state.dirs.get(d);
+    if (known && (known.ino === 0 || known.ino === st.ino)) return false;
+    if (st.ctimeMs >= since) return true;
+  }
+  return false;
 }
 
 /** Made before `time`, by its birth time (0, or the ctime where there is none: never before). */

@@ -3,7 +3,7 @@
 // list of a state's companion files, and where each lives.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeAll } from '../storeFiles/fsx';
+import { readRange, writeFileAtomic } from '../storeFiles/fsx';
 import { fileNameOf } from '../paths';
 import { DirTable, FileTable, K_GIT, K_HASH } from './table';
 import { F_PENDING, type ScanState } from './types';
@@ -92,12 +92,12 @@ export function readHeaderOnly(file: string): Header | 'legacy' | null {
     return null;
   }
   try {
-    const head = Buffer.alloc(12);
-    if (fs.readSync(fd, head, 0, 12, 0) !== 12) return null;
+    const head = readRange(fd, 0, 12);
+    if (head.length !== 12) return null;
     if (!head.subarray(0, 8).equals(MAGIC)) return 'legacy';
     const len = head.readUInt32LE(8);
-    const buf = Buffer.alloc(12 + len);
-    if (fs.readSync(fd, buf, 0, buf.length, 0) !== buf.length) return null;
+    const buf = readRange(fd, 0, 12 + len);
+    if (buf.length !== 12 + len) return null;
     return readHeader(buf)?.h ?? null;
   } finally {
     fs.closeSync(fd);
@@ -273,14 +273,7 @@ export function saveState(file: string, s: ScanState): void {
     dirPathBuf,
   ];
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
-  try {
-    writeAll(fd, Buffer.concat(parts));
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
+  writeFileAtomic(file, Buffer.concat(parts));
   if (file.endsWith('.scan')) {
     try {
       fs.unlinkSync(legacyFile(file)); // a version 1 state of this session is now superseded
@@ -315,9 +308,7 @@ export function savePending(file: string, pending: ScanState['pending'] | null):
     }
     return;
   }
-  const tmp = `${pf}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(pending), { mode: 0o600 });
-  fs.renameSync(tmp, pf);
+  writeFileAtomic(pf, JSON.stringify(pending));
 }
 
 /** Every file that belongs to a state: the state itself, its version 1 form, its pending call, its index copy, their locks. */

@@ -129,11 +129,20 @@ export interface ScanResult {
   git: boolean;
   /** git listed the untracked files from its untracked cache: no folder checks of ours (but submodules'). */
   cached: boolean;
+  /** A file watcher narrowed the scan to the paths it named. */
+  narrowed?: boolean;
   /** The state changed and must be saved. */
   dirty: boolean;
   /** The folders known before this scan (to tell which folders a command created). */
   prevDirs: { has(rel: string): boolean };
   tooMany?: { count: number };
+}
+
+/** From a file watcher that vouches for the root: every path (absolute) that may have changed since the state's last scan began. */
+export interface WatchedChanges {
+  paths: ReadonlySet<string>;
+  /** Is this folder (absolute) watched? */
+  covers(dir: string): boolean;
 }
 
 export interface ScanOptions {
@@ -147,4 +156,6 @@ export interface ScanOptions {
   racyMs?: number;
   /** Let `git diff-files` check the clean tracked files (default true; false: every file by our own stat). */
   useGit?: boolean;
+  /** A file watcher vouches: look only where it says (narrow.ts); absent, the whole tree as always. */
+  changed?: WatchedChanges;
 }

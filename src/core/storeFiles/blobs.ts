@@ -5,7 +5,7 @@ import type * as Crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fault, faultsArmed } from '../faults';
-import { writeAll } from './fsx';
+import { replaceFile, writeAll } from './fsx';
 
 export const HASH_RE = /^[0-9a-f]{64}$/;
 
@@ -77,8 +77,8 @@ export class BlobStore {
     fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
     fs.mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
     const tmp = path.join(this.tmpDir, `${hash.slice(0, 16)}.${process.pid}.${crypto().randomBytes(4).toString('hex')}`);
-    const fd = fs.openSync(tmp, 'wx', 0o600);
-    try {
+    const fill = (into: string) => {
+      const fd = fs.openSync(into, 'wx', 0o600);
       try {
         if (faultsArmed) {
           // Kill tests: die with half the bytes in the temp file (never under the blob's name).
@@ -91,16 +91,9 @@ export class BlobStore {
       } finally {
         fs.closeSync(fd);
       }
-      fs.renameSync(tmp, dest);
-    } catch (e) {
-      // A failed write (full disk…) leaves no temp file behind and, above all, no blob.
-      try {
-        fs.unlinkSync(tmp);
-      } catch {
-        /* not there */
-      }
-      throw e;
-    }
+    };
+    // A failed write (full disk…) leaves no temp file behind and, above all, no blob.
+    replaceFile(dest, fill, { tmp });
     return hash;
   }
 

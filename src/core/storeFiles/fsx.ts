@@ -1,4 +1,6 @@
-// Small file-system helpers the store's durability depends on.
+// Small file-system helpers the store's durability depends on: the one atomic write (every "write a temp
+// file, then rename it into place" in src/ goes through replaceFile; a unit test keeps it so) and the one
+// bounded read.
 import * as fs from 'node:fs';
 
 /**
@@ -31,6 +33,103 @@ export function storeWriteProblem(e: unknown): string {
   return (e as Error)?.message ?? String(e);
 }
 
+export interface ReplaceOptions {
+  /**
+   * The temp file's path (default: beside `file`, unique among live processes). A temp file found there is
+   * a killed run's leftover (a journal names the caller's path; a pid comes back): it is removed and made anew.
+   */
+  tmp?: string;
+  /** Called once the temp file is complete, just before it takes `file`'s place: false keeps `file` as it is. */
+  beforeRename?: () => boolean | void;
+  /** Hard-link instead of rename: never over a `file` that exists (then the link's EEXIST is thrown). */
+  exclusive?: boolean;
+}
+
+/**
+ * Makes `file` whole or not at all: `fill` writes a temp file beside it (it must create the file it is
+ * given), which is then renamed into place, so a reader (or a kill) sees the old file or the new one,
+ * never half. True when `file` was replaced; false when `beforeRename` kept the old one.
+ * The temp file never stays behind, also when `fill` or the rename throws (the error is the caller's).
+ */
+export function replaceFile(file: string, fill: (tmp: string) => void, opts: ReplaceOptions = {}): boolean {
+  const tmp = opts.tmp ?? `${file}.${process.pid}.${(tmpSeq++).toString(36)}.tmp`;
+  let renamed = false;
+  try {
+    try {
+      fill(tmp);
+    } catch (e) {
+      if (errCode(e) !== 'EEXIST') throw e;
+      fs.rmSync(tmp, { force: true }); // a killed run's leftover (the caller's name, or an earlier process of our pid)
+      fill(tmp);
+    }
+    if (opts.beforeRename?.() === false) return false;
+    if (opts.exclusive) fs.linkSync(tmp, file);
+    else {
+      fs.renameSync(tmp, file);
+      renamed = true;
+    }
+    return true;
+  } finally {
+    if (!renamed) fs.rmSync(tmp, { force: true });
+  }
+}
+let tmpSeq = 0;
+
+export interface WriteOptions extends ReplaceOptions {
+  /** The new file's permission bits, under the umask (default 0600: the store holds copies of source files). */
+  mode?: number;
+  /** Set `mode` exactly, whatever the umask (a file whose recorded or former mode is put back). */
+  exactMode?: boolean;
+  /** fsync before the rename: the content is on disk before the name points at it (default: no). */
+  sync?: boolean;
+}
+
+/** `replaceFile` with `data` as the content: the temp file is created exclusively (never through a link left there). */
+export function writeFileAtomic(file: string, data: Uint8Array | string, opts: WriteOptions = {}): boolean {
+  const mode = opts.mode ?? 0o600;
+  return replaceFile(
+    file,
+    (tmp) => {
+      const fd = fs.openSync(tmp, 'wx', mode);
+      try {
+        writeAll(fd, data);
+        if (opts.sync) fs.fsyncSync(fd);
+        if (opts.exactMode) fs.fchmodSync(fd, mode);
+      } finally {
+        fs.closeSync(fd);
+      }
+    },
+    opts,
+  );
+}
+
+/** The bytes of `fd` from `from` up to `to` (fewer if the file is shorter now). */
+export function readRange(fd: number, from: number, to: number): Buffer {
+  const buf = Buffer.allocUnsafe(Math.max(0, to - from)); // every byte is read over, or cut off
+  let got = 0;
+  while (got < buf.length) {
+    const n = fs.readSync(fd, buf, got, buf.length - got, from + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got < buf.length ? buf.subarray(0, got) : buf;
+}
+
+/** The first `maxBytes` of `file` (all of it when shorter), or null when it cannot be opened: a look at a file's head. */
+export function readHead(file: string, maxBytes: number): Buffer | null {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    return readRange(fd, 0, maxBytes);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /**
  * Replaces a small file the extension owns (settings, open folders) by temp file and rename, so a hook
  * reads the old text or the new one, never half; returns false (and writes nothing) when it already holds `text`.
@@ -41,8 +140,5 @@ export function replaceFileIfChanged(file: string, text: string): boolean {
   } catch {
     /* first write */
   }
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
-  fs.renameSync(tmp, file);
-  return true;
+  return writeFileAtomic(file, text);
 }

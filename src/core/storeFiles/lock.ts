@@ -1,10 +1,13 @@
-// Coordination between processes sharing one store, with plain files (no native locks):
+// Coordination between processes sharing one store, with plain files (no native locks). One lock file
+// format and one way to take it (tryLock), for:
 // - `lock`: exclusive, held by a rewind or a gc; a second one is refused with a clear message.
+// - a scan state's `.lock` (withFileLock): hooks of parallel shell calls take turns, waiting briefly.
 // - `writers/<pid>.<n>` + `gc.lock`: hooks announce themselves before writing and check for a
 //   compaction; gc announces itself and waits for announced writers. Each side announces before
 //   it looks at the other, so at least one of them always sees the other.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { errCode, writeFileAtomic } from './fsx';
 
 export class StoreBusyError extends Error {
   constructor(readonly holder: LockInfo | null) {
@@ -29,10 +32,11 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-function readLockInfo(file: string): LockInfo | null {
+export function readLockInfo(file: string): LockInfo | null {
   try {
-    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo;
-    return typeof v.pid === 'number' ? v : null;
+    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo | number;
+    if (typeof v === 'number') return v > 0 ? { pid: v, op: 'shell capture', time: 0 } : null; // a bare pid: an older hook's scan lock
+    return typeof v?.pid === 'number' ? v : null;
   } catch {
     return null;
   }
@@ -44,27 +48,30 @@ function readLockInfo(file: string): LockInfo | null {
  * links are not supported, an exclusive create.
  */
 export function createWithContent(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.${Date.now().toString(36)}.tmp`;
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
   try {
-    fs.linkSync(tmp, file);
+    writeFileAtomic(file, text, { exclusive: true });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errCode(e);
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
     fs.writeFileSync(file, text, { flag: 'wx', mode: 0o600 });
-  } finally {
-    fs.rmSync(tmp, { force: true });
   }
 }
 
-/** Creates `file` exclusively; a lock left by a dead process is taken over. */
-function acquireFile(file: string, op: string): () => void {
+/** A lock file nobody can read (a holder killed mid-write, where hard links are missing) is stale once this old. */
+const UNREADABLE_STALE_MS = 5000;
+
+/**
+ * Takes the lock file `file` (created exclusively, with its holder in it): the release function, or the
+ * live holder (null: unreadable) when another process has it. A lock whose holder is dead, or older than
+ * `staleMs` when given, is taken over.
+ */
+function tryLock(file: string, op: string, staleMs?: number): { release: () => void } | { holder: LockInfo | null } {
   const info: LockInfo = { pid: process.pid, op, time: Date.now() };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       createWithContent(file, JSON.stringify(info));
       let released = false;
-      return () => {
+      const release = () => {
         if (released) return;
         released = true;
         try {
@@ -73,12 +80,13 @@ function acquireFile(file: string, op: string): () => void {
           /* already gone */
         }
       };
+      return { release };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const holder = readLockInfo(file);
-      // A half-written lock file (holder killed between create and write) is stale too, once old.
-      const stale = holder ? !processAlive(holder.pid) : Date.now() - mtimeOf(file) > 5000;
-      if (!stale) throw new StoreBusyError(holder);
+      const age = Date.now() - mtimeOf(file);
+      const stale = holder ? !processAlive(holder.pid) || (staleMs !== undefined && age > staleMs) : age > UNREADABLE_STALE_MS;
+      if (!stale) return { holder };
       try {
         fs.unlinkSync(file);
       } catch {
@@ -86,7 +94,43 @@ function acquireFile(file: string, op: string): () => void {
       }
     }
   }
-  throw new StoreBusyError(readLockInfo(file));
+  return { holder: readLockInfo(file) };
+}
+
+/** Creates `file` exclusively; a lock left by a dead process is taken over; a live holder is StoreBusyError. */
+export function acquireLockFile(file: string, op: string): () => void {
+  const r = tryLock(file, op);
+  if ('holder' in r) throw new StoreBusyError(r.holder);
+  return r.release;
+}
+
+/**
+ * Runs `fn` holding the lock file `file`, waiting up to `waitMs` while another live process holds it;
+ * past that (or when the lock cannot be made at all), `fn` runs without it: a hook never blocks the
+ * agent. A holder older than `staleMs` is taken to be stuck and is taken over.
+ */
+export function withFileLock<T>(file: string, op: string, fn: () => T, opts: { waitMs: number; staleMs: number }): T {
+  const deadline = Date.now() + opts.waitMs;
+  let release: (() => void) | undefined;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    for (;;) {
+      const r = tryLock(file, op, opts.staleMs);
+      if ('release' in r) {
+        release = r.release;
+        break;
+      }
+      if (Date.now() > deadline) break;
+      sleepMs(15);
+    }
+  } catch {
+    /* no lock to be had (a read-only folder…): go on without it */
+  }
+  try {
+    return fn();
+  } finally {
+    release?.();
+  }
 }
 
 function mtimeOf(file: string): number {
@@ -99,7 +143,16 @@ function mtimeOf(file: string): number {
 
 /** The exclusive store lock for rewinds and gc. */
 export function acquireStoreLock(storeDir: string, op: string): () => void {
-  return acquireFile(path.join(storeDir, 'lock'), op);
+  return acquireLockFile(path.join(storeDir, 'lock'), op);
+}
+
+/** The lock of the store's resident recorder (cli/resident.ts). */
+export const RESIDENT_LOCK = 'resident.lock';
+
+/** The store's resident recorder, when its lock names a live process (pid, since: `time`). */
+export function residentHolder(storeDir: string): LockInfo | null {
+  const h = readLockInfo(path.join(storeDir, RESIDENT_LOCK));
+  return h && processAlive(h.pid) ? h : null;
 }
 
 export function storeLockHolder(storeDir: string): LockInfo | null {
@@ -187,7 +240,7 @@ export function liveWriters(storeDir: string, staleMs = 60000): string[] {
 
 /** Blocks new writers and waits for announced ones to finish; throws StoreBusyError after `maxWaitMs`. */
 export function acquireCompactionLock(storeDir: string, maxWaitMs = 10000): () => void {
-  const release = acquireFile(path.join(storeDir, 'gc.lock'), 'gc');
+  const release = acquireLockFile(path.join(storeDir, 'gc.lock'), 'gc');
   const deadline = Date.now() + maxWaitMs;
   while (liveWriters(storeDir).length > 0) {
     if (Date.now() > deadline) {

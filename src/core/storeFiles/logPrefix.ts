@@ -4,6 +4,7 @@
 // rewritten by gc (new inode), shrunk or replaced makes it stale, and the whole log is read.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import { writeFileAtomic } from './fsx';
 
 const MARK_BYTES = 256;
 
@@ -20,29 +21,11 @@ export function prefixHolds(fd: number, st: fs.Stats, p: { ino: number; size: nu
   return p.ino === st.ino && p.size <= st.size && markAt(fd, p.size) === p.mark;
 }
 
-/** The bytes of `fd` from `from` up to `to` (fewer if the file is shorter now). */
-export function readRange(fd: number, from: number, to: number): Buffer {
-  const buf = Buffer.allocUnsafe(Math.max(0, to - from)); // every byte is read over, or cut off
-  let got = 0;
-  while (got < buf.length) {
-    const n = fs.readSync(fd, buf, got, buf.length - got, from + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return got < buf.length ? buf.subarray(0, got) : buf;
-}
-
 /** Writes a derived file by temp-file-and-rename (a kill leaves the old file or the new one); never throws. */
 export function writeDerived(file: string, text: string | Uint8Array): void {
-  const tmp = `${file}.${process.pid}.tmp`;
   try {
-    fs.writeFileSync(tmp, text, { mode: 0o600 });
-    fs.renameSync(tmp, file);
+    writeFileAtomic(file, text);
   } catch {
-    try {
-      fs.unlinkSync(tmp);
-    } catch {
-      /* never there */
-    }
+    /* derived: the next reader reads the log */
   }
 }

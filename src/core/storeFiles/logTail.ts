@@ -4,7 +4,8 @@
 // rewritten by gc, shrunk, replaced — is read whole.
 import * as fs from 'node:fs';
 import { type LogContents, type LogProblem, parseLog } from './fileLog';
-import { markAt, prefixHolds, readRange } from './logPrefix';
+import { readRange } from './fsx';
+import { markAt, prefixHolds } from './logPrefix';
 import type { Sequenced } from './records';
 
 /** Where a parsed prefix of the log ends: enough to go on from there, and to tell it still holds. */

@@ -28,6 +28,8 @@ export interface CheckpointRecord {
   target?: string;
   /** For a `rewind` checkpoint to just before a tool call: that call's id. */
   targetCall?: string;
+  /** For a `rewind` checkpoint: the rewind wrote only some paths or sessions (taking files from a point), so it left no attempt. */
+  partial?: boolean;
   /** The agent's conversation transcript, when it has one we can read (Claude Code). */
   transcript?: string;
   /** Why the session started (Claude Code SessionStart `source`: startup, resume, clear, compact, fork). */

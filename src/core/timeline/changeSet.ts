@@ -1,7 +1,7 @@
 // The rewind plan, pure: which recorded paths a rewind to a checkpoint would write and how
 // (restore / delete / recreate), what it cannot restore, and which recorded calls in the discarded
 // span it cannot undo. Disk facts and line counts are added by the store; nothing here does I/O.
-import type { NotRestorableReason, UncertainReason } from '../../shared/reasons';
+import type { LeftAloneReason, NotRestorableReason, UncertainReason } from '../../shared/reasons';
 import { type Provenance, provenanceOf } from './provenance';
 import type { CallRecord, Origin, Sequenced, Severity, SnapRecord } from '../storeFiles/records';
 import { isCall, isSnap } from '../storeFiles/records';
@@ -69,11 +69,29 @@ export interface ObservedRevert {
   time: number;
 }
 
+/**
+ * A path a scoped rewind leaves as it is although a whole rewind would write it: another session
+ * also changed it after the target (`--session`), or a call that changed a chosen file also changed
+ * it (`--path`, a step's file). Said before and after, never silently skipped.
+ */
+export interface LeftAlone {
+  path: string;
+  reason: LeftAloneReason;
+  /** The sessions that changed it after the target (for `other-session`: every one, the chosen ones too). */
+  sessions: string[];
+  /** For `outside-selection`: the chosen files that share a call with it. */
+  with?: string[];
+}
+
+export type { LeftAloneReason };
+
 export interface ChangeSet {
   changes: Change[];
   notRestorable: NotRestorable[];
   /** With a session filter: paths the chosen sessions changed that other sessions changed too. */
   conflicts: { path: string; sessions: string[] }[];
+  /** With a session or path filter: what a whole rewind would write that this one leaves as it is, and why. */
+  leftAlone: LeftAlone[];
   notUndone: NotUndone[];
   /** Every session that changed something after the target, for grouping. */
   sessions: string[];
@@ -234,12 +252,18 @@ export function computeChanges(records: readonly Sequenced[], target: { seq: num
   const observed: ObservedRevert[] = [];
   const allSessions = new Set<string>();
 
+  // Unchosen paths a whole rewind would write: left alone, and said so when they share a call with a chosen one.
+  const unchosen: { path: string; sessions: string[] }[] = [];
   for (const [p, f] of facts) {
-    if (onlyPaths && !onlyPaths.has(pathKey(p))) continue;
+    const chosen = !onlyPaths || onlyPaths.has(pathKey(p));
     const v = pathVerdict(p, f, opts.allowed);
     if (!v) continue;
     // Sessions that changed the path after the target (`(rewind)` for a rewind's own writes).
     const sessions = [...f.writers].sort();
+    if (!chosen) {
+      unchosen.push({ path: p, sessions });
+      continue;
+    }
     for (const s of sessions) allSessions.add(s);
     if (onlySessions) {
       const mine = sessions.filter((s) => onlySessions.has(s));
@@ -266,15 +290,55 @@ export function computeChanges(records: readonly Sequenced[], target: { seq: num
     if (reverted && now?.origin !== 'user') observed.push({ path: p, time: reverted.time });
   }
   const byPath = <T extends { path: string }>(a: T, b: T) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  const leftAlone: LeftAlone[] = conflicts.map((c) => ({ path: c.path, reason: 'other-session' as const, sessions: c.sessions }));
+  if (onlyPaths && unchosen.length) leftAlone.push(...sharingACall(records, target.seq, changes, unchosen, onlySessions));
   changes.sort(byPath);
   conflicts.sort(byPath);
+  leftAlone.sort(byPath);
   notRestorable.sort(byPath);
   uncertain.sort(byPath);
   yourEdits.sort(byPath);
   observed.sort(byPath);
 
   const notUndone = notUndoneAfter(records, target.seq, onlySessions);
-  return { changes, notRestorable, conflicts, notUndone, sessions: [...allSessions].sort(), uncertain, yourEdits, observed };
+  return { changes, notRestorable, conflicts, leftAlone, notUndone, sessions: [...allSessions].sort(), uncertain, yourEdits, observed };
+}
+
+/**
+ * The unchosen paths that a call after `seq` changed together with a chosen path being written (a
+ * shell command over several files, a rename): rewinding only the chosen one splits that call's work.
+ * Reads the snapshots in `records` (a path filter plans from the whole log, never the index).
+ */
+function sharingACall(
+  records: readonly Sequenced[],
+  seq: number,
+  changes: readonly Change[],
+  unchosen: readonly { path: string; sessions: string[] }[],
+  onlySessions: ReadonlySet<string> | null,
+): LeftAlone[] {
+  const callsOf = new Map<string, Set<string>>();
+  for (const r of records) {
+    if (r.seq <= seq || !isSnap(r) || !r.call || NOT_A_CHANGE.has(r.phase)) continue;
+    if (onlySessions && !onlySessions.has(r.session ?? '')) continue;
+    const k = pathKey(r.path);
+    let calls = callsOf.get(k);
+    if (!calls) callsOf.set(k, (calls = new Set()));
+    calls.add(r.call);
+  }
+  const chosenBy = new Map<string, string[]>();
+  for (const c of changes)
+    for (const call of callsOf.get(pathKey(c.path)) ?? []) {
+      const paths = chosenBy.get(call) ?? [];
+      paths.push(c.path);
+      chosenBy.set(call, paths);
+    }
+  const out: LeftAlone[] = [];
+  for (const u of unchosen) {
+    const shared = new Set<string>();
+    for (const call of callsOf.get(pathKey(u.path)) ?? []) for (const p of chosenBy.get(call) ?? []) shared.add(p);
+    if (shared.size) out.push({ path: u.path, reason: 'outside-selection', sessions: u.sessions, with: [...shared].sort() });
+  }
+  return out;
 }
 
 /** Irreversible and compensatable calls recorded after `seq`: what a rewind there cannot undo. */

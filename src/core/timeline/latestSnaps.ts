@@ -8,7 +8,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseLine } from '../storeFiles/fileLog';
-import { markAt, prefixHolds, readRange, writeDerived } from '../storeFiles/logPrefix';
+import { readRange } from '../storeFiles/fsx';
+import { markAt, prefixHolds, writeDerived } from '../storeFiles/logPrefix';
 import type { SnapRecord } from '../storeFiles/records';
 
 /** What the boundary observation compares with the disk. */

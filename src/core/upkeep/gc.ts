@@ -6,6 +6,7 @@
 // log is rewritten).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../storeFiles/fsx';
 import { acquireCompactionLock, acquireStoreLock } from '../storeFiles/lock';
 import { type CheckpointRecord, isCheckpoint, isSnap, type LogRecord, type Sequenced } from '../storeFiles/records';
 import { referencedBlobs, stateBlobs } from '../scan/references';
@@ -245,15 +246,8 @@ export function gc(store: Store, keepDays: number, now = Date.now(), limits: GcL
       keptRecords = cut.kept;
       droppedLines = records.length + problems.length - cut.kept.length;
       if (droppedLines > 0) {
-        const tmp = `${store.logFile}.gc.tmp`;
-        const fd = fs.openSync(tmp, 'w', 0o600);
-        try {
-          fs.writeSync(fd, keptRecords.map((r) => JSON.stringify(r)).join('\n') + (keptRecords.length ? '\n' : ''));
-          fs.fsyncSync(fd);
-        } finally {
-          fs.closeSync(fd);
-        }
-        fs.renameSync(tmp, store.logFile);
+        const text = keptRecords.map((r) => JSON.stringify(r)).join('\n') + (keptRecords.length ? '\n' : '');
+        writeFileAtomic(store.logFile, text, { tmp: `${store.logFile}.gc.tmp`, sync: true });
       }
       // Sweep while hooks still wait: a blob a hook writes now could not be referenced yet. A
       // live session's scan state holds the only copy of files as they were before the next

@@ -28,6 +28,6 @@ export interface CommandDeps {
   storage: StorageCommands;
   claude: ClaudeConnection;
   agents: AgentConnections;
-  output: vscode.OutputChannel;
+  output: vscode.LogOutputChannel;
   updateContext: () => void;
 }

@@ -2,9 +2,11 @@
 // accept the tree element they were invoked on, or ask with a quick pick from the palette.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { retireVscodeFile } from '../../agents/connectors';
+import { settingsPath } from '../../agents/claude/settings';
+import { CONNECTORS, retireVscodeFile } from '../../agents/connectors';
 import { newId } from '../../core/storeFiles/ids';
 import { CMD, type CommandId } from '../commandIds';
+import { refuseUnsavedConfig } from '../connect/agentConnections';
 import type { ConvPrompt, ConvSession } from '../model/conversationModel';
 import type { CommandDeps } from './commandDeps';
 import type { ConvElement } from '../views/conversationView';
@@ -14,6 +16,7 @@ import { oneLine, rewindCountWords } from '../../shared/text';
 import { relativeTime } from '../views/relativeTime';
 import { snapshotUri } from '../views/snapshotContent';
 import { restoreOne, stepHandlers } from './stepCommands';
+import { compareHandlers } from './compareCommands';
 import type { TimelineModel } from '../model/timelineModel';
 
 /** Every diff from the tree is titled by both its sides: "greet.js (before ↔ after this turn)". */
@@ -31,7 +34,9 @@ async function pickCheckpoint(model: TimelineModel, placeHolder: string, onlyPat
   }));
   if (!items.length) {
     void vscode.window.showInformationMessage(
-      'No checkpoints recorded yet. Connect an agent (Agent Rewind: Connect Agents…) and start a session, or create a checkpoint.',
+      vscode.l10n.t(
+        'No checkpoints recorded yet. Connect an agent (Agent Rewind: Connect Agents…) and start a session, or create a checkpoint.',
+      ),
     );
     return undefined;
   }
@@ -58,10 +63,10 @@ async function pickPrompt(d: CommandDeps): Promise<Extract<ConvElement, { kind: 
     })),
   );
   if (!items.length) {
-    void vscode.window.showInformationMessage('No prompts recorded yet.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No prompts recorded yet.'));
     return undefined;
   }
-  return (await vscode.window.showQuickPick(items, { placeHolder: 'Rewind to before which prompt?' }))?.el;
+  return (await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Rewind to before which prompt?') }))?.el;
 }
 
 /** The conversation prompt a file checkpoint was taken at, so a preview from Files can offer "both" too. */
@@ -83,12 +88,19 @@ function filesPreview(d: CommandDeps, id: string) {
   d.preview.show({ targetId: id, scope: 'files', ...(conversation ? { conversation } : {}) });
 }
 
+/** What connecting Claude Code writes in `folder`: its settings, and VS Code's hook file it retires. */
+function claudeConfigFiles(folder: string): string[] {
+  return [settingsPath(folder), ...(CONNECTORS.find((c) => c.agent === 'vscode')?.files(folder) ?? [])];
+}
+
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
     ...stepHandlers(d),
+    ...compareHandlers(d),
     // Only the "store unusable" state offers these; with a working store there is nothing to move aside.
     [CMD.revealStoreFolder]: () => d.storage.showUsage(),
-    [CMD.moveStoreAside]: () => vscode.window.showInformationMessage("This workspace's store is working: there is nothing to move aside."),
+    [CMD.moveStoreAside]: () =>
+      vscode.window.showInformationMessage(vscode.l10n.t("This workspace's store is working: there is nothing to move aside.")),
     [CMD.rewindFilesToHere]: async (arg) => {
       const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, 'Rewind files to which checkpoint?'));
       if (id) filesPreview(d, id);
@@ -119,7 +131,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         else {
           const pick = await vscode.window.showQuickPick(
             changes.map((c) => ({ label: d.model.relative(c.path), change: c })),
-            { placeHolder: 'Which file?' },
+            { placeHolder: vscode.l10n.t('Which file?') },
           );
           if (!pick) return;
           el = { kind: 'file', checkpointId: id, change: pick.change };
@@ -127,7 +139,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       }
       const cp = d.model.find(el.checkpointId);
       if (!cp) {
-        void vscode.window.showInformationMessage('That checkpoint is no longer recorded (it was cleaned up).');
+        void vscode.window.showInformationMessage(vscode.l10n.t('That checkpoint is no longer recorded (it was cleaned up).'));
         return;
       }
       await restoreOne(d, el.checkpointId, el.change.path, `at "${oneLine(cp.label, 60)}"`);
@@ -135,11 +147,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     [CMD.undoLastRewind]: async () => {
       const last = d.model.lastRewind();
       if (!last) {
-        void vscode.window.showInformationMessage('There is no rewind to undo.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('There is no rewind to undo.'));
         return;
       }
       const ok = await vscode.window.showWarningMessage(
-        `Undo the last rewind (${relativeTime(last.checkpoint.time)})?`,
+        vscode.l10n.t('Undo the last rewind ({0})?', relativeTime(last.checkpoint.time)),
         { modal: true, detail: `${oneLine(last.label, 100)}. The files it wrote go back to what they were right before it.` },
         'Undo Rewind',
       );
@@ -167,15 +179,17 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       const el = promptOf(arg) ?? (await pickPrompt(d));
       if (!el) return;
       if (!el.prompt.checkpointId) {
-        void vscode.window.showInformationMessage('No file checkpoint was recorded for this prompt (the hooks were not connected yet).');
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('No file checkpoint was recorded for this prompt (the hooks were not connected yet).'),
+        );
         return;
       }
       d.preview.show({ targetId: el.prompt.checkpointId, scope: 'files', conversation: { session: el.session, prompt: el.prompt } });
     },
     [CMD.createCheckpoint]: async () => {
       const label = await vscode.window.showInputBox({
-        prompt: 'Name this checkpoint',
-        placeHolder: 'e.g. before trying the big refactor',
+        prompt: vscode.l10n.t('Name this checkpoint'),
+        placeHolder: vscode.l10n.t('e.g. before trying the big refactor'),
         value: 'Manual checkpoint',
       });
       if (label === undefined) return;
@@ -185,8 +199,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     [CMD.refresh]: () => d.model.reload(),
     [CMD.filterCheckpoints]: async () => {
       const text = await vscode.window.showInputBox({
-        prompt: 'Show only the prompts whose text contains (empty: show all)',
-        placeHolder: 'e.g. refactor',
+        prompt: vscode.l10n.t('Show only the prompts whose text contains (empty: show all)'),
+        placeHolder: vscode.l10n.t('e.g. refactor'),
         value: d.files.filter,
       });
       if (text !== undefined) d.files.setFilter(text);
@@ -206,24 +220,29 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     [CMD.connectClaude]: async () => {
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showWarningMessage(
-          'Trust this workspace before connecting an agent: Connect writes hook commands into its .claude folder.',
+          vscode.l10n.t('Trust this workspace before connecting an agent: Connect writes hook commands into its .claude folder.'),
         );
         return;
       }
       for (const folder of await pickFolders('Connect Claude Code in which folder?')) {
+        if (refuseUnsavedConfig(claudeConfigFiles(folder.uri.fsPath), folder.uri.fsPath, 'Connect')) continue;
         const r = d.claude.connect(folder.uri.fsPath);
         // Our .github hook file would now deliver VS Code's and Copilot CLI's events a second time.
         const retired = retireVscodeFile(folder.uri.fsPath, d.agents.target());
-        if (retired) d.output.appendLine(`[${new Date().toISOString()}] ${retired.notes.join(' ')}`);
+        if (retired) d.output.info(retired.notes.join(' '));
         const rel = path.relative(folder.uri.fsPath, r.file);
         if (r.hooksDisabled)
           void vscode.window.showWarningMessage(
-            `${rel} sets "disableAllHooks": Claude Code will not run Agent Rewind's hooks until you remove it.`,
+            vscode.l10n.t('{0} sets "disableAllHooks": Claude Code will not run Agent Rewind\'s hooks until you remove it.', rel),
           );
         if (r.problems.length)
           void vscode.window
             .showWarningMessage(
-              `${rel} contains ${r.problems.join(' and ').replace(/-/g, ' ')}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.`,
+              vscode.l10n.t(
+                '{0} contains {1}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.',
+                rel,
+                r.problems.join(' and ').replace(/-/g, ' '),
+              ),
               'Open File',
             )
             .then((p) => p && vscode.window.showTextDocument(vscode.Uri.file(r.file)));
@@ -237,6 +256,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     },
     [CMD.disconnectClaude]: async () => {
       for (const folder of await pickFolders('Disconnect Claude Code in which folder?')) {
+        if (refuseUnsavedConfig([settingsPath(folder.uri.fsPath)], folder.uri.fsPath, 'Disconnect')) continue;
         const r = d.claude.disconnect(folder.uri.fsPath);
         void vscode.window.showInformationMessage(
           r.changed
@@ -278,8 +298,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         return await fn(...args);
       } catch (e) {
         const msg = (e as Error).message ?? String(e);
-        d.output.appendLine(`[${new Date().toISOString()}] ${id} failed: ${(e as Error).stack ?? msg}`);
-        void vscode.window.showErrorMessage(`Agent Rewind: ${msg}`, 'Show Log').then((p) => p && d.output.show(true));
+        d.output.error(`${id} failed: ${(e as Error).stack ?? msg}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Agent Rewind: {0}', msg), 'Show Log').then((p) => p && d.output.show(true));
         return undefined;
       }
     }),

@@ -31,13 +31,18 @@ export async function restoreOne(d: CommandDeps, target: string, file: string, w
   const plan = await d.service.plan(target, { paths: [file], noGit: true });
   if (plan.files.length === 0) {
     void vscode.window.showInformationMessage(
-      `${d.model.relative(file)} already matches ${where}${plan.notRestorable.length ? `, or cannot be restored (${plan.notRestorable[0]!.reason})` : ''}.`,
+      vscode.l10n.t(
+        '{0} already matches {1}{2}.',
+        d.model.relative(file),
+        where,
+        plan.notRestorable.length ? `, or cannot be restored (${plan.notRestorable[0]!.reason})` : '',
+      ),
     );
     return;
   }
   const f = plan.files[0]!;
   const ok = await vscode.window.showWarningMessage(
-    `Restore ${d.model.relative(file)} to how it was ${where}?`,
+    vscode.l10n.t('Restore {0} to how it was {1}?', d.model.relative(file), where),
     {
       modal: true,
       detail: `${f.action === 'delete' ? 'The file did not exist then: it will be deleted.' : f.action === 'recreate' ? 'The file will be recreated.' : `+${f.insertions} −${f.deletions} lines.`} Only this file changes; Undo brings it back.`,
@@ -69,7 +74,7 @@ async function pickStep(d: CommandDeps, placeHolder: string, withFiles: boolean)
   };
   walk(d.conversation.all);
   if (!all.length) {
-    void vscode.window.showInformationMessage('No recorded tool calls yet.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No recorded tool calls yet.'));
     return undefined;
   }
   const items = all.reverse().map((s) => ({
@@ -89,7 +94,7 @@ export function stepHandlers(d: CommandDeps) {
       const place = d.steps.place(id);
       if (!place) {
         void vscode.window.showInformationMessage(
-          'This tool call was not recorded (the hooks were not connected then): there is no point to go back to.',
+          vscode.l10n.t('This tool call was not recorded (the hooks were not connected then): there is no point to go back to.'),
         );
         return;
       }
@@ -112,7 +117,7 @@ export function stepHandlers(d: CommandDeps) {
             : (
                 await vscode.window.showQuickPick(
                   changes.map((c) => ({ label: d.model.relative(c.path), c })),
-                  { placeHolder: 'Which file?' },
+                  { placeHolder: vscode.l10n.t('Which file?') },
                 )
               )?.c;
         if (!change) return;

@@ -26,7 +26,7 @@ export class StorageCommands {
     private readonly model: TimelineModel,
     private readonly busy: Busy,
     private readonly settings: () => Pick<Settings, 'retentionDays' | 'maxStorageGB'>,
-    private readonly output: vscode.OutputChannel,
+    private readonly output: vscode.LogOutputChannel,
     private readonly offHost?: WorkerClient,
   ) {}
 
@@ -43,40 +43,55 @@ export class StorageCommands {
   /** The breakdown by age and by session, in the output channel (a message has no room for it). */
   private writeBreakdown(u: StorageUse): void {
     const o = this.output;
-    o.appendLine(
+    o.info(
       `Storage for this workspace (${this.store.dir}): ${formatBytes(u.totalBytes)} — file copies ${formatBytes(u.recordedBytes)}, timeline ${formatBytes(u.logBytes)}, shell-capture baselines ${formatBytes(u.scanBytes)}, unused (freed by clean-up) ${formatBytes(u.unreferencedBytes)}, other ${formatBytes(u.otherBytes)}.`,
     );
-    o.appendLine('  By age (file copies counted when first recorded):');
+    o.info('  By age (file copies counted when first recorded):');
     for (const a of u.byAge)
-      o.appendLine(`    ${`${a.days} days`.padEnd(10)} ${formatBytes(a.bytes).padStart(9)}  ${a.checkpoints} checkpoint(s)`);
-    o.appendLine(`  By session (${u.sessions.length}, largest first):`);
+      o.info(`    ${`${a.days} days`.padEnd(10)} ${formatBytes(a.bytes).padStart(9)}  ${a.checkpoints} checkpoint(s)`);
+    o.info(`  By session (${u.sessions.length}, largest first):`);
     for (const s of u.sessions.slice(0, 50))
-      o.appendLine(
+      o.info(
         `    ${formatBytes(s.bytes).padStart(9)}  ${s.checkpoints} checkpoint(s), last ${new Date(s.last).toLocaleString()}  ${s.agent ?? ''} ${oneLine(s.label, 60)}`,
       );
-    if (u.sessions.length > 50) o.appendLine(`    … and ${u.sessions.length - 50} smaller sessions (agent-rewind storage lists them all).`);
+    if (u.sessions.length > 50) o.info(`    … and ${u.sessions.length - 50} smaller sessions (agent-rewind storage lists them all).`);
   }
 
   /** Before the first recorded event there is no store folder (and nothing to count, clean or delete). */
   private nothingYet(): boolean {
     if (this.store.exists()) return false;
     void vscode.window.showInformationMessage(
-      `Agent Rewind has recorded nothing for this workspace yet: its store (${this.store.dir}) is created when a connected agent records its first event.`,
+      vscode.l10n.t(
+        'Agent Rewind has recorded nothing for this workspace yet: its store ({0}) is created when a connected agent records its first event.',
+        this.store.dir,
+      ),
     );
     return true;
   }
 
   async showUsage(): Promise<void> {
     if (this.nothingYet()) return;
-    const u = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Agent Rewind: counting storage…' }, () =>
-      this.usage(),
+    const u = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Agent Rewind: counting storage…') },
+      () => this.usage(),
     );
     this.writeBreakdown(u);
     const n = this.model.checkpoints.length;
     const biggest = u.sessions[0];
     const gb = this.settings().maxStorageGB;
     const pick = await vscode.window.showInformationMessage(
-      `Agent Rewind stores ${formatBytes(u.totalBytes)} for this workspace: ${n} checkpoint${n === 1 ? '' : 's'} in ${u.sessions.length} session${u.sessions.length === 1 ? '' : 's'}${biggest ? ` (the largest: ${formatBytes(biggest.bytes)})` : ''}; ${formatBytes(u.byAge.slice(2).reduce((t, a) => t + a.bytes, 0))} is older than 7 days. Clean-up removes checkpoints older than ${this.retentionDays()} days${gb > 0 ? ` and the oldest beyond ${gb} GB` : ''}.`,
+      vscode.l10n.t(
+        'Agent Rewind stores {0} for this workspace: {1} checkpoint{2} in {3} session{4}{5}; {6} is older than 7 days. Clean-up removes checkpoints older than {7} days{8}.',
+        formatBytes(u.totalBytes),
+        n,
+        n === 1 ? '' : 's',
+        u.sessions.length,
+        u.sessions.length === 1 ? '' : 's',
+        biggest ? ` (the largest: ${formatBytes(biggest.bytes)})` : '',
+        formatBytes(u.byAge.slice(2).reduce((t, a) => t + a.bytes, 0)),
+        this.retentionDays(),
+        gb > 0 ? ` and the oldest beyond ${gb} GB` : '',
+      ),
       'Show by Session and Age',
       'Clean Up Now',
       'Reveal Folder',
@@ -101,7 +116,7 @@ export class StorageCommands {
         await vscode.window.withProgress(
           {
             location: silent ? vscode.ProgressLocation.Window : vscode.ProgressLocation.Notification,
-            title: 'Agent Rewind: cleaning up old checkpoints…',
+            title: vscode.l10n.t('Agent Rewind: cleaning up old checkpoints…'),
           },
           async () => {
             const gb = this.settings().maxStorageGB;
@@ -112,7 +127,20 @@ export class StorageCommands {
             this.model.reload();
             if (!silent) {
               void vscode.window.showInformationMessage(
-                `Freed ${formatBytes(r.bytesFreed)}: removed ${r.droppedCheckpoints} checkpoint${r.droppedCheckpoints === 1 ? '' : 's'} (older than ${days} days${r.sizeLimit ? `, or the oldest beyond ${gb} GB` : ''}) and ${r.blobsFreed} unused file version${r.blobsFreed === 1 ? '' : 's'}. ${formatBytes(r.bytesLeft)} left${r.sizeLimit && !r.sizeLimit.fits ? `, still over ${gb} GB: the latest checkpoint and the undo of the last rewind are never removed` : ''}.`,
+                vscode.l10n.t(
+                  'Freed {0}: removed {1} checkpoint{2} (older than {3} days{4}) and {5} unused file version{6}. {7} left{8}.',
+                  formatBytes(r.bytesFreed),
+                  r.droppedCheckpoints,
+                  r.droppedCheckpoints === 1 ? '' : 's',
+                  days,
+                  r.sizeLimit ? `, or the oldest beyond ${gb} GB` : '',
+                  r.blobsFreed,
+                  r.blobsFreed === 1 ? '' : 's',
+                  formatBytes(r.bytesLeft),
+                  r.sizeLimit && !r.sizeLimit.fits
+                    ? `, still over ${gb} GB: the latest checkpoint and the undo of the last rewind are never removed`
+                    : '',
+                ),
               );
             }
           },
@@ -124,7 +152,7 @@ export class StorageCommands {
     if (this.nothingYet()) return;
     const bytes = storeBytes(this.store);
     const ok = await vscode.window.showWarningMessage(
-      `Delete everything Agent Rewind recorded for this workspace?`,
+      vscode.l10n.t(`Delete everything Agent Rewind recorded for this workspace?`),
       {
         modal: true,
         detail: `${this.model.checkpoints.length} checkpoints and ${formatBytes(bytes)} of file copies and session logs will be deleted. Your files are not touched. Rewinding to any earlier point will no longer be possible. Connected agents keep recording from now on.`,
@@ -145,7 +173,9 @@ export class StorageCommands {
         release();
       }
       this.model.reload();
-      void vscode.window.showInformationMessage(`Deleted ${formatBytes(bytes)} recorded by Agent Rewind for this workspace.`);
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Deleted {0} recorded by Agent Rewind for this workspace.', formatBytes(bytes)),
+      );
     });
   }
 }

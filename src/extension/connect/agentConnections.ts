@@ -13,6 +13,32 @@ import { agentInfo } from '../views/agentInfo';
 import { nodeRuntime } from './claudeConnection';
 import type { Recording } from '../views/statusBar';
 import { pickFolders } from '../pickFolders';
+import { dirtyAmong } from '../model/unsavedEditors';
+
+/**
+ * Connect and Disconnect write the agents' config files with their own edits (keeping the user's
+ * formatting): one of them with unsaved changes in an editor would be overwritten on disk behind
+ * that editor, so they refuse, saying which file to save or close. True when refused.
+ */
+export function refuseUnsavedConfig(files: readonly string[], folder: string, verb: 'Connect' | 'Disconnect'): boolean {
+  const unsaved = dirtyAmong(files);
+  if (!unsaved.length) return false;
+  const names = unsaved.map((f) => path.relative(folder, f).split(path.sep).join('/')).join(', ');
+  void vscode.window.showWarningMessage(
+    unsaved.length === 1
+      ? vscode.l10n.t(
+          "{0} has unsaved changes in an editor. Save or close it, then {1} again: {1} writes Agent Rewind's hooks into that file. Nothing was changed.",
+          names,
+          verb,
+        )
+      : vscode.l10n.t(
+          "{0} have unsaved changes in an editor. Save or close them, then {1} again: {1} writes Agent Rewind's hooks into those files. Nothing was changed.",
+          names,
+          verb,
+        ),
+  );
+  return true;
+}
 
 interface AgentPick extends vscode.QuickPickItem {
   agent: AgentId;
@@ -28,7 +54,7 @@ export class AgentConnections {
   constructor(
     private readonly cli: () => string,
     private readonly store: string,
-    private readonly output: vscode.OutputChannel,
+    private readonly output: vscode.LogOutputChannel,
     private readonly env: NodeJS.ProcessEnv = process.env,
     private readonly home: string = os.homedir(),
     /** The agent of the editor we run in (Windsurf, Kiro, Cursor: VS Code forks), offered first. */
@@ -99,7 +125,7 @@ export class AgentConnections {
   private async pickAgents(folders: readonly vscode.WorkspaceFolder[], forDisconnect: boolean): Promise<AgentId[] | undefined> {
     const items = this.items(folders, forDisconnect).filter((i) => !forDisconnect || i.picked);
     if (forDisconnect && !items.length) {
-      void vscode.window.showInformationMessage('No agent is connected in this workspace.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('No agent is connected in this workspace.'));
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(items, {
@@ -117,7 +143,7 @@ export class AgentConnections {
   async connectCommand(agents?: AgentId[]): Promise<void> {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage(
-        "Trust this workspace before connecting agents: Connect writes hook commands into the agents' config files in it.",
+        vscode.l10n.t("Trust this workspace before connecting agents: Connect writes hook commands into the agents' config files in it."),
       );
       return;
     }
@@ -127,6 +153,7 @@ export class AgentConnections {
     if (!chosen?.length) return;
     const target = this.target();
     for (const folder of folders) {
+      if (refuseUnsavedConfig(this.configFiles(chosen, folder.uri.fsPath), folder.uri.fsPath, 'Connect')) continue;
       const out = connectAgents(chosen, folder.uri.fsPath, target);
       this.report(folder, 'Connected', out);
     }
@@ -138,12 +165,24 @@ export class AgentConnections {
     const chosen = agents ?? (await this.pickAgents(folders, true));
     if (!chosen?.length) return;
     const target = this.target();
-    for (const folder of folders) this.report(folder, 'Disconnected', disconnectAgents(chosen, folder.uri.fsPath, target));
+    for (const folder of folders) {
+      if (refuseUnsavedConfig(this.configFiles(chosen, folder.uri.fsPath), folder.uri.fsPath, 'Disconnect')) continue;
+      this.report(folder, 'Disconnected', disconnectAgents(chosen, folder.uri.fsPath, target));
+    }
+  }
+
+  /**
+   * Every file connecting or disconnecting `agents` in `folder` may write: theirs, and VS Code's
+   * hook file (connecting Claude Code or Copilot retires or rewrites it, so no event is recorded twice).
+   */
+  private configFiles(agents: readonly AgentId[], folder: string): string[] {
+    const also: AgentId[] = agents.some((a) => a === 'claude' || a === 'copilot' || a === 'vscode') ? ['vscode'] : [];
+    return CONNECTORS.filter((c) => agents.includes(c.agent) || also.includes(c.agent)).flatMap((c) => c.files(folder));
   }
 
   private report(folder: vscode.WorkspaceFolder, verb: 'Connected' | 'Disconnected', out: readonly DisconnectOutcome[]): void {
     const rel = (f: string) => path.relative(folder.uri.fsPath, f).split(path.sep).join('/');
-    const log = (s: string) => this.output.appendLine(`[${new Date().toISOString()}] ${s}`);
+    const log = (s: string) => this.output.info(s);
     const failed = out.filter((o) => o.error);
     const changed = out.filter((o) => !o.error && o.changed);
     const same = out.filter((o) => !o.error && !o.changed);

@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { replaceFile } from '../../core/storeFiles/fsx';
 import {
   connectClaudeFile,
   connectionState,
@@ -32,9 +33,10 @@ export function installCli(extensionPath: string, globalStorage: string, version
   if (current !== srcStamp || !BUNDLES.every((b) => fs.existsSync(path.join(dir, b)))) {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     for (const b of BUNDLES) {
-      const tmp = path.join(dir, `.${b}.tmp`);
-      fs.copyFileSync(path.join(extensionPath, 'dist', b), tmp);
-      fs.renameSync(tmp, path.join(dir, b)); // atomic: a hook running right now sees old or new, never half
+      // Atomic: a hook running right now sees old or new, never half.
+      replaceFile(path.join(dir, b), (tmp) => fs.copyFileSync(path.join(extensionPath, 'dist', b), tmp), {
+        tmp: path.join(dir, `.${b}.tmp`),
+      });
     }
     fs.writeFileSync(stamp, srcStamp);
   }

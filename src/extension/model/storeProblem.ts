@@ -5,9 +5,9 @@ import * as vscode from 'vscode';
 import { moveStoreAside } from '../../core/storeFiles/workspaceStore';
 import { CMD, type CommandId, CTX, VIEW } from '../commandIds';
 
-export function showStoreUnusable(dir: string, error: Error, output: vscode.OutputChannel): vscode.Disposable[] {
+export function showStoreUnusable(dir: string, error: Error, output: vscode.LogOutputChannel): vscode.Disposable[] {
   const message = `Agent Rewind cannot use this workspace's store (${dir}): ${error.message}`;
-  output.appendLine(message);
+  output.error(message);
   const item = vscode.window.createStatusBarItem('agentRewind.status', vscode.StatusBarAlignment.Left, 10);
   item.name = 'Agent Rewind';
   item.text = '$(error) Agent Rewind: store unusable';
@@ -23,11 +23,11 @@ export function showStoreUnusable(dir: string, error: Error, output: vscode.Outp
 
   const reveal = async () => {
     await vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(dir)).then(undefined, () => vscode.env.clipboard.writeText(dir));
-    output.appendLine(`Store folder: ${dir}`);
+    output.info(`Store folder: ${dir}`);
   };
   const moveAside = async () => {
     const ok = await vscode.window.showWarningMessage(
-      'Move the damaged store aside and start with an empty one?',
+      vscode.l10n.t('Move the damaged store aside and start with an empty one?'),
       {
         modal: true,
         detail: `${dir} is renamed to ${dir}.damaged-<time> (nothing is deleted). Earlier recordings stay there but cannot be rewound to from VS Code.`,
@@ -36,7 +36,7 @@ export function showStoreUnusable(dir: string, error: Error, output: vscode.Outp
     );
     if (ok !== 'Move Aside and Start Fresh') return;
     const moved = moveStoreAside(dir);
-    output.appendLine(`Moved the unusable store to ${moved}.`);
+    output.info(`Moved the unusable store to ${moved}.`);
     await vscode.commands.executeCommand('workbench.action.reloadWindow');
   };
   const handlers: Partial<Record<CommandId, () => unknown>> = { [CMD.revealStoreFolder]: reveal, [CMD.moveStoreAside]: moveAside };

@@ -11,6 +11,7 @@ import { rewindCountsOf } from '../../core/rewind/plan';
 import { historiesOf } from '../../core/timeline/rewindCounts';
 import { groupTurns, type RewindSummary, type Turn, turnChanges } from '../../core/timeline/turns';
 export { describeSummary, type RewindSummary } from '../../core/timeline/turns';
+import { attemptBroughtBy, type AttemptTree, buildAttempts, type LineView, lineView } from '../../core/timeline/attempts';
 import { checkpoints, filesPerCheckpoint, type SpanChange, spanChanges } from '../../core/timeline/timeline';
 import {
   labelOfRewindCheckpoint,
@@ -45,6 +46,8 @@ export class TimelineModel implements vscode.Disposable {
   private turnNodes: TurnNode[] = [];
   private summaries = new Map<string, RewindSummary>();
   private turnFileCache = new Map<string, SpanChange[]>();
+  private attemptTree: AttemptTree | undefined;
+  private line: LineView | undefined;
   private lookups: RewindLookups = rewindLookups([]);
   private readonly log: IncrementalLog;
 
@@ -66,6 +69,7 @@ export class TimelineModel implements vscode.Disposable {
     this.records = records;
     this.problems = problems.length;
     this.lookups = rewindLookups(records);
+    this.attemptTree = undefined; // the labels below ask for it
     const files = filesPerCheckpoint(records);
     const cps = checkpoints(records);
     const lastRewind = [...cps].reverse().find((c) => c.kind === 'rewind');
@@ -83,6 +87,7 @@ export class TimelineModel implements vscode.Disposable {
     this.summaries.clear();
     this.turnFileCache.clear();
     this.sessionsCache = undefined;
+    this.line = undefined;
     this.emitter.fire();
   }
 
@@ -102,6 +107,32 @@ export class TimelineModel implements vscode.Disposable {
   /** One row per prompt (and per manual / rewind checkpoint), newest first. */
   get turns(): readonly TurnNode[] {
     return this.turnNodes;
+  }
+
+  /** The attempts (core/timeline/attempts.ts), built once per change of the log. */
+  get attempts(): AttemptTree {
+    return (this.attemptTree ??= buildAttempts(this.records));
+  }
+
+  /** Whether a row is on the line that leads to the attempt in progress (the rest is under its attempt's row). */
+  onLine(t: TurnNode): boolean {
+    const c = t.node.checkpoint;
+    return (this.line ??= lineView(this.attempts)).onLine(c.id, c.seq, c.kind);
+  }
+
+  /** Each attempt not in progress, with the log position where it leaves the line. */
+  attemptRows(): LineView['rows'] {
+    return (this.line ??= lineView(this.attempts)).rows;
+  }
+
+  /** The rows of an attempt that are not on the line, newest first (its end is the attempt's own row). */
+  attemptTurns(n: number): TurnNode[] {
+    const a = this.attempts.attempts[n - 1];
+    if (!a) return [];
+    return this.turnNodes.filter((t) => {
+      const id = t.node.checkpoint.id;
+      return this.attempts.attemptOf.get(id) === n && id !== a.end?.id && !this.onLine(t);
+    });
   }
 
   turnOf(id: string): TurnNode | undefined {
@@ -161,7 +192,16 @@ export class TimelineModel implements vscode.Disposable {
 
   /** A checkpoint's label; a rewind's is computed from its target, never nested. */
   label(c: CheckpointRecord): string {
+    const attempt = this.attemptTaken(c);
+    if (attempt !== undefined) return c.partial ? `Before taking files from Attempt ${attempt}` : `Before switching to Attempt ${attempt}`;
     return labelOfRewindCheckpoint(c, this.lookups);
+  }
+
+  /** For a rewind checkpoint whose target is an attempt's end (a switch, or with `partial` a take): that attempt. */
+  attemptTaken(c: Sequenced<CheckpointRecord> | CheckpointRecord | undefined): number | undefined {
+    if (c?.kind !== 'rewind' || c.target === undefined) return undefined;
+    // Only rewinds to a rewind can be: the tree is built only when there are any.
+    return this.lookups.checkpoint(c.target)?.kind === 'rewind' ? attemptBroughtBy(this.attempts, c) : undefined;
   }
 
   sessions(): LoggedSession[] {

@@ -200,7 +200,7 @@ export class PreviewPanel implements vscode.Disposable {
     const timer = setTimeout(() => {
       if (cts.token.isCancellationRequested) return;
       void vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'Agent Rewind: planning the rewind…', cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Agent Rewind: planning the rewind…'), cancellable: true },
         (_progress, token) => {
           token.onCancellationRequested(() => cts.cancel());
           return plan.then(

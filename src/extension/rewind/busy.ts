@@ -12,7 +12,7 @@ export class Busy {
 
   async run<T>(what: string, fn: () => Promise<T> | T): Promise<T | undefined> {
     if (this.current) {
-      void vscode.window.showWarningMessage(`Agent Rewind is busy (${this.current}); try again when it has finished.`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Agent Rewind is busy ({0}); try again when it has finished.', this.current));
       return undefined;
     }
     this.current = what;

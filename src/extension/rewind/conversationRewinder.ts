@@ -69,7 +69,7 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
     private readonly store: Store,
     private readonly model: TimelineModel,
     private readonly onForked: () => void,
-    private readonly output?: vscode.OutputChannel,
+    private readonly output?: vscode.LogOutputChannel,
   ) {}
 
   describe(t: ConversationTarget): ReturnType<ConversationRewinder['describe']> {
@@ -109,15 +109,15 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
     const searched = terminalPathNow();
     const resolved = resolveInTerminal(command, searched);
     // The log keeps what the notification says only for a while: which session was forked where, and how to resume it.
-    this.output?.appendLine(
-      `[${new Date().toISOString()}] Conversation fork of session ${t.session.id} before "${oneLine(t.prompt.text, 80)}": new session ${fork.session}, transcript ${fork.transcript}${filesRewound ? ', files rewound too' : ''}. Resume: ${command}${cwd ? ` (in ${cwd})` : ''}`,
+    this.output?.info(
+      `Conversation fork of session ${t.session.id} before "${oneLine(t.prompt.text, 80)}": new session ${fork.session}, transcript ${fork.transcript}${filesRewound ? ', files rewound too' : ''}. Resume: ${command}${cwd ? ` (in ${cwd})` : ''}`,
     );
     this.onForked();
     const what = filesRewound ? 'Files and conversation rewound' : 'Conversation rewound; your files are unchanged';
     if (!resolved) {
       // A terminal would only print "command not found": say where we looked and what to run instead.
       const exe = command.trim().split(/\s+/)[0];
-      this.output?.appendLine(`\`${exe}\` is not on the terminal's PATH: ${searched || '(empty)'}`);
+      this.output?.warn(`\`${exe}\` is not on the terminal's PATH: ${searched || '(empty)'}`);
       const notice = {
         text: `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". To resume it, \`${exe}\` must be installed: it is not on the terminal's PATH (the Agent Rewind output lists where it was looked for). Install ${installWords(t.session.agent)}, then run: ${command}`,
         actions: ['Copy Command'],

@@ -2,6 +2,7 @@
 // refusals with their ways out, and success with an Undo button.
 import * as vscode from 'vscode';
 import type { Busy } from './busy';
+import { type LeftAlone, REWIND_SESSION } from '../../core/timeline/changeSet';
 import { REASONS } from '../../shared/reasons';
 import { oneLine } from '../../shared/text';
 import type { RewindRequest, RewindService } from './rewindService';
@@ -12,15 +13,22 @@ export class RewindReporter {
     private readonly service: RewindService,
     private readonly busy: Busy,
     private readonly model: TimelineModel,
-    private readonly output: vscode.OutputChannel,
+    private readonly output: vscode.LogOutputChannel,
   ) {}
 
   /** True when files were rewound (fully). */
   async applyAndReport(targetId: string, req: RewindRequest = {}): Promise<boolean> {
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('Agent Rewind does not rewind files in an untrusted workspace. Trust the workspace first.');
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('Agent Rewind does not rewind files in an untrusted workspace. Trust the workspace first.'),
+      );
       return false;
     }
+    // The end of an earlier attempt, left for the one in progress: switching to it, or (with paths) taking files
+    // from it — not an undo. Decided before the rewind (after it, the log says the attempt is in progress again).
+    const tree = this.model.attempts;
+    const end = tree.ends.get(targetId);
+    const attempt = end !== undefined && (req.paths?.length || (tree.current !== null && tree.current !== end)) ? end : undefined;
     const r = await this.busy.run('rewinding', () => this.service.apply(targetId, req));
     if (!r) return false;
     // A rewind to just before a tool call is named by that call (the target has no checkpoint of its own).
@@ -32,10 +40,17 @@ export class RewindReporter {
     const meaning = t.call
       ? { action: 'rewind' as const, point: `the moment ${oneLine(label, 80)} (step ${t.call.step} of ${t.call.of})` }
       : this.model.meaning(targetId);
+    // The checkpoint of such a take: going back to it undoes the take.
+    const target = this.model.find(targetId)?.checkpoint;
+    const undoTake = target?.partial ? this.model.attemptTaken(target) : undefined;
     switch (r.status) {
       case 'vetoed': {
         const pick = await vscode.window.showWarningMessage(
-          `Rewind refused: ${r.paths.length} affected file(s) have unsaved changes (${r.paths.map((p) => this.model.relative(p)).join(', ')}). Nothing was written. After saving, they are changes outside the agent: the rewind then offers Rewind Anyway, which keeps a copy.`,
+          vscode.l10n.t(
+            'Rewind refused: {0} affected file(s) have unsaved changes ({1}). Nothing was written. After saving, they are changes outside the agent: the rewind then offers Rewind Anyway, which keeps a copy.',
+            r.paths.length,
+            r.paths.map((p) => this.model.relative(p)).join(', '),
+          ),
           'Save All and Rewind',
         );
         if (pick === 'Save All and Rewind') {
@@ -48,7 +63,11 @@ export class RewindReporter {
         const held = [...r.plan.blocked, ...r.plan.uncertain];
         const files = held.map((b) => `${this.model.relative(b.path)} (${REASONS[b.reason].short})`).join(', ');
         const pick = await vscode.window.showWarningMessage(
-          `Rewind refused: ${held.length} file(s) hold work that is not the agent's, or a state this point cannot vouch for: ${files}. Nothing was written.`,
+          vscode.l10n.t(
+            "Rewind refused: {0} file(s) hold work that is not the agent's, or a state this point cannot vouch for: {1}. Nothing was written.",
+            held.length,
+            files,
+          ),
           {
             detail:
               'Saving or committing does not lift this. Rewind anyway: their current content is copied into the store first, so Undo brings it back.',
@@ -62,41 +81,68 @@ export class RewindReporter {
       }
       case 'blocked-io':
         void vscode.window.showErrorMessage(
-          `Nothing was rewound: ${r.problems.map((p) => `${this.model.relative(p.path)}: ${p.error}`).join('; ')}. Fix the permissions and try again.`,
+          vscode.l10n.t(
+            'Nothing was rewound: {0}. Fix the permissions and try again.',
+            r.problems.map((p) => `${this.model.relative(p.path)}: ${p.error}`).join('; '),
+          ),
         );
         return false;
       case 'nothing':
-        void vscode.window.showInformationMessage(`Nothing to rewind: the recorded files already match ${meaning.point}.`);
+        void vscode.window.showInformationMessage(
+          r.plan.leftAlone.length
+            ? vscode.l10n.t(
+                'Nothing rewound: every file this selection would change is left alone. {0}',
+                this.leftAloneWords(r.plan.leftAlone),
+              )
+            : vscode.l10n.t('Nothing to rewind: the recorded files already match {0}.', meaning.point),
+        );
         return false;
       case 'done':
       case 'partial': {
         const ok = r.files.filter((f) => f.ok).length;
-        this.output.appendLine(
-          `[${new Date().toISOString()}] Rewind to ${targetId} ("${oneLine(label, 80)}"): ${ok}/${r.files.length} files verified. Undo checkpoint ${r.checkpoint.id}.`,
+        this.output.info(
+          `Rewind to ${targetId} ("${oneLine(label, 80)}"): ${ok}/${r.files.length} files verified. Undo checkpoint ${r.checkpoint.id}.`,
         );
-        for (const f of r.files)
-          this.output.appendLine(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
+        for (const f of r.files) {
+          const line = `  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`;
+          if (f.ok) this.output.info(line);
+          else this.output.error(line);
+        }
         // The way back from this rewind: rewinding to the checkpoint it just took.
-        const back = meaning.action === 'undo' ? 'Redo' : 'Undo';
+        const back = meaning.action === 'undo' && attempt === undefined && undoTake === undefined ? 'Redo' : 'Undo';
         const goBack = async () => {
           await this.applyAndReport(r.checkpoint.id);
         };
         const n = `${r.files.length} file${r.files.length === 1 ? '' : 's'}`;
         const what =
-          meaning.action === 'undo'
-            ? `Undid the rewind to ${meaning.point}: ${n} put back`
-            : meaning.action === 'redo'
-              ? `Redid the rewind to ${meaning.point}: ${n} rewound again`
-              : `Rewound ${n} to ${meaning.point}`;
-        this.output.appendLine(`  ${what}.`);
+          undoTake !== undefined
+            ? `Undid taking files from Attempt ${undoTake}: ${n} put back`
+            : attempt !== undefined
+              ? req.paths?.length
+                ? `Took ${n} from Attempt ${attempt}`
+                : `Switched to Attempt ${attempt}: ${n} changed`
+              : meaning.action === 'undo'
+                ? `Undid the rewind to ${meaning.point}: ${n} put back`
+                : meaning.action === 'redo'
+                  ? `Redid the rewind to ${meaning.point}: ${n} rewound again`
+                  : `Rewound ${n} to ${meaning.point}`;
+        this.output.info(`  ${what}.`);
+        for (const l of r.plan.leftAlone) this.output.info(`  left alone ${l.path} — ${this.leftAloneLine(l)}`);
+        const left = r.plan.leftAlone.length ? ` ${this.leftAloneWords(r.plan.leftAlone)}` : '';
         if (r.status === 'done') {
           void vscode.window
-            .showInformationMessage(`${what}; every file verified.`, back, 'Show Details')
+            .showInformationMessage(vscode.l10n.t('{0}; every file verified.{1}', what, left), back, 'Show Details')
             .then((pick) => (pick === back ? goBack() : pick === 'Show Details' ? this.output.show(true) : undefined));
         } else {
           void vscode.window
             .showErrorMessage(
-              `${what}, but ${r.files.length - ok} of them could not be written (see details). ${back} restores everything as it was.`,
+              vscode.l10n.t(
+                '{0}, but {1} of them could not be written (see details). {2} restores everything as it was.{3}',
+                what,
+                r.files.length - ok,
+                back,
+                left,
+              ),
               'Show Details',
               back,
             )
@@ -105,5 +151,26 @@ export class RewindReporter {
         return r.status === 'done';
       }
     }
+  }
+
+  /** "Left alone: shared.txt (also changed by session 3f2a…). To rewind them too, rewind every session." */
+  private leftAloneWords(list: readonly LeftAlone[]): string {
+    const names = list.slice(0, 3).map((l) => `${this.model.relative(l.path)} (${this.leftAloneLine(l)})`);
+    const more = list.length > 3 ? vscode.l10n.t(' and {0} more (see details)', list.length - 3) : '';
+    const way = list.some((l) => l.reason === 'other-session')
+      ? vscode.l10n.t('To rewind them too, rewind every session, or restore one file alone from a point.')
+      : vscode.l10n.t('To rewind them too, rewind the whole point, not only the chosen files.');
+    return vscode.l10n.t('Left alone: {0}{1}. {2}', names.join(', '), more, way);
+  }
+
+  private leftAloneLine(l: LeftAlone): string {
+    return l.reason === 'other-session'
+      ? vscode.l10n.t(
+          'also changed by {0}',
+          l.sessions
+            .map((s) => (s === REWIND_SESSION ? vscode.l10n.t('an earlier rewind') : vscode.l10n.t('session {0}', s.slice(0, 8))))
+            .join(', '),
+        )
+      : vscode.l10n.t('changed by the same call as {0}', (l.with ?? []).map((p) => this.model.relative(p)).join(', '));
   }
 }

@@ -14,8 +14,8 @@ import type { PreviewModel, PreviewProblem, Scope } from '../../shared/messages'
 import type { Cancellation, WorkerClient } from '../offHost/workerClient';
 import type { PlainPlan, WorkerPlanOptions } from '../offHost/protocol';
 import type { TimelineModel } from '../model/timelineModel';
-import { unsavedAmong } from './unsavedPaths';
-import { workspaceEditWriter } from './workspaceEditWriter';
+import { dirtyAmong } from '../model/unsavedEditors';
+import { editorGate, workspaceEditWriter } from './workspaceEditWriter';
 
 export type ApplyOutcome = RewindOutcome;
 
@@ -42,26 +42,7 @@ function editWords(e: EditOrigin): EditWords {
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** File paths with unsaved work in this window: text documents, notebooks, and dirty custom-editor tabs. */
-function unsavedFiles(): string[] {
-  const out: string[] = [];
-  const add = (u: vscode.Uri) => u.scheme === 'file' && out.push(u.fsPath);
-  for (const d of vscode.workspace.textDocuments) if (d.isDirty) add(d.uri);
-  for (const n of vscode.workspace.notebookDocuments) if (n.isDirty) add(n.uri);
-  for (const g of vscode.window.tabGroups.all)
-    for (const t of g.tabs)
-      if (
-        t.isDirty &&
-        (t.input instanceof vscode.TabInputCustom || t.input instanceof vscode.TabInputNotebook || t.input instanceof vscode.TabInputText)
-      )
-        add(t.input.uri);
-  return out;
-}
-
-/** Paths among `paths` with unsaved changes in an editor of any kind. */
-export function dirtyAmong(paths: Iterable<string>): string[] {
-  return unsavedAmong(paths, unsavedFiles());
-}
+export { dirtyAmong };
 
 /** How the preview names a call not undone: its id (a record without one: its tool and time). */
 export function callKey(n: NotUndone): string {
@@ -168,7 +149,13 @@ export class RewindService {
       dirty: dirtyAmong(plan.files.map((f) => f.path)).map((p) => problem(p, 'unsaved')),
       uncommitted: plan.uncommitted,
       sessions: plan.sessions,
-      conflicts: plan.conflicts.map((c) => ({ path: c.path, rel: rel(c.path), sessions: c.sessions })),
+      leftAlone: plan.leftAlone.map((l) => ({
+        path: l.path,
+        rel: rel(l.path),
+        reason: l.reason,
+        sessions: l.sessions,
+        ...(l.with ? { with: l.with.map(rel) } : {}),
+      })),
       scope,
       conversation,
       onlySession,
@@ -181,7 +168,9 @@ export class RewindService {
    */
   async apply(targetId: string, req: RewindRequest = {}): Promise<ApplyOutcome> {
     try {
-      return await applyRewind(this.store, targetId, { ...req, veto: dirtyAmong }, workspaceEditWriter(this.store));
+      // Checked under the store lock before anything is recorded, and again at the moment of writing.
+      const gate = editorGate((paths) => dirtyAmong(paths));
+      return await applyRewind(this.store, targetId, { ...req, veto: gate.veto }, workspaceEditWriter(this.store, gate));
     } finally {
       this.model.reload();
     }

@@ -1,14 +1,67 @@
 // The rewind writer for VS Code: one WorkspaceEdit (create-with-contents / delete), so open
 // editors, undo stacks and file watchers see ordinary file changes. What a WorkspaceEdit cannot
-// express goes to the file-system writer: symlinks (created, or replaced), and the mode of a
-// recreated file.
+// express goes to the file-system writer: symlinks (created, or replaced), the mode of a written
+// file. Everything it writes is verified afterwards like content (hash, link, mode, emptied
+// folders: core/rewind/transaction.ts), and a chmod that fails is a failed file, never swallowed.
+//
+// The unsaved-work check is repeated at the moment of writing: an editor dirtied (or changed) since
+// the rewind's check refuses the whole rewind before anything is written (WriteRefused).
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { type FileWriter, fsWriter } from '../../core/rewind/apply';
+import { type FileWriter, fsWriter, WriteRefused } from '../../core/rewind/apply';
 import type { Write } from '../../core/rewind/writes';
 import type { Store } from '../../core/store';
+import { pathKey } from '../../core/paths';
 
-export function workspaceEditWriter(store: Store): FileWriter {
+/** What the rewind's check saw of the open editors, for the check repeated at the moment of writing. */
+export interface EditorGate {
+  /** Paths among these with unsaved changes in an editor of any kind, now. */
+  dirty(paths: readonly string[]): string[];
+  /** The version of each open text document among the rewind's paths when the check passed (by path key). */
+  seen: Map<string, number>;
+}
+
+/** An editor gate whose check is `dirty`, remembering the documents' versions each time it passes. */
+export function editorGate(dirty: (paths: readonly string[]) => string[]): EditorGate & { veto: (paths: string[]) => string[] } {
+  const seen = new Map<string, number>();
+  return {
+    dirty,
+    seen,
+    veto(paths) {
+      const found = dirty(paths);
+      seen.clear();
+      const wanted = new Set(paths.map((p) => pathKey(p)));
+      for (const d of vscode.workspace.textDocuments)
+        if (d.uri.scheme === 'file' && wanted.has(pathKey(d.uri.fsPath))) seen.set(pathKey(d.uri.fsPath), d.version);
+      return found;
+    },
+  };
+}
+
+/** The rewind's paths whose editor changed since the check: dirty now, or a document at another version (or newly opened and dirty). */
+export function changedSinceCheck(gate: EditorGate, paths: readonly string[]): string[] {
+  const out = new Set(gate.dirty(paths));
+  const byKey = new Map(paths.map((p) => [pathKey(p), p]));
+  for (const d of vscode.workspace.textDocuments) {
+    const p = d.uri.scheme === 'file' ? byKey.get(pathKey(d.uri.fsPath)) : undefined;
+    if (p === undefined) continue;
+    const then = gate.seen.get(pathKey(p));
+    if (d.isDirty || (then !== undefined && then !== d.version)) out.add(p);
+  }
+  return [...out];
+}
+
+function setMode(w: Write): string | null {
+  if (w.to === null || w.mode === undefined) return null;
+  try {
+    fs.chmodSync(w.path, w.mode);
+    return null;
+  } catch (e) {
+    return `written, but its permissions could not be set: ${(e as Error).message}`;
+  }
+}
+
+export function workspaceEditWriter(store: Store, gate: EditorGate): FileWriter {
   return {
     async write(writes) {
       const errors = new Map<string, string>();
@@ -26,17 +79,20 @@ export function workspaceEditWriter(store: Store): FileWriter {
           viaEdit.push(w);
         }
       }
+      // The check again, with nothing awaited between it and the edit: a buffer dirtied after the
+      // preview (or after the rewind's own check) stops everything here, before any write.
+      const changed = changedSinceCheck(
+        gate,
+        writes.map((w) => w.path),
+      );
+      if (changed.length) throw new WriteRefused(changed);
       if (viaEdit.length) {
         const ok = await vscode.workspace.applyEdit(edit, { isRefactoring: false });
         if (!ok) for (const w of viaEdit) errors.set(w.path, 'VS Code did not apply the edit');
       }
       for (const w of viaEdit) {
-        if (errors.has(w.path)) continue;
-        try {
-          if (w.to !== null && w.mode !== undefined) fs.chmodSync(w.path, w.mode);
-        } catch {
-          /* reported by the hash check if it matters */
-        }
+        const e = errors.has(w.path) ? null : setMode(w);
+        if (e) errors.set(w.path, e);
       }
       for (const [p, e] of await fsWriter(store).write(direct)) errors.set(p, e);
       return errors;

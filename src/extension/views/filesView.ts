@@ -7,6 +7,8 @@ import * as vscode from 'vscode';
 import type { CheckpointKind } from '../../core/storeFiles/records';
 import type { SpanChange } from '../../core/timeline/timeline';
 import { agentInfo } from './agentInfo';
+import type { Attempt } from '../../core/timeline/attempts';
+import { attemptItem } from './attemptRows';
 import { CMD, CTX } from '../commandIds';
 import { oneLine, rewindCountWords, treeLabel } from '../../shared/text';
 import { relativeTime } from './relativeTime';
@@ -16,8 +18,9 @@ import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode
 export type FilesElement =
   | { kind: 'checkpoint'; node: CheckpointNode }
   | { kind: 'file'; checkpointId: string; change: SpanChange }
-  | { kind: 'session'; key: string; session: string; agent: string; title: string; turns: TurnNode[] }
-  | { kind: 'more'; key: string; remaining: number };
+  | { kind: 'session'; key: string; session: string; agent: string; title: string; turns: TurnNode[]; attempts?: Attempt[] }
+  | { kind: 'more'; key: string; remaining: number }
+  | { kind: 'attempt'; attempt: Attempt };
 
 /** Above this many rows the root groups them by session; each group (and a filter's result) shows PAGE rows at a time. */
 export const GROUP_AFTER = 200;
@@ -123,10 +126,13 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
           turns.filter((t) => t.node.label.toLowerCase().includes(f)),
         );
       }
-      if (!this.large) return turns.map((t) => this.remember(t.node.checkpoint.id, { kind: 'checkpoint', node: t.node }));
-      return (this.groups ??= this.sessionGroups(turns));
+      // The line that leads to the attempt in progress; every other attempt is one row where it left the line.
+      if (!this.large) return this.lineRows(this.lineTurns(), this.model.attemptRows());
+      return (this.groups ??= this.sessionGroups(this.lineTurns()));
     }
-    if (el.kind === 'session') return this.page(el.key, el.turns);
+    if (el.kind === 'session') return [...(el.attempts ?? []).map((a) => this.attemptElement(a)), ...this.page(el.key, el.turns)];
+    if (el.kind === 'attempt')
+      return this.model.attemptTurns(el.attempt.n).map((t) => this.remember(t.node.checkpoint.id, { kind: 'checkpoint', node: t.node }));
     if (el.kind === 'file' || el.kind === 'more') return [];
     const id = el.node.checkpoint.id;
     const turn = this.model.turnOf(id);
@@ -138,6 +144,24 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     return [...inside, ...files];
   }
 
+  private lineTurns(): TurnNode[] {
+    return this.model.turns.filter((t) => this.model.onLine(t));
+  }
+
+  /** Rows of the line and attempt rows, newest first: an attempt's row just above the row it branched after. */
+  private lineRows(line: readonly TurnNode[], attempts: { attempt: Attempt; at: number }[]): FilesElement[] {
+    const rows: { at: number; el: FilesElement }[] = line.map((t) => ({
+      at: t.node.checkpoint.seq,
+      el: this.remember(t.node.checkpoint.id, { kind: 'checkpoint', node: t.node }),
+    }));
+    for (const r of attempts) rows.push({ at: r.at + 0.5, el: this.attemptElement(r.attempt) });
+    return rows.sort((a, b) => b.at - a.at).map((r) => r.el);
+  }
+
+  private attemptElement(attempt: Attempt): FilesElement {
+    return this.remember(`attempt:${attempt.n}`, { kind: 'attempt', attempt });
+  }
+
   /** The first rows of `turns` (PAGE more per Load more), and a Load more row when some are left. */
   private page(key: string, turns: readonly TurnNode[]): FilesElement[] {
     const n = this.shown.get(key) ?? PAGE;
@@ -146,8 +170,19 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     return rows;
   }
 
-  /** One group per session, the most recently active first; rows inside newest first. */
+  /** One group per session, the most recently active first; rows inside newest first, its session's earlier attempts first. */
   private sessionGroups(turns: readonly TurnNode[]): FilesElement[] {
+    const groups = this.turnGroups(turns);
+    const rest: FilesElement[] = [];
+    for (const { attempt } of this.model.attemptRows()) {
+      const g = groups.find((el) => el.kind === 'session' && el.session === (attempt.sessions[0] ?? ''));
+      if (g?.kind === 'session') (g.attempts ??= []).unshift(attempt);
+      else rest.push(this.attemptElement(attempt));
+    }
+    return [...rest, ...groups];
+  }
+
+  private turnGroups(turns: readonly TurnNode[]): FilesElement[] {
     const bySession = new Map<string, TurnNode[]>();
     for (const t of turns) {
       const s = t.node.checkpoint.session ?? '';
@@ -159,7 +194,15 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       const first = [...list].reverse().find((t) => t.node.checkpoint.kind === 'prompt') ?? list[list.length - 1]!;
       const agent = list.find((t) => t.node.checkpoint.agent)?.node.checkpoint.agent ?? '';
       const title = treeLabel(`${agentInfo(agent).name} · ${first.node.label || 'Session'}`);
-      return this.remember(`session:${session}`, { kind: 'session', key: `session:${session}`, session, agent, title, turns: list });
+      return this.remember(`session:${session}`, {
+        kind: 'session',
+        key: `session:${session}`,
+        session,
+        agent,
+        title,
+        turns: list,
+        attempts: [],
+      });
     });
   }
 
@@ -188,13 +231,25 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
 
   getParent(el: FilesElement): FilesElement | undefined {
     if (el.kind === 'session') return undefined;
+    if (el.kind === 'attempt') {
+      if (!this.large || this.filterText) return undefined;
+      const groups = (this.groups ??= this.sessionGroups(this.lineTurns()));
+      return groups.find((g) => g.kind === 'session' && !!g.attempts?.some((a) => a.n === el.attempt.n));
+    }
     if (el.kind === 'more') return el.key === FILTER_KEY ? undefined : this.byId.get(el.key);
     if (el.kind === 'file') return this.checkpointElement(el.checkpointId);
     const parent = this.model.parentTurn(el.node.checkpoint.id);
     if (parent) return this.checkpointElement(parent.node.checkpoint.id);
-    if (!this.large || this.filterText) return undefined;
+    if (this.filterText) return undefined;
+    const turn = this.model.turnOf(el.node.checkpoint.id);
+    const owner = this.model.attempts.attemptOf.get(el.node.checkpoint.id);
+    if (turn && owner !== undefined && !this.model.onLine(turn)) {
+      const attempt = this.model.attempts.attempts[owner - 1];
+      return attempt && this.attemptElement(attempt);
+    }
+    if (!this.large) return undefined;
     // A prompt's row in a grouped timeline: its session's group (shown far enough to hold it).
-    const groups = (this.groups ??= this.sessionGroups(this.model.turns));
+    const groups = (this.groups ??= this.sessionGroups(this.lineTurns()));
     const group = groups.find((g) => g.kind === 'session' && g.session === (el.node.checkpoint.session ?? ''));
     if (group?.kind === 'session') {
       const at = group.turns.findIndex((t) => t.node.checkpoint.id === el.node.checkpoint.id);
@@ -204,6 +259,8 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
   }
 
   getTreeItem(el: FilesElement): vscode.TreeItem {
+    if (el.kind === 'attempt')
+      return attemptItem(el.attempt, this.model.attemptTurns(el.attempt.n), (id) => this.model.turnFiles(id).map((c) => c.path));
     if (el.kind === 'session') {
       const item = new vscode.TreeItem(el.title, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = el.key;

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { baselinesRunning, type CaptureStatus, readCaptureStatus } from '../../recording/shellCapture';
+import { residentHolder } from '../../core/storeFiles/lock';
 import { VIEW } from '../commandIds';
 import type { TimelineModel, TurnNode } from '../model/timelineModel';
 
@@ -86,7 +87,7 @@ export class StatusBar implements vscode.Disposable {
     this.staleCheck = setTimeout(() => this.update(), 5000);
     if (this.endProgress) return;
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Window, title: 'Agent Rewind' },
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Agent Rewind') },
       (progress) =>
         new Promise<void>((resolve) => {
           progress.report({ message: `taking a baseline of ${where} for shell capture…` });
@@ -139,6 +140,12 @@ export class StatusBar implements vscode.Disposable {
       tip.appendMarkdown(
         `\n\n$(warning) Shell-command capture is off: ${off.files} files (limit ${off.limit}, \`agentRewind.maxScanFiles\`). Agent edits are still recorded; files changed by shell commands are not.`,
       );
+    const resident = residentHolder(this.model.store.dir);
+    tip.appendMarkdown(
+      resident
+        ? `\n\nResident recorder: running since ${new Date(resident.time).toLocaleString()} (process ${resident.pid})`
+        : '\n\nResident recorder: not running (hooks record by themselves)',
+    );
     if (this.model.badLines) tip.appendMarkdown(`\n\n$(warning) ${this.model.badLines} unreadable line(s) in the store were skipped`);
     this.item.tooltip = tip;
     this.item.accessibilityInformation = {

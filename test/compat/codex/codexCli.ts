@@ -61,6 +61,8 @@ export function codexEnv(o: {
     TMPDIR: o.tmp,
     LANG: process.env.LANG ?? 'C.UTF-8',
     TERM: 'dumb',
+    // The agent's hooks record by themselves: no resident recorder outlives the run (scripts/test.mjs).
+    AGENT_REWIND_RESIDENT: process.env.AGENT_REWIND_RESIDENT ?? '0',
     [o.apiKeyVar]: 'sk-dummy-offline',
     // No git identity or config from the machine: the scripted commands carry `-c user.name=…`.
     GIT_CONFIG_NOSYSTEM: '1',

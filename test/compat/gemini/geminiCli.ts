@@ -70,6 +70,8 @@ export function geminiEnv(home: string, apiUrl: string, extra: Record<string, st
     LANG: process.env.LANG ?? 'C.UTF-8',
     TERM: 'dumb',
     NO_COLOR: '1',
+    // The agent's hooks record by themselves: no resident recorder outlives the run (scripts/test.mjs).
+    AGENT_REWIND_RESIDENT: process.env.AGENT_REWIND_RESIDENT ?? '0',
     GEMINI_API_KEY: 'dummy-key-for-the-local-mock',
     GOOGLE_GEMINI_BASE_URL: apiUrl,
     // No git identity or config from the machine: the scripted commands carry `-c user.name=…`.

@@ -58,7 +58,10 @@ suite('Activation', () => {
 
   test('is present, loaded from this checkout, with the manifest on disk', () => {
     assert.equal(fs.realpathSync(ext.extensionPath), fs.realpathSync(repoRoot));
-    const onDisk = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as Manifest;
+    // VS Code hands the manifest out with its %key% strings replaced from package.nls.json: do the same to the file.
+    const nls = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.nls.json'), 'utf8')) as Record<string, string>;
+    const localized = (_key: string, v: unknown) => (typeof v === 'string' ? v.replace(/^%([^%]+)%$/, (m, k: string) => nls[k] ?? m) : v);
+    const onDisk = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'), localized) as Manifest;
     assert.equal(`${manifest.publisher}.${manifest.name}`, EXTENSION_ID);
     assert.deepEqual(manifest.contributes ?? {}, onDisk.contributes ?? {});
     assert.ok(fs.existsSync(path.join(repoRoot, manifest.main ?? 'dist/extension.js')), 'main bundle exists');

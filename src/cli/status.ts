@@ -1,0 +1,70 @@
+// `agent-rewind status [--json]`: whether the store's resident recorder runs (pid, since, roots,
+// watches) and what the store holds. Output contract: DESIGN §5 and the README's command-line section.
+import * as fs from 'node:fs';
+import { residentHolder } from '../core/storeFiles/lock';
+import type { Store } from '../core/store';
+import { askResident } from './forward';
+import { EXIT, out } from './output';
+import { residentOff } from './residentWire';
+
+export interface StatusJson {
+  store: string;
+  resident:
+    | { running: true; pid: number; since: string; roots: string[]; watches: number; served: number }
+    | { running: false; off: boolean; pid?: number };
+  counts: { checkpoints: number; sessions: number; paths: number; logBytes: number };
+}
+
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+export async function storeStatus(store: Store): Promise<StatusJson> {
+  const live = residentHolder(store.dir);
+  const answer = live ? await askResident(store.dir) : null;
+  const { checkpoints } = store.checkpointList();
+  const sessions = new Set(checkpoints.map((c) => c.session).filter((s) => s !== undefined)).size;
+  return {
+    store: store.dir,
+    resident: answer
+      ? {
+          running: true,
+          pid: answer.pid,
+          since: new Date(answer.since).toISOString(),
+          roots: answer.roots,
+          watches: answer.watches,
+          served: answer.served,
+        }
+      : { running: false, off: residentOff(process.env), ...(live ? { pid: live.pid } : {}) },
+    counts: { checkpoints: checkpoints.length, sessions, paths: store.latestSnaps().size, logBytes: fileSize(store.logFile) },
+  };
+}
+
+/** The resident's line, as the status command and the status bar tooltip word it. */
+export function residentLine(r: StatusJson['resident']): string {
+  if (r.running)
+    return `Resident recorder: running (process ${r.pid}, since ${r.since}; ${r.roots.length} root(s), ${r.watches} watch(es); ${r.served} hook(s) served).`;
+  if (r.pid) return `Resident recorder: process ${r.pid} holds the lock but does not answer; hooks record by themselves.`;
+  return r.off
+    ? 'Resident recorder: off (AGENT_REWIND_RESIDENT=0); hooks record by themselves.'
+    : 'Resident recorder: not running; hooks record by themselves, and the next one starts it.';
+}
+
+export async function printStatus(store: Store, json: boolean): Promise<number> {
+  const s = await storeStatus(store);
+  if (json) {
+    out(JSON.stringify(s, null, 2));
+    return EXIT.ok;
+  }
+  const c = s.counts;
+  out(`Store: ${s.store}`);
+  out(residentLine(s.resident));
+  out(
+    `Recorded: ${c.checkpoints} checkpoint(s), ${c.sessions} session(s), ${c.paths} path(s); timeline ${(c.logBytes / 1048576).toFixed(1)} MB.`,
+  );
+  return EXIT.ok;
+}

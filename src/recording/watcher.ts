@@ -1,0 +1,328 @@
+// The file watcher behind the resident recorder's ChangeSource (./changeSource.ts): one inotify
+// watch per folder the scan covers, through Node's own `fs.watch` (no native module to ship).
+// Chosen by measuring (README, "How it works"): `@parcel/watcher` delivers events debounced (a
+// cookie round trip took 50 ms, every call would wait for it), reports events under a renamed
+// folder at its old path, and crashed the process when a watched folder had been removed; Node's
+// recursive `fs.watch` on Linux reported content changes late, after later events (stat polling),
+// so no cookie can tell when it has caught up. Per-folder `fs.watch` shares one inotify queue per
+// process, in order: a cookie written after a command's writes arrives after their events.
+//
+// It only narrows: a root stops vouching (the next call scans) when its watch could not be set up
+// (watch limit, an error), a folder's watch errs, a rule file changes (the set of folders to watch
+// changes with it), the root is on a network file system, events came without a name, the cookie
+// did not come back in time, or so many events arrived since the last settle that the kernel's
+// queue may have overflowed (libuv drops the overflow notice silently; an overflow can only
+// happen after at least a full queue of events was delivered, so counting them is enough).
+// Linux only for now: elsewhere every root says "cannot vouch" and every call scans, as today.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ALWAYS_SKIP, dirMatcher, isIgnored, type Matcher, type Rules, rulesFor } from '../core/scan/ignore';
+import type { ChangeReport, ChangeSource, ChangeToken } from './changeSource';
+
+/** How long a settle waits for its cookie before the roots stop vouching. */
+const COOKIE_MS = 2000;
+/** More changed paths than this held for one root: it stops vouching (a scan is as cheap then). */
+const MAX_HELD = 200000;
+/** A clock that moved by more than this against the monotonic one between a token and its use: doubt. */
+const CLOCK_SLACK_MS = 1000;
+
+/** statfs magic numbers of network and user-space file systems, where inotify misses remote writes. */
+const REMOTE_FS = new Set([
+  0x6969, // NFS
+  0xff534d42, // CIFS
+  0xfe534d42, // SMB2
+  0x517b, // SMB
+  0x01021997, // 9p (WSL's /mnt/c)
+  0x65735546, // FUSE (sshfs, …)
+  0x00c36400, // Ceph
+  0x5346414f, // AFS
+  0x6a656a63, // virtiofs
+]);
+
+function maxQueuedEvents(): number {
+  try {
+    const n = Number(fs.readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8').trim());
+    return n > 0 ? n : 16384;
+  } catch {
+    return 16384;
+  }
+}
+
+interface RootWatch {
+  root: string;
+  epoch: number;
+  seq: number;
+  /** Path → the seq of its last change. */
+  changed: Map<string, number>;
+  dirs: Map<string, fs.FSWatcher>;
+  rules: Rules;
+  vouching: boolean;
+  /** Why it does not vouch (said once per reason). */
+  doubt?: string;
+}
+
+let epochs = 0;
+
+export class DirWatcher implements ChangeSource {
+  private readonly roots = new Map<string, RootWatch>();
+  private readonly said = new Set<string>();
+  private readonly queueLimit = Math.floor(maxQueuedEvents() / 2);
+  private eventsSinceSettle = 0;
+  private cookieWatch: fs.FSWatcher | null = null;
+  private cookieN = 0;
+  private waiting = new Map<string, () => void>();
+  private since: number | undefined;
+
+  private readonly skip: Set<string>;
+
+  /** `cookieDir`: a private folder of ours where settle writes its cookies; `skipAbs`: folders never watched (the store). */
+  constructor(
+    private readonly cookieDir: string,
+    private readonly report: ChangeReport,
+    skipAbs: readonly string[] = [],
+  ) {
+    this.skip = new Set([cookieDir, ...skipAbs]);
+  }
+
+  async watch(roots: readonly string[]): Promise<void> {
+    for (const root of roots) if (!this.roots.has(root)) this.start(root);
+    await Promise.resolve();
+  }
+
+  stats(): { roots: number; vouching: number; watches: number; since?: number } {
+    let vouching = 0;
+    let watches = 0;
+    for (const w of this.roots.values()) {
+      if (w.vouching) vouching++;
+      watches += w.dirs.size;
+    }
+    return { roots: this.roots.size, vouching, watches, ...(this.since !== undefined ? { since: this.since } : {}) };
+  }
+
+  token(root: string): ChangeToken | undefined {
+    const w = this.roots.get(root);
+    if (!w || !w.vouching) return undefined;
+    return { root, epoch: w.epoch, seq: w.seq, wall: Date.now(), mono: performance.now() };
+  }
+
+  changedSince(root: string, token: ChangeToken): ReadonlySet<string> | undefined {
+    const w = this.roots.get(root);
+    if (!w || !w.vouching || token.root !== root || token.epoch !== w.epoch) return undefined;
+    if (Math.abs(Date.now() - token.wall - (performance.now() - token.mono)) > CLOCK_SLACK_MS) {
+      this.distrust(w, 'the clock jumped');
+      return undefined;
+    }
+    const out = new Set<string>();
+    for (const [p, seq] of w.changed) if (seq > token.seq) out.add(p);
+    return out;
+  }
+
+  covers(root: string, dir: string): boolean {
+    const w = this.roots.get(root);
+    return !!w && w.vouching && w.dirs.has(dir);
+  }
+
+  async settle(): Promise<void> {
+    const live = [...this.roots.values()].filter((w) => w.vouching);
+    if (!live.length) return;
+    for (const w of live) if (!fs.existsSync(w.root)) this.distrust(w, 'the folder is gone');
+    if (!this.ensureCookieWatch()) {
+      for (const w of live) this.distrust(w, `cannot watch ${this.cookieDir}`);
+      return;
+    }
+    const name = `cookie-${process.pid}-${++this.cookieN}`;
+    const arrived = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.waiting.delete(name);
+        resolve(false);
+      }, COOKIE_MS);
+      this.waiting.set(name, () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    const file = path.join(this.cookieDir, name);
+    try {
+      fs.writeFileSync(file, '');
+    } catch (e) {
+      this.waiting.delete(name);
+      for (const w of live) this.distrust(w, `cannot write a cookie: ${(e as Error).message}`);
+      return;
+    }
+    const ok = await arrived;
+    fs.rmSync(file, { force: true });
+    if (!ok) for (const w of [...this.roots.values()]) this.distrust(w, `its events did not arrive within ${COOKIE_MS} ms`, true);
+    // Every event queued before the cookie has been counted now. An overflow of the kernel's queue
+    // (whose notice libuv drops) means a full queue of events was delivered since the last count.
+    if (this.eventsSinceSettle >= this.queueLimit)
+      for (const w of [...this.roots.values()])
+        if (w.vouching) this.distrust(w, `more than ${this.queueLimit} file events at once; the watch is restarted`, true);
+    this.eventsSinceSettle = 0;
+  }
+
+  async close(): Promise<void> {
+    for (const w of this.roots.values()) this.unwatchAll(w);
+    this.roots.clear();
+    this.cookieWatch?.close();
+    this.cookieWatch = null;
+    await Promise.resolve();
+  }
+
+  // ---- inside
+
+  private ensureCookieWatch(): boolean {
+    if (this.cookieWatch) return true;
+    try {
+      fs.mkdirSync(this.cookieDir, { recursive: true, mode: 0o700 });
+      this.cookieWatch = fs.watch(this.cookieDir, { persistent: false }, (_event, name) => {
+        this.eventsSinceSettle++;
+        const done = name ? this.waiting.get(String(name)) : undefined;
+        if (done) {
+          this.waiting.delete(String(name));
+          done();
+        }
+      });
+      this.cookieWatch.on('error', () => {
+        this.cookieWatch = null;
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private say(root: string, message: string): void {
+    const key = `${root}\0${message}`;
+    if (this.said.has(key)) return;
+    this.said.add(key);
+    this.report(`file watcher: ${root}: ${message}; shell capture and the turn-boundary check scan it instead`);
+  }
+
+  private start(root: string): void {
+    const w: RootWatch = {
+      root,
+      epoch: ++epochs,
+      seq: 0,
+      changed: new Map(),
+      dirs: new Map(),
+      rules: rulesFor({ root, excludes: [] }), // only the tree's own .gitignore files: never watch less than the scan covers
+      vouching: false,
+    };
+    this.roots.set(root, w);
+    this.since ??= Date.now();
+    if (process.platform !== 'linux') return this.say(root, 'watching is implemented on Linux only');
+    try {
+      const magic = Number(fs.statfsSync(root).type) >>> 0;
+      if (REMOTE_FS.has(magic))
+        return this.say(root, 'it is on a network or user-space file system, where changes made elsewhere raise no event');
+    } catch (e) {
+      return this.say(root, `cannot tell its file system (${(e as Error).message})`);
+    }
+    const matchers = [...w.rules.base];
+    if (!this.watchTree(w, root, '', matchers, false)) {
+      this.unwatchAll(w);
+      return;
+    }
+    w.vouching = true;
+  }
+
+  /** Restarts a root's watch in a new epoch: every token of the old one stops vouching. */
+  private distrust(w: RootWatch, why: string, restart = false): void {
+    this.say(w.root, why);
+    this.unwatchAll(w);
+    w.vouching = false;
+    w.changed.clear();
+    w.epoch = ++epochs;
+    if (restart) this.start(w.root); // replaces it in the map (same key: a loop over the map does not meet it again)
+  }
+
+  private unwatchAll(w: RootWatch): void {
+    for (const fw of w.dirs.values()) fw.close();
+    w.dirs.clear();
+  }
+
+  /** Watches `abs` and every folder below it the scan could enter. `fresh`: its entries count as changed (made before the watch). */
+  private watchTree(w: RootWatch, abs: string, rel: string, matchers: Matcher[], fresh: boolean): boolean {
+    const stack: { abs: string; rel: string; matchers: Matcher[] }[] = [{ abs, rel, matchers }];
+    while (stack.length) {
+      const d = stack.pop()!;
+      if (w.dirs.has(d.abs)) continue;
+      try {
+        const fw = fs.watch(d.abs, { persistent: false }, (event, name) => this.onEvent(w, d.abs, d.rel, event, name));
+        fw.on('error', (e) => this.distrust(w, `a folder's watch failed (${(e as Error).message})`, true));
+        w.dirs.set(d.abs, fw);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') continue; // gone meanwhile: its parent's event says so
+        this.say(
+          w.root,
+          code === 'ENOSPC'
+            ? 'the system limit on watched folders is reached (raise fs.inotify.max_user_watches)'
+            : `cannot watch ${d.abs} (${(e as Error).message})`,
+        );
+        return false;
+      }
+      let ents: fs.Dirent[];
+      try {
+        ents = fs.readdirSync(d.abs, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      const own = ents.some((e) => e.name === '.gitignore') ? [...d.matchers, dirMatcher(d.abs, d.rel)] : d.matchers;
+      for (const e of ents) {
+        const crel = d.rel ? `${d.rel}/${e.name}` : e.name;
+        const cabs = path.join(d.abs, e.name);
+        if (fresh) this.mark(w, cabs);
+        if (!e.isDirectory() || ALWAYS_SKIP.has(e.name) || this.skip.has(cabs) || isIgnored(w.rules, own, crel, true)) continue;
+        stack.push({ abs: cabs, rel: crel, matchers: own });
+      }
+    }
+    return true;
+  }
+
+  private mark(w: RootWatch, abs: string): void {
+    w.changed.set(abs, ++w.seq);
+    if (w.changed.size > MAX_HELD) this.distrust(w, `more than ${MAX_HELD} changed paths held`, true);
+  }
+
+  private onEvent(w: RootWatch, dirAbs: string, dirRel: string, event: string, name: string | Buffer | null): void {
+    this.eventsSinceSettle++;
+    if (!w.vouching) return;
+    if (name === null || name === undefined) return this.distrust(w, 'an event came without a file name', true);
+    const n = String(name);
+    const abs = path.join(dirAbs, n);
+    this.mark(w, abs);
+    if (n === '.gitignore') return this.distrust(w, 'a .gitignore changed (the folders to watch change with it)', true);
+    if (event !== 'rename') return;
+    // Created, deleted or moved: folders that were here are watched no more, one that is here now is.
+    const prefix = abs + path.sep;
+    for (const [d, fw] of w.dirs)
+      if (d === abs || d.startsWith(prefix)) {
+        fw.close();
+        w.dirs.delete(d);
+        this.mark(w, d);
+      }
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(abs, { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    if (!st?.isDirectory() || ALWAYS_SKIP.has(n) || this.skip.has(abs)) return;
+    const rel = dirRel ? `${dirRel}/${n}` : n;
+    const matchers = matchersOf(w, dirRel);
+    if (isIgnored(w.rules, matchers, rel, true)) return;
+    if (!this.watchTree(w, abs, rel, matchers, true)) this.distrust(w, 'a new folder could not be watched');
+  }
+}
+
+/** The matchers for paths in folder `rel`: the rules above the tree, then every `.gitignore` on the way down. */
+function matchersOf(w: RootWatch, rel: string): Matcher[] {
+  const out = [...w.rules.base];
+  const parts = rel ? rel.split('/') : [];
+  for (let i = 0; i <= parts.length; i++) {
+    const d = path.join(w.root, ...parts.slice(0, i));
+    if (fs.existsSync(path.join(d, '.gitignore'))) out.push(dirMatcher(d, parts.slice(0, i).join('/')));
+  }
+  return out;
+}
