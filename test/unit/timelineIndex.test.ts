@@ -10,6 +10,7 @@ import { type LogContents, readLog } from '../../src/core/storeFiles/fileLog';
 import { IncrementalLog } from '../../src/core/storeFiles/logTail';
 import { computeChanges } from '../../src/core/timeline/changeSet';
 import { provenanceOf } from '../../src/core/timeline/provenance';
+import { rewindCounts } from '../../src/core/timeline/rewindCounts';
 import { checkpoints, filesPerCheckpoint } from '../../src/core/timeline/timeline';
 import type { LogRecord, Sequenced, SnapRecord } from '../../src/core/storeFiles/records';
 import { encodeSnaps, snapBytes, SnapRows, snapsFromBytes } from '../../src/core/timeline/snapColumns';
@@ -283,6 +284,22 @@ describe('what the index gives plans', () => {
           : computeChanges(s.touchedAfter(c.seq), c, { provenance: s.provenance });
         assert.deepEqual(plain2(viaIndex), plain2(computeChanges(full, c)), `plan to ${c.id} (${s.via})`);
       }
+      // The per-checkpoint counts of one sweep over the index's histories (its columns read in place): each plan's count.
+      const cps = checkpoints(full);
+      const counts = rewindCounts(
+        s.histories(),
+        cps.map((c) => c.seq),
+      );
+      const planned = cps.map((c) => {
+        const changes = computeChanges(full, c).changes;
+        const by = (a: string) => changes.filter((ch) => ch.action === a).length;
+        return { total: changes.length, restore: by('restore'), delete: by('delete'), recreate: by('recreate') };
+      });
+      assert.deepEqual(counts, planned, `counts (${s.via})`);
+      assert.ok(
+        planned.some((p) => p.total > 0),
+        'some checkpoint has something to rewind',
+      );
       return s.via;
     };
     assert.equal(check(), 'full');

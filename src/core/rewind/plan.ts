@@ -14,8 +14,8 @@ import {
   type Uncertain,
   type YourEdit,
 } from '../timeline/changeSet';
-import type { Sequenced, SnapRecord } from '../storeFiles/records';
-import { rewindCounts } from '../timeline/rewindCounts';
+import type { Sequenced } from '../storeFiles/records';
+import { rewindCounts, type SnapHistory } from '../timeline/rewindCounts';
 import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
@@ -148,7 +148,7 @@ function cannotKeepOf(f: DiskFact): 'unreadable' | 'too-large' | null {
  */
 export function rewindCountsOf(
   store: Store,
-  histories: Iterable<[string, readonly Sequenced<SnapRecord>[]]>,
+  histories: Iterable<[string, SnapHistory]>,
   checkpointSeqs: ArrayLike<number>,
 ): RewindSummary[] {
   const maxBytes = store.config().maxFileBytes;

@@ -17,6 +17,42 @@ export interface CountOptions {
   cannotKeep?: (path: string) => string | null;
 }
 
+/**
+ * One path's snapshots in log order, read a field at a time: the timeline index reads them from its
+ * snapshot columns (timelineIndex.ts) without building a record per snapshot.
+ */
+export interface SnapHistory {
+  readonly length: number;
+  seq(k: number): number;
+  phase(k: number): SnapRecord['phase'];
+  session(k: number): string | undefined;
+  /**
+   * Snapshot `k` as a record. It may be a view that the next call with the same `slot` (0, 1 or 2)
+   * overwrites: the sweep reads the three it holds at once (latest, last before, first after) and keeps none.
+   */
+  record(k: number, slot: number): Sequenced<SnapRecord>;
+}
+
+/** A SnapHistory over records in memory. */
+export class RecordHistory implements SnapHistory {
+  constructor(private readonly rows: readonly Sequenced<SnapRecord>[]) {}
+  get length(): number {
+    return this.rows.length;
+  }
+  seq(k: number): number {
+    return this.rows[k]!.seq;
+  }
+  phase(k: number): SnapRecord['phase'] {
+    return this.rows[k]!.phase;
+  }
+  session(k: number): string | undefined {
+    return this.rows[k]!.session;
+  }
+  record(k: number): Sequenced<SnapRecord> {
+    return this.rows[k]!;
+  }
+}
+
 /** Index of the first of `seqs` (ascending) at or above `seq`. */
 function firstAtOrAbove(seqs: ArrayLike<number>, seq: number, from = 0): number {
   let lo = from;
@@ -35,7 +71,7 @@ function firstAtOrAbove(seqs: ArrayLike<number>, seq: number, from = 0): number 
  * per checkpoint, in the same order.
  */
 export function rewindCounts(
-  histories: Iterable<[string, readonly Sequenced<SnapRecord>[]]>,
+  histories: Iterable<[string, SnapHistory]>,
   checkpointSeqs: ArrayLike<number>,
   opts: CountOptions = {},
 ): RewindSummary[] {
@@ -45,24 +81,25 @@ export function rewindCounts(
     delete: new Int32Array(n + 1),
     recreate: new Int32Array(n + 1),
   };
-  for (const [p, rows] of histories) {
-    const m = rows.length;
+  for (const [p, h] of histories) {
+    const m = h.length;
     let allowed: boolean | undefined;
     const allowedP = opts.allowed ? (q: string) => (allowed ??= opts.allowed!(q)) : undefined;
     let kept: boolean | undefined;
     const writers = new Set<string>();
-    const facts: PathFacts = { latest: rows[m - 1]!, writers, userAfter: [] };
+    const facts: PathFacts = { latest: h.record(m - 1, 0), writers, userAfter: [] };
     // Stretch k: targets at or after snapshot k and before snapshot k + 1 (k = -1: before the first).
     for (let k = m - 2; k >= -1; k--) {
-      const after = rows[k + 1]!;
-      if (!NOT_A_CHANGE.has(after.phase)) writers.add(after.phase === 'rewind' ? REWIND_SESSION : (after.session ?? ''));
+      const after = k + 1;
+      const phase = h.phase(after);
+      if (!NOT_A_CHANGE.has(phase)) writers.add(phase === 'rewind' ? REWIND_SESSION : (h.session(after) ?? ''));
       if (writers.size === 0) continue;
       // The checkpoints inside the stretch; none (a call's before and after): nothing to judge.
-      const lo = k >= 0 ? firstAtOrAbove(checkpointSeqs, rows[k]!.seq) : 0;
-      const hi = firstAtOrAbove(checkpointSeqs, after.seq, lo);
+      const lo = k >= 0 ? firstAtOrAbove(checkpointSeqs, h.seq(k)) : 0;
+      const hi = firstAtOrAbove(checkpointSeqs, h.seq(after), lo);
       if (lo >= hi) continue;
-      facts.firstAfter = after;
-      if (k >= 0) facts.atOrBefore = rows[k]!;
+      facts.firstAfter = h.record(after, 1);
+      if (k >= 0) facts.atOrBefore = h.record(k, 2);
       else delete facts.atOrBefore;
       const v = pathVerdict(p, facts, allowedP);
       if (!v?.action) continue;
@@ -86,7 +123,7 @@ export function rewindCounts(
 }
 
 /** Each path's snapshots among `records`, in log order. */
-export function historiesOf(records: readonly Sequenced[]): Map<string, Sequenced<SnapRecord>[]> {
+export function snapsByPath(records: readonly Sequenced[]): Map<string, Sequenced<SnapRecord>[]> {
   const out = new Map<string, Sequenced<SnapRecord>[]>();
   for (const r of records) {
     if (r.t !== 'snap') continue;
@@ -95,5 +132,12 @@ export function historiesOf(records: readonly Sequenced[]): Map<string, Sequence
     if (!list) out.set(s.path, (list = []));
     list.push(s);
   }
+  return out;
+}
+
+/** Each path's snapshots among `records`, in log order, as rewindCounts reads them. */
+export function historiesOf(records: readonly Sequenced[]): Map<string, SnapHistory> {
+  const out = new Map<string, SnapHistory>();
+  for (const [p, rows] of snapsByPath(records)) out.set(p, new RecordHistory(rows));
   return out;
 }

@@ -4,6 +4,7 @@
 // small JSON part (strings, flags, rare values): reading them is a copy, not a parse, and
 // decoding 60,000 records costs a few ms.
 import type { Provenance } from './provenance';
+import type { SnapHistory } from './rewindCounts';
 import type { Origin, Sequenced, SnapRecord } from '../storeFiles/records';
 
 type Ints = number[] | Int32Array;
@@ -221,6 +222,65 @@ class Strings {
 }
 
 /**
+ * A record with every field a row can hold, absent: one object shape for every row (absent fields
+ * are undefined, as JSON drops them) — adding keys one by one costs many times more.
+ */
+function blankRecord(): Sequenced<SnapRecord> {
+  return {
+    t: 'snap',
+    path: '',
+    hash: null,
+    size: undefined,
+    mtime: undefined,
+    mode: undefined,
+    link: undefined,
+    skipped: undefined,
+    phase: undefined,
+    origin: undefined,
+    by: undefined,
+    session: undefined,
+    tool: undefined,
+    call: undefined,
+    time: undefined,
+    seq: 0,
+  } as unknown as Sequenced<SnapRecord>;
+}
+
+/** A row read in place (SnapRows.view): the fields of its record, its call id read from the columns when asked for. */
+class RowView {
+  t = 'snap' as const;
+  path = '';
+  hash: string | null = null;
+  size: number | undefined = undefined;
+  mtime: number | undefined = undefined;
+  mode: number | undefined = undefined;
+  link: true | undefined = undefined;
+  skipped: SnapRecord['skipped'] = undefined;
+  phase: SnapRecord['phase'] | undefined = undefined;
+  origin: SnapRecord['origin'] = undefined;
+  by: string | undefined = undefined;
+  session: string | undefined = undefined;
+  tool: string | undefined = undefined;
+  time: number | undefined = undefined;
+  seq = 0;
+  // Private fields: not enumerable, so the view reads (and serialises) as a record.
+  readonly #rows: SnapRows;
+  #row = -1;
+
+  constructor(rows: SnapRows) {
+    this.#rows = rows;
+  }
+
+  at(row: number): void {
+    this.#row = row;
+  }
+
+  get call(): string | undefined {
+    return this.#rows.callOf(this.#row);
+  }
+}
+
+/**
  * The records of decoded columns, each built on first use: a plan to a recent checkpoint needs the
  * snapshots of a few paths, not all 60,000.
  */
@@ -335,32 +395,51 @@ export class SnapRows {
   }
 
   private build(i: number): Sequenced<SnapRecord> {
+    const s = this.fill(i, blankRecord());
+    s.call = this.callOf(i);
+    const more = this.c.rest[i];
+    return more ? { ...s, ...more, seq: s.seq } : s;
+  }
+
+  /** Row `i`'s call id: one of ~30,000 distinct strings, cut out only when read. */
+  callOf(i: number): string | undefined {
+    return this.strs.get(this.c.call[i]!);
+  }
+
+  private readonly views: RowView[] = [];
+
+  /**
+   * Row `i` as a record that the next view with the same `slot` overwrites, not a new object: a
+   * sweep over every row that reads each record at once and keeps none (rewindCounts) builds no
+   * record per snapshot and keeps none alive for the GC. A row with values in `rest` is built.
+   */
+  view(i: number, slot: number): Sequenced<SnapRecord> {
+    if (this.c.rest[i]) return this.row(i);
+    const v = (this.views[slot] ??= new RowView(this));
+    v.at(i);
+    return this.fill(i, v as unknown as Sequenced<SnapRecord>);
+  }
+
+  /** Row `i`'s columns written into `s`: every field of a record without `rest` values but its call id. */
+  private fill(i: number, s: Sequenced<SnapRecord>): Sequenced<SnapRecord> {
     const { c, strs } = this;
-    const str = (k: number) => strs.get(k);
     const h = c.hash[i]!;
     const f = c.flags.charCodeAt(i);
-    // One object shape for every row (absent fields are undefined, as JSON drops them): adding
-    // keys one by one costs many times more.
-    const s = {
-      t: 'snap',
-      path: strs.get(c.path[i]!)!,
-      hash: h < 0 ? null : (this.hashOf[h] ??= c.hashes.toString('hex', h * 32, h * 32 + 32)),
-      size: c.size[i]! < 0 ? undefined : c.size[i],
-      mtime: Number.isNaN(c.mtime[i]) ? undefined : c.mtime[i],
-      mode: c.mode[i]! < 0 ? undefined : c.mode[i],
-      link: f === 0x6c ? true : undefined,
-      skipped: f === 0x2d || f === 0x6c ? undefined : FLAG_SKIP[c.flags[i]!],
-      phase: str(c.phase[i]!),
-      origin: str(c.origin[i]!),
-      by: str(c.by[i]!),
-      session: str(c.session[i]!),
-      tool: str(c.tool[i]!),
-      call: str(c.call[i]!),
-      time: Number.isNaN(c.time[i]) ? undefined : c.time[i],
-      seq: c.seq[i]!,
-    } as Sequenced<SnapRecord>;
-    const more = c.rest[i];
-    return more ? { ...s, ...more, seq: s.seq } : s;
+    s.path = strs.get(c.path[i]!)!;
+    s.hash = h < 0 ? null : (this.hashOf[h] ??= c.hashes.toString('hex', h * 32, h * 32 + 32));
+    s.size = c.size[i]! < 0 ? undefined : c.size[i];
+    s.mtime = Number.isNaN(c.mtime[i]) ? undefined : c.mtime[i];
+    s.mode = c.mode[i]! < 0 ? undefined : c.mode[i];
+    s.link = f === 0x6c ? true : undefined;
+    s.skipped = f === 0x2d || f === 0x6c ? undefined : FLAG_SKIP[c.flags[i]!];
+    s.phase = strs.get(c.phase[i]!) as SnapRecord['phase'];
+    s.origin = strs.get(c.origin[i]!) as SnapRecord['origin'];
+    s.by = strs.get(c.by[i]!);
+    s.session = strs.get(c.session[i]!);
+    s.tool = strs.get(c.tool[i]!);
+    s.time = (Number.isNaN(c.time[i]) ? undefined : c.time[i]) as number;
+    s.seq = c.seq[i]!;
+    return s;
   }
 
   /** The provenance of row `i`, as the fold computed it. */
@@ -375,5 +454,37 @@ export class SnapRows {
     const restored = this.c.provRestored[i];
     if (restored) p.restoredBy = { ...restored };
     return p;
+  }
+}
+
+/**
+ * One path's snapshots as rewindCounts reads them: its rows of the index's columns (read a column
+ * at a time, records as views, not built), then its snapshots in the log after the index.
+ */
+export class ColumnHistory implements SnapHistory {
+  readonly length: number;
+
+  constructor(
+    private readonly snaps: SnapRows,
+    private readonly rows: Int32Array,
+    private readonly newer: readonly Sequenced<SnapRecord>[],
+  ) {
+    this.length = rows.length + newer.length;
+  }
+
+  seq(k: number): number {
+    return k < this.rows.length ? this.snaps.c.seq[this.rows[k]!]! : this.newer[k - this.rows.length]!.seq;
+  }
+
+  phase(k: number): SnapRecord['phase'] {
+    return k < this.rows.length ? this.snaps.phaseOf(this.rows[k]!) : this.newer[k - this.rows.length]!.phase;
+  }
+
+  session(k: number): string | undefined {
+    return k < this.rows.length ? this.snaps.sessionOf(this.rows[k]!) : this.newer[k - this.rows.length]!.session;
+  }
+
+  record(k: number, slot: number): Sequenced<SnapRecord> {
+    return k < this.rows.length ? this.snaps.view(this.rows[k]!, slot) : this.newer[k - this.rows.length]!;
   }
 }

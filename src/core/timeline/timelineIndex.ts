@@ -23,8 +23,8 @@ import { readRange } from '../storeFiles/fsx';
 import { writeDerived } from '../storeFiles/logPrefix';
 import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail';
 import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from '../storeFiles/records';
-import { historiesOf } from './rewindCounts';
-import { encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } from './snapColumns';
+import { historiesOf, RecordHistory, type SnapHistory, snapsByPath } from './rewindCounts';
+import { ColumnHistory, encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } from './snapColumns';
 import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn } from './timeline';
 
 export const INDEX_FILE = 'timeline.idx';
@@ -293,7 +293,7 @@ export interface SkeletonRead extends LogContents {
    */
   planInput: (seq: number) => PlanInput | null;
   /** Each path's snapshots, in log order (what rewindCounts sweeps). */
-  histories: () => Map<string, Sequenced<SnapRecord>[]>;
+  histories: () => Map<string, SnapHistory>;
 }
 
 /** `touchedAfter` over records in memory. */
@@ -425,14 +425,14 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
       facts: byPath.facts((h) => (typeof h === 'number' ? snaps.row(h) : h)),
     };
   };
-  const histories = (): Map<string, Sequenced<SnapRecord>[]> => {
-    const out = new Map<string, Sequenced<SnapRecord>[]>();
+  const histories = (): Map<string, SnapHistory> => {
+    const out = new Map<string, SnapHistory>();
+    const tails = snapsByPath(newer);
     for (const group of snaps.groups()) {
-      const rowsOfPath: Sequenced<SnapRecord>[] = new Array(group.length);
-      for (let k = 0; k < group.length; k++) rowsOfPath[k] = snaps.row(group[k]!);
-      out.set(snaps.pathOf(group[0]!), rowsOfPath);
+      const p = snaps.pathOf(group[0]!);
+      out.set(p, new ColumnHistory(snaps, group, tails.get(p) ?? []));
     }
-    for (const [p, list] of historiesOf(newer)) out.set(p, (out.get(p) ?? []).concat(list));
+    for (const [p, list] of tails) if (!out.has(p)) out.set(p, new RecordHistory(list));
     return out;
   };
   const ids = newerCps.length ? keys.ids.concat(newerCps.map((c) => c.id)) : keys.ids;
