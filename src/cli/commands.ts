@@ -287,6 +287,8 @@ async function cmdRewind(args: string[]): Promise<number> {
   const r = await rewind(store, to, { ...opts, force: !!values.force });
   if (r.status === 'refused') {
     if (values.json) out(JSON.stringify({ status: 'refused', ...planJson(r.plan) }, null, 2));
+    // The result says what a scoped rewind leaves alone, refused or not (the refusal itself is on stderr).
+    else printLeftAlone(r.plan);
     process.stderr.write(refusalMessage(r.plan) + '\n');
     return EXIT.refused;
   }

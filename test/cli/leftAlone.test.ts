@@ -107,6 +107,25 @@ describe('a session-scoped rewind names the files it leaves because another sess
     assert.equal(fs.readFileSync(shared, 'utf8'), afterBoth);
   });
 
+  it('a refused session-scoped rewind (exit 3) still names the files it would leave alone, in text and --json', () => {
+    const { ws, store, target, shared } = twoSessions();
+    fs.writeFileSync(path.join(ws, 'alpha.ts'), 'export const alpha = 1; // mine\n'); // the user's own edit
+    const text = cli(['rewind', '--to', target, '--session', 'sess-alpha'], { store });
+    assert.equal(text.status, 3, text.stderr);
+    assert.match(text.stderr, /Refused: 1 file\(s\)/);
+    assert.match(
+      text.stdout,
+      new RegExp(`left alone: ${escape(shared)} — also changed after this point by session sess-alpha, session sess-beta`),
+    );
+    const json = cli(['rewind', '--to', target, '--session', 'sess-alpha', '--json'], { store });
+    assert.equal(json.status, 3, json.stderr);
+    const refused = JSON.parse(json.stdout) as RewindOut;
+    assert.equal(refused.status, 'refused');
+    assert.deepEqual(refused.leftAlone, [{ path: shared, reason: 'other-session', sessions: ['sess-alpha', 'sess-beta'] }]);
+    assert.equal(fs.readFileSync(path.join(ws, 'alpha.ts'), 'utf8'), 'export const alpha = 1; // mine\n', 'nothing written');
+    assert.equal(fs.readFileSync(shared, 'utf8'), afterBoth);
+  });
+
   it('when every file the session changed is shared, the rewind writes nothing and says which files it left, not "already match"', () => {
     const { ws, store, a, b } = repo();
     a.prompt('alpha');
