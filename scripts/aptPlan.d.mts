@@ -8,4 +8,5 @@ export interface AptPlan {
 export function parseAptSimulation(text: string): AptPlan;
 export function describeAptPlan(plan: AptPlan): string[];
 export const ALLOW_UPGRADES: string;
+export function isRevisionUpdate(u: { from: string; to: string }): boolean;
 export function aptDecision(plan: AptPlan, opts: { ci: boolean; tty: boolean; allowUpgrades: boolean }): 'install' | 'ask' | 'stop';

@@ -48,11 +48,30 @@ export function describeAptPlan(plan) {
 export const ALLOW_UPGRADES = 'AGENT_REWIND_ALLOW_UPGRADES';
 
 /**
+ * A Debian version without its revision: `[epoch:]upstream[-revision]`, and for a native package
+ * (no revision) without a `+debNNuN` / `+bN` security or rebuild suffix.
+ */
+function upstreamOf(version) {
+  const dash = version.lastIndexOf('-');
+  return dash > 0 ? version.slice(0, dash) : version.replace(/(\+deb\d+u\d+|\+b\d+)+$/, '');
+}
+
+/**
+ * An upgrade that keeps the upstream version: a security fix or rebuild of the same release (the
+ * `+deb12u5` of `1.20.1-2+deb12u5`), what `apt-get upgrade` would bring anyway. A fresh machine
+ * whose package lists are newer than its installed packages meets these on the first install.
+ */
+export function isRevisionUpdate(u) {
+  return upstreamOf(u.from) === upstreamOf(u.to);
+}
+
+/**
  * Whether the first run installs without asking: only with CI=true, and then only when nothing
- * installed would change, unless AGENT_REWIND_ALLOW_UPGRADES=1. 'ask' on a terminal; 'stop' otherwise.
+ * installed would be removed and every upgrade is a revision update of the same upstream version,
+ * unless AGENT_REWIND_ALLOW_UPGRADES=1. 'ask' on a terminal; 'stop' otherwise.
  */
 export function aptDecision(plan, { ci, tty, allowUpgrades }) {
-  const changesInstalled = plan.upgrades.length > 0 || plan.removals.length > 0;
+  const changesInstalled = plan.upgrades.some((u) => !isRevisionUpdate(u)) || plan.removals.length > 0;
   if (ci) return !changesInstalled || allowUpgrades ? 'install' : 'stop';
   return tty ? 'ask' : 'stop';
 }

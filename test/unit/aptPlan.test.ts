@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { aptDecision, describeAptPlan, parseAptSimulation } from '../../scripts/aptPlan.mjs';
+import { aptDecision, describeAptPlan, isRevisionUpdate, parseAptSimulation } from '../../scripts/aptPlan.mjs';
 
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'apt', name), 'utf8');
 
@@ -51,5 +51,28 @@ describe('apt simulation', () => {
     assert.equal(aptDecision(upgrades, { ...ci, allowUpgrades: true }), 'install');
     assert.equal(aptDecision(fresh, { ci: false, tty: true, allowUpgrades: false }), 'ask');
     assert.equal(aptDecision(fresh, { ci: false, tty: false, allowUpgrades: true }), 'stop');
+  });
+
+  it('CI goes ahead when the only upgrades are revision updates of the same upstream version (security fixes, rebuilds)', () => {
+    // Seen on a fresh machine of this kind: the code-server build headers pull newer security revisions of installed libraries.
+    const security = parseAptSimulation(
+      [
+        'Inst libkrb5support0 [1.20.1-2+deb12u3] (1.20.1-2+deb12u5 Debian-Security:12/stable-security [amd64])',
+        'Inst libext2fs2 [1.47.0-2] (1.47.0-2+b2 Debian:12.13/stable [amd64])',
+        'Inst libpcre2-8-0 [10.42-1] (10.42-1+deb12u2 Debian:12.13/stable [amd64])',
+        'Inst libkrb5-dev (1.20.1-2+deb12u5 Debian-Security:12/stable-security [amd64])',
+      ].join('\n'),
+    );
+    assert.equal(security.upgrades.length, 3);
+    assert.ok(security.upgrades.every(isRevisionUpdate));
+    const ci = { ci: true, tty: false, allowUpgrades: false };
+    assert.equal(aptDecision(security, ci), 'install');
+    assert.equal(aptDecision(security, { ci: false, tty: false, allowUpgrades: false }), 'stop', 'without CI: still asks or stops');
+    // A new upstream version is not a revision update, nor is a native package's new version.
+    assert.equal(isRevisionUpdate({ from: '2.6.1', to: '2.6.2' }), false);
+    assert.equal(isRevisionUpdate({ from: '1:2.39.5-0+deb12u1', to: '1:2.40.0-1' }), false);
+    assert.equal(isRevisionUpdate({ from: '1.2.3', to: '1.2.3+deb12u1' }), true);
+    const mixed = { ...security, upgrades: [...security.upgrades, { name: 'apt', from: '2.6.1', to: '2.6.2' }] };
+    assert.equal(aptDecision(mixed, ci), 'stop');
   });
 });
