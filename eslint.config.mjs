@@ -87,7 +87,19 @@ const extensionImports = (planner, offHost = false, level = EXT_STACK.length) =>
  * The core's subsystems, lowest first: each may import the ones before it and none after it (README, Layout),
  * so a reader walks the core from the ground up. paths.ts, faults.ts and shell/ stand below them all.
  */
-const CORE_STACK = ['storeFiles', 'git', 'workspace', 'timeline', 'store', 'effects', 'scan', 'rewind', 'conversation', 'upkeep'];
+const CORE_STACK = [
+  'storeFiles',
+  'git',
+  'workspace',
+  'timeline',
+  'store',
+  'effects',
+  'scan',
+  'capture',
+  'rewind',
+  'conversation',
+  'upkeep',
+];
 const CORE_OUTER = ['recording', 'agents', 'cli', 'extension', 'webview'];
 /** The core rules for a subsystem at `level` of CORE_STACK (-1: below them all). */
 const coreLayer = (level) => {

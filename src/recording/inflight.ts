@@ -3,8 +3,8 @@
 // was *before* the call. A file tool's PreToolUse leaves a marker (one small file per call, so
 // parallel calls never race); its PostToolUse removes it. At the session's next turn boundary —
 // a prompt, Stop, SessionStart, SessionEnd, when no call of the last turn can still be running —
-// markers still there get their `after` snapshots taken then, and a shell call still pending in
-// shell capture is finished the same way. Recorded before the boundary's own checkpoint.
+// markers still there get their `after` snapshots taken then (a shell call still pending in shell
+// capture is finished the same way, by shell capture: ./shellCapture.ts). Recorded before the boundary's own checkpoint.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileNameOf } from '../core/paths';
@@ -42,8 +42,6 @@ export function clearInflight(store: Store, e: AfterToolEvent): void {
   fs.rmSync(path.join(dirOf(store, e.session), `${fileNameOf(e.callId, '_')}.json`), { force: true });
 }
 
-const shellCapture = () => require('./shellCapture') as typeof import('./shellCapture');
-
 /** The `after` lines of the session's calls that never got theirs; `done` removes their markers once the lines are in the file. */
 export function repairOrphans(store: Store, e: EventBase): { lines: LogRecord[]; done: () => void } {
   const lines: LogRecord[] = [];
@@ -67,8 +65,6 @@ export function repairOrphans(store: Store, e: EventBase): { lines: LogRecord[];
       if (s) lines.push(s);
     }
   }
-  const shell = shellCapture().orphanShellCall(store, e);
-  if (shell) lines.push(...shell);
   return {
     lines,
     done: () => {

@@ -1,10 +1,8 @@
 // Internal events -> store records, for every agent. Order at a PreToolUse: for shell
 // tools the pre-command scan, then a `before-tool` checkpoint if the call is irreversible or
 // compensatable, then the call line, then the `before` snapshots of the files it names. Shell
-// capture (./shellCapture) and git look-ups are loaded only when a shell tool or a session start needs them.
-import * as fs from 'node:fs';
+// capture (./shellCapture, one call per event) and git look-ups are loaded only when an event needs them.
 import { newId } from '../core/storeFiles/ids';
-import { stateFile } from '../core/scan/stateFile';
 import { classifyCall } from '../core/effects/classifyCall';
 import { completeCompensation } from '../core/effects/compensation';
 import { appendSessionEvent } from '../core/conversation/sessionLog';
@@ -12,10 +10,11 @@ import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } fro
 import { allowedRoots, sessionRoot } from '../core/workspace/roots';
 import type { Store } from '../core/store';
 import type { ChangeSource } from './changeSource';
-import type { AfterToolEvent, AgentEvent, BeforeToolEvent } from './events';
+import type { AfterToolEvent, AgentEvent, BeforeToolEvent, PromptEvent, SessionStartEvent } from './events';
 import { clearInflight, markInflight, repairOrphans } from './inflight';
 import { observeBoundary } from './observe';
 import { beforeOfAfterOnly } from './afterOnly';
+import type { SessionPlace } from './shellCapture';
 
 const MAX_LABEL = 2000;
 
@@ -101,83 +100,114 @@ export interface RecordOptions {
   changes?: ChangeSource;
 }
 
-/** Records one event. Synchronous: when it returns, its lines are in the file. */
+/** A turn boundary: no call of the last turn can still be running. */
+function isBoundary(e: AgentEvent): boolean {
+  return e.type === 'session_start' || e.type === 'prompt' || e.type === 'session_end' || (e.type === 'stop' && !e.subagent);
+}
+
+/** Does this event have a shell capture part? A turn boundary may finish a shell call left pending. */
+function hasShellPart(e: AgentEvent, boundary: boolean): boolean {
+  if (e.type === 'before_tool') return e.shell;
+  if (e.type === 'after_tool') return e.shell && !e.afterOnly;
+  return boundary;
+}
+
+/**
+ * Where a session start's or prompt's session is: its folder becomes writable only through its workspace root
+ * (git top-level or the folder itself); a folder too broad for that (home, /tmp, /), or outside the folders
+ * VS Code has open, records file tools only.
+ */
+function placeSession(store: Store, e: AgentEvent, explicit: readonly string[]): SessionPlace {
+  if (e.type !== 'session_start' && e.type !== 'prompt') return null;
+  const where = e.cwd ? sessionRoot(e.cwd, allowedRoots(store.dir, explicit)) : null;
+  if (where?.root) store.addRoots([where.root]);
+  return where;
+}
+
+function startCheckpoint(e: SessionStartEvent | PromptEvent, now: number, captureNote: string | null): CheckpointRecord {
+  const cp: CheckpointRecord = {
+    t: 'checkpoint',
+    id: newId(),
+    time: now,
+    kind: e.type === 'prompt' ? 'prompt' : 'session-start',
+    label:
+      e.type === 'prompt'
+        ? e.text.slice(0, MAX_LABEL)
+        : `Session started${e.source ? ` (${e.source})` : ''}${captureNote ? ` — ${captureNote}` : ''}`,
+    session: e.session,
+    agent: e.agent,
+  };
+  if (e.cwd) cp.cwd = e.cwd;
+  if (e.transcript) cp.transcript = e.transcript;
+  if (e.type === 'prompt' && e.promptId) cp.promptId = e.promptId;
+  if (e.type === 'session_start' && e.source) cp.source = e.source;
+  return cp;
+}
+
+/** The call line (and its checkpoint when listed), then the `before` snapshots of the files it names. */
+function beforeToolLines(store: Store, e: BeforeToolEvent, now: number): LogRecord[] {
+  const lines: LogRecord[] = [];
+  const { call, checkpoint } = callRecord(store, e);
+  if (checkpoint) lines.push(checkpoint);
+  lines.push(call);
+  markInflight(store, e); // before its `before` snapshot: a marker never lacks one it needs
+  for (const p of e.paths) {
+    const s = store.snapshot(p, 'before', { session: e.session, time: now, tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
+    if (s) lines.push(s);
+  }
+  return lines;
+}
+
+function afterToolLines(store: Store, e: AfterToolEvent, now: number): LogRecord[] {
+  const lines: LogRecord[] = [];
+  for (const p of e.paths) {
+    const s = store.snapshot(p, 'after', {
+      session: e.session,
+      time: now,
+      origin: 'agent',
+      tool: e.tool,
+      ...(e.callId ? { call: e.callId } : {}),
+    });
+    if (s) lines.push(s);
+  }
+  return lines;
+}
+
+/** The event's own lines, after what shell capture and the boundary added. */
+function eventLines(store: Store, e: AgentEvent, now: number, captureNote: string | null): LogRecord[] {
+  switch (e.type) {
+    case 'session_start':
+    case 'prompt':
+      return [startCheckpoint(e, now, captureNote)];
+    case 'before_tool':
+      return beforeToolLines(store, e, now);
+    case 'after_tool':
+      return e.afterOnly ? afterOnlyLines(store, e, now) : afterToolLines(store, e, now);
+    default:
+      return [];
+  }
+}
+
+/**
+ * Records one event. Synchronous: when it returns, its lines are in the file. Order: at a turn boundary the
+ * `after`s of calls whose PostToolUse never came; then shell capture's part (a pending shell call's `after`s, the
+ * baseline, a shell command's scan); then, at a boundary, what changed on disk that nobody's tool recorded, so the
+ * boundary's checkpoint is the disk; then the event's own lines.
+ */
 export function record(store: Store, e: AgentEvent, opts: RecordOptions = {}): void {
   const explicit = opts.roots ?? [];
   const now = Date.now();
-  const meta = { session: e.session, time: now };
+  const boundary = isBoundary(e);
   const lines: LogRecord[] = [];
-  // A turn boundary: calls of the last turn whose PostToolUse never came get their `after` now.
-  const boundary = e.type === 'session_start' || e.type === 'prompt' || e.type === 'session_end' || (e.type === 'stop' && !e.subagent);
   const repair = boundary ? repairOrphans(store, e) : null;
   if (repair) lines.push(...repair.lines);
-  // Then what changed on disk that nobody's tool recorded, so the boundary's checkpoint is the disk.
+  const where = placeSession(store, e, explicit);
+  const shell = hasShellPart(e, boundary)
+    ? shellCapture().captureShell(store, e, boundary, { explicit, source: opts.changes, where })
+    : null;
+  if (shell) lines.push(...shell.lines);
   if (boundary) lines.push(...observe(store, e, lines, now, opts.changes));
-  switch (e.type) {
-    case 'session_start':
-    case 'prompt': {
-      // The session's folder becomes writable only through its workspace root (git top-level or the
-      // folder itself); a folder too broad for that (home, /tmp, /), or outside the folders VS Code has
-      // open, records file tools only.
-      const where = e.cwd ? sessionRoot(e.cwd, allowedRoots(store.dir, explicit)) : null;
-      if (where?.root) store.addRoots([where.root]);
-      let captureNote: string | null = null;
-      if (e.type === 'session_start') {
-        if (where && where.root === null) {
-          captureNote = `shell capture off: ${where.reason}; only the agent's file tools are recorded`;
-          store.logError(captureNote, { session: e.session });
-        } else captureNote = shellCapture().captureSessionStart(store, e, explicit, opts.changes);
-      }
-      // An agent with no session start of its own (Cursor): its first prompt takes the baseline.
-      if (e.type === 'prompt' && e.baseline && where?.root && !fs.existsSync(stateFile(store.dir, e.session)))
-        shellCapture().captureSessionStart(store, { ...e, type: 'session_start' }, explicit, opts.changes);
-      const cp: CheckpointRecord = {
-        t: 'checkpoint',
-        id: newId(),
-        time: now,
-        kind: e.type === 'prompt' ? 'prompt' : 'session-start',
-        label:
-          e.type === 'prompt'
-            ? e.text.slice(0, MAX_LABEL)
-            : `Session started${e.source ? ` (${e.source})` : ''}${captureNote ? ` — ${captureNote}` : ''}`,
-        session: e.session,
-        agent: e.agent,
-      };
-      if (e.cwd) cp.cwd = e.cwd;
-      if (e.transcript) cp.transcript = e.transcript;
-      if (e.type === 'prompt' && e.promptId) cp.promptId = e.promptId;
-      if (e.type === 'session_start' && e.source) cp.source = e.source;
-      lines.push(cp);
-      break;
-    }
-    case 'before_tool': {
-      if (e.shell) lines.push(...shellCapture().captureBeforeShell(store, e, explicit, opts.changes));
-      const { call, checkpoint } = callRecord(store, e);
-      if (checkpoint) lines.push(checkpoint);
-      lines.push(call);
-      markInflight(store, e); // before its `before` snapshot: a marker never lacks one it needs
-      for (const p of e.paths) {
-        const s = store.snapshot(p, 'before', { ...meta, tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
-        if (s) lines.push(s);
-      }
-      break;
-    }
-    case 'after_tool': {
-      if (e.afterOnly) {
-        lines.push(...afterOnlyLines(store, e, now));
-        break;
-      }
-      if (e.shell) lines.push(...shellCapture().captureAfterShell(store, e, opts.changes));
-      for (const p of e.paths) {
-        const s = store.snapshot(p, 'after', { ...meta, origin: 'agent', tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
-        if (s) lines.push(s);
-      }
-      break;
-    }
-    case 'stop':
-    case 'session_end':
-      break;
-  }
+  lines.push(...eventLines(store, e, now, shell?.note ?? null));
   if (lines.length) opts.beforeAppend?.(lines);
   store.append(lines);
   repair?.done();

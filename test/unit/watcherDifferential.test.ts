@@ -17,7 +17,7 @@ import { checkpoints } from '../../src/core/timeline/timeline';
 import type { ChangeSource } from '../../src/recording/changeSource';
 import { watchedLooks } from '../../src/recording/observe';
 import { record } from '../../src/recording/recorder';
-import { watchedScans } from '../../src/recording/shellCapture';
+import { watchedScans } from '../../src/core/capture/narrowing';
 import { DirWatcher } from '../../src/recording/watcher';
 import { tempDir } from '../helpers/tmp';
 

@@ -2,7 +2,7 @@
 // many prompts the Files view lists — the pre-call checkpoints inside them named apart in the tooltip.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { baselinesRunning, type CaptureStatus, readCaptureStatus } from '../../recording/shellCapture';
+import { baselinesRunning, type CaptureStatus, readCaptureStatus } from '../../core/capture/status';
 import { residentHolder } from '../../core/storeFiles/lock';
 import { VIEW } from '../commandIds';
 import type { TimelineModel, TurnNode } from '../model/timelineModel';

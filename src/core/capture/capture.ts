@@ -1,0 +1,258 @@
+// Shell capture: the file changes a shell command makes, recorded like agent edits. Each function
+// here is one whole step of a session's capture — load the scan state under its lock, scan, save,
+// build the records — so the recorder's entry (recording/shellCapture.ts) calls one of them per event.
+//
+// - Session start: the baseline (../scan/baseline.ts): stat every file that is not ignored; clean tracked
+//   files of a git repository are described by their git blob id (nothing copied); dirty and
+//   untracked files are copied into the store within a time budget, the rest before the next
+//   command runs. A previous session's state for the same folder is reused as a stat cache. No
+//   timeline lines are written: the baseline lives in `<store>/scan/<session>.json`.
+// - Before a shell call: a scan folds in whatever changed since the last one (the user's own edits, other
+//   tools) WITHOUT recording it — a timeline line would make the user's edit look like a recorded
+//   state and let a later rewind overwrite it without the safety check's refusal — but copies the
+//   new content into the store, so the command's `before` can refer to it.
+// - After it (or its failure): a scan against that state; every path the command modified, created,
+//   deleted (a move is a delete plus a create) gets a `before` and an `after` snapshot attributed to
+//   the call (./snapshots.ts).
+// - Above `maxScanFiles` files, capture is off for the session, and says so: errors.log, the
+//   session-start checkpoint's label, and `<store>/capture.json` (./status.ts).
+import * as fs from 'node:fs';
+import { isInside } from '../paths';
+import { withFileLock } from '../storeFiles/lock';
+import type { LogRecord } from '../storeFiles/records';
+import { allowedRoots, outsideAllowed, sessionRoot } from '../workspace/roots';
+import { baseline, finishPending, pendingCount } from '../scan/baseline';
+import { rescan } from '../scan/rescan';
+import { loadState, peekState, readPending, savePending, saveState, stateFile, stateFiles } from '../scan/stateFile';
+import type { ScanLimits, ScanOptions, ScanState } from '../scan/types';
+import type { Store } from '../store';
+import { type ChangeSight, countScan, keepToken, watchedChanges } from './narrowing';
+import { snapshotsOf } from './snapshots';
+import { type CaptureStatus, offMessage, refreshStatus, writeCaptureStatus } from './status';
+
+/** How long SessionStart may spend copying dirty/untracked files before leaving the rest for later. */
+export const BASELINE_BUDGET_MS = 1500;
+
+/** The shell call a capture step is for. */
+export interface ShellCall {
+  session: string;
+  tool: string;
+  callId?: string;
+}
+
+/** Where a session's capture runs: the folders named on the hook's command line, and the watcher (if any). */
+export interface CaptureContext {
+  explicit?: readonly string[];
+  source?: ChangeSight;
+}
+
+function limitsOf(store: Store, root: string): ScanLimits {
+  const c = store.config();
+  return {
+    maxFiles: c.maxScanFiles,
+    maxFileBytes: c.maxFileBytes,
+    excludes: c.excludes,
+    skipAbs: isInside(store.dir, root) ? [store.dir] : [],
+    report: (m) => store.logError(`shell capture: ${m}`),
+  };
+}
+
+function optsOf(store: Store, root: string, storeContent: boolean): ScanOptions {
+  return { storeDir: store.dir, limits: limitsOf(store, root), storeContent };
+}
+
+/** A per-session lock around load → scan → save (hooks of parallel calls). */
+function withLock<T>(file: string, fn: () => T): T {
+  // Never block the agent: after 5 s without the lock the scan goes on without it.
+  return withFileLock(`${file}.lock`, 'shell capture', fn, { waitMs: 5000, staleMs: 60000 });
+}
+
+/** A failed step is logged, never thrown at the agent: capture just records less. */
+function logged<T>(store: Store, what: string, fallback: T, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    store.logError(`shell capture (${what}): ${(err as Error).message}`, {
+      stack: (err as Error).stack?.split('\n').slice(0, 4).join(' | '),
+    });
+    return fallback;
+  }
+}
+
+/** The most recent scan state of another session for the same folder: a stat cache to start from. */
+function reusableState(store: Store, root: string, session: string): ScanState | null {
+  const own = stateFile(store.dir, session);
+  const mine = loadState(own); // a resumed or compacted session: its own state is the best cache
+  if (mine && mine.root === root && !mine.off) return mine;
+  let best: { file: string; mtime: number } | null = null;
+  for (const file of stateFiles(store.dir)) {
+    if (file === own) continue;
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    if (!st || (best && st.mtimeMs <= best.mtime)) continue;
+    // Cheap check before parsing the whole file: the header names the root.
+    const h = peekState(file);
+    if (h && h.root === root && !h.off) best = { file, mtime: st.mtimeMs };
+  }
+  return best ? loadState(best.file) : null;
+}
+
+/** Capture is off for this session: the state says why, and so do errors.log and capture.json. */
+function markOff(store: Store, state: ScanState, count: number, limit: number): string {
+  const message = offMessage(count, limit, store);
+  state.off = { reason: 'too-many-files', files: count, limit, message };
+  state.files.clear();
+  state.dirs.clear();
+  store.logError(`shell capture: ${message}`, { root: state.root, session: state.session });
+  return message;
+}
+
+function takeBaseline(
+  store: Store,
+  root: string,
+  session: string,
+  budgetMs: number,
+  source?: ChangeSight,
+): { state: ScanState; status: CaptureStatus } {
+  const opts = optsOf(store, root, true);
+  const token = source?.token(root); // before the walk: what changes during it is named later
+  const file = stateFile(store.dir, session);
+  const limit = opts.limits.maxFiles;
+  writeCaptureStatus(store, { session, root, state: 'baseline', files: 0, limit, time: Date.now() });
+  const r = baseline(root, session, { ...opts, budgetMs, reuse: reusableState(store, root, session) });
+  const status: CaptureStatus = {
+    session,
+    root,
+    state: 'on',
+    files: r.files,
+    limit,
+    baselineMs: r.ms,
+    git: !!r.state.git,
+    time: Date.now(),
+  };
+  if (r.tooMany) {
+    status.state = 'off';
+    status.message = markOff(store, r.state, r.tooMany.count, limit);
+  } else if (r.pending) status.pending = r.pending;
+  saveState(file, r.state);
+  keepToken(file, r.state, token);
+  writeCaptureStatus(store, status);
+  return { state: r.state, status };
+}
+
+/**
+ * The workspace folder for a working folder: the known store root containing it, else its own root
+ * (core/workspace/roots.ts); null when it has none (too broad a folder, or outside the folders VS Code has open): no scan there.
+ */
+function rootFor(store: Store, cwd: string, explicit: readonly string[]): string | null {
+  if (outsideAllowed(cwd, allowedRoots(store.dir, explicit))) return null;
+  const roots = store.roots().filter((r) => isInside(cwd, r));
+  roots.sort((a, b) => a.length - b.length);
+  return roots[0] ?? sessionRoot(cwd).root;
+}
+
+/** Does this session have a scan state yet (an agent without a session start takes its baseline at its first prompt)? */
+export function hasBaseline(store: Store, session: string): boolean {
+  return fs.existsSync(stateFile(store.dir, session));
+}
+
+/**
+ * Session start: takes the baseline. Returns a note for the session-start checkpoint's label when
+ * capture is off (so `agent-rewind checkpoints` shows it), else null.
+ */
+export function captureSessionStart(store: Store, session: string, cwd: string | undefined, ctx: CaptureContext = {}): string | null {
+  if (!cwd) return null;
+  return logged(store, 'session start', null, () => {
+    const root = rootFor(store, cwd, ctx.explicit ?? []);
+    if (!root) return null; // the recorder said why
+    return withLock(stateFile(store.dir, session), () => {
+      const { status } = takeBaseline(store, root, session, BASELINE_BUDGET_MS, ctx.source);
+      return status.state === 'off' ? `shell capture off: more than ${status.limit} files (maxScanFiles)` : null;
+    });
+  });
+}
+
+/** Capture turned off by a scan that found too many files: no call stays pending. */
+function turnOff(store: Store, state: ScanState, file: string, count: number, limit: number): LogRecord[] {
+  const message = markOff(store, state, count, limit);
+  delete state.pending;
+  saveState(file, state);
+  savePending(file, null);
+  writeCaptureStatus(store, { session: state.session, root: state.root, state: 'off', files: count, limit, message, time: Date.now() });
+  return [];
+}
+
+/**
+ * Before a shell command: brings the state up to date with the disk (changes since the last
+ * scan are not the command's), copies content the command might overwrite, marks the call pending.
+ * Returns the lines to write before the call's checkpoint (none today; kept for the order of §3).
+ */
+export function captureBeforeShell(store: Store, e: ShellCall, cwd: string | undefined, ctx: CaptureContext = {}): LogRecord[] {
+  const file = stateFile(store.dir, e.session);
+  return logged(store, `before ${e.tool}`, [], () =>
+    withLock(file, () => {
+      let state = loadState(file);
+      if (!state) {
+        // No baseline (hooks connected mid-session, or a lost state): take it now, whole.
+        const root = cwd ? rootFor(store, cwd, ctx.explicit ?? []) : null;
+        if (!root) return [];
+        state = takeBaseline(store, root, e.session, Number.POSITIVE_INFINITY, ctx.source).state;
+      }
+      if (state.off) return [];
+      const opts = optsOf(store, state.root, true);
+      const copied = finishPending(state, opts);
+      const changed = watchedChanges(ctx.source, file, state);
+      const token = ctx.source?.token(state.root);
+      const r = rescan(state, { ...opts, ...(changed ? { changed } : {}) });
+      countScan(ctx.source, changed, r.narrowed);
+      if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles);
+      // An unchanged state is not saved (its `scanned` stays the saved one's): it keeps its token.
+      if (r.dirty || copied) {
+        saveState(file, state);
+        keepToken(file, state, token);
+      }
+      savePending(file, { call: e.callId ?? '', tool: e.tool, time: Date.now(), session: e.session });
+      if (pendingCount(state) === 0) refreshStatus(store, state);
+      return [];
+    }),
+  );
+}
+
+/** After a shell command (or its failure): the `before`/`after` snapshots of what it changed. */
+export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContext = {}): LogRecord[] {
+  const file = stateFile(store.dir, e.session);
+  return logged(store, `after ${e.tool}`, [], () =>
+    withLock(file, () => {
+      const state = loadState(file);
+      if (!state || state.off) return [];
+      const opts = optsOf(store, state.root, false);
+      const since = state.pending?.call === (e.callId ?? '') ? state.pending.time : undefined;
+      const changed = watchedChanges(ctx.source, file, state);
+      const token = ctx.source?.token(state.root);
+      const r = rescan(state, {
+        ...opts,
+        ...(since !== undefined ? { existedBefore: since - 1000 } : {}),
+        ...(changed ? { changed } : {}),
+      });
+      if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles);
+      const meta = { session: e.session, tool: e.tool, ...(e.callId ? { call: e.callId } : {}), time: Date.now() };
+      const lines = snapshotsOf(store, state, r.changes, r.prevDirs, meta);
+      // The state now holds the content hashes of the `after` snapshots, all stored durably.
+      if (r.dirty) {
+        saveState(file, state);
+        keepToken(file, state, token);
+      }
+      savePending(file, null);
+      return lines;
+    }),
+  );
+}
+
+/**
+ * A shell call whose PostToolUse never came (the hook was killed, the agent crashed): at the next
+ * turn boundary its changes are captured as if it had, attributed to it. Null when none is pending.
+ */
+export function captureOrphanShell(store: Store, session: string): LogRecord[] | null {
+  const pending = readPending(stateFile(store.dir, session));
+  if (!pending) return null;
+  return captureAfterShell(store, { session, tool: pending.tool, callId: pending.call });
+}
