@@ -86,48 +86,38 @@ function tellOldStore(context: vscode.ExtensionContext, oldStore: string, output
   });
 }
 
-export function activate(context: vscode.ExtensionContext): AgentRewindApi {
-  const t0 = performance.now();
-  const api: AgentRewindApi = { storeDir: undefined, activationMs: 0 };
-  // A log channel: levels and timestamps by VS Code, and the user's chosen log level decides what shows.
-  const output = vscode.window.createOutputChannel('Agent Rewind', { log: true });
-  context.subscriptions.push(output);
-  const setContext = (key: string, value: unknown) => void vscode.commands.executeCommand('setContext', key, value);
+type SetContext = (key: string, value: unknown) => void;
 
-  const where = storeDirFor(context);
-  const storeDir = where?.dir;
-  if (where?.oldStore) tellOldStore(context, where.oldStore, output);
-  let store: Store | undefined;
-  try {
-    // Never created here: opening a folder records nothing; the first hook event makes the store.
-    store = storeDir ? Store.open(storeDir, { notYet: true }) : undefined;
-  } catch (e) {
-    // Any failure to open it (damaged or newer store.json, a folder that is not a store): say so, change nothing.
-    context.subscriptions.push(...showStoreUnusable(storeDir!, e as Error, output));
-    setContext(CTX.ready, true);
-    api.activationMs = performance.now() - t0;
-    return api;
+/** Activation's end, whatever came of it: the context keys say the views may show, the API says how long it took. */
+function ready(api: AgentRewindApi, setContext: SetContext, t0: number): AgentRewindApi {
+  setContext(CTX.ready, true);
+  api.activationMs = performance.now() - t0;
+  return api;
+}
+
+/** No folder open: every command explains instead of failing. */
+function installNoFolderCommands(context: vscode.ExtensionContext): void {
+  for (const id of Object.values(CMD) as CommandId[]) {
+    context.subscriptions.push(
+      vscode.commands.registerCommand(id, () =>
+        vscode.window.showInformationMessage(vscode.l10n.t('Agent Rewind records agents working in a folder: open a folder first.')),
+      ),
+    );
   }
-  if (!store) {
-    // No folder open: every command explains instead of failing.
-    for (const id of Object.values(CMD) as CommandId[]) {
-      context.subscriptions.push(
-        vscode.commands.registerCommand(id, () =>
-          vscode.window.showInformationMessage(vscode.l10n.t('Agent Rewind records agents working in a folder: open a folder first.')),
-        ),
-      );
-    }
-    setContext(CTX.ready, true);
-    api.activationMs = performance.now() - t0;
-    return api;
-  }
-  api.storeDir = store.dir;
-  const folders = () => vscode.workspace.workspaceFolders ?? [];
+}
+
+/** Keeps the store's roots and config in step with VS Code's folders and settings (once the store exists). */
+interface StoreSync {
+  roots(): void;
+  config(): void;
+}
+
+function installStoreSync(store: Store, output: vscode.LogOutputChannel, folders: () => readonly vscode.WorkspaceFolder[]): StoreSync {
   // The folders open now are the workspace: store.json keeps every one ever open (their recordings stay
   // rewindable), workspace-folders.json names today's, so a hook in another folder records its file tools only.
   // Both are written once the store exists; until then they wait (the first hook event runs with the defaults,
   // and its own git top-level as the root).
-  const syncRoots = () => {
+  const roots = () => {
     if (!store.exists()) return;
     const open = folders()
       .filter((f) => f.uri.scheme === 'file')
@@ -135,10 +125,9 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     store.addRoots(open);
     writeWorkspaceFolders(store.dir, open);
   };
-  syncRoots();
   // Refused settings are reported once per change: in the output and in the store's errors.log.
   let toldWorkspaceOverrides = false;
-  const syncConfig = () => {
+  const config = () => {
     if (!store.exists()) return;
     for (const problem of writeStoreConfig(store.dir, readSettings()) ?? []) {
       output.warn(`Settings: ${problem}`);
@@ -151,37 +140,60 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
       );
     }
   };
-  syncConfig();
-  // Whether the store existed at the last look: when it appears, the roots and settings go in.
+  roots();
+  config();
+  return { roots, config };
+}
+
+/** The store's watcher: the model reloads on every change, and when the store first appears the roots and settings go in. */
+function installStoreWatcher(store: Store, model: TimelineModel, sync: StoreSync): StoreWatcher {
+  // Whether the store existed at the last look.
   let existed = store.exists();
-
-  const rec = recoverUnfinished(store);
-  if (rec) {
-    void vscode.window
-      .showWarningMessage(
-        vscode.l10n.t(
-          'An interrupted rewind was finished: {0} file(s) had been written, {1} had not. Undo it to get back to how things were before it.',
-          rec.written.length,
-          rec.notWritten.length,
-        ),
-        'Undo Interrupted Rewind',
-      )
-      .then((p) => p && reporter.applyAndReport(rec.checkpoint));
-  }
-
-  const busy = new Busy();
-  const model = new TimelineModel(store, folders);
   const watcher = new StoreWatcher(store.dir);
   watcher.onDidChange(() => {
     if (!existed && store.exists()) {
       existed = true;
-      syncRoots();
-      syncConfig();
+      sync.roots();
+      sync.config();
     }
     model.reload();
   });
-  const log = (line: string) => output.info(line);
-  const workerFile = path.join(context.extensionPath, 'dist', 'offHostWorker.js');
+  return watcher;
+}
+
+/** A rewind that a crash interrupted was finished at activation: offer to undo it. */
+function offerUndoOfRecovered(rec: ReturnType<typeof recoverUnfinished>, reporter: RewindReporter): void {
+  if (!rec) return;
+  void vscode.window
+    .showWarningMessage(
+      vscode.l10n.t(
+        'An interrupted rewind was finished: {0} file(s) had been written, {1} had not. Undo it to get back to how things were before it.',
+        rec.written.length,
+        rec.notWritten.length,
+      ),
+      'Undo Interrupted Rewind',
+    )
+    .then((p) => p && reporter.applyAndReport(rec.checkpoint));
+}
+
+interface Views {
+  viewWorker: WorkerClient;
+  lineStats: LineStatsSource;
+  files: FilesView;
+  filesTree: vscode.TreeView<FilesElement>;
+  steps: StepIndex;
+  conversation: ConversationView;
+  convTree: vscode.TreeView<ConvElement>;
+}
+
+/** The Files and Conversation views, fed by a worker thread of their own. */
+function installViews(
+  context: vscode.ExtensionContext,
+  store: Store,
+  model: TimelineModel,
+  workerFile: string,
+  log: (line: string) => void,
+): Views {
   // What the views need (transcripts, line counts of file rows) is made in a worker thread of its own,
   // so a long clean-up in the other never holds the views up.
   const viewWorker = new WorkerClient(workerFile, log, {
@@ -205,7 +217,13 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     (work) =>
       void vscode.window.withProgress({ location: { viewId: VIEW.conversation }, title: vscode.l10n.t('Reading transcripts') }, () => work),
   );
-  // Transcripts grow without a hook event (assistant replies): notice it with a cheap stat poll.
+  installTranscriptPoll(context, source, conversation);
+  const convTree = vscode.window.createTreeView<ConvElement>(VIEW.conversation, { treeDataProvider: conversation, showCollapseAll: true });
+  return { viewWorker, lineStats, files, filesTree, steps, conversation, convTree };
+}
+
+/** Transcripts grow without a hook event (assistant replies): notice it with a cheap stat poll. */
+function installTranscriptPoll(context: vscode.ExtensionContext, source: ConversationSource, conversation: ConversationView): void {
   let printed = source.fingerprint(conversation.all);
   const transcriptPoll = setInterval(() => {
     const now = source.fingerprint(conversation.all);
@@ -215,24 +233,27 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     }
   }, 2000);
   context.subscriptions.push({ dispose: () => clearInterval(transcriptPoll) });
-  const convTree = vscode.window.createTreeView<ConvElement>(VIEW.conversation, { treeDataProvider: conversation, showCollapseAll: true });
-  // Dry runs (the preview's plan, line statistics, git status), clean-up and storage counts run in a worker thread, off the host.
-  const planner = new WorkerClient(workerFile, log);
-  context.subscriptions.push({ dispose: () => planner.dispose() });
-  const service = new RewindService(store, model, planner);
-  const reporter = new RewindReporter(service, busy, model, output);
-  const rewinder = new ClaudeConversationRewinder(store, model, () => void conversation.refresh(), output);
-  const preview = new PreviewPanel(context.extensionUri, model, service, reporter, rewinder);
-  const storage = new StorageCommands(store, model, busy, readSettings, output, planner);
+}
+
+/** Connecting agents: the hooks' stable copy of the CLI (made on first need), Claude's connection and the others'. */
+function installConnections(context: vscode.ExtensionContext, store: Store, output: vscode.LogOutputChannel) {
   let cliPath: string | undefined;
   const cli = () =>
     (cliPath ??= installCli(context.extensionPath, context.globalStorageUri.fsPath, String(context.extension.packageJSON.version)));
-  const claude = new ClaudeConnection(cli, store.dir);
-  const agents = new AgentConnections(cli, store.dir, output);
+  return { cli, claude: new ClaudeConnection(cli, store.dir), agents: new AgentConnections(cli, store.dir, output) };
+}
+
+/** The context keys the menus and welcome views go by, and the status bar, refreshed together. */
+function installContextKeys(
+  model: TimelineModel,
+  conversation: ConversationView,
+  agents: AgentConnections,
+  folders: () => readonly vscode.WorkspaceFolder[],
+  setContext: SetContext,
+): { status: StatusBar; update: () => void; connected: () => Recording[] } {
   let connected: Recording[] = [];
   const status = new StatusBar(model, () => connected);
-
-  const updateContext = () => {
+  const update = () => {
     const on = agents.connected(folders());
     connected = agents.recording(folders());
     setContext(CTX.claudeConnected, on.includes('claude'));
@@ -244,15 +265,32 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     setContext(CTX.canUndo, !!model.lastRewind());
     status.update();
   };
-  model.onDidChange(updateContext);
+  model.onDidChange(update);
+  return { status, update, connected: () => connected };
+}
 
-  context.subscriptions.push(
-    model,
-    watcher,
-    filesTree,
-    convTree,
-    preview,
-    status,
+/** A changed storeDirectory takes effect after a reload: say so. */
+function onStoreDirectoryChange(context: vscode.ExtensionContext, store: Store): void {
+  if (storeDirFor(context)?.dir === store.dir) return;
+  void vscode.window
+    .showInformationMessage(
+      vscode.l10n.t(
+        'Agent Rewind will use the new store folder after a reload. Connected agents keep recording to the old one until you connect them again.',
+      ),
+      'Reload Window',
+    )
+    .then((p) => p && vscode.commands.executeCommand('workbench.action.reloadWindow'));
+}
+
+/** What follows VS Code's own events: a prompt selected, settings changed, folders added or removed. */
+function installWorkspaceListeners(
+  context: vscode.ExtensionContext,
+  store: Store,
+  convTree: vscode.TreeView<ConvElement>,
+  sync: StoreSync,
+  updateContext: () => void,
+): vscode.Disposable[] {
+  return [
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, new SnapshotContentProvider(() => store)),
     // Selecting a prompt reveals the file checkpoint taken when it was submitted.
     convTree.onDidChangeSelection((e) => {
@@ -260,53 +298,35 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
       if (el?.kind === 'prompt' && el.prompt.checkpointId) void vscode.commands.executeCommand(CMD.revealCheckpoint, el);
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('agentRewind')) syncConfig();
-      if (e.affectsConfiguration('agentRewind.storeDirectory') && storeDirFor(context)?.dir !== store.dir) {
-        void vscode.window
-          .showInformationMessage(
-            vscode.l10n.t(
-              'Agent Rewind will use the new store folder after a reload. Connected agents keep recording to the old one until you connect them again.',
-            ),
-            'Reload Window',
-          )
-          .then((p) => p && vscode.commands.executeCommand('workbench.action.reloadWindow'));
-      }
+      if (e.affectsConfiguration('agentRewind')) sync.config();
+      if (e.affectsConfiguration('agentRewind.storeDirectory')) onStoreDirectoryChange(context, store);
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
-      syncRoots();
+      sync.roots();
       updateContext();
     }),
-    ...registerCommands({
-      store,
-      model,
-      busy,
-      files,
-      filesTree,
-      conversation,
-      steps,
-      preview,
-      reporter,
-      service,
-      storage,
-      claude,
-      agents,
-      output,
-      updateContext,
-    }),
-  );
+  ];
+}
 
-  // Terminals started in VS Code find the store too (`agent-rewind checkpoints` just works).
+/** Terminals started in VS Code find the store too (`agent-rewind checkpoints` just works). */
+function installTerminalEnv(context: vscode.ExtensionContext, store: Store): void {
   const env = context.environmentVariableCollection;
   env.description = "Lets `agent-rewind` in this terminal find this workspace's recordings.";
   if (env.get(STORE_ENV)?.value !== store.dir) env.replace(STORE_ENV, store.dir);
+}
 
-  updateContext();
-  setContext(CTX.ready, true);
-
+/** Later, off activation's path: the hooks' CLI copy refreshed after an update, and the daily clean-up. */
+function scheduleUpkeep(
+  context: vscode.ExtensionContext,
+  store: Store,
+  storage: StorageCommands,
+  connections: { cli: () => string; connected: () => Recording[] },
+  output: vscode.LogOutputChannel,
+): void {
   // Refresh the stable CLI copy after an update, so connected hooks run the new version.
   setTimeout(() => {
     try {
-      if (connected.length) cli();
+      if (connections.connected().length) connections.cli();
     } catch (e) {
       output.warn(`Could not refresh the hook CLI copy: ${(e as Error).message}`);
     }
@@ -319,8 +339,96 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
       void storage.cleanUp(true);
     }, 30000).unref?.();
   }
+}
 
-  Object.assign(api, { model, files, conversation, steps, preview, service, planner, viewWorker, lineStats, rewinder, status, agents });
+/** Opens this workspace's store, or says why there is none; undefined: activation ends here. */
+function openStore(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Store | undefined {
+  const where = storeDirFor(context);
+  const storeDir = where?.dir;
+  if (where?.oldStore) tellOldStore(context, where.oldStore, output);
+  try {
+    // Never created here: opening a folder records nothing; the first hook event makes the store.
+    const store = storeDir ? Store.open(storeDir, { notYet: true }) : undefined;
+    if (!store) installNoFolderCommands(context);
+    return store;
+  } catch (e) {
+    // Any failure to open it (damaged or newer store.json, a folder that is not a store): say so, change nothing.
+    context.subscriptions.push(...showStoreUnusable(storeDir!, e as Error, output));
+    return undefined;
+  }
+}
+
+/** The composition root: each installer sets up one part and hands on what the next ones need. */
+export function activate(context: vscode.ExtensionContext): AgentRewindApi {
+  const t0 = performance.now();
+  const api: AgentRewindApi = { storeDir: undefined, activationMs: 0 };
+  // A log channel: levels and timestamps by VS Code, and the user's chosen log level decides what shows.
+  const output = vscode.window.createOutputChannel('Agent Rewind', { log: true });
+  context.subscriptions.push(output);
+  const setContext: SetContext = (key, value) => void vscode.commands.executeCommand('setContext', key, value);
+  const store = openStore(context, output);
+  if (!store) return ready(api, setContext, t0);
+  api.storeDir = store.dir;
+  const folders = () => vscode.workspace.workspaceFolders ?? [];
+  const sync = installStoreSync(store, output, folders);
+  const recovered = recoverUnfinished(store);
+  const busy = new Busy();
+  const model = new TimelineModel(store, folders);
+  const watcher = installStoreWatcher(store, model, sync);
+  const workerFile = path.join(context.extensionPath, 'dist', 'offHostWorker.js');
+  const log = (line: string) => output.info(line);
+  const views = installViews(context, store, model, workerFile, log);
+  const { files, filesTree, steps, conversation, convTree } = views;
+  // Dry runs (the preview's plan, line statistics, git status), clean-up and storage counts run in a worker thread, off the host.
+  const planner = new WorkerClient(workerFile, log);
+  context.subscriptions.push({ dispose: () => planner.dispose() });
+  const service = new RewindService(store, model, planner);
+  const reporter = new RewindReporter(service, busy, model, output);
+  offerUndoOfRecovered(recovered, reporter);
+  const rewinder = new ClaudeConversationRewinder(store, model, () => void conversation.refresh(), output);
+  const preview = new PreviewPanel(context.extensionUri, model, service, reporter, rewinder);
+  const storage = new StorageCommands(store, model, busy, readSettings, output, planner);
+  const { cli, claude, agents } = installConnections(context, store, output);
+  const keys = installContextKeys(model, conversation, agents, folders, setContext);
+  const updateContext = keys.update;
+  const deps = {
+    store,
+    model,
+    busy,
+    files,
+    filesTree,
+    conversation,
+    steps,
+    preview,
+    reporter,
+    service,
+    storage,
+    claude,
+    agents,
+    output,
+    updateContext,
+  };
+  context.subscriptions.push(model, watcher, filesTree, convTree, preview, keys.status);
+  context.subscriptions.push(...installWorkspaceListeners(context, store, convTree, sync, updateContext), ...registerCommands(deps));
+  installTerminalEnv(context, store);
+  updateContext();
+  setContext(CTX.ready, true);
+  scheduleUpkeep(context, store, storage, { cli, connected: keys.connected }, output);
+  const { viewWorker, lineStats } = views;
+  Object.assign(api, {
+    model,
+    files,
+    conversation,
+    steps,
+    preview,
+    service,
+    planner,
+    viewWorker,
+    lineStats,
+    rewinder,
+    status: keys.status,
+    agents,
+  });
   api.activationMs = performance.now() - t0;
   output.info(`Agent Rewind ${context.extension.packageJSON.version} active in ${api.activationMs.toFixed(1)} ms; store ${store.dir}`);
   return api;

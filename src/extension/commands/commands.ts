@@ -93,14 +93,12 @@ function claudeConfigFiles(folder: string): string[] {
   return [settingsPath(folder), ...(CONNECTORS.find((c) => c.agent === 'vscode')?.files(folder) ?? [])];
 }
 
-export function registerCommands(d: CommandDeps): vscode.Disposable[] {
-  const handlers: Record<CommandId, (...args: unknown[]) => unknown> = {
-    ...stepHandlers(d),
-    ...compareHandlers(d),
-    // Only the "store unusable" state offers these; with a working store there is nothing to move aside.
-    [CMD.revealStoreFolder]: () => d.storage.showUsage(),
-    [CMD.moveStoreAside]: () =>
-      vscode.window.showInformationMessage(vscode.l10n.t("This workspace's store is working: there is nothing to move aside.")),
+type Handler = (...args: unknown[]) => unknown;
+type Handlers = Partial<Record<CommandId, Handler>>;
+
+/** Rewinding files: to a checkpoint, one file, and undoing the last rewind. */
+function fileRewindHandlers(d: CommandDeps) {
+  return {
     [CMD.rewindFilesToHere]: async (arg) => {
       const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, 'Rewind files to which checkpoint?'));
       if (id) filesPreview(d, id);
@@ -157,6 +155,12 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       );
       if (ok === 'Undo Rewind') await d.reporter.applyAndReport(last.checkpoint.id);
     },
+  } satisfies Handlers;
+}
+
+/** Rewinding from a prompt: the conversation, both, or its files. */
+function conversationHandlers(d: CommandDeps) {
+  return {
     [CMD.rewindConversation]: async (arg) => {
       const el = promptOf(arg) ?? (await pickPrompt(d));
       if (el)
@@ -186,6 +190,12 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       }
       d.preview.show({ targetId: el.prompt.checkpointId, scope: 'files', conversation: { session: el.session, prompt: el.prompt } });
     },
+  } satisfies Handlers;
+}
+
+/** The Files view: checkpoints made by hand, the filter, paging. */
+function checkpointHandlers(d: CommandDeps) {
+  return {
     [CMD.createCheckpoint]: async () => {
       const label = await vscode.window.showInputBox({
         prompt: vscode.l10n.t('Name this checkpoint'),
@@ -209,6 +219,12 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     [CMD.loadMore]: (key: unknown) => {
       if (typeof key === 'string') d.files.loadMore(key);
     },
+  } satisfies Handlers;
+}
+
+/** Connecting and disconnecting agents. */
+function connectHandlers(d: CommandDeps) {
+  return {
     [CMD.connectAgents]: async (agents?: unknown) => {
       await d.agents.connectCommand(Array.isArray(agents) ? agents : undefined);
       d.updateContext();
@@ -266,6 +282,12 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       }
       d.updateContext();
     },
+  } satisfies Handlers;
+}
+
+/** The store's upkeep, and the diff and reveal of a tree row. */
+function storageAndDiffHandlers(d: CommandDeps) {
+  return {
     [CMD.showStorage]: () => d.storage.showUsage(),
     [CMD.cleanUp]: () => d.storage.cleanUp(),
     [CMD.deleteAllData]: () => d.storage.deleteAll(),
@@ -290,6 +312,23 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       const target = id ? d.files.checkpointElement(id) : undefined;
       if (target) await d.filesTree.reveal(target, { select: true, focus: false, expand: true });
     },
+  } satisfies Handlers;
+}
+
+/** Every command, each group of handlers in its own function, registered through one wrapper that reports errors plainly. */
+export function registerCommands(d: CommandDeps): vscode.Disposable[] {
+  const handlers: Record<CommandId, Handler> = {
+    ...stepHandlers(d),
+    ...compareHandlers(d),
+    ...fileRewindHandlers(d),
+    ...conversationHandlers(d),
+    ...checkpointHandlers(d),
+    ...connectHandlers(d),
+    ...storageAndDiffHandlers(d),
+    // Only the "store unusable" state offers these; with a working store there is nothing to move aside.
+    [CMD.revealStoreFolder]: () => d.storage.showUsage(),
+    [CMD.moveStoreAside]: () =>
+      vscode.window.showInformationMessage(vscode.l10n.t("This workspace's store is working: there is nothing to move aside.")),
   };
 
   return Object.entries(handlers).map(([id, fn]) =>
