@@ -7,6 +7,128 @@ import { blockedKey, type Actions, type Section, type ShownState } from './state
 import { blockedReason, dirtyReason, hasFiles, plural, warningReason } from './text';
 import { button, heading, note, pathLabel, problemList, relOf, section } from './widgets';
 
+type Model = ShownState['model'];
+type IconName = Parameters<typeof icon>[0];
+
+/** One callout of the section: its header (icon, title, and what else stands there), the intro, then its body. */
+function callout(cls: string, iconName: IconName, title: HTMLElement | HTMLElement[], intro: string, ...body: HTMLElement[]): HTMLElement {
+  return h(
+    'div',
+    { class: `subsection ${cls}` },
+    h('div', { class: 'group-header' }, icon(iconName, 'group-icon'), ...(Array.isArray(title) ? title : [title])),
+    h('p', { class: 'intro' }, intro),
+    ...body,
+  );
+}
+
+/** The "Rewind anyway" checkbox: the way through files changed outside the agent. */
+function forceOption(state: ShownState, act: Actions): { el: HTMLElement; box: HTMLInputElement } {
+  const m = state.model;
+  const box = h('input', {
+    type: 'checkbox',
+    id: 'force',
+    class: 'checkbox',
+    'data-key': 'force',
+    checked: state.choices.force,
+    'aria-describedby': 'force-d',
+  });
+  box.addEventListener('change', () => {
+    state.choices.force = box.checked;
+    state.choices.forceFor = blockedKey(m);
+    act.changed();
+  });
+  const el = h(
+    'div',
+    { class: 'force-option' },
+    box,
+    h(
+      'label',
+      { for: 'force', class: 'force-label' },
+      h('span', { class: 'force-title' }, 'Rewind anyway'),
+      h(
+        'span',
+        { id: 'force-d', class: 'force-desc' },
+        `Overwrite ${m.blocked.length === 1 ? 'this file' : 'these files'} all the same. Agent Rewind first snapshots ${m.blocked.length === 1 ? 'its' : 'their'} current content, so nothing is lost: “Undo last rewind” brings it back.`,
+      ),
+    ),
+  );
+  return { el, box };
+}
+
+function blockedCallout(m: Model, act: Actions, force: HTMLElement): HTMLElement {
+  return callout(
+    'callout error blocked',
+    'error',
+    h(
+      'h3',
+      { id: 'h-blocked' },
+      m.blocked.every((b) => b.reason.endsWith('-outside'))
+        ? `Stopped: ${plural(m.blocked.length, 'file')} changed outside the agent`
+        : `Stopped: ${plural(m.blocked.length, 'file')} with work that is not the agent's`,
+    ),
+    'The rewind would overwrite changes made after the agent’s last write (by you, or by another tool). Saving or committing them does not lift this: they are still not the agent’s. Your ways out: tick “Rewind anyway” below — the current content is copied into the store first, and Undo puts it back — or look at each change with Open diff and pick an earlier or later point.',
+    problemList(m.blocked, 'h-blocked', blockedReason, act),
+    force,
+  );
+}
+
+function dirtyCallout(m: Model, act: Actions): HTMLElement {
+  const saveAll = button('Save All', {
+    key: 'save-all',
+    secondary: true,
+    cls: 'small',
+    iconName: 'save',
+    onClick: () => act.post({ type: 'saveAll' }),
+  });
+  const title = h('h3', { id: 'h-dirty' }, `${plural(m.dirty.length, 'file')} with unsaved changes`);
+  return callout(
+    'callout warning dirty',
+    'save',
+    [title, h('span', { class: 'spacer' }), saveAll],
+    'These files are open in an editor with changes not saved to disk. The rewind never writes over unsaved changes, even with “Rewind anyway”. Save All writes them to disk — then they are changes outside the agent, so the rewind still needs “Rewind anyway”, which keeps a copy of what you saved (Undo brings it back). Or close them without saving, and rewind.',
+    problemList(m.dirty, 'h-dirty', dirtyReason, null),
+  );
+}
+
+function revertedCallout(reverted: Model['warnings'], act: Actions): HTMLElement {
+  return callout(
+    'callout warning observed',
+    'warning',
+    h('h3', { id: 'h-observed' }, `Your own edits in ${plural(reverted.length, 'file')} will be reverted`),
+    'You (or another tool) changed these files after this point, and the agent changed them too. The rewind puts them back as they were here; your version is kept in the store, and Undo brings the files back exactly as they are now.',
+    problemList(reverted, 'h-observed', warningReason, act),
+  );
+}
+
+function touchedCallout(touched: Model['warnings']): HTMLElement {
+  return callout(
+    'callout info warnings',
+    'info',
+    h(
+      'h3',
+      { id: 'h-warnings' },
+      `${plural(touched.length, 'file')} saved again since the agent wrote ${touched.length === 1 ? 'it' : 'them'}`,
+    ),
+    'For information only: the content is what the agent left, so nothing is lost by rewinding them.',
+    problemList(touched, 'h-warnings', warningReason, null),
+  );
+}
+
+function uncommittedCallout(m: Model): HTMLElement {
+  return callout(
+    'uncommitted',
+    'git-commit',
+    h('h3', { id: 'h-uncommitted' }, `Git: ${plural(m.uncommitted.length, 'affected file')} with uncommitted changes`),
+    'Git has no copy of these changes. Agent Rewind keeps one before it rewinds (“Undo last rewind”), but you may want to commit first.',
+    h(
+      'ul',
+      { class: 'list plain-list', 'aria-labelledby': 'h-uncommitted' },
+      ...m.uncommitted.map((p) => h('li', { class: 'plain-row' }, pathLabel(relOf(m, p), p))),
+    ),
+  );
+}
+
+/** The callouts, most serious first: stopped, unsaved, your edits reverted, saved again, uncommitted in git. */
 export function renderProblems(state: ShownState, act: Actions): Section {
   const m = state.model;
   const id = 'h-problems';
@@ -17,159 +139,15 @@ export function renderProblems(state: ShownState, act: Actions): Section {
     { class: 'scope-note', hidden: true },
     'These matter only when files are rewound; with “Conversation” chosen above, no file is written.',
   );
-
-  let forceBox: HTMLInputElement | null = null;
-  if (m.blocked.length) {
-    const box = h('input', {
-      type: 'checkbox',
-      id: 'force',
-      class: 'checkbox',
-      'data-key': 'force',
-      checked: state.choices.force,
-      'aria-describedby': 'force-d',
-    });
-    box.addEventListener('change', () => {
-      state.choices.force = box.checked;
-      state.choices.forceFor = blockedKey(m);
-      act.changed();
-    });
-    forceBox = box;
-    const force = h(
-      'div',
-      { class: 'force-option' },
-      box,
-      h(
-        'label',
-        { for: 'force', class: 'force-label' },
-        h('span', { class: 'force-title' }, 'Rewind anyway'),
-        h(
-          'span',
-          { id: 'force-d', class: 'force-desc' },
-          `Overwrite ${m.blocked.length === 1 ? 'this file' : 'these files'} all the same. Agent Rewind first snapshots ${m.blocked.length === 1 ? 'its' : 'their'} current content, so nothing is lost: “Undo last rewind” brings it back.`,
-        ),
-      ),
-    );
-    parts.push(
-      h(
-        'div',
-        { class: 'subsection callout error blocked' },
-        h(
-          'div',
-          { class: 'group-header' },
-          icon('error', 'group-icon'),
-          h(
-            'h3',
-            { id: 'h-blocked' },
-            m.blocked.every((b) => b.reason.endsWith('-outside'))
-              ? `Stopped: ${plural(m.blocked.length, 'file')} changed outside the agent`
-              : `Stopped: ${plural(m.blocked.length, 'file')} with work that is not the agent's`,
-          ),
-        ),
-        h(
-          'p',
-          { class: 'intro' },
-          'The rewind would overwrite changes made after the agent’s last write (by you, or by another tool). Saving or committing them does not lift this: they are still not the agent’s. Your ways out: tick “Rewind anyway” below — the current content is copied into the store first, and Undo puts it back — or look at each change with Open diff and pick an earlier or later point.',
-        ),
-        problemList(m.blocked, 'h-blocked', blockedReason, act),
-        force,
-      ),
-    );
-  }
-  if (m.dirty.length) {
-    parts.push(
-      h(
-        'div',
-        { class: 'subsection callout warning dirty' },
-        h(
-          'div',
-          { class: 'group-header' },
-          icon('save', 'group-icon'),
-          h('h3', { id: 'h-dirty' }, `${plural(m.dirty.length, 'file')} with unsaved changes`),
-          h('span', { class: 'spacer' }),
-          button('Save All', {
-            key: 'save-all',
-            secondary: true,
-            cls: 'small',
-            iconName: 'save',
-            onClick: () => act.post({ type: 'saveAll' }),
-          }),
-        ),
-        h(
-          'p',
-          { class: 'intro' },
-          'These files are open in an editor with changes not saved to disk. The rewind never writes over unsaved changes, even with “Rewind anyway”. Save All writes them to disk — then they are changes outside the agent, so the rewind still needs “Rewind anyway”, which keeps a copy of what you saved (Undo brings it back). Or close them without saving, and rewind.',
-        ),
-        problemList(m.dirty, 'h-dirty', dirtyReason, null),
-      ),
-    );
-  }
+  const force = m.blocked.length ? forceOption(state, act) : null;
+  if (force) parts.push(blockedCallout(m, act, force.el));
+  if (m.dirty.length) parts.push(dirtyCallout(m, act));
   const yours = (w: { reason: string }) => w.reason === 'observed' || w.reason === 'restored-edit';
   const reverted = m.warnings.filter(yours);
   const touched = m.warnings.filter((w) => !yours(w));
-  if (reverted.length) {
-    parts.push(
-      h(
-        'div',
-        { class: 'subsection callout warning observed' },
-        h(
-          'div',
-          { class: 'group-header' },
-          icon('warning', 'group-icon'),
-          h('h3', { id: 'h-observed' }, `Your own edits in ${plural(reverted.length, 'file')} will be reverted`),
-        ),
-        h(
-          'p',
-          { class: 'intro' },
-          'You (or another tool) changed these files after this point, and the agent changed them too. The rewind puts them back as they were here; your version is kept in the store, and Undo brings the files back exactly as they are now.',
-        ),
-        problemList(reverted, 'h-observed', warningReason, act),
-      ),
-    );
-  }
-  if (touched.length) {
-    parts.push(
-      h(
-        'div',
-        { class: 'subsection callout info warnings' },
-        h(
-          'div',
-          { class: 'group-header' },
-          icon('info', 'group-icon'),
-          h(
-            'h3',
-            { id: 'h-warnings' },
-            `${plural(touched.length, 'file')} saved again since the agent wrote ${touched.length === 1 ? 'it' : 'them'}`,
-          ),
-        ),
-        h('p', { class: 'intro' }, 'For information only: the content is what the agent left, so nothing is lost by rewinding them.'),
-        problemList(touched, 'h-warnings', warningReason, null),
-      ),
-    );
-  }
-  if (m.uncommitted.length) {
-    parts.push(
-      h(
-        'div',
-        { class: 'subsection uncommitted' },
-        h(
-          'div',
-          { class: 'group-header' },
-          icon('git-commit', 'group-icon'),
-          h('h3', { id: 'h-uncommitted' }, `Git: ${plural(m.uncommitted.length, 'affected file')} with uncommitted changes`),
-        ),
-        h(
-          'p',
-          { class: 'intro' },
-          'Git has no copy of these changes. Agent Rewind keeps one before it rewinds (“Undo last rewind”), but you may want to commit first.',
-        ),
-        h(
-          'ul',
-          { class: 'list plain-list', 'aria-labelledby': 'h-uncommitted' },
-          ...m.uncommitted.map((p) => h('li', { class: 'plain-row' }, pathLabel(relOf(m, p), p))),
-        ),
-      ),
-    );
-  }
+  if (reverted.length) parts.push(revertedCallout(reverted, act));
+  if (touched.length) parts.push(touchedCallout(touched));
+  if (m.uncommitted.length) parts.push(uncommittedCallout(m));
   if (parts.length === 0) {
     parts.push(note('pass', 'quiet', 'Nothing changed outside the agent: every affected file is as the agent left it.'));
   }
@@ -184,7 +162,7 @@ export function renderProblems(state: ShownState, act: Actions): Section {
     el,
     update(s) {
       problemsNote.hidden = s.choices.scope !== null && hasFiles(s.choices.scope);
-      if (forceBox) forceBox.checked = s.choices.force;
+      if (force) force.box.checked = s.choices.force;
     },
   };
 }
