@@ -73,16 +73,29 @@ function goneFolders(state: ScanState, gone: readonly string[], already: readonl
   return out;
 }
 
+/** One rescan as it runs: what it was asked, and its running totals. */
+interface Pass {
+  state: ScanState;
+  opts: ScanOptions;
+  limits: ScanLimits;
+  scanStart: number;
+  racyMs: number;
+  /** The root with a separator: a relative path appended makes the absolute one. */
+  base: string;
+  changes: Change[];
+  read: number;
+  statted: number;
+  dirty: boolean;
+  /** Known files not found (deleted, or no longer a file). */
+  gone: string[];
+}
+
 /**
- * Scans the workspace against `state`, updates it in place, and returns what changed since it was
- * taken. Files whose stat did not change (and were not racy) are not read; folders whose stat did
- * not change are not listed.
+ * The way this scan goes: narrowed to a watcher's paths, incremental from the folders' stats (with git's
+ * help where it answers), or (null) a whole walk.
  */
-export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
-  const scanStart = Date.now();
-  const racyMs = opts.racyMs ?? RACY_MS;
+function chooseWay(state: ScanState, opts: ScanOptions, rules: Rules, scanStart: number, racyMs: number) {
   const limits = opts.limits;
-  const rules = rulesOfState(state, limits);
   const canInc = state.dirTimes && state.dirs.has('') && !ruleFilesChanged(state);
   const narrow = canInc && opts.changed ? narrowTo(state, opts.changed) : null;
   const gitJob = canInc && !narrow && opts.useGit !== false ? startGitAssist(state, opts, rules) : null;
@@ -99,8 +112,150 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
     if (!inc) gitJob?.cancel();
     else if (gitJob) assist = gitJob.finish();
   }
+  return { narrow, gitJob, inc, assist };
+}
+
+/**
+ * A file read again has the content the state recorded (our hash, else git's id): the state takes
+ * the new stat, and only a moved executable bit is a change. False: the content differs.
+ */
+function sameContent(x: Pass, rel: string, prev: Entry, e: Entry, data: Buffer): boolean {
+  const { state, opts } = x;
+  const format = state.git?.objectFormat ?? 'sha1';
+  const same = prev.hash ? sha256(data) === prev.hash : prev.git ? gitBlobId(data, format) === prev.git : false;
+  if (!same) return false;
+  e.hash = prev.hash;
+  e.git = prev.git;
+  e.flags |= prev.flags & F_NOGIT;
+  // `chmod +x`: the same bytes, but executable now (or no longer) is a change a rewind undoes.
+  const modeMoved = !(e.flags & F_LINK) && (prev.mode & 0o111) !== (e.mode & 0o111);
+  // Known by git's id only: the `after` needs the content in the store, and git's index
+  // (still the old mode) can no longer vouch for the file — our own stat checks it from now on.
+  if (modeMoved && !e.hash) e.hash = opts.storeContent ? quickPut(opts.storeDir, data) : sha256(data);
+  if (!sameEntryStat(prev, e) || prev.flags !== e.flags || prev.mode !== e.mode || prev.hash !== e.hash) {
+    state.files.set(rel, e);
+    x.dirty = true;
+  }
+  if (modeMoved) x.changes.push({ path: rel, before: prev, after: e, data });
+  return true;
+}
+
+/** A file whose stat moved (or that is new): read, compared with the state, and a change when it is one. */
+function visit(x: Pass, rel: string, cur: Entry): void {
+  const { state, opts, limits } = x;
+  const prev = state.files.get(rel);
+  if (prev && sameEntryStat(prev, cur) && !(prev.flags & (F_RACY | F_PENDING))) return;
+  if (prev && prev.flags & F_LARGE && cur.size > limits.maxFileBytes && sameEntryStat(prev, cur)) return;
+  x.read++;
+  const r = readNow(x.base + rel, cur, limits);
+  if (!r) return; // vanished or unreadable between the stat and the read: looked at again next time
+  const e = r.entry;
+  if (r.data) {
+    const comparable = prev && !(prev.flags & F_PENDING) && !(prev.flags & F_LARGE) && !!(prev.flags & F_LINK) === !!(e.flags & F_LINK);
+    if (comparable && sameContent(x, rel, prev, e, r.data)) return;
+    e.hash = opts.storeContent ? quickPut(opts.storeDir, r.data) : sha256(r.data);
+  }
+  x.dirty = true;
+  state.files.set(rel, e);
+  if (prev && prev.flags & F_PENDING) return; // a baseline copy finished now: the content is the state before, not a change
+  // Was there all along, outside the scan until now — unless a folder above it is new since (moved
+  // in: `mv dir elsewhere/` keeps its files' ctimes, yet the command made them appear here).
+  if (!prev && opts.existedBefore !== undefined && cur.ctime < opts.existedBefore && !movedIn(state, rel, opts.existedBefore)) return;
+  x.changes.push({ path: rel, before: prev ?? null, after: e, data: r.data });
+}
+
+/**
+ * Every known file by its stat (git's, for the clean tracked ones it vouches for), then the new ones
+ * the changed folders hold. Rows are read from the table's columns: no objects.
+ */
+function checkKnown(x: Pass, inc: Incremental, narrow: { files: Iterable<string> } | null, assist: Assist | null): void {
+  const t = x.state.files;
+  const pk = newPeek();
+  const check = (rel: string, p: Peek) => {
+    if (assist && gitVouchable(p) && !assist.modified.has(rel)) return;
+    x.statted++;
+    const st = lstat(x.base + rel);
+    if (!st || !(st.isFile() || st.isSymbolicLink())) {
+      x.gone.push(rel);
+      return;
+    }
+    if (sameStat(p, st) && !(p.flags & (F_RACY | F_PENDING))) return;
+    visit(x, rel, entryFromStat(st, x.scanStart, x.racyMs));
+  };
+  if (narrow) {
+    for (const rel of narrow.files) {
+      const e = t.get(rel);
+      if (e) check(rel, peekOf(e, pk));
+    }
+  } else {
+    for (let i = 0; i < t.rows; i++) if (t.isLive(i)) check(t.pathAt(i), t.peek(i, pk));
+    for (const [rel, e] of [...t.added()]) check(rel, peekOf(e, pk));
+  }
+  for (const [rel, cur] of inc.fresh) visit(x, rel, cur);
+}
+
+/** Known files not found: deleted (a change), or now ignored (out of scope). */
+function dropGone(x: Pass): void {
+  for (const rel of x.gone) {
+    const prev = x.state.files.get(rel);
+    if (!prev) continue;
+    const st = lstat(x.base + rel);
+    x.state.files.delete(rel);
+    x.dirty = true;
+    if (st && (st.isFile() || st.isSymbolicLink())) continue; // now ignored: out of scope, not deleted
+    if (prev.flags & F_PENDING) continue; // never captured: nothing to restore
+    x.changes.push({ path: rel, before: prev, after: null });
+  }
+}
+
+/** The incremental scan's folder changes, into the state; returns the folders known before it. */
+function applyDirUpdates(x: Pass, inc: Incremental): { has(rel: string): boolean } {
+  const state = x.state;
+  if (!inc.dirUpdates.size && !inc.goneDirs.length) return state.dirs;
+  // Updated in place; what was known before stays answerable for the snapshots' `dirs`.
+  const table = state.dirs;
+  const added = new Set<string>();
+  const removed = new Set<string>();
+  for (const d of inc.goneDirs) if (table.delete(d)) removed.add(d);
+  for (const [d, s] of inc.dirUpdates) {
+    const old = table.get(d);
+    if (!old) added.add(d);
+    if (!old || old.racy !== s.racy || !sameDirStat(old, s)) x.dirty = true;
+    table.set(d, s);
+  }
+  if (removed.size) x.dirty = true;
+  if (Object.keys(inc.newIgnoreFiles).length) {
+    Object.assign(state.ignoreFiles, inc.newIgnoreFiles);
+    x.dirty = true;
+  }
+  return { has: (rel: string) => removed.has(rel) || (!added.has(rel) && table.has(rel)) };
+}
+
+/** A whole walk's folders and ignore files replace the state's; returns the folders known before it. */
+function applyWalkedDirs(x: Pass, w: Walked): { has(rel: string): boolean } {
+  const state = x.state;
+  const prevDirs = state.dirs;
+  if (!sameDirs(state.dirs, w.dirs) || !sameKeys(state.ignoreFiles, w.ignoreFiles)) x.dirty = true;
+  state.dirs = new DirTable(w.dirs);
+  state.ignoreFiles = w.ignoreFiles;
+  return prevDirs;
+}
+
+/**
+ * Scans the workspace against `state`, updates it in place, and returns what changed since it was
+ * taken. Files whose stat did not change (and were not racy) are not read; folders whose stat did
+ * not change are not listed.
+ */
+export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
+  const scanStart = Date.now();
+  const racyMs = opts.racyMs ?? RACY_MS;
+  const limits = opts.limits;
+  const rules = rulesOfState(state, limits);
+  const way = chooseWay(state, opts, rules, scanStart, racyMs);
+  const { narrow, gitJob, inc } = way;
+  let assist = way.assist;
   let prevDirs: { has(rel: string): boolean } = state.dirs;
-  const result = (x: Partial<ScanResult>): ScanResult => ({
+  const result = (r: Partial<ScanResult>): ScanResult => ({
     changes: [],
     read: 0,
     statted: 0,
@@ -111,7 +266,7 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
     cached: false,
     dirty: false,
     prevDirs,
-    ...x,
+    ...r,
   });
   if (inc?.tooMany !== undefined) {
     if (!gitJob?.cached) gitJob?.cancel();
@@ -123,142 +278,48 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
     if (w.tooMany) return result({ files: w.count, listed: w.dirs.size, tooMany: { count: w.count } });
   }
   if (!inc) assist = null;
-  const changes: Change[] = [];
-  let read = 0;
-  let statted = 0;
-  let dirty = !!gitJob?.dirty || !!inc?.cacheChanged;
-  const format = state.git?.objectFormat ?? 'sha1';
   const base = state.root + path.sep;
-  const gone: string[] = [];
-
-  const visit = (rel: string, cur: Entry) => {
-    const prev = state.files.get(rel);
-    if (prev && sameEntryStat(prev, cur) && !(prev.flags & (F_RACY | F_PENDING))) return;
-    if (prev && prev.flags & F_LARGE && cur.size > limits.maxFileBytes && sameEntryStat(prev, cur)) return;
-    read++;
-    const r = readNow(base + rel, cur, limits);
-    if (!r) return; // vanished or unreadable between the stat and the read: looked at again next time
-    const e = r.entry;
-    if (r.data) {
-      if (prev && !(prev.flags & F_PENDING) && !(prev.flags & F_LARGE) && !!(prev.flags & F_LINK) === !!(e.flags & F_LINK)) {
-        // Same content as recorded? Compare with what we know (our hash, else git's id).
-        const same = prev.hash ? sha256(r.data) === prev.hash : prev.git ? gitBlobId(r.data, format) === prev.git : false;
-        if (same) {
-          e.hash = prev.hash;
-          e.git = prev.git;
-          e.flags |= prev.flags & F_NOGIT;
-          // `chmod +x`: the same bytes, but executable now (or no longer) is a change a rewind undoes.
-          const modeMoved = !(e.flags & F_LINK) && (prev.mode & 0o111) !== (e.mode & 0o111);
-          // Known by git's id only: the `after` needs the content in the store, and git's index
-          // (still the old mode) can no longer vouch for the file — our own stat checks it from now on.
-          if (modeMoved && !e.hash) e.hash = opts.storeContent ? quickPut(opts.storeDir, r.data) : sha256(r.data);
-          if (!sameEntryStat(prev, e) || prev.flags !== e.flags || prev.mode !== e.mode || prev.hash !== e.hash) {
-            state.files.set(rel, e);
-            dirty = true;
-          }
-          if (modeMoved) changes.push({ path: rel, before: prev, after: e, data: r.data });
-          return;
-        }
-      }
-      e.hash = opts.storeContent ? quickPut(opts.storeDir, r.data) : sha256(r.data);
-    }
-    dirty = true;
-    state.files.set(rel, e);
-    if (prev && prev.flags & F_PENDING) return; // a baseline copy finished now: the content is the state before, not a change
-    // Was there all along, outside the scan until now — unless a folder above it is new since (moved
-    // in: `mv dir elsewhere/` keeps its files' ctimes, yet the command made them appear here).
-    if (!prev && opts.existedBefore !== undefined && cur.ctime < opts.existedBefore && !movedIn(state, rel, opts.existedBefore)) return;
-    changes.push({ path: rel, before: prev ?? null, after: e, data: r.data });
+  const x: Pass = {
+    state,
+    opts,
+    limits,
+    scanStart,
+    racyMs,
+    base,
+    changes: [],
+    read: 0,
+    statted: 0,
+    dirty: !!gitJob?.dirty || !!inc?.cacheChanged,
+    gone: [],
   };
-
-  if (inc) {
-    // Every known file by its stat (git's, for the clean tracked ones it vouches for), then the
-    // new ones the changed folders hold. Rows are read from the table's columns: no objects.
-    const t = state.files;
-    const pk = newPeek();
-    const check = (rel: string, p: Peek) => {
-      if (assist && gitVouchable(p) && !assist.modified.has(rel)) return;
-      statted++;
-      const st = lstat(base + rel);
-      if (!st || !(st.isFile() || st.isSymbolicLink())) {
-        gone.push(rel);
-        return;
-      }
-      if (sameStat(p, st) && !(p.flags & (F_RACY | F_PENDING))) return;
-      visit(rel, entryFromStat(st, scanStart, racyMs));
-    };
-    if (narrow) {
-      for (const rel of narrow.files) {
-        const e = t.get(rel);
-        if (e) check(rel, peekOf(e, pk));
-      }
-    } else {
-      for (let i = 0; i < t.rows; i++) if (t.isLive(i)) check(t.pathAt(i), t.peek(i, pk));
-      for (const [rel, e] of [...t.added()]) check(rel, peekOf(e, pk));
-    }
-    for (const [rel, cur] of inc.fresh) visit(rel, cur);
-  } else {
-    statted = w!.files.size;
-    for (const [rel, cur] of w!.files) visit(rel, cur);
-    for (const rel of state.files.keys()) if (!w!.files.has(rel)) gone.push(rel);
+  if (inc) checkKnown(x, inc, narrow, assist);
+  else {
+    x.statted = w!.files.size;
+    for (const [rel, cur] of w!.files) visit(x, rel, cur);
+    for (const rel of state.files.keys()) if (!w!.files.has(rel)) x.gone.push(rel);
   }
-
-  for (const rel of gone) {
-    const prev = state.files.get(rel);
-    if (!prev) continue;
-    const st = lstat(base + rel);
-    state.files.delete(rel);
-    dirty = true;
-    if (st && (st.isFile() || st.isSymbolicLink())) continue; // now ignored: out of scope, not deleted
-    if (prev.flags & F_PENDING) continue; // never captured: nothing to restore
-    changes.push({ path: rel, before: prev, after: null });
-  }
+  dropGone(x);
   // Git did not look at folders for us: the ones the deletions emptied away are found here.
-  if (inc && assist?.untracked) inc.goneDirs.push(...goneFolders(state, gone, inc.goneDirs));
-  if (state.gitCache && (gone.length || inc?.fresh.size)) dirty = updateWatch(state, gone, rules, limits) || dirty;
-
-  if (inc) {
-    if (inc.dirUpdates.size || inc.goneDirs.length) {
-      // Updated in place; what was known before stays answerable for the snapshots' `dirs`.
-      const table = state.dirs;
-      const added = new Set<string>();
-      const removed = new Set<string>();
-      for (const d of inc.goneDirs) if (table.delete(d)) removed.add(d);
-      for (const [d, s] of inc.dirUpdates) {
-        const old = table.get(d);
-        if (!old) added.add(d);
-        if (!old || old.racy !== s.racy || !sameDirStat(old, s)) dirty = true;
-        table.set(d, s);
-      }
-      if (removed.size) dirty = true;
-      prevDirs = { has: (rel: string) => removed.has(rel) || (!added.has(rel) && table.has(rel)) };
-      if (Object.keys(inc.newIgnoreFiles).length) {
-        Object.assign(state.ignoreFiles, inc.newIgnoreFiles);
-        dirty = true;
-      }
-    }
-  } else {
-    if (!sameDirs(state.dirs, w!.dirs) || !sameKeys(state.ignoreFiles, w!.ignoreFiles)) dirty = true;
-    state.dirs = new DirTable(w!.dirs);
-    state.ignoreFiles = w!.ignoreFiles;
-  }
+  if (inc && assist?.untracked) inc.goneDirs.push(...goneFolders(state, x.gone, inc.goneDirs));
+  if (state.gitCache && (x.gone.length || inc?.fresh.size)) x.dirty = updateWatch(state, x.gone, rules, limits) || x.dirty;
+  prevDirs = inc ? applyDirUpdates(x, inc) : applyWalkedDirs(x, w!);
   // A folder the state did not know (an empty one, which git does not list) but that was made
   // before the last scan was there before this command: a rewind must not remove it.
   const known = prevDirs;
   const since = state.scanned;
   prevDirs = { has: (rel: string) => known.has(rel) || bornBefore(base + rel, since) };
   state.scanned = scanStart;
-  changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  x.changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return result({
-    changes,
-    read,
-    statted,
+    changes: x.changes,
+    read: x.read,
+    statted: x.statted,
     files: state.files.size,
     listed: inc ? inc.listed : state.dirs.size,
     git: !!assist,
     cached: !!assist?.untracked,
     ...(narrow && inc ? { narrowed: true } : {}),
-    dirty,
+    dirty: x.dirty,
   });
 }
 
