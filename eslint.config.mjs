@@ -130,8 +130,16 @@ export default tseslint.config(
       'no-useless-assignment': 'off',
     },
   },
-  // Files readable in one sitting: a subsystem that outgrows this becomes a folder.
-  { files: ['src/**'], rules: { 'max-lines': ['error', { max: 600 }] } },
+  // Files readable in one sitting: a subsystem that outgrows this becomes a folder. Functions too: a longer one
+  // is split into named steps or a table (CONTRIBUTING.md). 130 is the ceiling every function meets today,
+  // with no exemption; lower it as the longest ones are split.
+  {
+    files: ['src/**'],
+    rules: {
+      'max-lines': ['error', { max: 600 }],
+      'max-lines-per-function': ['error', { max: 130, skipBlankLines: true, skipComments: true, IIFEs: true }],
+    },
+  },
   // Tests poke at JSON output and hostile input: `any` is allowed there, nowhere else.
   { files: ['test/**', 'bench/**', 'scripts/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   { files: ['src/core/**'], rules: layer(CORE_OUTER) },
