@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { readHead, replaceFile, writeFileAtomic } from '../../src/core/storeFiles/fsx';
+import { readHead, readOpen, readRange, replaceFile, writeFileAtomic } from '../../src/core/storeFiles/fsx';
 import { acquireStoreLock, StoreBusyError, withFileLock } from '../../src/core/storeFiles/lock';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -68,6 +68,33 @@ test('readHead reads at most the bytes asked for, all of a shorter file, and nul
   assert.equal(readHead(f, 4096)!.length, 4096);
   assert.equal(readHead(f, 200000)!.length, 100000);
   assert.equal(readHead(path.join(tmp, 'none'), 10), null);
+});
+
+test('readOpen hands its reader the open file and closes it after, also when the reader throws; null for no file', () => {
+  const f = path.join(dir('open'), 'state');
+  fs.writeFileSync(f, 'header\nbody');
+  let seen = -1;
+  assert.equal(
+    readOpen(f, (fd) => {
+      seen = fd;
+      return readRange(fd, 0, 6).toString();
+    }),
+    'header',
+  );
+  assert.throws(() => fs.fstatSync(seen), { code: 'EBADF' });
+  assert.throws(
+    () =>
+      readOpen(f, (fd) => {
+        seen = fd;
+        throw new Error('torn');
+      }),
+    /torn/,
+  );
+  assert.throws(() => fs.fstatSync(seen), { code: 'EBADF' });
+  assert.equal(
+    readOpen(path.join(tmp, 'none'), () => 'read'),
+    null,
+  );
 });
 
 /** A child process that lives until killed: a live holder that is not us. */

@@ -3,7 +3,7 @@
 // list of a state's companion files, and where each lives.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readRange, writeFileAtomic } from '../storeFiles/fsx';
+import { readOpen, readRange, writeFileAtomic } from '../storeFiles/fsx';
 import { fileNameOf } from '../paths';
 import { DirTable, FileTable, K_GIT, K_HASH } from './table';
 import { F_PENDING, type ScanState } from './types';
@@ -85,13 +85,7 @@ export function peekState(file: string): Pick<ScanState, 'root' | 'session' | 'o
 
 /** A state file's header alone (two small reads); 'legacy' for a version 1 state. */
 export function readHeaderOnly(file: string): Header | 'legacy' | null {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, 'r');
-  } catch {
-    return null;
-  }
-  try {
+  return readOpen(file, (fd) => {
     const head = readRange(fd, 0, 12);
     if (head.length !== 12) return null;
     if (!head.subarray(0, 8).equals(MAGIC)) return 'legacy';
@@ -99,9 +93,7 @@ export function readHeaderOnly(file: string): Header | 'legacy' | null {
     const buf = readRange(fd, 0, 12 + len);
     if (buf.length !== 12 + len) return null;
     return readHeader(buf)?.h ?? null;
-  } finally {
-    fs.closeSync(fd);
-  }
+  });
 }
 
 /** Decodes a state file's body. `idsOnly`: just the content hashes (for gc), no entries. */

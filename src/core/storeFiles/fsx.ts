@@ -115,8 +115,11 @@ export function readRange(fd: number, from: number, to: number): Buffer {
   return got < buf.length ? buf.subarray(0, got) : buf;
 }
 
-/** The first `maxBytes` of `file` (all of it when shorter), or null when it cannot be opened: a look at a file's head. */
-export function readHead(file: string, maxBytes: number): Buffer | null {
+/**
+ * The one bounded read: `file` opened for reading, handed to `read` (which takes what it needs with
+ * `readRange`), and closed whatever happens; null when it cannot be opened.
+ */
+export function readOpen<T>(file: string, read: (fd: number) => T): T | null {
   let fd: number;
   try {
     fd = fs.openSync(file, 'r');
@@ -124,10 +127,15 @@ export function readHead(file: string, maxBytes: number): Buffer | null {
     return null;
   }
   try {
-    return readRange(fd, 0, maxBytes);
+    return read(fd);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** The first `maxBytes` of `file` (all of it when shorter), or null when it cannot be opened: a look at a file's head. */
+export function readHead(file: string, maxBytes: number): Buffer | null {
+  return readOpen(file, (fd) => readRange(fd, 0, maxBytes));
 }
 
 /**

@@ -19,7 +19,7 @@ import * as path from 'node:path';
 import type { LogContents, LogProblem } from '../storeFiles/fileLog';
 import { FactsFold, type PathFacts } from './changeSet';
 import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
-import { readRange } from '../storeFiles/fsx';
+import { readOpen, readRange } from '../storeFiles/fsx';
 import { writeDerived } from '../storeFiles/logPrefix';
 import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail';
 import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from '../storeFiles/records';
@@ -181,25 +181,19 @@ class IndexRead {
   }
 
   static read(file: string): IndexRead | null {
-    let fd: number;
-    try {
-      fd = fs.openSync(file, 'r');
-    } catch {
-      return null;
-    }
-    try {
-      const st = fs.fstatSync(fd);
-      const head = readRange(fd, 0, Math.min(st.size, 4096)).toString('latin1');
-      const nl = head.indexOf('\n');
-      const h = JSON.parse(head.slice(0, nl)) as Header;
-      if (!h || h.v !== VERSION || !Array.isArray(h.parts) || h.parts.length !== 4) return null;
-      if (nl + 1 + h.parts[0] + 1 + h.parts[1] + 1 + h.parts[2] + 1 + h.parts[3] !== st.size) return null;
-      return new IndexRead({ ino: h.ino, size: h.size, mark: h.mark, seq: h.seq, lines: h.lines }, file, st.ino, h.parts, nl + 1);
-    } catch {
-      return null;
-    } finally {
-      fs.closeSync(fd);
-    }
+    return readOpen(file, (fd) => {
+      try {
+        const st = fs.fstatSync(fd);
+        const head = readRange(fd, 0, Math.min(st.size, 4096)).toString('latin1');
+        const nl = head.indexOf('\n');
+        const h = JSON.parse(head.slice(0, nl)) as Header;
+        if (!h || h.v !== VERSION || !Array.isArray(h.parts) || h.parts.length !== 4) return null;
+        if (nl + 1 + h.parts[0] + 1 + h.parts[1] + 1 + h.parts[2] + 1 + h.parts[3] !== st.size) return null;
+        return new IndexRead({ ino: h.ino, size: h.size, mark: h.mark, seq: h.seq, lines: h.lines }, file, st.ino, h.parts, nl + 1);
+      } catch {
+        return null;
+      }
+    });
   }
 }
 
