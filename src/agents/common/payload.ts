@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { checkAbsolutePath } from '../../core/paths';
 import { patchPaths } from './applyPatch';
 import type { ToolKind } from '../../core/effects/toolKind';
-import type { AdapterResult, EventBase } from '../../recording/events';
+import type { AdapterResult, EventBase, PromptEvent } from '../../recording/events';
 
 export type Payload = Record<string, unknown>;
 
@@ -27,6 +27,22 @@ export function parsePayload(text: string): Payload | string {
 }
 
 export const bad = (reason: string): AdapterResult => ({ kind: 'bad', reason });
+
+/**
+ * The turn-boundary events, as the adapters whose payloads carry nothing more make them: a session start,
+ * a prompt (refused, naming the hook, when the payload has no prompt text), a stop, a session end.
+ */
+export const boundary = {
+  start: (base: EventBase, source: string): AdapterResult => ({ kind: 'event', event: { ...base, type: 'session_start', source } }),
+  /** `baseline`: an agent that reports some edits only after the write takes shell capture's baseline here. */
+  prompt: (base: EventBase, hook: string, text: unknown, extra: Pick<PromptEvent, 'baseline'> = {}): AdapterResult =>
+    typeof text === 'string' ? { kind: 'event', event: { ...base, type: 'prompt', text, ...extra } } : bad(`${hook} without a prompt`),
+  /** A stop or a session end; an empty reason is left out. */
+  end: (base: EventBase, type: 'stop' | 'session_end', reason = ''): AdapterResult => ({
+    kind: 'event',
+    event: { ...base, type, ...(reason ? { reason } : {}) },
+  }),
+};
 
 /** JSON with sorted keys: two deep-equal inputs give the same text. */
 export function stableText(v: unknown): string {

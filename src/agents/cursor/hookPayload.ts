@@ -8,6 +8,7 @@ import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult } from '../../recording/events';
 import {
   bad,
+  boundary,
   filePaths,
   type HookContext,
   obj,
@@ -75,14 +76,13 @@ export function parseCursorPayload(text: string, _ctx: HookContext = {}): Adapte
   const win = process.platform === 'win32';
   switch (event) {
     case 'sessionStart':
-      return { kind: 'event', event: { ...base, type: 'session_start', source: 'new' } };
+      return boundary.start(base, 'new');
     case 'beforeSubmitPrompt':
-      if (typeof p.prompt !== 'string') return bad('beforeSubmitPrompt without a prompt');
-      return { kind: 'event', event: { ...base, type: 'prompt', text: p.prompt, baseline: true } };
+      return boundary.prompt(base, event, p.prompt, { baseline: true });
     case 'stop':
-      return { kind: 'event', event: { ...base, type: 'stop', ...(str(p.status) ? { reason: str(p.status) } : {}) } };
+      return boundary.end(base, 'stop', str(p.status));
     case 'sessionEnd':
-      return { kind: 'event', event: { ...base, type: 'session_end', ...(str(p.reason) ? { reason: str(p.reason) } : {}) } };
+      return boundary.end(base, 'session_end', str(p.reason));
     case 'beforeShellExecution':
     case 'afterShellExecution': {
       const command = str(p.command);

@@ -13,6 +13,7 @@ import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult, EventBase } from '../../recording/events';
 import {
   bad,
+  boundary,
   filePaths,
   type HookContext,
   obj,
@@ -69,9 +70,9 @@ function ideEvent(event: string, ctx: HookContext): AdapterResult {
   const base: EventBase = { agent: 'kiro', session: kiroFolderSession(cwd), cwd };
   switch (event) {
     case 'promptSubmit':
-      return { kind: 'event', event: { ...base, type: 'prompt', text: ctx.env?.USER_PROMPT ?? '', baseline: true } };
+      return boundary.prompt(base, event, ctx.env?.USER_PROMPT ?? '', { baseline: true });
     case 'agentStop':
-      return { kind: 'event', event: { ...base, type: 'stop' } };
+      return boundary.end(base, 'stop');
     case 'preToolUse':
     case 'postToolUse': {
       const kind: ToolKind = { kind: 'shell', command: '', dialect: process.platform === 'win32' ? 'powershell' : 'sh' };
@@ -95,12 +96,11 @@ export function parseKiroPayload(text: string, ctx: HookContext = {}): AdapterRe
   if (cwd) base.cwd = cwd;
   switch (event) {
     case 'agentSpawn':
-      return { kind: 'event', event: { ...base, type: 'session_start', source: 'startup' } };
+      return boundary.start(base, 'startup');
     case 'userPromptSubmit':
-      if (typeof p.prompt !== 'string') return bad('userPromptSubmit without a prompt');
-      return { kind: 'event', event: { ...base, type: 'prompt', text: p.prompt, baseline: true } };
+      return boundary.prompt(base, event, p.prompt, { baseline: true });
     case 'stop':
-      return { kind: 'event', event: { ...base, type: 'stop' } };
+      return boundary.end(base, 'stop');
     case 'preToolUse':
     case 'postToolUse': {
       const tool = str(p.tool_name);

@@ -16,6 +16,7 @@ import type { AdapterResult, EventBase } from '../../recording/events';
 import {
   absPath,
   bad,
+  boundary,
   type HookContext,
   obj,
   type Payload,
@@ -113,14 +114,13 @@ export function parseOpencodePayload(text: string, ctx: HookContext = {}): Adapt
   if (cwd) base.cwd = cwd;
   switch (event) {
     case 'session.created':
-      return { kind: 'event', event: { ...base, type: 'session_start', source: 'new' } };
+      return boundary.start(base, 'new');
     case 'chat.message':
-      if (typeof p.prompt !== 'string') return bad('chat.message without a prompt');
-      return { kind: 'event', event: { ...base, type: 'prompt', text: p.prompt, baseline: true } };
+      return boundary.prompt(base, event, p.prompt, { baseline: true });
     case 'session.idle':
-      return { kind: 'event', event: { ...base, type: 'stop' } };
+      return boundary.end(base, 'stop');
     case 'session.deleted':
-      return { kind: 'event', event: { ...base, type: 'session_end', reason: 'deleted' } };
+      return boundary.end(base, 'session_end', 'deleted');
     case 'tool.execute.before':
     case 'tool.execute.after': {
       const tool = str(p.tool);
