@@ -2,6 +2,7 @@
 // transcript lines, recorded API requests, our CLI's JSON, file trees) and returns the problems it
 // finds — an empty list means the check passed. Kept free of I/O so test/unit/compatCheckers.test.ts
 // can prove each one fails on bad input.
+import * as path from 'node:path';
 import type { RequestRecord } from './kit/wire/anthropic.mjs';
 
 export type Problems = string[];
@@ -199,6 +200,26 @@ export function checkPromptCheckpoints(cps: readonly CheckpointJson[], prompts: 
     if (session && c.session !== session) problems.push(`prompt checkpoint ${i + 1} has session ${c.session}, expected ${session}`);
   });
   return problems;
+}
+
+export interface PlanJson {
+  files: { path: string; action: string }[];
+  blocked: unknown[];
+}
+
+/**
+ * A plan (`agent-rewind plan --json`) against the action expected per file (paths relative to `root`): a file
+ * planned otherwise or not at all, anything blocked, and (`extraAllowed` false) a file planned that is not expected.
+ */
+export function planProblems(plan: PlanJson, root: string, want: Record<string, string>, extraAllowed = false): Problems {
+  const got = new Map(plan.files.map((f) => [path.relative(root, f.path), f.action]));
+  const p = Object.entries(want)
+    .filter(([f, a]) => got.get(f) !== a)
+    .map(([f, a]) => `${f}: planned ${got.get(f) ?? 'nothing'}, expected ${a}`);
+  const extra = extraAllowed ? [] : [...got.keys()].filter((f) => !(f in want));
+  if (extra.length) p.push(`also planned: ${extra.join(', ')}`);
+  if (plan.blocked.length) p.push(`blocked: ${JSON.stringify(plan.blocked)}`);
+  return p;
 }
 
 export interface NotUndoneJson {

@@ -15,6 +15,7 @@ import {
   checkResumedRequest,
   lineTypeDrift,
   payloadFieldDrift,
+  planProblems,
   treeDiff,
 } from '../compat/checkers';
 import { readRequests, startScriptedModel } from '../compat/kit/model.mjs';
@@ -120,6 +121,51 @@ test('summarizeRequest strips system reminders from user texts but keeps them in
   assert.match(s.text, /<system-reminder>ctx/);
   assert.match(s.text, /You are Claude Code/);
   assert.equal(s.summary.split(' | ')[1], 'assistant:T(On it.),U(Write),U(Write)');
+});
+
+test('plan checker: passes the expected plan, flags a wrong or missing action, a blocked file, and an extra file unless allowed', () => {
+  const root = path.join(path.sep, 'ws');
+  const plan = (files: [string, string][], blocked: unknown[] = []) => ({
+    files: files.map(([f, action]) => ({ path: path.join(root, f), action })),
+    blocked,
+  });
+  const want = { 'a.txt': 'restore', 'b.txt': 'delete' };
+  assert.deepEqual(
+    planProblems(
+      plan([
+        ['a.txt', 'restore'],
+        ['b.txt', 'delete'],
+      ]),
+      root,
+      want,
+    ),
+    [],
+  );
+  assert.deepEqual(planProblems(plan([['a.txt', 'delete']]), root, want), [
+    'a.txt: planned delete, expected restore',
+    'b.txt: planned nothing, expected delete',
+  ]);
+  assert.deepEqual(
+    planProblems(
+      plan(
+        [
+          ['a.txt', 'restore'],
+          ['b.txt', 'delete'],
+        ],
+        [{ path: 'a.txt' }],
+      ),
+      root,
+      want,
+    ),
+    ['blocked: [{"path":"a.txt"}]'],
+  );
+  const extra = plan([
+    ['a.txt', 'restore'],
+    ['b.txt', 'delete'],
+    ['c.txt', 'restore'],
+  ]);
+  assert.deepEqual(planProblems(extra, root, want), ['also planned: c.txt']);
+  assert.deepEqual(planProblems(extra, root, want, true), []);
 });
 
 test('all-accepted checker flags a rejected request', () => {

@@ -18,7 +18,16 @@ import { geminiConnector } from '../../../src/agents/gemini/connect';
 import { KNOWN_MESSAGE_FIELDS, KNOWN_RECORD_KINDS, readChat } from '../../../src/agents/gemini/chatFile';
 import { KNOWN_PAYLOAD_FIELDS } from '../../../src/agents/gemini/hookPayload';
 import { geminiToolKind } from '../../../src/agents/gemini/toolKind';
-import { checkNotUndone, checkPromptCheckpoints, type CheckpointJson, type NotUndoneJson, payloadFieldDrift, treeDiff } from '../checkers';
+import {
+  checkNotUndone,
+  checkPromptCheckpoints,
+  type CheckpointJson,
+  type NotUndoneJson,
+  payloadFieldDrift,
+  type PlanJson,
+  planProblems,
+  treeDiff,
+} from '../checkers';
 import { ensureBuilt, installCliCopy, storeCli, tree } from '../harness';
 import { Report } from '../report';
 import { ensureGemini } from './geminiCli';
@@ -191,26 +200,16 @@ async function run(w: GeminiWorld): Promise<void> {
   report.check('one prompt checkpoint per prompt, labelled with the prompt', () => checkPromptCheckpoints(cps, [P1, P2], session));
   const prompts = cps.filter((c) => c.kind === 'prompt');
   if (prompts.length === 2) {
-    const plan1 = arJson<{ files: { path: string; action: string }[]; notUndone: NotUndoneJson[]; blocked: unknown[] }>([
-      'plan',
-      '--to',
-      prompts[0]!.id,
-    ]);
-    report.check('plan --to prompt 1: every file the agent touched, with the right action', () => {
-      const got = new Map(plan1.files.map((f) => [path.relative(ws, f.path), f.action]));
-      const want: Record<string, string> = {
-        'CHANGELOG.md': 'delete',
-        'docs/a.md': 'delete',
-        'version.txt': 'restore',
-        'config.ini': 'restore',
-        'old-notes.txt': 'recreate',
-      };
-      const p = Object.entries(want)
-        .filter(([f, a]) => got.get(f) !== a)
-        .map(([f, a]) => `${f}: planned ${got.get(f) ?? 'nothing'}, expected ${a}`);
-      if (plan1.blocked.length) p.push(`blocked: ${JSON.stringify(plan1.blocked)}`);
-      return p;
-    });
+    const plan1 = arJson<PlanJson & { notUndone: NotUndoneJson[] }>(['plan', '--to', prompts[0]!.id]);
+    const want = {
+      'CHANGELOG.md': 'delete',
+      'docs/a.md': 'delete',
+      'version.txt': 'restore',
+      'config.ini': 'restore',
+      'old-notes.txt': 'recreate',
+    };
+    // Only these files are checked here, as before: another file planned is not an error in this suite.
+    report.check('plan --to prompt 1: every file the agent touched, with the right action', () => planProblems(plan1, ws, want, true));
     report.check('plan --to prompt 1 lists the push as not undone and the commit with its compensation', () =>
       checkNotUndone(plan1.notUndone, [
         { summary: ['git push'], effect: 'irreversible' },

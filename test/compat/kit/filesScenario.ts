@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { connectorFor } from '../../../src/agents/connectors';
 import type { HookTarget } from '../../../src/agents/connector';
-import { type CheckpointJson, checkPromptCheckpoints, treeDiff } from '../checkers';
+import { type CheckpointJson, checkPromptCheckpoints, type PlanJson, planProblems, treeDiff } from '../checkers';
 import { ensureBuilt, installCliCopy, storeCli, tree } from '../harness';
 import { Report } from '../report';
 import { type CliRun, ensureTool, type ToolSpec } from './cli';
@@ -237,23 +237,15 @@ async function session(d: ClientDriver, w: ClientWorld, report: Report): Promise
     first = cps.find((c) => c.kind === 'prompt');
   }
   if (first) {
-    const plan = arJson<{ files: { path: string; action: string }[]; blocked: unknown[] }>(['plan', '--to', first.id]);
-    report.check('plan --to the first checkpoint: every file the agent touched, with the right action', () => {
-      const got = new Map(plan.files.map((f) => [path.relative(w.ws, f.path), f.action]));
-      const want: Record<string, string> = {
+    const plan = arJson<PlanJson>(['plan', '--to', first.id]);
+    report.check('plan --to the first checkpoint: every file the agent touched, with the right action', () =>
+      planProblems(plan, w.ws, {
         'CHANGELOG.md': 'delete',
         'version.txt': 'restore',
         'config.ini': 'restore',
         'old-notes.txt': 'recreate',
-      };
-      const p = Object.entries(want)
-        .filter(([f, a]) => got.get(f) !== a)
-        .map(([f, a]) => `${f}: planned ${got.get(f) ?? 'nothing'}, expected ${a}`);
-      const extra = [...got.keys()].filter((f) => !(f in want));
-      if (extra.length) p.push(`also planned: ${extra.join(', ')}`);
-      if (plan.blocked.length) p.push(`blocked: ${JSON.stringify(plan.blocked)}`);
-      return p;
-    });
+      }),
+    );
     const rw = ar(['rewind', '--to', first.id, '--json']);
     const res = rw.status === 0 ? (JSON.parse(rw.stdout) as { checkpoint: string }) : null;
     report.check('rewind --to the first checkpoint: the tool edits and the shell changes undone, byte-exact on disk', () =>
