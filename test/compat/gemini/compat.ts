@@ -31,7 +31,7 @@ import {
 import { ensureBuilt, installCliCopy, storeCli, tree } from '../harness';
 import { Report } from '../report';
 import { ensureGemini } from './geminiCli';
-import { START } from '../kit/filesScenario';
+import { checkRewindAndUndo, START } from '../kit/filesScenario';
 import { startScriptedModel } from '../kit/model.mjs';
 import type { RequestRecord, Step } from '../kit/wire/gemini.mjs';
 import { GeminiWorld, type RunOutcome } from './session';
@@ -216,21 +216,12 @@ async function run(w: GeminiWorld): Promise<void> {
         { summary: ['commit'], effect: 'compensatable', compensation: `git -C ${ws} reset --soft ${head0}` },
       ]),
     );
-    const rw = ar(['rewind', '--to', prompts[0]!.id, '--json']);
-    const res = rw.status === 0 ? (JSON.parse(rw.stdout) as { checkpoint: string; status: string }) : null;
-    report.check('rewind --to prompt 1: write_file, replace and shell changes undone, byte-exact on disk', () =>
-      res ? treeDiff(T0, tree(ws), AGENT_FILES) : [`rewind exited ${rw.status}: ${rw.stderr.slice(0, 300)}`],
-    );
-    report.check('verify: the store is sound', () => {
-      const v = ar(['verify', '--json']);
-      return v.status === 0 ? [] : [`verify exited ${v.status}: ${v.stdout.slice(0, 300)} ${v.stderr.slice(0, 300)}`];
+    checkRewindAndUndo(report, ar, prompts[0]!.id, 'prompt 1: write_file, replace and shell changes', {
+      ws,
+      before: T0,
+      after: T2,
+      files: AGENT_FILES,
     });
-    if (res) {
-      const undo = ar(['rewind', '--to', res.checkpoint, '--json']);
-      report.check('undo the rewind: every file back as the agent left it', () =>
-        undo.status === 0 ? treeDiff(T2, tree(ws), AGENT_FILES) : [`undo exited ${undo.status}: ${undo.stderr.slice(0, 300)}`],
-      );
-    }
   }
 
   // ---- conversation: show, fork before prompt 2, resume the fork with the real client

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { connectorFor } from '../../../src/agents/connectors';
 import type { HookTarget } from '../../../src/agents/connector';
-import { type CheckpointJson, checkPromptCheckpoints, type PlanJson, planProblems, treeDiff } from '../checkers';
+import { type CheckpointJson, checkPromptCheckpoints, type PlanJson, planProblems, type Tree, treeDiff } from '../checkers';
 import { ensureBuilt, installCliCopy, storeCli, tree } from '../harness';
 import { Report } from '../report';
 import { type CliRun, ensureTool, type ToolSpec } from './cli';
@@ -100,6 +100,37 @@ export async function runClient(agent: string, spec: ToolSpec, driver: (bin: str
   }
   const failed = await runFilesScenario(driver(install.bin, install.version));
   process.exit(failed ? 1 : 0);
+}
+
+/** Our CLI on the scenario's store (harness.ts storeCli). */
+type Ar = ReturnType<typeof storeCli>['ar'];
+
+/**
+ * Rewind to `target`, the store verified, then the rewind undone: the agent's `files` must be as at the start
+ * (`before`), then as the agent left them (`after`). `what` says what the rewind undoes, for the report.
+ */
+export function checkRewindAndUndo(
+  report: Report,
+  ar: Ar,
+  target: string,
+  what: string,
+  w: { ws: string; before: Tree; after: Tree; files: readonly string[] },
+): void {
+  const rw = ar(['rewind', '--to', target, '--json']);
+  const res = rw.status === 0 ? (JSON.parse(rw.stdout) as { checkpoint: string }) : null;
+  report.check(`rewind --to ${what} undone, byte-exact on disk`, () =>
+    res ? treeDiff(w.before, tree(w.ws), w.files) : [`rewind exited ${rw.status}: ${rw.stderr.slice(0, 300)}`],
+  );
+  report.check('verify: the store is sound', () => {
+    const v = ar(['verify', '--json']);
+    return v.status === 0 ? [] : [`verify exited ${v.status}: ${v.stdout.slice(0, 300)} ${v.stderr.slice(0, 300)}`];
+  });
+  if (res) {
+    const undo = ar(['rewind', '--to', res.checkpoint, '--json']);
+    report.check('undo the rewind: every file back as the agent left it', () =>
+      undo.status === 0 ? treeDiff(w.after, tree(w.ws), w.files) : [`undo exited ${undo.status}: ${undo.stderr.slice(0, 300)}`],
+    );
+  }
 }
 
 /** Runs the session for one client and prints its compat line; resolves to the number of failed checks. */
@@ -246,21 +277,12 @@ async function session(d: ClientDriver, w: ClientWorld, report: Report): Promise
         'old-notes.txt': 'recreate',
       }),
     );
-    const rw = ar(['rewind', '--to', first.id, '--json']);
-    const res = rw.status === 0 ? (JSON.parse(rw.stdout) as { checkpoint: string }) : null;
-    report.check('rewind --to the first checkpoint: the tool edits and the shell changes undone, byte-exact on disk', () =>
-      res ? treeDiff(T0, tree(w.ws), AGENT_FILES) : [`rewind exited ${rw.status}: ${rw.stderr.slice(0, 300)}`],
-    );
-    report.check('verify: the store is sound', () => {
-      const v = ar(['verify', '--json']);
-      return v.status === 0 ? [] : [`verify exited ${v.status}: ${v.stdout.slice(0, 300)} ${v.stderr.slice(0, 300)}`];
+    checkRewindAndUndo(report, ar, first.id, 'the first checkpoint: the tool edits and the shell changes', {
+      ws: w.ws,
+      before: T0,
+      after: T2,
+      files: AGENT_FILES,
     });
-    if (res) {
-      const undo = ar(['rewind', '--to', res.checkpoint, '--json']);
-      report.check('undo the rewind: every file back as the agent left it', () =>
-        undo.status === 0 ? treeDiff(T2, tree(w.ws), AGENT_FILES) : [`undo exited ${undo.status}: ${undo.stderr.slice(0, 300)}`],
-      );
-    }
   }
   report.check("after rewind and undo the client's own files (config, our connector) are still there", () =>
     d.ownFiles.filter((f) => !fs.existsSync(path.join(w.ws, f))).map((f) => `${f} is gone`),
