@@ -158,27 +158,24 @@ function fileRewindHandlers(d: CommandDeps) {
   } satisfies Handlers;
 }
 
+/** The preview of a rewind to before a prompt (the one invoked on, else picked), of its conversation or of both. */
+function previewFromPrompt(d: CommandDeps, scope: 'conversation' | 'both'): Handler {
+  return async (arg) => {
+    const el = promptOf(arg) ?? (await pickPrompt(d));
+    if (el)
+      d.preview.show({
+        ...(el.prompt.checkpointId ? { targetId: el.prompt.checkpointId } : {}),
+        scope,
+        conversation: { session: el.session, prompt: el.prompt },
+      });
+  };
+}
+
 /** Rewinding from a prompt: the conversation, both, or its files. */
 function conversationHandlers(d: CommandDeps) {
   return {
-    [CMD.rewindConversation]: async (arg) => {
-      const el = promptOf(arg) ?? (await pickPrompt(d));
-      if (el)
-        d.preview.show({
-          ...(el.prompt.checkpointId ? { targetId: el.prompt.checkpointId } : {}),
-          scope: 'conversation',
-          conversation: { session: el.session, prompt: el.prompt },
-        });
-    },
-    [CMD.rewindBoth]: async (arg) => {
-      const el = promptOf(arg) ?? (await pickPrompt(d));
-      if (el)
-        d.preview.show({
-          ...(el.prompt.checkpointId ? { targetId: el.prompt.checkpointId } : {}),
-          scope: 'both',
-          conversation: { session: el.session, prompt: el.prompt },
-        });
-    },
+    [CMD.rewindConversation]: previewFromPrompt(d, 'conversation'),
+    [CMD.rewindBoth]: previewFromPrompt(d, 'both'),
     [CMD.rewindFilesBeforePrompt]: async (arg) => {
       const el = promptOf(arg) ?? (await pickPrompt(d));
       if (!el) return;
