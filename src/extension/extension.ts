@@ -86,8 +86,7 @@ function tellOldStore(context: vscode.ExtensionContext, oldStore: string, output
     if (pick === keepOld) {
       await context.workspaceState.update(KEEP_OLD_STORE, oldStore);
       await vscode.commands.executeCommand('workbench.action.reloadWindow');
-    } else if (pick === openSettings)
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'agentRewind.storeDirectory');
+    } else if (pick === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'agentRewind.storeDirectory');
   });
 }
 

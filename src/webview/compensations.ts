@@ -46,7 +46,12 @@ export function renderCompensations(state: ShownState, act: Actions): Section | 
         h(
           'label',
           { for: cid, class: 'comp-label' },
-          h('span', { class: 'comp-line' }, h('span', { class: 'comp-verb' }, l10n.t('Run ')), h('code', { class: 'truncate', title: cmd }, cmd)),
+          h(
+            'span',
+            { class: 'comp-line' },
+            h('span', { class: 'comp-verb' }, l10n.t('Run ')),
+            h('code', { class: 'truncate', title: cmd }, cmd),
+          ),
           h(
             'span',
             { id: `${cid}-d`, class: 'comp-desc' },

@@ -27,9 +27,17 @@ interface Rows {
 function renderFileRow(f: PreviewFile, rows: Rows): HTMLElement {
   const a = ACTION[f.action] ?? ACTION.restore;
   const tag = rows.blocked.has(f.path)
-    ? h('span', { class: 'row-tag error', title: l10n.t('Changed outside the agent: see Conflicts and warnings') }, l10n.t('changed outside'))
+    ? h(
+        'span',
+        { class: 'row-tag error', title: l10n.t('Changed outside the agent: see Conflicts and warnings') },
+        l10n.t('changed outside'),
+      )
     : rows.dirty.has(f.path)
-      ? h('span', { class: 'row-tag warning', title: l10n.t('Unsaved changes in an editor: see Conflicts and warnings') }, l10n.t('unsaved'))
+      ? h(
+          'span',
+          { class: 'row-tag warning', title: l10n.t('Unsaved changes in an editor: see Conflicts and warnings') },
+          l10n.t('unsaved'),
+        )
       : null;
   const counts = f.binary
     ? h('span', { class: 'counts' }, h('span', { class: 'binary' }, l10n.t('binary')))
@@ -73,7 +81,11 @@ export function renderFiles(state: ShownState, act: Actions): Section {
   const m = state.model;
   const rows: Rows = { blocked: new Set(m.blocked.map((p) => p.path)), dirty: new Set(m.dirty.map((p) => p.path)), act };
   const id = 'h-files';
-  const filesNote = h('p', { class: 'scope-note', hidden: true }, l10n.t('With “Conversation” chosen above, these files stay as they are now.'));
+  const filesNote = h(
+    'p',
+    { class: 'scope-note', hidden: true },
+    l10n.t('With “Conversation” chosen above, these files stay as they are now.'),
+  );
   const body: HTMLElement[] = [];
   if (m.files.length === 0) {
     body.push(
@@ -202,7 +214,9 @@ function renderSessionBar(m: PreviewModel, act: Actions): HTMLElement {
       { class: 'intro' },
       countWords(
         m.sessions.length,
-        l10n.t('1 agent session changed files after this point. The rewind undoes all of them; you can also rewind only one session’s changes.'),
+        l10n.t(
+          '1 agent session changed files after this point. The rewind undoes all of them; you can also rewind only one session’s changes.',
+        ),
         l10n.t(
           '{0} agent sessions changed files after this point. The rewind undoes all of them; you can also rewind only one session’s changes.',
           m.sessions.length,

@@ -32,7 +32,9 @@ export function renderNotUndone(state: ShownState): Section {
     low > 0 && high === 0
       ? countWords(
           low,
-          l10n.t('The agent ran 1 command Agent Rewind does not know after this point. A rewind restores files; whatever these did stays done.'),
+          l10n.t(
+            'The agent ran 1 command Agent Rewind does not know after this point. A rewind restores files; whatever these did stays done.',
+          ),
           l10n.t(
             'The agent ran {0} commands Agent Rewind does not know after this point. A rewind restores files; whatever these did stays done.',
             low,

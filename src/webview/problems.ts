@@ -161,7 +161,11 @@ export function renderProblems(state: ShownState, act: Actions): Section {
             ),
           ),
         ),
-        h('p', { class: 'intro' }, l10n.t('For information only: the content is what the agent left, so nothing is lost by rewinding them.')),
+        h(
+          'p',
+          { class: 'intro' },
+          l10n.t('For information only: the content is what the agent left, so nothing is lost by rewinding them.'),
+        ),
         problemList(touched, 'h-warnings', warningReason, null),
       ),
     );

@@ -88,7 +88,12 @@ function renderConversation(m: PreviewModel): HTMLElement {
   return h(
     'div',
     { class: 'conversation callout info', hidden: true },
-    h('div', { class: 'group-header' }, icon('comment-discussion', 'group-icon'), h('h3', { id: 'h-conversation' }, l10n.t('What the fork does'))),
+    h(
+      'div',
+      { class: 'group-header' },
+      icon('comment-discussion', 'group-icon'),
+      h('h3', { id: 'h-conversation' }, l10n.t('What the fork does')),
+    ),
     h(
       'p',
       null,
@@ -120,7 +125,9 @@ function renderConversation(m: PreviewModel): HTMLElement {
             null,
             countWords(
               keeping.length,
-              l10n.t('With “Conversation” only, 1 file keeps edits made in the dropped turns, which the new session will not remember making:'),
+              l10n.t(
+                'With “Conversation” only, 1 file keeps edits made in the dropped turns, which the new session will not remember making:',
+              ),
               l10n.t(
                 'With “Conversation” only, {0} files keep edits made in the dropped turns, which the new session will not remember making:',
                 keeping.length,

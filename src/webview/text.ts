@@ -155,12 +155,15 @@ export function decide(model: PreviewModel, scope: Scope | null, force: boolean,
   else if (restores && conv) summary.push(l10n.t('Restores {0}, forks the conversation into a new session.', fileWord));
   else if (restores && compensations > 0) summary.push(l10n.t('Restores {0}, then runs {1} in a terminal.', fileWord, commands));
   else if (restores) summary.push(l10n.t('Restores {0}.', fileWord));
-  else if (conv && compensations > 0) summary.push(l10n.t('Forks the conversation into a new session, then runs {0} in a terminal.', commands));
+  else if (conv && compensations > 0)
+    summary.push(l10n.t('Forks the conversation into a new session, then runs {0} in a terminal.', commands));
   else if (conv) summary.push(l10n.t('Forks the conversation into a new session.'));
   else if (compensations > 0) summary.push(l10n.t('Then runs {0} in a terminal.', commands));
   const recorded = model.notUndone.length;
   if (recorded > 0)
-    summary.push(countWords(recorded, l10n.t('Does not undo 1 recorded command.'), l10n.t('Does not undo {0} recorded commands.', recorded)));
+    summary.push(
+      countWords(recorded, l10n.t('Does not undo 1 recorded command.'), l10n.t('Does not undo {0} recorded commands.', recorded)),
+    );
 
   const blocked = model.blocked.length;
   const dirty = model.dirty.length;

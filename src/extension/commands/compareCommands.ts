@@ -54,7 +54,15 @@ export function pointOf(d: CommandDeps, arg: unknown): NamedPoint | undefined {
       return el.prompt.checkpointId ? { point: el.prompt.checkpointId, name: `"${oneLine(el.prompt.text, 40)}"` } : undefined;
     case 'tool': {
       const place = el.tool.id ? d.steps.place(el.tool.id) : undefined;
-      return place ? { point: place.target, name: vscode.l10n.t('before {0}', stepWords(place, (p) => d.model.relative(p))) } : undefined;
+      return place
+        ? {
+            point: place.target,
+            name: vscode.l10n.t(
+              'before {0}',
+              stepWords(place, (p) => d.model.relative(p)),
+            ),
+          }
+        : undefined;
     }
     default:
       return undefined;

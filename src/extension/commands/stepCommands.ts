@@ -97,7 +97,8 @@ export function stepHandlers(d: CommandDeps) {
   return {
     [CMD.rewindFilesBeforeStep]: async (arg: unknown) => {
       const el = arg as ToolEl | undefined;
-      const id = el?.kind === 'tool' ? el.tool.id : (await pickStep(d, vscode.l10n.t('Rewind files to just before which step?'), false))?.tool.id;
+      const id =
+        el?.kind === 'tool' ? el.tool.id : (await pickStep(d, vscode.l10n.t('Rewind files to just before which step?'), false))?.tool.id;
       if (!id) return;
       const place = d.steps.place(id);
       if (!place) {
@@ -133,7 +134,15 @@ export function stepHandlers(d: CommandDeps) {
       }
       const place = d.steps.place(el.callId);
       if (!place) return;
-      await restoreOne(d, place.target, el.change.path, vscode.l10n.t('before {0}', stepWords(place, (p) => d.model.relative(p))));
+      await restoreOne(
+        d,
+        place.target,
+        el.change.path,
+        vscode.l10n.t(
+          'before {0}',
+          stepWords(place, (p) => d.model.relative(p)),
+        ),
+      );
     },
   };
 }

@@ -112,8 +112,7 @@ export class AgentConnections {
       const files = folders.length
         ? c.files(folders[0]!.uri.fsPath).map((p) => path.relative(folders[0]!.uri.fsPath, p).split(path.sep).join('/'))
         : [];
-      const where =
-        files.length > 2 ? vscode.l10n.t('{0}/ ({1} scripts)', path.posix.dirname(files[0]!), files.length) : files.join(', ');
+      const where = files.length > 2 ? vscode.l10n.t('{0}/ ({1} scripts)', path.posix.dirname(files[0]!), files.length) : files.join(', ');
       const description = stateWords(state) || (evidence ? vscode.l10n.t('found: {0}', evidence) : vscode.l10n.t('not detected'));
       return {
         agent: c.agent,

@@ -193,7 +193,7 @@ export class TimelineModel implements vscode.Disposable {
   /** A checkpoint's label; a rewind's is computed from its target, never nested. */
   label(c: CheckpointRecord): string {
     const attempt = this.attemptTaken(c);
-        if (attempt !== undefined)
+    if (attempt !== undefined)
       return c.partial
         ? vscode.l10n.t('Before taking files from Attempt {0}', attempt)
         : vscode.l10n.t('Before switching to Attempt {0}', attempt);

@@ -121,7 +121,8 @@ export class RewindReporter {
           else this.output.error(line);
         }
         // The way back from this rewind: rewinding to the checkpoint it just took.
-        const back = meaning.action === 'undo' && attempt === undefined && undoTake === undefined ? vscode.l10n.t('Redo') : vscode.l10n.t('Undo');
+        const back =
+          meaning.action === 'undo' && attempt === undefined && undoTake === undefined ? vscode.l10n.t('Redo') : vscode.l10n.t('Undo');
         const showDetails = vscode.l10n.t('Show Details');
         const goBack = async () => {
           await this.applyAndReport(r.checkpoint.id);

@@ -130,13 +130,11 @@ export class RewindService {
       notRestorable: plan.notRestorable.map((n) => problem(n.path, n.reason)),
       // Uncertain paths stop the rewind like blocked ones, and "Rewind anyway" lets them through.
       blocked: [
-        ...plan.blocked.map((b) => problem(b.path, b.reason, b.edit ? capitalise(yourEditWords(editWords(b.edit), vscode.l10n)) + '.' : undefined)),
+        ...plan.blocked.map((b) =>
+          problem(b.path, b.reason, b.edit ? capitalise(yourEditWords(editWords(b.edit), vscode.l10n)) + '.' : undefined),
+        ),
         ...plan.uncertain.map((u) =>
-          problem(
-            u.path,
-            u.reason,
-            vscode.l10n.t('Recorded at {0}; found different at {1}.', clock(u.recorded.time), clock(u.found.time)),
-          ),
+          problem(u.path, u.reason, vscode.l10n.t('Recorded at {0}; found different at {1}.', clock(u.recorded.time), clock(u.found.time))),
         ),
       ],
       warnings: plan.warnings.map((w) =>

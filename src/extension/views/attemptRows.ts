@@ -7,7 +7,6 @@ import { oneLine } from '../../shared/text';
 import type { TurnNode } from '../model/timelineModel';
 import { agentInfo } from './agentInfo';
 
-
 /** "14:02" today, "3 Dec 14:02" on another day. */
 export function leftAt(time: number, now = Date.now()): string {
   const d = new Date(time);

@@ -92,7 +92,8 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     this.shown.delete(FILTER_KEY);
     this.byId.clear();
     void vscode.commands.executeCommand('setContext', CTX.filtered, this.filterText !== '');
-    if (this.tree) this.tree.message = this.filterText ? vscode.l10n.t('Prompts containing "{0}"', oneLine(this.filterText, 60)) : undefined;
+    if (this.tree)
+      this.tree.message = this.filterText ? vscode.l10n.t('Prompts containing "{0}"', oneLine(this.filterText, 60)) : undefined;
     this.emitter.fire(undefined);
   }
 
@@ -269,7 +270,9 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       item.description = `${countWords(prompts, vscode.l10n.t('1 prompt'), vscode.l10n.t('{0} prompts', prompts))} · ${relativeTime(newest.time)}`;
       item.iconPath = agentInfo(el.agent).icon;
       item.contextValue = 'agentRewind.sessionGroup';
-      item.tooltip = new vscode.MarkdownString().appendText(`${el.title}\n${vscode.l10n.t('Session {0}', el.session || vscode.l10n.t('(none)'))}`);
+      item.tooltip = new vscode.MarkdownString().appendText(
+        `${el.title}\n${vscode.l10n.t('Session {0}', el.session || vscode.l10n.t('(none)'))}`,
+      );
       return item;
     }
     if (el.kind === 'more') {

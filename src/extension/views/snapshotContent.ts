@@ -24,7 +24,8 @@ export class SnapshotContentProvider implements vscode.TextDocumentContentProvid
     const store = this.store();
     if (!store) return '';
     const data = store.content(hash); // verified read: a damaged blob throws and VS Code shows the error
-    for (let i = 0; i < Math.min(data.length, 8000); i++) if (data[i] === 0) return vscode.l10n.t('(binary content, {0} bytes — not shown)', data.length);
+    for (let i = 0; i < Math.min(data.length, 8000); i++)
+      if (data[i] === 0) return vscode.l10n.t('(binary content, {0} bytes — not shown)', data.length);
     return data.toString('utf8');
   }
 }
