@@ -187,7 +187,7 @@ export class TimelineModel implements vscode.Disposable {
   /** What a rewind to this checkpoint is, in words: a rewind, or the undo / redo of one. */
   meaning(checkpointId: string): RewindMeaning {
     const c = this.find(checkpointId)?.checkpoint;
-    return c ? rewindMeaning(c, this.lookups) : { action: 'rewind', point: `"${checkpointId}"` };
+    return c ? rewindMeaning(c, this.lookups, vscode.l10n) : { action: 'rewind', point: `"${checkpointId}"` };
   }
 
   /** A checkpoint's label; a rewind's is computed from its target, never nested. */
@@ -197,7 +197,7 @@ export class TimelineModel implements vscode.Disposable {
       return c.partial
         ? vscode.l10n.t('Before taking files from Attempt {0}', attempt)
         : vscode.l10n.t('Before switching to Attempt {0}', attempt);
-    return labelOfRewindCheckpoint(c, this.lookups);
+    return labelOfRewindCheckpoint(c, this.lookups, vscode.l10n);
   }
 
   /** For a rewind checkpoint whose target is an attempt's end (a switch, or with `partial` a take): that attempt. */
