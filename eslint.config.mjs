@@ -113,6 +113,52 @@ const coreLayer = (level) => {
   ]);
 };
 const UNLOCALIZED = 'A user-facing string goes through vscode.l10n.t(...) so it can be translated.';
+/**
+ * Text with a word in it: two letters running that are not a codicon's name (`$(sync~spin)`, `$(git-branch)`).
+ * Punctuation, separators (` · `) and codicons alone are not words.
+ */
+const WORDS = '/(?<![(~\\w-])[A-Za-z]{2,}/';
+/** A literal, or a template literal, whose own text (not what is put into it) has words. */
+const WORDY = [`Literal[value=${WORDS}]`, `TemplateLiteral:has(> TemplateElement[value.raw=${WORDS}])`];
+/** Every `parent > child` pair for each wordy literal as the child. */
+const wordyUnder = (parent, child = '') => WORDY.map((w) => `${parent} > ${w}${child}`).join(', ');
+/**
+ * What the extension shows besides notifications (README, Localization): a tree item's or status bar item's
+ * label / description / tooltip / text / name, the message above a tree, a webview panel's title, markdown
+ * appended to a tooltip or hover, a command's title on a row, a quick pick item's words, a modal's detail, a
+ * button of a notification, and what is posted to the preview to show.
+ */
+const EXTENSION_VISIBLE = [
+  wordyUnder('AssignmentExpression[left.property.name=/^(label|description|tooltip|text|name|message|title)$/]', '.right'),
+  wordyUnder('NewExpression[callee.property.name=/^(TreeItem|MarkdownString)$/]', ':first-child'),
+  wordyUnder('CallExpression[callee.property.name=/^(appendMarkdown|appendText)$/]'),
+  wordyUnder("CallExpression[callee.property.name='createWebviewPanel']", ':nth-child(2)'),
+  wordyUnder('Property[key.name=/^(label|description|detail|tooltip|title|placeHolder|prompt|message)$/]', '.value'),
+  wordyUnder('CallExpression[callee.property.name=/^show(Information|Warning|Error)Message$/]'),
+].join(', ');
+/**
+ * What the preview page shows: text children of h(…), the words of its widgets (button labels, icon buttons'
+ * labels, headings, badges, notes), title / aria-label attributes, text set on an element, and any literal
+ * that starts like a sentence or a label ("Rewind", "Nothing to rewind") — class names, ids, icon names and
+ * message types are lowercase.
+ */
+const WEBVIEW_VISIBLE = [
+  wordyUnder("CallExpression[callee.name='h']", ':not(:first-child)'),
+  wordyUnder("CallExpression[callee.name='button']", ':first-child'),
+  wordyUnder("CallExpression[callee.name='note']", ':not(:first-child):not(:nth-child(2))'),
+  wordyUnder('CallExpression[callee.name=/^(iconButton|truncated|badge)$/]', ':nth-child(2)'),
+  wordyUnder("CallExpression[callee.name='heading']", ':not(:first-child)'),
+  wordyUnder("Property:matches([key.name='title'], [key.value=/^(aria-label|title)$/])", '.value'),
+  wordyUnder('AssignmentExpression[left.property.name=/^(textContent|innerText|title|error|busyMessage)$/]', '.right'),
+  "Literal[value=/^[A-Z][a-z]+/]:not(CallExpression[callee.property.name='t'] > Literal):not(BinaryExpression > Literal):not(SwitchCase > Literal)",
+].join(', ');
+/** An l10n.t(…) message is a plain string literal: the exporter (npm run l10n) reads it from the source. */
+const L10N_LITERAL = {
+  selector: ["[callee.object.name='l10n']", "[callee.object.property.name='l10n']"]
+    .map((o) => `CallExpression[callee.property.name='t']${o}:not([arguments.0.type='Literal'])`)
+    .join(', '),
+  message: 'l10n.t takes its message as a string literal, with {0}, {1}… for what goes in (npm run l10n exports it).',
+};
 const NODE_BUILTINS = { regex: '^node:', message: 'The webview and the shared protocol run in a browser: no node modules.' };
 
 export default tseslint.config(
@@ -153,6 +199,13 @@ export default tseslint.config(
   { files: ['src/cli/**'], rules: layer(['extension', 'webview']) },
   { files: ['src/shared/**'], rules: layer(['core', 'recording', 'agents', 'cli', 'extension', 'webview'], [NODE_BUILTINS]) },
   { files: ['src/webview/**'], rules: layer(['core', 'recording', 'agents', 'cli', 'extension'], [NODE_BUILTINS]) },
+  // Localization (README, Localization): l10n.t messages are literals everywhere; the extension's and the
+  // preview page's visible words go through l10n.t. The CLI speaks English and is not localized.
+  { files: ['src/**'], rules: { 'no-restricted-syntax': ['error', L10N_LITERAL] } },
+  {
+    files: ['src/webview/**'],
+    rules: { 'no-restricted-syntax': ['error', L10N_LITERAL, { selector: WEBVIEW_VISIBLE, message: UNLOCALIZED }] },
+  },
   {
     files: ['src/extension/**'],
     rules: {
@@ -173,6 +226,9 @@ export default tseslint.config(
           selector: `CallExpression[callee.property.name=/^(showQuickPick|showInputBox|withProgress)$/] Property[key.name=/^(title|placeHolder|prompt)$/][value.type=/^(Literal|TemplateLiteral)$/]`,
           message: UNLOCALIZED,
         },
+        // Tree items, the status bar item, tooltips and hovers, buttons and modals, what the preview is sent.
+        { selector: EXTENSION_VISIBLE, message: UNLOCALIZED },
+        L10N_LITERAL,
       ],
     },
   },

@@ -73,16 +73,20 @@ const TOLD_OLD_STORE = 'agentRewind.toldOldStore';
 
 /** Said once per workspace and old store: the setting now names a parent, and what to do about it. */
 function tellOldStore(context: vscode.ExtensionContext, oldStore: string, output: vscode.LogOutputChannel): void {
-  const message = `agentRewind.storeDirectory (${oldStore}) is a store from an earlier version: the setting now names a parent folder, so this workspace's recordings go to a new store inside it and the old ones are not shown. Keep using the old store for this workspace, or set storeDirectory to an empty folder (and connect your agents again).`;
+  const message = vscode.l10n.t(
+    "agentRewind.storeDirectory ({0}) is a store from an earlier version: the setting now names a parent folder, so this workspace's recordings go to a new store inside it and the old ones are not shown. Keep using the old store for this workspace, or set storeDirectory to an empty folder (and connect your agents again).",
+    oldStore,
+  );
+  const keepOld = vscode.l10n.t('Keep Using the Old Store');
+  const openSettings = vscode.l10n.t('Open Settings');
   output.warn(message);
   if (context.workspaceState.get<string>(TOLD_OLD_STORE) === oldStore) return;
   void context.workspaceState.update(TOLD_OLD_STORE, oldStore);
-  void vscode.window.showInformationMessage(message, 'Keep Using the Old Store', 'Open Settings').then(async (pick) => {
-    if (pick === 'Keep Using the Old Store') {
+  void vscode.window.showInformationMessage(message, keepOld, openSettings).then(async (pick) => {
+    if (pick === keepOld) {
       await context.workspaceState.update(KEEP_OLD_STORE, oldStore);
       await vscode.commands.executeCommand('workbench.action.reloadWindow');
-    } else if (pick === 'Open Settings')
-      await vscode.commands.executeCommand('workbench.action.openSettings', 'agentRewind.storeDirectory');
+    } else if (pick === openSettings) await vscode.commands.executeCommand('workbench.action.openSettings', 'agentRewind.storeDirectory');
   });
 }
 
@@ -171,7 +175,7 @@ function offerUndoOfRecovered(rec: ReturnType<typeof recoverUnfinished>, reporte
         rec.written.length,
         rec.notWritten.length,
       ),
-      'Undo Interrupted Rewind',
+      vscode.l10n.t('Undo Interrupted Rewind'),
     )
     .then((p) => p && reporter.applyAndReport(rec.checkpoint));
 }
@@ -277,7 +281,7 @@ function onStoreDirectoryChange(context: vscode.ExtensionContext, store: Store):
       vscode.l10n.t(
         'Agent Rewind will use the new store folder after a reload. Connected agents keep recording to the old one until you connect them again.',
       ),
-      'Reload Window',
+      vscode.l10n.t('Reload Window'),
     )
     .then((p) => p && vscode.commands.executeCommand('workbench.action.reloadWindow'));
 }
@@ -311,7 +315,7 @@ function installWorkspaceListeners(
 /** Terminals started in VS Code find the store too (`agent-rewind checkpoints` just works). */
 function installTerminalEnv(context: vscode.ExtensionContext, store: Store): void {
   const env = context.environmentVariableCollection;
-  env.description = "Lets `agent-rewind` in this terminal find this workspace's recordings.";
+  env.description = vscode.l10n.t("Lets `agent-rewind` in this terminal find this workspace's recordings.");
   if (env.get(STORE_ENV)?.value !== store.dir) env.replace(STORE_ENV, store.dir);
 }
 

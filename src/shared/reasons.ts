@@ -1,6 +1,8 @@
 // The one vocabulary of reasons a rewind gives about a file: the codes in `plan --json`
 // and the words the CLI (`short`, after the path) and the preview (`long`) say for each. A new
-// reason is added here, and the compiler then asks both for its words.
+// reason is added here, and the compiler then asks both for its words. The CLI says them in English; the
+// extension and the preview pass their localizer (shared/l10n.ts).
+import { ENGLISH, type Localizer } from './l10n';
 
 /** Why a file stops a rewind (refused without --force / "Rewind anyway"). */
 export type BlockReason = 'modified-outside' | 'deleted-outside' | 'created-outside' | 'your-edit';
@@ -23,65 +25,79 @@ export interface ReasonWords {
   fix?: string;
 }
 
-export const REASONS: Record<Reason, ReasonWords> = {
-  'modified-outside': {
-    short: 'changed outside the agent since its last recorded write',
-    long: 'Changed outside the agent since its last recorded write. Rewinding would overwrite that change.',
-  },
-  'deleted-outside': {
-    short: 'deleted outside the agent since its last recorded write',
-    long: 'Deleted outside the agent since its last recorded write.',
-  },
-  'created-outside': {
-    short: 'created outside the agent after the agent had deleted it',
-    long: 'Created outside the agent after the agent had deleted it. Rewinding would overwrite it.',
-  },
-  'your-edit': {
-    short: "your own edit (not the agent's), which a rewind would overwrite",
-    long: "Your own edit, not the agent's: rewinding would overwrite it.",
-  },
-  observed: {
-    short: 'your own edits after this point will be reverted (a copy is kept in the store)',
-    long: 'Your own edits after this point will be reverted. A copy is kept in the store, and Undo puts the file back as it is now.',
-  },
-  'restored-edit': {
-    short: 'your own edit, which the rewind being undone put back, is replaced again (a copy stays in the store)',
-    long: 'Your own edit, which the rewind you are undoing put back. Undo returns the file to what that rewind found; your version stays in the store.',
-  },
-  'unrecorded-change': {
-    short: 'changed with nothing recorded around this point, so it held one of two versions here',
-    long: 'Changed while nothing was recorded around this point, so at this point it held one of two versions. Rewind anyway writes the later one; both stay in the store.',
-  },
-  touched: {
-    short: 'was touched (same content, newer time)',
-    long: 'Saved again with the same content (newer modification time). Nothing is lost.',
-  },
-  'too-large': {
-    short: 'over the size limit, so its content then or now is not in the store; left as it is',
-    long: 'Too large: it is over the size limit, so its content at this point, or as it is now, is not in the store. Left as it is.',
-    fix: 'to record such files, raise agentRewind.maxFileSizeMB, or maxFileBytes in the store config.json',
-  },
-  unreadable: {
-    short: 'could not be read (when recorded, or now); left as it is',
-    long: 'Could not be read (when it was recorded, or now), so there is no copy to restore or keep. Left as it is.',
-  },
-  special: {
-    short: 'not a regular file or symlink',
-    long: 'Not a regular file (a socket, device or similar), so there is no copy to restore.',
-  },
-  'unknown-at-target': {
-    short: 'not recorded at that checkpoint',
-    long: 'Unknown at this point: nothing was recorded for this file before this checkpoint.',
-  },
-  'outside-workspace': {
-    short: 'outside every workspace folder of this store, never written',
-    long: 'Outside the workspace: Agent Rewind only writes inside your workspace folders.',
-  },
-};
+/** The words for every reason, in `l10n`'s language. */
+export function reasonTable(l10n: Localizer = ENGLISH): Record<Reason, ReasonWords> {
+  return {
+    'modified-outside': {
+      short: l10n.t('changed outside the agent since its last recorded write'),
+      long: l10n.t('Changed outside the agent since its last recorded write. Rewinding would overwrite that change.'),
+    },
+    'deleted-outside': {
+      short: l10n.t('deleted outside the agent since its last recorded write'),
+      long: l10n.t('Deleted outside the agent since its last recorded write.'),
+    },
+    'created-outside': {
+      short: l10n.t('created outside the agent after the agent had deleted it'),
+      long: l10n.t('Created outside the agent after the agent had deleted it. Rewinding would overwrite it.'),
+    },
+    'your-edit': {
+      short: l10n.t("your own edit (not the agent's), which a rewind would overwrite"),
+      long: l10n.t("Your own edit, not the agent's: rewinding would overwrite it."),
+    },
+    observed: {
+      short: l10n.t('your own edits after this point will be reverted (a copy is kept in the store)'),
+      long: l10n.t(
+        'Your own edits after this point will be reverted. A copy is kept in the store, and Undo puts the file back as it is now.',
+      ),
+    },
+    'restored-edit': {
+      short: l10n.t('your own edit, which the rewind being undone put back, is replaced again (a copy stays in the store)'),
+      long: l10n.t(
+        'Your own edit, which the rewind you are undoing put back. Undo returns the file to what that rewind found; your version stays in the store.',
+      ),
+    },
+    'unrecorded-change': {
+      short: l10n.t('changed with nothing recorded around this point, so it held one of two versions here'),
+      long: l10n.t(
+        'Changed while nothing was recorded around this point, so at this point it held one of two versions. Rewind anyway writes the later one; both stay in the store.',
+      ),
+    },
+    touched: {
+      short: l10n.t('was touched (same content, newer time)'),
+      long: l10n.t('Saved again with the same content (newer modification time). Nothing is lost.'),
+    },
+    'too-large': {
+      short: l10n.t('over the size limit, so its content then or now is not in the store; left as it is'),
+      long: l10n.t(
+        'Too large: it is over the size limit, so its content at this point, or as it is now, is not in the store. Left as it is.',
+      ),
+      fix: l10n.t('to record such files, raise agentRewind.maxFileSizeMB, or maxFileBytes in the store config.json'),
+    },
+    unreadable: {
+      short: l10n.t('could not be read (when recorded, or now); left as it is'),
+      long: l10n.t('Could not be read (when it was recorded, or now), so there is no copy to restore or keep. Left as it is.'),
+    },
+    special: {
+      short: l10n.t('not a regular file or symlink'),
+      long: l10n.t('Not a regular file (a socket, device or similar), so there is no copy to restore.'),
+    },
+    'unknown-at-target': {
+      short: l10n.t('not recorded at that checkpoint'),
+      long: l10n.t('Unknown at this point: nothing was recorded for this file before this checkpoint.'),
+    },
+    'outside-workspace': {
+      short: l10n.t('outside every workspace folder of this store, never written'),
+      long: l10n.t('Outside the workspace: Agent Rewind only writes inside your workspace folders.'),
+    },
+  };
+}
+
+/** The CLI's words (English). */
+export const REASONS: Record<Reason, ReasonWords> = reasonTable();
 
 /** The words for a reason code, or undefined for a code this version does not know (a newer store). */
-export function reasonWords(reason: string): ReasonWords | undefined {
-  return Object.prototype.hasOwnProperty.call(REASONS, reason) ? REASONS[reason as Reason] : undefined;
+export function reasonWords(reason: string, l10n: Localizer = ENGLISH): ReasonWords | undefined {
+  return Object.prototype.hasOwnProperty.call(REASONS, reason) ? reasonTable(l10n)[reason as Reason] : undefined;
 }
 
 /** Where the user's own content came from (core/rewind/safety.ts EditOrigin, with times already formatted). */
@@ -92,25 +108,36 @@ export interface EditWords {
 }
 
 /** "your own edit, kept by the rewind at 14:54 and restored by Undo at 14:56". */
-export function yourEditWords(e: EditWords): string {
+export function yourEditWords(e: EditWords, l10n: Localizer = ENGLISH): string {
   const first =
     e.how === 'kept'
-      ? `your own edit, kept by the rewind at ${e.since}`
+      ? l10n.t('your own edit, kept by the rewind at {0}', e.since)
       : e.how === 'observed'
-        ? `your own edit, seen at ${e.since}`
-        : `changed outside the agent (found at ${e.since}, before the agent's next change)`;
+        ? l10n.t('your own edit, seen at {0}', e.since)
+        : l10n.t("changed outside the agent (found at {0}, before the agent's next change)", e.since);
   if (!e.restored) return first;
-  return `${first} and ${e.restored.undo ? 'restored by Undo' : 'put back by the rewind'} at ${e.restored.time}`;
+  return e.restored.undo
+    ? l10n.t('{0} and restored by Undo at {1}', first, e.restored.time)
+    : l10n.t('{0} and put back by the rewind at {1}', first, e.restored.time);
 }
 
 /** Words for a file a scoped rewind leaves as it is: the CLI's line (after the path) and the preview's sentence. */
-export const LEFT_ALONE: Record<LeftAloneReason, { short: (sessions: string) => string; long: string }> = {
-  'other-session': {
-    short: (sessions) => `also changed after this point by ${sessions}; rewinding one session cannot separate their edits`,
-    long: 'Another session changed these files after this point as well. Rewinding only one session’s changes cannot separate their edits, so these files are left as they are.',
-  },
-  'outside-selection': {
-    short: () => 'changed by the same call as a chosen file; rewinding only the chosen files leaves it as that call made it',
-    long: 'A call that changed a file you chose changed these files too. Rewinding only the chosen files leaves these as that call made them.',
-  },
-};
+export function leftAloneWords(l10n: Localizer = ENGLISH): Record<LeftAloneReason, { short: (sessions: string) => string; long: string }> {
+  return {
+    'other-session': {
+      short: (sessions) => l10n.t('also changed after this point by {0}; rewinding one session cannot separate their edits', sessions),
+      long: l10n.t(
+        'Another session changed these files after this point as well. Rewinding only one session’s changes cannot separate their edits, so these files are left as they are.',
+      ),
+    },
+    'outside-selection': {
+      short: () => l10n.t('changed by the same call as a chosen file; rewinding only the chosen files leaves it as that call made it'),
+      long: l10n.t(
+        'A call that changed a file you chose changed these files too. Rewinding only the chosen files leaves these as that call made them.',
+      ),
+    },
+  };
+}
+
+/** The CLI's words (English). */
+export const LEFT_ALONE = leftAloneWords();

@@ -1,4 +1,5 @@
 // Plain-text helpers every layer shares (CLI text, labels, tooltips, re-grounding context).
+import { ENGLISH, type Localizer } from './l10n';
 
 /** `s` on one line (whitespace runs become one space) and at most `max` characters, cut with `…`. */
 export function oneLine(s: string, max: number): string {
@@ -15,9 +16,13 @@ export function escapeMarkdown(s: string): string {
   return s.replace(/[\\`*_{}[\]()<>#+!|~]/g, '\\$&');
 }
 
-/** A checkpoint's one count, as every surface words it: "3 files to rewind", "1 file to rewind", "nothing to rewind". */
-export function rewindCountWords(n: number): string {
-  return n ? `${n} file${n === 1 ? '' : 's'} to rewind` : 'nothing to rewind';
+/**
+ * A checkpoint's one count, as every surface words it: "3 files to rewind", "1 file to rewind", "nothing to
+ * rewind" (the CLI in English; the extension passes vscode.l10n).
+ */
+export function rewindCountWords(n: number, l10n: Localizer = ENGLISH): string {
+  if (!n) return l10n.t('nothing to rewind');
+  return n === 1 ? l10n.t('1 file to rewind') : l10n.t('{0} files to rewind', n);
 }
 
 /**

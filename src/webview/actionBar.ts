@@ -1,14 +1,15 @@
 // Section (f), last: the sticky action bar. Rewind (its label, whether it may be pressed and why not,
 // all from text.ts's decide()) and Cancel, with one line saying what pressing Rewind does.
 import { h } from './dom';
+import { l10n } from './l10n';
 import { compKey, type Actions, type Section, type ShownState } from './state';
 import { decide, hasFiles } from './text';
 import { button } from './widgets';
 
 export function renderActionBar(state: ShownState, act: Actions): Section {
-  const rewind = button('Rewind', { key: 'rewind', onClick: () => doRewind(state, act), cls: 'primary' });
+  const rewind = button(l10n.t('Rewind'), { key: 'rewind', onClick: () => doRewind(state, act), cls: 'primary' });
   rewind.setAttribute('aria-describedby', 'action-summary action-why');
-  const cancel = button('Cancel', { key: 'cancel', secondary: true, onClick: () => act.post({ type: 'cancel' }) });
+  const cancel = button(l10n.t('Cancel'), { key: 'cancel', secondary: true, onClick: () => act.post({ type: 'cancel' }) });
   const why = h('p', { id: 'action-why', class: 'action-why' });
   const summary = h('p', { id: 'action-summary', class: 'action-summary' });
   const el = h(

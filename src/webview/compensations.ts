@@ -2,7 +2,9 @@
 // git reset --soft). Off unless checked; they run only with a file rewind, so other scopes disable them.
 import { h, truncated } from './dom';
 import { compKey, type Actions, type Section, type ShownState } from './state';
-import { hasFiles, oneLine, plural, visible } from './text';
+import { countWords } from '../shared/l10n';
+import { l10n } from './l10n';
+import { hasFiles, oneLine, visible } from './text';
 import { heading, section } from './widgets';
 
 /** The section, or null when no recorded command has a compensation. */
@@ -44,11 +46,16 @@ export function renderCompensations(state: ShownState, act: Actions): Section | 
         h(
           'label',
           { for: cid, class: 'comp-label' },
-          h('span', { class: 'comp-line' }, h('span', { class: 'comp-verb' }, 'Run '), h('code', { class: 'truncate', title: cmd }, cmd)),
+          h(
+            'span',
+            { class: 'comp-line' },
+            h('span', { class: 'comp-verb' }, l10n.t('Run ')),
+            h('code', { class: 'truncate', title: cmd }, cmd),
+          ),
           h(
             'span',
             { id: `${cid}-d`, class: 'comp-desc' },
-            'Offsets ',
+            l10n.t('Offsets '),
             h('span', { class: 'tool' }, visible(item.tool)),
             ': ',
             truncated('comp-of', oneLine(item.summary)),
@@ -60,18 +67,25 @@ export function renderCompensations(state: ShownState, act: Actions): Section | 
   const compNote = h(
     'p',
     { class: 'scope-note', hidden: true },
-    'Compensations run only with a file rewind: choose “Files” or “Both” below to run them.',
+    l10n.t('Compensations run only with a file rewind: choose “Files” or “Both” below to run them.'),
   );
   const el = section(
     'compensations',
     id,
-    heading(id, 'Compensations', offered.length, plural(offered.length, 'compensation')),
+    heading(
+      id,
+      l10n.t('Compensations'),
+      offered.length,
+      countWords(offered.length, l10n.t('1 compensation'), l10n.t('{0} compensations', offered.length)),
+    ),
     h(
       'p',
       { class: 'intro' },
-      'Commands that offset what the agent did. They are off unless you check them. Each checked command runs in a visible terminal after the files are restored, so you can watch its output.',
+      l10n.t(
+        'Commands that offset what the agent did. They are off unless you check them. Each checked command runs in a visible terminal after the files are restored, so you can watch its output.',
+      ),
       rewritesHistory
-        ? ' Note that git reset --soft rewrites your branch history: the commits leave the branch and their changes stay staged.'
+        ? l10n.t(' Note that git reset --soft rewrites your branch history: the commits leave the branch and their changes stay staged.')
         : '',
     ),
     compNote,

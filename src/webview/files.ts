@@ -2,17 +2,19 @@
 // grouped by agent session when several wrote after the target, then the paths another session also
 // changed and the files a call outside the chosen ones changed (left alone), and the files that cannot be restored.
 import type { PreviewFile, PreviewLeftAlone, PreviewModel } from '../shared/messages';
-import { LEFT_ALONE } from '../shared/reasons';
+import { countWords } from '../shared/l10n';
+import { leftAloneWords } from '../shared/reasons';
 import { h } from './dom';
 import { icon, type IconName } from './icons';
+import { l10n } from './l10n';
 import type { Actions, Section, ShownState } from './state';
-import { hasFiles, notRestorableReason, plural, sessionLabel, visible } from './text';
+import { fileCount, hasFiles, notRestorableReason, sessionLabel, visible } from './text';
 import { badge, button, diffButton, heading, note, pathLabel, problemList, section } from './widgets';
 
-const ACTION: Record<PreviewFile['action'], { icon: IconName; word: string }> = {
-  restore: { icon: 'discard', word: 'Restore' },
-  delete: { icon: 'trash', word: 'Delete' },
-  recreate: { icon: 'new-file', word: 'Recreate' },
+const ACTION: Record<PreviewFile['action'], { icon: IconName; word: () => string }> = {
+  restore: { icon: 'discard', word: () => l10n.t('Restore') },
+  delete: { icon: 'trash', word: () => l10n.t('Delete') },
+  recreate: { icon: 'new-file', word: () => l10n.t('Recreate') },
 };
 
 /** Paths the safety check stopped on, for a tag in the file list; and the actions for the diff buttons. */
@@ -25,24 +27,35 @@ interface Rows {
 function renderFileRow(f: PreviewFile, rows: Rows): HTMLElement {
   const a = ACTION[f.action] ?? ACTION.restore;
   const tag = rows.blocked.has(f.path)
-    ? h('span', { class: 'row-tag error', title: 'Changed outside the agent: see Conflicts and warnings' }, 'changed outside')
+    ? h(
+        'span',
+        { class: 'row-tag error', title: l10n.t('Changed outside the agent: see Conflicts and warnings') },
+        l10n.t('changed outside'),
+      )
     : rows.dirty.has(f.path)
-      ? h('span', { class: 'row-tag warning', title: 'Unsaved changes in an editor: see Conflicts and warnings' }, 'unsaved')
+      ? h(
+          'span',
+          { class: 'row-tag warning', title: l10n.t('Unsaved changes in an editor: see Conflicts and warnings') },
+          l10n.t('unsaved'),
+        )
       : null;
   const counts = f.binary
-    ? h('span', { class: 'counts' }, h('span', { class: 'binary' }, 'binary'))
+    ? h('span', { class: 'counts' }, h('span', { class: 'binary' }, l10n.t('binary')))
     : h(
         'span',
-        { class: 'counts', title: f.approximate ? 'Approximate line counts' : `${f.insertions} lines added, ${f.deletions} removed` },
+        {
+          class: 'counts',
+          title: f.approximate ? l10n.t('Approximate line counts') : l10n.t('{0} lines added, {1} removed', f.insertions, f.deletions),
+        },
         f.approximate ? h('span', { class: 'approx' }, '≈') : null,
-        h('span', { class: 'ins', 'aria-label': `${f.insertions} added` }, `+${f.insertions}`),
-        h('span', { class: 'del', 'aria-label': `${f.deletions} removed` }, `\u2212${f.deletions}`),
+        h('span', { class: 'ins', 'aria-label': l10n.t('{0} added', f.insertions) }, `+${f.insertions}`),
+        h('span', { class: 'del', 'aria-label': l10n.t('{0} removed', f.deletions) }, `\u2212${f.deletions}`),
       );
   return h(
     'li',
     { class: `file-row action-${f.action in ACTION ? f.action : 'restore'}` },
     icon(a.icon, 'action-icon'),
-    h('span', { class: 'action-word' }, a.word),
+    h('span', { class: 'action-word' }, a.word()),
     pathLabel(f.rel, f.path),
     tag,
     counts,
@@ -58,9 +71,9 @@ function actionCounts(files: PreviewFile[]): string {
   const c = { restore: 0, delete: 0, recreate: 0 };
   for (const f of files) c[f.action in c ? f.action : 'restore']++;
   const parts: string[] = [];
-  if (c.restore) parts.push(`${c.restore} restored`);
-  if (c.delete) parts.push(`${c.delete} deleted`);
-  if (c.recreate) parts.push(`${c.recreate} recreated`);
+  if (c.restore) parts.push(l10n.t('{0} restored', c.restore));
+  if (c.delete) parts.push(l10n.t('{0} deleted', c.delete));
+  if (c.recreate) parts.push(l10n.t('{0} recreated', c.recreate));
   return parts.join(', ');
 }
 
@@ -68,7 +81,11 @@ export function renderFiles(state: ShownState, act: Actions): Section {
   const m = state.model;
   const rows: Rows = { blocked: new Set(m.blocked.map((p) => p.path)), dirty: new Set(m.dirty.map((p) => p.path)), act };
   const id = 'h-files';
-  const filesNote = h('p', { class: 'scope-note', hidden: true }, 'With “Conversation” chosen above, these files stay as they are now.');
+  const filesNote = h(
+    'p',
+    { class: 'scope-note', hidden: true },
+    l10n.t('With “Conversation” chosen above, these files stay as they are now.'),
+  );
   const body: HTMLElement[] = [];
   if (m.files.length === 0) {
     body.push(
@@ -76,12 +93,12 @@ export function renderFiles(state: ShownState, act: Actions): Section {
         'pass',
         'quiet',
         m.onlySession !== null
-          ? `No file changed by ${sessionLabel(m.onlySession)} differs from this point.`
-          : 'No recorded file differs from this point: there is nothing to restore.',
+          ? l10n.t('No file changed by {0} differs from this point.', sessionLabel(m.onlySession))
+          : l10n.t('No recorded file differs from this point: there is nothing to restore.'),
       ),
     );
   } else {
-    body.push(h('p', { class: 'intro' }, `${plural(m.files.length, 'file')} will change: ${actionCounts(m.files)}.`));
+    body.push(h('p', { class: 'intro' }, l10n.t('{0} will change: {1}.', fileCount(m.files.length), actionCounts(m.files))));
   }
 
   if (m.sessions.length > 1) {
@@ -101,15 +118,15 @@ export function renderFiles(state: ShownState, act: Actions): Section {
             { class: 'group-header' },
             icon(s === '(rewind)' ? 'history' : 'account', 'group-icon'),
             h('h3', { id: gid, title: visible(s) }, sessionLabel(s)),
-            badge(files.length, plural(files.length, 'file')),
+            badge(files.length, fileCount(files.length)),
             h('span', { class: 'spacer' }),
             only
-              ? h('span', { class: 'chosen-label' }, 'Only this session is rewound')
-              : button(s === '(rewind)' ? 'Rewind only these changes' : 'Rewind only this session', {
+              ? h('span', { class: 'chosen-label' }, l10n.t('Only this session is rewound'))
+              : button(s === '(rewind)' ? l10n.t('Rewind only these changes') : l10n.t('Rewind only this session'), {
                   key: `session:${s}`,
                   secondary: true,
                   cls: 'small',
-                  label: `Rewind only the changes of ${sessionLabel(s)}`,
+                  label: l10n.t('Rewind only the changes of {0}', sessionLabel(s)),
                   onClick: () => act.post({ type: 'setSession', session: s }),
                 }),
           ),
@@ -118,7 +135,7 @@ export function renderFiles(state: ShownState, act: Actions): Section {
             : h(
                 'p',
                 { class: 'empty-group' },
-                m.onlySession !== null && !only ? 'Not part of this rewind.' : 'No file changed only by this session.',
+                m.onlySession !== null && !only ? l10n.t('Not part of this rewind.') : l10n.t('No file changed only by this session.'),
               ),
         ),
       );
@@ -134,7 +151,7 @@ export function renderFiles(state: ShownState, act: Actions): Section {
                 { class: 'group-header' },
                 icon(iconName, 'group-icon'),
                 h('h3', { id: gid }, title),
-                badge(files.length, plural(files.length, 'file')),
+                badge(files.length, fileCount(files.length)),
               ),
               fileList(files, gid, rows),
             ),
@@ -144,13 +161,13 @@ export function renderFiles(state: ShownState, act: Actions): Section {
       m.files.filter((f) => f.sessions.length > 1),
       'h-session-shared',
       'file',
-      'Changed by more than one session',
+      l10n.t('Changed by more than one session'),
     );
     extra(
       m.files.filter((f) => f.sessions.length === 0 || (f.sessions.length === 1 && !m.sessions.includes(f.sessions[0]!))),
       'h-session-other',
       'file',
-      'Other changes',
+      l10n.t('Other changes'),
     );
   } else if (m.files.length) {
     body.push(fileList(m.files, id, rows));
@@ -158,8 +175,8 @@ export function renderFiles(state: ShownState, act: Actions): Section {
 
   const otherSession = m.leftAlone.filter((l) => l.reason === 'other-session');
   const sameCall = m.leftAlone.filter((l) => l.reason === 'outside-selection');
-  if (otherSession.length) body.push(renderLeftAlone(otherSession, LEFT_ALONE_GROUPS['other-session']));
-  if (sameCall.length) body.push(renderLeftAlone(sameCall, LEFT_ALONE_GROUPS['outside-selection']));
+  if (otherSession.length) body.push(renderLeftAlone(otherSession, leftAloneGroups()['other-session']));
+  if (sameCall.length) body.push(renderLeftAlone(sameCall, leftAloneGroups()['outside-selection']));
   if (m.notRestorable.length) {
     body.push(
       h(
@@ -169,15 +186,15 @@ export function renderFiles(state: ShownState, act: Actions): Section {
           'div',
           { class: 'group-header' },
           icon('circle-slash', 'group-icon'),
-          h('h3', { id: 'h-not-restorable' }, 'Cannot be restored'),
-          badge(m.notRestorable.length, plural(m.notRestorable.length, 'file')),
+          h('h3', { id: 'h-not-restorable' }, l10n.t('Cannot be restored')),
+          badge(m.notRestorable.length, fileCount(m.notRestorable.length)),
         ),
-        h('p', { class: 'intro' }, 'The agent changed these too, but the rewind cannot put them back. They stay as they are now.'),
+        h('p', { class: 'intro' }, l10n.t('The agent changed these too, but the rewind cannot put them back. They stay as they are now.')),
         problemList(m.notRestorable, 'h-not-restorable', notRestorableReason, null),
       ),
     );
   }
-  const el = section('files', id, heading(id, 'Files', m.files.length, plural(m.files.length, 'file')), filesNote, ...body);
+  const el = section('files', id, heading(id, l10n.t('Files'), m.files.length, fileCount(m.files.length)), filesNote, ...body);
   return {
     el,
     update(s) {
@@ -195,17 +212,26 @@ function renderSessionBar(m: PreviewModel, act: Actions): HTMLElement {
     return h(
       'p',
       { class: 'intro' },
-      `${plural(m.sessions.length, 'agent session')} changed files after this point. The rewind undoes all of them; you can also rewind only one session’s changes.`,
+      countWords(
+        m.sessions.length,
+        l10n.t(
+          '1 agent session changed files after this point. The rewind undoes all of them; you can also rewind only one session’s changes.',
+        ),
+        l10n.t(
+          '{0} agent sessions changed files after this point. The rewind undoes all of them; you can also rewind only one session’s changes.',
+          m.sessions.length,
+        ),
+      ),
     );
   }
   return note(
     'info',
     'info',
-    h('span', null, `Only the changes of ${sessionLabel(m.onlySession)} are rewound. The other sessions’ changes are kept.`),
+    h('span', null, l10n.t('Only the changes of {0} are rewound. The other sessions’ changes are kept.', sessionLabel(m.onlySession))),
     h(
       'span',
       { class: 'note-actions' },
-      button('Rewind every session', {
+      button(l10n.t('Rewind every session'), {
         key: 'session:*',
         secondary: true,
         cls: 'small',
@@ -216,22 +242,28 @@ function renderSessionBar(m: PreviewModel, act: Actions): HTMLElement {
 }
 
 /** The two groups of files a scoped rewind leaves as they are: heading, class, and the way to take them too. */
-const LEFT_ALONE_GROUPS: Record<PreviewLeftAlone['reason'], { id: string; cls: string; title: string; wayOut: string }> = {
+interface LeftAloneGroup {
+  id: string;
+  cls: string;
+  title: string;
+  wayOut: string;
+}
+const leftAloneGroups = (): Record<PreviewLeftAlone['reason'], LeftAloneGroup> => ({
   'other-session': {
     id: 'h-conflicts',
     cls: 'conflicts',
-    title: 'Also changed by another session',
-    wayOut: 'To rewind them too, rewind every session; to take one of them from a point, use Restore This File Only on that point.',
+    title: l10n.t('Also changed by another session'),
+    wayOut: l10n.t('To rewind them too, rewind every session; to take one of them from a point, use Restore This File Only on that point.'),
   },
   'outside-selection': {
     id: 'h-left-alone-call',
     cls: 'left-alone-call',
-    title: 'Changed by the same call as a chosen file',
-    wayOut: 'To rewind them too, rewind the whole point instead of only the chosen files.',
+    title: l10n.t('Changed by the same call as a chosen file'),
+    wayOut: l10n.t('To rewind them too, rewind the whole point instead of only the chosen files.'),
   },
-};
+});
 
-function renderLeftAlone(list: PreviewLeftAlone[], g: (typeof LEFT_ALONE_GROUPS)[PreviewLeftAlone['reason']]): HTMLElement {
+function renderLeftAlone(list: PreviewLeftAlone[], g: LeftAloneGroup): HTMLElement {
   const reason = list[0]!.reason;
   return h(
     'div',
@@ -241,14 +273,14 @@ function renderLeftAlone(list: PreviewLeftAlone[], g: (typeof LEFT_ALONE_GROUPS)
       { class: 'group-header' },
       icon('warning', 'group-icon'),
       h('h3', { id: g.id }, g.title),
-      badge(list.length, plural(list.length, 'file')),
+      badge(list.length, fileCount(list.length)),
     ),
-    h('p', { class: 'intro' }, `${LEFT_ALONE[reason].long} ${g.wayOut}`),
+    h('p', { class: 'intro' }, `${leftAloneWords(l10n)[reason].long} ${g.wayOut}`),
     h(
       'ul',
       { class: 'list file-list', 'aria-labelledby': g.id },
       ...list.map((c) => {
-        const detail = c.with?.length ? `with ${c.with.map(visible).join(', ')}` : c.sessions.map(sessionLabel).join(', ');
+        const detail = c.with?.length ? l10n.t('with {0}', c.with.map(visible).join(', ')) : c.sessions.map(sessionLabel).join(', ');
         return h(
           'li',
           { class: 'file-row conflict' },

@@ -17,6 +17,7 @@ import { renderNotUndone } from './notUndone';
 import { renderProblems } from './problems';
 import { renderScope } from './scope';
 import { createState, fitChoices, isPreviewModel, isShown, restoreChoices, type Actions, type Section, type ShownState } from './state';
+import { l10n, useBundle } from './l10n';
 import { findBanners, renderStatus } from './status';
 
 interface VsCodeApi {
@@ -40,6 +41,8 @@ const SECTIONS: ((state: ShownState, act: Actions) => Section | null)[] = [
 
 function main(): void {
   const vscode = acquireVsCodeApi();
+  // The host's bundle first: every word the page says goes through it (l10n.ts).
+  useBundle(document.body.dataset.l10n);
   const app = document.getElementById('app') as HTMLElement;
   const banners = findBanners(document);
   const state = createState(vscode.getState());
@@ -99,7 +102,7 @@ function main(): void {
     switch (msg.type) {
       case 'model':
         if (!isPreviewModel(msg.model)) {
-          state.error = 'The preview received data it cannot show.';
+          state.error = l10n.t('The preview received data it cannot show.');
           renderStatus(state, banners, act);
           return;
         }
@@ -116,7 +119,7 @@ function main(): void {
         update();
         return;
       case 'error':
-        state.error = typeof msg.message === 'string' ? msg.message : 'Something went wrong.';
+        state.error = typeof msg.message === 'string' ? msg.message : l10n.t('Something went wrong.');
         state.busy = false;
         renderStatus(state, banners, act);
         update();

@@ -4,7 +4,9 @@ import type { PreviewNotUndone } from '../shared/messages';
 import { h } from './dom';
 import { icon } from './icons';
 import type { Section, ShownState } from './state';
-import { effectText, formatTime, oneLine, plural, visible } from './text';
+import { countWords } from '../shared/l10n';
+import { l10n } from './l10n';
+import { effectText, formatTime, oneLine, visible } from './text';
 import { badge, dayOf, heading, note, section } from './widgets';
 
 export function renderNotUndone(state: ShownState): Section {
@@ -15,11 +17,11 @@ export function renderNotUndone(state: ShownState): Section {
     const el = section(
       'not-undone empty',
       id,
-      heading(id, 'What will not be undone'),
+      heading(id, l10n.t('What will not be undone')),
       note(
         'pass',
         'quiet',
-        'Nothing outside your files needs undoing: no commands with effects beyond this workspace were recorded after this point.',
+        l10n.t('Nothing outside your files needs undoing: no commands with effects beyond this workspace were recorded after this point.'),
       ),
     );
     return { el };
@@ -28,8 +30,17 @@ export function renderNotUndone(state: ShownState): Section {
   const low = items.length - high;
   const intro =
     low > 0 && high === 0
-      ? `The agent ran ${plural(low, 'command')} Agent Rewind does not know after this point. A rewind restores files; whatever these did stays done.`
-      : `These ran after this point and reached outside your files. A rewind restores files; whatever these did stays done.`;
+      ? countWords(
+          low,
+          l10n.t(
+            'The agent ran 1 command Agent Rewind does not know after this point. A rewind restores files; whatever these did stays done.',
+          ),
+          l10n.t(
+            'The agent ran {0} commands Agent Rewind does not know after this point. A rewind restores files; whatever these did stays done.',
+            low,
+          ),
+        )
+      : l10n.t('These ran after this point and reached outside your files. A rewind restores files; whatever these did stays done.');
   const el = section(
     'not-undone callout warning',
     id,
@@ -37,8 +48,8 @@ export function renderNotUndone(state: ShownState): Section {
       'h2',
       { id, class: 'section-title' },
       icon(high > 0 ? 'warning' : 'question', 'title-icon'),
-      'What will not be undone',
-      badge(items.length, plural(items.length, 'command')),
+      l10n.t('What will not be undone'),
+      badge(items.length, countWords(items.length, l10n.t('1 command'), l10n.t('{0} commands', items.length))),
     ),
     h('p', { class: 'intro' }, intro),
     h('ul', { class: 'list nu-list', 'aria-labelledby': id }, ...items.map((i) => renderNotUndoneItem(i, dayOf(m.target.time)))),

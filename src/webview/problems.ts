@@ -4,7 +4,9 @@
 import { h } from './dom';
 import { icon } from './icons';
 import { blockedKey, type Actions, type Section, type ShownState } from './state';
-import { blockedReason, dirtyReason, hasFiles, plural, warningReason } from './text';
+import { countWords } from '../shared/l10n';
+import { l10n } from './l10n';
+import { blockedReason, dirtyReason, fileCount, hasFiles, warningReason } from './text';
 import { button, heading, note, pathLabel, problemList, relOf, section } from './widgets';
 
 type Model = ShownState['model'];
@@ -44,11 +46,19 @@ function forceOption(state: ShownState, act: Actions): { el: HTMLElement; box: H
     h(
       'label',
       { for: 'force', class: 'force-label' },
-      h('span', { class: 'force-title' }, 'Rewind anyway'),
+      h('span', { class: 'force-title' }, l10n.t('Rewind anyway')),
       h(
         'span',
         { id: 'force-d', class: 'force-desc' },
-        `Overwrite ${m.blocked.length === 1 ? 'this file' : 'these files'} all the same. Agent Rewind first snapshots ${m.blocked.length === 1 ? 'its' : 'their'} current content, so nothing is lost: “Undo last rewind” brings it back.`,
+        countWords(
+          m.blocked.length,
+          l10n.t(
+            'Overwrite this file all the same. Agent Rewind first snapshots its current content, so nothing is lost: “Undo last rewind” brings it back.',
+          ),
+          l10n.t(
+            'Overwrite these files all the same. Agent Rewind first snapshots their current content, so nothing is lost: “Undo last rewind” brings it back.',
+          ),
+        ),
       ),
     ),
   );
@@ -63,29 +73,33 @@ function blockedCallout(m: Model, act: Actions, force: HTMLElement): HTMLElement
       'h3',
       { id: 'h-blocked' },
       m.blocked.every((b) => b.reason.endsWith('-outside'))
-        ? `Stopped: ${plural(m.blocked.length, 'file')} changed outside the agent`
-        : `Stopped: ${plural(m.blocked.length, 'file')} with work that is not the agent's`,
+        ? l10n.t('Stopped: {0} changed outside the agent', fileCount(m.blocked.length))
+        : l10n.t("Stopped: {0} with work that is not the agent's", fileCount(m.blocked.length)),
     ),
-    'The rewind would overwrite changes made after the agent’s last write (by you, or by another tool). Saving or committing them does not lift this: they are still not the agent’s. Your ways out: tick “Rewind anyway” below — the current content is copied into the store first, and Undo puts it back — or look at each change with Open diff and pick an earlier or later point.',
+    l10n.t(
+      'The rewind would overwrite changes made after the agent’s last write (by you, or by another tool). Saving or committing them does not lift this: they are still not the agent’s. Your ways out: tick “Rewind anyway” below — the current content is copied into the store first, and Undo puts it back — or look at each change with Open diff and pick an earlier or later point.',
+    ),
     problemList(m.blocked, 'h-blocked', blockedReason, act),
     force,
   );
 }
 
 function dirtyCallout(m: Model, act: Actions): HTMLElement {
-  const saveAll = button('Save All', {
+  const saveAll = button(l10n.t('Save All'), {
     key: 'save-all',
     secondary: true,
     cls: 'small',
     iconName: 'save',
     onClick: () => act.post({ type: 'saveAll' }),
   });
-  const title = h('h3', { id: 'h-dirty' }, `${plural(m.dirty.length, 'file')} with unsaved changes`);
+  const title = h('h3', { id: 'h-dirty' }, l10n.t('{0} with unsaved changes', fileCount(m.dirty.length)));
   return callout(
     'callout warning dirty',
     'save',
     [title, h('span', { class: 'spacer' }), saveAll],
-    'These files are open in an editor with changes not saved to disk. The rewind never writes over unsaved changes, even with “Rewind anyway”. Save All writes them to disk — then they are changes outside the agent, so the rewind still needs “Rewind anyway”, which keeps a copy of what you saved (Undo brings it back). Or close them without saving, and rewind.',
+    l10n.t(
+      'These files are open in an editor with changes not saved to disk. The rewind never writes over unsaved changes, even with “Rewind anyway”. Save All writes them to disk — then they are changes outside the agent, so the rewind still needs “Rewind anyway”, which keeps a copy of what you saved (Undo brings it back). Or close them without saving, and rewind.',
+    ),
     problemList(m.dirty, 'h-dirty', dirtyReason, null),
   );
 }
@@ -94,8 +108,10 @@ function revertedCallout(reverted: Model['warnings'], act: Actions): HTMLElement
   return callout(
     'callout warning observed',
     'warning',
-    h('h3', { id: 'h-observed' }, `Your own edits in ${plural(reverted.length, 'file')} will be reverted`),
-    'You (or another tool) changed these files after this point, and the agent changed them too. The rewind puts them back as they were here; your version is kept in the store, and Undo brings the files back exactly as they are now.',
+    h('h3', { id: 'h-observed' }, l10n.t('Your own edits in {0} will be reverted', fileCount(reverted.length))),
+    l10n.t(
+      'You (or another tool) changed these files after this point, and the agent changed them too. The rewind puts them back as they were here; your version is kept in the store, and Undo brings the files back exactly as they are now.',
+    ),
     problemList(reverted, 'h-observed', warningReason, act),
   );
 }
@@ -107,9 +123,13 @@ function touchedCallout(touched: Model['warnings']): HTMLElement {
     h(
       'h3',
       { id: 'h-warnings' },
-      `${plural(touched.length, 'file')} saved again since the agent wrote ${touched.length === 1 ? 'it' : 'them'}`,
+      countWords(
+        touched.length,
+        l10n.t('1 file saved again since the agent wrote it'),
+        l10n.t('{0} files saved again since the agent wrote them', touched.length),
+      ),
     ),
-    'For information only: the content is what the agent left, so nothing is lost by rewinding them.',
+    l10n.t('For information only: the content is what the agent left, so nothing is lost by rewinding them.'),
     problemList(touched, 'h-warnings', warningReason, null),
   );
 }
@@ -118,8 +138,18 @@ function uncommittedCallout(m: Model): HTMLElement {
   return callout(
     'uncommitted',
     'git-commit',
-    h('h3', { id: 'h-uncommitted' }, `Git: ${plural(m.uncommitted.length, 'affected file')} with uncommitted changes`),
-    'Git has no copy of these changes. Agent Rewind keeps one before it rewinds (“Undo last rewind”), but you may want to commit first.',
+    h(
+      'h3',
+      { id: 'h-uncommitted' },
+      countWords(
+        m.uncommitted.length,
+        l10n.t('Git: 1 affected file with uncommitted changes'),
+        l10n.t('Git: {0} affected files with uncommitted changes', m.uncommitted.length),
+      ),
+    ),
+    l10n.t(
+      'Git has no copy of these changes. Agent Rewind keeps one before it rewinds (“Undo last rewind”), but you may want to commit first.',
+    ),
     h(
       'ul',
       { class: 'list plain-list', 'aria-labelledby': 'h-uncommitted' },
@@ -137,7 +167,7 @@ export function renderProblems(state: ShownState, act: Actions): Section {
   const problemsNote = h(
     'p',
     { class: 'scope-note', hidden: true },
-    'These matter only when files are rewound; with “Conversation” chosen above, no file is written.',
+    l10n.t('These matter only when files are rewound; with “Conversation” chosen above, no file is written.'),
   );
   const force = m.blocked.length ? forceOption(state, act) : null;
   if (force) parts.push(blockedCallout(m, act, force.el));
@@ -149,12 +179,17 @@ export function renderProblems(state: ShownState, act: Actions): Section {
   if (touched.length) parts.push(touchedCallout(touched));
   if (m.uncommitted.length) parts.push(uncommittedCallout(m));
   if (parts.length === 0) {
-    parts.push(note('pass', 'quiet', 'Nothing changed outside the agent: every affected file is as the agent left it.'));
+    parts.push(note('pass', 'quiet', l10n.t('Nothing changed outside the agent: every affected file is as the agent left it.')));
   }
   const el = section(
     'problems',
     id,
-    heading(id, 'Conflicts and warnings', count, plural(count, 'conflict or warning', 'conflicts and warnings')),
+    heading(
+      id,
+      l10n.t('Conflicts and warnings'),
+      count,
+      countWords(count, l10n.t('1 conflict or warning'), l10n.t('{0} conflicts and warnings', count)),
+    ),
     problemsNote,
     ...parts,
   );

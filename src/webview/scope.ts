@@ -4,21 +4,23 @@ import type { PreviewModel, Scope } from '../shared/messages';
 import { h } from './dom';
 import { icon } from './icons';
 import type { Actions, Section, ShownState } from './state';
-import { formatTime, hasConversation, oneLine, plural, sessionLabel, visible } from './text';
+import { countWords } from '../shared/l10n';
+import { l10n } from './l10n';
+import { fileCount, formatTime, hasConversation, oneLine, sessionLabel, shortSession, visible } from './text';
 import { dayOf, heading, pathLabel, relOf, section } from './widgets';
 
-const SCOPES: { scope: Scope; title: string; desc: (m: PreviewModel) => string }[] = [
+const SCOPES: { scope: Scope; title: () => string; desc: (m: PreviewModel) => string }[] = [
   {
     scope: 'files',
-    title: 'Files',
-    desc: (m) => `Restore ${plural(m.files.length, 'file')} to this point. The conversation goes on as it is.`,
+    title: () => l10n.t('Files'),
+    desc: (m) => l10n.t('Restore {0} to this point. The conversation goes on as it is.', fileCount(m.files.length)),
   },
   {
     scope: 'conversation',
-    title: 'Conversation',
-    desc: () => 'Fork the conversation before this point into a new session. Files stay as they are now.',
+    title: () => l10n.t('Conversation'),
+    desc: () => l10n.t('Fork the conversation before this point into a new session. Files stay as they are now.'),
   },
-  { scope: 'both', title: 'Both', desc: (m) => `Restore ${plural(m.files.length, 'file')} and fork the conversation.` },
+  { scope: 'both', title: () => l10n.t('Both'), desc: (m) => l10n.t('Restore {0} and fork the conversation.', fileCount(m.files.length)) },
 ];
 
 export function renderScope(state: ShownState, act: Actions): Section {
@@ -28,8 +30,8 @@ export function renderScope(state: ShownState, act: Actions): Section {
   const options = SCOPES.map(({ scope, title, desc }) => {
     const available = m.scope.available.includes(scope);
     const reason = reasonShown
-      ? 'Not available, for the same reason.'
-      : `Not available: ${visible(m.scope.unavailableReason || 'this agent’s conversation cannot be forked here.')}`;
+      ? l10n.t('Not available, for the same reason.')
+      : l10n.t('Not available: {0}', visible(m.scope.unavailableReason || l10n.t('this agent’s conversation cannot be forked here.')));
     if (!available) reasonShown = true;
     const rid = `scope-${scope}`;
     const radio = h('input', {
@@ -55,7 +57,7 @@ export function renderScope(state: ShownState, act: Actions): Section {
       h(
         'label',
         { for: rid, class: 'scope-label' },
-        h('span', { class: 'scope-title' }, title),
+        h('span', { class: 'scope-title' }, title()),
         h('span', { id: `${rid}-d`, class: 'scope-desc' }, available ? desc(m) : reason),
       ),
     );
@@ -64,7 +66,7 @@ export function renderScope(state: ShownState, act: Actions): Section {
   const el = section(
     'scope',
     id,
-    heading(id, 'What to rewind'),
+    heading(id, l10n.t('What to rewind')),
     h('fieldset', { class: 'scope-group', 'aria-labelledby': id }, ...options),
     conv,
   );
@@ -86,23 +88,33 @@ function renderConversation(m: PreviewModel): HTMLElement {
   return h(
     'div',
     { class: 'conversation callout info', hidden: true },
-    h('div', { class: 'group-header' }, icon('comment-discussion', 'group-icon'), h('h3', { id: 'h-conversation' }, 'What the fork does')),
+    h(
+      'div',
+      { class: 'group-header' },
+      icon('comment-discussion', 'group-icon'),
+      h('h3', { id: 'h-conversation' }, l10n.t('What the fork does')),
+    ),
     h(
       'p',
       null,
-      'A new session starts from the conversation cut before the prompt',
+      l10n.t('A new session starts from the conversation cut before the prompt'),
       c.promptTime
         ? h('span', { class: 'dim', title: visible(c.promptTime) }, ` (${formatTime(c.promptTime, dayOf(m.target.time))})`)
         : null,
       ':',
     ),
-    h('blockquote', { class: 'prompt', title: prompt }, prompt || '(empty prompt)'),
+    h('blockquote', { class: 'prompt', title: prompt }, prompt || l10n.t('(empty prompt)')),
     h(
       'p',
       null,
-      `It keeps ${plural(c.kept, 'prompt')} and drops ${c.dropped}. The original session (`,
-      h('span', { title: visible(c.session) }, sessionLabel(c.session).replace(/^Session /, '')),
-      ') is not changed; you resume the new one afterwards.',
+      countWords(
+        c.kept,
+        l10n.t('It keeps 1 prompt and drops {0}. The original session (', c.dropped),
+        l10n.t('It keeps {0} prompts and drops {1}. The original session (', c.kept, c.dropped),
+      ),
+      // The session's short id alone: "Session" is already said before it.
+      h('span', { title: visible(c.session) }, c.session && c.session !== '(rewind)' ? shortSession(c.session) : sessionLabel(c.session)),
+      l10n.t(') is not changed; you resume the new one afterwards.'),
     ),
     keeping.length
       ? h(
@@ -111,7 +123,16 @@ function renderConversation(m: PreviewModel): HTMLElement {
           h(
             'p',
             null,
-            `With “Conversation” only, ${plural(keeping.length, 'file keeps', 'files keep')} edits made in the dropped turns, which the new session will not remember making:`,
+            countWords(
+              keeping.length,
+              l10n.t(
+                'With “Conversation” only, 1 file keeps edits made in the dropped turns, which the new session will not remember making:',
+              ),
+              l10n.t(
+                'With “Conversation” only, {0} files keep edits made in the dropped turns, which the new session will not remember making:',
+                keeping.length,
+              ),
+            ),
           ),
           h('ul', { class: 'list plain-list' }, ...keeping.map((p) => h('li', { class: 'plain-row' }, pathLabel(relOf(m, p), p)))),
         )

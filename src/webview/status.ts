@@ -3,6 +3,7 @@
 // the page across renders: only their content and look change.
 import { append, clear, h } from './dom';
 import { icon } from './icons';
+import { l10n } from './l10n';
 import type { Actions, PreviewState } from './state';
 import { oneLine } from './text';
 import { button, iconButton } from './widgets';
@@ -29,7 +30,7 @@ export function renderStatus(state: PreviewState, b: Banners, act: Pick<Actions,
   clear(b.status);
   b.status.classList.toggle('visible', state.busy);
   if (state.busy)
-    append(b.status, icon('loading', 'status-icon'), h('span', null, state.busyMessage ? oneLine(state.busyMessage) : 'Working…'));
+    append(b.status, icon('loading', 'status-icon'), h('span', null, state.busyMessage ? oneLine(state.busyMessage) : l10n.t('Working…')));
   clear(b.alert);
   clear(b.alertActions);
   b.alertBanner.classList.toggle('visible', state.error !== null);
@@ -37,8 +38,8 @@ export function renderStatus(state: PreviewState, b: Banners, act: Pick<Actions,
     append(b.alert, icon('error', 'alert-icon'), h('span', { class: 'alert-message' }, oneLine(state.error)));
     append(
       b.alertActions,
-      button('Refresh', { key: 'error-refresh', secondary: true, cls: 'small', onClick: () => act.post({ type: 'refresh' }) }),
-      iconButton('close', 'Dismiss the error', 'error-dismiss', () => {
+      button(l10n.t('Refresh'), { key: 'error-refresh', secondary: true, cls: 'small', onClick: () => act.post({ type: 'refresh' }) }),
+      iconButton('close', l10n.t('Dismiss the error'), 'error-dismiss', () => {
         state.error = null;
         renderStatus(state, b, act);
       }),

@@ -1,7 +1,9 @@
 // Pure text helpers for the preview webview: no DOM, no state. Everything that turns model data
 // (untrusted agent output: paths, commands, prompt text) into the words shown to the user.
+import { countWords } from '../shared/l10n';
 import type { PreviewModel, PreviewNotUndone, Scope } from '../shared/messages';
-import { REASONS, reasonWords } from '../shared/reasons';
+import { reasonTable, reasonWords } from '../shared/reasons';
+import { l10n } from './l10n';
 
 // Characters that change how the text around them is displayed (bidi overrides and isolates,
 // marks, zero-width joiners) or are not printable at all. A path like `exe.\u202Egpj.ts` would
@@ -36,16 +38,20 @@ export function splitPath(rel: string): { name: string; folder: string } {
   return { name: trimmed.slice(i + 1), folder: trimmed.slice(0, i) };
 }
 
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+/** "1 file" / "3 files" (each form its own message). */
+export const fileCount = (n: number): string => countWords(n, l10n.t('1 file'), l10n.t('{0} files', n));
 
 /** A session id for display: short, with a readable name for the special ones. */
 export function sessionLabel(id: string): string {
-  if (id === '(rewind)') return 'Earlier rewind';
-  if (!id) return 'Unknown session';
+  if (id === '(rewind)') return l10n.t('Earlier rewind');
+  if (!id) return l10n.t('Unknown session');
+  return l10n.t('Session {0}', shortSession(id));
+}
+
+/** A session id cut short for display (`sessionLabel` without its word). */
+export function shortSession(id: string): string {
   const v = visible(id);
-  return `Session ${v.length > 12 ? v.slice(0, 8) : v}`;
+  return v.length > 12 ? v.slice(0, 8) : v;
 }
 
 /** ISO or other date text → short local time (the date too unless it is `ref`'s day); anything unparsable as it came. */
@@ -59,42 +65,47 @@ export function formatTime(time: string, ref: Date = new Date()): string {
     : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** What a checkpoint of each kind was taken before, for the header line. */
-export const CHECKPOINT_KIND: Record<string, string> = {
-  'session-start': 'at the start of the session',
-  prompt: 'before this prompt',
-  'before-tool': 'before this tool call',
-  'before-call': 'in the middle of a turn',
-  manual: 'a checkpoint you made',
-  rewind: 'before a rewind',
-};
+/** What a checkpoint of each kind was taken before, for the header line (an unknown kind: undefined). */
+export function checkpointKind(kind: string): string | undefined {
+  const words: Record<string, string> = {
+    'session-start': l10n.t('at the start of the session'),
+    prompt: l10n.t('before this prompt'),
+    'before-tool': l10n.t('before this tool call'),
+    'before-call': l10n.t('in the middle of a turn'),
+    manual: l10n.t('a checkpoint you made'),
+    rewind: l10n.t('before a rewind'),
+  };
+  return Object.prototype.hasOwnProperty.call(words, kind) ? words[kind] : undefined;
+}
 
 /** Why a file cannot be restored, in words (the shared vocabulary; an unknown code is shown as it is). */
 export function notRestorableReason(reason: string): string {
-  if (reason === 'unknown') return REASONS['unknown-at-target'].long;
-  return reasonWords(reason)?.long ?? `Cannot be restored (${visible(reason)}).`;
+  if (reason === 'unknown') return reasonTable(l10n)['unknown-at-target'].long;
+  return reasonWords(reason, l10n)?.long ?? l10n.t('Cannot be restored ({0}).', visible(reason));
 }
 
 /** Why a file stops the rewind, in words. */
 export function blockedReason(reason: string): string {
-  return reasonWords(reason)?.long ?? `Changed outside the agent (${visible(reason)}).`;
+  return reasonWords(reason, l10n)?.long ?? l10n.t('Changed outside the agent ({0}).', visible(reason));
 }
 
 export function warningReason(reason: string): string {
-  return reasonWords(reason)?.long ?? visible(reason);
+  return reasonWords(reason, l10n)?.long ?? visible(reason);
 }
 
 export function dirtyReason(reason: string): string {
-  if (!reason || reason === 'dirty' || reason === 'unsaved') return 'Unsaved changes in an editor.';
+  if (!reason || reason === 'dirty' || reason === 'unsaved') return l10n.t('Unsaved changes in an editor.');
   return visible(reason);
 }
 
 export function effectText(item: PreviewNotUndone): string {
-  if (item.severity === 'low') return 'Unknown command, may have effects outside your files';
+  if (item.severity === 'low') return l10n.t('Unknown command, may have effects outside your files');
   if (item.effect === 'compensatable') {
-    return item.compensation ? 'Not undone by the rewind; a compensating command is offered below' : 'Not undone by the rewind';
+    return item.compensation
+      ? l10n.t('Not undone by the rewind; a compensating command is offered below')
+      : l10n.t('Not undone by the rewind');
   }
-  return 'Irreversible: it reached outside your files and cannot be taken back';
+  return l10n.t('Irreversible: it reached outside your files and cannot be taken back');
 }
 
 export const hasFiles = (s: Scope): boolean => s === 'files' || s === 'both';
@@ -124,40 +135,60 @@ export interface Decision {
 export function decide(model: PreviewModel, scope: Scope | null, force: boolean, compensations: number, busy: boolean): Decision {
   const n = model.files.length;
   if (!scope) {
-    const why = model.scope.unavailableReason ? visible(model.scope.unavailableReason) : 'Nothing can be rewound here.';
-    return { label: 'Rewind', enabled: false, why, summary: '', force: false };
+    const why = model.scope.unavailableReason ? visible(model.scope.unavailableReason) : l10n.t('Nothing can be rewound here.');
+    return { label: l10n.t('Rewind'), enabled: false, why, summary: '', force: false };
   }
   const files = hasFiles(scope);
   const conv = hasConversation(scope) && model.conversation !== null;
-  const fileWord = plural(n, 'file');
+  const fileWord = fileCount(n);
   let label: string;
-  if (files && conv) label = n > 0 ? `Rewind ${fileWord} and conversation` : 'Rewind conversation';
-  else if (conv) label = 'Rewind conversation';
-  else label = n > 0 ? `Rewind ${fileWord}` : 'Nothing to rewind';
+  if (files && conv) label = n > 0 ? l10n.t('Rewind {0} and conversation', fileWord) : l10n.t('Rewind conversation');
+  else if (conv) label = l10n.t('Rewind conversation');
+  else label = n > 0 ? l10n.t('Rewind {0}', fileWord) : l10n.t('Nothing to rewind');
 
-  const parts: string[] = [];
-  if (files && n > 0) parts.push(`Restores ${fileWord}`);
-  if (conv) parts.push('forks the conversation into a new session');
-  if (compensations > 0) parts.push(`then runs ${plural(compensations, 'compensating command')} in a terminal`);
-  let summary = parts.length ? `${parts.join(', ')}.` : '';
-  summary = summary.charAt(0).toUpperCase() + summary.slice(1);
-  if (model.notUndone.length > 0) summary += ` Does not undo ${plural(model.notUndone.length, 'recorded command')}.`;
+  const summary: string[] = [];
+  const commands = countWords(compensations, l10n.t('1 compensating command'), l10n.t('{0} compensating commands', compensations));
+  const restores = files && n > 0;
+  // Each combination its own sentence: a translation orders the clauses its own way.
+  if (restores && conv && compensations > 0)
+    summary.push(l10n.t('Restores {0}, forks the conversation into a new session, then runs {1} in a terminal.', fileWord, commands));
+  else if (restores && conv) summary.push(l10n.t('Restores {0}, forks the conversation into a new session.', fileWord));
+  else if (restores && compensations > 0) summary.push(l10n.t('Restores {0}, then runs {1} in a terminal.', fileWord, commands));
+  else if (restores) summary.push(l10n.t('Restores {0}.', fileWord));
+  else if (conv && compensations > 0)
+    summary.push(l10n.t('Forks the conversation into a new session, then runs {0} in a terminal.', commands));
+  else if (conv) summary.push(l10n.t('Forks the conversation into a new session.'));
+  else if (compensations > 0) summary.push(l10n.t('Then runs {0} in a terminal.', commands));
+  const recorded = model.notUndone.length;
+  if (recorded > 0)
+    summary.push(
+      countWords(recorded, l10n.t('Does not undo 1 recorded command.'), l10n.t('Does not undo {0} recorded commands.', recorded)),
+    );
 
   const blocked = model.blocked.length;
   const dirty = model.dirty.length;
   const forcing = files && n > 0 && blocked > 0 && force;
-  if (forcing) summary += ` The current content of ${plural(blocked, 'file')} changed outside the agent is snapshotted first.`;
+  if (forcing)
+    summary.push(
+      countWords(
+        blocked,
+        l10n.t('The current content of 1 file changed outside the agent is snapshotted first.'),
+        l10n.t('The current content of {0} files changed outside the agent is snapshotted first.', blocked),
+      ),
+    );
 
   let why = '';
-  if (busy) why = 'Working…';
-  else if (files && !conv && n === 0) why = 'No file differs from this point.';
-  else if (hasConversation(scope) && model.conversation === null) why = 'There is no conversation to fork for this point.';
+  if (busy) why = l10n.t('Working…');
+  else if (files && !conv && n === 0) why = l10n.t('No file differs from this point.');
+  else if (hasConversation(scope) && model.conversation === null) why = l10n.t('There is no conversation to fork for this point.');
   else if (files && n > 0 && dirty > 0)
-    why =
-      'Stopped: some files have unsaved changes in an editor. Save All, then choose “Rewind anyway”: it keeps a copy of what you saved.';
+    why = l10n.t(
+      'Stopped: some files have unsaved changes in an editor. Save All, then choose “Rewind anyway”: it keeps a copy of what you saved.',
+    );
   else if (files && n > 0 && blocked > 0 && !force) {
-    why =
-      'Stopped: some files changed outside the agent. Look at the diffs, or choose “Rewind anyway”: it keeps a copy, and Undo brings it back.';
+    why = l10n.t(
+      'Stopped: some files changed outside the agent. Look at the diffs, or choose “Rewind anyway”: it keeps a copy, and Undo brings it back.',
+    );
   }
-  return { label, enabled: why === '', why, summary: summary.trim(), force: forcing };
+  return { label, enabled: why === '', why, summary: summary.join(' '), force: forcing };
 }

@@ -3,6 +3,7 @@
 import type { PreviewModel, PreviewProblem } from '../shared/messages';
 import { h } from './dom';
 import { icon, type IconName } from './icons';
+import { l10n } from './l10n';
 import type { Actions } from './state';
 import { splitPath, visible } from './text';
 
@@ -52,7 +53,7 @@ export function iconButton(name: IconName, label: string, key: string, onClick: 
 }
 
 export function diffButton(path: string, rel: string, act: Actions): HTMLButtonElement {
-  return iconButton('diff', `Open diff: ${visible(rel || path)}`, `diff:${path}`, () => act.post({ type: 'openDiff', path }));
+  return iconButton('diff', l10n.t('Open diff: {0}', visible(rel || path)), `diff:${path}`, () => act.post({ type: 'openDiff', path }));
 }
 
 /** A relative path as VS Code shows it: the name, then its folder dimmed; full text in the tooltip. */

@@ -118,8 +118,74 @@ test('what a notification, quick pick or progress says goes through vscode.l10n.
     "export const v = vscode.window.withProgress({ location: 15, title: 'Planning…' }, async () => 1);\n",
   ];
   for (const text of bad) assert.ok((await lint('src/extension/views/probe.ts', head + text)) > 0, text);
-  const good = "export const v = vscode.window.showInformationMessage(vscode.l10n.t('Rewound {0} files.', 3), 'Undo');\n";
+  const good = "export const v = vscode.window.showInformationMessage(vscode.l10n.t('Rewound {0} files.', 3), vscode.l10n.t('Undo'));\n";
   assert.equal(await lint('src/extension/views/probe.ts', head + good), 0);
+});
+
+/** The localization rule's errors alone (a probe's unused declarations are another rule's business). */
+async function unlocalized(file: string, text: string): Promise<number> {
+  const [r] = await eslint.lintText(text, { filePath: path.join(root, file) });
+  return r!.messages.filter((m) => m.ruleId === 'no-restricted-syntax').length;
+}
+
+test('tree items, the status bar, tooltips, buttons, modals and what the preview is sent go through vscode.l10n.t, or the lint fails', async () => {
+  const head =
+    "import * as vscode from 'vscode';\ndeclare const item: vscode.TreeItem;\ndeclare const bar: vscode.StatusBarItem;\ndeclare const n: number;\n";
+  const bad = [
+    "item.label = 'Load more';\n",
+    'item.description = `${n} not shown`;\n',
+    "item.tooltip = 'Session start';\n",
+    "export const v = new vscode.TreeItem('Attempt 1');\n",
+    'export const v = new vscode.TreeItem(`Attempt ${n}`);\n',
+    "bar.text = '$(history) prompts';\n",
+    "bar.tooltip = new vscode.MarkdownString('**Agent Rewind** — Recording');\n",
+    "bar.name = 'Agent Rewind';\n",
+    "export const v = new vscode.MarkdownString().appendMarkdown('\\n\\nResident recorder: not running');\n",
+    "export const v = vscode.window.showWarningMessage(vscode.l10n.t('Take {0}?', n), 'Take');\n",
+    "export const v = vscode.window.showWarningMessage(vscode.l10n.t('Take?'), { modal: true, detail: 'Only this file changes.' });\n",
+    "item.command = { command: 'agentRewind.loadMore', title: 'Load More' };\n",
+    "export const v = (w: vscode.Webview) => w.postMessage({ type: 'error', message: 'Planning was cancelled.' });\n",
+    "export const v = vscode.window.createWebviewPanel('agentRewind.preview', 'Rewind Preview', 1);\n",
+    // A message the exporter cannot read: not a literal.
+    'export const v = (s: string) => vscode.l10n.t(s);\n',
+  ];
+  for (const text of bad) assert.ok((await unlocalized('src/extension/views/probe.ts', head + text)) > 0, text);
+  const good = [
+    "item.label = vscode.l10n.t('Load {0} more', n);\n",
+    "item.description = `${vscode.l10n.t('{0} not shown', n)} · ${n}`;\n",
+    "bar.text = `$(${n ? 'sync~spin' : 'history'}) ${n}`;\n",
+    "export const v = new vscode.MarkdownString().appendMarkdown('\\n\\n$(warning) ');\n",
+    "item.id = 'more:files'; item.contextValue = 'agentRewind.loadMore';\n",
+    "export const v = vscode.window.createWebviewPanel('agentRewind.preview', vscode.l10n.t('Rewind Preview'), 1);\n",
+  ];
+  for (const text of good) assert.equal(await unlocalized('src/extension/views/probe.ts', head + text), 0, text);
+});
+
+test("the preview page's words go through l10n.t (its bundle comes from the extension), or the lint fails", async () => {
+  const head =
+    "import { h } from './dom';\nimport { l10n } from './l10n';\nimport { button, iconButton, note } from './widgets';\ndeclare const n: number;\ndeclare const el: HTMLElement;\nconst f = () => undefined;\n";
+  const bad = [
+    "export const v = h('p', { class: 'intro' }, 'Nothing to rewind');\n",
+    "export const v = h('span', { class: 'row-tag' }, 'unsaved');\n",
+    "export const v = h('p', null, `${n} files will change`);\n",
+    "export const v = button('Rewind', { key: 'rewind', onClick: f });\n",
+    "export const v = iconButton('refresh', 'Refresh the preview', 'refresh', f);\n",
+    "export const v = note('pass', 'quiet', 'no commands were recorded');\n",
+    "el.textContent = 'Working…';\n",
+    "export const v = h('span', { class: 'counts', title: 'Approximate line counts' });\n",
+    "export const v = h('span', { class: 'ins', 'aria-label': `${n} added` });\n",
+    "export const v = { word: 'Restore' };\n",
+    'export const v = (s: string) => l10n.t(`Rewind ${s}`);\n',
+  ];
+  for (const text of bad) assert.ok((await unlocalized('src/webview/probe.ts', head + text)) > 0, text);
+  const good = [
+    "export const v = h('p', { class: 'intro warning', id: 'h-files' }, l10n.t('Nothing to rewind'));\n",
+    "export const v = iconButton('refresh', l10n.t('Refresh the preview'), 'refresh', f);\n",
+    "export const v = note('pass', 'quiet', l10n.t('Nothing outside your files needs undoing.'));\n",
+    "export const v = h('span', { class: 'ins', 'aria-label': l10n.t('{0} added', n) }, `+${n}`);\n",
+    "document.addEventListener('keydown', (e) => { if (e.key === 'Escape') f(); });\n",
+  ];
+  for (const text of good) assert.equal(await unlocalized('src/webview/probe.ts', head + text), 0, text);
 });
 
 test('a source file over 600 lines fails the lint (a subsystem that outgrows it becomes a folder)', async () => {

@@ -25,6 +25,21 @@ test('every %key% of package.json has its text in package.nls.json, and every te
   for (const [k, v] of Object.entries(nls)) assert.ok(v.trim(), `${k} is empty`);
 });
 
+test("package.json's words are all %key% (only the product's name is written out)", () => {
+  const raw: string[] = [];
+  const WORDED =
+    /^(title|shortTitle|name|description|markdownDescription|contents|label|altText|deprecationMessage|markdownDeprecationMessage|enumDescriptions|markdownEnumDescriptions|category|contextualTitle)$/;
+  const walk = (v: unknown, at: string, key: string): void => {
+    if (typeof v === 'string') {
+      if (WORDED.test(key) && !/^%[^%]+%$/.test(v) && v !== 'Agent Rewind') raw.push(`${at} = ${v}`);
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${at}[${i}]`, key));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${at}.${k}`, k);
+  };
+  walk(manifest.contributes, 'contributes', '');
+  assert.deepEqual(raw, []);
+  assert.match(manifest.description, /^%[^%]+%$/);
+});
+
 test('the walkthrough: four steps, each with shipped markdown and links only to commands that exist', () => {
   const [walkthrough] = manifest.contributes.walkthroughs;
   assert.deepEqual(

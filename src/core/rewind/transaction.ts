@@ -14,7 +14,7 @@ import type { Store } from '../store';
 import { makePlan, type Plan, type PlanOptions } from './plan';
 import { recoverLocked, removeJournal, writeJournal } from './journal';
 import { hashOnDisk, preflight, tmpNameFor, type Write } from './writes';
-import { describeTarget, rewindCheckpointLabel, rewindLookups } from '../timeline/rewindLabels';
+import { rewindCheckpointLabel, rewindLabelBeforeCall, rewindLookups } from '../timeline/rewindLabels';
 
 export interface RewindOptions extends PlanOptions {
   force?: boolean;
@@ -113,7 +113,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       id,
       kind: 'rewind',
       label: plan.target.call
-        ? `Before rewind to ${describeTarget('before-call', plan.target.label)}`
+        ? rewindLabelBeforeCall(plan.target.label)
         : rewindCheckpointLabel(
             plan.target.checkpoint ?? {
               kind: plan.target.kind === 'before-call' ? 'before-tool' : plan.target.kind,

@@ -2,7 +2,9 @@
 // what that rewind overwrote); a rewind to an undo's checkpoint is a redo, and so on. Following the
 // chain of targets to the first point that is not a rewind gives labels that never nest
 // ("Before undo of rewind to "Add due dates"", not "Before rewind to "Before rewind to "…"").
-// Pure: the caller passes lookups over the records.
+// Pure: the caller passes lookups over the records (and a localizer: English by default, as the CLI and the
+// labels the store keeps say it; the extension passes vscode.l10n for what it shows).
+import { ENGLISH, type Localizer } from '../../shared/l10n';
 import type { CheckpointRecord, LogRecord } from '../storeFiles/records';
 import { isCall, isCheckpoint } from '../storeFiles/records';
 import { oneLine } from '../../shared/text';
@@ -24,20 +26,21 @@ export interface RewindMeaning {
 export function rewindMeaning(
   target: Pick<CheckpointRecord, 'kind' | 'label' | 'target' | 'targetCall'>,
   look: RewindLookups,
+  l10n: Localizer = ENGLISH,
 ): RewindMeaning {
   let depth = 0;
   let cur: Pick<CheckpointRecord, 'kind' | 'label' | 'target' | 'targetCall'> | undefined = target;
-  let point = 'an earlier point';
+  let point = l10n.t('an earlier point');
   // Bounded: a damaged store could, in theory, hold a cycle of targets.
   for (let guard = 0; cur && guard < 1000; guard++) {
     if (cur.kind !== 'rewind') {
-      point = describeTarget(cur.kind, cur.label);
+      point = describeTarget(cur.kind, cur.label, l10n);
       break;
     }
     depth++;
     if (cur.targetCall) {
       const call = look.call(cur.targetCall);
-      point = call ? describeTarget('before-call', `${call.tool}: ${call.summary}`) : 'just before a tool call';
+      point = call ? describeTarget('before-call', `${call.tool}: ${call.summary}`, l10n) : l10n.t('just before a tool call');
       break;
     }
     cur = cur.target ? look.checkpoint(cur.target) : undefined;
@@ -46,41 +49,48 @@ export function rewindMeaning(
 }
 
 /** A point as it completes "rewind to …". */
-export function describeTarget(kind: CheckpointRecord['kind'] | 'before-call', label: string): string {
+export function describeTarget(kind: CheckpointRecord['kind'] | 'before-call', label: string, l10n: Localizer = ENGLISH): string {
   switch (kind) {
     case 'before-tool':
     case 'before-call':
-      return `just before "${oneLine(label, 80)}"`;
+      return l10n.t('just before "{0}"', oneLine(label, 80));
     case 'session-start':
-      return label ? `"${oneLine(label, 80)}"` : 'the start of a session';
+      return label ? `"${oneLine(label, 80)}"` : l10n.t('the start of a session');
     default:
       return `"${oneLine(label, 80)}"`;
   }
 }
 
-const NOUN: Record<RewindAction, string> = { rewind: 'rewind', undo: 'undo of rewind', redo: 'redo of rewind' };
-
 /** The label of the checkpoint taken before a rewind to `target`: never nested. */
 export function rewindCheckpointLabel(
   target: Pick<CheckpointRecord, 'kind' | 'label' | 'target' | 'targetCall'>,
   look: RewindLookups,
+  l10n: Localizer = ENGLISH,
 ): string {
-  const m = rewindMeaning(target, look);
-  return `Before ${NOUN[m.action]} to ${m.point}`;
+  const m = rewindMeaning(target, look, l10n);
+  if (m.action === 'undo') return l10n.t('Before undo of rewind to {0}', m.point);
+  if (m.action === 'redo') return l10n.t('Before redo of rewind to {0}', m.point);
+  return l10n.t('Before rewind to {0}', m.point);
+}
+
+/** The label of the checkpoint taken before a rewind to just before a call (`label`: "Tool: summary"). */
+export function rewindLabelBeforeCall(label: string, l10n: Localizer = ENGLISH): string {
+  return l10n.t('Before rewind to {0}', describeTarget('before-call', label, l10n));
 }
 
 /** The label a `rewind` checkpoint shows, computed from its own target (old stores hold nested labels). */
 export function labelOfRewindCheckpoint(
   c: Pick<CheckpointRecord, 'kind' | 'label' | 'target' | 'targetCall'>,
   look: RewindLookups,
+  l10n: Localizer = ENGLISH,
 ): string {
   if (c.kind !== 'rewind') return c.label;
   if (c.targetCall) {
     const call = look.call(c.targetCall);
-    return call ? `Before rewind to ${describeTarget('before-call', `${call.tool}: ${call.summary}`)}` : c.label;
+    return call ? rewindLabelBeforeCall(`${call.tool}: ${call.summary}`, l10n) : c.label;
   }
   const t = c.target ? look.checkpoint(c.target) : undefined;
-  return t ? rewindCheckpointLabel(t, look) : c.label;
+  return t ? rewindCheckpointLabel(t, look, l10n) : c.label;
 }
 
 /** Lookups over the records, in one pass. */

@@ -3,6 +3,7 @@
 // compact) is a row of its own where it happened, never folded into a later prompt: a resume
 // hours after the prompt before it must not read as part of the next one. Pure over the
 // checkpoints, oldest first.
+import { countWords, ENGLISH, type Localizer } from '../../shared/l10n';
 import type { CheckpointRecord, Sequenced } from '../storeFiles/records';
 import { CHANGE_PHASES, latestState, stateAt, type SpanChange } from './timeline';
 import { isCheckpoint, isSnap } from '../storeFiles/records';
@@ -73,10 +74,13 @@ export interface RewindSummary {
 }
 
 /** "7 files will change: 5 restored, 2 deleted" — the preview's wording, so the two always read alike. */
-export function describeSummary(s: RewindSummary): string {
-  if (s.total === 0) return 'No recorded file differs from this point: a rewind here changes nothing';
-  const parts = [s.restore && `${s.restore} restored`, s.delete && `${s.delete} deleted`, s.recreate && `${s.recreate} recreated`].filter(
-    Boolean,
-  );
-  return `${s.total} file${s.total === 1 ? '' : 's'} will change: ${parts.join(', ')}`;
+export function describeSummary(s: RewindSummary, l10n: Localizer = ENGLISH): string {
+  if (s.total === 0) return l10n.t('No recorded file differs from this point: a rewind here changes nothing');
+  const parts = [
+    s.restore && l10n.t('{0} restored', s.restore),
+    s.delete && l10n.t('{0} deleted', s.delete),
+    s.recreate && l10n.t('{0} recreated', s.recreate),
+  ].filter(Boolean);
+  const files = countWords(s.total, l10n.t('1 file'), l10n.t('{0} files', s.total));
+  return l10n.t('{0} will change: {1}', files, parts.join(', '));
 }

@@ -20,14 +20,14 @@ import { compareHandlers } from './compareCommands';
 import type { TimelineModel } from '../model/timelineModel';
 
 /** Every diff from the tree is titled by both its sides: "greet.js (before ↔ after this turn)". */
-const diffTitle = (p: string, what: string) => `${path.basename(p)} (before ↔ after ${what})`;
+const diffTitle = (p: string, what: string) => vscode.l10n.t('{0} (before ↔ after {1})', path.basename(p), what);
 
 async function pickCheckpoint(model: TimelineModel, placeHolder: string, onlyPath?: string): Promise<string | undefined> {
   // With a file in mind: only the checkpoints a rewind of that file would change it at.
   const nodes = onlyPath ? model.checkpoints.filter((n) => model.rewindsPath(n.checkpoint.id, onlyPath)) : model.checkpoints;
   const items = (nodes.length ? nodes : model.checkpoints).map((n) => ({
     label: checkpointLabel(n, 80),
-    description: `${relativeTime(n.checkpoint.time)} · ${rewindCountWords(model.rewindSummary(n.checkpoint.id).total)}`,
+    description: `${relativeTime(n.checkpoint.time)} · ${rewindCountWords(model.rewindSummary(n.checkpoint.id).total, vscode.l10n)}`,
     // Words, not the stored kind ("before-tool", "session-start").
     detail: kindName(n.checkpoint.kind),
     id: n.checkpoint.id,
@@ -100,11 +100,11 @@ type Handlers = Partial<Record<CommandId, Handler>>;
 function fileRewindHandlers(d: CommandDeps) {
   return {
     [CMD.rewindFilesToHere]: async (arg) => {
-      const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, 'Rewind files to which checkpoint?'));
+      const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, vscode.l10n.t('Rewind files to which checkpoint?')));
       if (id) filesPreview(d, id);
     },
     [CMD.previewRewind]: async (arg) => {
-      const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, 'Preview a rewind to which checkpoint?'));
+      const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, vscode.l10n.t('Preview a rewind to which checkpoint?')));
       if (id) filesPreview(d, id);
     },
     [CMD.restoreFile]: async (arg) => {
@@ -116,8 +116,8 @@ function fileRewindHandlers(d: CommandDeps) {
         const id = await pickCheckpoint(
           d.model,
           activePath
-            ? `Restore ${d.model.relative(activePath)} to how it was at which checkpoint?`
-            : 'Restore a file to how it was at which checkpoint?',
+            ? vscode.l10n.t('Restore {0} to how it was at which checkpoint?', d.model.relative(activePath))
+            : vscode.l10n.t('Restore a file to how it was at which checkpoint?'),
           activePath,
         );
         if (!id) return;
@@ -140,7 +140,7 @@ function fileRewindHandlers(d: CommandDeps) {
         void vscode.window.showInformationMessage(vscode.l10n.t('That checkpoint is no longer recorded (it was cleaned up).'));
         return;
       }
-      await restoreOne(d, el.checkpointId, el.change.path, `at "${oneLine(cp.label, 60)}"`);
+      await restoreOne(d, el.checkpointId, el.change.path, vscode.l10n.t('at "{0}"', oneLine(cp.label, 60)));
     },
     [CMD.undoLastRewind]: async () => {
       const last = d.model.lastRewind();
@@ -148,12 +148,16 @@ function fileRewindHandlers(d: CommandDeps) {
         void vscode.window.showInformationMessage(vscode.l10n.t('There is no rewind to undo.'));
         return;
       }
+      const undoRewind = vscode.l10n.t('Undo Rewind');
       const ok = await vscode.window.showWarningMessage(
         vscode.l10n.t('Undo the last rewind ({0})?', relativeTime(last.checkpoint.time)),
-        { modal: true, detail: `${oneLine(last.label, 100)}. The files it wrote go back to what they were right before it.` },
-        'Undo Rewind',
+        {
+          modal: true,
+          detail: vscode.l10n.t('{0}. The files it wrote go back to what they were right before it.', oneLine(last.label, 100)),
+        },
+        undoRewind,
       );
-      if (ok === 'Undo Rewind') await d.reporter.applyAndReport(last.checkpoint.id);
+      if (ok === undoRewind) await d.reporter.applyAndReport(last.checkpoint.id);
     },
   } satisfies Handlers;
 }
@@ -194,13 +198,14 @@ function conversationHandlers(d: CommandDeps) {
 function checkpointHandlers(d: CommandDeps) {
   return {
     [CMD.createCheckpoint]: async () => {
+      const manual = vscode.l10n.t('Manual checkpoint');
       const label = await vscode.window.showInputBox({
         prompt: vscode.l10n.t('Name this checkpoint'),
         placeHolder: vscode.l10n.t('e.g. before trying the big refactor'),
-        value: 'Manual checkpoint',
+        value: manual,
       });
       if (label === undefined) return;
-      d.store.append([d.store.checkpointRecord({ id: newId(), kind: 'manual', label: label || 'Manual checkpoint', agent: 'user' })]);
+      d.store.append([d.store.checkpointRecord({ id: newId(), kind: 'manual', label: label || manual, agent: 'user' })]);
       d.model.reload();
     },
     [CMD.refresh]: () => d.model.reload(),
@@ -237,7 +242,7 @@ function connectHandlers(d: CommandDeps) {
         );
         return;
       }
-      for (const folder of await pickFolders('Connect Claude Code in which folder?')) {
+      for (const folder of await pickFolders(vscode.l10n.t('Connect Claude Code in which folder?'))) {
         if (refuseUnsavedConfig(claudeConfigFiles(folder.uri.fsPath), folder.uri.fsPath, 'Connect')) continue;
         const r = d.claude.connect(folder.uri.fsPath);
         // Our .github hook file would now deliver VS Code's and Copilot CLI's events a second time.
@@ -256,25 +261,32 @@ function connectHandlers(d: CommandDeps) {
                 rel,
                 r.problems.join(' and ').replace(/-/g, ' '),
               ),
-              'Open File',
+              vscode.l10n.t('Open File'),
             )
-            .then((p) => p && vscode.window.showTextDocument(vscode.Uri.file(r.file)));
+            .then((p) => (p ? vscode.window.showTextDocument(vscode.Uri.file(r.file)) : undefined));
         void vscode.window.showInformationMessage(
           r.changed
-            ? `Connected Claude Code in ${folder.name}: sessions started there from now on are recorded (hooks in ${rel}). Running sessions pick them up on their next start.`
-            : `Claude Code is already connected in ${folder.name}.`,
+            ? vscode.l10n.t(
+                'Connected Claude Code in {0}: sessions started there from now on are recorded (hooks in {1}). Running sessions pick them up on their next start.',
+                folder.name,
+                rel,
+              )
+            : vscode.l10n.t('Claude Code is already connected in {0}.', folder.name),
         );
       }
       d.updateContext();
     },
     [CMD.disconnectClaude]: async () => {
-      for (const folder of await pickFolders('Disconnect Claude Code in which folder?')) {
+      for (const folder of await pickFolders(vscode.l10n.t('Disconnect Claude Code in which folder?'))) {
         if (refuseUnsavedConfig([settingsPath(folder.uri.fsPath)], folder.uri.fsPath, 'Disconnect')) continue;
         const r = d.claude.disconnect(folder.uri.fsPath);
         void vscode.window.showInformationMessage(
           r.changed
-            ? `Disconnected Claude Code in ${folder.name}: removed Agent Rewind's hooks, kept everything else. What was recorded stays until you delete it.`
-            : `Claude Code was not connected in ${folder.name}.`,
+            ? vscode.l10n.t(
+                "Disconnected Claude Code in {0}: removed Agent Rewind's hooks, kept everything else. What was recorded stays until you delete it.",
+                folder.name,
+              )
+            : vscode.l10n.t('Claude Code was not connected in {0}.', folder.name),
         );
       }
       d.updateContext();
@@ -299,7 +311,7 @@ function storageAndDiffHandlers(d: CommandDeps) {
         'vscode.diff',
         left,
         right,
-        diffTitle(c.path, d.model.turnOf(el.checkpointId) ? 'this turn' : `"${oneLine(cp ? d.model.label(cp) : '', 30)}"`),
+        diffTitle(c.path, d.model.turnOf(el.checkpointId) ? vscode.l10n.t('this turn') : `"${oneLine(cp ? d.model.label(cp) : '', 30)}"`),
         { preview: true },
       );
     },
@@ -334,8 +346,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
         return await fn(...args);
       } catch (e) {
         const msg = (e as Error).message ?? String(e);
+        const showLog = vscode.l10n.t('Show Log');
         d.output.error(`${id} failed: ${(e as Error).stack ?? msg}`);
-        void vscode.window.showErrorMessage(vscode.l10n.t('Agent Rewind: {0}', msg), 'Show Log').then((p) => p && d.output.show(true));
+        void vscode.window.showErrorMessage(vscode.l10n.t('Agent Rewind: {0}', msg), showLog).then((p) => p && d.output.show(true));
         return undefined;
       }
     }),

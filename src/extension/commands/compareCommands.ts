@@ -3,6 +3,7 @@
 // files as themselves. Points: a checkpoint, the moment before a step, the end of an attempt, or the
 // current files. Attempts: switch to one (the usual preview and rewind to its end) or take files
 // from one (the usual safety-checked rewind of those paths, with Undo).
+import { countWords } from '../../shared/l10n';
 import * as vscode from 'vscode';
 import { type Attempt, ATTEMPT_POINT } from '../../core/timeline/attempts';
 import { NOW_POINT, recordedChanges, resolvePoint, type RecordedChange } from '../../core/timeline/compare';
@@ -23,10 +24,17 @@ export interface NamedPoint {
   name: string;
 }
 
-const CURRENT: NamedPoint = { point: NOW_POINT, name: 'Current' };
+const current = (): NamedPoint => ({ point: NOW_POINT, name: vscode.l10n.t('Current') });
 
 function attemptPoint(a: Attempt): NamedPoint {
-  return { point: `${ATTEMPT_POINT}${a.n}`, name: `Attempt ${a.n}` };
+  return { point: `${ATTEMPT_POINT}${a.n}`, name: vscode.l10n.t('Attempt {0}', a.n) };
+}
+
+/** "3 prompts · left 14:02" / "1 prompt · in progress": an attempt's row in a quick pick. */
+function attemptDescription(a: Attempt): string {
+  const n = a.prompts.length;
+  const prompts = countWords(n, vscode.l10n.t('1 prompt'), vscode.l10n.t('{0} prompts', n));
+  return `${prompts} · ${a.end ? vscode.l10n.t('left {0}', leftAt(a.end.time)) : vscode.l10n.t('in progress')}`;
 }
 
 /** The point a tree element stands for: a checkpoint row or file, an attempt, a prompt or a step of the Conversation view. */
@@ -46,7 +54,15 @@ export function pointOf(d: CommandDeps, arg: unknown): NamedPoint | undefined {
       return el.prompt.checkpointId ? { point: el.prompt.checkpointId, name: `"${oneLine(el.prompt.text, 40)}"` } : undefined;
     case 'tool': {
       const place = el.tool.id ? d.steps.place(el.tool.id) : undefined;
-      return place ? { point: place.target, name: `before ${stepWords(place, (p) => d.model.relative(p))}` } : undefined;
+      return place
+        ? {
+            point: place.target,
+            name: vscode.l10n.t(
+              'before {0}',
+              stepWords(place, (p) => d.model.relative(p)),
+            ),
+          }
+        : undefined;
     }
     default:
       return undefined;
@@ -57,18 +73,18 @@ export function pointOf(d: CommandDeps, arg: unknown): NamedPoint | undefined {
 async function pickPoint(d: CommandDeps, placeHolder: string, except?: string): Promise<NamedPoint | undefined> {
   const { attempts } = d.model.attempts;
   type Item = vscode.QuickPickItem & { p?: NamedPoint };
-  const items: Item[] = [{ label: 'Attempts', kind: vscode.QuickPickItemKind.Separator }];
+  const items: Item[] = [{ label: vscode.l10n.t('Attempts'), kind: vscode.QuickPickItemKind.Separator }];
   for (const a of [...attempts].reverse()) {
     const first = a.prompts[a.prompts.length - 1];
     items.push({
-      label: `$(git-branch) Attempt ${a.n}`,
-      description: `${a.prompts.length} prompt${a.prompts.length === 1 ? '' : 's'} · ${a.end ? `left ${leftAt(a.end.time)}` : 'in progress'}`,
+      label: `$(git-branch) ${vscode.l10n.t('Attempt {0}', a.n)}`,
+      description: attemptDescription(a),
       ...(first ? { detail: oneLine(first.label, 100) } : {}),
       p: attemptPoint(a),
     });
   }
-  items.push({ label: '$(file) Current files', description: 'what is on disk now', p: CURRENT });
-  items.push({ label: 'Checkpoints', kind: vscode.QuickPickItemKind.Separator });
+  items.push({ label: `$(file) ${vscode.l10n.t('Current files')}`, description: vscode.l10n.t('what is on disk now'), p: current() });
+  items.push({ label: vscode.l10n.t('Checkpoints'), kind: vscode.QuickPickItemKind.Separator });
   for (const n of d.model.checkpoints)
     items.push({
       label: checkpointLabel(n, 80),
@@ -107,7 +123,7 @@ export async function openComparison(d: CommandDeps, from: NamedPoint, to: Named
     return [];
   }
   const pairs = changePairs(changes, from, to);
-  await vscode.commands.executeCommand('vscode.changes', `${from.name} ↔ ${to.name}`, pairs);
+  await vscode.commands.executeCommand('vscode.changes', vscode.l10n.t('{0} ↔ {1}', from.name, to.name), pairs);
   return pairs;
 }
 
@@ -131,8 +147,8 @@ async function leftAttempt(d: CommandDeps, arg: unknown, placeHolder: string): P
   }
   const pick = await vscode.window.showQuickPick(
     left.map((a) => ({
-      label: `Attempt ${a.n}`,
-      description: `${a.prompts.length} prompt${a.prompts.length === 1 ? '' : 's'} · left ${leftAt(a.end!.time)}`,
+      label: vscode.l10n.t('Attempt {0}', a.n),
+      description: attemptDescription(a),
       detail: a.prompts[a.prompts.length - 1] ? oneLine(a.prompts[a.prompts.length - 1]!.label, 100) : undefined,
       a,
     })),
@@ -144,23 +160,23 @@ async function leftAttempt(d: CommandDeps, arg: unknown, placeHolder: string): P
 export function compareHandlers(d: CommandDeps) {
   return {
     [CMD.compareWithCurrent]: async (arg: unknown) => {
-      const from = pointOf(d, arg) ?? (await pickPoint(d, 'Compare which point with the current files?', NOW_POINT));
-      if (from) return openComparison(d, from, CURRENT);
+      const from = pointOf(d, arg) ?? (await pickPoint(d, vscode.l10n.t('Compare which point with the current files?'), NOW_POINT));
+      if (from) return openComparison(d, from, current());
       return undefined;
     },
     [CMD.compareWith]: async (arg: unknown) => {
-      const from = pointOf(d, arg) ?? (await pickPoint(d, 'Compare from which point?'));
+      const from = pointOf(d, arg) ?? (await pickPoint(d, vscode.l10n.t('Compare from which point?')));
       if (!from) return undefined;
-      const to = await pickPoint(d, `Compare ${from.name} with…`, from.point);
+      const to = await pickPoint(d, vscode.l10n.t('Compare {0} with…', from.name), from.point);
       return to ? openComparison(d, from, to) : undefined;
     },
     [CMD.switchToAttempt]: async (arg: unknown) => {
-      const a = await leftAttempt(d, arg, 'Switch to which attempt?');
+      const a = await leftAttempt(d, arg, vscode.l10n.t('Switch to which attempt?'));
       // The usual preview of a rewind to its end: the same safety check, scope and Undo as any rewind.
       if (a?.end) d.preview.show({ targetId: a.end.id, scope: 'files' });
     },
     [CMD.takeFromAttempt]: async (arg: unknown) => {
-      const a = await leftAttempt(d, arg, 'Take files from which attempt?');
+      const a = await leftAttempt(d, arg, vscode.l10n.t('Take files from which attempt?'));
       if (!a?.end) return;
       const records = d.model.all;
       const tree = d.model.attempts;
@@ -174,7 +190,7 @@ export function compareHandlers(d: CommandDeps) {
         return;
       }
       const picks = await vscode.window.showQuickPick(
-        changes.map((c) => ({ label: d.model.relative(c.path), description: WORDS[c.change], path: c.path })),
+        changes.map((c) => ({ label: d.model.relative(c.path), description: takeWords(c.change), path: c.path })),
         {
           placeHolder: vscode.l10n.t('Take which files from Attempt {0}? (each one as it was when the attempt was left)', a.n),
           canPickMany: true,
@@ -183,23 +199,30 @@ export function compareHandlers(d: CommandDeps) {
       if (!picks?.length) return;
       const paths = picks.map((p) => p.path);
       const names = paths.length === 1 ? d.model.relative(paths[0]!) : vscode.l10n.t('{0} files', paths.length);
+      const take = vscode.l10n.t('Take');
       const ok = await vscode.window.showWarningMessage(
         vscode.l10n.t('Take {0} from Attempt {1}?', names, a.n),
         {
           modal: true,
-          detail: `Only ${paths.length === 1 ? 'this file changes' : 'these files change'}; the current attempt goes on. Undo brings the current content back.`,
+          detail:
+            paths.length === 1
+              ? vscode.l10n.t('Only this file changes; the current attempt goes on. Undo brings the current content back.')
+              : vscode.l10n.t('Only these files change; the current attempt goes on. Undo brings the current content back.'),
         },
-        'Take',
+        take,
       );
-      if (ok === 'Take') await d.reporter.applyAndReport(a.end.id, { paths });
+      if (ok === take) await d.reporter.applyAndReport(a.end.id, { paths });
     },
   };
 }
 
 /** What taking a file from the attempt does to it, in words (the change from the current files to the attempt's). */
-const WORDS: Record<RecordedChange['change'], string> = {
-  added: 'recreated: the attempt has it, the current files do not',
-  deleted: 'deleted: the attempt did not have it',
-  modified: "the attempt's version",
-  mode: "the attempt's executable bit",
-};
+function takeWords(change: RecordedChange['change']): string {
+  const words: Record<RecordedChange['change'], string> = {
+    added: vscode.l10n.t('recreated: the attempt has it, the current files do not'),
+    deleted: vscode.l10n.t('deleted: the attempt did not have it'),
+    modified: vscode.l10n.t("the attempt's version"),
+    mode: vscode.l10n.t("the attempt's executable bit"),
+  };
+  return words[change];
+}

@@ -20,7 +20,7 @@ type StepFileEl = Extract<ConvElement, { kind: 'stepFile' }>;
 /** "step 2 of 3 (Write src/a.ts)": how the UI names the moment just before a call. */
 export function stepWords(p: StepPlace, relative: (p: string) => string): string {
   const summary = path.isAbsolute(p.summary) ? relative(p.summary) : p.summary;
-  return `step ${p.step} of ${p.of} (${p.tool} ${oneLine(summary, 60)})`;
+  return vscode.l10n.t('step {0} of {1} ({2})', p.step, p.of, `${p.tool} ${oneLine(summary, 60)}`);
 }
 
 /**
@@ -41,15 +41,23 @@ export async function restoreOne(d: CommandDeps, target: string, file: string, w
     return;
   }
   const f = plan.files[0]!;
+  const restore = vscode.l10n.t('Restore');
   const ok = await vscode.window.showWarningMessage(
     vscode.l10n.t('Restore {0} to how it was {1}?', d.model.relative(file), where),
     {
       modal: true,
-      detail: `${f.action === 'delete' ? 'The file did not exist then: it will be deleted.' : f.action === 'recreate' ? 'The file will be recreated.' : `+${f.insertions} −${f.deletions} lines.`} Only this file changes; Undo brings it back.`,
+      detail: vscode.l10n.t(
+        '{0} Only this file changes; Undo brings it back.',
+        f.action === 'delete'
+          ? vscode.l10n.t('The file did not exist then: it will be deleted.')
+          : f.action === 'recreate'
+            ? vscode.l10n.t('The file will be recreated.')
+            : vscode.l10n.t('+{0} −{1} lines.', f.insertions, f.deletions),
+      ),
     },
-    'Restore',
+    restore,
   );
-  if (ok === 'Restore') await d.reporter.applyAndReport(target, { paths: [file] });
+  if (ok === restore) await d.reporter.applyAndReport(target, { paths: [file] });
 }
 
 interface StepPick {
@@ -79,7 +87,7 @@ async function pickStep(d: CommandDeps, placeHolder: string, withFiles: boolean)
   }
   const items = all.reverse().map((s) => ({
     label: `${s.tool.name}: ${oneLine(path.isAbsolute(s.tool.summary) ? d.model.relative(s.tool.summary) : s.tool.summary, 70)}`,
-    description: `step ${s.place.step} of ${s.place.of} · ${relativeTime(s.prompt.time)} · ${oneLine(s.prompt.text, 40)}`,
+    description: `${vscode.l10n.t('step {0} of {1}', s.place.step, s.place.of)} · ${relativeTime(s.prompt.time)} · ${oneLine(s.prompt.text, 40)}`,
     pick: s,
   }));
   return (await vscode.window.showQuickPick(items, { placeHolder, matchOnDescription: true }))?.pick;
@@ -89,7 +97,8 @@ export function stepHandlers(d: CommandDeps) {
   return {
     [CMD.rewindFilesBeforeStep]: async (arg: unknown) => {
       const el = arg as ToolEl | undefined;
-      const id = el?.kind === 'tool' ? el.tool.id : (await pickStep(d, 'Rewind files to just before which step?', false))?.tool.id;
+      const id =
+        el?.kind === 'tool' ? el.tool.id : (await pickStep(d, vscode.l10n.t('Rewind files to just before which step?'), false))?.tool.id;
       if (!id) return;
       const place = d.steps.place(id);
       if (!place) {
@@ -108,7 +117,7 @@ export function stepHandlers(d: CommandDeps) {
     [CMD.restoreFileBeforeStep]: async (arg: unknown) => {
       let el = arg as StepFileEl | undefined;
       if (el?.kind !== 'stepFile') {
-        const step = await pickStep(d, 'Restore a file to how it was before which step?', true);
+        const step = await pickStep(d, vscode.l10n.t('Restore a file to how it was before which step?'), true);
         if (!step) return;
         const changes = d.steps.changes(step.tool.id);
         const change =
@@ -125,7 +134,15 @@ export function stepHandlers(d: CommandDeps) {
       }
       const place = d.steps.place(el.callId);
       if (!place) return;
-      await restoreOne(d, place.target, el.change.path, `before ${stepWords(place, (p) => d.model.relative(p))}`);
+      await restoreOne(
+        d,
+        place.target,
+        el.change.path,
+        vscode.l10n.t(
+          'before {0}',
+          stepWords(place, (p) => d.model.relative(p)),
+        ),
+      );
     },
   };
 }

@@ -1,6 +1,7 @@
 // Storage usage, clean-up (retention + sweep, with progress) and purge. The store holds copies of
 // source files and conversations: users must be able to see it and delete it. Counting and
 // clean-up read every blob: they run in the plan worker (on the host only if it is unusable).
+import { countWords } from '../../shared/l10n';
 import * as vscode from 'vscode';
 import { gc, storeBytes } from '../../core/upkeep/gc';
 import { storageUse, type StorageUse } from '../../core/upkeep/storageUse';
@@ -79,29 +80,31 @@ export class StorageCommands {
     const n = this.model.checkpoints.length;
     const biggest = u.sessions[0];
     const gb = this.settings().maxStorageGB;
+    const showBySession = vscode.l10n.t('Show by Session and Age');
+    const cleanUpNow = vscode.l10n.t('Clean Up Now');
+    const revealFolder = vscode.l10n.t('Reveal Folder');
+    const deleteEverything = vscode.l10n.t('Delete Everything…');
     const pick = await vscode.window.showInformationMessage(
       vscode.l10n.t(
-        'Agent Rewind stores {0} for this workspace: {1} checkpoint{2} in {3} session{4}{5}; {6} is older than 7 days. Clean-up removes checkpoints older than {7} days{8}.',
+        'Agent Rewind stores {0} for this workspace: {1} in {2}{3}; {4} is older than 7 days. Clean-up removes checkpoints older than {5} days{6}.',
         formatBytes(u.totalBytes),
-        n,
-        n === 1 ? '' : 's',
-        u.sessions.length,
-        u.sessions.length === 1 ? '' : 's',
-        biggest ? ` (the largest: ${formatBytes(biggest.bytes)})` : '',
+        checkpointCount(n),
+        countWords(u.sessions.length, vscode.l10n.t('1 session'), vscode.l10n.t('{0} sessions', u.sessions.length)),
+        biggest ? vscode.l10n.t(' (the largest: {0})', formatBytes(biggest.bytes)) : '',
         formatBytes(u.byAge.slice(2).reduce((t, a) => t + a.bytes, 0)),
         this.retentionDays(),
-        gb > 0 ? ` and the oldest beyond ${gb} GB` : '',
+        gb > 0 ? vscode.l10n.t(' and the oldest beyond {0} GB', gb) : '',
       ),
-      'Show by Session and Age',
-      'Clean Up Now',
-      'Reveal Folder',
-      'Delete Everything…',
+      showBySession,
+      cleanUpNow,
+      revealFolder,
+      deleteEverything,
     );
-    if (pick === 'Show by Session and Age') this.output.show(true);
-    else if (pick === 'Clean Up Now') await this.cleanUp();
-    else if (pick === 'Reveal Folder')
+    if (pick === showBySession) this.output.show(true);
+    else if (pick === cleanUpNow) await this.cleanUp();
+    else if (pick === revealFolder)
       await vscode.env.openExternal(vscode.Uri.file(this.store.dir)).then(undefined, () => vscode.env.clipboard.writeText(this.store.dir));
-    else if (pick === 'Delete Everything…') await this.deleteAll();
+    else if (pick === deleteEverything) await this.deleteAll();
   }
 
   async cleanUp(silent = false): Promise<void> {
@@ -111,7 +114,7 @@ export class StorageCommands {
     }
     const days = this.retentionDays();
     await this.busy.run(
-      'cleaning up',
+      vscode.l10n.t('cleaning up'),
       async () =>
         await vscode.window.withProgress(
           {
@@ -128,17 +131,15 @@ export class StorageCommands {
             if (!silent) {
               void vscode.window.showInformationMessage(
                 vscode.l10n.t(
-                  'Freed {0}: removed {1} checkpoint{2} (older than {3} days{4}) and {5} unused file version{6}. {7} left{8}.',
+                  'Freed {0}: removed {1} (older than {2} days{3}) and {4}. {5} left{6}.',
                   formatBytes(r.bytesFreed),
-                  r.droppedCheckpoints,
-                  r.droppedCheckpoints === 1 ? '' : 's',
+                  checkpointCount(r.droppedCheckpoints),
                   days,
-                  r.sizeLimit ? `, or the oldest beyond ${gb} GB` : '',
-                  r.blobsFreed,
-                  r.blobsFreed === 1 ? '' : 's',
+                  r.sizeLimit ? vscode.l10n.t(', or the oldest beyond {0} GB', gb) : '',
+                  countWords(r.blobsFreed, vscode.l10n.t('1 unused file version'), vscode.l10n.t('{0} unused file versions', r.blobsFreed)),
                   formatBytes(r.bytesLeft),
                   r.sizeLimit && !r.sizeLimit.fits
-                    ? `, still over ${gb} GB: the latest checkpoint and the undo of the last rewind are never removed`
+                    ? vscode.l10n.t(', still over {0} GB: the latest checkpoint and the undo of the last rewind are never removed', gb)
                     : '',
                 ),
               );
@@ -151,16 +152,21 @@ export class StorageCommands {
   async deleteAll(): Promise<void> {
     if (this.nothingYet()) return;
     const bytes = storeBytes(this.store);
+    const deleteEverything = vscode.l10n.t('Delete Everything');
     const ok = await vscode.window.showWarningMessage(
-      vscode.l10n.t(`Delete everything Agent Rewind recorded for this workspace?`),
+      vscode.l10n.t('Delete everything Agent Rewind recorded for this workspace?'),
       {
         modal: true,
-        detail: `${this.model.checkpoints.length} checkpoints and ${formatBytes(bytes)} of file copies and session logs will be deleted. Your files are not touched. Rewinding to any earlier point will no longer be possible. Connected agents keep recording from now on.`,
+        detail: vscode.l10n.t(
+          '{0} checkpoints and {1} of file copies and session logs will be deleted. Your files are not touched. Rewinding to any earlier point will no longer be possible. Connected agents keep recording from now on.',
+          this.model.checkpoints.length,
+          formatBytes(bytes),
+        ),
       },
-      'Delete Everything',
+      deleteEverything,
     );
-    if (ok !== 'Delete Everything') return;
-    await this.busy.run('deleting recordings', () => {
+    if (ok !== deleteEverything) return;
+    await this.busy.run(vscode.l10n.t('deleting recordings'), () => {
       const release = acquireStoreLock(this.store.dir, 'purge');
       try {
         const releaseWriters = acquireCompactionLock(this.store.dir);
@@ -179,3 +185,6 @@ export class StorageCommands {
     });
   }
 }
+
+/** "1 checkpoint" / "3 checkpoints". */
+const checkpointCount = (n: number): string => countWords(n, vscode.l10n.t('1 checkpoint'), vscode.l10n.t('{0} checkpoints', n));

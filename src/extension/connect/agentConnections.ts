@@ -24,17 +24,18 @@ export function refuseUnsavedConfig(files: readonly string[], folder: string, ve
   const unsaved = dirtyAmong(files);
   if (!unsaved.length) return false;
   const names = unsaved.map((f) => path.relative(folder, f).split(path.sep).join('/')).join(', ');
+  const command = verb === 'Connect' ? vscode.l10n.t('Connect') : vscode.l10n.t('Disconnect');
   void vscode.window.showWarningMessage(
     unsaved.length === 1
       ? vscode.l10n.t(
           "{0} has unsaved changes in an editor. Save or close it, then {1} again: {1} writes Agent Rewind's hooks into that file. Nothing was changed.",
           names,
-          verb,
+          command,
         )
       : vscode.l10n.t(
           "{0} have unsaved changes in an editor. Save or close them, then {1} again: {1} writes Agent Rewind's hooks into those files. Nothing was changed.",
           names,
-          verb,
+          command,
         ),
   );
   return true;
@@ -44,11 +45,12 @@ interface AgentPick extends vscode.QuickPickItem {
   agent: AgentId;
 }
 
-const STATE_WORDS: Record<AgentConnectionState, string> = {
-  connected: 'connected',
-  outdated: 'connected (an older hook: connecting refreshes it)',
-  disconnected: '',
-};
+/** An agent's connection in the quick pick ('' when disconnected). */
+function stateWords(state: AgentConnectionState): string {
+  if (state === 'connected') return vscode.l10n.t('connected');
+  if (state === 'outdated') return vscode.l10n.t('connected (an older hook: connecting refreshes it)');
+  return '';
+}
 
 export class AgentConnections {
   constructor(
@@ -105,18 +107,18 @@ export class AgentConnections {
           : 'disconnected';
       const evidence =
         c.agent === this.host
-          ? `this editor (${vscode.env.appName})`
+          ? vscode.l10n.t('this editor ({0})', vscode.env.appName)
           : (folders.map((f) => c.detect(f.uri.fsPath, this.env, this.home)).find((e) => e !== null) ?? null);
       const files = folders.length
         ? c.files(folders[0]!.uri.fsPath).map((p) => path.relative(folders[0]!.uri.fsPath, p).split(path.sep).join('/'))
         : [];
-      const where = files.length > 2 ? `${path.posix.dirname(files[0]!)}/ (${files.length} scripts)` : files.join(', ');
-      const description = STATE_WORDS[state] || (evidence ? `found: ${evidence}` : 'not detected');
+      const where = files.length > 2 ? vscode.l10n.t('{0}/ ({1} scripts)', path.posix.dirname(files[0]!), files.length) : files.join(', ');
+      const description = stateWords(state) || (evidence ? vscode.l10n.t('found: {0}', evidence) : vscode.l10n.t('not detected'));
       return {
         agent: c.agent,
         label: `$(${agentInfo(c.agent).codicon}) ${c.displayName}`,
         description,
-        detail: forDisconnect ? `removes Agent Rewind's hooks from ${where}` : `writes ${where}`,
+        detail: forDisconnect ? vscode.l10n.t("removes Agent Rewind's hooks from {0}", where) : vscode.l10n.t('writes {0}', where),
         picked: forDisconnect ? state !== 'disconnected' : state !== 'disconnected' || evidence !== null,
       };
     });
@@ -130,9 +132,11 @@ export class AgentConnections {
     }
     const picked = await vscode.window.showQuickPick(items, {
       canPickMany: true,
-      title: forDisconnect ? 'Disconnect Agents' : 'Connect Agents',
+      title: forDisconnect ? vscode.l10n.t('Disconnect Agents') : vscode.l10n.t('Connect Agents'),
       // Short enough for the quick pick's box (a longer one is cut and shown in a hover instead).
-      placeHolder: forDisconnect ? 'Agents to stop recording (only our hook entries go)' : 'Agents to record (detected ones are selected)',
+      placeHolder: forDisconnect
+        ? vscode.l10n.t('Agents to stop recording (only our hook entries go)')
+        : vscode.l10n.t('Agents to record (detected ones are selected)'),
       matchOnDescription: true,
       ignoreFocusOut: true,
     });
@@ -147,7 +151,7 @@ export class AgentConnections {
       );
       return;
     }
-    const folders = await pickFolders('Connect agents in which folder?');
+    const folders = await pickFolders(vscode.l10n.t('Connect agents in which folder?'));
     if (!folders.length) return;
     const chosen = agents ?? (await this.pickAgents(folders, false));
     if (!chosen?.length) return;
@@ -160,7 +164,7 @@ export class AgentConnections {
   }
 
   async disconnectCommand(agents?: AgentId[]): Promise<void> {
-    const folders = await pickFolders('Disconnect agents in which folder?');
+    const folders = await pickFolders(vscode.l10n.t('Disconnect agents in which folder?'));
     if (!folders.length) return;
     const chosen = agents ?? (await this.pickAgents(folders, true));
     if (!chosen?.length) return;
@@ -197,16 +201,26 @@ export class AgentConnections {
     if (changed.length)
       parts.push(
         verb === 'Connected'
-          ? `Connected ${names(changed)} in ${folder.name}: sessions started there from now on are recorded.`
-          : `Disconnected ${names(changed)} in ${folder.name}: removed Agent Rewind's hooks, kept everything else. What was recorded stays until you delete it.`,
+          ? vscode.l10n.t('Connected {0} in {1}: sessions started there from now on are recorded.', names(changed), folder.name)
+          : vscode.l10n.t(
+              "Disconnected {0} in {1}: removed Agent Rewind's hooks, kept everything else. What was recorded stays until you delete it.",
+              names(changed),
+              folder.name,
+            ),
       );
-    if (same.length) parts.push(`${names(same)}: ${verb === 'Connected' ? 'already connected' : 'not connected'}, nothing changed.`);
+    if (same.length)
+      parts.push(
+        verb === 'Connected'
+          ? vscode.l10n.t('{0}: already connected, nothing changed.', names(same))
+          : vscode.l10n.t('{0}: not connected, nothing changed.', names(same)),
+      );
     const notes = out.flatMap((o) => o.notes);
     const message = [...parts, ...notes].join(' ');
+    const showLog = vscode.l10n.t('Show Log');
     if (failed.length)
       void vscode.window
-        .showWarningMessage(`${failed.map((o) => `${o.displayName}: ${o.error}`).join(' ')} ${message}`.trim(), 'Show Log')
+        .showWarningMessage(`${failed.map((o) => `${o.displayName}: ${o.error}`).join(' ')} ${message}`.trim(), showLog)
         .then((p) => p && this.output.show(true));
-    else void vscode.window.showInformationMessage(message, 'Show Log').then((p) => p && this.output.show(true));
+    else void vscode.window.showInformationMessage(message, showLog).then((p) => p && this.output.show(true));
   }
 }

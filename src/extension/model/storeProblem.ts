@@ -6,18 +6,20 @@ import { moveStoreAside } from '../../core/storeFiles/workspaceStore';
 import { CMD, type CommandId, CTX, VIEW } from '../commandIds';
 
 export function showStoreUnusable(dir: string, error: Error, output: vscode.LogOutputChannel): vscode.Disposable[] {
-  const message = `Agent Rewind cannot use this workspace's store (${dir}): ${error.message}`;
+  const message = vscode.l10n.t("Agent Rewind cannot use this workspace's store ({0}): {1}", dir, error.message);
+  const revealFolder = vscode.l10n.t('Reveal Folder');
+  const moveAsideAndStart = vscode.l10n.t('Move Aside and Start Fresh');
   output.error(message);
   const item = vscode.window.createStatusBarItem('agentRewind.status', vscode.StatusBarAlignment.Left, 10);
-  item.name = 'Agent Rewind';
-  item.text = '$(error) Agent Rewind: store unusable';
+  item.name = vscode.l10n.t('Agent Rewind');
+  item.text = `$(error) ${vscode.l10n.t('Agent Rewind: store unusable')}`;
   item.tooltip = message; // plain text: the error may quote file content
   item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
-  item.command = { command: `${VIEW.files}.focus`, title: 'Show Agent Rewind' };
+  item.command = { command: `${VIEW.files}.focus`, title: vscode.l10n.t('Show Agent Rewind') };
   item.show();
   void vscode.commands.executeCommand('setContext', CTX.storeUnusable, true);
-  void vscode.window.showErrorMessage(message, 'Reveal Folder', 'Move Aside and Start Fresh').then((pick) => {
-    if (pick === 'Reveal Folder') void vscode.commands.executeCommand(CMD.revealStoreFolder);
+  void vscode.window.showErrorMessage(message, revealFolder, moveAsideAndStart).then((pick) => {
+    if (pick === revealFolder) void vscode.commands.executeCommand(CMD.revealStoreFolder);
     else if (pick) void vscode.commands.executeCommand(CMD.moveStoreAside);
   });
 
@@ -30,11 +32,14 @@ export function showStoreUnusable(dir: string, error: Error, output: vscode.LogO
       vscode.l10n.t('Move the damaged store aside and start with an empty one?'),
       {
         modal: true,
-        detail: `${dir} is renamed to ${dir}.damaged-<time> (nothing is deleted). Earlier recordings stay there but cannot be rewound to from VS Code.`,
+        detail: vscode.l10n.t(
+          '{0} is renamed to {0}.damaged-<time> (nothing is deleted). Earlier recordings stay there but cannot be rewound to from VS Code.',
+          dir,
+        ),
       },
-      'Move Aside and Start Fresh',
+      moveAsideAndStart,
     );
-    if (ok !== 'Move Aside and Start Fresh') return;
+    if (ok !== moveAsideAndStart) return;
     const moved = moveStoreAside(dir);
     output.info(`Moved the unusable store to ${moved}.`);
     await vscode.commands.executeCommand('workbench.action.reloadWindow');
@@ -43,7 +48,7 @@ export function showStoreUnusable(dir: string, error: Error, output: vscode.LogO
   const registered = (Object.values(CMD) as CommandId[]).map((id) =>
     vscode.commands.registerCommand(
       id,
-      handlers[id] ?? (() => vscode.window.showErrorMessage(message, 'Reveal Folder').then((p) => p && reveal())),
+      handlers[id] ?? (() => vscode.window.showErrorMessage(message, revealFolder).then((p) => (p ? reveal() : undefined))),
     ),
   );
   return [item, ...registered];

@@ -187,14 +187,17 @@ export class TimelineModel implements vscode.Disposable {
   /** What a rewind to this checkpoint is, in words: a rewind, or the undo / redo of one. */
   meaning(checkpointId: string): RewindMeaning {
     const c = this.find(checkpointId)?.checkpoint;
-    return c ? rewindMeaning(c, this.lookups) : { action: 'rewind', point: `"${checkpointId}"` };
+    return c ? rewindMeaning(c, this.lookups, vscode.l10n) : { action: 'rewind', point: `"${checkpointId}"` };
   }
 
   /** A checkpoint's label; a rewind's is computed from its target, never nested. */
   label(c: CheckpointRecord): string {
     const attempt = this.attemptTaken(c);
-    if (attempt !== undefined) return c.partial ? `Before taking files from Attempt ${attempt}` : `Before switching to Attempt ${attempt}`;
-    return labelOfRewindCheckpoint(c, this.lookups);
+    if (attempt !== undefined)
+      return c.partial
+        ? vscode.l10n.t('Before taking files from Attempt {0}', attempt)
+        : vscode.l10n.t('Before switching to Attempt {0}', attempt);
+    return labelOfRewindCheckpoint(c, this.lookups, vscode.l10n);
   }
 
   /** For a rewind checkpoint whose target is an attempt's end (a switch, or with `partial` a take): that attempt. */

@@ -3,6 +3,7 @@
 // plain node. The page never receives model data as markup; the script renders it with DOM APIs.
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
+import { ENGLISH, type Localizer } from '../../shared/l10n';
 
 type UriLike = vscode.Uri | string;
 
@@ -20,6 +21,15 @@ export interface PreviewHtmlOptions {
   codiconUri?: UriLike;
   /** For tests only; by default a fresh nonce from crypto.randomBytes. */
   nonce?: string;
+  /** The shell's own words (`vscode.l10n`; English by default). */
+  l10n?: Localizer;
+  /**
+   * `vscode.l10n.bundle`, handed to the page (data-l10n) so it says its words in the same language;
+   * undefined in English.
+   */
+  bundle?: Readonly<Record<string, string>>;
+  /** The page's language (`vscode.env.language`) when there is a bundle. */
+  language?: string;
 }
 
 export function makeNonce(): string {
@@ -62,22 +72,25 @@ export function previewHtml(opts: PreviewHtmlOptions): string {
   const csp = contentSecurityPolicy(opts.cspSource, nonce);
   const url = (u: UriLike) => escapeAttr(String(u));
   const codicons = opts.codiconUri !== undefined;
+  const l10n = opts.l10n ?? ENGLISH;
+  const lang = opts.bundle && opts.language ? opts.language : 'en';
+  const bundle = opts.bundle ? ` data-l10n="${escapeAttr(JSON.stringify(opts.bundle))}"` : '';
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeAttr(lang)}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeAttr(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 ${codicons ? `<link rel="stylesheet" href="${url(opts.codiconUri!)}" data-codicons>\n` : ''}<link rel="stylesheet" href="${url(opts.styleUri)}">
-<title>Rewind preview</title>
+<title>${escapeAttr(l10n.t('Rewind preview'))}</title>
 </head>
-<body>
-<noscript><div class="noscript">The rewind preview needs scripts, which are turned off in this view. Nothing has been changed. Close this tab and use the Agent Rewind commands instead.</div></noscript>
+<body${bundle}>
+<noscript><div class="noscript">${escapeAttr(l10n.t('The rewind preview needs scripts, which are turned off in this view. Nothing has been changed. Close this tab and use the Agent Rewind commands instead.'))}</div></noscript>
 <div class="banners">
 <div id="status" class="status" role="status" aria-live="polite" aria-atomic="true"></div>
 <div id="alert-banner" class="alert-banner"><div id="alert" class="alert" role="alert" aria-atomic="true"></div><div id="alert-actions" class="alert-actions"></div></div>
 </div>
-<main id="app" class="app" aria-busy="true"><p class="loading">Preparing the preview…</p></main>
+<main id="app" class="app" aria-busy="true"><p class="loading">${escapeAttr(l10n.t('Preparing the preview…'))}</p></main>
 <script nonce="${escapeAttr(nonce)}" src="${url(opts.scriptUri)}"></script>
 </body>
 </html>

@@ -28,8 +28,10 @@ const PROGRESS_AFTER_MS = 300;
  * before a prompt; cut mid-turn, before the assistant message that made the call, it would leave a
  * turn without its end (and the results of that message's other calls), which cannot be resumed.
  */
-export const STEP_CONVERSATION_REASON =
-  'this point is in the middle of a turn. A conversation can be rewound only to before a prompt; use “Rewind Conversation to Before This Prompt” on the prompt for that.';
+export const stepConversationReason = (): string =>
+  vscode.l10n.t(
+    'this point is in the middle of a turn. A conversation can be rewound only to before a prompt; use “Rewind Conversation to Before This Prompt” on the prompt for that.',
+  );
 
 export interface PreviewRequest {
   /** The file checkpoint (absent for a conversation-only rewind with no checkpoint). */
@@ -72,7 +74,7 @@ export class PreviewPanel implements vscode.Disposable {
     this.lastModel = undefined;
     if (!this.panel) {
       const roots = [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')];
-      this.panel = vscode.window.createWebviewPanel('agentRewind.preview', 'Rewind Preview', vscode.ViewColumn.Active, {
+      this.panel = vscode.window.createWebviewPanel('agentRewind.preview', vscode.l10n.t('Rewind Preview'), vscode.ViewColumn.Active, {
         enableScripts: true,
         localResourceRoots: roots,
         retainContextWhenHidden: false,
@@ -84,6 +86,9 @@ export class PreviewPanel implements vscode.Disposable {
         scriptUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'preview.js')).toString(),
         styleUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'preview.css')).toString(),
         codiconUri: w.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', 'codicon.css')).toString(),
+        l10n: vscode.l10n,
+        bundle: vscode.l10n.bundle,
+        language: vscode.env.language,
       });
       this.panel.onDidDispose(
         () => {
@@ -139,15 +144,15 @@ export class PreviewPanel implements vscode.Disposable {
     let unavailableReason: string | undefined;
     let conv: PreviewModel['conversation'] = null;
     const step = !!req.targetId?.startsWith(BEFORE_CALL);
-    if (step) unavailableReason = STEP_CONVERSATION_REASON;
+    if (step) unavailableReason = stepConversationReason();
     else if (req.conversation && this.conversation) {
       const d = this.conversation.describe(req.conversation);
       if (d && 'unavailable' in d) unavailableReason = d.unavailable;
       else conv = d;
     } else
       unavailableReason = req.conversation
-        ? 'Conversation rewind is not available for this agent.'
-        : 'Open the preview from a prompt in the Conversation view to rewind the conversation too.';
+        ? vscode.l10n.t('Conversation rewind is not available for this agent.')
+        : vscode.l10n.t('Open the preview from a prompt in the Conversation view to rewind the conversation too.');
     if (req.targetId) available.push('files');
     if (conv && !step) available.push('conversation');
     if (conv && !step && req.targetId) available.push('both');
@@ -232,7 +237,9 @@ export class PreviewPanel implements vscode.Disposable {
       } catch (e) {
         if (gen !== this.generation) return; // superseded: the newer build answers
         const message =
-          e instanceof WorkerCancelled ? 'Planning was cancelled. Press Refresh to plan this rewind again.' : (e as Error).message;
+          e instanceof WorkerCancelled
+            ? vscode.l10n.t('Planning was cancelled. Press Refresh to plan this rewind again.')
+            : (e as Error).message;
         this.reply(gen, { type: 'error', message });
       }
     })();
@@ -284,7 +291,7 @@ export class PreviewPanel implements vscode.Disposable {
   private async openDiff(p: string): Promise<void> {
     const change = this.plan?.changes.find((c) => c.path === p);
     if (!change || !this.plan) return;
-    const label = `${path.basename(p)} (now ↔ after rewind)`;
+    const label = vscode.l10n.t('{0} (now ↔ after rewind)', path.basename(p));
     const left = change.from.hash === null && !change.from.skipped ? snapshotUri(p, null, 'now') : vscode.Uri.file(p);
     await vscode.commands.executeCommand('vscode.diff', left, snapshotUri(p, change.to.hash, this.plan.target.id), label, {
       preview: true,
@@ -297,10 +304,10 @@ export class PreviewPanel implements vscode.Disposable {
     if (!req) return;
     if (scope !== 'files' && req.targetId?.startsWith(BEFORE_CALL)) {
       // The page disables these choices; a message that asks anyway is refused out loud, never ignored.
-      this.send({ type: 'error', message: `The conversation cannot be rewound here: ${STEP_CONVERSATION_REASON}` });
+      this.send({ type: 'error', message: vscode.l10n.t('The conversation cannot be rewound here: {0}', stepConversationReason()) });
       return;
     }
-    this.send({ type: 'busy', busy: true, message: 'Rewinding…' });
+    this.send({ type: 'busy', busy: true, message: vscode.l10n.t('Rewinding…') });
     try {
       const files = scope !== 'conversation' && req.targetId;
       if (files) {
@@ -308,7 +315,10 @@ export class PreviewPanel implements vscode.Disposable {
         if (dirty.length) {
           this.send({
             type: 'error',
-            message: `${dirty.length} affected file(s) have unsaved changes in an editor. Save them (Save All) or close them without saving, then rewind.`,
+            message: vscode.l10n.t(
+              '{0} affected file(s) have unsaved changes in an editor. Save them (Save All) or close them without saving, then rewind.',
+              dirty.length,
+            ),
           });
           return;
         }

@@ -75,15 +75,20 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
   describe(t: ConversationTarget): ReturnType<ConversationRewinder['describe']> {
     const { session, prompt } = t;
     const notForAgent = conversationUnavailableText(session.agent);
-    if (notForAgent) return { unavailable: `${notForAgent} Files can still be rewound.` };
+    if (notForAgent) return { unavailable: vscode.l10n.t('{0} Files can still be rewound.', notForAgent) };
     if (!session.transcript || !prompt.uuid)
       return {
-        unavailable: `This session has no ${agentCapabilities(session.agent).displayName} transcript Agent Rewind can read, so its conversation cannot be forked.`,
+        unavailable: vscode.l10n.t(
+          'This session has no {0} transcript Agent Rewind can read, so its conversation cannot be forked.',
+          agentCapabilities(session.agent).displayName,
+        ),
       };
     const index = session.prompts.indexOf(prompt);
     if (index <= 0)
       return {
-        unavailable: 'This is the first prompt of the session: a conversation cut before it would be empty. Start a new session instead.',
+        unavailable: vscode.l10n.t(
+          'This is the first prompt of the session: a conversation cut before it would be empty. Start a new session instead.',
+        ),
       };
     // Files changed after the prompt that a conversation-only rewind leaves as they are.
     let filesKeepingEdits: string[] = [];
@@ -100,9 +105,9 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
   }
 
   async fork(t: ConversationTarget, filesRewound: boolean): Promise<void> {
-    if (!t.session.transcript || !t.prompt.uuid) throw new Error('This session has no transcript to fork.');
+    if (!t.session.transcript || !t.prompt.uuid) throw new Error(vscode.l10n.t('This session has no transcript to fork.'));
     const forker = TRANSCRIPT_FORKERS[t.session.agent as AgentId];
-    if (!forker) throw new Error(conversationUnavailableText(t.session.agent) ?? 'This agent has no transcript forker.');
+    if (!forker) throw new Error(conversationUnavailableText(t.session.agent) ?? vscode.l10n.t('This agent has no transcript forker.'));
     const fork = forkConversation(this.store, { transcript: t.session.transcript }, t.prompt.uuid, forker);
     const cwd = t.session.cwd ?? fork.lineage.cwd;
     const command = fork.resume ?? `claude --resume ${fork.session}`;
@@ -113,14 +118,24 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
       `Conversation fork of session ${t.session.id} before "${oneLine(t.prompt.text, 80)}": new session ${fork.session}, transcript ${fork.transcript}${filesRewound ? ', files rewound too' : ''}. Resume: ${command}${cwd ? ` (in ${cwd})` : ''}`,
     );
     this.onForked();
-    const what = filesRewound ? 'Files and conversation rewound' : 'Conversation rewound; your files are unchanged';
+    const what = filesRewound
+      ? vscode.l10n.t('Files and conversation rewound')
+      : vscode.l10n.t('Conversation rewound; your files are unchanged');
+    const copyCommand = vscode.l10n.t('Copy Command');
     if (!resolved) {
       // A terminal would only print "command not found": say where we looked and what to run instead.
       const exe = command.trim().split(/\s+/)[0];
       this.output?.warn(`\`${exe}\` is not on the terminal's PATH: ${searched || '(empty)'}`);
       const notice = {
-        text: `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". To resume it, \`${exe}\` must be installed: it is not on the terminal's PATH (the Agent Rewind output lists where it was looked for). Install ${installWords(t.session.agent)}, then run: ${command}`,
-        actions: ['Copy Command'],
+        text: vscode.l10n.t(
+          '{0}: a new session starts before "{1}". To resume it, `{2}` must be installed: it is not on the terminal\'s PATH (the Agent Rewind output lists where it was looked for). Install {3}, then run: {4}',
+          what,
+          oneLine(t.prompt.text, 50),
+          exe ?? '',
+          installWords(t.session.agent),
+          command,
+        ),
+        actions: [copyCommand],
       };
       this.lastResume = { agent: t.session.agent, fork, cwd, command, resolved, notice };
       void vscode.window.showWarningMessage(notice.text, ...notice.actions).then((pick) => {
@@ -128,15 +143,20 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
       });
       return;
     }
+    const resumeInTerminal = vscode.l10n.t('Resume in Terminal');
     const notice = {
-      text: `${what}: a new session starts before "${oneLine(t.prompt.text, 50)}". Resume it to continue from there; the agent is told what changed.`,
-      actions: ['Resume in Terminal', 'Copy Command'],
+      text: vscode.l10n.t(
+        '{0}: a new session starts before "{1}". Resume it to continue from there; the agent is told what changed.',
+        what,
+        oneLine(t.prompt.text, 50),
+      ),
+      actions: [resumeInTerminal, copyCommand],
     };
     this.lastResume = { agent: t.session.agent, fork, cwd, command, resolved, notice };
     // Not awaited: the notification stays while the user decides; the rewind itself is done.
     void vscode.window.showInformationMessage(notice.text, ...notice.actions).then((pick) => {
-      if (pick === 'Resume in Terminal') this.openTerminal();
-      else if (pick === 'Copy Command') void vscode.env.clipboard.writeText(command);
+      if (pick === resumeInTerminal) this.openTerminal();
+      else if (pick === copyCommand) void vscode.env.clipboard.writeText(command);
     });
   }
 

@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import type { Busy } from './busy';
 import { type LeftAlone, REWIND_SESSION } from '../../core/timeline/changeSet';
-import { REASONS } from '../../shared/reasons';
+import { countWords } from '../../shared/l10n';
+import { reasonTable } from '../../shared/reasons';
 import { oneLine } from '../../shared/text';
 import type { RewindRequest, RewindService } from './rewindService';
 import type { TimelineModel } from '../model/timelineModel';
@@ -29,31 +30,38 @@ export class RewindReporter {
     const tree = this.model.attempts;
     const end = tree.ends.get(targetId);
     const attempt = end !== undefined && (req.paths?.length || (tree.current !== null && tree.current !== end)) ? end : undefined;
-    const r = await this.busy.run('rewinding', () => this.service.apply(targetId, req));
+    const r = await this.busy.run(vscode.l10n.t('rewinding'), () => this.service.apply(targetId, req));
     if (!r) return false;
     // A rewind to just before a tool call is named by that call (the target has no checkpoint of its own).
     const t = r.plan.target;
     const label = t.call
-      ? `just before ${t.call.tool} ${t.call.summary.startsWith('/') ? this.model.relative(t.call.summary) : t.call.summary}`
+      ? vscode.l10n.t(
+          'just before {0}',
+          `${t.call.tool} ${t.call.summary.startsWith('/') ? this.model.relative(t.call.summary) : t.call.summary}`,
+        )
       : (this.model.find(targetId)?.label ?? t.label);
     // An undo is a rewind to a rewind's checkpoint: worded as an undo (and a redo as a redo).
     const meaning = t.call
-      ? { action: 'rewind' as const, point: `the moment ${oneLine(label, 80)} (step ${t.call.step} of ${t.call.of})` }
+      ? {
+          action: 'rewind' as const,
+          point: vscode.l10n.t('the moment {0} (step {1} of {2})', oneLine(label, 80), t.call.step, t.call.of),
+        }
       : this.model.meaning(targetId);
     // The checkpoint of such a take: going back to it undoes the take.
     const target = this.model.find(targetId)?.checkpoint;
     const undoTake = target?.partial ? this.model.attemptTaken(target) : undefined;
     switch (r.status) {
       case 'vetoed': {
+        const saveAllAndRewind = vscode.l10n.t('Save All and Rewind');
         const pick = await vscode.window.showWarningMessage(
           vscode.l10n.t(
             'Rewind refused: {0} affected file(s) have unsaved changes ({1}). Nothing was written. After saving, they are changes outside the agent: the rewind then offers Rewind Anyway, which keeps a copy.',
             r.paths.length,
             r.paths.map((p) => this.model.relative(p)).join(', '),
           ),
-          'Save All and Rewind',
+          saveAllAndRewind,
         );
-        if (pick === 'Save All and Rewind') {
+        if (pick === saveAllAndRewind) {
           await vscode.workspace.saveAll(false);
           return this.applyAndReport(targetId, req);
         }
@@ -61,7 +69,10 @@ export class RewindReporter {
       }
       case 'refused': {
         const held = [...r.plan.blocked, ...r.plan.uncertain];
-        const files = held.map((b) => `${this.model.relative(b.path)} (${REASONS[b.reason].short})`).join(', ');
+        const reasons = reasonTable(vscode.l10n);
+        const files = held.map((b) => `${this.model.relative(b.path)} (${reasons[b.reason].short})`).join(', ');
+        const rewindAnyway = vscode.l10n.t('Rewind Anyway');
+        const preview = vscode.l10n.t('Preview');
         const pick = await vscode.window.showWarningMessage(
           vscode.l10n.t(
             "Rewind refused: {0} file(s) hold work that is not the agent's, or a state this point cannot vouch for: {1}. Nothing was written.",
@@ -69,14 +80,15 @@ export class RewindReporter {
             files,
           ),
           {
-            detail:
+            detail: vscode.l10n.t(
               'Saving or committing does not lift this. Rewind anyway: their current content is copied into the store first, so Undo brings it back.',
+            ),
           },
-          'Rewind Anyway',
-          'Preview',
+          rewindAnyway,
+          preview,
         );
-        if (pick === 'Rewind Anyway') return this.applyAndReport(targetId, { ...req, force: true });
-        if (pick === 'Preview') await vscode.commands.executeCommand('agentRewind.previewRewind', targetId);
+        if (pick === rewindAnyway) return this.applyAndReport(targetId, { ...req, force: true });
+        if (pick === preview) await vscode.commands.executeCommand('agentRewind.previewRewind', targetId);
         return false;
       }
       case 'blocked-io':
@@ -109,30 +121,32 @@ export class RewindReporter {
           else this.output.error(line);
         }
         // The way back from this rewind: rewinding to the checkpoint it just took.
-        const back = meaning.action === 'undo' && attempt === undefined && undoTake === undefined ? 'Redo' : 'Undo';
+        const back =
+          meaning.action === 'undo' && attempt === undefined && undoTake === undefined ? vscode.l10n.t('Redo') : vscode.l10n.t('Undo');
+        const showDetails = vscode.l10n.t('Show Details');
         const goBack = async () => {
           await this.applyAndReport(r.checkpoint.id);
         };
-        const n = `${r.files.length} file${r.files.length === 1 ? '' : 's'}`;
+        const n = countWords(r.files.length, vscode.l10n.t('1 file'), vscode.l10n.t('{0} files', r.files.length));
         const what =
           undoTake !== undefined
-            ? `Undid taking files from Attempt ${undoTake}: ${n} put back`
+            ? vscode.l10n.t('Undid taking files from Attempt {0}: {1} put back', undoTake, n)
             : attempt !== undefined
               ? req.paths?.length
-                ? `Took ${n} from Attempt ${attempt}`
-                : `Switched to Attempt ${attempt}: ${n} changed`
+                ? vscode.l10n.t('Took {0} from Attempt {1}', n, attempt)
+                : vscode.l10n.t('Switched to Attempt {0}: {1} changed', attempt, n)
               : meaning.action === 'undo'
-                ? `Undid the rewind to ${meaning.point}: ${n} put back`
+                ? vscode.l10n.t('Undid the rewind to {0}: {1} put back', meaning.point, n)
                 : meaning.action === 'redo'
-                  ? `Redid the rewind to ${meaning.point}: ${n} rewound again`
-                  : `Rewound ${n} to ${meaning.point}`;
+                  ? vscode.l10n.t('Redid the rewind to {0}: {1} rewound again', meaning.point, n)
+                  : vscode.l10n.t('Rewound {0} to {1}', n, meaning.point);
         this.output.info(`  ${what}.`);
         for (const l of r.plan.leftAlone) this.output.info(`  left alone ${l.path} — ${this.leftAloneLine(l)}`);
         const left = r.plan.leftAlone.length ? ` ${this.leftAloneWords(r.plan.leftAlone)}` : '';
         if (r.status === 'done') {
           void vscode.window
-            .showInformationMessage(vscode.l10n.t('{0}; every file verified.{1}', what, left), back, 'Show Details')
-            .then((pick) => (pick === back ? goBack() : pick === 'Show Details' ? this.output.show(true) : undefined));
+            .showInformationMessage(vscode.l10n.t('{0}; every file verified.{1}', what, left), back, showDetails)
+            .then((pick) => (pick === back ? goBack() : pick === showDetails ? this.output.show(true) : undefined));
         } else {
           void vscode.window
             .showErrorMessage(
@@ -143,10 +157,10 @@ export class RewindReporter {
                 back,
                 left,
               ),
-              'Show Details',
+              showDetails,
               back,
             )
-            .then((pick) => (pick === back ? goBack() : pick === 'Show Details' ? this.output.show(true) : undefined));
+            .then((pick) => (pick === back ? goBack() : pick === showDetails ? this.output.show(true) : undefined));
         }
         return r.status === 'done';
       }

@@ -130,9 +130,11 @@ export class RewindService {
       notRestorable: plan.notRestorable.map((n) => problem(n.path, n.reason)),
       // Uncertain paths stop the rewind like blocked ones, and "Rewind anyway" lets them through.
       blocked: [
-        ...plan.blocked.map((b) => problem(b.path, b.reason, b.edit ? capitalise(yourEditWords(editWords(b.edit))) + '.' : undefined)),
+        ...plan.blocked.map((b) =>
+          problem(b.path, b.reason, b.edit ? capitalise(yourEditWords(editWords(b.edit), vscode.l10n)) + '.' : undefined),
+        ),
         ...plan.uncertain.map((u) =>
-          problem(u.path, u.reason, `Recorded at ${clock(u.recorded.time)}; found different at ${clock(u.found.time)}.`),
+          problem(u.path, u.reason, vscode.l10n.t('Recorded at {0}; found different at {1}.', clock(u.recorded.time), clock(u.found.time))),
         ),
       ],
       warnings: plan.warnings.map((w) =>
@@ -140,9 +142,9 @@ export class RewindService {
           w.path,
           w.reason,
           w.edit
-            ? capitalise(yourEditWords(editWords(w.edit))) + '.'
+            ? capitalise(yourEditWords(editWords(w.edit), vscode.l10n)) + '.'
             : w.since !== undefined
-              ? `First seen at ${clock(w.since)}.`
+              ? vscode.l10n.t('First seen at {0}.', clock(w.since))
               : undefined,
         ),
       ),
@@ -181,7 +183,7 @@ export class RewindService {
 export function runCompensations(items: readonly NotUndone[], cwd: string | undefined): void {
   const cmds = items.map((n) => n.compensation).filter((c): c is string => !!c);
   if (!cmds.length) return;
-  const term = vscode.window.createTerminal({ name: 'Agent Rewind: compensations', ...(cwd ? { cwd } : {}) });
+  const term = vscode.window.createTerminal({ name: vscode.l10n.t('Agent Rewind: compensations'), ...(cwd ? { cwd } : {}) });
   term.show();
   for (const c of cmds) term.sendText(c, true);
 }

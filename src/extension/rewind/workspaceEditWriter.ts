@@ -57,7 +57,7 @@ function setMode(w: Write): string | null {
     fs.chmodSync(w.path, w.mode);
     return null;
   } catch (e) {
-    return `written, but its permissions could not be set: ${(e as Error).message}`;
+    return vscode.l10n.t('written, but its permissions could not be set: {0}', (e as Error).message);
   }
 }
 
@@ -88,7 +88,7 @@ export function workspaceEditWriter(store: Store, gate: EditorGate): FileWriter 
       if (changed.length) throw new WriteRefused(changed);
       if (viaEdit.length) {
         const ok = await vscode.workspace.applyEdit(edit, { isRefactoring: false });
-        if (!ok) for (const w of viaEdit) errors.set(w.path, 'VS Code did not apply the edit');
+        if (!ok) for (const w of viaEdit) errors.set(w.path, vscode.l10n.t('VS Code did not apply the edit'));
       }
       for (const w of viaEdit) {
         const e = errors.has(w.path) ? null : setMode(w);

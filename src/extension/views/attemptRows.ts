@@ -2,11 +2,10 @@
 // 14:02", collapsible to its prompts, with Compare with Current and Switch to This Attempt inline.
 import * as vscode from 'vscode';
 import type { Attempt } from '../../core/timeline/attempts';
+import { countWords } from '../../shared/l10n';
 import { oneLine } from '../../shared/text';
 import type { TurnNode } from '../model/timelineModel';
 import { agentInfo } from './agentInfo';
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "14:02" today, "3 Dec 14:02" on another day. */
 export function leftAt(time: number, now = Date.now()): string {
@@ -22,26 +21,31 @@ export function attemptItem(a: Attempt, rows: readonly TurnNode[], filesOf: (che
   const prompts = rows.filter((t) => t.node.checkpoint.kind === 'prompt');
   const files = new Set(rows.flatMap((t) => filesOf(t.node.checkpoint.id)));
   const item = new vscode.TreeItem(
-    `Attempt ${a.n}`,
+    vscode.l10n.t('Attempt {0}', a.n),
     rows.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
   );
   item.id = `attempt:${a.n}`;
   item.description = [
-    plural(prompts.length, 'prompt'),
-    plural(files.size, 'file'),
-    a.end ? `left ${leftAt(a.end.time)}` : 'in progress',
+    countWords(prompts.length, vscode.l10n.t('1 prompt'), vscode.l10n.t('{0} prompts', prompts.length)),
+    countWords(files.size, vscode.l10n.t('1 file'), vscode.l10n.t('{0} files', files.size)),
+    a.end ? vscode.l10n.t('left {0}', leftAt(a.end.time)) : vscode.l10n.t('in progress'),
   ].join(' · ');
   item.iconPath = new vscode.ThemeIcon('git-branch', new vscode.ThemeColor('charts.purple'));
   item.contextValue = a.end ? 'agentRewind.attempt' : 'agentRewind.attempt.current';
   const tip = new vscode.MarkdownString();
-  tip.appendMarkdown(`**Attempt ${a.n}** — work a rewind set aside, kept whole in the store.\n\n`);
+  tip.appendMarkdown(`${vscode.l10n.t('**Attempt {0}** — work a rewind set aside, kept whole in the store.', a.n)}\n\n`);
   const first = prompts[prompts.length - 1];
   // Agent-provided strings go in as text: never markdown, links or command URIs.
-  if (first) tip.appendText(`First prompt: ${oneLine(first.node.label, 200)}\n\n`);
-  if (a.agents.length) tip.appendText(`${a.agents.map((x) => agentInfo(x).name).join(', ')} · ${plural(a.sessions.length, 'session')}\n\n`);
-  if (a.end) tip.appendText(`Left ${new Date(a.end.time).toLocaleString()}.`);
-  tip.appendMarkdown('\n\nCompare it with the current files, take files from it, or switch to it (a rewind to its end, with Undo).');
+  if (first) tip.appendText(`${vscode.l10n.t('First prompt: {0}', oneLine(first.node.label, 200))}\n\n`);
+  if (a.agents.length) {
+    const sessions = countWords(a.sessions.length, vscode.l10n.t('1 session'), vscode.l10n.t('{0} sessions', a.sessions.length));
+    tip.appendText(`${a.agents.map((x) => agentInfo(x).name).join(', ')} · ${sessions}\n\n`);
+  }
+  if (a.end) tip.appendText(vscode.l10n.t('Left {0}.', new Date(a.end.time).toLocaleString()));
+  tip.appendMarkdown(
+    `\n\n${vscode.l10n.t('Compare it with the current files, take files from it, or switch to it (a rewind to its end, with Undo).')}`,
+  );
   item.tooltip = tip;
-  item.accessibilityInformation = { label: `Attempt ${a.n}, ${item.description}` };
+  item.accessibilityInformation = { label: vscode.l10n.t('Attempt {0}, {1}', a.n, String(item.description)) };
   return item;
 }

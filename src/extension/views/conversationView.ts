@@ -7,6 +7,7 @@ import type { SpanChange } from '../../core/timeline/timeline';
 import { agentInfo } from './agentInfo';
 import { CMD } from '../commandIds';
 import type { ConvPrompt, ConvSession, ConvTool } from '../model/conversationModel';
+import { countWords } from '../../shared/l10n';
 import { escapeMarkdown, oneLine, treeLabel } from '../../shared/text';
 import { relativeTime } from './relativeTime';
 import { RowCounts, type RowStats } from './rowStats';
@@ -41,18 +42,21 @@ function toolIcon(t: ConvTool): vscode.ThemeIcon {
   }
 }
 
-const EFFECT_WORDS: Record<string, string> = {
-  irreversible: 'cannot be undone',
-  compensatable: 'can be compensated',
-  rewindable: 'rewindable',
-  none: 'read-only',
-};
+/** A call's effect in words, for its tooltip (an unknown effect: undefined). */
+function effectWords(effect: string): string | undefined {
+  if (effect === 'irreversible') return vscode.l10n.t('cannot be undone');
+  if (effect === 'compensatable') return vscode.l10n.t('can be compensated');
+  if (effect === 'rewindable') return vscode.l10n.t('rewindable');
+  if (effect === 'none') return vscode.l10n.t('read-only');
+  return undefined;
+}
 
 /** The tag a call's row leads with: only the calls a rewind cannot undo have one. */
-const ROW_TAGS: Record<string, string | undefined> = {
-  irreversible: 'not undoable',
-  compensatable: 'compensatable',
-};
+function rowTag(effect: string): string | undefined {
+  if (effect === 'irreversible') return vscode.l10n.t('not undoable');
+  if (effect === 'compensatable') return vscode.l10n.t('compensatable');
+  return undefined;
+}
 
 /** Where the view's sessions come from: `prepare` reads what changed (off the host), `build` makes the sessions of it. */
 export interface SessionSource {
@@ -142,31 +146,47 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
         const item = new vscode.TreeItem(treeLabel(`${agent.name} · ${s.title}`), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `session:${s.id}`;
         const filesOnly = agent.conversationUnavailable !== null;
-        item.description = `${filesOnly ? 'files only · ' : ''}${relativeTime(s.time)}${s.parent ? ' · fork' : ''}`;
+        item.description = [filesOnly ? vscode.l10n.t('files only') : '', relativeTime(s.time), s.parent ? vscode.l10n.t('fork') : '']
+          .filter(Boolean)
+          .join(' · ');
         item.iconPath = s.parent ? new vscode.ThemeIcon('repo-forked') : agent.icon;
         item.contextValue = `agentRewind.session${s.transcript ? '.transcript' : ''}${filesOnly ? '.filesOnly' : ''}`;
         const tip = new vscode.MarkdownString();
-        tip.appendText(`${agent.name} session ${s.id}\n${s.prompts.length} prompt(s)${s.cwd ? `\n${s.cwd}` : ''}`);
+        tip.appendText(
+          `${vscode.l10n.t('{0} session {1}', agent.name, s.id)}\n${vscode.l10n.t('{0} prompt(s)', s.prompts.length)}${s.cwd ? `\n${s.cwd}` : ''}`,
+        );
         if (agent.conversationUnavailable)
-          tip.appendMarkdown(`\n\n${escapeMarkdown(`${agent.conversationUnavailable} Files can still be rewound.`)}`);
+          tip.appendMarkdown(`\n\n${escapeMarkdown(vscode.l10n.t('{0} Files can still be rewound.', agent.conversationUnavailable))}`);
         item.tooltip = tip;
-        item.accessibilityInformation = { label: `${agent.name} session: ${oneLine(s.title, 60)}${filesOnly ? ', files only' : ''}` };
+        item.accessibilityInformation = {
+          label: filesOnly
+            ? vscode.l10n.t('{0} session: {1}, files only', agent.name, oneLine(s.title, 60))
+            : vscode.l10n.t('{0} session: {1}', agent.name, oneLine(s.title, 60)),
+        };
         return item;
       }
       case 'prompt': {
         const p = el.prompt;
         const risky = p.tools.filter((t) => t.effect === 'irreversible' || t.effect === 'compensatable').length;
         const item = new vscode.TreeItem(
-          treeLabel(p.text) || '(empty prompt)',
+          treeLabel(p.text) || vscode.l10n.t('(empty prompt)'),
           p.tools.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
         );
         item.id = `prompt:${el.session.id}:${p.key}`;
-        item.description = `${relativeTime(p.time)}${p.tools.length ? ` · ${p.tools.length} tool call${p.tools.length > 1 ? 's' : ''}` : ''}${risky ? ` · ${risky} not undoable` : ''}`;
+        const calls = p.tools.length;
+        item.description = [
+          relativeTime(p.time),
+          calls ? countWords(calls, vscode.l10n.t('1 tool call'), vscode.l10n.t('{0} tool calls', calls)) : '',
+          risky ? vscode.l10n.t('{0} not undoable', risky) : '',
+        ]
+          .filter(Boolean)
+          .join(' · ');
         item.iconPath = new vscode.ThemeIcon(risky ? 'comment-unresolved' : 'comment');
         item.contextValue = `agentRewind.prompt${p.checkpointId ? '.hasCheckpoint' : ''}${p.forkable ? '.forkable' : ''}`;
         const unavailable = agentInfo(el.session.agent).conversationUnavailable;
         item.tooltip = new vscode.MarkdownString().appendText(p.text.slice(0, 2000));
-        if (unavailable) item.tooltip.appendMarkdown(`\n\n${escapeMarkdown(`${unavailable} Rewind files only to before this prompt.`)}`);
+        if (unavailable)
+          item.tooltip.appendMarkdown(`\n\n${escapeMarkdown(vscode.l10n.t('{0} Rewind files only to before this prompt.', unavailable))}`);
         return item;
       }
       case 'tool': {
@@ -175,7 +195,7 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
         const summary = t.summary.startsWith('/') || /^[A-Za-z]:\\/.test(t.summary) ? this.relative(t.summary) : t.summary;
         const changed = this.steps?.index.changes(t.id).length ?? 0;
         // Ordinary calls carry no tag; the exceptions lead the label, so the tree's cut never hides them.
-        const tag = ROW_TAGS[t.effect];
+        const tag = rowTag(t.effect);
         const text = treeLabel(`${tag ? `${tag} · ` : ''}${t.name}: ${summary}`);
         const item = new vscode.TreeItem(
           tag ? { label: text, highlights: [[0, tag.length]] } : text,
@@ -184,12 +204,12 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
         item.id = `tool:${el.prompt.key}:${t.id ?? el.index}`;
         // A recorded call that cannot be undone had a checkpoint taken just before it (DESIGN §4).
         const recorded = this.steps?.index.recorded(t.id) ?? false;
-        if (tag && recorded) item.description = 'checkpoint before this call';
+        if (tag && recorded) item.description = vscode.l10n.t('checkpoint before this call');
         item.iconPath = toolIcon(t);
         // `.recorded`: the store holds this call, so a rewind to just before it can be planned.
         item.contextValue = `agentRewind.tool.${t.effect}${recorded ? '.recorded' : ''}`;
         item.tooltip = new vscode.MarkdownString().appendText(
-          `${t.name} — ${EFFECT_WORDS[t.effect]}${t.severity === 'low' ? ' (unknown command)' : ''}\n${t.summary.slice(0, 2000)}`,
+          `${t.name} — ${t.severity === 'low' ? vscode.l10n.t('{0} (unknown command)', String(effectWords(t.effect))) : effectWords(t.effect)}\n${t.summary.slice(0, 2000)}`,
         );
         return item;
       }
@@ -208,8 +228,8 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
     const dir = path.dirname(rel);
     item.description = [dir === '.' ? '' : dir, what].filter(Boolean).join(' · ');
     item.contextValue = 'agentRewind.stepFile';
-    item.tooltip = new vscode.MarkdownString().appendText(`${c.path}\n${what} in this step (${el.tool.name})`);
-    item.command = { command: CMD.openStepFileDiff, title: 'Open Changes of This Step', arguments: [el] };
+    item.tooltip = new vscode.MarkdownString().appendText(`${c.path}\n${vscode.l10n.t('{0} in this step ({1})', what, el.tool.name)}`);
+    item.command = { command: CMD.openStepFileDiff, title: vscode.l10n.t('Open Changes of This Step'), arguments: [el] };
     return item;
   }
 }

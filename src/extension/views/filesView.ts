@@ -10,6 +10,7 @@ import { agentInfo } from './agentInfo';
 import type { Attempt } from '../../core/timeline/attempts';
 import { attemptItem } from './attemptRows';
 import { CMD, CTX } from '../commandIds';
+import { countWords } from '../../shared/l10n';
 import { oneLine, rewindCountWords, treeLabel } from '../../shared/text';
 import { relativeTime } from './relativeTime';
 import { RowCounts, type RowStats } from './rowStats';
@@ -35,25 +36,24 @@ const ICONS: Record<CheckpointKind, [string, string?]> = {
   rewind: ['history', 'charts.blue'],
 };
 
-const KIND_NAMES: Record<CheckpointKind, string> = {
-  prompt: 'Prompt',
-  'session-start': 'Session start',
-  'before-tool': 'Before a command that cannot be undone',
-  manual: 'Manual checkpoint',
-  rewind: 'Before a rewind',
-};
-
 /** The kind in words, for tooltips and quick picks. */
 export function kindName(kind: CheckpointKind): string {
-  return KIND_NAMES[kind] ?? kind;
+  const names: Record<CheckpointKind, string> = {
+    prompt: vscode.l10n.t('Prompt'),
+    'session-start': vscode.l10n.t('Session start'),
+    'before-tool': vscode.l10n.t('Before a command that cannot be undone'),
+    manual: vscode.l10n.t('Manual checkpoint'),
+    rewind: vscode.l10n.t('Before a rewind'),
+  };
+  return names[kind] ?? kind;
 }
 
 /** A row's label: cut by the tree at the sidebar's edge (treeLabel), or to `width` where no tree cuts it (quick picks). */
 export function checkpointLabel(n: CheckpointNode, width?: number): string {
   const c = n.checkpoint;
   const cut = (s: string) => (width ? oneLine(s, width) : treeLabel(s));
-  if (c.kind === 'before-tool') return cut(`Before ${n.label}`);
-  return cut(n.label || KIND_NAMES[c.kind]);
+  if (c.kind === 'before-tool') return cut(vscode.l10n.t('Before {0}', n.label));
+  return cut(n.label || kindName(c.kind));
 }
 
 export class FilesView implements vscode.TreeDataProvider<FilesElement> {
@@ -92,7 +92,8 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     this.shown.delete(FILTER_KEY);
     this.byId.clear();
     void vscode.commands.executeCommand('setContext', CTX.filtered, this.filterText !== '');
-    if (this.tree) this.tree.message = this.filterText ? `Prompts containing "${oneLine(this.filterText, 60)}"` : undefined;
+    if (this.tree)
+      this.tree.message = this.filterText ? vscode.l10n.t('Prompts containing "{0}"', oneLine(this.filterText, 60)) : undefined;
     this.emitter.fire(undefined);
   }
 
@@ -266,19 +267,21 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       item.id = el.key;
       const newest = el.turns[0]!.node.checkpoint;
       const prompts = el.turns.filter((t) => t.node.checkpoint.kind === 'prompt').length;
-      item.description = `${prompts} prompt${prompts === 1 ? '' : 's'} · ${relativeTime(newest.time)}`;
+      item.description = `${countWords(prompts, vscode.l10n.t('1 prompt'), vscode.l10n.t('{0} prompts', prompts))} · ${relativeTime(newest.time)}`;
       item.iconPath = agentInfo(el.agent).icon;
       item.contextValue = 'agentRewind.sessionGroup';
-      item.tooltip = new vscode.MarkdownString().appendText(`${el.title}\nSession ${el.session || '(none)'}`);
+      item.tooltip = new vscode.MarkdownString().appendText(
+        `${el.title}\n${vscode.l10n.t('Session {0}', el.session || vscode.l10n.t('(none)'))}`,
+      );
       return item;
     }
     if (el.kind === 'more') {
-      const item = new vscode.TreeItem(`Load ${Math.min(PAGE, el.remaining)} more`, vscode.TreeItemCollapsibleState.None);
+      const item = new vscode.TreeItem(vscode.l10n.t('Load {0} more', Math.min(PAGE, el.remaining)), vscode.TreeItemCollapsibleState.None);
       item.id = `more:${el.key}`;
-      item.description = `${el.remaining} not shown`;
+      item.description = vscode.l10n.t('{0} not shown', el.remaining);
       item.iconPath = new vscode.ThemeIcon('ellipsis');
       item.contextValue = 'agentRewind.loadMore';
-      item.command = { command: CMD.loadMore, title: 'Load More', arguments: [el.key] };
+      item.command = { command: CMD.loadMore, title: vscode.l10n.t('Load More'), arguments: [el.key] };
       return item;
     }
     if (el.kind === 'checkpoint') {
@@ -294,7 +297,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       // One count everywhere: what a rewind to this point would change (the preview says the same).
       const sum = this.model.rewindSummary(c.id);
       const edited = turn ? this.model.turnFiles(c.id).length : node.fileCount;
-      const count = rewindCountWords(sum.total);
+      const count = rewindCountWords(sum.total, vscode.l10n);
       // The count first: at the default sidebar width it is what stays visible after the label.
       const agent = c.agent ? agentInfo(c.agent).name : undefined;
       item.description = `${count} · ${relativeTime(c.time)}${agent && this.severalAgents ? ` · ${agent}` : ''}`;
@@ -306,18 +309,20 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(sum.total === 0 ? 'disabledForeground' : (color ?? 'foreground')));
       item.contextValue = `agentRewind.checkpoint.${c.kind}${node.isLastRewind ? '.lastRewind' : ''}`;
       const tip = new vscode.MarkdownString();
-      tip.appendMarkdown(`**${KIND_NAMES[c.kind]}** · ${new Date(c.time).toLocaleString()}\n\n`);
+      tip.appendMarkdown(`**${kindName(c.kind)}** · ${new Date(c.time).toLocaleString()}\n\n`);
       tip.appendText(node.label.slice(0, 1000));
-      tip.appendMarkdown(`\n\n${describeSummary(sum)}.`);
-      if (edited)
-        tip.appendMarkdown(
-          `\n\n${turn && c.kind === 'prompt' ? 'This turn' : 'After this point, until the next checkpoint, the agent'} edited ${edited} file${edited === 1 ? '' : 's'}.`,
-        );
+      tip.appendMarkdown(`\n\n${describeSummary(sum, vscode.l10n)}.`);
+      if (edited) tip.appendMarkdown(`\n\n${editedWords(turn !== undefined && c.kind === 'prompt', edited)}`);
       // Agent-provided strings (labels, session ids) go in as text: never markdown, links or command URIs.
-      if (c.session) tip.appendMarkdown('\n\n').appendText(`${agent ? `${agent} session` : 'Session'} ${c.session.slice(0, 8)}`);
+      if (c.session)
+        tip
+          .appendMarkdown('\n\n')
+          .appendText(
+            agent ? vscode.l10n.t('{0} session {1}', agent, c.session.slice(0, 8)) : vscode.l10n.t('Session {0}', c.session.slice(0, 8)),
+          );
       item.tooltip = tip;
       item.accessibilityInformation = {
-        label: `${checkpointLabel(node)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${count}${agent && this.severalAgents ? `, ${agent}` : ''}`,
+        label: `${checkpointLabel(node)}, ${kindName(c.kind).toLowerCase()}, ${relativeTime(c.time)}, ${count}${agent && this.severalAgents ? `, ${agent}` : ''}`,
       };
       return item;
     }
@@ -331,26 +336,36 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     item.description = `${dir === '.' ? '' : dir + ' · '}${what}`;
     item.contextValue = 'agentRewind.file';
     item.tooltip = new vscode.MarkdownString().appendText(`${change.path}\n${what}`);
-    item.command = { command: CMD.openFileDiff, title: 'Open Changes', arguments: [el] };
+    item.command = { command: CMD.openFileDiff, title: vscode.l10n.t('Open Changes'), arguments: [el] };
     return item;
   }
 
   /** A row of a grouped timeline: the same count (one sweep counts every row), a shorter tooltip. */
   private largeItem(item: vscode.TreeItem, node: CheckpointNode): vscode.TreeItem {
     const c = node.checkpoint;
-    const count = rewindCountWords(this.model.rewindSummary(c.id).total);
+    const count = rewindCountWords(this.model.rewindSummary(c.id).total, vscode.l10n);
     item.description = `${count} · ${relativeTime(c.time)}`;
     const [icon, color] = ICONS[c.kind] ?? ['circle-outline'];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = `agentRewind.checkpoint.${c.kind}${node.isLastRewind ? '.lastRewind' : ''}`;
     const tip = new vscode.MarkdownString();
-    tip.appendMarkdown(`**${KIND_NAMES[c.kind]}** · ${new Date(c.time).toLocaleString()}\n\n`);
+    tip.appendMarkdown(`**${kindName(c.kind)}** · ${new Date(c.time).toLocaleString()}\n\n`);
     tip.appendText(node.label.slice(0, 1000));
-    tip.appendMarkdown(`\n\nPreview Rewind says what a rewind to this point would change.`);
+    tip.appendMarkdown(`\n\n${vscode.l10n.t('Preview Rewind says what a rewind to this point would change.')}`);
     item.tooltip = tip;
     item.accessibilityInformation = {
-      label: `${checkpointLabel(node)}, ${KIND_NAMES[c.kind].toLowerCase()}, ${relativeTime(c.time)}, ${count}`,
+      label: `${checkpointLabel(node)}, ${kindName(c.kind).toLowerCase()}, ${relativeTime(c.time)}, ${count}`,
     };
     return item;
   }
+}
+
+/** "This turn edited 3 files." (a prompt's row) or "After this point, until the next checkpoint, the agent edited 1 file." */
+function editedWords(ownTurn: boolean, n: number): string {
+  if (ownTurn) return countWords(n, vscode.l10n.t('This turn edited 1 file.'), vscode.l10n.t('This turn edited {0} files.', n));
+  return countWords(
+    n,
+    vscode.l10n.t('After this point, until the next checkpoint, the agent edited 1 file.'),
+    vscode.l10n.t('After this point, until the next checkpoint, the agent edited {0} files.', n),
+  );
 }

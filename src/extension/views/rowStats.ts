@@ -1,7 +1,7 @@
 // What a file row of either view says of its change — deleted, created, binary, +n −m — with the
 // counts made off the host (offHost/lineStatsSource.ts): a row is drawn at once, "…" in place of its
 // counts, and drawn again when they are in.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { LineStats } from '../../core/timeline/lineStats';
 import type { SpanChange } from '../../core/timeline/timeline';
 
@@ -15,11 +15,11 @@ const gone = (s: SpanChange['to'] | undefined) => !!s && s.hash === null && !s.s
 
 /** The row's words, and whether its counts are still being made (then draw it again on `onReady`). */
 function changeWords(c: SpanChange, stats: RowStats): { words: string; counting: boolean } {
-  if (gone(c.to)) return { words: 'deleted', counting: false };
-  if (!c.from || gone(c.from)) return { words: 'created', counting: false };
+  if (gone(c.to)) return { words: vscode.l10n.t('deleted'), counting: false };
+  if (!c.from || gone(c.from)) return { words: vscode.l10n.t('created'), counting: false };
   const s = stats.of(c);
   if (!s) return { words: '+… −…', counting: true };
-  return { words: s.binary ? 'binary' : `+${s.insertions} −${s.deletions}`, counting: false };
+  return { words: s.binary ? vscode.l10n.t('binary') : `+${s.insertions} −${s.deletions}`, counting: false };
 }
 
 /**

@@ -20,11 +20,12 @@ export class SnapshotContentProvider implements vscode.TextDocumentContentProvid
     const hash = new URLSearchParams(uri.query).get('h');
     if (!hash) return '';
     // Only a content hash names a snapshot: `?h=../../dev/zero` reads nothing.
-    if (!isSha256(hash)) throw new Error(`Not a snapshot: "${hash.slice(0, 80)}" is not a content hash.`);
+    if (!isSha256(hash)) throw new Error(vscode.l10n.t('Not a snapshot: "{0}" is not a content hash.', hash.slice(0, 80)));
     const store = this.store();
     if (!store) return '';
     const data = store.content(hash); // verified read: a damaged blob throws and VS Code shows the error
-    for (let i = 0; i < Math.min(data.length, 8000); i++) if (data[i] === 0) return `(binary content, ${data.length} bytes — not shown)`;
+    for (let i = 0; i < Math.min(data.length, 8000); i++)
+      if (data[i] === 0) return vscode.l10n.t('(binary content, {0} bytes — not shown)', data.length);
     return data.toString('utf8');
   }
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { baselinesRunning, type CaptureStatus, readCaptureStatus } from '../../core/capture/status';
 import { residentHolder } from '../../core/storeFiles/lock';
+import { countWords } from '../../shared/l10n';
 import { VIEW } from '../commandIds';
 import type { TimelineModel, TurnNode } from '../model/timelineModel';
 
@@ -13,7 +14,8 @@ export interface Recording {
   file: string;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** "1 prompt" / "3 prompts". */
+const promptCount = (n: number) => countWords(n, vscode.l10n.t('1 prompt'), vscode.l10n.t('{0} prompts', n));
 
 /** What the Files view's rows are: prompts, and the rows that are not (session starts, rewinds, manual checkpoints). */
 export function rowCounts(turns: readonly TurnNode[]): { prompts: number; other: Map<string, number>; beforeCalls: number } {
@@ -30,11 +32,13 @@ export function rowCounts(turns: readonly TurnNode[]): { prompts: number; other:
   return { prompts, other, beforeCalls };
 }
 
-const ROW_WORDS: Record<string, [string, string]> = {
-  'session-start': ['session start', 'session starts'],
-  rewind: ['rewind', 'rewinds'],
-  manual: ['manual checkpoint', 'manual checkpoints'],
-};
+/** The rows that are not prompts, counted: "2 session starts"; an unknown kind as "3 kind". */
+function rowWords(kind: string, n: number): string {
+  if (kind === 'session-start') return countWords(n, vscode.l10n.t('1 session start'), vscode.l10n.t('{0} session starts', n));
+  if (kind === 'rewind') return countWords(n, vscode.l10n.t('1 rewind'), vscode.l10n.t('{0} rewinds', n));
+  if (kind === 'manual') return countWords(n, vscode.l10n.t('1 manual checkpoint'), vscode.l10n.t('{0} manual checkpoints', n));
+  return `${n} ${kind}`;
+}
 
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('agentRewind.status', vscode.StatusBarAlignment.Left, 10);
@@ -48,8 +52,8 @@ export class StatusBar implements vscode.Disposable {
     /** The agents whose hooks are installed in this workspace, each with the file that holds them. */
     private readonly connected: () => readonly Recording[],
   ) {
-    this.item.name = 'Agent Rewind';
-    this.item.command = { command: `${VIEW.files}.focus`, title: 'Show Agent Rewind' };
+    this.item.name = vscode.l10n.t('Agent Rewind');
+    this.item.command = { command: `${VIEW.files}.focus`, title: vscode.l10n.t('Show Agent Rewind') };
     model.onDidChange(() => this.update());
     this.update();
     this.item.show();
@@ -90,7 +94,7 @@ export class StatusBar implements vscode.Disposable {
       { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Agent Rewind') },
       (progress) =>
         new Promise<void>((resolve) => {
-          progress.report({ message: `taking a baseline of ${where} for shell capture…` });
+          progress.report({ message: vscode.l10n.t('taking a baseline of {0} for shell capture…', where) });
           this.endProgress = resolve;
         }),
     );
@@ -107,49 +111,66 @@ export class StatusBar implements vscode.Disposable {
     const running = baselinesRunning(capture);
     const where = running.map((r) => path.basename(r.root)).join(', ');
     this.showBaselineProgress(running, where);
-    this.item.text = `$(${running.length ? 'sync~spin' : on ? 'history' : 'debug-disconnect'}) ${plural(n, 'prompt')}${off ? ' $(warning)' : ''}`;
+    this.item.text = `$(${running.length ? 'sync~spin' : on ? 'history' : 'debug-disconnect'}) ${promptCount(n)}${off ? ' $(warning)' : ''}`;
     if (off && !this.warned.has(off.session)) {
       this.warned.add(off.session);
       void vscode.window
         .showWarningMessage(
           off.message ??
-            `Shell-command capture is off for this session: the workspace has more than ${off.limit} files. Agent edits are still recorded.`,
-          'Raise the Limit',
+            vscode.l10n.t(
+              'Shell-command capture is off for this session: the workspace has more than {0} files. Agent edits are still recorded.',
+              off.limit,
+            ),
+          vscode.l10n.t('Raise the Limit'),
         )
         .then((p) => p && vscode.commands.executeCommand('workbench.action.openSettings', 'agentRewind.maxScanFiles'));
     }
     const last = this.model.checkpoints[0]?.checkpoint;
     const tip = new vscode.MarkdownString(undefined, true);
     if (on) {
-      tip.appendMarkdown('**Agent Rewind** — Recording:');
+      tip.appendMarkdown(vscode.l10n.t('**Agent Rewind** — Recording:'));
       // Agent names are ours; the file paths come from the workspace: text, never markdown.
-      for (const r of recording) tip.appendMarkdown(`\n- ${r.name}: hooks in `).appendText(r.file);
-    } else tip.appendMarkdown('**Agent Rewind** — not connected: agents in this workspace are not recorded');
-    const others = [...rows.other].map(([kind, k]) => plural(k, ...(ROW_WORDS[kind] ?? [kind, kind])));
-    tip.appendMarkdown(`\n\n${plural(n, 'prompt')}${others.length ? `, ${others.join(', ')}` : ''} in the Files view`);
-    if (last) tip.appendMarkdown(` · last ${new Date(last.time).toLocaleString()}`);
-    if (rows.beforeCalls)
-      tip.appendMarkdown(
-        `\n\n${plural(rows.beforeCalls, 'checkpoint')} before a command that cannot be undone (inside ${rows.beforeCalls === 1 ? 'its prompt' : 'their prompts'})`,
+      for (const r of recording) tip.appendMarkdown(`\n- ${vscode.l10n.t('{0}: hooks in ', r.name)}`).appendText(r.file);
+    } else tip.appendMarkdown(vscode.l10n.t('**Agent Rewind** — not connected: agents in this workspace are not recorded'));
+    const others = [...rows.other].map(([kind, k]) => rowWords(kind, k));
+    const counted = [promptCount(n), ...others].join(', ');
+    tip.appendMarkdown(`\n\n${vscode.l10n.t('{0} in the Files view', counted)}`);
+    if (last) tip.appendMarkdown(` · ${vscode.l10n.t('last {0}', new Date(last.time).toLocaleString())}`);
+    if (rows.beforeCalls) {
+      const inside = countWords(
+        rows.beforeCalls,
+        vscode.l10n.t('1 checkpoint before a command that cannot be undone (inside its prompt)'),
+        vscode.l10n.t('{0} checkpoints before a command that cannot be undone (inside their prompts)', rows.beforeCalls),
       );
+      tip.appendMarkdown(`\n\n${inside}`);
+    }
     if (running.length)
-      tip.appendMarkdown('\n\n$(sync~spin) ').appendText(`Taking a baseline of the workspace for shell-command capture (${where})…`);
+      tip
+        .appendMarkdown('\n\n$(sync~spin) ')
+        .appendText(vscode.l10n.t('Taking a baseline of the workspace for shell-command capture ({0})…', where));
     const pending = Object.values(capture).reduce((k, x) => k + (x.state === 'on' ? (x.pending ?? 0) : 0), 0);
-    if (pending) tip.appendMarkdown(`\n\n${pending} file(s) of the baseline are copied before the next shell command.`);
-    if (off)
-      tip.appendMarkdown(
-        `\n\n$(warning) Shell-command capture is off: ${off.files} files (limit ${off.limit}, \`agentRewind.maxScanFiles\`). Agent edits are still recorded; files changed by shell commands are not.`,
+    if (pending)
+      tip.appendMarkdown(`\n\n${vscode.l10n.t('{0} file(s) of the baseline are copied before the next shell command.', pending)}`);
+    if (off) {
+      const offWords = vscode.l10n.t(
+        'Shell-command capture is off: {0} files (limit {1}, `agentRewind.maxScanFiles`). Agent edits are still recorded; files changed by shell commands are not.',
+        off.files,
+        off.limit,
       );
+      tip.appendMarkdown(`\n\n$(warning) ${offWords}`);
+    }
     const resident = residentHolder(this.model.store.dir);
-    tip.appendMarkdown(
-      resident
-        ? `\n\nResident recorder: running since ${new Date(resident.time).toLocaleString()} (process ${resident.pid})`
-        : '\n\nResident recorder: not running (hooks record by themselves)',
-    );
-    if (this.model.badLines) tip.appendMarkdown(`\n\n$(warning) ${this.model.badLines} unreadable line(s) in the store were skipped`);
+    const residentWords = resident
+      ? vscode.l10n.t('Resident recorder: running since {0} (process {1})', new Date(resident.time).toLocaleString(), resident.pid)
+      : vscode.l10n.t('Resident recorder: not running (hooks record by themselves)');
+    tip.appendMarkdown(`\n\n${residentWords}`);
+    if (this.model.badLines)
+      tip.appendMarkdown(`\n\n$(warning) ${vscode.l10n.t('{0} unreadable line(s) in the store were skipped', this.model.badLines)}`);
     this.item.tooltip = tip;
     this.item.accessibilityInformation = {
-      label: `Agent Rewind: ${on ? `recording ${names.join(', ')}` : 'not connected'}, ${plural(n, 'prompt')}`,
+      label: on
+        ? vscode.l10n.t('Agent Rewind: recording {0}, {1}', names.join(', '), promptCount(n))
+        : vscode.l10n.t('Agent Rewind: not connected, {0}', promptCount(n)),
     };
   }
 
