@@ -9,6 +9,9 @@ import { oneLine } from '../../shared/text';
 import type { RewindRequest, RewindService } from './rewindService';
 import type { TimelineModel } from '../model/timelineModel';
 
+/** What a rewind came to, of one status. */
+type Outcome<S extends string> = Extract<NonNullable<Awaited<ReturnType<RewindService['apply']>>>, { status: S }>;
+
 export class RewindReporter {
   constructor(
     private readonly service: RewindService,
@@ -51,46 +54,10 @@ export class RewindReporter {
     const target = this.model.find(targetId)?.checkpoint;
     const undoTake = target?.partial ? this.model.attemptTaken(target) : undefined;
     switch (r.status) {
-      case 'vetoed': {
-        const saveAllAndRewind = vscode.l10n.t('Save All and Rewind');
-        const pick = await vscode.window.showWarningMessage(
-          vscode.l10n.t(
-            'Rewind refused: {0} affected file(s) have unsaved changes ({1}). Nothing was written. After saving, they are changes outside the agent: the rewind then offers Rewind Anyway, which keeps a copy.',
-            r.paths.length,
-            r.paths.map((p) => this.model.relative(p)).join(', '),
-          ),
-          saveAllAndRewind,
-        );
-        if (pick === saveAllAndRewind) {
-          await vscode.workspace.saveAll(false);
-          return this.applyAndReport(targetId, req);
-        }
-        return false;
-      }
-      case 'refused': {
-        const held = [...r.plan.blocked, ...r.plan.uncertain];
-        const reasons = reasonTable(vscode.l10n);
-        const files = held.map((b) => `${this.model.relative(b.path)} (${reasons[b.reason].short})`).join(', ');
-        const rewindAnyway = vscode.l10n.t('Rewind Anyway');
-        const preview = vscode.l10n.t('Preview');
-        const pick = await vscode.window.showWarningMessage(
-          vscode.l10n.t(
-            "Rewind refused: {0} file(s) hold work that is not the agent's, or a state this point cannot vouch for: {1}. Nothing was written.",
-            held.length,
-            files,
-          ),
-          {
-            detail: vscode.l10n.t(
-              'Saving or committing does not lift this. Rewind anyway: their current content is copied into the store first, so Undo brings it back.',
-            ),
-          },
-          rewindAnyway,
-          preview,
-        );
-        if (pick === rewindAnyway) return this.applyAndReport(targetId, { ...req, force: true });
-        if (pick === preview) await vscode.commands.executeCommand('agentRewind.previewRewind', targetId);
-        return false;
-      }
+      case 'vetoed':
+        return this.onVetoed(r, targetId, req);
+      case 'refused':
+        return this.onRefused(r, targetId, req);
       case 'blocked-io':
         void vscode.window.showErrorMessage(
           vscode.l10n.t(
@@ -165,6 +132,50 @@ export class RewindReporter {
         return r.status === 'done';
       }
     }
+  }
+
+  /** Unsaved editors stopped the rewind before anything was written: offer to save them all and rewind. */
+  private async onVetoed(r: Outcome<'vetoed'>, targetId: string, req: RewindRequest): Promise<boolean> {
+    const saveAllAndRewind = vscode.l10n.t('Save All and Rewind');
+    const pick = await vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'Rewind refused: {0} affected file(s) have unsaved changes ({1}). Nothing was written. After saving, they are changes outside the agent: the rewind then offers Rewind Anyway, which keeps a copy.',
+        r.paths.length,
+        r.paths.map((p) => this.model.relative(p)).join(', '),
+      ),
+      saveAllAndRewind,
+    );
+    if (pick === saveAllAndRewind) {
+      await vscode.workspace.saveAll(false);
+      return this.applyAndReport(targetId, req);
+    }
+    return false;
+  }
+
+  /** Files hold work that is not the agent's: nothing was written; offer to rewind anyway, or the preview. */
+  private async onRefused(r: Outcome<'refused'>, targetId: string, req: RewindRequest): Promise<boolean> {
+    const held = [...r.plan.blocked, ...r.plan.uncertain];
+    const reasons = reasonTable(vscode.l10n);
+    const files = held.map((b) => `${this.model.relative(b.path)} (${reasons[b.reason].short})`).join(', ');
+    const rewindAnyway = vscode.l10n.t('Rewind Anyway');
+    const preview = vscode.l10n.t('Preview');
+    const pick = await vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        "Rewind refused: {0} file(s) hold work that is not the agent's, or a state this point cannot vouch for: {1}. Nothing was written.",
+        held.length,
+        files,
+      ),
+      {
+        detail: vscode.l10n.t(
+          'Saving or committing does not lift this. Rewind anyway: their current content is copied into the store first, so Undo brings it back.',
+        ),
+      },
+      rewindAnyway,
+      preview,
+    );
+    if (pick === rewindAnyway) return this.applyAndReport(targetId, { ...req, force: true });
+    if (pick === preview) await vscode.commands.executeCommand('agentRewind.previewRewind', targetId);
+    return false;
   }
 
   /** "Left alone: shared.txt (also changed by session 3f2a…). To rewind them too, rewind every session." */
