@@ -94,19 +94,7 @@ export class RewindReporter {
         const goBack = async () => {
           await this.applyAndReport(r.checkpoint.id);
         };
-        const n = countWords(r.files.length, vscode.l10n.t('1 file'), vscode.l10n.t('{0} files', r.files.length));
-        const what =
-          undoTake !== undefined
-            ? vscode.l10n.t('Undid taking files from Attempt {0}: {1} put back', undoTake, n)
-            : attempt !== undefined
-              ? req.paths?.length
-                ? vscode.l10n.t('Took {0} from Attempt {1}', n, attempt)
-                : vscode.l10n.t('Switched to Attempt {0}: {1} changed', attempt, n)
-              : meaning.action === 'undo'
-                ? vscode.l10n.t('Undid the rewind to {0}: {1} put back', meaning.point, n)
-                : meaning.action === 'redo'
-                  ? vscode.l10n.t('Redid the rewind to {0}: {1} rewound again', meaning.point, n)
-                  : vscode.l10n.t('Rewound {0} to {1}', n, meaning.point);
+        const what = doneWords(r.files.length, meaning, { attempt, undoTake, took: !!req.paths?.length });
         this.output.info(`  ${what}.`);
         for (const l of r.plan.leftAlone) this.output.info(`  left alone ${l.path} — ${this.leftAloneLine(l)}`);
         const left = r.plan.leftAlone.length ? ` ${this.leftAloneWords(r.plan.leftAlone)}` : '';
@@ -198,4 +186,21 @@ export class RewindReporter {
         )
       : vscode.l10n.t('changed by the same call as {0}', (l.with ?? []).map((p) => this.model.relative(p)).join(', '));
   }
+}
+
+/** What a finished rewind did, in one line: "Rewound 3 files to "Add due dates"", "Undid the rewind to …: 2 files put back". */
+function doneWords(
+  files: number,
+  meaning: { action: 'rewind' | 'undo' | 'redo'; point: string },
+  how: { attempt: number | undefined; undoTake: number | undefined; took: boolean },
+): string {
+  const n = countWords(files, vscode.l10n.t('1 file'), vscode.l10n.t('{0} files', files));
+  if (how.undoTake !== undefined) return vscode.l10n.t('Undid taking files from Attempt {0}: {1} put back', how.undoTake, n);
+  if (how.attempt !== undefined)
+    return how.took
+      ? vscode.l10n.t('Took {0} from Attempt {1}', n, how.attempt)
+      : vscode.l10n.t('Switched to Attempt {0}: {1} changed', how.attempt, n);
+  if (meaning.action === 'undo') return vscode.l10n.t('Undid the rewind to {0}: {1} put back', meaning.point, n);
+  if (meaning.action === 'redo') return vscode.l10n.t('Redid the rewind to {0}: {1} rewound again', meaning.point, n);
+  return vscode.l10n.t('Rewound {0} to {1}', n, meaning.point);
 }
