@@ -346,7 +346,7 @@ function movedIn(state: ScanState, rel: string, since: number): boolean {
  * measured up to 5 ms on ext4, for 1995 of 2000 folders made just after Date.now() was read; Windows:
  * 15.6 ms): a folder made just after a scan started is often stamped before that start.
  */
-const FS_CLOCK_LAG_MS = 50;
+const FS_CLOCK_LAG_MS = 0;
 
 /**
  * Made clearly before `time` (a scan's start, by Date.now()), by its birth time (0 where there is
