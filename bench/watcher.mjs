@@ -16,7 +16,7 @@ import { fmt, makeRealisticWorkspace, rm, rounds, timeSpawn, tmp } from './lib.m
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(HERE, '../dist/cli.js');
 const N = Number(process.env.BENCH_RUNS || 25);
-const WARM = { AGENT_REWIND_RESIDENT: '1', AGENT_REWIND_WATCH: '1' }; // the watcher is opt-in for now
+const WARM = { AGENT_REWIND_RESIDENT: '1' }; // the resident watches by default
 
 /** A Bash call that appends to one file, with its two hooks. */
 function bashCall(ws, store, target, tag, env) {

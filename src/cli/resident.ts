@@ -319,11 +319,9 @@ async function settled(changes: ChangeSource, dir: string): Promise<ChangeSource
 
 /**
  * The store's file watcher (recording/watcher.ts): its cookies in a private folder of the store,
- * the store itself never watched. Opt-in (`AGENT_REWIND_WATCH=1`) until a rare divergence is fixed: in a plain
- * folder, after a folder move, the narrowed scan and the full scan can disagree on a new file's created folders
- * (`dirs`). Without it every call scans, as a hook does.
+ * the store itself never watched. On unless `AGENT_REWIND_WATCH=0`; without it every call scans, as a hook does.
  */
 function watcherFor(dir: string): ChangeSource | undefined {
-  if (process.env.AGENT_REWIND_WATCH !== '1') return undefined;
+  if (process.env.AGENT_REWIND_WATCH === '0') return undefined;
   return new DirWatcher(path.join(dir, 'watch-cookies'), (m) => logStoreError(dir, m), [dir]);
 }

@@ -48,6 +48,20 @@ function maxQueuedEvents(): number {
   }
 }
 
+/**
+ * What the watcher asks of the OS: the file system a root is on (statfs magic) and a folder's
+ * watch. The tests hand in answers this machine cannot give (a network mount, the watch limit).
+ */
+export interface WatchOs {
+  fsType(root: string): number;
+  watch(dir: string, listener: (event: string, name: string | Buffer | null) => void): fs.FSWatcher;
+}
+
+export const REAL_OS: WatchOs = {
+  fsType: (root) => Number(fs.statfsSync(root).type) >>> 0,
+  watch: (dir, listener) => fs.watch(dir, { persistent: false }, listener),
+};
+
 interface RootWatch {
   root: string;
   epoch: number;
@@ -80,6 +94,7 @@ export class DirWatcher implements ChangeSource {
     private readonly cookieDir: string,
     private readonly report: ChangeReport,
     skipAbs: readonly string[] = [],
+    private readonly os: WatchOs = REAL_OS,
   ) {
     this.skip = new Set([cookieDir, ...skipAbs]);
   }
@@ -109,7 +124,7 @@ export class DirWatcher implements ChangeSource {
     const w = this.roots.get(root);
     if (!w || !w.vouching || token.root !== root || token.epoch !== w.epoch) return undefined;
     if (Math.abs(Date.now() - token.wall - (performance.now() - token.mono)) > CLOCK_SLACK_MS) {
-      this.distrust(w, 'the clock jumped');
+      this.distrust(w, 'the clock jumped', true);
       return undefined;
     }
     const out = new Set<string>();
@@ -146,12 +161,16 @@ export class DirWatcher implements ChangeSource {
       fs.writeFileSync(file, '');
     } catch (e) {
       this.waiting.delete(name);
-      for (const w of live) this.distrust(w, `cannot write a cookie: ${(e as Error).message}`);
+      this.dropCookieWatch(); // its folder was removed: the next settle makes it again
+      for (const w of live) this.distrust(w, `cannot write a cookie: ${(e as Error).message}`, true);
       return;
     }
     const ok = await arrived;
     fs.rmSync(file, { force: true });
-    if (!ok) for (const w of [...this.roots.values()]) this.distrust(w, `its events did not arrive within ${COOKIE_MS} ms`, true);
+    if (!ok) {
+      this.dropCookieWatch(); // its folder may have been replaced: the next settle watches it anew
+      for (const w of [...this.roots.values()]) this.distrust(w, `its events did not arrive within ${COOKIE_MS} ms`, true);
+    }
     // Every event queued before the cookie has been counted now. An overflow of the kernel's queue
     // (whose notice libuv drops) means a full queue of events was delivered since the last count.
     if (this.eventsSinceSettle >= this.queueLimit)
@@ -163,12 +182,16 @@ export class DirWatcher implements ChangeSource {
   async close(): Promise<void> {
     for (const w of this.roots.values()) this.unwatchAll(w);
     this.roots.clear();
-    this.cookieWatch?.close();
-    this.cookieWatch = null;
+    this.dropCookieWatch();
     await Promise.resolve();
   }
 
   // ---- inside
+
+  private dropCookieWatch(): void {
+    this.cookieWatch?.close();
+    this.cookieWatch = null;
+  }
 
   private ensureCookieWatch(): boolean {
     if (this.cookieWatch) return true;
@@ -212,7 +235,7 @@ export class DirWatcher implements ChangeSource {
     this.since ??= Date.now();
     if (process.platform !== 'linux') return this.say(root, 'watching is implemented on Linux only');
     try {
-      const magic = Number(fs.statfsSync(root).type) >>> 0;
+      const magic = this.os.fsType(root);
       if (REMOTE_FS.has(magic))
         return this.say(root, 'it is on a network or user-space file system, where changes made elsewhere raise no event');
     } catch (e) {
@@ -248,7 +271,7 @@ export class DirWatcher implements ChangeSource {
       const d = stack.pop()!;
       if (w.dirs.has(d.abs)) continue;
       try {
-        const fw = fs.watch(d.abs, { persistent: false }, (event, name) => this.onEvent(w, d.abs, d.rel, event, name));
+        const fw = this.os.watch(d.abs, (event, name) => this.onEvent(w, d.abs, d.rel, event, name));
         fw.on('error', (e) => this.distrust(w, `a folder's watch failed (${(e as Error).message})`, true));
         w.dirs.set(d.abs, fw);
       } catch (e) {

@@ -247,6 +247,27 @@ describe('rescan', () => {
       ],
     );
   });
+  // Without git (the state lists every folder). With git a folder the state does not list is judged by its
+  // birth time against the previous scan's start, with no margin (rescan.ts, bornBefore, says why).
+  it("names a command's folders as made by it though the kernel stamped them before the scan's start", () => {
+    const { ws, o } = setup();
+    write(ws, 'keep.txt', 'k');
+    age(ws);
+    const { state } = baseline(ws, 's', { ...o, budgetMs: 10000 });
+    rescan(state, o); // the scan before the command
+    write(ws, 'made/deep/x.txt', 'by the command');
+    // File times come from the kernel's coarse clock, a tick behind Date.now(): a folder made right
+    // after a scan started is usually stamped a few ms before that start. This is that case, always.
+    const born = fs.statSync(path.join(ws, 'made')).birthtimeMs;
+    assert.ok(born > 0, 'this file system keeps birth times');
+    state.scanned = Math.max(state.scanned, born + 1);
+    const r = rescan(state, o);
+    assert.deepEqual(
+      r.changes.map((c) => c.path),
+      ['made/deep/x.txt'],
+    );
+    assert.ok(!r.prevDirs.has('made') && !r.prevDirs.has('made/deep'), 'the folders the command made were not there before');
+  });
   it('does not count a file that became ignored as deleted', () => {
     const { ws, o } = setup();
     write(ws, 'a.tmp', 'x');

@@ -206,8 +206,8 @@ async function run(seed: number, withGit: boolean, steps: number): Promise<void>
   await a.source!.close();
   assert.deepEqual(listTree(a.ws), listTree(b.ws), `the two workspaces differ: the test itself is wrong (${say})`);
   if (process.env.AR_DEBUG) {
-    fs.writeFileSync('/tmp/wd-a.json', JSON.stringify(normalized(a), null, 1));
-    fs.writeFileSync('/tmp/wd-b.json', JSON.stringify(normalized(b), null, 1));
+    fs.writeFileSync(`/tmp/wd-${seed}${withGit ? 'g' : ''}-a.json`, JSON.stringify(normalized(a), null, 1));
+    fs.writeFileSync(`/tmp/wd-${seed}${withGit ? 'g' : ''}-b.json`, JSON.stringify(normalized(b), null, 1));
   }
   assert.deepEqual(normalized(a), normalized(b), `records differ with the watcher: ${say}\n${trail.join('\n')}`);
   assert.deepEqual(plans(a), plans(b), `plans differ with the watcher: ${say}`);
@@ -303,10 +303,6 @@ describe('file watcher: identical records with and without it', () => {
         `random operations, seed ${seed}${withGit ? ', in a git repository' : ''}`,
         {
           timeout: 120000,
-          // Known, visible, not skipped: in a plain folder, after a folder move, the full scan sometimes misses
-          // a new file's created folders (`dirs`) that the narrowed scan names (about 1 run in 6). The watcher
-          // is opt-in (AGENT_REWIND_WATCH=1) until this is fixed; the git variant stays strict.
-          todo: withGit ? false : 'plain folders: `dirs` after a folder move can differ (issue 30 note)',
         },
         async () => {
           const before = { ...watchedScans };
