@@ -16,7 +16,8 @@ import { fmt, makeRealisticWorkspace, rm, rounds, timeSpawn, tmp } from './lib.m
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(HERE, '../dist/cli.js');
 const N = Number(process.env.BENCH_RUNS || 25);
-const WARM = { AGENT_REWIND_RESIDENT: '1', AGENT_REWIND_WATCH: '1' }; // the watcher is opt-in for now
+// The watcher is opt-in for now: the residents these rows start get it (a hook's environment does not give it).
+const WARM = { AGENT_REWIND_RESIDENT: '1', AGENT_REWIND_WATCH: '1' };
 
 /** A Bash call that appends to one file, with its two hooks. */
 function bashCall(ws, store, target, tag, env) {
@@ -47,7 +48,7 @@ async function treeRows(root, label, ws, target) {
   const start = { session_id: 'bench', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' };
   hook(cold, start, COLD);
   hook(warm, start, COLD);
-  const pid = await startResident(warm);
+  const pid = await startResident(warm, WARM);
   try {
     hook(warm, { session_id: 'bench', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'warm up' }, WARM);
     const r = rounds(
@@ -93,7 +94,7 @@ async function treeRows(root, label, ws, target) {
 async function promptRows(root) {
   const none = recordedWorld(root, 0);
   const k10 = recordedWorld(root, 10000);
-  const pids = [await startResident(none.store), await startResident(k10.store)];
+  const pids = [await startResident(none.store, WARM), await startResident(k10.store, WARM)];
   try {
     const prompt = (w, i, env) =>
       hook(w.store, { session_id: 'bench', cwd: w.ws, hook_event_name: 'UserPromptSubmit', prompt: `p${i}` }, env);
