@@ -16,21 +16,21 @@ const N = Number(process.env.BENCH_RUNS || 25);
 /** Hooks without a resident recorder (cold: each records by itself); bench/resident.mjs measures warm. */
 export const COLD = { AGENT_REWIND_RESIDENT: '0' };
 
-/** One `hook claude` process with `payload` on stdin, timed. */
-export function hook(store, payload, env = COLD) {
-  return timeSpawn(process.execPath, [CLI, 'hook', 'claude'], {
+/** One `hook claude` process with `payload` on stdin, timed (`cli`: another build's dist/cli.js, to compare). */
+export function hook(store, payload, env = COLD, cli = CLI) {
+  return timeSpawn(process.execPath, [cli, 'hook', 'claude'], {
     input: JSON.stringify(payload),
     env: { ...process.env, AGENT_REWIND_STORE: store, ...env },
   });
 }
 
 /** One recorded edit: the PreToolUse and PostToolUse hooks around a 10 KB write. */
-export function recordedWrite(ws, store, i, idPrefix = 'toolu_', env = COLD) {
+export function recordedWrite(ws, store, i, idPrefix = 'toolu_', env = COLD, cli = CLI) {
   const file = path.join(ws, 'bench-target.ts');
   const p = { session_id: 'bench', cwd: ws, tool_name: 'Edit', tool_use_id: `${idPrefix}${i}`, tool_input: { file_path: file } };
-  const a = hook(store, { ...p, hook_event_name: 'PreToolUse' }, env);
+  const a = hook(store, { ...p, hook_event_name: 'PreToolUse' }, env, cli);
   fs.writeFileSync(file, `// edit ${i}\n` + 'x'.repeat(10 * 1024));
-  const b = hook(store, { ...p, hook_event_name: 'PostToolUse' }, env);
+  const b = hook(store, { ...p, hook_event_name: 'PostToolUse' }, env, cli);
   return a + b;
 }
 

@@ -3,6 +3,8 @@
 // resident) against bare `node -e 0`; an Edit call (PreToolUse + PostToolUse) and a prompt hook,
 // cold (every hook records by itself) and warm (a resident records them), against two and one bare
 // node processes and `git status`, on a realistic 10,000-file tree.
+//   BENCH_BASELINE_CLI=<another build's dist/cli.js> (e.g. a checkout of main, built): its cold Edit call and
+//   prompt hook are measured in the same rounds, so "cold never slower" is a ratio of one run.
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -13,16 +15,20 @@ import { fmt, makeRealisticWorkspace, rm, rounds, timeSpawn, tmp } from './lib.m
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/cli.js');
 const N = Number(process.env.BENCH_RUNS || 25);
 const WARM = { AGENT_REWIND_RESIDENT: '1' };
+const BASELINE = process.env.BENCH_BASELINE_CLI ? path.resolve(process.env.BENCH_BASELINE_CLI) : undefined;
 
 export function status(store) {
   const r = spawnSync(process.execPath, [CLI, 'status', '--json', '--store', store], { encoding: 'utf8' });
   return JSON.parse(r.stdout).resident;
 }
 
-/** Starts the store's resident and waits (by asking it) until it answers. */
-export async function startResident(store) {
+/**
+ * Starts the store's resident and waits (by asking it) until it answers. `env`: the resident's own
+ * (AGENT_REWIND_WATCH=1 gives it its watcher: a hook's environment does not).
+ */
+export async function startResident(store, env = {}) {
   const child = spawn(process.execPath, [CLI, 'resident', '--store', store], {
-    env: { ...process.env, ...WARM },
+    env: { ...process.env, ...WARM, ...env },
     stdio: 'ignore',
     detached: true,
   });
@@ -49,6 +55,8 @@ export async function runResidentBench() {
     const start = { session_id: 'bench', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' };
     hook(cold, start, COLD);
     hook(warm, start, COLD);
+    const base = path.join(root, 'store-baseline');
+    if (BASELINE) hook(base, start, COLD, BASELINE);
     pid = await startResident(warm);
     const prompt = (i) => ({ session_id: 'bench', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: `prompt ${i}` });
     const ignored = { session_id: 'bench', cwd: ws, hook_event_name: 'Notification', message: 'hi' };
@@ -61,6 +69,12 @@ export async function runResidentBench() {
         editWarm: (i) => recordedWrite(ws, warm, i, 'warm_', WARM),
         promptCold: (i) => hook(cold, prompt(i), COLD),
         promptWarm: (i) => hook(warm, prompt(i), WARM),
+        ...(BASELINE
+          ? {
+              editBaseline: (i) => recordedWrite(ws, base, i, 'base_', COLD, BASELINE),
+              promptBaseline: (i) => hook(base, prompt(i), COLD, BASELINE),
+            }
+          : {}),
       },
       N,
     );
@@ -85,6 +99,12 @@ export async function runResidentBench() {
         name: `${name}, 10k-file tree`,
         ms: m[key],
         vs: `${ratio((v) => v[key] / (against * v.bare))}× ${against === 2 ? 'two bare node' : 'bare node'}, ${ratio((v) => v[key] / v.gitStatus)}× git status`,
+      });
+    if (BASELINE)
+      out.push({
+        name: 'cold against the baseline build, 10k-file tree',
+        ms: NaN,
+        vs: `Edit call ${ratio((v) => v.editCold / v.editBaseline)}× (baseline ${fmt(m.editBaseline)}), prompt hook ${ratio((v) => v.promptCold / v.promptBaseline)}× (baseline ${fmt(m.promptBaseline)}); BENCH_BASELINE_CLI`,
       });
     out.push({
       name: 'warm / cold',

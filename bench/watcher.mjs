@@ -47,7 +47,7 @@ async function treeRows(root, label, ws, target) {
   const start = { session_id: 'bench', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' };
   hook(cold, start, COLD);
   hook(warm, start, COLD);
-  const pid = await startResident(warm);
+  const pid = await startResident(warm, WARM);
   try {
     hook(warm, { session_id: 'bench', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'warm up' }, WARM);
     const r = rounds(
@@ -93,7 +93,7 @@ async function treeRows(root, label, ws, target) {
 async function promptRows(root) {
   const none = recordedWorld(root, 0);
   const k10 = recordedWorld(root, 10000);
-  const pids = [await startResident(none.store), await startResident(k10.store)];
+  const pids = [await startResident(none.store, WARM), await startResident(k10.store, WARM)];
   try {
     const prompt = (w, i, env) =>
       hook(w.store, { session_id: 'bench', cwd: w.ws, hook_event_name: 'UserPromptSubmit', prompt: `p${i}` }, env);

@@ -8,11 +8,11 @@
 // by its length. So the cache carries a header line of ours — the bundle it was made from (size,
 // mtime, inode) and the SHA-256 of the cache bytes — and is handed to V8 only when both hold.
 // Whatever fails, the bundle still loads and nothing is printed: a hook stays silent.
-import { createHash } from 'node:crypto';
+//
+// node:crypto, node:vm and node:module are required here, when a bundle is loaded, not when dist/cli.js
+// starts: a hook its resident records for never loads them (each is milliseconds of every start).
 import * as fs from 'node:fs';
-import { wrap } from 'node:module';
 import * as path from 'node:path';
-import * as vm from 'node:vm';
 import { writeFileAtomic } from '../core/storeFiles/fsx';
 
 const MAGIC = 'agent-rewind code cache 1';
@@ -21,7 +21,7 @@ const MAGIC = 'agent-rewind code cache 1';
 export const cacheFileOf = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}.v8-${process.versions.v8}.cache`);
 
 // Not core/storeFiles/blobs' sha256: dist/cli.js stays tiny (this file is all it adds to a bare node start).
-const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const sha256 = (b: Uint8Array) => (require('node:crypto') as typeof import('node:crypto')).createHash('sha256').update(b).digest('hex');
 const sourceId = (st: fs.Stats) => `${st.size} ${st.mtimeMs} ${st.ino}`;
 
 /** The cache's bytes for V8, when the file is whole and made from this very bundle; else undefined. */
@@ -41,8 +41,10 @@ function validCache(cacheFile: string, source: fs.Stats): Buffer | undefined {
 
 /** `require(file)` for a self-contained CommonJS bundle, compiled with (and, when missing or stale, making) its code cache. */
 export function requireCached<T>(file: string): T {
+  const vm = require('node:vm') as typeof import('node:vm');
+  const { wrap } = require('node:module') as typeof import('node:module');
   const cacheFile = cacheFileOf(file);
-  let script: vm.Script;
+  let script: import('node:vm').Script;
   let cached: Buffer | undefined;
   let st: fs.Stats;
   try {

@@ -1,10 +1,9 @@
 // The forwarding hook: part of dist/cli.js, loaded before anything else of ours. It hands the payload
-// to the store's resident recorder (resident.ts) over a local socket and waits for "appended"; it
-// loads none of the recording code. When there is no resident, or it does not accept within
-// ACCEPT_MS, or it refuses, the caller (main.ts) records the payload itself with dist/hook.js — the
-// same code, the same lines — and starts a resident for the next hook. The protocol, and why a
-// payload is never recorded twice nor lost: residentWire.ts.
-import { randomBytes } from 'node:crypto';
+// to the store's resident recorder (resident.ts) over a local socket and waits for "appended": one
+// round trip. It loads none of the recording code, nor node:crypto. When there is no resident, or it
+// does not answer within ACCEPT_MS, or it refuses, the caller (main.ts) records the payload itself
+// with dist/hook.js — the same code, the same lines — and starts a resident for the next hook. The
+// protocol, and why a payload is never recorded twice nor lost: residentWire.ts.
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -12,6 +11,7 @@ import {
   residentOff,
   type BundleId,
   bundleIdOf,
+  claimPending,
   type HookRequest,
   lineReader,
   type ResidentStatus,
@@ -28,12 +28,12 @@ import { HOOK_STDIN_DEADLINE_MS, readStdin, type StdinResult } from './stdin';
 import { storeFromArgs } from './storeArg';
 
 /**
- * How long the hook waits for the resident's `A` after sending its payload; then it records the
- * payload itself (`AGENT_REWIND_RESIDENT_ACCEPT_MS` overrides: a machine too loaded for this).
+ * How long the hook waits for the resident to take its payload (the header's `acceptBy`); then it
+ * claims the payload and records it itself (`AGENT_REWIND_RESIDENT_ACCEPT_MS` overrides: a machine too loaded for this).
  */
 export const ACCEPT_MS = 80;
 const acceptMs = (env: NodeJS.ProcessEnv) => Number(env.AGENT_REWIND_RESIDENT_ACCEPT_MS) || ACCEPT_MS;
-/** After `G`, the resident's `D` is awaited up to here (process uptime): inside the 20 s a hook promises. */
+/** Once the resident holds the claim, its `D` is awaited up to here (process uptime): inside the 20 s a hook promises. */
 const DONE_BY_MS = HOOK_STDIN_DEADLINE_MS + 1500;
 
 export type ForwardResult =
@@ -66,14 +66,23 @@ function connect(socketPath: string): Conn {
   return conn;
 }
 
-/** Where this conversation stands when the socket ends or a deadline passes. */
-interface Progress {
-  accepted: boolean;
-  go: boolean;
-  done?: string;
-  refused?: string;
-  /** The connection ended (the resident closed it or died). */
-  ended?: boolean;
+/** How a conversation ended (converse). */
+type Outcome =
+  /** `D`: appended. */
+  | { kind: 'done'; context: string }
+  /** `R`: the resident will not record it (and holds no claim). */
+  | { kind: 'refused'; reason: string }
+  /** The hook claimed the payload (no answer in time, or the connection ended before the resident took it). */
+  | { kind: 'mine'; ended: boolean }
+  /** The resident claimed it and the connection ended without `D`: it died. */
+  | { kind: 'died' }
+  /** The resident claimed it and is still at work when the hook's own deadline comes: it records it. */
+  | { kind: 'late' };
+
+/** A request id: 16 hex digits, unique among live hooks (the pid) and across a pid's reuse (random bits). */
+function requestId(): string {
+  const rand = Math.floor(Math.random() * 0x100000000);
+  return (process.pid >>> 0).toString(16).padStart(8, '0').slice(-8) + rand.toString(16).padStart(8, '0');
 }
 
 /** Hands the payload to the store's resident; says what the caller still has to do. */
@@ -85,7 +94,7 @@ export async function forwardHook(args: string[], hookBundle: string): Promise<F
   let bundle: BundleId;
   try {
     secret = fs.readFileSync(path.join(dir, SECRET_FILE), 'utf8').trim();
-    socketPath = socketPathOf(fs.realpathSync(dir), socketPlace());
+    socketPath = socketPathOf(fs.realpathSync.native(dir), socketPlace());
     bundle = bundleIdOf(hookBundle);
   } catch {
     // No secret yet: no resident ever ran for this store (or no store yet). This hook records and starts one.
@@ -98,81 +107,95 @@ export async function forwardHook(args: string[], hookBundle: string): Promise<F
     conn.socket.destroy();
     return { kind: 'fallback', input, start: !connected && conn.start, redelivered: false, dir };
   }
-  let p: Progress;
-  const id = randomBytes(8).toString('hex');
+  const id = requestId();
+  const payload = Buffer.from(input.text, 'utf8');
+  const wait = acceptMs(process.env);
+  const request: HookRequest = {
+    v: WIRE_VERSION,
+    op: 'hook',
+    id,
+    secret,
+    bundle,
+    args,
+    env: process.env,
+    cwd: process.cwd(),
+    size: payload.length,
+    acceptBy: Date.now() + wait,
+  };
+  let o: Outcome;
   try {
-    const payload = Buffer.from(input.text, 'utf8');
-    const request: HookRequest = {
-      v: WIRE_VERSION,
-      op: 'hook',
-      id,
-      secret,
-      bundle,
-      args,
-      env: process.env,
-      cwd: process.cwd(),
-      size: payload.length,
-    };
-    p = await converse(conn.socket, request, payload);
-  } catch {
-    p = { accepted: false, go: false }; // nothing said go: the resident drops it
+    o = await converse(conn.socket, request, payload, wait, () => claimedByHook(dir, id));
   } finally {
     conn.socket.destroy();
   }
-  if (p.done !== undefined) return { kind: 'recorded', context: p.done };
-  // Never said go: the resident drops it. A refusal from an older bundle: that resident exits, start ours.
-  if (!p.go) return { kind: 'fallback', input, start: p.refused === 'replaced', redelivered: false, dir };
-  // Refused after go (it could not enter the hook's folder): it recorded nothing.
-  if (p.refused !== undefined) return { kind: 'fallback', input, start: false, redelivered: false };
-  // Said go, and the hook's own deadline came first: the resident lives and still records it.
-  if (!p.ended) return { kind: 'recorded', context: '' };
-  // Said go, and the resident died. With its pending copy: it got to its append; finish that.
-  if (finishPendingAppend(dir, id)) return { kind: 'recorded', context: '' };
-  // Without: nothing of it reached the log. Record it here (its dedupe marker, if any, is its own).
-  return { kind: 'fallback', input, start: true, redelivered: true, dir };
+  switch (o.kind) {
+    case 'done':
+      return { kind: 'recorded', context: o.context };
+    case 'late':
+      return { kind: 'recorded', context: '' };
+    case 'refused':
+      // A refusal from an older bundle: that resident exits, start ours.
+      return { kind: 'fallback', input, start: o.reason === 'replaced', redelivered: false, dir };
+    case 'mine':
+      // The connection ended before the resident claimed it: it never will (it claims only on a live
+      // connection), so the claim can go now. Claimed at the accept deadline, it stays (residentWire.ts).
+      if (o.ended) fs.rmSync(pendingFileOf(dir, id), { force: true });
+      return { kind: 'fallback', input, start: o.ended, redelivered: false, dir };
+    case 'died':
+      // With text in its claim it got to its append: finish that. Empty: nothing of it reached the log; record
+      // it here (its dedupe marker, if any, is its own).
+      if (finishPendingAppend(dir, id)) return { kind: 'recorded', context: '' };
+      return { kind: 'fallback', input, start: true, redelivered: true, dir };
+  }
 }
 
-/** Sends the request, says go on `A` within ACCEPT_MS, and follows the resident to `D` or its end. */
-function converse(socket: net.Socket, request: HookRequest, payload: Buffer): Promise<Progress> {
+/** The hook's claim (residentWire.ts): true when the payload is the hook's to record. */
+function claimedByHook(dir: string, id: string): boolean {
+  try {
+    return claimPending(dir, id);
+  } catch {
+    return true; // no claim can be made in the store: neither can the resident's, so it never records this one
+  }
+}
+
+/**
+ * Sends the request and follows the resident to `D` or `R`; at `waitMs` without either, or when the
+ * connection ends first, settles who records it with `claim`.
+ */
+function converse(socket: net.Socket, request: HookRequest, payload: Buffer, waitMs: number, claim: () => boolean): Promise<Outcome> {
   return new Promise((resolve) => {
-    const p: Progress = { accepted: false, go: false };
     let finished = false;
-    const finish = () => {
+    /** The resident holds the claim: only `D`, its death, or the hook's own deadline ends the wait. */
+    let residentHolds = false;
+    let doneTimer: NodeJS.Timeout | undefined;
+    const finish = (o: Outcome) => {
       if (finished) return;
       finished = true;
       clearTimeout(acceptTimer);
       clearTimeout(doneTimer);
-      resolve(p);
+      resolve(o);
     };
-    const acceptTimer = setTimeout(() => {
-      if (!p.accepted) finish();
-    }, acceptMs(process.env));
-    let doneTimer: NodeJS.Timeout | undefined;
+    const settle = (ended: boolean) => {
+      if (finished) return;
+      if (residentHolds) return ended ? finish({ kind: 'died' }) : undefined;
+      if (claim()) return finish({ kind: 'mine', ended });
+      residentHolds = true;
+      if (ended) return finish({ kind: 'died' });
+      doneTimer = setTimeout(() => finish({ kind: 'late' }), Math.max(0, DONE_BY_MS - process.uptime() * 1000));
+    };
+    const acceptTimer = setTimeout(() => settle(false), waitMs);
     socket.on(
       'data',
       lineReader((line) => {
-        const [kind, ...rest] = line.split(' ');
-        if (kind === 'A' && !finished && !p.accepted) {
-          p.accepted = true;
-          p.go = true;
-          socket.write('G\n');
-          clearTimeout(acceptTimer);
-          doneTimer = setTimeout(finish, Math.max(0, DONE_BY_MS - process.uptime() * 1000));
-        } else if (kind === 'D') {
-          p.done = doneContext(rest.join(' '));
-          finish();
-        } else if (kind === 'R') {
-          p.refused = rest[0] ?? '';
-          finish();
-        }
+        const sp = line.indexOf(' ');
+        const kind = sp < 0 ? line : line.slice(0, sp);
+        const rest = sp < 0 ? '' : line.slice(sp + 1);
+        if (kind === 'D') finish({ kind: 'done', context: doneContext(rest) });
+        else if (kind === 'R') finish({ kind: 'refused', reason: rest });
       }),
     );
-    const ended = () => {
-      p.ended = true;
-      finish();
-    };
-    socket.on('close', ended);
-    socket.on('error', ended);
+    socket.on('close', () => settle(true));
+    socket.on('error', () => settle(true));
     socket.write(JSON.stringify(request) + '\n');
     socket.write(payload);
   });
@@ -218,9 +241,10 @@ const STARTING_STALE_MS = 10000;
 const SEARCH_BACK = 8 * 1024 * 1024;
 
 /**
- * The resident died after writing its pending copy of request `id`: appends what of that text the
- * log lacks — nothing when its append was whole, the lines after a torn one (the torn fragment stays,
- * skipped by every reader as after any killed writer), or all of it. False when there is no copy.
+ * The resident died holding the claim of request `id`: appends what of its write-ahead copy the log
+ * lacks — nothing when its append was whole, the lines after a torn one (the torn fragment stays,
+ * skipped by every reader as after any killed writer), or all of it. False when the claim holds no
+ * text (it died before its append: the hook records the payload) or is gone. The claim goes either way.
  */
 export function finishPendingAppend(dir: string, id: string): boolean {
   const pending = pendingFileOf(dir, id);
@@ -231,6 +255,10 @@ export function finishPendingAppend(dir: string, id: string): boolean {
     return false;
   }
   const lines = text.split('\n').filter((l) => l !== '');
+  if (lines.length === 0) {
+    fs.rmSync(pending, { force: true });
+    return false;
+  }
   const logFile = path.join(dir, 'files.jsonl');
   const present = linesPresent(logFile, lines, Buffer.byteLength(text));
   if (present < lines.length)

@@ -20,6 +20,7 @@ import { recordPayload } from './hook';
 import {
   type BundleId,
   bundleIdOf,
+  claimPending,
   PENDING_DIR,
   pendingFileOf,
   type Request,
@@ -133,6 +134,7 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
     const check = setInterval(() => {
       const holder = readLockInfo(path.join(dir, RESIDENT_LOCK));
       if (!fs.existsSync(path.join(dir, 'store.json')) || holder?.pid !== process.pid) r.stop();
+      sweepPending(dir); // the claims of hooks that stopped waiting
     }, CHECK_MS);
     let stopped = false;
     r.stop = () => {
@@ -161,7 +163,10 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
   });
 }
 
-/** Pending copies older than a minute: their hook got `D`, or is gone too (it waits at most ~20 s). */
+/**
+ * Claims older than a minute: a hook's own (its `acceptBy` long past, no resident takes it now), or a
+ * dead resident's whose hook got `D` or is gone too (it waits at most ~20 s).
+ */
 function sweepPending(dir: string): void {
   const folder = path.join(dir, PENDING_DIR);
   let names: string[] = [];
@@ -185,17 +190,10 @@ function serve(r: Resident, socket: net.Socket, touched: () => void): void {
   touched();
   let buf = Buffer.alloc(0);
   let request: Request | undefined;
-  let payload: Buffer | undefined;
-  let accepted = false;
+  let taken = false;
   socket.on('error', () => socket.destroy());
   socket.on('data', (chunk: Buffer) => {
-    if (accepted) {
-      if (chunk.includes(0x47 /* G */)) {
-        accepted = false; // once
-        void recordFor(r, socket, request as Extract<Request, { op: 'hook' }>, payload!);
-      }
-      return;
-    }
+    if (taken) return;
     buf = Buffer.concat([buf, chunk]);
     if (!request) {
       const nl = buf.indexOf(0x0a);
@@ -210,44 +208,58 @@ function serve(r: Resident, socket: net.Socket, touched: () => void): void {
         return;
       }
       buf = buf.subarray(nl + 1);
-      if (request.v !== WIRE_VERSION || typeof request.secret !== 'string' || !sameSecret(request.secret, r.secret)) {
-        socket.end('R secret\n');
-        return;
-      }
-      if (request.op === 'status') {
-        socket.end(`S ${JSON.stringify(statusOf(r))}\n`);
-        return;
-      }
-      const valid =
-        request.op === 'hook' &&
-        request.size >= 0 &&
-        request.size <= MAX_PAYLOAD &&
-        /^[0-9a-f]{16}$/.test(request.id) &&
-        typeof request.cwd === 'string' &&
-        Array.isArray(request.args);
-      if (!valid) {
-        socket.end('R request\n');
-        return;
-      }
-      if (request.bundle?.id !== r.bundle.id) {
-        // A hook from another build. From a newer one: this resident gives way (the hook starts its own).
-        const newer = request.bundle.mtime >= r.bundle.mtime;
-        if (newer) r.stop();
-        socket.end(newer ? 'R replaced\n' : 'R other-bundle\n');
+      const refusal = refusalOf(r, request);
+      if (refusal !== undefined) {
+        taken = true; // the payload's later chunks are nobody's here: the hook records it itself
+        socket.end(refusal);
         return;
       }
     }
-    const size = (request as Extract<Request, { op: 'hook' }>).size;
-    if (buf.length >= size) {
-      payload = buf.subarray(0, size);
-      accepted = true;
-      socket.write('A\n');
-      fault('resident.accepted');
+    const req = request as Extract<Request, { op: 'hook' }>;
+    if (buf.length < req.size) return;
+    taken = true;
+    fault('resident.received');
+    if (!claimedByResident(r, req)) {
+      socket.end('R late\n'); // the hook stopped waiting and records it itself
+      return;
     }
+    fault('resident.claimed');
+    void recordFor(r, socket, req, buf.subarray(0, req.size));
   });
 }
 
-/** Records one accepted payload, in this process, with the hook's own code; then `D`. */
+/** Why a request is not served (the line to answer, `S` for a status), or undefined for a valid hook request. */
+function refusalOf(r: Resident, request: Request): string | undefined {
+  if (request.v !== WIRE_VERSION || typeof request.secret !== 'string' || !sameSecret(request.secret, r.secret)) return 'R secret\n';
+  if (request.op === 'status') return `S ${JSON.stringify(statusOf(r))}\n`;
+  const valid =
+    request.op === 'hook' &&
+    request.size >= 0 &&
+    request.size <= MAX_PAYLOAD &&
+    typeof request.acceptBy === 'number' &&
+    /^[0-9a-f]{16}$/.test(request.id) &&
+    typeof request.cwd === 'string' &&
+    Array.isArray(request.args);
+  if (!valid) return 'R request\n';
+  if (request.bundle?.id === r.bundle.id) return undefined;
+  // A hook from another build. From a newer one: this resident gives way (the hook starts its own).
+  const newer = request.bundle.mtime >= r.bundle.mtime;
+  if (newer) r.stop();
+  return newer ? 'R replaced\n' : 'R other-bundle\n';
+}
+
+/** The payload is the resident's to record: whole before the hook's `acceptBy`, and its claim made first (residentWire.ts). */
+function claimedByResident(r: Resident, req: Extract<Request, { op: 'hook' }>): boolean {
+  if (Date.now() > req.acceptBy) return false;
+  try {
+    return claimPending(r.dir, req.id);
+  } catch (e) {
+    logStoreError(r.dir, `resident recorder: cannot claim a payload (${(e as Error).message}); its hook records it`);
+    return false;
+  }
+}
+
+/** Records one claimed payload, in this process, with the hook's own code; then `D`. */
 async function recordFor(r: Resident, socket: net.Socket, req: Extract<Request, { op: 'hook' }>, payload: Buffer): Promise<void> {
   // Every change made before the hook asked is seen by the watcher first (a doubt there: the scan, as in a hook).
   const changes = r.changes && (await settled(r.changes, r.dir));
@@ -260,7 +272,8 @@ async function recordFor(r: Resident, socket: net.Socket, req: Extract<Request, 
     if (!dir || fs.realpathSync(dir) !== r.realDir) throw new Error('another store');
   } catch {
     process.chdir(home);
-    socket.end('R cwd\n'); // after go: the hook records it itself
+    fs.rmSync(pending, { force: true }); // our claim, given back before the refusal: the hook records it itself
+    socket.end('R cwd\n');
     return;
   }
   try {
@@ -269,8 +282,7 @@ async function recordFor(r: Resident, socket: net.Socket, req: Extract<Request, 
       let text = '';
       for (const rec of records) text += JSON.stringify(rec) + '\n';
       try {
-        fs.mkdirSync(path.dirname(pending), { recursive: true, mode: 0o700 });
-        fs.writeFileSync(pending, text, { mode: 0o600 });
+        fs.writeFileSync(pending, text, { mode: 0o600 }); // into our claim
       } catch (e) {
         logStoreError(r.dir, `resident recorder: no write-ahead copy (${(e as Error).message}); recording without it`);
       }

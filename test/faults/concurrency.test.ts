@@ -4,17 +4,25 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { agentWorld, assertSound, assertTree, fs, json, ok, path, rewindCheckpoints, run, runAsync, type Run, tree } from './world';
+import {
+  agentWorld,
+  assertSound,
+  assertTree,
+  fs,
+  json,
+  ok,
+  path,
+  rewindCheckpoints,
+  run,
+  runAsync,
+  type Run,
+  stopped,
+  tree,
+} from './world';
 import { sandbox } from '../helpers/tmp';
 import { waitUntil } from '../helpers/wait';
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
-/** Whether the process is stopped (SIGSTOP): its state in /proc (this tier runs on Linux). */
-function stopped(pid: number): boolean {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
-}
 
 function hookPayload(ws: string, session: string, p: Record<string, unknown>): string {
   return JSON.stringify({

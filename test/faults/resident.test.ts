@@ -1,6 +1,6 @@
 // A resident recorder SIGKILLed at each step of a forwarded hook (AGENT_REWIND_FAULT armed in the
-// resident): after it said "accepted", after the hook's own parse, with half of its append written,
-// after the append. Every time the hook exits 0 and silent, the payload is recorded exactly once (by
+// resident): with the whole payload read, after its claim, after the hook's own parse, with half of its
+// append written, after the append; and one stopped before its claim until its hook gave up waiting. Every time the hook exits 0 and silent, the payload is recorded exactly once (by
 // the resident or by the hook itself), `verify` passes, and the records equal those of a hook alone.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -8,7 +8,7 @@ import { after, describe, it } from 'node:test';
 import { CLI } from '../helpers/cli';
 import { alive, RESIDENT_ON, runningResident, startResident, status, stopAll, stopResident, waitFor } from '../helpers/resident';
 import { sandbox } from '../helpers/tmp';
-import { assertSound, fs, json, path } from './world';
+import { assertSound, fs, json, path, stopped } from './world';
 
 after(stopAll);
 
@@ -26,7 +26,8 @@ function hook(store: string, payload: Record<string, unknown>, env: NodeJS.Proce
 // Where it dies, and whether its hook then records by itself (and so starts a new resident): before
 // its append, the hook records the payload; once its write-ahead copy exists, the hook finishes that append.
 const POINTS: [string, boolean][] = [
-  ['resident.accepted:1', true],
+  ['resident.received:1', true],
+  ['resident.claimed:1', true],
   ['hook.record:1', true],
   ['log.append:1', false],
   ['resident.appended:1', false],
@@ -40,7 +41,8 @@ async function residentAfterKill(store: string, restarts: boolean): Promise<void
   assert.equal(restarts || !fs.existsSync(path.join(store, 'resident.starting')), true, 'no new resident was started');
 }
 
-async function killedDuringPost(point: string | null, restarts = false) {
+/** `stopped`: the resident is stopped (SIGSTOP) at `point` instead, the hook gives up waiting, then the resident goes on. */
+async function killedDuringPost(point: string | null, restarts = false, stop = false) {
   const { ws, store } = sandbox();
   fs.writeFileSync(path.join(ws, 'a.txt'), 'a0\n');
   const base = { session_id: 'killed', cwd: ws, permission_mode: 'default' };
@@ -57,8 +59,14 @@ async function killedDuringPost(point: string | null, restarts = false) {
   fs.writeFileSync(path.join(ws, 'b.txt'), 'new\n');
   let pid = 0;
   if (point) pid = await startResident(store, { AGENT_REWIND_FAULT: point });
-  hook(store, { ...base, hook_event_name: 'PostToolUse', ...bash, tool_response: {} }, point ? RESIDENT_ON : off);
-  if (point) {
+  const giveUp = { ...RESIDENT_ON, AGENT_REWIND_RESIDENT_ACCEPT_MS: '300' };
+  hook(store, { ...base, hook_event_name: 'PostToolUse', ...bash, tool_response: {} }, point ? (stop ? giveUp : RESIDENT_ON) : off);
+  if (stop) {
+    await waitFor(() => stopped(pid), 'the resident to stop with the payload it got too late'); // it may get there after the hook
+    process.kill(pid, 'SIGCONT'); // it finds the hook's claim: refuses, records nothing
+    await waitFor(() => status(store).resident.running, 'the resident to answer again');
+    await stopResident(pid);
+  } else if (point) {
     await waitFor(() => !alive(pid), `the resident to die at ${point}`);
     await stopResident(pid); // forget it
     await residentAfterKill(store, restarts);
@@ -102,4 +110,16 @@ describe('a resident recorder killed while it records a forwarded hook', () => {
       const pending = path.join(killed.store, 'resident-pending');
       assert.deepEqual(fs.existsSync(pending) ? fs.readdirSync(pending) : [], [], 'no write-ahead copy is left');
     });
+
+  it('stopped with the whole payload until its hook gave up waiting: the hook claims and records it, the resident, let go on, does not', async () => {
+    const alone = await killedDuringPost(null);
+    const late = await killedDuringPost('resident.received:1:stop', false, true);
+    assert.deepEqual(late.labels, alone.labels, 'the same checkpoints');
+    assert.deepEqual(late.afters, alone.afters, "the Bash call's snapshots, once each");
+    assert.deepEqual(late.plans, alone.plans, 'the same plans');
+    const pending = path.join(late.store, 'resident-pending');
+    const claims = fs.readdirSync(pending);
+    assert.equal(claims.length, 1, "the hook's own claim stays (a resident sweeps it a minute later)");
+    assert.equal(fs.readFileSync(path.join(pending, claims[0]!), 'utf8'), '', 'and holds no text');
+  });
 });

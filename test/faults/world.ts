@@ -13,6 +13,12 @@ import { checkpoints } from '../../src/core/timeline/timeline';
 import { CLI } from '../helpers/cli';
 import { sandbox, snapshotTree } from '../helpers/tmp';
 
+/** Whether the process is stopped (SIGSTOP): its state in /proc (this tier runs on Linux). */
+export function stopped(pid: number): boolean {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
+}
+
 /** A small seeded PRNG (mulberry32): the same seed gives the same kills. */
 export function prng(seed: number): () => number {
   let a = seed >>> 0;

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { finishPendingAppend } from '../../src/cli/forward';
-import { lineReader, pendingFileOf, socketFolder, socketPathOf } from '../../src/cli/residentWire';
+import { claimPending, hash16, lineReader, pendingFileOf, socketFolder, socketPathOf } from '../../src/cli/residentWire';
 import { tempDir } from '../helpers/tmp';
 
 describe('where a resident listens', () => {
@@ -35,10 +35,10 @@ describe('replies, line by line', () => {
   it('splits lines across chunks and keeps a line that is not finished', () => {
     const got: string[] = [];
     const feed = lineReader((l) => got.push(l));
-    feed(Buffer.from('A\nD {"con'));
-    assert.deepEqual(got, ['A']);
+    feed(Buffer.from('R late\nD {"con'));
+    assert.deepEqual(got, ['R late']);
     feed(Buffer.from('text":""}\nR x'));
-    assert.deepEqual(got, ['A', 'D {"context":""}']);
+    assert.deepEqual(got, ['R late', 'D {"context":""}']);
   });
 });
 
@@ -81,8 +81,40 @@ describe('a hook finishing the append of a resident that died in it', () => {
     assert.equal(s.read(), before + text);
   });
 
+  it('an empty claim (it died before its append): false, and the claim goes (the hook records the payload itself)', () => {
+    const dir = tempDir();
+    assert.equal(claimPending(dir, 'a1b2c3d4e5f60718'), true);
+    assert.equal(finishPendingAppend(dir, 'a1b2c3d4e5f60718'), false);
+    assert.equal(fs.existsSync(pendingFileOf(dir, 'a1b2c3d4e5f60718')), false);
+  });
+
   it('no copy: false (the hook records the payload itself)', () => {
     const dir = tempDir();
     assert.equal(finishPendingAppend(dir, '0000000000000000'), false);
+  });
+});
+
+describe('who records a payload: one exclusive claim', () => {
+  it('the first claim wins, every later one (the other side) loses; the folder is made on the first', () => {
+    const dir = tempDir();
+    assert.equal(claimPending(dir, '00000000000000aa'), true);
+    assert.equal(claimPending(dir, '00000000000000aa'), false);
+    assert.equal(claimPending(dir, '00000000000000bb'), true, 'another request: its own claim');
+    assert.equal((fs.statSync(pendingFileOf(dir, '00000000000000aa')).mode & 0o777).toString(8), '600');
+  });
+
+  it('a claim that cannot be made at all throws (neither side may record on a guess)', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'resident-pending'), 'a file where the folder goes');
+    assert.throws(() => claimPending(dir, '00000000000000aa'));
+  });
+});
+
+describe('socket names without node:crypto', () => {
+  it('16 hex digits, stable, different for near paths', () => {
+    assert.match(hash16('/a/store'), /^[0-9a-f]{16}$/);
+    assert.equal(hash16('/a/store'), hash16('/a/store'));
+    const names = new Set(Array.from({ length: 10000 }, (_, i) => hash16(`/home/u/project-${i}/.agent-rewind`)));
+    assert.equal(names.size, 10000, 'no collision among 10,000 neighbouring stores');
   });
 });
