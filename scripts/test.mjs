@@ -1,6 +1,6 @@
 // `npm test`: every tier, in order, stopping at the first that fails. Each tier installs what it
 // needs itself (scripts/tools.mjs), so this works on a fresh machine.
-//   node scripts/test.mjs [tier ...]     tiers: build lint unit cli faults webview integration e2e package compat
+//   node scripts/test.mjs [tier ...]     tiers: build lint unit cli faults webview integration smoke-oldest e2e package compat
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,6 +39,8 @@ const TIERS = {
   faults: nodeTest('test/faults', ['--test-concurrency=1']),
   webview: () => run(process.execPath, ['test/e2e/preview-standalone.mjs']),
   integration: () => run(process.execPath, ['test/integration/run.mjs']),
+  // Activation, one preview and one rewind on the oldest VS Code package.json's engines.vscode claims.
+  'smoke-oldest': () => run(process.execPath, ['test/integration/run.mjs', '--oldest']),
   e2e: () => run(process.execPath, ['test/e2e/run.mjs']),
   package: () => run(process.execPath, ['test/package/run.mjs']),
   compat: () => run(process.execPath, ['test/compat/run.mjs']),

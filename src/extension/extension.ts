@@ -177,7 +177,7 @@ function offerUndoOfRecovered(rec: ReturnType<typeof recoverUnfinished>, reporte
       ),
       vscode.l10n.t('Undo Interrupted Rewind'),
     )
-    .then((p) => p && reporter.applyAndReport(rec.checkpoint));
+    .then((p) => (p ? reporter.applyAndReport(rec.checkpoint) : undefined));
 }
 
 interface Views {
