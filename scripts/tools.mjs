@@ -28,7 +28,7 @@ export const NEWEST = { version: '4.139.1', nodeMajor: 24, folder: 'code-server'
 // The oldest VS Code that package.json's engines.vscode admits (a unit test keeps them equal). Its
 // postinstall wants Node 20 and, as root under npm, `unsafe-perm` (npm 11 no longer knows that option,
 // so only the script sees it).
-export const OLDEST = { version: '4.99.4', nodeMajor: 20, folder: 'code-server-oldest', vscode: '1.99.4' };
+export const OLDEST = { version: '4.99.4', nodeMajor: 20, folder: 'code-server-oldest', vscode: '1.99.3' };
 /** The release every caller gets: AGENT_REWIND_VSCODE=oldest picks OLDEST (the smoke-oldest tier sets it). */
 export function selectedRelease() {
   const name = process.env.AGENT_REWIND_VSCODE || 'newest';
