@@ -40,8 +40,7 @@ const TIERS = {
   webview: () => run(process.execPath, ['test/e2e/preview-standalone.mjs']),
   integration: () => run(process.execPath, ['test/integration/run.mjs']),
   // Activation, one preview and one rewind on the oldest VS Code package.json's engines.vscode claims.
-  // Only when named: code-server 4.99 has no --vscode-option, so the harness cannot yet turn on the
-  // smoke-test driver that loads the suite there (the run stops with "Unknown option --vscode-option").
+  // The oldest VS Code package.json claims (engines.vscode): activation, one preview, one rewind and its undo.
   'smoke-oldest': () => run(process.execPath, ['test/integration/run.mjs', '--oldest']),
   e2e: () => run(process.execPath, ['test/e2e/run.mjs']),
   package: () => run(process.execPath, ['test/package/run.mjs']),
@@ -54,8 +53,7 @@ function run(cmd, args) {
 }
 
 const wanted = process.argv.slice(2);
-const NAMED_ONLY = ['smoke-oldest'];
-const tiers = wanted.length ? wanted : Object.keys(TIERS).filter((t) => !NAMED_ONLY.includes(t));
+const tiers = wanted.length ? wanted : Object.keys(TIERS);
 const timings = [];
 for (const t of tiers) {
   const fn = TIERS[t];

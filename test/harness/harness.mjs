@@ -398,6 +398,16 @@ export function assertBuilt(extensionDir = repoRoot) {
 }
 
 // ------------------------------------------------------------------ code-server
+const HARNESS_DIR = path.dirname(fileURLToPath(import.meta.url));
+
+/** True when version `a` (x.y.z) is older than `b`. */
+function olderThan(a = '0', b) {
+  const x = a.split('.').map(Number);
+  const y = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) if ((x[i] || 0) !== (y[i] || 0)) return (x[i] || 0) < (y[i] || 0);
+  return false;
+}
+
 /**
  * Starts code-server in its own process group and waits for /healthz.
  * opts: runDir (from makeRunDir), env (added to code-server's env: the extension host inherits it),
@@ -415,9 +425,12 @@ export async function startCodeServer({
   extraArgs = [],
   quiet = false,
 } = {}) {
-  const { codeServerEntry, node } = await ensureCodeServer();
+  const { codeServerEntry, node, version } = await ensureCodeServer();
   port = port || (await freePort(host));
+  // code-server before 4.100 has no --vscode-option; it takes VS Code's flag once its parser knows it (smokeDriverFlag.cjs).
+  const vscodeOption = !olderThan(version, '4.100.0');
   const args = [
+    ...(smokeDriver && !vscodeOption ? ['--require', path.join(HARNESS_DIR, 'smokeDriverFlag.cjs')] : []),
     codeServerEntry,
     '--config',
     runDir.config,
@@ -431,7 +444,7 @@ export async function startCodeServer({
     '--disable-getting-started-override',
     // The built workbench reads extensionDevelopmentPath/extensionTestsPath from the URL's `payload` only
     // when the smoke-test driver is enabled; this passes --enable-smoke-test-driver to the VS Code server.
-    ...(smokeDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...(smokeDriver ? (vscodeOption ? ['--vscode-option', 'enable-smoke-test-driver'] : ['--enable-smoke-test-driver']) : []),
     '--user-data-dir',
     runDir.userData,
     '--extensions-dir',
