@@ -19,7 +19,11 @@ const BASELINE = process.env.BENCH_BASELINE_CLI ? path.resolve(process.env.BENCH
 
 export function status(store) {
   const r = spawnSync(process.execPath, [CLI, 'status', '--json', '--store', store], { encoding: 'utf8' });
-  return JSON.parse(r.stdout).resident;
+  try {
+    return JSON.parse(r.stdout).resident ?? { running: false };
+  } catch {
+    return { running: false }; // no answer yet (a resident still setting up its watches on a big tree)
+  }
 }
 
 /**
@@ -33,8 +37,10 @@ export async function startResident(store, env = {}) {
     detached: true,
   });
   child.unref();
-  for (let i = 0; i < 400 && !status(store).running; i++) await new Promise((r) => setTimeout(r, 25));
-  if (!status(store).running) throw new Error('the resident did not start');
+  // On a 100,000-file tree the resident sets up a watch per folder before it answers: give it two minutes.
+  const by = Date.now() + 120000;
+  while (!status(store).running && Date.now() < by) await new Promise((r) => setTimeout(r, 50));
+  if (!status(store).running) throw new Error('the resident did not start within 2 minutes');
   return child.pid;
 }
 
