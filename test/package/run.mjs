@@ -44,7 +44,7 @@ async function main() {
   }
   console.log(`VSIX ${(size / 1024).toFixed(1)} KB, ${list.length} files:\n  ${list.join('\n  ')}`);
   const allowed =
-    /^extension\/(package(\.nls)?\.json|l10n\/bundle\.l10n(\.[a-z-]+)?\.json|readme\.md|changelog\.md|LICENSE(\.txt)?|dist\/(extension|offHostWorker|cli|hook|commands)\.js|dist\/webview\/(preview\.js|codicon\.(css|ttf))|media\/(icon\.(svg|png)|preview\.css|walkthrough\/[a-z]+\.md))$/i;
+    /^extension\/(package(\.nls)?\.json|l10n\/bundle\.l10n(\.[a-z-]+)?\.json|readme\.md|changelog\.md|LICENSE(\.txt)?|dist\/(extension|offHostWorker|cli|hook|commands)\.js|dist\/package\.json|dist\/webview\/(preview\.js|codicon\.(css|ttf))|media\/(icon\.(svg|png)|preview\.css|walkthrough\/[a-z]+\.md))$/i;
   const extra = list.filter((f) => !allowed.test(f));
   if (extra.length) return fail(`the VSIX holds files that are not runtime files: ${extra.join(', ')}`);
   for (const need of [
