@@ -159,6 +159,27 @@ function readCache(file: string): CacheFile | null {
 }
 
 /**
+ * The cache file's columns, parsed once per version of the file in a long-lived process (the
+ * resident recorder answers every prompt of a session): `latest.json` is only ever replaced by
+ * rename, so its device, inode, size and mtime name one content. A hook process reads it once anyway.
+ */
+let lastRead: { file: string; key: string; cache: CacheFile | null; cols: Columns | null } | undefined;
+
+function readCacheOnce(file: string): { cache: CacheFile | null; cols: Columns | null } {
+  let key: string;
+  try {
+    const st = fs.statSync(file);
+    key = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return { cache: null, cols: null };
+  }
+  if (lastRead?.file === file && lastRead.key === key) return lastRead;
+  const cache = readCache(file);
+  lastRead = { file, key, cache, cols: cache ? columnsOf(cache) : null };
+  return lastRead;
+}
+
+/**
  * The latest snapshot of every recorded path, as the log says now. Uses and refreshes the cache
  * in `storeDir`; falls back to reading the whole log whenever the cache cannot vouch for a prefix.
  */
@@ -173,9 +194,10 @@ export function latestSnaps(storeDir: string, logFile: string): LatestTable {
   }
   try {
     const st = fs.fstatSync(fd);
-    const cache = readCache(cacheFile);
+    const read = readCacheOnce(cacheFile);
+    const cache = read.cache;
     const valid = cache !== null && prefixHolds(fd, st, cache);
-    const cols = valid ? columnsOf(cache) : null;
+    const cols = valid ? read.cols : null;
     const usable = cols !== null;
     const out = new Map<string, LatestState>(); // the records after the cached prefix (all of them without one)
     const from = usable ? cache!.size : 0;
