@@ -7,6 +7,7 @@ import { readTimeline, TranscriptFollower, type TranscriptTimeline } from './cla
 import { codexConversation } from './codex/conversation';
 import { geminiConversation } from './gemini/conversation';
 import type { EffectOverride } from '../core/storeFiles/config';
+import { ENGLISH, type Localizer } from '../shared/l10n';
 import type { AgentId } from './connector';
 import type { TranscriptForker } from '../recording/forkConversation';
 
@@ -23,133 +24,147 @@ export interface AgentCapabilities {
   install?: string;
 }
 
-const TABLE: Record<AgentId, AgentCapabilities> = {
-  claude: {
-    agent: 'claude',
-    displayName: 'Claude Code',
-    icon: 'sparkle',
-    transcriptReadable: true,
-    conversationUnavailable: null,
-    install: 'npm install -g @anthropic-ai/claude-code',
-  },
-  vscode: {
-    agent: 'vscode',
-    displayName: 'VS Code agent mode',
-    icon: 'vscode',
-    transcriptReadable: false,
-    conversationUnavailable:
-      'VS Code keeps Copilot Chat sessions in its own storage, which no other program can fork or resume; use the chat\'s own "Restore Checkpoint" for the conversation',
-  },
-  copilot: {
-    agent: 'copilot',
-    displayName: 'Copilot CLI',
-    icon: 'copilot',
-    transcriptReadable: false,
-    conversationUnavailable:
-      "Copilot CLI's session state is its own private format; use /rewind or /fork in Copilot CLI for the conversation",
-  },
-  codex: {
-    agent: 'codex',
-    displayName: 'Codex CLI',
-    icon: 'terminal',
-    transcriptReadable: true,
-    conversationUnavailable: null,
-    install: 'npm install -g @openai/codex',
-  },
-  gemini: {
-    agent: 'gemini',
-    displayName: 'Gemini CLI',
-    icon: 'star-full',
-    transcriptReadable: true,
-    conversationUnavailable: null,
-    install: 'npm install -g @google/gemini-cli',
-  },
-  cursor: {
-    agent: 'cursor',
-    displayName: 'Cursor',
-    icon: 'inspect',
-    transcriptReadable: false,
-    conversationUnavailable: 'Cursor keeps its chats in its own database, not in a file another program can fork or resume',
-  },
-  cline: {
-    agent: 'cline',
-    displayName: 'Cline',
-    icon: 'robot',
-    transcriptReadable: false,
-    conversationUnavailable:
-      "Cline keeps its task history in its own storage, which no other program can fork or resume; use Cline's own checkpoints for the conversation",
-  },
-  // Not forked yet (issue 29's compat tier ran the real clients: OpenCode 1.18.33, Qwen Code 0.24.4,
-  // Droid 0.225.2): files only, with where the conversation lives and the agent's own command for it.
-  opencode: {
-    agent: 'opencode',
-    displayName: 'OpenCode',
-    icon: 'code',
-    transcriptReadable: false,
-    conversationUnavailable:
-      "OpenCode keeps its sessions in its own database (~/.local/share/opencode/opencode.db), which Agent Rewind does not fork yet; use OpenCode's /undo, or opencode run --session <id> --fork, for the conversation",
-    install: 'npm install -g opencode-ai',
-  },
-  qwen: {
-    agent: 'qwen',
-    displayName: 'Qwen Code',
-    icon: 'hubot',
-    transcriptReadable: false,
-    conversationUnavailable:
-      "Qwen Code saves each chat as a file under ~/.qwen/projects/<project>/chats/ (resumed with qwen --resume <id>), which Agent Rewind does not fork yet; use Qwen Code's own --fork-session for the conversation",
-    install: 'npm install -g @qwen-code/qwen-code',
-  },
-  droid: {
-    agent: 'droid',
-    displayName: 'Factory Droid',
-    icon: 'rocket',
-    transcriptReadable: false,
-    conversationUnavailable:
-      'Droid keeps each session as a file under ~/.factory/sessions/, which Agent Rewind does not fork yet; use droid exec --fork <id> for the conversation',
-  },
-  auggie: {
-    agent: 'auggie',
-    displayName: 'Auggie',
-    icon: 'sparkle-filled',
-    transcriptReadable: false,
-    conversationUnavailable:
-      'Auggie runs only signed in to Augment, whose service keeps the conversation; no other program can fork or resume it',
-  },
-  windsurf: {
-    agent: 'windsurf',
-    displayName: 'Windsurf',
-    icon: 'symbol-event',
-    transcriptReadable: false,
-    conversationUnavailable:
-      "Windsurf keeps Cascade conversations in its own storage, which no other program can fork or resume; use Cascade's own checkpoints for the conversation",
-  },
-  kiro: {
-    agent: 'kiro',
-    displayName: 'Kiro',
-    icon: 'symbol-misc',
-    transcriptReadable: false,
-    conversationUnavailable:
-      "Kiro keeps its chats in its own storage and its hooks name no session, which no other program can fork or resume; use Kiro's own checkpoints for the conversation",
-  },
-};
-
-/** The row for `agent`; an agent we have no adapter for gets a plain one (files only). */
-export function agentCapabilities(agent: string): AgentCapabilities {
-  return (
-    TABLE[agent as AgentId] ?? {
-      agent,
-      displayName: agent || 'Unknown agent',
+/** Every agent's row, its sentences in `l10n`'s language (the CLI: English; the extension: `vscode.l10n`). */
+function capabilityTable(l10n: Localizer): Record<AgentId, AgentCapabilities> {
+  return {
+    claude: {
+      agent: 'claude',
+      displayName: 'Claude Code',
+      icon: 'sparkle',
+      transcriptReadable: true,
+      conversationUnavailable: null,
+      install: 'npm install -g @anthropic-ai/claude-code',
+    },
+    vscode: {
+      agent: 'vscode',
+      displayName: 'VS Code agent mode',
+      icon: 'vscode',
+      transcriptReadable: false,
+      conversationUnavailable: l10n.t(
+        'VS Code keeps Copilot Chat sessions in its own storage, which no other program can fork or resume; use the chat\'s own "Restore Checkpoint" for the conversation',
+      ),
+    },
+    copilot: {
+      agent: 'copilot',
+      displayName: 'Copilot CLI',
+      icon: 'copilot',
+      transcriptReadable: false,
+      conversationUnavailable: l10n.t(
+        "Copilot CLI's session state is its own private format; use /rewind or /fork in Copilot CLI for the conversation",
+      ),
+    },
+    codex: {
+      agent: 'codex',
+      displayName: 'Codex CLI',
+      icon: 'terminal',
+      transcriptReadable: true,
+      conversationUnavailable: null,
+      install: 'npm install -g @openai/codex',
+    },
+    gemini: {
+      agent: 'gemini',
+      displayName: 'Gemini CLI',
+      icon: 'star-full',
+      transcriptReadable: true,
+      conversationUnavailable: null,
+      install: 'npm install -g @google/gemini-cli',
+    },
+    cursor: {
+      agent: 'cursor',
+      displayName: 'Cursor',
+      icon: 'inspect',
+      transcriptReadable: false,
+      conversationUnavailable: l10n.t('Cursor keeps its chats in its own database, not in a file another program can fork or resume'),
+    },
+    cline: {
+      agent: 'cline',
+      displayName: 'Cline',
+      icon: 'robot',
+      transcriptReadable: false,
+      conversationUnavailable: l10n.t(
+        "Cline keeps its task history in its own storage, which no other program can fork or resume; use Cline's own checkpoints for the conversation",
+      ),
+    },
+    // Not forked yet (issue 29's compat tier ran the real clients: OpenCode 1.18.33, Qwen Code 0.24.4,
+    // Droid 0.225.2): files only, with where the conversation lives and the agent's own command for it.
+    opencode: {
+      agent: 'opencode',
+      displayName: 'OpenCode',
+      icon: 'code',
+      transcriptReadable: false,
+      conversationUnavailable: l10n.t(
+        "OpenCode keeps its sessions in its own database (~/.local/share/opencode/opencode.db), which Agent Rewind does not fork yet; use OpenCode's /undo, or opencode run --session <id> --fork, for the conversation",
+      ),
+      install: 'npm install -g opencode-ai',
+    },
+    qwen: {
+      agent: 'qwen',
+      displayName: 'Qwen Code',
       icon: 'hubot',
       transcriptReadable: false,
-      conversationUnavailable: "Agent Rewind has no adapter that can fork this agent's conversation",
+      conversationUnavailable: l10n.t(
+        "Qwen Code saves each chat as a file under ~/.qwen/projects/<project>/chats/ (resumed with qwen --resume <id>), which Agent Rewind does not fork yet; use Qwen Code's own --fork-session for the conversation",
+      ),
+      install: 'npm install -g @qwen-code/qwen-code',
+    },
+    droid: {
+      agent: 'droid',
+      displayName: 'Factory Droid',
+      icon: 'rocket',
+      transcriptReadable: false,
+      conversationUnavailable: l10n.t(
+        'Droid keeps each session as a file under ~/.factory/sessions/, which Agent Rewind does not fork yet; use droid exec --fork <id> for the conversation',
+      ),
+    },
+    auggie: {
+      agent: 'auggie',
+      displayName: 'Auggie',
+      icon: 'sparkle-filled',
+      transcriptReadable: false,
+      conversationUnavailable: l10n.t(
+        'Auggie runs only signed in to Augment, whose service keeps the conversation; no other program can fork or resume it',
+      ),
+    },
+    windsurf: {
+      agent: 'windsurf',
+      displayName: 'Windsurf',
+      icon: 'symbol-event',
+      transcriptReadable: false,
+      conversationUnavailable: l10n.t(
+        "Windsurf keeps Cascade conversations in its own storage, which no other program can fork or resume; use Cascade's own checkpoints for the conversation",
+      ),
+    },
+    kiro: {
+      agent: 'kiro',
+      displayName: 'Kiro',
+      icon: 'symbol-misc',
+      transcriptReadable: false,
+      conversationUnavailable: l10n.t(
+        "Kiro keeps its chats in its own storage and its hooks name no session, which no other program can fork or resume; use Kiro's own checkpoints for the conversation",
+      ),
+    },
+  };
+}
+
+/** The row for `agent`; an agent we have no adapter for gets a plain one (files only). */
+export function agentCapabilities(agent: string, l10n: Localizer = ENGLISH): AgentCapabilities {
+  return (
+    capabilityTable(l10n)[agent as AgentId] ?? {
+      agent,
+      displayName: agent || l10n.t('Unknown agent'),
+      icon: 'hubot',
+      transcriptReadable: false,
+      conversationUnavailable: l10n.t("Agent Rewind has no adapter that can fork this agent's conversation"),
     }
   );
 }
 
-/** "Conversation rewind is not available for Cursor: …", or null when it is. */
-export function conversationUnavailableText(agent: string): string | null {
-  const c = agentCapabilities(agent);
-  return c.conversationUnavailable ? `Conversation rewind is not available for ${c.displayName}: ${c.conversationUnavailable}.` : null;
+/** "Conversation rewind is not available for Cursor: …" in `l10n`'s language, or null when it is. */
+export function conversationUnavailableText(agent: string, l10n: Localizer = ENGLISH): string | null {
+  const c = agentCapabilities(agent, l10n);
+  return c.conversationUnavailable
+    ? l10n.t('Conversation rewind is not available for {0}: {1}.', c.displayName, c.conversationUnavailable)
+    : null;
 }
 
 /** The transcript forker of each agent whose fork can be resumed (proven with the real clients by test/compat). */

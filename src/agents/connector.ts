@@ -4,6 +4,7 @@
 // (`src/agents/<agent>/connect.ts`); `src/agents/connectors.ts` lists them. Pure node: the extension's
 // "Connect Agents…" and the compat tiers (which connect real clients the way a user would) share them.
 import type { HookCommandParts } from './claude/settings';
+import type { Localizer } from '../shared/l10n';
 
 /** Every agent an adapter exists for; also the `<agent>` of `agent-rewind hook <agent>`. */
 export type AgentId =
@@ -30,7 +31,10 @@ export interface AgentConnectResult {
   /** Every file written or checked (absolute). */
   files: string[];
   changed: boolean;
-  /** Things the user must know or do for the hooks to run (enable hooks in the agent, trust the folder, a file the agent will ignore…). */
+  /**
+   * Things the user must know or do for the hooks to run (enable hooks in the agent, trust the folder, a file
+   * the agent will ignore…), in the language of the localizer `connect` was given (English by default).
+   */
   notes: string[];
 }
 
@@ -40,8 +44,8 @@ export interface AgentConnector {
   displayName: string;
   /** The config files this connector edits for a workspace folder (absolute). */
   files(workspace: string): string[];
-  /** Writes (or refreshes) our hooks; keeps the user's own hooks and formatting. */
-  connect(workspace: string, target: HookTarget): AgentConnectResult;
+  /** Writes (or refreshes) our hooks; keeps the user's own hooks and formatting. The notes are in `l10n`'s language (default English). */
+  connect(workspace: string, target: HookTarget, l10n?: Localizer): AgentConnectResult;
   /** Removes exactly what `connect` wrote (a file it created and that holds nothing else is removed). */
   disconnect(workspace: string): { files: string[]; changed: boolean };
   state(workspace: string, target: HookTarget): AgentConnectionState;

@@ -16,6 +16,7 @@ import { droidConnector } from './droid/connect';
 import { auggieConnector } from './auggie/connect';
 import { windsurfConnector } from './windsurf/connect';
 import { kiroConnector } from './kiro/connect';
+import { ENGLISH, type Localizer } from '../shared/l10n';
 
 /** In the order the quick pick shows them. */
 export const CONNECTORS: readonly AgentConnector[] = [
@@ -49,8 +50,9 @@ export interface ConnectOutcome extends AgentConnectResult {
 /**
  * Claude Code is connected while our `.github` file also records VS Code and Copilot CLI: they would
  * get every event twice, so that file goes (Claude's serves them). Null when there was nothing to do.
+ * The note is in `l10n`'s language, as are the notes of connectAgents and disconnectAgents.
  */
-export function retireVscodeFile(workspace: string, target: HookTarget): ConnectOutcome | null {
+export function retireVscodeFile(workspace: string, target: HookTarget, l10n: Localizer = ENGLISH): ConnectOutcome | null {
   if (!vscodeConnector.ownFileHasHooks(workspace) || claudeConnector.state(workspace, target) === 'disconnected') return null;
   const r = vscodeConnector.connect(workspace, target);
   if (!r.changed) return null;
@@ -59,18 +61,25 @@ export function retireVscodeFile(workspace: string, target: HookTarget): Connect
     displayName: vscodeConnector.displayName,
     ...r,
     notes: [
-      "Removed .github/hooks/agent-rewind.json: VS Code agent mode and Copilot CLI are now recorded through Claude Code's file (one hook file, so no event is recorded twice).",
+      l10n.t(
+        "Removed .github/hooks/agent-rewind.json: VS Code agent mode and Copilot CLI are now recorded through Claude Code's file (one hook file, so no event is recorded twice).",
+      ),
     ],
   };
 }
 
 /** Connects `agents` in one workspace: Claude first, so the VS Code connector sees whether Claude's file serves it. */
-export function connectAgents(agents: readonly AgentId[], workspace: string, target: HookTarget): ConnectOutcome[] {
+export function connectAgents(
+  agents: readonly AgentId[],
+  workspace: string,
+  target: HookTarget,
+  l10n: Localizer = ENGLISH,
+): ConnectOutcome[] {
   const chosen = CONNECTORS.filter((c) => agents.includes(c.agent));
   const out: ConnectOutcome[] = [];
   for (const c of chosen) {
     try {
-      out.push({ agent: c.agent, displayName: c.displayName, ...c.connect(workspace, target) });
+      out.push({ agent: c.agent, displayName: c.displayName, ...c.connect(workspace, target, l10n) });
     } catch (e) {
       out.push({
         agent: c.agent,
@@ -83,7 +92,7 @@ export function connectAgents(agents: readonly AgentId[], workspace: string, tar
     }
   }
   if (agents.includes('claude') && !agents.includes('vscode')) {
-    const r = retireVscodeFile(workspace, target);
+    const r = retireVscodeFile(workspace, target, l10n);
     if (r) out.push(r);
   }
   return out;
@@ -99,7 +108,12 @@ export interface DisconnectOutcome {
 }
 
 /** Disconnects `agents`; says when VS Code / Copilot CLI lose the Claude file that recorded them. */
-export function disconnectAgents(agents: readonly AgentId[], workspace: string, target: HookTarget): DisconnectOutcome[] {
+export function disconnectAgents(
+  agents: readonly AgentId[],
+  workspace: string,
+  target: HookTarget,
+  l10n: Localizer = ENGLISH,
+): DisconnectOutcome[] {
   const servedBefore = vscodeConnector.state(workspace, target) !== 'disconnected' && !vscodeConnector.ownFileHasHooks(workspace);
   const out: DisconnectOutcome[] = [];
   for (const c of CONNECTORS.filter((x) => agents.includes(x.agent))) {
@@ -119,7 +133,9 @@ export function disconnectAgents(agents: readonly AgentId[], workspace: string, 
   const claude = out.find((o) => o.agent === 'claude');
   if (claude?.changed && servedBefore && !agents.includes('vscode'))
     claude.notes.push(
-      'VS Code agent mode and Copilot CLI were recorded through that file and are not recorded any more; connect "VS Code agent mode & Copilot CLI" to record them again.',
+      l10n.t(
+        'VS Code agent mode and Copilot CLI were recorded through that file and are not recorded any more; connect "VS Code agent mode & Copilot CLI" to record them again.',
+      ),
     );
   return out;
 }

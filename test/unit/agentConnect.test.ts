@@ -16,6 +16,7 @@ import { agentStates, connectAgents, CONNECTORS, connectorFor, disconnectAgents 
 import { CURSOR_HOOK_EVENTS, cursorConnector } from '../../src/agents/cursor/connect';
 import { VSCODE_HOOK_EVENTS, vscodeConnector } from '../../src/agents/vscode/connect';
 import { agentCapabilities, conversationUnavailableText } from '../../src/agents/capabilities';
+import { bundleLocalizer } from '../../src/shared/l10n';
 import { CLI } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 
@@ -292,4 +293,36 @@ test('capabilities: one table says per agent whether the conversation can be rew
   assert.equal(agentCapabilities('cursor').displayName, 'Cursor');
   assert.equal(agentCapabilities('someday-agent').displayName, 'someday-agent');
   assert.ok(conversationUnavailableText('someday-agent'));
+});
+
+test('the connect notes and the capability sentences are in the language of the localizer given; English without one', () => {
+  const fr = bundleLocalizer({
+    'Cursor runs project hooks only in a trusted workspace.': 'Cursor exécute les hooks du projet seulement dans un espace approuvé.',
+    'Conversation rewind is not available for {0}: {1}.': "Le retour en arrière de la conversation n'est pas disponible pour {0} : {1}.",
+    'Cursor keeps its chats in its own database, not in a file another program can fork or resume':
+      'Cursor garde ses discussions dans sa base',
+    "{0} is your own file: it was left as it is, so {1} does not run Agent Rewind's copy.":
+      '{0} est votre fichier ; {1} ne lance pas la copie.',
+  });
+  const ws = tempDir('ar-connect-l10n-');
+  assert.deepEqual(connectAgents(['cursor'], ws, TARGET)[0]!.notes, ['Cursor runs project hooks only in a trusted workspace.']);
+  assert.deepEqual(connectAgents(['cursor'], ws, TARGET, fr)[0]!.notes, [
+    'Cursor exécute les hooks du projet seulement dans un espace approuvé.',
+  ]);
+  fs.mkdirSync(path.join(ws, '.opencode', 'plugins'), { recursive: true });
+  fs.writeFileSync(path.join(ws, '.opencode', 'plugins', 'agent-rewind.js'), '// mine\n');
+  assert.equal(
+    connectAgents(['opencode'], ws, TARGET, fr)[0]!.notes[0],
+    '.opencode/plugins/agent-rewind.js est votre fichier ; OpenCode ne lance pas la copie.',
+  );
+  assert.equal(
+    conversationUnavailableText('cursor'),
+    'Conversation rewind is not available for Cursor: Cursor keeps its chats in its own database, not in a file another program can fork or resume.',
+  );
+  assert.equal(
+    conversationUnavailableText('cursor', fr),
+    "Le retour en arrière de la conversation n'est pas disponible pour Cursor : Cursor garde ses discussions dans sa base.",
+  );
+  // What is not in the bundle stays English, as VS Code does.
+  assert.match(conversationUnavailableText('cline', fr)!, /^Le retour .* pour Cline : Cline keeps its task history/);
 });

@@ -21,8 +21,10 @@ export const auggieConnector = settingsConnector({
   displayName: 'Auggie (Augment)',
   rel: AUGGIE_SETTINGS_REL,
   format: AUGGIE_SETTINGS_FORMAT,
-  notes: () => [
-    "Auggie reads a project's .augment/settings.json in the CLI only; Augment's VS Code and JetBrains extensions read hooks from ~/.augment/settings.json.",
+  notes: (_workspace, l10n) => [
+    l10n.t(
+      "Auggie reads a project's .augment/settings.json in the CLI only; Augment's VS Code and JetBrains extensions read hooks from ~/.augment/settings.json.",
+    ),
   ],
   detect: { workspace: ['.augment'], home: ['.augment'], binaries: ['auggie'] },
 });

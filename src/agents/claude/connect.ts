@@ -4,6 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentConnector } from '../connector';
+import { ENGLISH } from '../../shared/l10n';
 import { detectEvidence } from '../common/detect';
 import { removeEmptyDirs } from '../common/jsonEdit';
 import {
@@ -21,14 +22,20 @@ export const claudeConnector: AgentConnector = {
   displayName: 'Claude Code',
   alsoServes: ['vscode', 'copilot'],
   files: (workspace) => [settingsPath(workspace)],
-  connect(workspace, target) {
+  connect(workspace, target, l10n = ENGLISH) {
     const r = connectClaudeFile(workspace, { command: hookCommand({ ...target, agent: 'claude' }) });
     const notes: string[] = [];
     if (r.hooksDisabled)
-      notes.push(`${CLAUDE_SETTINGS_FILE} sets "disableAllHooks": Claude Code will not run Agent Rewind's hooks until you remove it.`);
+      notes.push(
+        l10n.t('{0} sets "disableAllHooks": Claude Code will not run Agent Rewind\'s hooks until you remove it.', CLAUDE_SETTINGS_FILE),
+      );
     if (r.problems.length)
       notes.push(
-        `${CLAUDE_SETTINGS_FILE} contains ${r.problems.join(' and ').replace(/-/g, ' ')}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.`,
+        l10n.t(
+          '{0} contains {1}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.',
+          CLAUDE_SETTINGS_FILE,
+          r.problems.join(' and ').replace(/-/g, ' '),
+        ),
       );
     return { files: [r.file], changed: r.changed, notes };
   },

@@ -10,6 +10,7 @@ import { CONNECT_MARKER, hasMarker, hookCommand } from '../claude/settings';
 import { detectEvidence } from '../common/detect';
 import { editFile, readTextFile, removeEmptyDirs } from '../common/jsonEdit';
 import type { AgentConnectionState, AgentConnector, HookTarget } from '../connector';
+import { ENGLISH } from '../../shared/l10n';
 
 export const CLINE_HOOKS_REL = '.clinerules/hooks';
 /** The hook files the cline adapter records (FINDINGS §4; PreCompact and Notification carry nothing we record). */
@@ -75,7 +76,7 @@ export function clineConnectorFor(platform: NodeJS.Platform): AgentConnector {
     agent: 'cline',
     displayName: 'Cline',
     files: (workspace) => CLINE_HOOK_EVENTS.map((e) => path.join(dirOf(workspace), l.name(e))),
-    connect(workspace, target) {
+    connect(workspace, target, l10n = ENGLISH) {
       const files: string[] = [];
       const notes: string[] = [];
       let changed = false;
@@ -85,7 +86,11 @@ export function clineConnectorFor(platform: NodeJS.Platform): AgentConnector {
         const before = readTextFile(file);
         if (before !== undefined && !isOurs(before)) {
           notes.push(
-            `${CLINE_HOOKS_REL}/${l.name(event)} is your own hook: it was left as it is, so Cline's ${event} events are not recorded.`,
+            l10n.t(
+              "{0} is your own hook: it was left as it is, so Cline's {1} events are not recorded.",
+              `${CLINE_HOOKS_REL}/${l.name(event)}`,
+              event,
+            ),
           );
           continue;
         }
@@ -97,7 +102,9 @@ export function clineConnectorFor(platform: NodeJS.Platform): AgentConnector {
           changed = true;
         }
       }
-      notes.push('Cline runs hooks only when "Enable Hooks" is on in its settings (Cline CLI: cline config set hooks-enabled=true).');
+      notes.push(
+        l10n.t('Cline runs hooks only when "Enable Hooks" is on in its settings (Cline CLI: cline config set hooks-enabled=true).'),
+      );
       return { files, changed, notes };
     },
     disconnect(workspace) {

@@ -26,6 +26,7 @@ import {
 } from '../claude/settings';
 import { AppServer } from './appServer';
 import { CODEX_RECORDED_EVENTS } from './hookPayload';
+import { ENGLISH, type Localizer } from '../../shared/l10n';
 
 export const CODEX_HOOKS_FILE = path.join('.codex', 'hooks.json');
 
@@ -36,8 +37,11 @@ export const CODEX_HOOKS_FORMAT: HooksFileFormat = {
   timeout: (event) => (event === 'SessionEnd' ? 3 : HOOK_TIMEOUT_S),
 };
 
-const TRUST_NOTE =
-  'Codex runs these hooks only in a trusted project and once the hooks themselves are trusted: open Codex in this folder, trust it, and review them with /hooks (Agent Rewind offers to trust them for you).';
+/** What Codex asks before it runs the hooks, in `l10n`'s language. */
+const trustNote = (l10n: Localizer) =>
+  l10n.t(
+    'Codex runs these hooks only in a trusted project and once the hooks themselves are trusted: open Codex in this folder, trust it, and review them with /hooks (Agent Rewind offers to trust them for you).',
+  );
 
 function hooksFile(workspace: string): string {
   return path.join(workspace, CODEX_HOOKS_FILE);
@@ -51,10 +55,10 @@ export const codexConnector: AgentConnector = {
   agent: 'codex',
   displayName: 'Codex CLI',
   files: (workspace) => [hooksFile(workspace)],
-  connect(workspace, target): AgentConnectResult {
+  connect(workspace, target, l10n = ENGLISH): AgentConnectResult {
     const file = hooksFile(workspace);
     const changed = editFile(file, (t) => ({ text: connectClaude(t, hookSpec(target), CODEX_HOOKS_FORMAT) }));
-    return { files: [file], changed, notes: [TRUST_NOTE] };
+    return { files: [file], changed, notes: [trustNote(l10n)] };
   },
   disconnect(workspace) {
     const { file, changed } = disconnectHooksFile(hooksFile(workspace));

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { CONNECT_MARKER } from '../claude/settings';
 import type { AgentConnectionState } from '../connector';
 import { editFile, readTextFile, removeEmptyDirs } from './jsonEdit';
+import { ENGLISH, type Localizer } from '../../shared/l10n';
 
 export interface OwnedFile {
   /** Relative to the workspace, `/`-separated. */
@@ -17,7 +18,8 @@ export const isOurFile = (text: string | undefined): boolean => text !== undefin
 
 const abs = (workspace: string, rel: string) => path.join(workspace, ...rel.split('/'));
 
-export function connectOwned(workspace: string, files: readonly OwnedFile[], agentName: string) {
+/** Writes `files` (a user's own file of that name is left alone, and said so in `l10n`'s language). */
+export function connectOwned(workspace: string, files: readonly OwnedFile[], agentName: string, l10n: Localizer = ENGLISH) {
   const written: string[] = [];
   const notes: string[] = [];
   let changed = false;
@@ -25,7 +27,7 @@ export function connectOwned(workspace: string, files: readonly OwnedFile[], age
     const file = abs(workspace, f.rel);
     const before = readTextFile(file);
     if (before !== undefined && !isOurFile(before)) {
-      notes.push(`${f.rel} is your own file: it was left as it is, so ${agentName} does not run Agent Rewind's copy.`);
+      notes.push(l10n.t("{0} is your own file: it was left as it is, so {1} does not run Agent Rewind's copy.", f.rel, agentName));
       continue;
     }
     written.push(file);

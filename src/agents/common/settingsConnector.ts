@@ -17,6 +17,7 @@ import {
 import type { AgentConnector, AgentId, HookTarget } from '../connector';
 import { detectEvidence, type DetectHints } from './detect';
 import { removeEmptyDirs } from './jsonEdit';
+import { ENGLISH, type Localizer } from '../../shared/l10n';
 
 export interface SettingsConnectorSpec {
   agent: AgentId;
@@ -24,8 +25,8 @@ export interface SettingsConnectorSpec {
   /** The file, relative to the workspace (`.qwen/settings.json`). */
   rel: string;
   format: HooksFileFormat;
-  /** What the user must know for the hooks to run; `workspace` to look at their other files. */
-  notes(workspace: string): string[];
+  /** What the user must know for the hooks to run, in `l10n`'s language; `workspace` to look at their other files. */
+  notes(workspace: string, l10n: Localizer): string[];
   detect: DetectHints;
 }
 
@@ -36,10 +37,10 @@ export function settingsConnector(s: SettingsConnectorSpec): AgentConnector {
     agent: s.agent,
     displayName: s.displayName,
     files: (workspace) => [fileOf(workspace)],
-    connect(workspace, target) {
+    connect(workspace, target, l10n = ENGLISH) {
       const file = fileOf(workspace);
       const changed = editFile(file, (t) => ({ text: connectClaude(t, spec(target), s.format) }));
-      return { files: [file], changed, notes: s.notes(workspace) };
+      return { files: [file], changed, notes: s.notes(workspace, l10n) };
     },
     disconnect(workspace) {
       const { file, changed } = disconnectHooksFile(fileOf(workspace), s.format);

@@ -9,6 +9,7 @@ import { detectEvidence } from '../common/detect';
 import { connectFlat, disconnectFlatFile, type FlatHooksFormat, flatFileState } from '../common/flatHooks';
 import { editFile } from '../common/jsonEdit';
 import type { AgentConnector, HookTarget } from '../connector';
+import { ENGLISH } from '../../shared/l10n';
 
 export const CURSOR_HOOKS_REL = '.cursor/hooks.json';
 /** Every event the cursor adapter records (FINDINGS §6 event mapping). */
@@ -41,13 +42,15 @@ export const cursorConnector: AgentConnector = {
   agent: 'cursor',
   displayName: 'Cursor',
   files: (workspace) => [fileOf(workspace)],
-  connect(workspace, target) {
+  connect(workspace, target, l10n = ENGLISH) {
     const file = fileOf(workspace);
     const changed = editFile(file, (t) => ({ text: connectFlat(t, cursorHooksFormat(target)) }));
-    const notes = ['Cursor runs project hooks only in a trusted workspace.'];
+    const notes = [l10n.t('Cursor runs project hooks only in a trusted workspace.')];
     if (claudeConnector.state(workspace, target) !== 'disconnected')
       notes.push(
-        'Claude Code is connected here too: keep Cursor\'s "Include third-party Plugins, Skills, and other configs" off, or Cursor runs the hooks of .claude/settings.local.json as well and every event is recorded twice.',
+        l10n.t(
+          'Claude Code is connected here too: keep Cursor\'s "Include third-party Plugins, Skills, and other configs" off, or Cursor runs the hooks of .claude/settings.local.json as well and every event is recorded twice.',
+        ),
       );
     return { files: [file], changed, notes };
   },

@@ -22,10 +22,12 @@ export const droidConnector = settingsConnector({
   displayName: 'Factory Droid',
   rel: DROID_SETTINGS_REL,
   format: DROID_SETTINGS_FORMAT,
-  notes: (workspace) =>
+  notes: (workspace, l10n) =>
     fs.existsSync(path.join(workspace, '.factory', 'hooks.json'))
       ? [
-          'This project has .factory/hooks.json, and Droid then ignores the "hooks" of .factory/settings.json: move your hooks into settings.json (or ours into hooks.json) for Droid to run them.',
+          l10n.t(
+            'This project has .factory/hooks.json, and Droid then ignores the "hooks" of .factory/settings.json: move your hooks into settings.json (or ours into hooks.json) for Droid to run them.',
+          ),
         ]
       : [],
   detect: { workspace: ['.factory'], home: ['.factory'], binaries: ['droid'] },

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentConnector, HookTarget } from '../connector';
+import { ENGLISH } from '../../shared/l10n';
 import { hookCommand, readSettingsFile } from '../claude/settings';
 import { connectGeminiFile, disconnectGeminiFile, geminiConnectionState, geminiHooksOff, geminiSettingsPath } from './settings';
 
@@ -33,12 +34,14 @@ export const geminiConnector: AgentConnector = {
   agent: 'gemini',
   displayName: 'Gemini CLI',
   files: (workspace) => [geminiSettingsPath(workspace)],
-  connect(workspace, target) {
+  connect(workspace, target, l10n = ENGLISH) {
     const r = connectGeminiFile(workspace, command(target));
     const notes = [
-      'Gemini CLI runs hooks only in a trusted folder: trust this folder when Gemini CLI asks (or add it to ~/.gemini/trustedFolders.json).',
+      l10n.t(
+        'Gemini CLI runs hooks only in a trusted folder: trust this folder when Gemini CLI asks (or add it to ~/.gemini/trustedFolders.json).',
+      ),
     ];
-    const off = geminiHooksOff(r.text);
+    const off = geminiHooksOff(r.text, l10n);
     if (off) notes.push(off);
     return { files: [r.file], changed: r.changed, notes };
   },

@@ -17,6 +17,7 @@ import {
 } from '../claude/settings';
 import { child, editFile, nodeToValue, parseJsonObject } from '../common/jsonEdit';
 import { GEMINI_RECORDED_EVENTS } from './hookPayload';
+import { ENGLISH, type Localizer } from '../../shared/l10n';
 
 /** Milliseconds Gemini CLI waits for our hook (its unit; default 60000). Our hook gives up by itself after 20 s. */
 export const GEMINI_HOOK_TIMEOUT_MS = 30000;
@@ -50,14 +51,14 @@ export function geminiConnectionState(text: string | undefined, command: string)
 }
 
 /** Why our hooks would not run although connected: `hooksConfig.enabled: false`, or our name in `hooksConfig.disabled`. */
-export function geminiHooksOff(text: string | undefined): string | null {
+export function geminiHooksOff(text: string | undefined, l10n: Localizer = ENGLISH): string | null {
   if (text === undefined || text.trim() === '') return null;
   try {
     const cfg = child(parseJsonObject(text, GEMINI_SETTINGS_FORMAT.what), 'hooksConfig');
     const v = cfg ? (nodeToValue(cfg) as Record<string, unknown>) : {};
-    if (v.enabled === false) return '"hooksConfig.enabled" is false in this file: Gemini CLI runs no hook.';
+    if (v.enabled === false) return l10n.t('"hooksConfig.enabled" is false in this file: Gemini CLI runs no hook.');
     if (Array.isArray(v.disabled) && v.disabled.includes(GEMINI_HOOK_NAME))
-      return `"hooksConfig.disabled" lists "${GEMINI_HOOK_NAME}": Gemini CLI skips our hook.`;
+      return l10n.t('"hooksConfig.disabled" lists "{0}": Gemini CLI skips our hook.', GEMINI_HOOK_NAME);
     return null;
   } catch {
     return null;

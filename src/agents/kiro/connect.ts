@@ -11,6 +11,7 @@ import { hookCommand } from '../claude/settings';
 import { detectEvidence } from '../common/detect';
 import { connectOwned, disconnectOwned, type OwnedFile, ownedState } from '../common/ownedFiles';
 import type { AgentConnector, HookTarget } from '../connector';
+import { ENGLISH } from '../../shared/l10n';
 import { KIRO_IDE_EVENTS } from './hookPayload';
 import * as path from 'node:path';
 
@@ -59,10 +60,12 @@ export const kiroConnector: AgentConnector = {
   agent: 'kiro',
   displayName: 'Kiro (IDE & CLI)',
   files: (workspace) => RELS.map((r) => path.join(workspace, ...r.split('/'))),
-  connect(workspace, target) {
-    const r = connectOwned(workspace, kiroFiles(target), 'Kiro');
+  connect(workspace, target, l10n = ENGLISH) {
+    const r = connectOwned(workspace, kiroFiles(target), 'Kiro', l10n);
     r.notes.push(
-      "Kiro's IDE hooks get no details of a tool call: its edits are found by scanning the workspace around it. Kiro CLI before v3 reads hooks only from an agent's configuration (.kiro/agents/*.json): run kiro-cli agent migrate, or copy ours there.",
+      l10n.t(
+        "Kiro's IDE hooks get no details of a tool call: its edits are found by scanning the workspace around it. Kiro CLI before v3 reads hooks only from an agent's configuration (.kiro/agents/*.json): run kiro-cli agent migrate, or copy ours there.",
+      ),
     );
     return r;
   },

@@ -5,15 +5,18 @@ import * as path from 'node:path';
 import { detectEvidence } from '../common/detect';
 import { connectOwned, disconnectOwned, ownedState } from '../common/ownedFiles';
 import type { AgentConnector } from '../connector';
+import { ENGLISH } from '../../shared/l10n';
 import { OPENCODE_PLUGIN_REL, opencodePlugin } from './plugin';
 
 export const opencodeConnector: AgentConnector = {
   agent: 'opencode',
   displayName: 'OpenCode',
   files: (workspace) => [path.join(workspace, ...OPENCODE_PLUGIN_REL.split('/'))],
-  connect(workspace, target) {
-    const r = connectOwned(workspace, [{ rel: OPENCODE_PLUGIN_REL, text: opencodePlugin(target) }], 'OpenCode');
-    r.notes.push('OpenCode loads plugins when it starts: restart a running OpenCode to record it. opencode --pure runs without plugins.');
+  connect(workspace, target, l10n = ENGLISH) {
+    const r = connectOwned(workspace, [{ rel: OPENCODE_PLUGIN_REL, text: opencodePlugin(target) }], 'OpenCode', l10n);
+    r.notes.push(
+      l10n.t('OpenCode loads plugins when it starts: restart a running OpenCode to record it. opencode --pure runs without plugins.'),
+    );
     return r;
   },
   disconnect: (workspace) => disconnectOwned(workspace, [OPENCODE_PLUGIN_REL]),

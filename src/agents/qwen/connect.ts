@@ -24,8 +24,10 @@ export const qwenConnector = settingsConnector({
   displayName: 'Qwen Code',
   rel: QWEN_SETTINGS_REL,
   format: QWEN_SETTINGS_FORMAT,
-  notes: () => [
-    'Qwen Code reads project hooks only in a trusted folder: trust this folder when Qwen Code asks. "disableAllHooks": true in any of its settings turns them off.',
+  notes: (_workspace, l10n) => [
+    l10n.t(
+      'Qwen Code reads project hooks only in a trusted folder: trust this folder when Qwen Code asks. "disableAllHooks": true in any of its settings turns them off.',
+    ),
   ],
   detect: { workspace: ['.qwen'], home: ['.qwen'], binaries: ['qwen'] },
 });

@@ -16,6 +16,7 @@ import { connectFlat, disconnectFlatFile, type FlatHooksFormat, flatState } from
 import { detectEvidence } from '../common/detect';
 import { editFile, readTextFile } from '../common/jsonEdit';
 import type { AgentConnector, AgentConnectResult, HookTarget } from '../connector';
+import { ENGLISH } from '../../shared/l10n';
 
 export const VSCODE_HOOKS_REL = '.github/hooks/agent-rewind.json';
 /** VS Code spells its events as Claude Code does (FINDINGS §1) and maps the ones it lacks to nothing. */
@@ -50,7 +51,7 @@ export const vscodeConnector: AgentConnector & { ownFileHasHooks(workspace: stri
   displayName: 'VS Code agent mode & Copilot CLI',
   alsoServes: ['copilot'],
   files: (workspace) => [fileOf(workspace)],
-  connect(workspace, target): AgentConnectResult {
+  connect(workspace, target, l10n = ENGLISH): AgentConnectResult {
     const file = fileOf(workspace);
     if (servedByClaude(workspace, target)) {
       const changed = disconnectOwnFile(workspace);
@@ -58,7 +59,10 @@ export const vscodeConnector: AgentConnector & { ownFileHasHooks(workspace: stri
         files: [path.join(workspace, CLAUDE_FILE_REL)],
         changed,
         notes: [
-          `VS Code agent mode and Copilot CLI are already served by ${CLAUDE_FILE_REL} (Claude Code is connected; both read that file), so nothing was added: a second hook file would record every event twice.`,
+          l10n.t(
+            'VS Code agent mode and Copilot CLI are already served by {0} (Claude Code is connected; both read that file), so nothing was added: a second hook file would record every event twice.',
+            CLAUDE_FILE_REL,
+          ),
         ],
       };
     }
@@ -68,8 +72,11 @@ export const vscodeConnector: AgentConnector & { ownFileHasHooks(workspace: stri
       files: [file],
       changed,
       notes: [
-        `Copilot CLI runs repository hooks only in a folder you trust (its trust prompt, or --trust-folder).`,
-        `If your organisation disables agent hooks in VS Code (chat hook policy), VS Code agent mode will not run ${VSCODE_HOOKS_REL}.`,
+        l10n.t('Copilot CLI runs repository hooks only in a folder you trust (its trust prompt, or --trust-folder).'),
+        l10n.t(
+          'If your organisation disables agent hooks in VS Code (chat hook policy), VS Code agent mode will not run {0}.',
+          VSCODE_HOOKS_REL,
+        ),
       ],
     };
   },

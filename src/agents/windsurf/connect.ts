@@ -10,6 +10,7 @@ import { detectEvidence } from '../common/detect';
 import { connectFlat, disconnectFlatFile, type FlatHooksFormat, flatFileState } from '../common/flatHooks';
 import { editFile } from '../common/jsonEdit';
 import type { AgentConnector, HookTarget } from '../connector';
+import { ENGLISH } from '../../shared/l10n';
 import { WINDSURF_HOOK_EVENTS } from './hookPayload';
 
 export const WINDSURF_HOOKS_REL = '.windsurf/hooks.json';
@@ -26,10 +27,14 @@ export const windsurfConnector: AgentConnector = {
   agent: 'windsurf',
   displayName: 'Windsurf (Cascade)',
   files: (workspace) => [fileOf(workspace)],
-  connect(workspace, target) {
+  connect(workspace, target, l10n = ENGLISH) {
     const file = fileOf(workspace);
     const changed = editFile(file, (t) => ({ text: connectFlat(t, windsurfHooksFormat(target)) }));
-    return { files: [file], changed, notes: ['Windsurf reads hook files when Cascade starts: reload the window if Cascade is open.'] };
+    return {
+      files: [file],
+      changed,
+      notes: [l10n.t('Windsurf reads hook files when Cascade starts: reload the window if Cascade is open.')],
+    };
   },
   disconnect(workspace) {
     const file = fileOf(workspace);

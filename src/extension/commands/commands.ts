@@ -246,7 +246,7 @@ function connectHandlers(d: CommandDeps) {
         if (refuseUnsavedConfig(claudeConfigFiles(folder.uri.fsPath), folder.uri.fsPath, 'Connect')) continue;
         const r = d.claude.connect(folder.uri.fsPath);
         // Our .github hook file would now deliver VS Code's and Copilot CLI's events a second time.
-        const retired = retireVscodeFile(folder.uri.fsPath, d.agents.target());
+        const retired = retireVscodeFile(folder.uri.fsPath, d.agents.target(), vscode.l10n);
         if (retired) d.output.info(retired.notes.join(' '));
         const rel = path.relative(folder.uri.fsPath, r.file);
         if (r.hooksDisabled)

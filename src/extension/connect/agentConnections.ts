@@ -158,7 +158,7 @@ export class AgentConnections {
     const target = this.target();
     for (const folder of folders) {
       if (refuseUnsavedConfig(this.configFiles(chosen, folder.uri.fsPath), folder.uri.fsPath, 'Connect')) continue;
-      const out = connectAgents(chosen, folder.uri.fsPath, target);
+      const out = connectAgents(chosen, folder.uri.fsPath, target, vscode.l10n);
       this.report(folder, 'Connected', out);
     }
   }
@@ -171,7 +171,7 @@ export class AgentConnections {
     const target = this.target();
     for (const folder of folders) {
       if (refuseUnsavedConfig(this.configFiles(chosen, folder.uri.fsPath), folder.uri.fsPath, 'Disconnect')) continue;
-      this.report(folder, 'Disconnected', disconnectAgents(chosen, folder.uri.fsPath, target));
+      this.report(folder, 'Disconnected', disconnectAgents(chosen, folder.uri.fsPath, target, vscode.l10n));
     }
   }
 

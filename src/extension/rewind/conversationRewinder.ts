@@ -57,7 +57,7 @@ function resolveInTerminal(command: string, searched: string | undefined): strin
 
 /** "Codex CLI (npm install -g @openai/codex)": what the warning tells the user to install. */
 function installWords(agent: string): string {
-  const c = agentCapabilities(agent);
+  const c = agentCapabilities(agent, vscode.l10n);
   return c.install ? `${c.displayName} (${c.install})` : c.displayName;
 }
 
@@ -74,7 +74,7 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
 
   describe(t: ConversationTarget): ReturnType<ConversationRewinder['describe']> {
     const { session, prompt } = t;
-    const notForAgent = conversationUnavailableText(session.agent);
+    const notForAgent = conversationUnavailableText(session.agent, vscode.l10n);
     if (notForAgent) return { unavailable: vscode.l10n.t('{0} Files can still be rewound.', notForAgent) };
     if (!session.transcript || !prompt.uuid)
       return {
@@ -107,7 +107,8 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
   async fork(t: ConversationTarget, filesRewound: boolean): Promise<void> {
     if (!t.session.transcript || !t.prompt.uuid) throw new Error(vscode.l10n.t('This session has no transcript to fork.'));
     const forker = TRANSCRIPT_FORKERS[t.session.agent as AgentId];
-    if (!forker) throw new Error(conversationUnavailableText(t.session.agent) ?? vscode.l10n.t('This agent has no transcript forker.'));
+    if (!forker)
+      throw new Error(conversationUnavailableText(t.session.agent, vscode.l10n) ?? vscode.l10n.t('This agent has no transcript forker.'));
     const fork = forkConversation(this.store, { transcript: t.session.transcript }, t.prompt.uuid, forker);
     const cwd = t.session.cwd ?? fork.lineage.cwd;
     const command = fork.resume ?? `claude --resume ${fork.session}`;

@@ -16,12 +16,12 @@ export interface AgentInfo {
 }
 
 export function agentInfo(agentId: string): AgentInfo {
-  const c = agentCapabilities(agentId);
+  const c = agentCapabilities(agentId, vscode.l10n);
   return {
     id: agentId,
     name: c.displayName,
     codicon: c.icon,
     icon: new vscode.ThemeIcon(c.icon),
-    conversationUnavailable: conversationUnavailableText(agentId),
+    conversationUnavailable: conversationUnavailableText(agentId, vscode.l10n),
   };
 }
