@@ -17,7 +17,8 @@ import { ensureChromium, ensureCodeServer, repoRoot } from '../../scripts/tools.
 
 export { repoRoot };
 export const EXTENSION_ID = 'agent-rewind.agent-rewind';
-export const defaultFixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'workspace');
+const HARNESS_DIR = path.dirname(fileURLToPath(import.meta.url));
+export const defaultFixture = path.join(HARNESS_DIR, 'workspace');
 
 const t0 = Date.now();
 export const stamp = () => `${((Date.now() - t0) / 1000).toFixed(1)}s`;
@@ -398,8 +399,6 @@ export function assertBuilt(extensionDir = repoRoot) {
 }
 
 // ------------------------------------------------------------------ code-server
-const HARNESS_DIR = path.dirname(fileURLToPath(import.meta.url));
-
 /** True when version `a` (x.y.z) is older than `b`. */
 function olderThan(a = '0', b) {
   const x = a.split('.').map(Number);
