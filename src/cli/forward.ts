@@ -1,30 +1,33 @@
 // The forwarding hook: part of dist/cli.js, loaded before anything else of ours. It hands the payload
-// to the store's resident recorder (resident.ts) over a local socket and waits for "appended": one
-// round trip. It loads none of the recording code, nor node:crypto. When there is no resident, or it
-// does not answer within ACCEPT_MS, or it refuses, the caller (main.ts) records the payload itself
-// with dist/hook.js — the same code, the same lines — and starts a resident for the next hook. The
-// protocol, and why a payload is never recorded twice nor lost: residentWire.ts.
+// to the store's resident recorder (resident.ts) through a request file in the store's private folder
+// and waits for its answer: "appended". It loads none of the recording code, nor node:crypto, node:net
+// or a stream (residentWire.ts says why). When there is no resident, or it does not take the payload
+// within ACCEPT_MS, or it refuses, the caller (main.ts) records the payload itself with dist/hook.js —
+// the same code, the same lines — and starts a resident for the next hook. The protocol, and why a
+// payload is never recorded twice nor lost: residentWire.ts.
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import {
   residentOff,
   type BundleId,
   bundleIdOf,
   claimPending,
+  dropRequestFiles,
   type HookRequest,
-  lineReader,
-  type ResidentStatus,
-  type StatusRequest,
+  newRequestId,
   pendingFileOf,
-  SECRET_FILE,
+  putRequest,
+  putStdinMarker,
+  readAnswer,
+  RESIDENT_OP,
+  type ResidentStatus,
   STARTING_FILE,
-  socketPathOf,
-  socketPlace,
+  stdinMarkerOf,
   WIRE_VERSION,
 } from './residentWire';
 import { appendJsonLines } from '../core/storeFiles/jsonLines';
-import { HOOK_STDIN_DEADLINE_MS, readStdin, type StdinResult } from './stdin';
+import { processAlive, residentHolder, sleepMs } from '../core/storeFiles/lock';
+import { HOOK_STDIN_DEADLINE_MS, readStdin, readStdinBlocking, type StdinResult, stdinShape } from './stdin';
 import { storeFromArgs } from './storeArg';
 
 /**
@@ -35,117 +38,104 @@ export const ACCEPT_MS = 80;
 const acceptMs = (env: NodeJS.ProcessEnv) => Number(env.AGENT_REWIND_RESIDENT_ACCEPT_MS) || ACCEPT_MS;
 /** Once the resident holds the claim, its `D` is awaited up to here (process uptime): inside the 20 s a hook promises. */
 const DONE_BY_MS = HOOK_STDIN_DEADLINE_MS + 1500;
+/** How often the hook looks for its answer: a few system calls each time, no event loop. */
+const POLL_MS = 0.25;
+/** How often it asks whether the resident still lives (a signal 0). */
+const ALIVE_EVERY_MS = 20;
 
 export type ForwardResult =
   /** The resident appended the payload's lines; `context`: what to print. */
   | { kind: 'recorded'; context: string }
   /**
-   * Record it here. `input`: stdin, when already read. `start`: no resident listens, start one.
+   * Record it here. `input`: stdin, when already read. `start`: no resident runs, start one.
    * `redelivered`: a resident took it and died before its append (see runHook).
    */
   | { kind: 'fallback'; input?: StdinResult; start: boolean; redelivered: boolean; dir?: string };
 
-interface Conn {
-  socket: net.Socket;
-  /** Resolves true once connected, false on a connection error (with `start` telling whether none listens). */
-  ready: Promise<boolean>;
-  start: boolean;
-}
-
-function connect(socketPath: string): Conn {
-  const socket = net.createConnection(socketPath);
-  const conn: Conn = { socket, ready: Promise.resolve(false), start: false };
-  conn.ready = new Promise((resolve) => {
-    socket.once('connect', () => resolve(true));
-    socket.once('error', (e: NodeJS.ErrnoException) => {
-      // No socket, or a socket file a dead resident left: nobody listens. Anything else (EACCES…): leave it be.
-      conn.start = e.code === 'ENOENT' || e.code === 'ECONNREFUSED';
-      resolve(false);
-    });
-  });
-  return conn;
-}
-
-/** How a conversation ended (converse). */
+/** How a request ended (awaitAnswer). */
 type Outcome =
   /** `D`: appended. */
   | { kind: 'done'; context: string }
   /** `R`: the resident will not record it (and holds no claim). */
   | { kind: 'refused'; reason: string }
-  /** The hook claimed the payload (no answer in time, or the connection ended before the resident took it). */
+  /** The hook claimed the payload (no answer in time, or the resident is gone: `ended`). */
   | { kind: 'mine'; ended: boolean }
-  /** The resident claimed it and the connection ended without `D`: it died. */
+  /** The resident claimed it and died without `D`. */
   | { kind: 'died' }
   /** The resident claimed it and is still at work when the hook's own deadline comes: it records it. */
   | { kind: 'late' };
-
-/** A request id: 16 hex digits, unique among live hooks (the pid) and across a pid's reuse (random bits). */
-function requestId(): string {
-  const rand = Math.floor(Math.random() * 0x100000000);
-  return (process.pid >>> 0).toString(16).padStart(8, '0').slice(-8) + rand.toString(16).padStart(8, '0');
-}
 
 /** Hands the payload to the store's resident; says what the caller still has to do. */
 export async function forwardHook(args: string[], hookBundle: string): Promise<ForwardResult> {
   const dir = storeFromArgs(args.slice(1));
   if (!dir || residentOff(process.env)) return { kind: 'fallback', start: false, redelivered: false };
-  let secret: string;
-  let socketPath: string;
-  let bundle: BundleId;
-  try {
-    secret = fs.readFileSync(path.join(dir, SECRET_FILE), 'utf8').trim();
-    socketPath = socketPathOf(fs.realpathSync.native(dir), socketPlace());
-    bundle = bundleIdOf(hookBundle);
-  } catch {
-    // No secret yet: no resident ever ran for this store (or no store yet). This hook records and starts one.
-    return { kind: 'fallback', start: true, redelivered: false, dir };
-  }
-  const conn = connect(socketPath); // connects while stdin is read
-  const input = await readStdin(HOOK_STDIN_DEADLINE_MS);
-  const connected = await conn.ready;
-  if (input.kind !== 'ok' || !connected) {
-    conn.socket.destroy();
-    return { kind: 'fallback', input, start: !connected && conn.start, redelivered: false, dir };
-  }
-  const id = requestId();
+  const resident = residentHolder(dir);
+  // None runs for this store (or no store yet): this hook records and starts one.
+  if (!resident) return { kind: 'fallback', start: true, redelivered: false, dir };
+  // One of an older build, which takes no request files: record here, until it exits idle.
+  if (resident.op !== RESIDENT_OP) return { kind: 'fallback', start: false, redelivered: false, dir };
+  const id = newRequestId();
+  const input = await readPayload(dir, id);
+  if (input.kind !== 'ok') return { kind: 'fallback', input, start: false, redelivered: false, dir };
   const payload = Buffer.from(input.text, 'utf8');
-  const wait = acceptMs(process.env);
-  const request: HookRequest = {
-    v: WIRE_VERSION,
-    op: 'hook',
-    id,
-    secret,
-    bundle,
-    args,
-    env: process.env,
-    cwd: process.cwd(),
-    size: payload.length,
-    acceptBy: Date.now() + wait,
-  };
-  let o: Outcome;
+  let bundle: BundleId;
+  const acceptBy = Date.now() + acceptMs(process.env);
   try {
-    o = await converse(conn.socket, request, payload, wait, () => claimedByHook(dir, id));
-  } finally {
-    conn.socket.destroy();
+    bundle = bundleIdOf(hookBundle);
+    const request: HookRequest = {
+      v: WIRE_VERSION,
+      op: 'hook',
+      id,
+      bundle,
+      args,
+      env: process.env,
+      cwd: process.cwd(),
+      size: payload.length,
+      acceptBy,
+    };
+    putRequest(dir, request, payload);
+  } catch {
+    return { kind: 'fallback', input, start: false, redelivered: false, dir }; // no request could be put: nobody else has it
   }
+  const o = awaitAnswer(dir, id, resident.pid, acceptBy);
   switch (o.kind) {
     case 'done':
+      dropRequestFiles(dir, id, true);
       return { kind: 'recorded', context: o.context };
     case 'late':
+      dropRequestFiles(dir, id, false); // the claim and the answer are the resident's until it is done (swept later)
       return { kind: 'recorded', context: '' };
     case 'refused':
+      dropRequestFiles(dir, id, false);
       // A refusal from an older bundle: that resident exits, start ours.
       return { kind: 'fallback', input, start: o.reason === 'replaced', redelivered: false, dir };
     case 'mine':
-      // The connection ended before the resident claimed it: it never will (it claims only on a live
-      // connection), so the claim can go now. Claimed at the accept deadline, it stays (residentWire.ts).
-      if (o.ended) fs.rmSync(pendingFileOf(dir, id), { force: true });
+      // With the resident gone nobody takes the request now, so the claim can go. Claimed at the accept
+      // deadline, it stays (a resident that read the request before it may still try to claim it).
+      dropRequestFiles(dir, id, o.ended);
       return { kind: 'fallback', input, start: o.ended, redelivered: false, dir };
     case 'died':
+      dropRequestFiles(dir, id, false);
       // With text in its claim it got to its append: finish that. Empty: nothing of it reached the log; record
       // it here (its dedupe marker, if any, is its own).
       if (finishPendingAppend(dir, id)) return { kind: 'recorded', context: '' };
       return { kind: 'fallback', input, start: true, redelivered: true, dir };
+  }
+}
+
+/**
+ * The payload on stdin. A socket (every agent written in node hands its hook one) is read with blocking
+ * reads, which cost nothing beyond the read, while the resident watches the read (residentWire.ts
+ * `stdinMarkerOf`) and ends this process should it still wait at the deadline; without that watchdog, and
+ * for anything else, stdin.ts reads it within the deadline by itself.
+ */
+function readPayload(dir: string, id: string): Promise<StdinResult> {
+  const shape = stdinShape();
+  if (shape !== 'socket' || process.platform !== 'linux' || !putStdinMarker(dir, id)) return readStdin(HOOK_STDIN_DEADLINE_MS, shape);
+  try {
+    return Promise.resolve(readStdinBlocking());
+  } finally {
+    fs.rmSync(stdinMarkerOf(dir, id), { force: true });
   }
 }
 
@@ -159,54 +149,33 @@ function claimedByHook(dir: string, id: string): boolean {
 }
 
 /**
- * Sends the request and follows the resident to `D` or `R`; at `waitMs` without either, or when the
- * connection ends first, settles who records it with `claim`.
+ * Waits for the resident's answer to request `id`, synchronously (the hook has nothing else to do, and
+ * an event loop would cost more than the wait). At `acceptBy` without one, or when the resident is gone
+ * first, settles who records it by the claim.
  */
-function converse(socket: net.Socket, request: HookRequest, payload: Buffer, waitMs: number, claim: () => boolean): Promise<Outcome> {
-  return new Promise((resolve) => {
-    let finished = false;
-    /** The resident holds the claim: only `D`, its death, or the hook's own deadline ends the wait. */
-    let residentHolds = false;
-    let doneTimer: NodeJS.Timeout | undefined;
-    const finish = (o: Outcome) => {
-      if (finished) return;
-      finished = true;
-      clearTimeout(acceptTimer);
-      clearTimeout(doneTimer);
-      resolve(o);
-    };
-    const settle = (ended: boolean) => {
-      if (finished) return;
-      if (residentHolds) return ended ? finish({ kind: 'died' }) : undefined;
-      if (claim()) return finish({ kind: 'mine', ended });
+function awaitAnswer(dir: string, id: string, pid: number, acceptBy: number): Outcome {
+  let residentHolds = false;
+  let aliveCheckAt = Date.now() + ALIVE_EVERY_MS;
+  for (;;) {
+    const a = readAnswer(dir, id);
+    if (a)
+      return a.kind === 'D' ? { kind: 'done', context: a.context } : { kind: 'refused', reason: a.kind === 'R' ? a.reason : 'request' };
+    const now = Date.now();
+    let gone = false;
+    if (now >= aliveCheckAt) {
+      aliveCheckAt = now + ALIVE_EVERY_MS;
+      gone = !processAlive(pid);
+    }
+    if (!residentHolds && (gone || now >= acceptBy)) {
+      if (claimedByHook(dir, id)) return { kind: 'mine', ended: gone };
       residentHolds = true;
-      if (ended) return finish({ kind: 'died' });
-      doneTimer = setTimeout(() => finish({ kind: 'late' }), Math.max(0, DONE_BY_MS - process.uptime() * 1000));
-    };
-    const acceptTimer = setTimeout(() => settle(false), waitMs);
-    socket.on(
-      'data',
-      lineReader((line) => {
-        const sp = line.indexOf(' ');
-        const kind = sp < 0 ? line : line.slice(0, sp);
-        const rest = sp < 0 ? '' : line.slice(sp + 1);
-        if (kind === 'D') finish({ kind: 'done', context: doneContext(rest) });
-        else if (kind === 'R') finish({ kind: 'refused', reason: rest });
-      }),
-    );
-    socket.on('close', () => settle(true));
-    socket.on('error', () => settle(true));
-    socket.write(JSON.stringify(request) + '\n');
-    socket.write(payload);
-  });
-}
-
-function doneContext(json: string): string {
-  try {
-    const v = JSON.parse(json) as { context?: unknown };
-    return typeof v.context === 'string' ? v.context : '';
-  } catch {
-    return '';
+    }
+    if (residentHolds && gone) {
+      const last = readAnswer(dir, id); // its answer, written just before it died
+      return last?.kind === 'D' ? { kind: 'done', context: last.context } : { kind: 'died' };
+    }
+    if (residentHolds && process.uptime() * 1000 > DONE_BY_MS) return { kind: 'late' };
+    sleepMs(POLL_MS);
   }
 }
 
@@ -301,35 +270,22 @@ function linesPresent(logFile: string, lines: readonly string[], bytes: number):
  * The running resident's own account (`agent-rewind status`), or null when none answers within
  * `timeoutMs` (none runs, or it is busy or stuck).
  */
-export function askResident(dir: string, timeoutMs = 2000): Promise<ResidentStatus | null> {
-  let secret: string;
-  let socketPath: string;
+export async function askResident(dir: string, timeoutMs = 2000): Promise<ResidentStatus | null> {
+  const id = newRequestId();
   try {
-    secret = fs.readFileSync(path.join(dir, SECRET_FILE), 'utf8').trim();
-    socketPath = socketPathOf(fs.realpathSync(dir), socketPlace());
+    putRequest(dir, { v: WIRE_VERSION, op: 'status', id });
   } catch {
-    return Promise.resolve(null);
+    return null;
   }
-  return new Promise((resolve) => {
-    const socket = net.createConnection(socketPath);
-    const done = (s: ResidentStatus | null) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(s);
-    };
-    const timer = setTimeout(() => done(null), timeoutMs);
-    socket.on('error', () => done(null));
-    socket.on('close', () => done(null));
-    socket.on(
-      'data',
-      lineReader((line) => {
-        try {
-          done(line.startsWith('S ') ? (JSON.parse(line.slice(2)) as ResidentStatus) : null);
-        } catch {
-          done(null);
-        }
-      }),
-    );
-    socket.write(JSON.stringify({ v: WIRE_VERSION, op: 'status', secret } satisfies StatusRequest) + '\n');
-  });
+  try {
+    const by = Date.now() + timeoutMs;
+    while (Date.now() < by) {
+      const a = readAnswer(dir, id);
+      if (a) return a.kind === 'S' ? a.status : null;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return null;
+  } finally {
+    dropRequestFiles(dir, id, false);
+  }
 }

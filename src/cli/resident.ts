@@ -1,17 +1,15 @@
 // `agent-rewind resident --store DIR`: the store's resident recorder. One long-lived process per
-// store (resident.lock), started detached by the first hook that finds none (forward.ts), listening
-// on a Unix socket in a private folder (a named pipe on Windows) for hooks that hand it their
-// payload, and recording each with the very code the hook runs (hook.ts `recordPayload`), in this
-// process: the lines are the ones the hook alone would write. A hook spends only node's start;
-// the recording code stays loaded and compiled here. It exits when idle, when its store goes away,
-// or when a hook from a newer bundle arrives (that hook records itself and starts a new one).
-// Nothing depends on it: killed at any moment, its hook records the payload itself (residentWire.ts).
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+// store (resident.lock), started detached by the first hook that finds none (forward.ts), watching the
+// store's private request folder for hooks that hand it their payload (residentWire.ts), and recording
+// each with the very code the hook runs (hook.ts `recordPayload`), in this process: the lines are the
+// ones the hook alone would write. A hook spends only node's start; the recording code stays loaded
+// and compiled here. It exits when idle, when its store goes away, or when a hook from a newer bundle
+// arrives (that hook records itself and starts a new one). Nothing depends on it: killed at any
+// moment, its hook records the payload itself (residentWire.ts).
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { fault } from '../core/faults';
-import { acquireLockFile, createWithContent, readLockInfo, RESIDENT_LOCK, StoreBusyError } from '../core/storeFiles/lock';
+import { acquireLockFile, readLockInfo, RESIDENT_LOCK, StoreBusyError } from '../core/storeFiles/lock';
 import type { LogRecord } from '../core/storeFiles/records';
 import { logStoreError, Store } from '../core/store';
 import type { ChangeSource } from '../recording/changeSource';
@@ -21,67 +19,57 @@ import {
   type BundleId,
   bundleIdOf,
   claimPending,
+  type HookRequest,
   PENDING_DIR,
   pendingFileOf,
+  putAnswer,
+  readRequest,
   type Request,
+  requestFileOf,
+  requestIdOf,
+  stdinMarkerIdOf,
+  RESIDENT_OP,
   type ResidentStatus,
-  SECRET_FILE,
-  socketFolder,
-  socketPathOf,
-  socketPlace,
   STARTING_FILE,
   WIRE_VERSION,
 } from './residentWire';
 import { MAX_PAYLOAD } from './stdin';
+import { StdinWatchdog } from './stdinWatchdog';
 import { storeFromArgs } from './storeArg';
 
 /** Minutes without a hook after which the resident exits (`AGENT_REWIND_RESIDENT_IDLE_S` in seconds overrides). */
 export const IDLE_DEFAULT_S = 10 * 60;
 /** How often it checks that its store and its lock are still there. */
 const CHECK_MS = 30000;
-/** A header line longer than this is not ours. */
-const MAX_HEADER = 1024 * 1024;
 
 export function idleSeconds(env: NodeJS.ProcessEnv): number {
   const n = Number(env.AGENT_REWIND_RESIDENT_IDLE_S);
   return Number.isFinite(n) && n > 0 ? n : IDLE_DEFAULT_S;
 }
 
-/** The store's secret, made (0600, exclusively) by the first resident; hooks present it on connect. */
-export function ensureSecret(dir: string): string {
-  const file = path.join(dir, SECRET_FILE);
-  try {
-    createWithContent(file, randomBytes(32).toString('hex'));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-  }
-  return fs.readFileSync(file, 'utf8').trim();
-}
-
-/** The private socket folder: made 0700, and refused when it is not a folder of ours that only we can enter. */
-function preparedSocketFolder(folder: string): void {
+/** The request folder: made 0700, and refused when it is not a folder of ours that only we can enter. */
+function preparedRequestFolder(folder: string): void {
   fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
   const st = fs.lstatSync(folder);
   const mine = typeof process.getuid !== 'function' || st.uid === process.getuid();
   if (!st.isDirectory() || !mine || (st.mode & 0o077) !== 0) throw new Error(`${folder} is not a private folder of this user`);
 }
 
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
 interface Resident {
   dir: string;
   realDir: string;
-  secret: string;
   bundle: BundleId;
   since: number;
   served: number;
+  /** Ends hooks whose stdin never closes (stdinWatchdog.ts). */
+  stdinWatch: StdinWatchdog;
   /** The file watcher over the store's roots, when there is one (watcherFor). */
   changes: ChangeSource | undefined;
-  /** Stops listening and releases the lock (idempotent); the process then ends when its last reply is out. */
+  /** Payloads being recorded now: the process ends only once none is. */
+  busy: number;
+  /** Called when a recording ends: the process ends once it is stopped and none is left. */
+  ended: () => void;
+  /** Stops watching for requests and releases the lock (idempotent); the process then ends when its last answer is out. */
   stop: () => void;
 }
 
@@ -91,30 +79,26 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
   if (!dir) return Promise.resolve(0);
   let release: () => void;
   let r: Resident;
-  let socketPath: string;
   try {
     Store.open(dir); // an existing store only: a resident never creates one
-    release = acquireLockFile(path.join(dir, RESIDENT_LOCK), 'resident');
+    release = acquireLockFile(path.join(dir, RESIDENT_LOCK), RESIDENT_OP);
   } catch (e) {
     if (!(e instanceof StoreBusyError)) logStoreError(dir, `resident recorder: ${(e as Error).message}`);
     return Promise.resolve(0); // another one runs (or no store): nothing to do
   }
   try {
-    const realDir = fs.realpathSync(dir);
-    const place = socketPlace();
-    const folder = socketFolder(place);
-    if (folder) preparedSocketFolder(folder);
-    socketPath = socketPathOf(realDir, place);
-    if (folder) fs.rmSync(socketPath, { force: true }); // a dead resident's socket: we hold the lock, so it is nobody's
+    preparedRequestFolder(path.join(dir, PENDING_DIR));
     sweepPending(dir);
     r = {
       dir: path.resolve(dir),
-      realDir,
-      secret: ensureSecret(dir),
+      realDir: fs.realpathSync(dir),
       bundle: bundleIdOf(bundleFile),
       since: Date.now(),
       served: 0,
+      busy: 0,
+      stdinWatch: new StdinWatchdog(dir, (m) => logStoreError(dir, m)),
       changes: watcherFor(dir),
+      ended: () => {},
       stop: () => {},
     };
     void r.changes?.watch(Store.open(dir).roots());
@@ -124,7 +108,6 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
     return Promise.resolve(0);
   }
   return new Promise((resolve) => {
-    const server = net.createServer((socket) => serve(r, socket, restartIdle));
     let idle: NodeJS.Timeout | undefined;
     const idleMs = idleSeconds(process.env) * 1000;
     function restartIdle() {
@@ -134,33 +117,63 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
     const check = setInterval(() => {
       const holder = readLockInfo(path.join(dir, RESIDENT_LOCK));
       if (!fs.existsSync(path.join(dir, 'store.json')) || holder?.pid !== process.pid) r.stop();
-      sweepPending(dir); // the claims of hooks that stopped waiting
+      sweepPending(dir); // the claims of hooks that stopped waiting, answers nobody read
     }, CHECK_MS);
+    let requests: fs.FSWatcher | undefined;
     let stopped = false;
+    const ended = () => {
+      if (stopped && r.busy === 0) resolve(0);
+    };
     r.stop = () => {
       if (stopped) return;
       stopped = true;
       clearTimeout(idle);
       clearInterval(check);
+      requests?.close();
       void r.changes?.close();
-      server.close(() => resolve(0)); // unlinks the Unix socket; open conversations finish first
       release();
+      ended(); // else when the payloads being recorded are (recordFor)
     };
+    r.ended = ended;
     for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => r.stop());
-    server.on('error', (e) => {
-      logStoreError(dir, `resident recorder: cannot listen on ${socketPath}: ${e.message}; hooks record by themselves`);
+    try {
+      requests = watchRequests(r, (id) => {
+        if (stopped) return; // its hook claims it at its accept deadline
+        restartIdle();
+        serve(r, id);
+      });
+    } catch (e) {
+      logStoreError(dir, `resident recorder: cannot watch for requests: ${(e as Error).message}; hooks record by themselves`);
       r.stop();
-    });
-    server.listen(socketPath, () => {
-      try {
-        if (socketFolder(socketPlace())) fs.chmodSync(socketPath, 0o600);
-      } catch {
-        /* the folder is 0700 already */
-      }
-      fs.rmSync(path.join(dir, STARTING_FILE), { force: true });
-      restartIdle();
-    });
+      return;
+    }
+    fs.rmSync(path.join(dir, STARTING_FILE), { force: true });
+    restartIdle();
   });
+}
+
+/**
+ * Watches the request folder (one folder, not recursive) and hands each request id to `serve`, and each
+ * hook reading its stdin to the watchdog: those that arrive, and those already there (a hook that wrote
+ * while this process started).
+ */
+function watchRequests(r: Resident, serve: (id: string) => void): fs.FSWatcher {
+  const folder = path.join(r.dir, PENDING_DIR);
+  const seen = (name: string) => {
+    const id = requestIdOf(name);
+    if (id) return serve(id);
+    const reading = stdinMarkerIdOf(name);
+    if (reading) r.stdinWatch.watch(reading);
+  };
+  const w = fs.watch(folder, (_event, name) => {
+    if (name) seen(String(name));
+  });
+  w.on('error', (e) => {
+    logStoreError(r.dir, `resident recorder: the watch for requests failed (${e.message}); hooks record by themselves`);
+    r.stop();
+  });
+  for (const n of fs.readdirSync(folder)) seen(n);
+  return w;
 }
 
 /**
@@ -185,71 +198,62 @@ function sweepPending(dir: string): void {
   }
 }
 
-/** One connection: the header line, the payload, then the conversation of residentWire.ts. */
-function serve(r: Resident, socket: net.Socket, touched: () => void): void {
-  touched();
-  let buf = Buffer.alloc(0);
-  let request: Request | undefined;
-  let taken = false;
-  socket.on('error', () => socket.destroy());
-  socket.on('data', (chunk: Buffer) => {
-    if (taken) return;
-    buf = Buffer.concat([buf, chunk]);
-    if (!request) {
-      const nl = buf.indexOf(0x0a);
-      if (nl < 0) {
-        if (buf.length > MAX_HEADER) socket.destroy();
-        return;
-      }
-      try {
-        request = JSON.parse(buf.toString('utf8', 0, nl)) as Request;
-      } catch {
-        socket.destroy();
-        return;
-      }
-      buf = buf.subarray(nl + 1);
-      const refusal = refusalOf(r, request);
-      if (refusal !== undefined) {
-        taken = true; // the payload's later chunks are nobody's here: the hook records it itself
-        socket.end(refusal);
-        return;
-      }
-    }
-    const req = request as Extract<Request, { op: 'hook' }>;
-    if (buf.length < req.size) return;
-    taken = true;
-    fault('resident.received');
-    if (!claimedByResident(r, req)) {
-      socket.end('R late\n'); // the hook stopped waiting and records it itself
-      return;
-    }
-    fault('resident.claimed');
-    void recordFor(r, socket, req, buf.subarray(0, req.size));
+/**
+ * One request, read once: events for its file repeat (the rename, a later change) and its file goes as
+ * soon as it is read, so a later event finds nothing. Answered in its answer file (residentWire.ts).
+ */
+function serve(r: Resident, id: string): void {
+  const got = readRequest(r.dir, id);
+  if (!got) return; // taken already, withdrawn by its hook, or not whole (never: it is renamed into place)
+  fs.rmSync(requestFileOf(r.dir, id), { force: true });
+  const { request, payload } = got;
+  const refusal = refusalOf(r, request);
+  if (refusal !== undefined) return answer(r, id, refusal);
+  const req = request as HookRequest;
+  if (payload.length !== req.size) return answer(r, id, 'R request');
+  fault('resident.received');
+  if (!claimedByResident(r, req)) return; // the hook stopped waiting and records it itself
+  fault('resident.claimed');
+  r.busy++;
+  void recordFor(r, req, payload).finally(() => {
+    r.busy--;
+    r.ended();
   });
+}
+
+/** Writes an answer; one that cannot be written leaves its hook to its deadlines (said in errors.log). */
+function answer(r: Resident, id: string, line: string): void {
+  try {
+    putAnswer(r.dir, id, line);
+  } catch (e) {
+    logStoreError(r.dir, `resident recorder: cannot answer a hook (${(e as Error).message})`);
+  }
 }
 
 /** Why a request is not served (the line to answer, `S` for a status), or undefined for a valid hook request. */
 function refusalOf(r: Resident, request: Request): string | undefined {
-  if (request.v !== WIRE_VERSION || typeof request.secret !== 'string' || !sameSecret(request.secret, r.secret)) return 'R secret\n';
-  if (request.op === 'status') return `S ${JSON.stringify(statusOf(r))}\n`;
+  if (request.op === 'status') return `S ${JSON.stringify(statusOf(r))}`;
+  const bundle = (request as Partial<HookRequest>).bundle;
+  if (typeof bundle?.id !== 'string' || typeof bundle.mtime !== 'number') return 'R request';
+  if (bundle.id !== r.bundle.id) {
+    // A hook from another build. From a newer one: this resident gives way (the hook starts its own).
+    const newer = bundle.mtime >= r.bundle.mtime;
+    if (newer) r.stop();
+    return newer ? 'R replaced' : 'R other-bundle';
+  }
   const valid =
+    request.v === WIRE_VERSION &&
     request.op === 'hook' &&
     request.size >= 0 &&
     request.size <= MAX_PAYLOAD &&
     typeof request.acceptBy === 'number' &&
-    /^[0-9a-f]{16}$/.test(request.id) &&
     typeof request.cwd === 'string' &&
     Array.isArray(request.args);
-  if (!valid) return 'R request\n';
-  if (request.bundle?.id === r.bundle.id) return undefined;
-  // A hook from another build. From a newer one: this resident gives way (the hook starts its own).
-  const newer = request.bundle.mtime >= r.bundle.mtime;
-  if (newer) r.stop();
-  return newer ? 'R replaced\n' : 'R other-bundle\n';
+  return valid ? undefined : 'R request';
 }
 
 /** The payload is the resident's to record: whole before the hook's `acceptBy`, and its claim made first (residentWire.ts). */
-function claimedByResident(r: Resident, req: Extract<Request, { op: 'hook' }>): boolean {
+function claimedByResident(r: Resident, req: HookRequest): boolean {
   if (Date.now() > req.acceptBy) return false;
   try {
     return claimPending(r.dir, req.id);
@@ -260,7 +264,7 @@ function claimedByResident(r: Resident, req: Extract<Request, { op: 'hook' }>): 
 }
 
 /** Records one claimed payload, in this process, with the hook's own code; then `D`. */
-async function recordFor(r: Resident, socket: net.Socket, req: Extract<Request, { op: 'hook' }>, payload: Buffer): Promise<void> {
+async function recordFor(r: Resident, req: HookRequest, payload: Buffer): Promise<void> {
   // Every change made before the hook asked is seen by the watcher first (a doubt there: the scan, as in a hook).
   const changes = r.changes && (await settled(r.changes, r.dir));
   const home = process.cwd();
@@ -273,23 +277,12 @@ async function recordFor(r: Resident, socket: net.Socket, req: Extract<Request, 
   } catch {
     process.chdir(home);
     fs.rmSync(pending, { force: true }); // our claim, given back before the refusal: the hook records it itself
-    socket.end('R cwd\n');
-    return;
+    return answer(r, req.id, 'R cwd');
   }
   try {
-    // The write-ahead copy (residentWire.ts): were this process to die in its append, the hook finishes it.
-    const beforeAppend = (records: readonly LogRecord[]) => {
-      let text = '';
-      for (const rec of records) text += JSON.stringify(rec) + '\n';
-      try {
-        fs.writeFileSync(pending, text, { mode: 0o600 }); // into our claim
-      } catch (e) {
-        logStoreError(r.dir, `resident recorder: no write-ahead copy (${(e as Error).message}); recording without it`);
-      }
-    };
     context = recordPayload(req.args[0], req.args, dir, payload.toString('utf8'), {
       env: req.env,
-      beforeAppend,
+      beforeAppend: (records) => writeAheadCopy(r, pending, records),
       ...(changes ? { changes } : {}),
     });
     r.served++;
@@ -304,8 +297,20 @@ async function recordFor(r: Resident, socket: net.Socket, req: Extract<Request, 
       /* stays where it is */
     }
   }
-  // The copy goes once `D` is out: a death before that leaves it to the hook, which finds its text in the log.
-  socket.end(`D ${JSON.stringify({ context })}\n`, () => fs.rmSync(pending, { force: true }));
+  // The copy goes once `D` is written: a death before that leaves it to the hook, which finds its text in the log.
+  answer(r, req.id, `D ${JSON.stringify({ context })}`);
+  fs.rmSync(pending, { force: true });
+}
+
+/** The write-ahead copy (residentWire.ts): were this process to die in its append, the hook finishes it. */
+function writeAheadCopy(r: Resident, pending: string, records: readonly LogRecord[]): void {
+  let text = '';
+  for (const rec of records) text += JSON.stringify(rec) + '\n';
+  try {
+    fs.writeFileSync(pending, text, { mode: 0o600 }); // into our claim
+  } catch (e) {
+    logStoreError(r.dir, `resident recorder: no write-ahead copy (${(e as Error).message}); recording without it`);
+  }
 }
 
 function statusOf(r: Resident): ResidentStatus {

@@ -1,94 +1,50 @@
 // What the forwarding hook (forward.ts, in dist/cli.js) and the resident recorder (resident.ts) agree
-// on: where a store's resident listens, the files it keeps in the store, and the messages. Kept
-// free of the recording code, and of node:crypto and node:os: the forwarding hook loads this and
-// nothing else of ours, and every module it loads is paid on every agent tool call.
+// on: the files through which a hook hands its payload over, and what they hold. Kept free of the
+// recording code, and of node:crypto, node:os and node:net: the forwarding hook loads this and nothing
+// else of ours, and every module it loads is paid on every agent tool call.
 //
-// A conversation (one connection, one payload, one round trip):
-//   hook     -> `{"v":2,"op":"hook","secret",…,"acceptBy":T,"size":N}\n` + N bytes of payload
-//   resident -> `D <json {"context"}>\n`  done: appended, as the hook itself would have
-//   resident -> `R <reason>\n`  refused (wrong secret, another bundle, too late): the hook records it itself
-// Who records a payload is settled by one file, `<store>/resident-pending/<request id>`, made
-// exclusively (claimPending): the resident makes it when it has the whole payload before `acceptBy`
-// (the hook's clock, the same machine's), and the hook makes it when it stops waiting (at its accept
-// deadline without an answer, or when the connection ends without `D`). Whoever makes it records; the
-// other does not. Just before its one append to files.jsonl the resident writes the exact text into
-// that file (a write-ahead copy), and removes it once `D` is out. So a payload is recorded once and
-// never lost: a hook that finds the resident's claim waits for `D`; when the connection ends without
-// it (the resident died), a copy with text is appended where the log lacks it (none, the torn rest, or
-// all), an empty claim means nothing reached the log and the hook records the payload itself
-// (forward.ts). A hook's own claim stays until a resident sweeps it a minute later: by then its
-// `acceptBy` is long past, so no resident takes that payload any more. `{"op":"status"}` is answered
-// with `S <json>`.
+// Why files, not a socket (measured, README "The resident recorder"): the forwarding hook's whole cost
+// is node's start plus what it adds, and a node process that opens any socket or stream (node:net,
+// process.stdin on a pipe) loads node's stream machinery — about 5 ms of a 60 ms start, over the 10%
+// the hook may add. Files in the store's own private folder need none of it, reach no other user (the
+// folder is 0700; nothing listens anywhere, no port, no socket), and cost a few system calls.
+//
+// A conversation, all in `<store>/resident-pending/` (PENDING_DIR), one request id per hook:
+//   hook     -> `<id>.req`: `{"v":3,"op":"hook",…,"acceptBy":T,"size":N}\n` + N bytes of payload, made whole
+//               by a rename; the resident sees it through a watch on the folder (and a look at start).
+//   resident -> `<id>.ans`: `D <json {"context"}>` done: appended, as the hook itself would have;
+//               `R <reason>`: refused (another bundle, another store): the hook records it itself;
+//               `S <json>`: its status, for `{"op":"status"}`.
+//   The hook waits for the answer without an event loop (a few system calls a millisecond), then
+//   removes its files.
+// Who records a payload is settled by one file, `<id>` (the claim), made exclusively (claimPending): the
+// resident makes it when it has the whole request before `acceptBy` (the hook's clock, the same
+// machine's), and the hook makes it when it stops waiting (at its accept deadline without an answer, or
+// when the resident is gone). Whoever makes it records; the other does not. Just before its one append
+// to files.jsonl the resident writes the exact text into its claim (a write-ahead copy), and removes it
+// once its answer is written. So a payload is recorded once and never lost: a hook that finds the
+// resident's claim waits for `D`; when the resident dies without it, a copy with text is appended where
+// the log lacks it (none, the torn rest, or all), an empty claim means nothing reached the log and the
+// hook records the payload itself (forward.ts). A hook's own claim stays until a resident sweeps it a
+// minute later: by then its `acceptBy` is long past, so no resident takes that payload any more.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../core/storeFiles/fsx';
 
-export const WIRE_VERSION = 2;
+export const WIRE_VERSION = 3;
+
+/**
+ * What a resident writes as the operation of its `resident.lock`: a hook that finds another (a resident of
+ * an older build, which listens on a socket) records by itself at once instead of waiting for an answer
+ * that will not come; that resident exits when idle and the next hook starts one of this build.
+ */
+export const RESIDENT_OP = `resident (wire ${WIRE_VERSION})`;
 
 /** `AGENT_REWIND_RESIDENT=0`: hooks neither use nor start a resident recorder. */
 export const residentOff = (env: NodeJS.ProcessEnv): boolean => env.AGENT_REWIND_RESIDENT === '0';
 
-/** The per-store secret a hook presents (0600, made by the first resident). */
-export const SECRET_FILE = 'resident.secret';
-/** Made by the hook that starts a resident, removed by the resident once it listens: one start at a time. */
+/** Made by the hook that starts a resident, removed by the resident once it watches for requests: one start at a time. */
 export const STARTING_FILE = 'resident.starting';
-
-/**
- * 64 bits of FNV-1a (two 32-bit lanes) as 16 hex digits: names a socket after its store's path without
- * loading node:crypto in the hook (the socket folder is private, so a name need not resist a forger).
- */
-export function hash16(s: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x050c5d1f;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c ^ (a >>> 13), 0x01000193);
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
-}
-
-export interface SocketPlace {
-  platform: NodeJS.Platform;
-  /** XDG_RUNTIME_DIR when set, else the temp folder. */
-  runtimeDir: string;
-  /** The user's id (POSIX), naming the private folder. */
-  uid: number;
-}
-
-/**
- * os.tmpdir() on POSIX, without loading node:os in the hook (milliseconds of every start): the same
- * variables in the same order, a trailing slash dropped. Windows names pipes, not folders: os there.
- */
-function tmpDir(env: NodeJS.ProcessEnv): string {
-  if (process.platform === 'win32') return (require('node:os') as typeof import('node:os')).tmpdir();
-  const dir = env.TMPDIR || env.TMP || env.TEMP || '/tmp';
-  return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
-}
-
-export function socketPlace(env: NodeJS.ProcessEnv = process.env): SocketPlace {
-  return {
-    platform: process.platform,
-    runtimeDir: env.XDG_RUNTIME_DIR || tmpDir(env),
-    uid: typeof process.getuid === 'function' ? process.getuid() : 0,
-  };
-}
-
-/** The private folder (0700) holding this user's resident sockets; undefined on Windows (named pipes). */
-export function socketFolder(place: SocketPlace): string | undefined {
-  return place.platform === 'win32' ? undefined : path.posix.join(place.runtimeDir, `agent-rewind-${place.uid}`);
-}
-
-/**
- * Where the resident of the store whose real path is `realStore` listens: a named pipe on Windows, a
- * Unix socket in the private folder otherwise — named by a hash, so the path stays far below
- * sun_path's ~104-108 bytes whatever the store's path.
- */
-export function socketPathOf(realStore: string, place: SocketPlace): string {
-  const folder = socketFolder(place);
-  return folder === undefined
-    ? path.win32.join('\\\\.\\pipe', `agent-rewind-${hash16(realStore.toLowerCase())}`)
-    : path.posix.join(folder, `${hash16(realStore)}.sock`);
-}
 
 /** Which bundle a process runs: size, mtime and inode of the file (a rebuild or an update changes them). */
 export interface BundleId {
@@ -104,9 +60,8 @@ export function bundleIdOf(file: string): BundleId {
 export interface HookRequest {
   v: number;
   op: 'hook';
-  /** Random hex naming this request's pending copy. */
+  /** 16 hex digits naming this request's files. */
   id: string;
-  secret: string;
   bundle: BundleId;
   /** The hook's arguments after `hook`: agent, event, options. */
   args: string[];
@@ -122,7 +77,7 @@ export interface HookRequest {
 export interface StatusRequest {
   v: number;
   op: 'status';
-  secret: string;
+  id: string;
 }
 
 export type Request = HookRequest | StatusRequest;
@@ -137,9 +92,136 @@ export interface ResidentStatus {
   served: number;
 }
 
-/** The folder of claims and write-ahead copies of the resident's appends, one file per request. */
+/** The folder of requests, answers, claims and write-ahead copies of the resident's appends (0700). */
 export const PENDING_DIR = 'resident-pending';
-export const pendingFileOf = (dir: string, id: string) => path.join(dir, PENDING_DIR, id.replace(/[^0-9a-f]/g, ''));
+const ID = /^[0-9a-f]{16}$/;
+export const isRequestId = (id: string) => ID.test(id);
+const safe = (id: string) => id.replace(/[^0-9a-f]/g, '');
+/** The claim (and, once the resident writes into it, the write-ahead copy) of request `id`. */
+export const pendingFileOf = (dir: string, id: string) => path.join(dir, PENDING_DIR, safe(id));
+export const requestFileOf = (dir: string, id: string) => path.join(dir, PENDING_DIR, `${safe(id)}.req`);
+export const answerFileOf = (dir: string, id: string) => path.join(dir, PENDING_DIR, `${safe(id)}.ans`);
+/** The request id a file of the folder is the request of (`.req`), or undefined. */
+export const requestIdOf = (name: string) => idOf(name, '.req');
+
+function idOf(name: string, suffix: string): string | undefined {
+  const id = name.endsWith(suffix) ? name.slice(0, -suffix.length) : '';
+  return ID.test(id) ? id : undefined;
+}
+
+/**
+ * `<id>.stdin`: a hook is reading its stdin with blocking reads (a socket: stdin.ts) and asks the resident
+ * to be its watchdog — `<pid> <start>`, the process and its start time (/proc), so that at the hook's
+ * stdin deadline the resident ends that very process and no other that got its pid since.
+ */
+export const stdinMarkerOf = (dir: string, id: string) => path.join(dir, PENDING_DIR, `${safe(id)}.stdin`);
+export const stdinMarkerIdOf = (name: string) => idOf(name, '.stdin');
+
+/** A process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat), or undefined (gone, not Linux). */
+export function processStartOf(pid: number | 'self'): string | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command name, which may hold spaces and parentheses: field 3 onwards.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Asks the resident to watch this process's stdin read (above); false when it cannot be asked (then: no blocking read). */
+export function putStdinMarker(dir: string, id: string): boolean {
+  const start = processStartOf('self');
+  if (!start) return false;
+  try {
+    writeFileAtomic(stdinMarkerOf(dir, id), `${process.pid} ${start}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A request id: 16 hex digits, unique among live processes (the pid) and across a pid's reuse (random bits). */
+export function newRequestId(): string {
+  const rand = Math.floor(Math.random() * 0x100000000);
+  return (process.pid >>> 0).toString(16).padStart(8, '0').slice(-8) + rand.toString(16).padStart(8, '0');
+}
+
+/** Makes the private folder when missing (0700): a request or a claim goes into it. */
+function ensurePendingDir(dir: string): void {
+  fs.mkdirSync(path.join(dir, PENDING_DIR), { recursive: true, mode: 0o700 });
+}
+
+/** Puts a request in place, whole (the resident never reads half of one). */
+export function putRequest(dir: string, request: Request, payload: Buffer = Buffer.alloc(0)): void {
+  const data = Buffer.concat([Buffer.from(JSON.stringify(request) + '\n', 'utf8'), payload]);
+  try {
+    writeFileAtomic(requestFileOf(dir, request.id), data);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    ensurePendingDir(dir);
+    writeFileAtomic(requestFileOf(dir, request.id), data);
+  }
+}
+
+/** A request read whole, or undefined when it is gone (taken, withdrawn) or not ours. */
+export function readRequest(dir: string, id: string): { request: Request; payload: Buffer } | undefined {
+  let data: Buffer;
+  try {
+    data = fs.readFileSync(requestFileOf(dir, id));
+  } catch {
+    return undefined;
+  }
+  const nl = data.indexOf(0x0a);
+  if (nl < 0) return undefined;
+  try {
+    const request = JSON.parse(data.toString('utf8', 0, nl)) as Request;
+    return request.id === id ? { request, payload: data.subarray(nl + 1) } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The resident's answer to request `id`, whole (written beside it, then renamed into place). */
+export function putAnswer(dir: string, id: string, line: string): void {
+  writeFileAtomic(answerFileOf(dir, id), line + '\n');
+}
+
+export type Answer = { kind: 'D'; context: string } | { kind: 'R'; reason: string } | { kind: 'S'; status: ResidentStatus | null };
+
+/** The answer to request `id`, when there is one yet. */
+export function readAnswer(dir: string, id: string): Answer | undefined {
+  let line: string;
+  try {
+    line = fs.readFileSync(answerFileOf(dir, id), 'utf8').replace(/\n$/, '');
+  } catch {
+    return undefined;
+  }
+  const sp = line.indexOf(' ');
+  const kind = sp < 0 ? line : line.slice(0, sp);
+  const rest = sp < 0 ? '' : line.slice(sp + 1);
+  if (kind === 'D') return { kind: 'D', context: jsonField(rest, 'context') };
+  if (kind === 'S') return { kind: 'S', status: jsonOf(rest) as ResidentStatus | null };
+  return { kind: 'R', reason: rest };
+}
+
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function jsonField(text: string, key: string): string {
+  const v = jsonOf(text) as Record<string, unknown> | null;
+  return typeof v?.[key] === 'string' ? v[key] : '';
+}
+
+/** Removes what request `id` left (its request, answer and claim): the hook's last step, whatever happened. */
+export function dropRequestFiles(dir: string, id: string, withClaim: boolean): void {
+  for (const f of [requestFileOf(dir, id), answerFileOf(dir, id), ...(withClaim ? [pendingFileOf(dir, id)] : [])])
+    fs.rmSync(f, { force: true });
+}
 
 /**
  * Claims request `id` for the caller: true when this call made its pending file (exclusively), false
@@ -155,20 +237,7 @@ export function claimPending(dir: string, id: string): boolean {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') return false;
       if (code !== 'ENOENT' || tries > 0) throw e;
-      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      ensurePendingDir(dir);
     }
   }
-}
-
-/** Splits a stream of bytes into lines. */
-export function lineReader(onLine: (line: string) => void): (chunk: Buffer) => void {
-  let pending = '';
-  return (chunk) => {
-    pending += chunk.toString('utf8');
-    for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
-      const line = pending.slice(0, nl);
-      pending = pending.slice(nl + 1);
-      onLine(line);
-    }
-  };
 }

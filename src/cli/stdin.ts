@@ -2,6 +2,7 @@
 // hook (forward.ts, in dist/cli.js) reads the payload before it knows whether the resident recorder
 // or this process records it, and must not load the recording code to do so.
 import * as fs from 'node:fs';
+import { sleepMs } from '../core/storeFiles/lock';
 
 /** Max bytes of stdin we accept: a payload carries a Write's whole content; beyond this it is bad input. */
 export const MAX_PAYLOAD = 64 * 1024 * 1024;
@@ -35,8 +36,81 @@ function drainNow(chunks: Buffer[], total: number): StdinResult | null {
   }
 }
 
-/** Reads stdin to its end, asynchronously (no busy wait on a non-blocking pipe), within the deadline. */
-export function readStdin(deadlineMs: number): Promise<StdinResult> {
+/** How often a pipe read without a stream is looked at again while its writer has not closed it. */
+const PIPE_POLL_MS = 1;
+
+/** Reads `fd` to its end (0) or, on a non-blocking one, until the deadline; EAGAIN waits a millisecond. */
+function readToEnd(fd: number, deadline: number): StdinResult {
+  const chunks: Buffer[] = [];
+  const buf = Buffer.allocUnsafe(1 << 16);
+  let total = 0;
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(fd, buf, 0, buf.length, null);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') return { kind: 'error', message: (e as Error).message };
+      if (Date.now() > deadline) return { kind: 'timeout' };
+      sleepMs(PIPE_POLL_MS);
+      continue;
+    }
+    if (n === 0) return { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') };
+    total += n;
+    if (total > MAX_PAYLOAD) return { kind: 'too-large' };
+    chunks.push(Buffer.from(buf.subarray(0, n)));
+  }
+}
+
+/**
+ * What stdin is: a file, a pipe (a shell's `|`, most non-node agents), a socket (what node's
+ * child_process gives a child: every agent written in node), or something else (a terminal…).
+ */
+export type StdinShape = 'file' | 'pipe' | 'socket' | 'other';
+
+export function stdinShape(): StdinShape {
+  try {
+    const st = fs.fstatSync(0);
+    return st.isFile() ? 'file' : st.isFIFO() ? 'pipe' : st.isSocket() ? 'socket' : 'other';
+  } catch {
+    return 'other';
+  }
+}
+
+/**
+ * Stdin read without node's streams (which cost a hook ~4 ms of a ~60 ms start), where that can never
+ * hang: a file (read to its end), or a pipe on Linux reopened non-blocking through /proc, read until its
+ * writer closes it or the deadline. Undefined for anything else, which the stream reads — or, for a
+ * socket a watchdog guards, readStdinBlocking.
+ */
+function readStdinWithoutStream(deadlineMs: number, shape: StdinShape): StdinResult | undefined {
+  if (shape === 'file') return readToEnd(0, Infinity);
+  if (shape !== 'pipe' || process.platform !== 'linux') return undefined;
+  let fd: number;
+  try {
+    fd = fs.openSync('/proc/self/fd/0', fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    return readToEnd(fd, Date.now() + deadlineMs);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Stdin read to its end with blocking reads: no stream, and no deadline of its own — a socket cannot be
+ * read without blocking except through a stream. Only for a caller that has set a watchdog that ends
+ * this process at the deadline (forward.ts: the resident recorder watches it).
+ */
+export function readStdinBlocking(): StdinResult {
+  return readToEnd(0, Infinity);
+}
+
+/** Reads stdin to its end within the deadline: without a stream where it can (above), else asynchronously (no busy wait). */
+export function readStdin(deadlineMs: number, shape: StdinShape = stdinShape()): Promise<StdinResult> {
+  const now = readStdinWithoutStream(deadlineMs, shape);
+  if (now) return Promise.resolve(now);
   return new Promise((resolve) => {
     const input = process.stdin;
     const chunks: Buffer[] = [];

@@ -234,15 +234,15 @@ describe('the resident process', () => {
        process.on('exit', () => fs.writeFileSync(${JSON.stringify(opened)}, seen.join('\\n')));`,
     );
     const r = spawnSync(process.execPath, ['--require', preload, CLI, 'hook', 'claude'], {
-      input: JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'through the socket' }),
+      input: JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'through a request file' }),
       env: { ...process.env, AGENT_REWIND_STORE: store, ...RESIDENT_ON },
       encoding: 'utf8',
     });
     assert.equal(r.status, 0, r.stderr);
     const files = fs.readFileSync(opened, 'utf8').split('\n');
     assert.ok(
-      files.some((f) => f.endsWith('resident.secret')),
-      'the hook read the store secret (the list is real)',
+      files.some((f) => f.endsWith('resident.lock')),
+      'the hook read which resident runs (the list is real)',
     );
     assert.ok(!files.some((f) => /hook\.js|commands\.js/.test(f)), `the forwarding hook loads no recording code: ${files.join(', ')}`);
     assert.equal(status(store).resident.served, 1);
@@ -266,7 +266,7 @@ describe('the resident process', () => {
     await stopResident(first);
   });
 
-  it('exits when idle, removing its socket and its lock', async () => {
+  it('exits when idle, removing its lock', async () => {
     const { ws, store } = sandbox();
     hook(store, { session_id: 's', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' }, OFF);
     const pid = await startResident(store, { AGENT_REWIND_RESIDENT_IDLE_S: '1' });
@@ -275,7 +275,7 @@ describe('the resident process', () => {
     assert.equal(status(store).resident.running, false);
   });
 
-  it('a resident killed hard leaves its socket and lock: the next hook records by itself and starts a new one', async () => {
+  it('a resident killed hard leaves its lock: the next hook records by itself and starts a new one', async () => {
     const { ws, store } = sandbox();
     const base = { session_id: 's', cwd: ws };
     hook(store, { ...base, hook_event_name: 'SessionStart', source: 'startup' }, OFF);
@@ -311,6 +311,29 @@ describe('the resident process', () => {
       'recorded once',
     );
     await stopResident(pid);
+  });
+
+  it('a resident of an older build (its lock names no request files) is not waited for: the hook records at once', () => {
+    const { ws, store } = sandbox();
+    const base = { session_id: 's', cwd: ws };
+    hook(store, { ...base, hook_event_name: 'SessionStart', source: 'startup' }, OFF);
+    // This process stands for it: alive, holding the lock as a resident of wire 2 wrote it.
+    fs.writeFileSync(path.join(store, 'resident.lock'), JSON.stringify({ pid: process.pid, op: 'resident', time: Date.now() }));
+    const r = spawnSync(process.execPath, [CLI, 'hook', 'claude'], {
+      input: JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'beside an old resident' }),
+      env: { ...process.env, AGENT_REWIND_STORE: store, AGENT_REWIND_RESIDENT: '1', AGENT_REWIND_RESIDENT_ACCEPT_MS: '600000' },
+      encoding: 'utf8',
+      timeout: 60000,
+    });
+    assert.equal(r.status, 0, `the hook ended by itself, not waiting 10 minutes for an answer: ${r.signal ?? ''} ${r.stderr}`);
+    assert.deepEqual(
+      cliJson(store, ['checkpoints'])
+        .map((c: { label: string }) => c.label)
+        .slice(1),
+      ['beside an old resident'],
+    );
+    assert.equal(fs.existsSync(path.join(store, 'resident-pending')), false, 'no request was put');
+    fs.rmSync(path.join(store, 'resident.lock'));
   });
 
   it('gives way to a hook from a newer bundle; ignores one from an older bundle', async () => {

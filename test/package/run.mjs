@@ -59,18 +59,14 @@ async function main() {
   }
   if (size > 1024 * 1024) return fail(`the VSIX is ${(size / 1024).toFixed(0)} KB; expected well under 1 MB`);
   // No network: the shipped code loads no network module and calls no fetch (the webview's CSP
-  // allows no connection either: checked by the webview tier). The one exception is node:net in the CLI's
-  // bundles, for the resident recorder's local socket (a Unix socket / named pipe, never TCP: pinned at the
-  // source by test/unit/localSocket.test.ts).
+  // allows no connection either: checked by the webview tier). The resident recorder talks to hooks through
+  // files in the store (test/unit/noSocket.test.ts pins that at the source): not even node:net.
   const NETWORK = /require\("(node:)?(http|https|http2|net|tls|dgram|dns)"\)|\bfetch\(|XMLHttpRequest|WebSocket|sendBeacon|EventSource/g;
-  const LOCAL_SOCKET = new Set(['extension/dist/cli.js', 'extension/dist/hook.js', 'extension/dist/commands.js']);
   for (const f of list.filter((x) => x.endsWith('.js'))) {
-    const hits = (fs.readFileSync(path.join(root, f.replace(/^extension\//, '')), 'utf8').match(NETWORK) ?? []).filter(
-      (h) => !(LOCAL_SOCKET.has(f) && h === 'require("node:net")'),
-    );
+    const hits = fs.readFileSync(path.join(root, f.replace(/^extension\//, '')), 'utf8').match(NETWORK) ?? [];
     if (hits.length) return fail(`${f} can reach the network: ${[...new Set(hits)].join(', ')}`);
   }
-  console.log('package: no network module or call in any shipped script (node:net only for the local socket of the CLI bundles)');
+  console.log('package: no network module or call in any shipped script');
   // Each shared builtin is required once per bundle (scripts/build.mjs's plugin), not copied per importing file at every start.
   for (const f of list.filter((x) => x.endsWith('.js') && !x.includes('/webview/'))) {
     const text = fs.readFileSync(path.join(root, f.replace(/^extension\//, '')), 'utf8');

@@ -1,44 +1,89 @@
-// The resident recorder's wire (src/cli/residentWire.ts, forward.ts): where a store's resident
-// listens on each platform, how replies are split into lines, and how a hook finishes the append of
-// a resident that died in it — on real files.
+// The resident recorder's wire (src/cli/residentWire.ts, forward.ts): how a request and its answer
+// travel through the store's private folder, and how a hook finishes the append of a resident that
+// died in it — on real files.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { finishPendingAppend } from '../../src/cli/forward';
-import { claimPending, hash16, lineReader, pendingFileOf, socketFolder, socketPathOf } from '../../src/cli/residentWire';
+import {
+  answerFileOf,
+  claimPending,
+  dropRequestFiles,
+  type HookRequest,
+  newRequestId,
+  PENDING_DIR,
+  pendingFileOf,
+  putAnswer,
+  putRequest,
+  readAnswer,
+  readRequest,
+  requestFileOf,
+  requestIdOf,
+} from '../../src/cli/residentWire';
 import { tempDir } from '../helpers/tmp';
 
-describe('where a resident listens', () => {
-  const linux = { platform: 'linux' as const, runtimeDir: '/run/user/1000', uid: 1000 };
-  it('a Unix socket in a private per-user folder, named by a hash of the store: short whatever the store path', () => {
-    const deep = '/home/someone/' + 'very-long-folder-name/'.repeat(20) + 'store';
-    const p = socketPathOf(deep, linux);
-    assert.equal(path.posix.dirname(p), socketFolder(linux));
-    assert.equal(socketFolder(linux), '/run/user/1000/agent-rewind-1000');
-    assert.match(path.posix.basename(p), /^[0-9a-f]{16}\.sock$/);
-    assert.ok(Buffer.byteLength(p) < 104, `within sun_path on every platform: ${p}`);
-    assert.notEqual(socketPathOf('/a/store', linux), socketPathOf('/b/store', linux), 'one per store');
-    assert.equal(socketPathOf('/a/store', linux), socketPathOf('/a/store', linux), 'the same for every hook of a store');
+describe("a request and its answer, through the store's private folder", () => {
+  const request = (id: string, size: number): HookRequest => ({
+    v: 3,
+    op: 'hook',
+    id,
+    bundle: { id: 'b', mtime: 1 },
+    args: ['claude'],
+    env: {},
+    cwd: '/w',
+    size,
+    acceptBy: 0,
   });
 
-  it('a named pipe on Windows, the same for a store however its path is cased', () => {
-    const win = { platform: 'win32' as const, runtimeDir: 'C:\\Users\\me\\AppData\\Local\\Temp', uid: 0 };
-    assert.equal(socketFolder(win), undefined);
-    const p = socketPathOf('C:\\Users\\me\\store', win);
-    assert.match(p, /^\\\\\.\\pipe\\agent-rewind-[0-9a-f]{16}$/);
-    assert.equal(socketPathOf('c:\\users\\ME\\store', win), p);
+  it('a request is put whole, in a folder only its owner can enter, and read back with its payload bytes', () => {
+    const dir = tempDir();
+    const id = newRequestId();
+    assert.match(id, /^[0-9a-f]{16}$/);
+    const payload = Buffer.from('{"hook_event_name":"PreToolUse","x":"é\\n"}');
+    putRequest(dir, request(id, payload.length), payload);
+    assert.equal((fs.statSync(path.join(dir, PENDING_DIR)).mode & 0o777).toString(8), '700');
+    assert.equal((fs.statSync(requestFileOf(dir, id)).mode & 0o777).toString(8), '600');
+    assert.deepEqual(fs.readdirSync(path.join(dir, PENDING_DIR)), [`${id}.req`], 'no temp file stays beside it');
+    const got = readRequest(dir, id);
+    assert.equal(got?.request.id, id);
+    assert.deepEqual(got?.payload, payload);
   });
-});
 
-describe('replies, line by line', () => {
-  it('splits lines across chunks and keeps a line that is not finished', () => {
-    const got: string[] = [];
-    const feed = lineReader((l) => got.push(l));
-    feed(Buffer.from('R late\nD {"con'));
-    assert.deepEqual(got, ['R late']);
-    feed(Buffer.from('text":""}\nR x'));
-    assert.deepEqual(got, ['R late', 'D {"context":""}']);
+  it('only a request file names a request; a request under another id is not read as this one', () => {
+    assert.equal(requestIdOf('0123456789abcdef.req'), '0123456789abcdef');
+    for (const n of ['0123456789abcdef', '0123456789abcdef.ans', '0123456789abcdef.req.12.0.tmp', '../x.req', 'ABCDEF0123456789.req'])
+      assert.equal(requestIdOf(n), undefined, n);
+    const dir = tempDir();
+    putRequest(dir, request('00000000000000aa', 0));
+    fs.renameSync(requestFileOf(dir, '00000000000000aa'), requestFileOf(dir, '00000000000000bb'));
+    assert.equal(readRequest(dir, '00000000000000bb'), undefined);
+    assert.equal(readRequest(dir, '00000000000000cc'), undefined, 'none at all');
+  });
+
+  it('answers: done with its context, a refusal with its reason, a status; none until it is there', () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, PENDING_DIR));
+    assert.equal(readAnswer(dir, '00000000000000aa'), undefined);
+    putAnswer(dir, '00000000000000aa', `D ${JSON.stringify({ context: 'say this\n' })}`);
+    assert.deepEqual(readAnswer(dir, '00000000000000aa'), { kind: 'D', context: 'say this\n' });
+    putAnswer(dir, '00000000000000bb', 'R replaced');
+    assert.deepEqual(readAnswer(dir, '00000000000000bb'), { kind: 'R', reason: 'replaced' });
+    putAnswer(dir, '00000000000000cc', 'S {"pid":7}');
+    assert.deepEqual(readAnswer(dir, '00000000000000cc'), { kind: 'S', status: { pid: 7 } });
+  });
+
+  it('the hook removes what its request left, the claim only when asked', () => {
+    const dir = tempDir();
+    const id = '00000000000000aa';
+    putRequest(dir, request(id, 0));
+    putAnswer(dir, id, 'D {}');
+    claimPending(dir, id);
+    dropRequestFiles(dir, id, false);
+    assert.deepEqual(fs.readdirSync(path.join(dir, PENDING_DIR)), [id], 'the claim stays');
+    assert.equal(fs.existsSync(answerFileOf(dir, id)), false);
+    dropRequestFiles(dir, id, true);
+    assert.deepEqual(fs.readdirSync(path.join(dir, PENDING_DIR)), []);
   });
 });
 
@@ -107,14 +152,5 @@ describe('who records a payload: one exclusive claim', () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'resident-pending'), 'a file where the folder goes');
     assert.throws(() => claimPending(dir, '00000000000000aa'));
-  });
-});
-
-describe('socket names without node:crypto', () => {
-  it('16 hex digits, stable, different for near paths', () => {
-    assert.match(hash16('/a/store'), /^[0-9a-f]{16}$/);
-    assert.equal(hash16('/a/store'), hash16('/a/store'));
-    const names = new Set(Array.from({ length: 10000 }, (_, i) => hash16(`/home/u/project-${i}/.agent-rewind`)));
-    assert.equal(names.size, 10000, 'no collision among 10,000 neighbouring stores');
   });
 });

@@ -23,12 +23,26 @@ export interface LockInfo {
   time: number;
 }
 
+/**
+ * Does process `pid` still run? A zombie does not: it died, and its parent has not collected it yet (a
+ * parent busy in a synchronous call, as a test that spawned it); signal 0 still reaches it (Linux: /proc).
+ */
 export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !isZombie(pid);
+}
+
+function isZombie(pid: number): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
   }
 }
 
