@@ -18,15 +18,20 @@ export class StdinWatchdog {
     private readonly report: (message: string) => void,
   ) {}
 
-  /** A marker appeared (or was there when the resident started): its hook is ended at its deadline if it still reads. */
+  /**
+   * A marker appeared (or was there when the resident started): its hook is ended at its deadline if it still
+   * reads then. A marker gone (its hook read its stdin): its timer goes, so that it holds no stopping resident.
+   */
   watch(id: string): void {
-    if (this.timers.has(id)) return;
     let since: number;
     try {
       since = fs.statSync(stdinMarkerOf(this.dir, id)).mtimeMs;
     } catch {
-      return; // read already
+      clearTimeout(this.timers.get(id));
+      this.timers.delete(id);
+      return;
     }
+    if (this.timers.has(id)) return;
     const due = Math.max(0, since + HOOK_STDIN_DEADLINE_MS - Date.now());
     this.timers.set(
       id,
