@@ -23,6 +23,7 @@ import {
   type ResidentStatus,
   STARTING_FILE,
   stdinMarkerOf,
+  takeGo,
   WIRE_VERSION,
 } from './residentWire';
 import { appendJsonLines } from '../core/storeFiles/jsonLines';
@@ -38,6 +39,12 @@ export const ACCEPT_MS = 80;
 const acceptMs = (env: NodeJS.ProcessEnv) => Number(env.AGENT_REWIND_RESIDENT_ACCEPT_MS) || ACCEPT_MS;
 /** Once the resident holds the claim, its `D` is awaited up to here (process uptime): inside the 20 s a hook promises. */
 const DONE_BY_MS = HOOK_STDIN_DEADLINE_MS + 1500;
+/**
+ * A resident that holds the claim but has not started recording by here (process uptime: stopped, starved)
+ * loses the payload to its hook, which records it itself (residentWire.ts `<id>.go`): early enough that the
+ * hook's own recording fits in the 20 s it promises, and that the agent's next step waits for it.
+ */
+const TAKEOVER_MS = 15000;
 /** How often the hook looks for its answer: a few system calls each time, no event loop. */
 const POLL_MS = 0.25;
 /** How often it asks whether the resident still lives (a signal 0). */
@@ -63,7 +70,9 @@ type Outcome =
   /** The resident claimed it and died without `D`. */
   | { kind: 'died' }
   /** The resident claimed it and is still at work when the hook's own deadline comes: it records it. */
-  | { kind: 'late' };
+  | { kind: 'late' }
+  /** The resident claimed it but did not start recording by TAKEOVER_MS: the hook took it back and records it. */
+  | { kind: 'taken' };
 
 /** Hands the payload to the store's resident; says what the caller still has to do. */
 export async function forwardHook(args: string[], hookBundle: string): Promise<ForwardResult> {
@@ -109,6 +118,9 @@ export async function forwardHook(args: string[], hookBundle: string): Promise<F
       dropRequestFiles(dir, id, false);
       // A refusal from an older bundle: that resident exits, start ours.
       return { kind: 'fallback', input, start: o.reason === 'replaced', redelivered: false, dir };
+    case 'taken':
+      dropRequestFiles(dir, id, false); // its claim and `.go` stay: the resident, let go on, finds the payload taken
+      return { kind: 'fallback', input, start: false, redelivered: false, dir };
     case 'mine':
       // With the resident gone nobody takes the request now, so the claim can go. Claimed at the accept
       // deadline, it stays (a resident that read the request before it may still try to claim it).
@@ -148,6 +160,15 @@ function claimedByHook(dir: string, id: string): boolean {
   }
 }
 
+/** The hook takes a claimed payload back (residentWire.ts `<id>.go`): true when it is the hook's to record now. */
+function tookOver(dir: string, id: string): boolean {
+  try {
+    return takeGo(dir, id);
+  } catch {
+    return false; // nothing can be decided in the store: the resident, holding the claim, records it
+  }
+}
+
 /**
  * Waits for the resident's answer to request `id`, synchronously (the hook has nothing else to do, and
  * an event loop would cost more than the wait). At `acceptBy` without one, or when the resident is gone
@@ -155,6 +176,7 @@ function claimedByHook(dir: string, id: string): boolean {
  */
 function awaitAnswer(dir: string, id: string, pid: number, acceptBy: number): Outcome {
   let residentHolds = false;
+  let triedTakeover = false;
   let aliveCheckAt = Date.now() + ALIVE_EVERY_MS;
   for (;;) {
     const a = readAnswer(dir, id);
@@ -174,7 +196,12 @@ function awaitAnswer(dir: string, id: string, pid: number, acceptBy: number): Ou
       const last = readAnswer(dir, id); // its answer, written just before it died
       return last?.kind === 'D' ? { kind: 'done', context: last.context } : { kind: 'died' };
     }
-    if (residentHolds && process.uptime() * 1000 > DONE_BY_MS) return { kind: 'late' };
+    const up = process.uptime() * 1000;
+    if (residentHolds && up > TAKEOVER_MS && !triedTakeover) {
+      triedTakeover = true;
+      if (tookOver(dir, id)) return { kind: 'taken' };
+    }
+    if (residentHolds && up > DONE_BY_MS) return { kind: 'late' };
     sleepMs(POLL_MS);
   }
 }

@@ -31,6 +31,7 @@ import {
   RESIDENT_OP,
   type ResidentStatus,
   STARTING_FILE,
+  takeGo,
   WIRE_VERSION,
 } from './residentWire';
 import { MAX_PAYLOAD } from './stdin';
@@ -279,6 +280,10 @@ async function recordFor(r: Resident, req: HookRequest, payload: Buffer): Promis
     fs.rmSync(pending, { force: true }); // our claim, given back before the refusal: the hook records it itself
     return answer(r, req.id, 'R cwd');
   }
+  if (!startsRecording(r, req.id)) {
+    process.chdir(home);
+    return; // its hook took it back at its takeover time and records it itself: no answer, nobody waits for one
+  }
   try {
     context = recordPayload(req.args[0], req.args, dir, payload.toString('utf8'), {
       env: req.env,
@@ -300,6 +305,19 @@ async function recordFor(r: Resident, req: HookRequest, payload: Buffer): Promis
   // The copy goes once `D` is written: a death before that leaves it to the hook, which finds its text in the log.
   answer(r, req.id, `D ${JSON.stringify({ context })}`);
   fs.rmSync(pending, { force: true });
+}
+
+/**
+ * The resident starts recording a payload it claimed (residentWire.ts `<id>.go`): false when its hook took it
+ * back meanwhile. When nothing can be decided in the store, it records, as the holder of the claim.
+ */
+function startsRecording(r: Resident, id: string): boolean {
+  try {
+    return takeGo(r.dir, id);
+  } catch (e) {
+    logStoreError(r.dir, `resident recorder: cannot mark a payload as started (${(e as Error).message}); recording it`);
+    return true;
+  }
 }
 
 /** The write-ahead copy (residentWire.ts): were this process to die in its append, the hook finishes it. */

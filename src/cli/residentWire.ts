@@ -27,6 +27,11 @@
 // the log lacks it (none, the torn rest, or all), an empty claim means nothing reached the log and the
 // hook records the payload itself (forward.ts). A hook's own claim stays until a resident sweeps it a
 // minute later: by then its `acceptBy` is long past, so no resident takes that payload any more.
+// A claim is not a promise to be quick: a resident stopped or starved after its claim would leave the hook
+// to exit unrecorded at its deadline, and the agent to go on — a PreToolUse recorded after the edit it
+// precedes keeps the edited content, not what was there before. So a second exclusive file, `<id>.go`,
+// settles who records once more: the resident makes it just before it starts recording, the hook at
+// TAKEOVER (forward.ts) when the resident has not; whoever makes it records, the other does not.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../core/storeFiles/fsx';
@@ -219,16 +224,27 @@ function jsonField(text: string, key: string): string {
 
 /** Removes what request `id` left (its request, answer and claim): the hook's last step, whatever happened. */
 export function dropRequestFiles(dir: string, id: string, withClaim: boolean): void {
-  for (const f of [requestFileOf(dir, id), answerFileOf(dir, id), ...(withClaim ? [pendingFileOf(dir, id)] : [])])
-    fs.rmSync(f, { force: true });
+  const claim = withClaim ? [pendingFileOf(dir, id), goFileOf(dir, id)] : [];
+  for (const f of [requestFileOf(dir, id), answerFileOf(dir, id), ...claim]) fs.rmSync(f, { force: true });
 }
+
+/** `<id>.go`: made by whoever starts recording a payload the resident claimed (see above). */
+export const goFileOf = (dir: string, id: string) => path.join(dir, PENDING_DIR, `${safe(id)}.go`);
 
 /**
  * Claims request `id` for the caller: true when this call made its pending file (exclusively), false
  * when the other side made it first. Any other failure throws: the caller may not record it then.
  */
 export function claimPending(dir: string, id: string): boolean {
-  const file = pendingFileOf(dir, id);
+  return createExclusive(dir, pendingFileOf(dir, id));
+}
+
+/** Starts recording request `id` (its claim already made): true when this call made `<id>.go`, false when the other side did. */
+export function takeGo(dir: string, id: string): boolean {
+  return createExclusive(dir, goFileOf(dir, id));
+}
+
+function createExclusive(dir: string, file: string): boolean {
   for (let tries = 0; ; tries++) {
     try {
       fs.closeSync(fs.openSync(file, 'wx', 0o600));
