@@ -70,4 +70,30 @@ export const tests = [
       assert.ok(!labels.some((l) => l.startsWith('Rewind Probe: Bump')), 'hidden from the palette by its when clause');
     },
   },
+  {
+    // Last: a side bar closed and opened again re-creates its webview views (the webview view test above would look for a new one).
+    name: 'openViewContainer opens a closed side bar though its first click is dropped, and never toggles an open one closed',
+    async run({ page, wb }) {
+      const title = page.locator('.part.sidebar .composite.title').filter({ hasText: /Rewind Probe/i });
+      await wb.openViewContainer('Rewind Probe');
+      await wb.runCommand('View: Close Primary Side Bar');
+      await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
+      // The next click reaches nothing of the workbench, as a click before it is ready: the helper must click again.
+      await page.evaluate(() => {
+        const kinds = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
+        const eat = (e) => {
+          e.stopImmediatePropagation();
+          e.preventDefault();
+          if (e.type !== 'click') return;
+          for (const k of kinds) window.removeEventListener(k, eat, true);
+          window.clicksDropped = 1;
+        };
+        for (const k of kinds) window.addEventListener(k, eat, true);
+      });
+      await wb.openViewContainer('Rewind Probe');
+      assert.equal(await page.evaluate(() => window.clicksDropped), 1, 'the first click was dropped');
+      await wb.openViewContainer('Rewind Probe');
+      assert.equal(await title.first().isVisible(), true, 'still shown after opening it twice');
+    },
+  },
 ];

@@ -60,6 +60,8 @@ export const tests = [
       await page.locator('.welcome-view-content').getByRole('button', { name: 'Move Aside and Start Fresh' }).first().click();
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.getByText(/Move the damaged store aside/).waitFor();
+      // The window reloads: the helpers below must look at the new page, not the old one still showing.
+      const reloaded = page.waitForEvent('load', { timeout: 90000 });
       await dialog.getByRole('button', { name: 'Move Aside and Start Fresh' }).click();
       // Renamed beside it, content intact; the reloaded window makes a fresh store in its place.
       const parent = path.dirname(store);
@@ -67,6 +69,7 @@ export const tests = [
         fs.readdirSync(parent).find((n) => n.startsWith(`${path.basename(store)}.damaged-`)),
       );
       assert.equal(fs.readFileSync(path.join(parent, aside, 'store.json'), 'utf8'), DAMAGED);
+      await reloaded;
       await wb.ready();
       await wb.openViewContainer('Agent Rewind');
       await page

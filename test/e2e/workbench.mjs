@@ -48,16 +48,28 @@ export function workbench(page) {
       return page.locator('.part.activitybar').getByRole('tab', { name: asRe(title) });
     },
 
-    /** Opens (shows, never toggles closed) a view container from the activity bar. */
-    async openViewContainer(title, { timeout = 30000 } = {}) {
+    /**
+     * Opens (shows, never toggles closed) a view container from the activity bar: the one way every test opens
+     * the side bar. A click that lands before the workbench has restored its parts is dropped and the side bar
+     * stays closed, so it clicks again until the container's title shows — only while the title is not shown
+     * (a click on the open container would close it), each click given longer to take than the last.
+     */
+    async openViewContainer(title, { timeout = 60000 } = {}) {
+      const end = Date.now() + timeout;
       const tab = wb.activityTab(title);
-      await tab.waitFor({ state: 'visible', timeout });
-      if ((await tab.getAttribute('aria-selected')) !== 'true') await tab.click();
-      await page
+      const heading = page
         .locator('.part.sidebar .composite.title')
         .filter({ hasText: new RegExp(asRe(title).source, 'i') })
-        .first()
-        .waitFor({ timeout });
+        .first();
+      await tab.waitFor({ state: 'visible', timeout });
+      // Already the selected container (a window restoring its side bar): give it the time a click would get first.
+      if ((await tab.getAttribute('aria-selected')) === 'true' && (await reaches(heading, 'visible', 5000))) return;
+      for (let clicks = 0, wait = 5000; !(await heading.isVisible()); clicks++, wait *= 2) {
+        const left = end - Date.now();
+        if (left <= 0) throw new Error(`the side bar did not show "${title}" within ${timeout} ms (${clicks} click(s) on its tab)`);
+        await tab.click({ timeout: left });
+        if (await reaches(heading, 'visible', Math.min(wait, Math.max(end - Date.now(), 1)))) return;
+      }
     },
 
     /** A view's pane in the side bar, by view name ("Files", "Conversation"), expanded if collapsed. */

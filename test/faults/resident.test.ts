@@ -2,8 +2,10 @@
 // resident): with the whole payload read, after its claim, after the hook's own parse, with half of its
 // append written, after the append; and one stopped before its claim until its hook gave up waiting. Every time the hook exits 0 and silent, the payload is recorded exactly once (by
 // the resident or by the hook itself), `verify` passes, and the records equal those of a hook alone.
+// Then hooks run one after another (Pre, then Post) while the resident is stopped: busy with another payload, the
+// log keeps their order; holding the Pre hook's own payload past that hook's deadline, it does not (a known limit).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { after, describe, it } from 'node:test';
 import { CLI } from '../helpers/cli';
 import { alive, RESIDENT_ON, runningResident, startResident, status, stopAll, stopResident, waitFor } from '../helpers/resident';
@@ -121,5 +123,94 @@ describe('a resident recorder killed while it records a forwarded hook', () => {
     const claims = fs.readdirSync(pending);
     assert.equal(claims.length, 1, "the hook's own claim stays (a resident sweeps it a minute later)");
     assert.equal(fs.readFileSync(path.join(pending, claims[0]!), 'utf8'), '', 'and holds no text');
+  });
+});
+
+/** A hook run without waiting for it: its exit code and output once it ends. */
+function hookAsync(store: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, 'hook', 'claude'], { env: { ...process.env, AGENT_REWIND_STORE: store, ...env } });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.stdin.end(JSON.stringify(payload));
+    child.on('close', (code) => resolve(`exit ${code}${out ? `: ${out}` : ''}`));
+  });
+}
+
+/** Where each of `marks` stands in the log (line numbers, one per line that contains it). */
+function linesOf(store: string, marks: string[]): Record<string, number[]> {
+  const lines = fs.readFileSync(path.join(store, 'files.jsonl'), 'utf8').split('\n');
+  return Object.fromEntries(marks.map((m) => [m, lines.flatMap((l, i) => (l.includes(m) ? [i] : []))]));
+}
+
+/** A session with a prompt recorded (no resident) and one Write call to come, in a fresh sandbox. */
+function writeCall() {
+  const { ws, store } = sandbox();
+  const file = path.join(ws, 'w.txt');
+  fs.writeFileSync(file, 'w0\n');
+  const base = { session_id: 'seq', cwd: ws, permission_mode: 'default' };
+  const off = { AGENT_REWIND_RESIDENT: '0' };
+  hook(store, { ...base, hook_event_name: 'SessionStart', source: 'startup' }, off);
+  hook(store, { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'one' }, off);
+  const write = { tool_name: 'Write', tool_use_id: 'toolu_seq', tool_input: { file_path: file, content: 'w1\n' } };
+  return {
+    store,
+    pre: (env: NodeJS.ProcessEnv) => hook(store, { ...base, hook_event_name: 'PreToolUse', ...write }, env),
+    post: (env: NodeJS.ProcessEnv) => {
+      fs.writeFileSync(file, 'w1\n');
+      hook(store, { ...base, hook_event_name: 'PostToolUse', ...write, tool_response: {} }, env);
+    },
+    base,
+  };
+}
+
+const PRE = '"phase":"before"';
+const POST = '"phase":"after"';
+/** A hook that gets no answer claims its payload after 300 ms and records it itself. */
+const GIVE_UP = { ...RESIDENT_ON, AGENT_REWIND_RESIDENT_ACCEPT_MS: '300' };
+
+// Hook after hook, as an agent runs them: the Post hook starts only once the Pre hook has exited.
+describe('sequential hooks while the resident is busy: the log keeps the order they ran in, but for one limit', () => {
+  it('busy recording another payload: each hook records its own before it exits, so Pre stands before Post, the busy one after both', async () => {
+    const call = writeCall();
+    const pid = await startResident(call.store, { AGENT_REWIND_FAULT: 'resident.claimed:1:stop' });
+    const busy = hookAsync(
+      call.store,
+      { ...call.base, session_id: 'other', hook_event_name: 'UserPromptSubmit', prompt: 'busy-other-session' },
+      RESIDENT_ON,
+    );
+    await waitFor(() => stopped(pid), "the resident to stop with the other session's payload claimed");
+    call.pre(GIVE_UP);
+    call.post(GIVE_UP);
+    process.kill(pid, 'SIGCONT');
+    assert.equal(await busy, 'exit 0', "the busy payload's hook gets its D, silent");
+    await stopResident(pid);
+    const at = linesOf(call.store, [PRE, POST, 'busy-other-session']);
+    assert.deepEqual([at[PRE]!.length, at[POST]!.length, at['busy-other-session']!.length], [1, 1, 1], 'each recorded once');
+    assert.ok(at[PRE]![0]! < at[POST]![0]!, 'Pre before Post');
+    assert.ok(at[POST]![0]! < at['busy-other-session']![0]!, 'the resident was busy all along: its payload came last');
+    assertSound(call.store, 'after a busy resident');
+  });
+
+  it("known limit: a resident holding the Pre hook's own payload past that hook's deadline appends it after Post's lines", async () => {
+    // The Pre hook waits for D until its own deadline (~19.5 s after it started), then exits as recorded: the resident
+    // holds the claim, so only it may append the payload — later than the Post hook, which records itself meanwhile.
+    const call = writeCall();
+    const pid = await startResident(call.store, { AGENT_REWIND_FAULT: 'resident.claimed:1:stop' });
+    call.pre(RESIDENT_ON);
+    assert.equal(stopped(pid), true, 'the resident took the Pre payload and is stopped with it');
+    assert.deepEqual(linesOf(call.store, [PRE])[PRE], [], 'the Pre hook exited with its payload not in the log');
+    call.post(GIVE_UP);
+    process.kill(pid, 'SIGCONT');
+    await waitFor(() => linesOf(call.store, [PRE])[PRE]!.length === 1, 'the resident to append the Pre payload');
+    await stopResident(pid);
+    const at = linesOf(call.store, [PRE, POST]);
+    assert.equal(at[POST]!.length, 1, 'Post recorded once');
+    assert.ok(at[POST]![0]! < at[PRE]![0]!, 'Post stands before Pre in the log: the order the hooks ran in is lost');
+    // And Pre, recorded after the write, read the file as the write left it: what was there before is not kept.
+    const lines = fs.readFileSync(path.join(call.store, 'files.jsonl'), 'utf8').split('\n');
+    const hashAt = (i: number) => (JSON.parse(lines[i]!) as { hash: string | null }).hash;
+    assert.equal(hashAt(at[PRE]![0]!), hashAt(at[POST]![0]!), "Pre's snapshot holds the written content");
   });
 });

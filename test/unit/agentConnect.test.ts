@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { claudeConnector } from '../../src/agents/claude/connect';
+import { claudeConnector, hooksDisabledWords, notPlainJsonWords } from '../../src/agents/claude/connect';
 import { CONNECT_MARKER } from '../../src/agents/claude/settings';
 import { CLINE_HOOK_EVENTS, clineConnector } from '../../src/agents/cline/connect';
 import type { AgentConnector, HookTarget } from '../../src/agents/connector';
@@ -325,4 +325,28 @@ test('the connect notes and the capability sentences are in the language of the 
   );
   // What is not in the bundle stays English, as VS Code does.
   assert.match(conversationUnavailableText('cline', fr)!, /^Le retour .* pour Cline : Cline keeps its task history/);
+});
+
+test('the Claude settings warnings are one sentence each, for the connect notes and the extension alike, in the localizer given', () => {
+  const fr = bundleLocalizer({
+    '{0} sets "disableAllHooks": Claude Code will not run Agent Rewind\'s hooks until you remove it.':
+      '{0} contient "disableAllHooks" : Claude Code ne lancera pas les hooks.',
+    '{0} contains {1}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.': '{0} contient {1}.',
+  });
+  const file = path.join('.claude', 'settings.local.json');
+  const ws = tempDir('ar-connect-claude-words-');
+  fs.mkdirSync(path.join(ws, '.claude'));
+  fs.writeFileSync(path.join(ws, file), '// mine\n{"disableAllHooks": true}\n');
+  assert.deepEqual(claudeConnector.connect(ws, TARGET).notes, [
+    `${file} sets "disableAllHooks": Claude Code will not run Agent Rewind's hooks until you remove it.`,
+    `${file} contains comments: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.`,
+  ]);
+  assert.deepEqual(claudeConnector.connect(ws, TARGET, fr).notes, [
+    hooksDisabledWords(file, fr),
+    notPlainJsonWords(file, ['comments'], fr),
+  ]);
+  assert.deepEqual(claudeConnector.connect(ws, TARGET, fr).notes, [
+    `${file} contient "disableAllHooks" : Claude Code ne lancera pas les hooks.`,
+    `${file} contient comments.`,
+  ]);
 });

@@ -87,4 +87,37 @@ describe('rewindCounts: one sweep, the same count as a plan per checkpoint', () 
       ],
     );
   });
+
+  it('asks each path its disk and its write permission once, however many checkpoints it spans', () => {
+    // What the CLI's cannotKeep does is read the file on disk (plan.ts's diskFact): once per path, not per checkpoint.
+    const b = new LogBuilder();
+    const paths = ['/w/a', '/w/b', '/w/c'];
+    for (let i = 0; i < 400; i++) {
+      b.checkpoint(`c${i}`);
+      for (const p of paths) b.snap(p, h(`${p}${i}`), 'before').snap(p, h(`${p}${i + 1}`), 'after');
+    }
+    const records = b.checkpoint('last').records();
+    const asked = { allowed: new Map<string, number>(), cannotKeep: new Map<string, number>() };
+    const count = (m: Map<string, number>, p: string) => m.set(p, (m.get(p) ?? 0) + 1);
+    const counts = rewindCounts(
+      historiesOf(records),
+      checkpoints(records).map((c) => c.seq),
+      {
+        allowed: (p) => (count(asked.allowed, p), true),
+        cannotKeep: (p) => (count(asked.cannotKeep, p), null),
+      },
+    );
+    assert.deepEqual(
+      counts.map((c) => c.total),
+      [...Array<number>(400).fill(3), 0],
+    );
+    assert.deepEqual(
+      [...asked.allowed].sort(),
+      paths.map((p) => [p, 1]),
+    );
+    assert.deepEqual(
+      [...asked.cannotKeep].sort(),
+      paths.map((p) => [p, 1]),
+    );
+  });
 });

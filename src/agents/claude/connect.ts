@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AgentConnector } from '../connector';
-import { ENGLISH } from '../../shared/l10n';
+import { ENGLISH, type Localizer } from '../../shared/l10n';
 import { detectEvidence } from '../common/detect';
 import { removeEmptyDirs } from '../common/jsonEdit';
 import {
@@ -25,18 +25,8 @@ export const claudeConnector: AgentConnector = {
   connect(workspace, target, l10n = ENGLISH) {
     const r = connectClaudeFile(workspace, { command: hookCommand({ ...target, agent: 'claude' }) });
     const notes: string[] = [];
-    if (r.hooksDisabled)
-      notes.push(
-        l10n.t('{0} sets "disableAllHooks": Claude Code will not run Agent Rewind\'s hooks until you remove it.', CLAUDE_SETTINGS_FILE),
-      );
-    if (r.problems.length)
-      notes.push(
-        l10n.t(
-          '{0} contains {1}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.',
-          CLAUDE_SETTINGS_FILE,
-          r.problems.join(' and ').replace(/-/g, ' '),
-        ),
-      );
+    if (r.hooksDisabled) notes.push(hooksDisabledWords(CLAUDE_SETTINGS_FILE, l10n));
+    if (r.problems.length) notes.push(notPlainJsonWords(CLAUDE_SETTINGS_FILE, r.problems, l10n));
     return { files: [r.file], changed: r.changed, notes };
   },
   disconnect(workspace) {
@@ -57,3 +47,20 @@ export const claudeConnector: AgentConnector = {
 
 /** Where the Claude connector writes, relative to the workspace (for messages). */
 export const CLAUDE_FILE_REL = CLAUDE_SETTINGS_FILE.split(path.sep).join('/');
+
+/**
+ * The warning when the settings file `file` (as the user should read its name) sets `disableAllHooks`:
+ * one sentence for the CLI's connect notes and the extension's warning alike.
+ */
+export function hooksDisabledWords(file: string, l10n: Localizer = ENGLISH): string {
+  return l10n.t('{0} sets "disableAllHooks": Claude Code will not run Agent Rewind\'s hooks until you remove it.', file);
+}
+
+/** The warning when the settings file `file` holds what is not plain JSON (`problems`, settings.ts's names): Claude Code ignores it. */
+export function notPlainJsonWords(file: string, problems: readonly string[], l10n: Localizer = ENGLISH): string {
+  return l10n.t(
+    '{0} contains {1}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.',
+    file,
+    problems.join(' and ').replace(/-/g, ' '),
+  );
+}

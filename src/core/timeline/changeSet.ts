@@ -192,11 +192,16 @@ export interface PathVerdict {
 /**
  * The one decision of whether a rewind writes path `p` and how: used by every plan (computeChanges)
  * and by the per-checkpoint counts (rewindCounts.ts), so the Files view, the CLI's `checkpoints`
- * and the preview count the same files. Null when the rewind leaves the path alone.
+ * and the preview count the same files. Null when the rewind leaves the path alone. `from` is the
+ * path's latest state, `f.latest`'s: a sweep that judges one path at many targets passes it, made once.
  */
-export function pathVerdict(p: string, f: PathFacts, allowed?: (path: string) => boolean): PathVerdict | null {
+export function pathVerdict(
+  p: string,
+  f: PathFacts,
+  allowed?: (path: string) => boolean,
+  from: FileState = stateOf(f.latest),
+): PathVerdict | null {
   if (f.writers.size === 0) return null; // nothing after the target, or only the user's own edits: left alone
-  const from = stateOf(f.latest);
   const L = f.atOrBefore;
   const F = f.firstAfter!;
   const atL = L ? stateOf(L) : undefined;

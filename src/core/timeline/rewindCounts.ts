@@ -8,6 +8,7 @@
 // would be written adds one to the checkpoints inside it (a difference array, summed at the end).
 import { type Action, NOT_A_CHANGE, type PathFacts, pathVerdict, REWIND_SESSION } from './changeSet';
 import type { Sequenced, SnapRecord } from '../storeFiles/records';
+import { stateOf } from './timeline';
 import type { RewindSummary } from './turns';
 
 export interface CountOptions {
@@ -88,6 +89,8 @@ export function rewindCounts(
     let kept: boolean | undefined;
     const writers = new Set<string>();
     const facts: PathFacts = { latest: h.record(m - 1, 0), writers, userAfter: [] };
+    // The path's state now (its latest snapshot) is the same for every target: made once per path.
+    const now = stateOf(facts.latest);
     // Stretch k: targets at or after snapshot k and before snapshot k + 1 (k = -1: before the first).
     for (let k = m - 2; k >= -1; k--) {
       const after = k + 1;
@@ -101,7 +104,7 @@ export function rewindCounts(
       facts.firstAfter = h.record(after, 1);
       if (k >= 0) facts.atOrBefore = h.record(k, 2);
       else delete facts.atOrBefore;
-      const v = pathVerdict(p, facts, allowedP);
+      const v = pathVerdict(p, facts, allowedP, now);
       if (!v?.action) continue;
       kept ??= !opts.cannotKeep?.(p);
       if (!kept) continue;

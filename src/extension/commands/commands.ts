@@ -2,6 +2,7 @@
 // accept the tree element they were invoked on, or ask with a quick pick from the palette.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { hooksDisabledWords, notPlainJsonWords } from '../../agents/claude/connect';
 import { settingsPath } from '../../agents/claude/settings';
 import { CONNECTORS, retireVscodeFile } from '../../agents/connectors';
 import { newId } from '../../core/storeFiles/ids';
@@ -249,20 +250,10 @@ function connectHandlers(d: CommandDeps) {
         const retired = retireVscodeFile(folder.uri.fsPath, d.agents.target(), vscode.l10n);
         if (retired) d.output.info(retired.notes.join(' '));
         const rel = path.relative(folder.uri.fsPath, r.file);
-        if (r.hooksDisabled)
-          void vscode.window.showWarningMessage(
-            vscode.l10n.t('{0} sets "disableAllHooks": Claude Code will not run Agent Rewind\'s hooks until you remove it.', rel),
-          );
+        if (r.hooksDisabled) void vscode.window.showWarningMessage(hooksDisabledWords(rel, vscode.l10n));
         if (r.problems.length)
           void vscode.window
-            .showWarningMessage(
-              vscode.l10n.t(
-                '{0} contains {1}: Claude Code ignores a settings file that is not plain JSON. Remove them so the hooks load.',
-                rel,
-                r.problems.join(' and ').replace(/-/g, ' '),
-              ),
-              vscode.l10n.t('Open File'),
-            )
+            .showWarningMessage(notPlainJsonWords(rel, r.problems, vscode.l10n), vscode.l10n.t('Open File'))
             .then((p) => (p ? vscode.window.showTextDocument(vscode.Uri.file(r.file)) : undefined));
         void vscode.window.showInformationMessage(
           r.changed
