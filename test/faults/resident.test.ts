@@ -3,7 +3,8 @@
 // append written, after the append; and one stopped before its claim until its hook gave up waiting. Every time the hook exits 0 and silent, the payload is recorded exactly once (by
 // the resident or by the hook itself), `verify` passes, and the records equal those of a hook alone.
 // Then hooks run one after another (Pre, then Post) while the resident is stopped: busy with another payload, the
-// log keeps their order; holding the Pre hook's own payload past that hook's deadline, it does not (a known limit).
+// log keeps their order; stopped after its claim of the Pre payload, its hook takes the payload back at 15 s; stopped
+// inside its recording of it past that hook's deadline, the log's order is lost (a known limit).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { after, describe, it } from 'node:test';
@@ -193,13 +194,35 @@ describe('sequential hooks while the resident is busy: the log keeps the order t
     assertSound(call.store, 'after a busy resident');
   });
 
-  it("known limit: a resident holding the Pre hook's own payload past that hook's deadline appends it after Post's lines", async () => {
-    // The Pre hook waits for D until its own deadline (~19.5 s after it started), then exits as recorded: the resident
-    // holds the claim, so only it may append the payload — later than the Post hook, which records itself meanwhile.
+  it('a resident stopped after its claim, before it started recording: the Pre hook takes its payload back and records it before it exits', async () => {
+    // At 15 s of its life the Pre hook makes `<id>.go` first: the payload is its own again (residentWire.ts), so it is in
+    // the log, with the content before the write, before the hook exits. The resident, let go on, records nothing.
     const call = writeCall();
     const pid = await startResident(call.store, { AGENT_REWIND_FAULT: 'resident.claimed:1:stop' });
     call.pre(RESIDENT_ON);
     assert.equal(stopped(pid), true, 'the resident took the Pre payload and is stopped with it');
+    assert.equal(linesOf(call.store, [PRE])[PRE]!.length, 1, 'the Pre hook exited with its payload in the log');
+    call.post(GIVE_UP);
+    process.kill(pid, 'SIGCONT');
+    await waitFor(() => status(call.store).resident.running, 'the resident to answer again');
+    assert.equal(status(call.store).resident.served, 0, 'the resident, let go on, recorded nothing');
+    await stopResident(pid);
+    const at = linesOf(call.store, [PRE, POST]);
+    assert.deepEqual([at[PRE]!.length, at[POST]!.length], [1, 1], 'each recorded once');
+    assert.ok(at[PRE]![0]! < at[POST]![0]!, 'Pre before Post');
+    const lines = fs.readFileSync(path.join(call.store, 'files.jsonl'), 'utf8').split('\n');
+    const hashAt = (i: number) => (JSON.parse(lines[i]!) as { hash: string | null }).hash;
+    assert.notEqual(hashAt(at[PRE]![0]!), hashAt(at[POST]![0]!), "Pre's snapshot holds the content before the write");
+    assertSound(call.store, 'after a resident that lost its claim to the hook');
+  });
+
+  it("known limit: a resident stopped while it records the Pre payload, past that hook's deadline, appends it after Post's lines", async () => {
+    // Once the resident has started recording (`<id>.go` is its own), the hook cannot take the payload back: it waits
+    // for D until its own deadline (~19.5 s after it started), then exits; the Post hook records itself meanwhile.
+    const call = writeCall();
+    const pid = await startResident(call.store, { AGENT_REWIND_FAULT: 'hook.record:1:stop' });
+    call.pre(RESIDENT_ON);
+    assert.equal(stopped(pid), true, 'the resident is stopped inside its recording of the Pre payload');
     assert.deepEqual(linesOf(call.store, [PRE])[PRE], [], 'the Pre hook exited with its payload not in the log');
     call.post(GIVE_UP);
     process.kill(pid, 'SIGCONT');
@@ -208,9 +231,5 @@ describe('sequential hooks while the resident is busy: the log keeps the order t
     const at = linesOf(call.store, [PRE, POST]);
     assert.equal(at[POST]!.length, 1, 'Post recorded once');
     assert.ok(at[POST]![0]! < at[PRE]![0]!, 'Post stands before Pre in the log: the order the hooks ran in is lost');
-    // And Pre, recorded after the write, read the file as the write left it: what was there before is not kept.
-    const lines = fs.readFileSync(path.join(call.store, 'files.jsonl'), 'utf8').split('\n');
-    const hashAt = (i: number) => (JSON.parse(lines[i]!) as { hash: string | null }).hash;
-    assert.equal(hashAt(at[PRE]![0]!), hashAt(at[POST]![0]!), "Pre's snapshot holds the written content");
   });
 });
