@@ -24,6 +24,25 @@ export function hook(store, payload, env = COLD, cli = CLI) {
   });
 }
 
+/**
+ * One `hook claude` process whose stdin is a pipe — a FIFO holding the payload, its writer closed: what a
+ * shell or an agent not written in node hands its hook (`hook` above gives a socket, as node does) — timed.
+ */
+export function hookFromPipe(fifo, store, payload, env = COLD, cli = CLI) {
+  const reader = fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const writer = fs.openSync(fifo, 'w');
+    fs.writeSync(writer, JSON.stringify(payload));
+    fs.closeSync(writer);
+    return timeSpawn(process.execPath, [cli, 'hook', 'claude'], {
+      stdio: [reader, 'ignore', 'pipe'],
+      env: { ...process.env, AGENT_REWIND_STORE: store, ...env },
+    });
+  } finally {
+    fs.closeSync(reader);
+  }
+}
+
 /** One recorded edit: the PreToolUse and PostToolUse hooks around a 10 KB write. */
 export function recordedWrite(ws, store, i, idPrefix = 'toolu_', env = COLD, cli = CLI) {
   const file = path.join(ws, 'bench-target.ts');
