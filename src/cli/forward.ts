@@ -126,12 +126,14 @@ export async function forwardHook(args: string[], hookBundle: string): Promise<F
       // deadline, it stays (a resident that read the request before it may still try to claim it).
       dropRequestFiles(dir, id, o.ended);
       return { kind: 'fallback', input, start: o.ended, redelivered: false, dir };
-    case 'died':
-      dropRequestFiles(dir, id, false);
+    case 'died': {
       // With text in its claim it got to its append: finish that. Empty: nothing of it reached the log; record
-      // it here (its dedupe marker, if any, is its own).
-      if (finishPendingAppend(dir, id)) return { kind: 'recorded', context: '' };
+      // it here (its dedupe marker, if any, is its own). Then nothing of the request is anyone's any more.
+      const finished = finishPendingAppend(dir, id);
+      dropRequestFiles(dir, id, true);
+      if (finished) return { kind: 'recorded', context: '' };
       return { kind: 'fallback', input, start: true, redelivered: true, dir };
+    }
   }
 }
 
