@@ -76,7 +76,7 @@ export const tests = [
     async run({ page, wb }) {
       const title = page.locator('.part.sidebar .composite.title').filter({ hasText: /Rewind Probe/i });
       await wb.openViewContainer('Rewind Probe');
-      await wb.runCommand('View: Close Primary Side Bar');
+      await wb.activityTab('Rewind Probe').click(); // the open container's tab: closes the side bar
       await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
       // The next click reaches nothing of the workbench, as a click before it is ready: the helper must click again.
       await page.evaluate(() => {
