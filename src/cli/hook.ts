@@ -169,9 +169,11 @@ export function recordPayload(
     if (boundary) sweepDedupe(store);
     if (!opts.redelivered && !firstDelivery(store, r.event, r.stamp)) return ''; // the same event from a second hook file
     pairCall(store, r.event);
-    // Shell capture's git question, started now so git runs while we do the rest.
+    // Shell capture's git question, started now so git runs while we do the rest. Not with the resident's watcher:
+    // the scan it narrows asks git nothing (a git process started here would be killed unused, a few ms of CPU each
+    // call); where the watcher cannot vouch, the scan starts git itself.
     shell = (r.event.type === 'before_tool' || r.event.type === 'after_tool') && r.event.shell;
-    if (shell) shellCapture().prefetchShellScan(store, r.event.session);
+    if (shell && !opts.changes) shellCapture().prefetchShellScan(store, r.event.session);
     // The one deliberate output: re-grounding context for a resumed fork, or after a
     // files-only rewind. Worked out before the event is recorded (its own checkpoint must not end
     // the window it looks at); a failure there never stops the recording.
