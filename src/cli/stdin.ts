@@ -16,34 +16,15 @@ export const HOOK_STDIN_DEADLINE_MS = 18000;
 
 export type StdinResult = { kind: 'ok'; text: string } | { kind: 'timeout' } | { kind: 'too-large' } | { kind: 'error'; message: string };
 
-/**
- * At the deadline, what the pipe holds right now, read without waiting: on a starved machine the
- * whole payload and its end can be sitting in the pipe while the event loop never got to them. The
- * payload when its end is there; null when the writer really has not closed stdin (EAGAIN).
- */
-function drainNow(chunks: Buffer[], total: number): StdinResult | null {
-  const buf = Buffer.allocUnsafe(1 << 16);
-  try {
-    for (;;) {
-      const n = fs.readSync(0, buf, 0, buf.length, null);
-      if (n === 0) return { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') };
-      total += n;
-      if (total > MAX_PAYLOAD) return { kind: 'too-large' };
-      chunks.push(Buffer.from(buf.subarray(0, n)));
-    }
-  } catch {
-    return null; // EAGAIN: nothing more, and no end: the writer is still holding stdin open
-  }
-}
-
 /** How often a pipe read without a stream is looked at again while its writer has not closed it. */
 const PIPE_POLL_MS = 1;
 
-/** Reads `fd` to its end (0) or, on a non-blocking one, until the deadline; EAGAIN waits a millisecond. */
-function readToEnd(fd: number, deadline: number): StdinResult {
-  const chunks: Buffer[] = [];
+/**
+ * Reads `fd` to its end (0) or, on a non-blocking one, until the deadline; EAGAIN waits a millisecond.
+ * `chunks` and `total`: what was read of it already (a stream's data, when its deadline comes).
+ */
+function readToEnd(fd: number, deadline: number, chunks: Buffer[] = [], total = 0): StdinResult {
   const buf = Buffer.allocUnsafe(1 << 16);
-  let total = 0;
   for (;;) {
     let n: number;
     try {
@@ -125,8 +106,14 @@ export function readStdin(deadlineMs: number, shape: StdinShape = stdinShape()):
       resolve(r);
     };
     // On a starved machine the timer and the pipe's data become due together, and timers run first
-    // in a loop turn: give the I/O poll of that turn its chance before giving up.
-    const timer = setTimeout(() => setImmediate(() => finish(drainNow(chunks, total) ?? { kind: 'timeout' })), deadlineMs);
+    // in a loop turn: give the I/O poll of that turn its chance, then take what the pipe holds right now
+    // without waiting (the whole payload and its end can be sitting there while the event loop never got to
+    // them); no end there (EAGAIN), or any error: the writer has not closed stdin.
+    const atDeadline = (): StdinResult => {
+      const now = readToEnd(0, 0, chunks, total);
+      return now.kind === 'error' ? { kind: 'timeout' } : now;
+    };
+    const timer = setTimeout(() => setImmediate(() => finish(atDeadline())), deadlineMs);
     input.on('data', (d: Buffer) => {
       total += d.length;
       if (total > MAX_PAYLOAD) finish({ kind: 'too-large' });
