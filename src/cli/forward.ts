@@ -9,7 +9,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   residentOff,
-  type BundleId,
   bundleIdOf,
   claimPending,
   dropRequestFiles,
@@ -26,6 +25,7 @@ import {
   takeGo,
   WIRE_VERSION,
 } from './residentWire';
+import { readOpen, readRange } from '../core/storeFiles/fsx';
 import { appendJsonLines } from '../core/storeFiles/jsonLines';
 import { processAlive, residentHolder, sleepMs } from '../core/storeFiles/lock';
 import { HOOK_STDIN_DEADLINE_MS, readStdin, readStdinBlocking, type StdinResult, stdinShape } from './stdin';
@@ -87,15 +87,13 @@ export async function forwardHook(args: string[], hookBundle: string): Promise<F
   const input = await readPayload(dir, id);
   if (input.kind !== 'ok') return { kind: 'fallback', input, start: false, redelivered: false, dir };
   const payload = Buffer.from(input.text, 'utf8');
-  let bundle: BundleId;
   const acceptBy = Date.now() + acceptMs(process.env);
   try {
-    bundle = bundleIdOf(hookBundle);
     const request: HookRequest = {
       v: WIRE_VERSION,
       op: 'hook',
       id,
-      bundle,
+      bundle: bundleIdOf(hookBundle),
       args,
       env: process.env,
       cwd: process.cwd(),
@@ -270,21 +268,16 @@ export function finishPendingAppend(dir: string, id: string): boolean {
 
 /** How many of `lines`, from the first, stand whole and in order in the log's tail (0 when the first is not there). */
 function linesPresent(logFile: string, lines: readonly string[], bytes: number): number {
-  let tail: string;
+  let tail: string | null;
   try {
-    const fd = fs.openSync(logFile, 'r');
-    try {
+    tail = readOpen(logFile, (fd) => {
       const size = fs.fstatSync(fd).size;
-      const from = Math.max(0, size - SEARCH_BACK - bytes);
-      const buf = Buffer.alloc(size - from);
-      fs.readSync(fd, buf, 0, buf.length, from);
-      tail = buf.toString('utf8');
-    } finally {
-      fs.closeSync(fd);
-    }
+      return readRange(fd, Math.max(0, size - SEARCH_BACK - bytes), size).toString('utf8');
+    });
   } catch {
     return 0;
   }
+  if (tail === null) return 0;
   const logLines = tail.split('\n');
   // The last element is a line without its newline (torn, or none): not whole.
   const whole = logLines.slice(0, -1);

@@ -178,8 +178,9 @@ function watchRequests(r: Resident, serve: (id: string) => void): fs.FSWatcher {
 }
 
 /**
- * Claims older than a minute: a hook's own (its `acceptBy` long past, no resident takes it now), or a
- * dead resident's whose hook got `D` or is gone too (it waits at most ~20 s).
+ * Files of the request folder older than a minute: a hook's own claim (its `acceptBy` long past, no resident
+ * takes it now), a dead resident's claim whose hook got `D` or is gone too (it waits at most ~20 s), and the
+ * requests, answers, start marks and stdin markers of hooks that ended without removing them.
  */
 function sweepPending(dir: string): void {
   const folder = path.join(dir, PENDING_DIR);

@@ -35,6 +35,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../core/storeFiles/fsx';
+import { procStat } from '../core/storeFiles/lock';
 
 export const WIRE_VERSION = 3;
 
@@ -100,7 +101,6 @@ export interface ResidentStatus {
 /** The folder of requests, answers, claims and write-ahead copies of the resident's appends (0700). */
 export const PENDING_DIR = 'resident-pending';
 const ID = /^[0-9a-f]{16}$/;
-export const isRequestId = (id: string) => ID.test(id);
 const safe = (id: string) => id.replace(/[^0-9a-f]/g, '');
 /** The claim (and, once the resident writes into it, the write-ahead copy) of request `id`. */
 export const pendingFileOf = (dir: string, id: string) => path.join(dir, PENDING_DIR, safe(id));
@@ -123,15 +123,7 @@ export const stdinMarkerOf = (dir: string, id: string) => path.join(dir, PENDING
 export const stdinMarkerIdOf = (name: string) => idOf(name, '.stdin');
 
 /** A process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat), or undefined (gone, not Linux). */
-export function processStartOf(pid: number | 'self'): string | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // After the command name, which may hold spaces and parentheses: field 3 onwards.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  } catch {
-    return undefined;
-  }
-}
+export const processStartOf = (pid: number | 'self'): string | undefined => procStat(pid)?.[19];
 
 /** Asks the resident to watch this process's stdin read (above); false when it cannot be asked (then: no blocking read). */
 export function putStdinMarker(dir: string, id: string): boolean {
@@ -151,21 +143,24 @@ export function newRequestId(): string {
   return (process.pid >>> 0).toString(16).padStart(8, '0').slice(-8) + rand.toString(16).padStart(8, '0');
 }
 
-/** Makes the private folder when missing (0700): a request or a claim goes into it. */
-function ensurePendingDir(dir: string): void {
-  fs.mkdirSync(path.join(dir, PENDING_DIR), { recursive: true, mode: 0o700 });
+/**
+ * Makes a file of the private folder with `make`; when the folder is missing (ENOENT), makes it (0700) and
+ * tries once more. Any other failure is the caller's.
+ */
+function inPendingDir<T>(dir: string, make: () => T): T {
+  try {
+    return make();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    fs.mkdirSync(path.join(dir, PENDING_DIR), { recursive: true, mode: 0o700 });
+    return make();
+  }
 }
 
 /** Puts a request in place, whole (the resident never reads half of one). */
 export function putRequest(dir: string, request: Request, payload: Buffer = Buffer.alloc(0)): void {
   const data = Buffer.concat([Buffer.from(JSON.stringify(request) + '\n', 'utf8'), payload]);
-  try {
-    writeFileAtomic(requestFileOf(dir, request.id), data);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    ensurePendingDir(dir);
-    writeFileAtomic(requestFileOf(dir, request.id), data);
-  }
+  inPendingDir(dir, () => writeFileAtomic(requestFileOf(dir, request.id), data));
 }
 
 /** A request read whole, or undefined when it is gone (taken, withdrawn) or not ours. */
@@ -245,15 +240,13 @@ export function takeGo(dir: string, id: string): boolean {
 }
 
 function createExclusive(dir: string, file: string): boolean {
-  for (let tries = 0; ; tries++) {
+  return inPendingDir(dir, () => {
     try {
       fs.closeSync(fs.openSync(file, 'wx', 0o600));
       return true;
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') return false;
-      if (code !== 'ENOENT' || tries > 0) throw e;
-      ensurePendingDir(dir);
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw e;
     }
-  }
+  });
 }

@@ -36,13 +36,19 @@ export function processAlive(pid: number): boolean {
   return !isZombie(pid);
 }
 
-function isZombie(pid: number): boolean {
-  if (process.platform !== 'linux') return false;
+const isZombie = (pid: number) => process.platform === 'linux' && procStat(pid)?.[0] === 'Z';
+
+/**
+ * The fields of /proc/<pid>/stat from the third on (state, parent, …; `[19]` is the start time in clock
+ * ticks since boot), or undefined: the process is gone, or there is no /proc (not Linux).
+ */
+export function procStat(pid: number | 'self'): string[] | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+    // After the command name, which may hold spaces and parentheses.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return false;
+    return undefined;
   }
 }
 
