@@ -231,7 +231,10 @@ describe('the resident process', () => {
       `const fs = require('fs'); const seen = []; const open = fs.openSync; const read = fs.readFileSync;
        fs.openSync = (p, ...a) => (seen.push(String(p)), open(p, ...a));
        fs.readFileSync = (p, ...a) => (typeof p !== 'number' && seen.push(String(p)), read(p, ...a));
-       process.on('exit', () => fs.writeFileSync(${JSON.stringify(opened)}, seen.join('\\n')));`,
+       process.on('exit', () => {
+         fs.writeFileSync(${JSON.stringify(opened)}, seen.join('\\n'));
+         fs.writeFileSync(${JSON.stringify(opened)} + '.modules', process.moduleLoadList.join('\\n'));
+       });`,
     );
     const r = spawnSync(process.execPath, ['--require', preload, CLI, 'hook', 'claude'], {
       input: JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit', prompt: 'through a request file' }),
@@ -245,6 +248,12 @@ describe('the resident process', () => {
       'the hook read which resident runs (the list is real)',
     );
     assert.ok(!files.some((f) => /hook\.js|commands\.js/.test(f)), `the forwarding hook loads no recording code: ${files.join(', ')}`);
+    // Nor node's stream machinery (a socket or a stream costs a hook more than all its own work: residentWire.ts):
+    // its stdin, a socket here as node gives, is read with blocking reads the resident watches.
+    const modules = fs.readFileSync(opened + '.modules', 'utf8').split('\n');
+    assert.ok(modules.includes('NativeModule fs'), 'the list of loaded modules is real');
+    const streamy = modules.filter((m) => /^NativeModule (net|stream|internal\/streams\/readable)$/.test(m));
+    assert.deepEqual(streamy, [], 'the forwarding hook loads neither node:net nor streams');
     assert.equal(status(store).resident.served, 1);
     assert.equal(status(store).counts.checkpoints, 2);
     await stopResident(pid);
