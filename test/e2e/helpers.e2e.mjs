@@ -71,6 +71,41 @@ export const tests = [
     },
   },
   {
+    name: 'actUntilShown clicks again when a click is lost, and says what the screen showed when it never works',
+    async run({ page, wb }) {
+      await wb.openViewContainer('Rewind Probe');
+      await wb.viewPane('Probe Items');
+      const alpha = wb.treeItem(/^Alpha \d+\b/, { view: 'Probe Items' });
+      const before = Number(/Alpha (\d+)/.exec(await alpha.first().innerText())[1]);
+      // The next click reaches nothing (a row drawn again under the mouse): the first try misses.
+      await page.evaluate(() => {
+        const kinds = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
+        const eat = (e) => {
+          e.stopImmediatePropagation();
+          e.preventDefault();
+          if (e.type !== 'click') return;
+          for (const k of kinds) window.removeEventListener(k, eat, true);
+          window.clicksDropped = 1;
+        };
+        for (const k of kinds) window.addEventListener(k, eat, true);
+      });
+      let tries = 0;
+      const bumped = wb.treeItem(new RegExp(`^Alpha ${before + 1}\\b`), { view: 'Probe Items' });
+      const act = async () => {
+        tries++;
+        await wb.clickInlineAction(alpha, 'Bump');
+      };
+      await wb.actUntilShown(act, bumped, { wait: 3000 });
+      assert.equal(await page.evaluate(() => window.clicksDropped), 1, 'the first click was lost');
+      assert.equal(tries, 2, 'a second try, and no third');
+      const never = wb.treeItem(/^Alpha never\b/, { view: 'Probe Items' });
+      await assert.rejects(
+        wb.actUntilShown(async () => {}, never, { tries: 2, wait: 500 }),
+        /2 tries and .* did not show; the screen showed: /,
+      );
+    },
+  },
+  {
     // Last: a side bar closed and opened again re-creates its webview views (the webview view test above would look for a new one).
     name: 'openViewContainer opens a closed side bar though its first click is dropped, and never toggles an open one closed',
     async run({ page, wb }) {

@@ -51,7 +51,10 @@ export const tests = [
   {
     name: 'the preview webview shows them as text, with no injected element or script',
     async run({ wb, session }) {
-      await wb.clickInlineAction(wb.treeItem(/<script>alert\("prompt"\)<\/script>/, { view: 'Files' }), 'Rewind Files to Here');
+      await wb.actUntilShown(
+        () => wb.clickInlineAction(wb.treeItem(/<script>alert\("prompt"\)<\/script>/, { view: 'Files' }), 'Rewind Files to Here'),
+        wb.editorTab(/Rewind Preview/),
+      );
       const frame = await wb.webview({ has: 'text=What will not be undone' });
       await frame.getByText(EVIL_FILE.replace('.js', '')).first().waitFor();
       await frame

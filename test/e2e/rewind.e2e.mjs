@@ -116,7 +116,10 @@ export const tests = [
     async run({ wb }) {
       // The user edits a file the agent changed: the rewind must notice.
       fs.writeFileSync(path.join(ctx.ws, 'notes.txt'), 'My own notes, typed after the agent.\n');
-      await wb.clickInlineAction(wb.treeItem(/Add a farewell next to the greeting/, { view: 'Files' }), 'Rewind Files to Here');
+      await wb.actUntilShown(
+        () => wb.clickInlineAction(wb.treeItem(/Add a farewell next to the greeting/, { view: 'Files' }), 'Rewind Files to Here'),
+        wb.editorTab(/Rewind Preview/),
+      );
       const frame = await wb.webview({ has: 'text=What will not be undone' });
       ctx.frame = frame;
       // The row and the preview count the same thing: what this rewind changes.
@@ -151,7 +154,10 @@ export const tests = [
       // Escape closes the preview; opened again, it still has "Rewind anyway" ticked.
       await ctx.frame.locator('body').press('Escape');
       await wb.editorTab(/Rewind Preview/).waitFor({ state: 'detached' });
-      await wb.clickInlineAction(wb.treeItem(/Add a farewell next to the greeting/, { view: 'Files' }), 'Rewind Files to Here');
+      await wb.actUntilShown(
+        () => wb.clickInlineAction(wb.treeItem(/Add a farewell next to the greeting/, { view: 'Files' }), 'Rewind Files to Here'),
+        wb.editorTab(/Rewind Preview/),
+      );
       const frame = await wb.webview({ has: 'text=What will not be undone' });
       const force = frame.getByRole('checkbox', { name: /Rewind anyway/i });
       await force.waitFor();

@@ -34,7 +34,7 @@ export const tests = [
         .treeItem(/^two\.txt/, { view: 'Conversation' })
         .first()
         .waitFor();
-      await wb.clickInlineAction(second, 'Rewind Files to Before This Step');
+      await wb.actUntilShown(() => wb.clickInlineAction(second, 'Rewind Files to Before This Step'), wb.editorTab(/Rewind Preview/));
       const frame = await wb.webview({ has: 'text=Before step 2 of 3' });
       ctx.frame = frame;
       await frame.getByText('Before step 2 of 3: Write steps/two.txt').first().waitFor();
@@ -70,11 +70,14 @@ export const tests = [
       const { ws } = ctx;
       const third = wb.treeItem(/^Edit: steps\/one\.txt/, { view: 'Conversation' }).first();
       await wb.expand(third);
-      const fileRow = wb.treeItem(/^one\.txt/, { view: 'Conversation' }).first();
+      // The row as drawn once its counts are in (it is drawn again when they come).
+      const fileRow = wb.treeItem(/^one\.txt.*\+1 −1/, { view: 'Conversation' }).first();
       await fileRow.waitFor();
-      await wb.clickInlineAction(fileRow, 'Restore This File to Before This Step');
       const dialog = page.locator('.monaco-dialog-box');
-      await dialog.getByText(/Restore steps\/one\.txt to how it was before step 3 of 3/).waitFor();
+      await wb.actUntilShown(
+        () => wb.clickInlineAction(fileRow, 'Restore This File to Before This Step'),
+        dialog.getByText(/Restore steps\/one\.txt to how it was before step 3 of 3/),
+      );
       await wb.screenshot('step-restore-file');
       await dialog.getByRole('button', { name: 'Restore' }).click();
       await wb.notification(/Rewound 1 file to the moment just before Edit steps\/one\.txt \(step 3 of 3\)/);

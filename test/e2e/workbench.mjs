@@ -105,6 +105,36 @@ export function workbench(page) {
       await action.first().click();
     },
 
+    /**
+     * Acts (a click that starts a command) until `outcome` shows, trying `tries` times. A click on a row that a
+     * refresh is drawing again can land on the row instead of its action, or reach the extension host while the
+     * tree's items are being fetched again (the command then gets no item): the user clicks again, and so does
+     * this. Each miss is printed with what the screen showed instead, and a picker or editor the miss opened is
+     * closed before the next try.
+     */
+    async actUntilShown(act, outcome, { tries = 3, wait = 10000 } = {}) {
+      for (let i = 1; ; i++) {
+        await act();
+        if (await reaches(outcome.first(), 'visible', wait)) return outcome.first();
+        const seen = await wb.whatShows();
+        if (i >= tries) throw new Error(`${tries} tries and ${outcome} did not show; the screen showed: ${seen}`);
+        console.log(`       try ${i} missed (the screen showed: ${seen}); trying again`);
+        if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
+      }
+    },
+
+    /** A line on what the workbench shows now (a picker, the active editor, notifications), for failure messages. */
+    async whatShows() {
+      const picker = page.locator('.quick-input-widget');
+      const parts = [];
+      if (await picker.isVisible()) parts.push(`a picker "${(await picker.locator('input').first().getAttribute('placeholder')) ?? ''}"`);
+      const tab = page.locator('.part.editor .tab.active').first();
+      if (await tab.isVisible()) parts.push(`the editor "${(await tab.getAttribute('aria-label')) ?? ''}"`);
+      for (const t of await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts())
+        parts.push(`a notification "${t}"`);
+      return parts.join(', ') || 'none of a picker, an editor or a notification';
+    },
+
     /** Hovers a tree row until its tooltip (matching `text`) shows; returns the hover. A tree refresh that
      *  re-renders the row under a still mouse drops a pending hover for good, so the mouse leaves and comes back. */
     async tooltip(item, text, { timeout = 30000 } = {}) {
