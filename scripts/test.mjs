@@ -39,7 +39,6 @@ const TIERS = {
   faults: nodeTest('test/faults', ['--test-concurrency=1']),
   webview: () => run(process.execPath, ['test/e2e/preview-standalone.mjs']),
   integration: () => run(process.execPath, ['test/integration/run.mjs']),
-  // Activation, one preview and one rewind on the oldest VS Code package.json's engines.vscode claims.
   // The oldest VS Code package.json claims (engines.vscode): activation, one preview, one rewind and its undo.
   'smoke-oldest': () => run(process.execPath, ['test/integration/run.mjs', '--oldest']),
   e2e: () => run(process.execPath, ['test/e2e/run.mjs']),

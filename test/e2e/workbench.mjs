@@ -17,6 +17,8 @@ import { EXTENSION_ID, repoRoot } from '../harness/harness.mjs';
 export const screenshotDir = path.join(repoRoot, 'test-output/e2e');
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const asRe = (label, exact = false) => (label instanceof RegExp ? label : new RegExp(exact ? `^${escapeRe(label)}$` : escapeRe(label)));
+/** A palette entry's accessible name: the label, then its keybinding or category after a comma. */
+const paletteLabel = (label) => new RegExp(`^${escapeRe(label)}(,|$)`);
 /** True once `locator` reaches `state` within `ms`, false if it does not (for retry loops: act, look, act again). */
 const reaches = (locator, state, ms) =>
   locator.waitFor({ state, timeout: ms }).then(
@@ -182,28 +184,24 @@ export function workbench(page) {
     /** Opens the command palette and runs the command whose label is exactly `label`
      *  ("Category: Title", as shown in the palette). */
     async runCommand(label, { timeout = 15000 } = {}) {
-      const input = page.locator('.quick-input-widget .quick-input-box input');
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout });
-      await input.fill(`>${label}`);
-      const option = page
-        .locator('.quick-input-widget .quick-input-list')
-        .getByRole('option', { name: new RegExp(`^${escapeRe(label)}(,|$)`) });
+      const option = await wb.palette(`>${label}`, { timeout }).then((list) => list.getByRole('option', { name: paletteLabel(label) }));
       await option.first().waitFor({ state: 'visible', timeout });
       await option.first().click();
     },
 
-    /** Whether the command palette offers the command labelled exactly `label` (closes the palette after). */
-    async paletteHas(label, { timeout = 5000 } = {}) {
+    /** Opens the command palette (closing whatever quick input was open) with `text` typed; returns its list. */
+    async palette(text, { timeout = 15000 } = {}) {
       const input = page.locator('.quick-input-widget .quick-input-box input');
       await page.keyboard.press('Escape');
       await page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible' });
-      await input.fill(`>${label}`);
-      const option = page
-        .locator('.quick-input-widget .quick-input-list')
-        .getByRole('option', { name: new RegExp(`^${escapeRe(label)}(,|$)`) });
+      await input.waitFor({ state: 'visible', timeout });
+      await input.fill(text);
+      return page.locator('.quick-input-widget .quick-input-list');
+    },
+
+    /** Whether the command palette offers the command labelled exactly `label` (closes the palette after). */
+    async paletteHas(label, { timeout = 5000 } = {}) {
+      const option = (await wb.palette(`>${label}`)).getByRole('option', { name: paletteLabel(label) });
       const found = await reaches(option.first(), 'visible', timeout);
       await page.keyboard.press('Escape');
       return found;
@@ -212,12 +210,7 @@ export function workbench(page) {
     /** Labels currently offered by the command palette for a filter text (closes the palette after): read once
      *  the list shows an entry and reads the same twice in a row (commands can still be arriving just after it opens). */
     async paletteLabels(filter, { timeout = 15000 } = {}) {
-      const input = page.locator('.quick-input-widget .quick-input-box input');
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible' });
-      await input.fill(`>${filter}`);
-      const options = page.locator('.quick-input-widget .quick-input-list').getByRole('option');
+      const options = (await wb.palette(`>${filter}`)).getByRole('option');
       await options.first().waitFor({ state: 'visible', timeout });
       const read = () => options.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') || ''));
       let labels = await read();
