@@ -189,14 +189,24 @@ export function workbench(page) {
       await option.first().click();
     },
 
-    /** Opens the command palette (closing whatever quick input was open) with `text` typed; returns its list. */
+    /**
+     * Opens the command palette (closing whatever quick input was open) with `text` typed; returns its list.
+     * Under load, a palette opened just after another one closed can still be the closing one, whose input is
+     * inert: then it is opened again (three tries), and the text is known to be typed before it returns.
+     */
     async palette(text, { timeout = 15000 } = {}) {
       const input = page.locator('.quick-input-widget .quick-input-box input');
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout });
-      await input.fill(text);
-      return page.locator('.quick-input-widget .quick-input-list');
+      for (let i = 1; ; i++) {
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout });
+        const typed = await input.fill(text, { timeout: 5000 }).then(
+          async () => (await input.inputValue()) === text,
+          () => false,
+        );
+        if (typed) return page.locator('.quick-input-widget .quick-input-list');
+        if (i === 3) throw new Error(`the command palette took no text in 3 tries (its input was inert or closing)`);
+      }
     },
 
     /** Whether the command palette offers the command labelled exactly `label` (closes the palette after). */
