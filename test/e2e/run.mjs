@@ -73,13 +73,15 @@ async function runFile(file, counts) {
       } catch (e) {
         counts.failed++;
         const shot = await wb.screenshot(`${base}--${t.name}--FAILED`).catch(() => null);
+        // CI shows the end of the output: the summary line says what was on screen when the test failed.
+        const seen = await wb.whatShows().catch(() => 'unknown (the page did not answer)');
         console.log(
           `  ✘ ${t.name}\n      ${String(e?.stack || e)
             .split('\n')
             .slice(0, 12)
             .join('\n      ')}${shot ? `\n      screenshot: ${path.relative(H.repoRoot, shot)}` : ''}`,
         );
-        counts.failures.push(`${base}: ${t.name}`);
+        counts.failures.push(`${base}: ${t.name} (the screen showed: ${seen})`);
       }
     }
   } finally {

@@ -125,14 +125,19 @@ export function workbench(page) {
       }
     },
 
-    /** A line on what the workbench shows now (a picker, the active editor, notifications), for failure messages. */
+    /** A line on what the workbench shows now (a picker, a dialog, the active editor, notifications), for failure messages. */
     async whatShows() {
       const picker = page.locator('.quick-input-widget');
       const parts = [];
       if (await picker.isVisible()) parts.push(`a picker "${(await picker.locator('input').first().getAttribute('placeholder')) ?? ''}"`);
+      const dialog = page.locator('.monaco-dialog-box .dialog-message-text').first();
+      if (await dialog.isVisible()) parts.push(`a dialog "${await dialog.innerText()}"`);
       const tab = page.locator('.part.editor .tab.active').first();
       if (await tab.isVisible()) parts.push(`the editor "${(await tab.getAttribute('aria-label')) ?? ''}"`);
-      for (const t of await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts())
+      // Toasts can be hidden (a headless window, the center open): the screen reader's alerts hold their text too.
+      const toasts = await page.locator('.notification-list-item-message').allInnerTexts();
+      const alerts = await page.getByRole('alert').allTextContents();
+      for (const t of new Set([...toasts, ...alerts].map((x) => x.trim().replace(/^(Info|Warning|Error): /, '')).filter(Boolean)))
         parts.push(`a notification "${t}"`);
       return parts.join(', ') || 'none of a picker, an editor or a notification';
     },
@@ -184,9 +189,24 @@ export function workbench(page) {
     /** Opens the command palette and runs the command whose label is exactly `label`
      *  ("Category: Title", as shown in the palette). */
     async runCommand(label, { timeout = 15000 } = {}) {
-      const option = await wb.palette(`>${label}`, { timeout }).then((list) => list.getByRole('option', { name: paletteLabel(label) }));
-      await option.first().waitFor({ state: 'visible', timeout });
-      await option.first().click();
+      const option = await wb.paletteOption(label, { timeout });
+      if (!option) throw new Error(`the command palette offered no "${label}" within ${timeout} ms (it was opened again each time)`);
+      await option.click();
+    },
+
+    /**
+     * The palette's entry labelled exactly `label`, or undefined when none shows within `timeout`. The palette
+     * lists the commands known when it opens: one opened before an extension's commands arrived says "No matching
+     * commands" for good, so it is opened again, each time given longer to show the entry.
+     */
+    async paletteOption(label, { timeout = 15000 } = {}) {
+      const end = Date.now() + timeout;
+      for (let wait = 2000; ; wait *= 2) {
+        const list = await wb.palette(`>${label}`, { timeout: Math.max(end - Date.now(), 5000) });
+        const option = list.getByRole('option', { name: paletteLabel(label) }).first();
+        if (await reaches(option, 'visible', Math.max(Math.min(wait, end - Date.now()), 1))) return option;
+        if (Date.now() >= end) return undefined;
+      }
     },
 
     /**
@@ -211,8 +231,7 @@ export function workbench(page) {
 
     /** Whether the command palette offers the command labelled exactly `label` (closes the palette after). */
     async paletteHas(label, { timeout = 5000 } = {}) {
-      const option = (await wb.palette(`>${label}`)).getByRole('option', { name: paletteLabel(label) });
-      const found = await reaches(option.first(), 'visible', timeout);
+      const found = (await wb.paletteOption(label, { timeout })) !== undefined;
       await page.keyboard.press('Escape');
       return found;
     },
