@@ -33,6 +33,22 @@ function bashCall(ws, store, target, tag, env) {
   return a + b;
 }
 
+/**
+ * The rows measure what they say only if every Bash call was captured: capture is on for the session
+ * and the changed file has an "after" snapshot from the shell for each of the `calls` rounds.
+ */
+function assertCaptured(store, file, calls) {
+  const state = JSON.parse(fs.readFileSync(path.join(store, 'capture.json'), 'utf8')).sessions?.bench?.state;
+  if (state !== 'on') throw new Error(`shell capture is "${state}" in ${path.basename(store)}: its Bash rows would measure no capture`);
+  const after = fs
+    .readFileSync(path.join(store, 'files.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"origin":"shell"'))
+    .map((l) => JSON.parse(l))
+    .filter((r) => r.path === file && r.phase === 'after' && r.tool === 'Bash').length;
+  if (after < calls) throw new Error(`${path.basename(store)} captured ${after} of ${calls} Bash calls' change to ${file}`);
+}
+
 function gitInit(ws) {
   spawnSync('git', ['init', '-q'], { cwd: ws });
   spawnSync('git', ['add', '-A'], { cwd: ws });
@@ -45,6 +61,12 @@ async function treeRows(root, label, ws, target) {
   const cold = path.join(root, `store-cold-${label}`);
   const warm = path.join(root, `store-warm-${label}`);
   const start = { session_id: 'bench', cwd: ws, hook_event_name: 'SessionStart', source: 'startup' };
+  // Shell capture stops above maxScanFiles (50,000 by default): the 100k tree has 70,000 files that are not
+  // ignored, and a row about a Bash call's capture must capture. The limit is raised above every tree here.
+  for (const store of [cold, warm]) {
+    fs.mkdirSync(store, { recursive: true });
+    fs.writeFileSync(path.join(store, 'config.json'), JSON.stringify({ maxScanFiles: 1_000_000 }));
+  }
   hook(cold, start, COLD);
   hook(warm, start, COLD);
   const pid = await startResident(warm, WARM);
@@ -60,6 +82,7 @@ async function treeRows(root, label, ws, target) {
       },
       N,
     );
+    for (const store of [cold, warm]) assertCaptured(store, path.join(ws, target), N);
     const ratio = (fn) => r.median(fn).toFixed(2);
     const m = r.medians;
     const st = status(warm);
