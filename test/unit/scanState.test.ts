@@ -1,12 +1,13 @@
 // The scan state file and its tables: what is saved is what is loaded — through edits made to a
 // loaded table (rows changed in place, deleted, added) and a second save — and a damaged file is
-// no state at all, never a wrong one.
+// no state at all, never a wrong one. A few rows changed are saved as the journal beside the state,
+// and what loads is the same as if the whole state had been written.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { stateBlobs } from '../../src/core/scan/references';
-import { loadState, saveState, stateFile } from '../../src/core/scan/stateFile';
+import { journalFile, journalRows, loadState, saveState, stateFile } from '../../src/core/scan/stateFile';
 import { DirTable, type DirStat, type Entry, FileTable } from '../../src/core/scan/table';
 import type { ScanState } from '../../src/core/scan/types';
 import { tempDir } from '../helpers/tmp';
@@ -106,5 +107,121 @@ describe('scan state file', () => {
     assert.equal(loadState(file), null, 'trailing bytes');
     fs.writeFileSync(file, 'ARSCAN2\n\xff\xff\xff\xff{');
     assert.equal(loadState(file), null, 'a header length past the end');
+  });
+});
+
+/** A saved state of `n` files under `dir`, loaded back (its tables are the file's columns). */
+function savedAndLoaded(dir: string, n: number): { file: string; loaded: ScanState } {
+  const file = stateFile(dir, 'sess');
+  const files = new Map<string, Entry>();
+  for (let i = 0; i < n; i++) files.set(`src/f${i}.ts`, entry(i));
+  const dirs = new Map<string, DirStat>([
+    ['', { mtime: 1, ctime: 1, ino: 1, racy: false }],
+    ['src', { mtime: 2, ctime: 2, ino: 2, racy: false }],
+    ['old', { mtime: 3, ctime: 3, ino: 3, racy: true }],
+  ]);
+  assert.equal(saveState(file, state('/ws', files, dirs)), 'whole', 'a state built anew is written whole');
+  return { file, loaded: loadState(file)! };
+}
+
+/** Everything a load gives, as plain values (rows copied: reading them here hands out no table rows). */
+function contents(s: ScanState) {
+  const rest = { ...s } as Partial<ScanState>;
+  delete rest.files;
+  delete rest.dirs;
+  delete rest.journalBase;
+  delete rest.pendingAtLoad;
+  return { rest, files: plain(s.files), dirs: new Map([...s.dirs].map(([k, v]) => [k, { ...v }])) };
+}
+
+describe('scan state journal', () => {
+  it('a few rows changed are saved as the journal (the state file untouched); the load is what a whole save gives', () => {
+    // What a scan does: a row changed in place, one by its flags only, one deleted, one added, one
+    // replaced; a folder gone, one new; the header's fields moved on.
+    const edit = (s: ScanState) => {
+      s.files.get('src/f1.ts')!.hash = hex(999, 64);
+      s.files.setFlagsAt(5, 0x40);
+      s.files.delete('src/f2.ts');
+      s.files.set('new/file.txt', entry(1000));
+      s.files.set('src/f3.ts', entry(3000));
+      s.dirs.delete('old');
+      s.dirs.set('new', { mtime: 9, ctime: 9, ino: 9, racy: false });
+      s.scanned = 77;
+      s.indexKey = 'k2';
+      s.gitCache = { key: 'k2', gitlinks: [], watch: ['w'] };
+      s.ignoreFiles = { '.gitignore': '4:5:6' };
+    };
+    const j = savedAndLoaded(tempDir('ar-scanjournal-'), 2000);
+    const stateBytes = fs.readFileSync(j.file);
+    edit(j.loaded);
+    assert.equal(saveState(j.file, j.loaded), 'journal');
+    assert.deepEqual(fs.readFileSync(j.file), stateBytes, 'the state file is not rewritten');
+    assert.ok(fs.statSync(journalFile(j.file)).size < 4000, 'the journal holds the changed rows only');
+    const viaJournal = contents(loadState(j.file)!);
+    assert.equal(viaJournal.files.get('src/f5.ts')!.flags, 0x40);
+    assert.equal(viaJournal.files.has('src/f2.ts'), false);
+    assert.deepEqual([...viaJournal.dirs.keys()].sort(), ['', 'new', 'src']);
+    assert.deepEqual(
+      [viaJournal.rest.scanned, viaJournal.rest.indexKey, viaJournal.rest.ignoreFiles],
+      [77, 'k2', { '.gitignore': '4:5:6' }],
+    );
+    // The same edits on the same state, written whole, load the same.
+    const w = savedAndLoaded(tempDir('ar-scanjournal-'), 2000);
+    edit(w.loaded);
+    delete w.loaded.journalBase;
+    assert.equal(saveState(w.file, w.loaded), 'whole');
+    assert.deepEqual(contents(loadState(w.file)!), viaJournal);
+  });
+
+  it('journals accumulate against the same state file: load, change, save, again', () => {
+    const dir = tempDir('ar-scanjournal-');
+    const { file } = savedAndLoaded(dir, 1000);
+    const expected = contents(loadState(file)!);
+    for (let round = 0; round < 5; round++) {
+      const s = loadState(file)!;
+      s.files.set(`round/${round}.txt`, entry(round));
+      expected.files.set(`round/${round}.txt`, entry(round));
+      s.files.delete(`src/f${round}.ts`);
+      expected.files.delete(`src/f${round}.ts`);
+      s.scanned = 100 + round;
+      expected.rest.scanned = 100 + round;
+      assert.equal(saveState(file, s), 'journal', `round ${round}`);
+    }
+    assert.deepEqual(contents(loadState(file)!), expected);
+  });
+
+  it('past journalRows changed rows the whole state is written, with a new id, and the journal goes', () => {
+    const dir = tempDir('ar-scanjournal-');
+    const { file, loaded } = savedAndLoaded(dir, 1000);
+    const before = fs.readFileSync(file);
+    for (let i = 0; i <= journalRows(1000); i++) loaded.files.get(`src/f${i}.ts`)!.size = 1;
+    assert.equal(saveState(file, loaded), 'whole');
+    assert.equal(loaded.journalBase, undefined, 'its tables are no longer the file’s columns');
+    assert.notDeepEqual(fs.readFileSync(file), before);
+    assert.equal(fs.existsSync(journalFile(file)), false);
+    assert.equal(loadState(file)!.files.get('src/f7.ts')!.size, 1);
+  });
+
+  it('a journal of another state file (a crash between the whole save and its removal) is not applied', () => {
+    const dir = tempDir('ar-scanjournal-');
+    const { file, loaded } = savedAndLoaded(dir, 1000);
+    loaded.files.set('from/old/base.txt', entry(1));
+    assert.equal(saveState(file, loaded), 'journal');
+    const staleJournal = fs.readFileSync(journalFile(file));
+    const s = loadState(file)!;
+    s.dirs = new DirTable(new Map([['', { mtime: 5, ctime: 5, ino: 5, racy: false }]])); // a table built anew
+    assert.equal(saveState(file, s), 'whole', 'a table built anew is written whole');
+    fs.writeFileSync(journalFile(file), staleJournal);
+    const again = loadState(file)!;
+    assert.equal(again.files.has('from/old/base.txt'), true, 'written whole with the row');
+    assert.deepEqual([...again.dirs.keys()], [''], 'the stale journal’s folders are not applied');
+  });
+
+  it('gc keeps the blobs a journal refers to', () => {
+    const dir = tempDir('ar-scanjournal-');
+    const { file, loaded } = savedAndLoaded(dir, 100);
+    loaded.files.set('new.txt', { ...entry(1), hash: hex(4242, 64) });
+    assert.equal(saveState(file, loaded), 'journal');
+    assert.ok(stateBlobs(file)!.has(hex(4242, 64)));
   });
 });

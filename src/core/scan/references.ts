@@ -3,7 +3,7 @@
 // refers to (`referencedBlobs`), since a later `before` record may need it.
 import * as fs from 'node:fs';
 import { BlobStore, sha256 } from '../storeFiles/blobs';
-import { decode, loadLegacy, readHeader, stateFiles } from './stateFile';
+import { decode, loadLegacy, readHeader, readJournal, stateFiles } from './stateFile';
 
 /** Stores `data` under its sha256 without fsync (most copies are never needed; see `durableBlob`). */
 export function quickPut(storeDir: string, data: Uint8Array, hash = sha256(data)): string {
@@ -24,7 +24,12 @@ export function stateBlobs(file: string): Set<string> | null {
     return null;
   }
   const r = readHeader(buf);
-  if (r) return decode(buf, r, file, true) as Set<string> | null;
+  if (r) {
+    const ids = decode(buf, r, file, true) as Set<string> | null;
+    // The journal's rows too (of any base: a stale one only keeps blobs a little longer).
+    for (const [, e] of readJournal(file)?.files ?? []) if (ids && e?.hash) ids.add(e.hash);
+    return ids;
+  }
   const s = loadLegacy(file);
   if (!s) return null;
   const out = new Set<string>();

@@ -3,9 +3,10 @@
 // list of a state's companion files, and where each lives.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { readOpen, readRange, writeFileAtomic } from '../storeFiles/fsx';
 import { fileNameOf } from '../paths';
-import { DirTable, FileTable, K_GIT, K_HASH } from './table';
+import { type DirStat, DirTable, type Entry, FileTable, K_GIT, K_HASH } from './table';
 import { F_PENDING, type ScanState } from './types';
 
 // The format: binary, little-endian, loaded by every shell hook (so it must parse in a millisecond or two):
@@ -16,6 +17,13 @@ import { F_PENDING, type ScanState } from './types';
 //   (1: racy), the ids (raw bytes, in file order), the file paths and the folder paths (UTF-8,
 //   NUL-separated). A file of another size than the header announces is treated as no state.
 // Version 1 (`<session>.json`, one JSON object) is still read.
+//
+// The journal (`<session>.journal`, JSON): what changed since the state file with header `id` was
+// written — the header's fields, the file and folder rows set, the loaded rows deleted. A shell call
+// changes a handful of rows of a state that can hold 100,000: writing those (a few KB) instead of the
+// whole state (MBs) keeps the call's cost flat in the tree's size. Each save writes the journal whole
+// (atomically, against the same base) until it would list more than JOURNAL_ROWS rows, then the whole
+// state is written with a new id — which makes the journal stale (ignored) before it is removed.
 
 const MAGIC = Buffer.from('ARSCAN2\n', 'latin1');
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
@@ -41,6 +49,8 @@ export function stateFiles(storeDir: string): string[] {
 
 export interface Header {
   v: 2;
+  /** This writing of the state: the journal beside it names it as its base. */
+  id?: string;
   root: string;
   session: string;
   created: number;
@@ -154,6 +164,7 @@ export function decode(buf: Buffer, r: { h: Header; body: number }, file: string
     ...(typeof h.indexKey === 'string' ? { indexKey: h.indexKey } : {}),
     ...(validGitCache(h.gitCache) ? { gitCache: h.gitCache } : {}),
     ...(typeof h.pending === 'number' ? { pendingAtLoad: h.pending } : {}),
+    ...(typeof h.id === 'string' && !h.off ? { journalBase: h.id } : {}),
     files,
     dirs,
     ignoreFiles: h.ignoreFiles ?? {},
@@ -175,7 +186,9 @@ export function loadState(file: string): ScanState | null {
   }
   const r = readHeader(buf);
   if (!r) return file.endsWith('.json') ? loadLegacy(file) : null;
-  return decode(buf, r, file, false) as ScanState | null;
+  const state = decode(buf, r, file, false) as ScanState | null;
+  if (state?.journalBase) applyJournal(state, readJournal(file, state.journalBase));
+  return state;
 }
 
 type EntryTuple = [number, number, number, number, number, string | null, string | null, number];
@@ -214,7 +227,102 @@ export function loadLegacy(file: string): ScanState | null {
   };
 }
 
-export function saveState(file: string, s: ScanState): void {
+/** Most rows a journal lists (files and folders), for a state of `rows` files: past it the whole state is written. */
+export function journalRows(rows: number): number {
+  return Math.max(256, Math.ceil(rows / 64));
+}
+
+/** The journal of the state in `file`. */
+export function journalFile(file: string): string {
+  return file.replace(/\.(scan|json)$/, '') + '.journal';
+}
+
+/** The header fields a journal carries (every field a scan may change; `off` is only ever written whole). */
+type JournalHead = Pick<
+  ScanState,
+  'root' | 'session' | 'created' | 'scanned' | 'git' | 'dirTimes' | 'indexKey' | 'gitCache' | 'ignoreFiles'
+>;
+
+interface Journal {
+  v: 1;
+  base: string;
+  head: JournalHead;
+  files: [string, Entry][];
+  filesGone: string[];
+  dirs: [string, DirStat][];
+  dirsGone: string[];
+}
+
+/** The journal written against the state file whose id is `base`; null when there is none, or one of another base. */
+export function readJournal(file: string, base?: string): Journal | null {
+  let j: Journal;
+  try {
+    j = JSON.parse(fs.readFileSync(journalFile(file), 'utf8')) as Journal;
+  } catch {
+    return null;
+  }
+  const ok = j?.v === 1 && typeof j.base === 'string' && !!j.head && [j.files, j.filesGone, j.dirs, j.dirsGone].every(Array.isArray);
+  return ok && (base === undefined || j.base === base) ? j : null;
+}
+
+function applyJournal(s: ScanState, j: Journal | null): void {
+  if (!j) return;
+  const h = j.head;
+  s.created = h.created;
+  s.scanned = h.scanned;
+  s.git = h.git ?? null;
+  s.dirTimes = h.dirTimes !== false;
+  if (typeof h.indexKey === 'string') s.indexKey = h.indexKey;
+  else delete s.indexKey;
+  if (validGitCache(h.gitCache)) s.gitCache = h.gitCache;
+  else delete s.gitCache;
+  s.ignoreFiles = h.ignoreFiles ?? {};
+  for (const rel of j.filesGone) s.files.delete(rel);
+  for (const [rel, e] of j.files) s.files.set(rel, e);
+  for (const rel of j.dirsGone) s.dirs.delete(rel);
+  for (const [rel, d] of j.dirs) s.dirs.set(rel, d);
+}
+
+/**
+ * Writes only what changed since the state was loaded (the journal), when it can; false when the whole
+ * state must be written: a state built anew or turned off, or too many rows changed.
+ */
+function saveJournal(file: string, s: ScanState): boolean {
+  if (!s.journalBase || s.off || !file.endsWith('.scan')) return false;
+  const max = journalRows(s.files.rows);
+  const files = s.files.changesSinceLoad(max);
+  const dirs = files && s.dirs.changesSinceLoad(max - files.set.length - files.gone.length);
+  if (!files || !dirs) return false;
+  const head: JournalHead = {
+    root: s.root,
+    session: s.session,
+    created: s.created,
+    scanned: s.scanned,
+    git: s.git,
+    dirTimes: s.dirTimes,
+    ...(s.indexKey ? { indexKey: s.indexKey } : {}),
+    ...(s.gitCache ? { gitCache: s.gitCache } : {}),
+    ignoreFiles: s.ignoreFiles,
+  };
+  const j: Journal = { v: 1, base: s.journalBase, head, files: files.set, filesGone: files.gone, dirs: dirs.set, dirsGone: dirs.gone };
+  writeFileAtomic(journalFile(file), JSON.stringify(j));
+  return true;
+}
+
+/**
+ * Saves the state: its journal when only a few rows changed since it was loaded, else the whole state
+ * (a new id; the journal of the old one is removed). Says which, since a state written whole is no
+ * longer what its tables were loaded from: a holder of it must load it again before journaling more.
+ */
+export function saveState(file: string, s: ScanState): 'journal' | 'whole' {
+  if (saveJournal(file, s)) return 'journal';
+  saveWhole(file, s);
+  delete s.journalBase;
+  fs.rmSync(journalFile(file), { force: true });
+  return 'whole';
+}
+
+function saveWhole(file: string, s: ScanState): void {
   const gitLen = s.git?.objectFormat === 'sha256' ? 32 : 20;
   const f = s.files.columns(gitLen, F_PENDING);
   const dc = s.dirs.columns();
@@ -232,6 +340,7 @@ export function saveState(file: string, s: ScanState): void {
   const dirPathBuf = Buffer.from(dc.paths.join('\0'), 'utf8');
   const header: Header = {
     v: 2,
+    id: randomBytes(8).toString('hex'),
     root: s.root,
     session: s.session,
     created: s.created,
@@ -310,6 +419,7 @@ export function stateCompanions(file: string): string[] {
     `${base}.scan`,
     `${base}.json`,
     `${base}.pending`,
+    `${base}.journal`,
     `${base}.index`,
     `${base}.index.at`,
     `${base}.scan.lock`,

@@ -33,13 +33,16 @@ abstract class Table<T extends object> implements Iterable<[string, T]> {
   protected over: Map<string, T>;
   private rowOf: Map<string, number> | null = null;
   private count: number;
+  /** True while the rows are the state file's columns plus changes (not a table built anew, not cleared). */
+  private fromFile = false;
 
   constructor(initial?: Map<string, T>) {
     this.over = initial ?? new Map();
     this.count = this.over.size;
   }
 
-  protected load(paths: string[]): void {
+  protected load(paths: string[], fromFile = false): void {
+    this.fromFile = fromFile;
     this.paths = paths;
     this.live = new Uint8Array(paths.length).fill(1);
     this.objs = new Array(paths.length);
@@ -74,6 +77,31 @@ abstract class Table<T extends object> implements Iterable<[string, T]> {
 
   at(i: number): T {
     return (this.objs[i] ??= this.materialize(i));
+  }
+
+  /**
+   * What differs from the columns the table was loaded from, for a state's journal: rows set, or handed
+   * out (a live object may have been changed), and loaded rows deleted. Undefined when the table was not
+   * loaded from a file, was cleared, or more than `max` rows would be listed: the whole state is written then.
+   */
+  changesSinceLoad(max: number): { set: [string, T][]; gone: string[] } | undefined {
+    if (!this.fromFile) return undefined;
+    const set: [string, T][] = [];
+    const gone: string[] = [];
+    for (let i = 0; i < this.paths.length; i++) {
+      if (this.live[i] !== 1) gone.push(this.paths[i]!);
+      else if (this.objs[i] !== undefined || this.touchedInColumns(i)) set.push([this.paths[i]!, this.at(i)]);
+      else continue;
+      if (set.length + gone.length > max) return undefined;
+    }
+    if (set.length + gone.length + this.over.size > max) return undefined;
+    set.push(...this.over);
+    return { set, gone };
+  }
+
+  /** Was row `i` changed in its columns (not through an object)? */
+  protected touchedInColumns(_i: number): boolean {
+    return false;
   }
 
   /** Rows added since the load (not in the columns). */
@@ -192,6 +220,8 @@ export class FileTable extends Table<Entry> {
   private ids: Buffer = Buffer.alloc(0);
   private idOff = new Int32Array(0);
   private gitLen = 20;
+  /** Rows whose flags were changed in the columns (setFlagsAt): changed rows for the journal. */
+  private flagged = new Set<number>();
 
   /** Rows from a state file: stats (5 per row), flags, id kinds, raw ids in row order. */
   static fromColumns(
@@ -211,7 +241,7 @@ export class FileTable extends Table<Entry> {
       p += (k & K_HASH ? 32 : 0) + (k & K_GIT ? gitLen : 0);
     }
     if (p !== ids.length) return null;
-    t.load(paths);
+    t.load(paths, true);
     t.num = num;
     t.fl = flags;
     t.kinds = kinds;
@@ -260,7 +290,14 @@ export class FileTable extends Table<Entry> {
   setFlagsAt(i: number, flags: number): void {
     const o = this.objs[i];
     if (o) o.flags = flags;
-    else this.fl[i] = flags;
+    else {
+      this.fl[i] = flags;
+      this.flagged.add(i);
+    }
+  }
+
+  protected override touchedInColumns(i: number): boolean {
+    return this.flagged.has(i);
   }
 
   hashAt(i: number): string | null {
@@ -348,7 +385,7 @@ export class DirTable extends Table<DirStat> {
 
   static fromColumns(paths: string[], num: Float64Array<ArrayBufferLike>, flags: Uint8Array<ArrayBufferLike>): DirTable {
     const t = new DirTable();
-    t.load(paths);
+    t.load(paths, true);
     t.num = num;
     t.fl = flags;
     return t;
@@ -384,14 +421,18 @@ export class DirTable extends Table<DirStat> {
     const num = new Float64Array(n * 3);
     const flags = new Uint8Array(n);
     let r = 0;
-    for (const [p, d] of this.entries()) {
+    const put = (p: string, mtime: number, ctime: number, ino: number, racy: boolean) => {
       paths[r] = p;
-      num[r * 3] = d.mtime;
-      num[r * 3 + 1] = d.ctime;
-      num[r * 3 + 2] = d.ino;
-      flags[r] = d.racy ? 1 : 0;
+      num[r * 3] = mtime;
+      num[r * 3 + 1] = ctime;
+      num[r * 3 + 2] = ino;
+      flags[r] = racy ? 1 : 0;
       r++;
-    }
+    };
+    // Loaded rows from their columns (no objects: the table stays as the journal knows it).
+    for (let i = 0; i < this.paths.length; i++)
+      if (this.live[i] === 1) put(this.paths[i]!, this.mtimeAt(i), this.ctimeAt(i), this.inoAt(i), this.racyAt(i));
+    for (const [p, d] of this.over) put(p, d.mtime, d.ctime, d.ino, d.racy);
     return { paths, num, flags };
   }
 }

@@ -89,6 +89,11 @@ export interface ScanState {
   gitCache?: { key: string; gitlinks: string[]; watch: string[]; skipped?: string[] };
   /** Entries pending a copy when the state was loaded (lets a scan skip the search). */
   pendingAtLoad?: number;
+  /**
+   * The id of the state file the tables were loaded from, when a save may write only what changed since
+   * (`<session>.journal`, see stateFile.ts); absent for a state built anew, or loaded from a file without one.
+   */
+  journalBase?: string;
   files: FileTable;
   /** Every folder scanned (relative path; `''` is the root). */
   dirs: DirTable;
