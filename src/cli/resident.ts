@@ -8,6 +8,7 @@
 // moment, its hook records the payload itself (residentWire.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { holdScanStates } from '../core/capture/heldStates';
 import { fault } from '../core/faults';
 import { acquireLockFile, readLockInfo, RESIDENT_LOCK, StoreBusyError } from '../core/storeFiles/lock';
 import type { LogRecord } from '../core/storeFiles/records';
@@ -103,6 +104,7 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
       stop: () => {},
     };
     void r.changes?.watch(Store.open(dir).roots());
+    holdScanStates(); // it serves every shell call of its sessions: the state it saved last is used again
   } catch (e) {
     release();
     logStoreError(dir, `resident recorder: ${(e as Error).message}; hooks record by themselves`);

@@ -29,6 +29,7 @@ import type { Store } from '../store';
 import { type ChangeSight, countScan, keepToken, watchedChanges } from './narrowing';
 import { snapshotsOf } from './snapshots';
 import { type CaptureStatus, offMessage, refreshStatus, writeCaptureStatus } from './status';
+import { keepState, takeState } from './heldStates';
 
 /** How long SessionStart may spend copying dirty/untracked files before leaving the rest for later. */
 export const BASELINE_BUDGET_MS = 1500;
@@ -190,7 +191,7 @@ export function captureBeforeShell(store: Store, e: ShellCall, cwd: string | und
   const file = stateFile(store.dir, e.session);
   return logged(store, `before ${e.tool}`, [], () =>
     withLock(file, () => {
-      let state = loadState(file);
+      let state = takeState(file);
       if (!state) {
         // No baseline (hooks connected mid-session, or a lost state): take it now, whole.
         const root = cwd ? rootFor(store, cwd, ctx.explicit ?? []) : null;
@@ -207,7 +208,7 @@ export function captureBeforeShell(store: Store, e: ShellCall, cwd: string | und
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles);
       // An unchanged state is not saved (its `scanned` stays the saved one's): it keeps its token.
       if (r.dirty || copied) {
-        saveState(file, state);
+        keepState(file, state, saveState(file, state));
         keepToken(file, state, token);
       }
       savePending(file, { call: e.callId ?? '', tool: e.tool, time: Date.now(), session: e.session });
@@ -222,7 +223,7 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
   const file = stateFile(store.dir, e.session);
   return logged(store, `after ${e.tool}`, [], () =>
     withLock(file, () => {
-      const state = loadState(file);
+      const state = takeState(file);
       if (!state || state.off) return [];
       const opts = optsOf(store, state.root, false);
       const since = state.pending?.call === (e.callId ?? '') ? state.pending.time : undefined;
@@ -238,7 +239,7 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
       const lines = snapshotsOf(store, state, r.changes, r.prevDirs, meta);
       // The state now holds the content hashes of the `after` snapshots, all stored durably.
       if (r.dirty) {
-        saveState(file, state);
+        keepState(file, state, saveState(file, state));
         keepToken(file, state, token);
       }
       savePending(file, null);
