@@ -6,6 +6,20 @@ import * as assert from 'node:assert/strict';
 export const options = { probe: true };
 const probe = 'agent-rewind-test.rewind-probe';
 
+/** The page's next click reaches nothing (its pointer events are eaten); `window.clicksDropped` says it happened. */
+const dropNextClick = (page) =>
+  page.evaluate(() => {
+    const kinds = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
+    const eat = (e) => {
+      e.stopImmediatePropagation();
+      e.preventDefault();
+      if (e.type !== 'click') return;
+      for (const k of kinds) window.removeEventListener(k, eat, true);
+      window.clicksDropped = 1;
+    };
+    for (const k of kinds) window.addEventListener(k, eat, true);
+  });
+
 export const tests = [
   {
     name: 'tree item inline action, context menu and tooltip',
@@ -78,17 +92,7 @@ export const tests = [
       const alpha = wb.treeItem(/^Alpha \d+\b/, { view: 'Probe Items' });
       const before = Number(/Alpha (\d+)/.exec(await alpha.first().innerText())[1]);
       // The next click reaches nothing (a row drawn again under the mouse): the first try misses.
-      await page.evaluate(() => {
-        const kinds = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
-        const eat = (e) => {
-          e.stopImmediatePropagation();
-          e.preventDefault();
-          if (e.type !== 'click') return;
-          for (const k of kinds) window.removeEventListener(k, eat, true);
-          window.clicksDropped = 1;
-        };
-        for (const k of kinds) window.addEventListener(k, eat, true);
-      });
+      await dropNextClick(page);
       let tries = 0;
       const bumped = wb.treeItem(new RegExp(`^Alpha ${before + 1}\\b`), { view: 'Probe Items' });
       const act = async () => {
@@ -114,17 +118,7 @@ export const tests = [
       await wb.activityTab('Rewind Probe').click(); // the open container's tab: closes the side bar
       await page.locator('.part.sidebar').waitFor({ state: 'hidden' });
       // The next click reaches nothing of the workbench, as a click before it is ready: the helper must click again.
-      await page.evaluate(() => {
-        const kinds = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
-        const eat = (e) => {
-          e.stopImmediatePropagation();
-          e.preventDefault();
-          if (e.type !== 'click') return;
-          for (const k of kinds) window.removeEventListener(k, eat, true);
-          window.clicksDropped = 1;
-        };
-        for (const k of kinds) window.addEventListener(k, eat, true);
-      });
+      await dropNextClick(page);
       await wb.openViewContainer('Rewind Probe');
       assert.equal(await page.evaluate(() => window.clicksDropped), 1, 'the first click was dropped');
       await wb.openViewContainer('Rewind Probe');
