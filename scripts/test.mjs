@@ -2,7 +2,8 @@
 // needs itself (scripts/tools.mjs), so this works on a fresh machine.
 //   node scripts/test.mjs [tier ...]     tiers: build lint unit cli faults webview integration smoke-oldest e2e package compat
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 // Hooks run by the tests record by themselves: a resident recorder they started would outlive the
@@ -25,8 +26,44 @@ const nodeTest =
   () => {
     const files = testFiles(dir);
     if (files.length === 0) return { status: 1, why: `no tests found in ${dir}` };
-    return run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...extra, ...files]);
+    // The spec for the reader, TAP into a file for the counts: a tier that ran no test, or skipped one
+    // on the platform it runs on (a test that never runs here proves nothing here), has failed.
+    const tmp = mkdtempSync(join(tmpdir(), 'agent-rewind-tap-'));
+    const tap = join(tmp, 'results.tap');
+    try {
+      const reporters = [
+        '--test-reporter=spec',
+        '--test-reporter-destination=stdout',
+        '--test-reporter=tap',
+        `--test-reporter-destination=${tap}`,
+      ];
+      const failed = run(process.execPath, ['--import', 'tsx', '--test', ...reporters, ...extra, ...files]);
+      if (failed) return failed;
+      return countsFailure(dir, existsSync(tap) ? readFileSync(tap, 'utf8') : '');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   };
+
+/** The run's last summary (`# tests N`, `# skipped N`, `# todo N`): null when it ran tests and skipped none. */
+function countsFailure(dir, tap) {
+  const count = (name) => {
+    const all = [...tap.matchAll(new RegExp(`^# ${name} (\\d+)$`, 'gm'))];
+    return all.length ? Number(all[all.length - 1][1]) : NaN;
+  };
+  const [tests, skip, todo] = [count('tests'), count('skipped'), count('todo')];
+  if ([tests, skip, todo].some(Number.isNaN)) return { status: 1, why: `${dir}: the test runner's summary (TAP) has no counts` };
+  console.log(`${dir}: ${tests} tests, ${skip} skipped, ${todo} todo`);
+  if (tests === 0) return { status: 1, why: `${dir} ran no test` };
+  if (skip > 0 || todo > 0) {
+    const which = tap
+      .split('\n')
+      .filter((l) => /^\s*(not )?ok \d+ .* # (SKIP|TODO)\b/.test(l))
+      .map((l) => l.trim());
+    return { status: 1, why: `${dir} skipped ${skip + todo} on this platform: ${which.join('; ')}` };
+  }
+  return null;
+}
 
 const TIERS = {
   build: () => run(process.execPath, ['scripts/build.mjs']) || run(process.execPath, ['node_modules/typescript/bin/tsc', '-b']),
