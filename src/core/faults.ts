@@ -9,6 +9,7 @@
 //   blob.write        a blob's temp file holds half its bytes (not renamed into objects/ yet)
 //   log.append        half of one files.jsonl append is written (a torn last line)
 //   hook.record       a hook has parsed its payload, nothing recorded yet
+//   shell.appended    a hook with a shell command's lines has appended them; its scan state is not saved yet
 //   rewind.planned    a rewind has planned and passed its checks, nothing recorded
 //   rewind.presnaps   the pre-rewind blobs are stored, no line appended
 //   rewind.checkpoint the pre-rewind lines and the rewind checkpoint are appended, no journal yet

@@ -205,11 +205,16 @@ export function record(store: Store, e: AgentEvent, opts: RecordOptions = {}): v
   const shell = hasShellPart(e, boundary)
     ? shellCapture().captureShell(store, e, boundary, { explicit, source: opts.changes, where })
     : null;
-  if (shell) lines.push(...shell.lines);
-  if (boundary) lines.push(...observe(store, e, lines, now, opts.changes));
-  lines.push(...eventLines(store, e, now, shell?.note ?? null));
-  if (lines.length) opts.beforeAppend?.(lines);
-  store.append(lines);
+  try {
+    if (shell) lines.push(...shell.lines);
+    if (boundary) lines.push(...observe(store, e, lines, now, opts.changes));
+    lines.push(...eventLines(store, e, now, shell?.note ?? null));
+    if (lines.length) opts.beforeAppend?.(lines);
+    store.append(lines);
+    shell?.settle(true); // the scan state says what the log now holds
+  } finally {
+    shell?.settle(false); // an error before the append: the state stays as it was, its lock is let go
+  }
   repair?.done();
   if (e.type === 'after_tool') clearInflight(store, e);
   appendSessionEvent(store.dir, e, lines, (m) => store.logError(m)); // our own conversation log, one line per event

@@ -3,6 +3,7 @@
 // the capture subsystem (core/capture/), which loads, scans, saves and builds the records itself.
 // Loaded lazily: hooks for other tools and for events without a shell part never pay for it.
 import { captureAfterShell, captureBeforeShell, captureOrphanShell, captureSessionStart, hasBaseline } from '../core/capture/capture';
+import { CaptureHold } from '../core/capture/hold';
 import { prefetchScan, cancelPrefetch } from '../core/scan/gitAssist';
 import type { LogRecord } from '../core/storeFiles/records';
 import type { Store } from '../core/store';
@@ -25,12 +26,37 @@ export interface ShellCaptureLines {
   lines: LogRecord[];
   /** For the session-start checkpoint's label: why capture is off, if it is. */
   note: string | null;
+  /**
+   * Called once the event's lines are appended (`true`), or when they will not be (`false`; the first call
+   * counts): the scan state is saved only then, and its lock held until then (core/capture/hold.ts).
+   */
+  settle(appended: boolean): void;
 }
 
 /** The one call the recorder makes: what shell capture adds to this event. */
 export function captureShell(store: Store, e: AgentEvent, boundary: boolean, ctx: ShellCaptureContext): ShellCaptureLines {
-  const lines = (boundary && captureOrphanShell(store, e.session)) || [];
-  const capture = { explicit: ctx.explicit, ...(ctx.source ? { source: ctx.source } : {}) };
+  const hold = new CaptureHold();
+  const settle = (appended: boolean) =>
+    hold.settle(appended, (err) =>
+      store.logError(`shell capture (saving the scan state): ${(err as Error).message}`, { session: e.session }),
+    );
+  try {
+    return { ...captureSteps(store, e, boundary, ctx, hold), settle };
+  } catch (err) {
+    settle(false);
+    throw err;
+  }
+}
+
+function captureSteps(
+  store: Store,
+  e: AgentEvent,
+  boundary: boolean,
+  ctx: ShellCaptureContext,
+  hold: CaptureHold,
+): Omit<ShellCaptureLines, 'settle'> {
+  const capture = { explicit: ctx.explicit, hold, ...(ctx.source ? { source: ctx.source } : {}) };
+  const lines = (boundary && captureOrphanShell(store, e.session, capture)) || [];
   switch (e.type) {
     case 'session_start': {
       if (ctx.where && ctx.where.root === null) {

@@ -146,3 +146,48 @@ describe('a PostToolUse hook killed before it recorded anything', () => {
     assert.deepEqual(attributed, ['toolu_b b.txt', 'toolu_b c.txt', 'toolu_w a.txt']);
   });
 });
+
+// A shell command's PostToolUse hook scans, stores the changed content, appends the snapshots and then
+// saves the session's scan state. Killed in that append (a torn line) or just after it, before the state
+// is saved, the state still holds what the disk was before the command: the next turn boundary captures
+// the command's changes as its own (the call stays pending), so a checkpoint is never left without them.
+describe('a shell PostToolUse killed in or after its append, before its scan state is saved', () => {
+  for (const point of ['log.append:1', 'shell.appended:1']) {
+    it(`${point}: the next prompt has the command's changes, attributed to it; rewinds are exact`, () => {
+      const { ws, store } = sandbox();
+      fs.writeFileSync(path.join(ws, 'b.txt'), 'b0\n');
+      const hook = (p: Record<string, unknown>, fault?: string) =>
+        run(store, ['hook', 'claude'], {
+          input: JSON.stringify({ session_id: 'torn', cwd: ws, permission_mode: 'default', ...p }),
+          ...(fault ? { fault } : {}),
+        });
+      ok(hook({ hook_event_name: 'SessionStart', source: 'startup' }), 'start');
+      ok(hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' }), 'prompt one');
+      const one = tree(ws);
+      const bash = { tool_name: 'Bash', tool_use_id: 'toolu_b', tool_input: { command: 'sed -i s/b0/b1/ b.txt && echo c > c.txt' } };
+      ok(hook({ hook_event_name: 'PreToolUse', ...bash }), 'bash pre');
+      fs.writeFileSync(path.join(ws, 'b.txt'), 'b1\n');
+      fs.writeFileSync(path.join(ws, 'c.txt'), 'c\n');
+      assert.equal(hook({ hook_event_name: 'PostToolUse', ...bash, tool_response: {} }, point).signal, 'SIGKILL');
+      ok(hook({ hook_event_name: 'UserPromptSubmit', prompt: 'two' }), 'prompt two');
+      const two = tree(ws);
+      assertSound(store, point);
+      const list = json<{ id: string; label: string }[]>(store, ['checkpoints']);
+      const at = (label: string) => list.find((c) => c.label === label)!.id;
+      const attributed = new Set(
+        fs
+          .readFileSync(path.join(store, 'files.jsonl'), 'utf8')
+          .split('\n')
+          .filter((l) => l.startsWith('{') && l.endsWith('}'))
+          .map((l) => JSON.parse(l))
+          .filter((l) => l.t === 'snap' && l.phase === 'after' && l.call === 'toolu_b')
+          .map((l) => path.basename(l.path)),
+      );
+      assert.deepEqual([...attributed].sort(), ['b.txt', 'c.txt'], 'both changes are attributed to the command');
+      ok(run(store, ['rewind', '--to', at('one')]), 'rewind to one');
+      assertTree(ws, one, 'the shell command is rewound');
+      ok(run(store, ['rewind', '--to', at('two')]), 'rewind to two');
+      assertTree(ws, two, 'and brought back');
+    });
+  }
+});

@@ -18,7 +18,6 @@
 //   session-start checkpoint's label, and `<store>/capture.json` (./status.ts).
 import * as fs from 'node:fs';
 import { isInside } from '../paths';
-import { withFileLock } from '../storeFiles/lock';
 import type { LogRecord } from '../storeFiles/records';
 import { allowedRoots, outsideAllowed, sessionRoot } from '../workspace/roots';
 import { baseline, finishPending, pendingCount } from '../scan/baseline';
@@ -30,6 +29,7 @@ import { type ChangeSight, countScan, keepToken, watchedChanges } from './narrow
 import { snapshotsOf } from './snapshots';
 import { type CaptureStatus, offMessage, refreshStatus, writeCaptureStatus } from './status';
 import { keepState, takeState } from './heldStates';
+import type { CaptureHold } from './hold';
 
 /** How long SessionStart may spend copying dirty/untracked files before leaving the rest for later. */
 export const BASELINE_BUDGET_MS = 1500;
@@ -41,10 +41,14 @@ export interface ShellCall {
   callId?: string;
 }
 
-/** Where a session's capture runs: the folders named on the hook's command line, and the watcher (if any). */
+/**
+ * Where a session's capture runs: the folders named on the hook's command line, the watcher (if any), and the
+ * event's hold on the scan state (its lock, and the saves that wait for the event's append: ./hold.ts).
+ */
 export interface CaptureContext {
   explicit?: readonly string[];
   source?: ChangeSight;
+  hold: CaptureHold;
 }
 
 function limitsOf(store: Store, root: string): ScanLimits {
@@ -60,12 +64,6 @@ function limitsOf(store: Store, root: string): ScanLimits {
 
 function optsOf(store: Store, root: string, storeContent: boolean): ScanOptions {
   return { storeDir: store.dir, limits: limitsOf(store, root), storeContent };
-}
-
-/** A per-session lock around load → scan → save (hooks of parallel calls). */
-function withLock<T>(file: string, fn: () => T): T {
-  // Never block the agent: after 5 s without the lock the scan goes on without it.
-  return withFileLock(`${file}.lock`, 'shell capture', fn, { waitMs: 5000, staleMs: 60000 });
 }
 
 /** A failed step is logged, never thrown at the agent: capture just records less. */
@@ -112,8 +110,9 @@ function takeBaseline(
   root: string,
   session: string,
   budgetMs: number,
-  source?: ChangeSight,
+  ctx: CaptureContext,
 ): { state: ScanState; status: CaptureStatus } {
+  const source = ctx.source;
   const opts = optsOf(store, root, true);
   const token = source?.token(root); // before the walk: what changes during it is named later
   const file = stateFile(store.dir, session);
@@ -134,8 +133,10 @@ function takeBaseline(
     status.state = 'off';
     status.message = markOff(store, r.state, r.tooMany.count, limit);
   } else if (r.pending) status.pending = r.pending;
-  saveState(file, r.state);
-  keepToken(file, r.state, token);
+  ctx.hold.save(() => {
+    saveState(file, r.state);
+    keepToken(file, r.state, token);
+  }, false);
   writeCaptureStatus(store, status);
   return { state: r.state, status };
 }
@@ -160,24 +161,26 @@ export function hasBaseline(store: Store, session: string): boolean {
  * Session start: takes the baseline. Returns a note for the session-start checkpoint's label when
  * capture is off (so `agent-rewind checkpoints` shows it), else null.
  */
-export function captureSessionStart(store: Store, session: string, cwd: string | undefined, ctx: CaptureContext = {}): string | null {
+export function captureSessionStart(store: Store, session: string, cwd: string | undefined, ctx: CaptureContext): string | null {
   if (!cwd) return null;
   return logged(store, 'session start', null, () => {
     const root = rootFor(store, cwd, ctx.explicit ?? []);
     if (!root) return null; // the recorder said why
-    return withLock(stateFile(store.dir, session), () => {
-      const { status } = takeBaseline(store, root, session, BASELINE_BUDGET_MS, ctx.source);
+    return ctx.hold.locked(stateFile(store.dir, session), () => {
+      const { status } = takeBaseline(store, root, session, BASELINE_BUDGET_MS, ctx);
       return status.state === 'off' ? `shell capture off: more than ${status.limit} files (maxScanFiles)` : null;
     });
   });
 }
 
 /** Capture turned off by a scan that found too many files: no call stays pending. */
-function turnOff(store: Store, state: ScanState, file: string, count: number, limit: number): LogRecord[] {
+function turnOff(store: Store, state: ScanState, file: string, count: number, limit: number, hold: CaptureHold): LogRecord[] {
   const message = markOff(store, state, count, limit);
   delete state.pending;
-  saveState(file, state);
-  savePending(file, null);
+  hold.save(() => {
+    saveState(file, state);
+    savePending(file, null);
+  }, false);
   writeCaptureStatus(store, { session: state.session, root: state.root, state: 'off', files: count, limit, message, time: Date.now() });
   return [];
 }
@@ -187,16 +190,16 @@ function turnOff(store: Store, state: ScanState, file: string, count: number, li
  * scan are not the command's), copies content the command might overwrite, marks the call pending.
  * Returns the lines to write before the call's checkpoint (none today; kept for the order of §3).
  */
-export function captureBeforeShell(store: Store, e: ShellCall, cwd: string | undefined, ctx: CaptureContext = {}): LogRecord[] {
+export function captureBeforeShell(store: Store, e: ShellCall, cwd: string | undefined, ctx: CaptureContext): LogRecord[] {
   const file = stateFile(store.dir, e.session);
   return logged(store, `before ${e.tool}`, [], () =>
-    withLock(file, () => {
+    ctx.hold.locked(file, () => {
       let state = takeState(file);
       if (!state) {
         // No baseline (hooks connected mid-session, or a lost state): take it now, whole.
         const root = cwd ? rootFor(store, cwd, ctx.explicit ?? []) : null;
         if (!root) return [];
-        state = takeBaseline(store, root, e.session, Number.POSITIVE_INFINITY, ctx.source).state;
+        state = takeBaseline(store, root, e.session, Number.POSITIVE_INFINITY, ctx).state;
       }
       if (state.off) return [];
       const opts = optsOf(store, state.root, true);
@@ -205,13 +208,17 @@ export function captureBeforeShell(store: Store, e: ShellCall, cwd: string | und
       const token = ctx.source?.token(state.root);
       const r = rescan(state, { ...opts, ...(changed ? { changed } : {}) });
       countScan(ctx.source, changed, r.narrowed);
-      if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles);
+      if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles, ctx.hold);
       // An unchanged state is not saved (its `scanned` stays the saved one's): it keeps its token.
-      if (r.dirty || copied) {
-        keepState(file, state, saveState(file, state));
-        keepToken(file, state, token);
-      }
-      savePending(file, { call: e.callId ?? '', tool: e.tool, time: Date.now(), session: e.session });
+      // (Nothing here is logged: what changed before the command is folded in, not recorded.)
+      const call = { call: e.callId ?? '', tool: e.tool, time: Date.now(), session: e.session };
+      ctx.hold.save(() => {
+        if (r.dirty || copied) {
+          keepState(file, state, saveState(file, state));
+          keepToken(file, state, token);
+        }
+        savePending(file, call);
+      }, false);
       if (pendingCount(state) === 0) refreshStatus(store, state);
       return [];
     }),
@@ -219,10 +226,10 @@ export function captureBeforeShell(store: Store, e: ShellCall, cwd: string | und
 }
 
 /** After a shell command (or its failure): the `before`/`after` snapshots of what it changed. */
-export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContext = {}): LogRecord[] {
+export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContext): LogRecord[] {
   const file = stateFile(store.dir, e.session);
   return logged(store, `after ${e.tool}`, [], () =>
-    withLock(file, () => {
+    ctx.hold.locked(file, () => {
       const state = takeState(file);
       if (!state || state.off) return [];
       const opts = optsOf(store, state.root, false);
@@ -234,15 +241,18 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
         ...(since !== undefined ? { existedBefore: since - 1000 } : {}),
         ...(changed ? { changed } : {}),
       });
-      if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles);
+      if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles, ctx.hold);
       const meta = { session: e.session, tool: e.tool, ...(e.callId ? { call: e.callId } : {}), time: Date.now() };
       const lines = snapshotsOf(store, state, r.changes, r.prevDirs, meta);
-      // The state now holds the content hashes of the `after` snapshots, all stored durably.
-      if (r.dirty) {
-        keepState(file, state, saveState(file, state));
-        keepToken(file, state, token);
-      }
-      savePending(file, null);
+      // The state now holds the content hashes of the `after` snapshots, all stored durably; it is saved,
+      // and the call is no longer pending, only once those lines are in the log (./hold.ts).
+      ctx.hold.save(() => {
+        if (r.dirty) {
+          keepState(file, state, saveState(file, state));
+          keepToken(file, state, token);
+        }
+        savePending(file, null);
+      }, lines.length > 0);
       return lines;
     }),
   );
@@ -252,8 +262,8 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
  * A shell call whose PostToolUse never came (the hook was killed, the agent crashed): at the next
  * turn boundary its changes are captured as if it had, attributed to it. Null when none is pending.
  */
-export function captureOrphanShell(store: Store, session: string): LogRecord[] | null {
+export function captureOrphanShell(store: Store, session: string, ctx: CaptureContext): LogRecord[] | null {
   const pending = readPending(stateFile(store.dir, session));
   if (!pending) return null;
-  return captureAfterShell(store, { session, tool: pending.tool, callId: pending.call });
+  return captureAfterShell(store, { session, tool: pending.tool, callId: pending.call }, ctx);
 }

@@ -130,27 +130,32 @@ export function acquireLockFile(file: string, op: string): () => void {
  * agent. A holder older than `staleMs` is taken to be stuck and is taken over.
  */
 export function withFileLock<T>(file: string, op: string, fn: () => T, opts: { waitMs: number; staleMs: number }): T {
+  const release = holdFileLock(file, op, opts);
+  try {
+    return fn();
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Takes the lock file `file` as withFileLock does (waiting up to `waitMs`, then going on without it) and
+ * returns its release, for a holder whose work ends later than one call (a no-op when it went on without it).
+ */
+export function holdFileLock(file: string, op: string, opts: { waitMs: number; staleMs: number }): () => void {
   const deadline = Date.now() + opts.waitMs;
-  let release: (() => void) | undefined;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     for (;;) {
       const r = tryLock(file, op, opts.staleMs);
-      if ('release' in r) {
-        release = r.release;
-        break;
-      }
+      if ('release' in r) return r.release;
       if (Date.now() > deadline) break;
       sleepMs(15);
     }
   } catch {
     /* no lock to be had (a read-only folder…): go on without it */
   }
-  try {
-    return fn();
-  } finally {
-    release?.();
-  }
+  return () => {};
 }
 
 function mtimeOf(file: string): number {
