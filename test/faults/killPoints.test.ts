@@ -150,7 +150,8 @@ describe('a PostToolUse hook killed before it recorded anything', () => {
 // A shell command's PostToolUse hook scans, stores the changed content, appends the snapshots and then
 // saves the session's scan state. Killed in that append (a torn line) or just after it, before the state
 // is saved, the state still holds what the disk was before the command: the next turn boundary captures
-// the command's changes as its own (the call stays pending), so a checkpoint is never left without them.
+// the command's changes as its own (the call stays pending), so a checkpoint is never left without them —
+// and writes only what the log lacks, so a whole append is not written twice.
 describe('a shell PostToolUse killed in or after its append, before its scan state is saved', () => {
   for (const point of ['log.append:1', 'shell.appended:1']) {
     it(`${point}: the next prompt has the command's changes, attributed to it; rewinds are exact`, () => {
@@ -174,16 +175,15 @@ describe('a shell PostToolUse killed in or after its append, before its scan sta
       assertSound(store, point);
       const list = json<{ id: string; label: string }[]>(store, ['checkpoints']);
       const at = (label: string) => list.find((c) => c.label === label)!.id;
-      const attributed = new Set(
-        fs
-          .readFileSync(path.join(store, 'files.jsonl'), 'utf8')
-          .split('\n')
-          .filter((l) => l.startsWith('{') && l.endsWith('}'))
-          .map((l) => JSON.parse(l))
-          .filter((l) => l.t === 'snap' && l.phase === 'after' && l.call === 'toolu_b')
-          .map((l) => path.basename(l.path)),
-      );
-      assert.deepEqual([...attributed].sort(), ['b.txt', 'c.txt'], 'both changes are attributed to the command');
+      const snaps = fs
+        .readFileSync(path.join(store, 'files.jsonl'), 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('{') && l.endsWith('}'))
+        .map((l) => JSON.parse(l))
+        .filter((l) => l.t === 'snap' && l.call === 'toolu_b')
+        .map((l) => `${l.phase} ${path.basename(l.path)}`)
+        .sort();
+      assert.deepEqual(snaps, ['after b.txt', 'after c.txt', 'before b.txt', 'before c.txt'], "the command's snapshots, once each");
       ok(run(store, ['rewind', '--to', at('one')]), 'rewind to one');
       assertTree(ws, one, 'the shell command is rewound');
       ok(run(store, ['rewind', '--to', at('two')]), 'rewind to two');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { appendRecords, readLog } from '../../src/core/storeFiles/fileLog';
+import { appendRecords, readLog, recentRecords } from '../../src/core/storeFiles/fileLog';
 import type { LogRecord } from '../../src/core/storeFiles/records';
 import { tempDir } from '../helpers/tmp';
 
@@ -52,5 +52,17 @@ describe('files.jsonl', () => {
   });
   it('reads a missing log as empty', () => {
     assert.deepEqual(readLog(path.join(tempDir(), 'nope.jsonl')), { records: [], problems: [] });
+  });
+  it("recent records: the log's last bytes, the line cut there and torn lines skipped, only lines with the text asked for", () => {
+    const f = path.join(tempDir(), 'files.jsonl');
+    appendRecords(f, [cp('first-x'), cp('second-x'), cp('third-y'), cp('fourth-x')]);
+    fs.appendFileSync(f, '{"t":"checkpoint","id":"torn-x');
+    const ids = (maxBytes: number) => recentRecords(f, maxBytes, '-x').map((r) => r.t === 'checkpoint' && r.id);
+    assert.deepEqual(ids(1 << 20), ['first-x', 'second-x', 'fourth-x']);
+    const size = fs.statSync(f).size;
+    const lineOf = (id: string) => JSON.stringify(cp(id)).length + 1;
+    const fromInsideSecond = size - ('{"t":"checkpoint","id":"torn-x'.length + lineOf('fourth-x') + lineOf('third-y') + 5);
+    assert.deepEqual(ids(size - fromInsideSecond), ['fourth-x'], 'the second line, cut, is not read');
+    assert.deepEqual(recentRecords(path.join(tempDir(), 'nope.jsonl'), 100, 'x'), []);
   });
 });

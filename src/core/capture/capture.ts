@@ -18,7 +18,8 @@
 //   session-start checkpoint's label, and `<store>/capture.json` (./status.ts).
 import * as fs from 'node:fs';
 import { isInside } from '../paths';
-import type { LogRecord } from '../storeFiles/records';
+import { recentRecords } from '../storeFiles/fileLog';
+import type { LogRecord, SnapRecord } from '../storeFiles/records';
 import { allowedRoots, outsideAllowed, sessionRoot } from '../workspace/roots';
 import { baseline, finishPending, pendingCount } from '../scan/baseline';
 import { rescan } from '../scan/rescan';
@@ -265,5 +266,22 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
 export function captureOrphanShell(store: Store, session: string, ctx: CaptureContext): LogRecord[] | null {
   const pending = readPending(stateFile(store.dir, session));
   if (!pending) return null;
-  return captureAfterShell(store, { session, tool: pending.tool, callId: pending.call }, ctx);
+  const lines = captureAfterShell(store, { session, tool: pending.tool, callId: pending.call }, ctx);
+  return pending.call ? notLoggedYet(store, pending.call, lines) : lines;
+}
+
+/** How far back the log is searched for a call's snapshots that are there already. */
+const LOGGED_SEARCH_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The call's lines the log does not hold yet. Its hook may have appended them and died before the scan
+ * state was saved (./hold.ts), or its resident died mid-append and the hook finished that append: then
+ * the call's snapshots are there (all, or up to a torn line) and are not written twice.
+ */
+function notLoggedYet(store: Store, call: string, lines: LogRecord[]): LogRecord[] {
+  const key = (r: SnapRecord) => `${r.phase}\0${r.path}\0${r.hash}`;
+  const logged = new Set<string>();
+  for (const r of recentRecords(store.logFile, LOGGED_SEARCH_BYTES, JSON.stringify(call)))
+    if (r.t === 'snap' && r.call === call) logged.add(key(r));
+  return logged.size ? lines.filter((r) => r.t !== 'snap' || !logged.has(key(r))) : lines;
 }
