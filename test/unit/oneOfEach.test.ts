@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { readHead, readOpen, readRange, replaceFile, writeFileAtomic } from '../../src/core/storeFiles/fsx';
-import { acquireStoreLock, StoreBusyError, withFileLock } from '../../src/core/storeFiles/lock';
+import { acquireStoreLock, holdFileLock, StoreBusyError } from '../../src/core/storeFiles/lock';
 
 const root = path.resolve(__dirname, '..', '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-one-'));
@@ -112,23 +112,19 @@ test('the store lock: a second taker is refused while the first holds it, and ma
   acquireStoreLock(d, 'gc')();
 });
 
-test("withFileLock takes over a dead holder's lock, and runs without a live holder's once its wait is over", () => {
+test("holdFileLock takes over a dead holder's lock, and goes on without a live holder's once its wait is over", () => {
   const d = dir('scan');
   const lock = path.join(d, 's.scan.lock');
   // A dead holder, written as an older hook wrote it (a bare pid): taken over at once.
   fs.writeFileSync(lock, '2147483646');
-  assert.equal(
-    withFileLock(lock, 'shell capture', () => JSON.parse(fs.readFileSync(lock, 'utf8')).pid, { waitMs: 0, staleMs: 60000 }),
-    process.pid,
-  );
-  assert.equal(fs.existsSync(lock), false, 'released after fn');
-  // A live holder: fn still runs (a hook never blocks the agent), and the holder's lock is left alone.
+  const release = holdFileLock(lock, 'shell capture', { waitMs: 0, staleMs: 60000 });
+  assert.equal(JSON.parse(fs.readFileSync(lock, 'utf8')).pid, process.pid);
+  release();
+  assert.equal(fs.existsSync(lock), false, 'released');
+  // A live holder: the caller goes on without it (a hook never blocks the agent), and the holder's lock is left alone.
   const child = liveChild();
   fs.writeFileSync(lock, JSON.stringify({ pid: child.pid, op: 'shell capture', time: Date.now() }));
-  assert.equal(
-    withFileLock(lock, 'shell capture', () => 'ran', { waitMs: 50, staleMs: 60000 }),
-    'ran',
-  );
+  holdFileLock(lock, 'shell capture', { waitMs: 50, staleMs: 60000 })();
   assert.equal(JSON.parse(fs.readFileSync(lock, 'utf8')).pid, child.pid);
 });
 

@@ -1,7 +1,8 @@
 // Coordination between processes sharing one store, with plain files (no native locks). One lock file
 // format and one way to take it (tryLock), for:
 // - `lock`: exclusive, held by a rewind or a gc; a second one is refused with a clear message.
-// - a scan state's `.lock` (withFileLock): hooks of parallel shell calls take turns, waiting briefly.
+// - a scan state's `.lock` (holdFileLock, held by one event's capture: core/capture/hold.ts): hooks of
+//   parallel shell calls take turns, waiting briefly.
 // - `writers/<pid>.<n>` + `gc.lock`: hooks announce themselves before writing and check for a
 //   compaction; gc announces itself and waits for announced writers. Each side announces before
 //   it looks at the other, so at least one of them always sees the other.
@@ -125,22 +126,10 @@ export function acquireLockFile(file: string, op: string): () => void {
 }
 
 /**
- * Runs `fn` holding the lock file `file`, waiting up to `waitMs` while another live process holds it;
- * past that (or when the lock cannot be made at all), `fn` runs without it: a hook never blocks the
- * agent. A holder older than `staleMs` is taken to be stuck and is taken over.
- */
-export function withFileLock<T>(file: string, op: string, fn: () => T, opts: { waitMs: number; staleMs: number }): T {
-  const release = holdFileLock(file, op, opts);
-  try {
-    return fn();
-  } finally {
-    release();
-  }
-}
-
-/**
- * Takes the lock file `file` as withFileLock does (waiting up to `waitMs`, then going on without it) and
- * returns its release, for a holder whose work ends later than one call (a no-op when it went on without it).
+ * Takes the lock file `file`, waiting up to `waitMs` while another live process holds it; past that (or
+ * when the lock cannot be made at all) the caller goes on without it: a hook never blocks the agent. A
+ * holder older than `staleMs` is taken to be stuck and is taken over. Returns the release (a no-op when
+ * it went on without the lock).
  */
 export function holdFileLock(file: string, op: string, opts: { waitMs: number; staleMs: number }): () => void {
   const deadline = Date.now() + opts.waitMs;
