@@ -100,19 +100,23 @@ describe('a rewind killed at each of its steps', () => {
   });
 });
 
+/** A Claude Code session in a fresh workspace holding `files`, started and at its first prompt ("one"); `hook` arms a fault point. */
+function sessionAtPromptOne(session: string, files: Record<string, string>) {
+  const { ws, store } = sandbox();
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(ws, name), text);
+  const hook = (p: Record<string, unknown>, fault?: string) =>
+    run(store, ['hook', 'claude'], {
+      input: JSON.stringify({ session_id: session, cwd: ws, permission_mode: 'default', ...p }),
+      ...(fault ? { fault } : {}),
+    });
+  ok(hook({ hook_event_name: 'SessionStart', source: 'startup' }), 'start');
+  ok(hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' }), 'prompt one');
+  return { ws, store, hook, one: tree(ws) };
+}
+
 describe('a PostToolUse hook killed before it recorded anything', () => {
   it('the next prompt records what the call did (file tool and shell command): the checkpoints stay exact', () => {
-    const { ws, store } = sandbox();
-    fs.writeFileSync(path.join(ws, 'a.txt'), 'a0\n');
-    fs.writeFileSync(path.join(ws, 'b.txt'), 'b0\n');
-    const hook = (p: Record<string, unknown>, fault?: string) =>
-      run(store, ['hook', 'claude'], {
-        input: JSON.stringify({ session_id: 'orphans', cwd: ws, permission_mode: 'default', ...p }),
-        ...(fault ? { fault } : {}),
-      });
-    ok(hook({ hook_event_name: 'SessionStart', source: 'startup' }), 'start');
-    ok(hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' }), 'prompt one');
-    const one = tree(ws);
+    const { ws, store, hook, one } = sessionAtPromptOne('orphans', { 'a.txt': 'a0\n', 'b.txt': 'b0\n' });
     // A Write whose PostToolUse dies before recording; a Bash command whose PostToolUse dies too.
     const write = { tool_name: 'Write', tool_use_id: 'toolu_w', tool_input: { file_path: path.join(ws, 'a.txt'), content: 'a1\n' } };
     ok(hook({ hook_event_name: 'PreToolUse', ...write }), 'write pre');
@@ -155,16 +159,7 @@ describe('a PostToolUse hook killed before it recorded anything', () => {
 describe('a shell PostToolUse killed in or after its append, before its scan state is saved', () => {
   for (const point of ['log.append:1', 'shell.appended:1']) {
     it(`${point}: the next prompt has the command's changes, attributed to it; rewinds are exact`, () => {
-      const { ws, store } = sandbox();
-      fs.writeFileSync(path.join(ws, 'b.txt'), 'b0\n');
-      const hook = (p: Record<string, unknown>, fault?: string) =>
-        run(store, ['hook', 'claude'], {
-          input: JSON.stringify({ session_id: 'torn', cwd: ws, permission_mode: 'default', ...p }),
-          ...(fault ? { fault } : {}),
-        });
-      ok(hook({ hook_event_name: 'SessionStart', source: 'startup' }), 'start');
-      ok(hook({ hook_event_name: 'UserPromptSubmit', prompt: 'one' }), 'prompt one');
-      const one = tree(ws);
+      const { ws, store, hook, one } = sessionAtPromptOne('torn', { 'b.txt': 'b0\n' });
       const bash = { tool_name: 'Bash', tool_use_id: 'toolu_b', tool_input: { command: 'sed -i s/b0/b1/ b.txt && echo c > c.txt' } };
       ok(hook({ hook_event_name: 'PreToolUse', ...bash }), 'bash pre');
       fs.writeFileSync(path.join(ws, 'b.txt'), 'b1\n');
