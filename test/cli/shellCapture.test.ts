@@ -206,6 +206,27 @@ describe('shell capture, edge cases', () => {
     assert.ok(fs.existsSync(path.join(ws, 'src/util.ts')));
   });
 
+  it("a shell call whose PostToolUse never came: the next one's PreToolUse records its changes as its own, not as the user's", () => {
+    const { ws, store } = workspace(false);
+    const s = new ClaudeSession(store, ws);
+    s.start();
+    s.prompt('p');
+    const at = checkpoints(store).find((c) => c.kind === 'prompt')!;
+    const before = snapshotTree(ws);
+    // The first command's PreToolUse, its effect, and no PostToolUse (the hook died, or was never run).
+    s.hook({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 'toolu_lost', tool_input: { command: 'make' } });
+    put(ws, 'src/app.ts', 'built by make\n');
+    put(ws, 'made.txt', 'made\n');
+    s.bash('rm doomed.txt', () => fs.rmSync(path.join(ws, 'doomed.txt')));
+    const attributed = snaps(store)
+      .filter((r) => r.phase === 'after')
+      .map((r) => `${r.call === 'toolu_lost' ? 'lost' : r.call ? 'next' : '?'} ${path.relative(ws, r.path)}`)
+      .sort();
+    assert.deepEqual(attributed, ['lost made.txt', 'lost src/app.ts', 'next doomed.txt']);
+    assert.equal(cliJson<{ status: string }>(['rewind', '--to', at.id], { store }).status, 'done');
+    assert.deepEqual(snapshotTree(ws), before, 'both commands are rewound');
+  });
+
   it('starts capturing mid-session when there was no SessionStart', () => {
     const { ws, store } = workspace(false);
     const s = new ClaudeSession(store, ws);

@@ -193,6 +193,15 @@ function turnOff(store: Store, state: ScanState, file: string, count: number, li
  */
 export function captureBeforeShell(store: Store, e: ShellCall, cwd: string | undefined, ctx: CaptureContext): LogRecord[] {
   const file = stateFile(store.dir, e.session);
+  // Another shell call still pending (its PostToolUse never came, its hook died before the save, or it runs
+  // beside this one): what changed since it started is its doing, captured as its `after`s first — as a turn
+  // boundary would — not folded in below as if the user had made it, unrecorded.
+  const earlier = readPending(file);
+  const orphan = earlier && earlier.call !== (e.callId ?? '') ? (captureOrphanShell(store, e.session, ctx) ?? []) : [];
+  return [...orphan, ...beforeShellStep(store, e, cwd, ctx, file)];
+}
+
+function beforeShellStep(store: Store, e: ShellCall, cwd: string | undefined, ctx: CaptureContext, file: string): LogRecord[] {
   return logged(store, `before ${e.tool}`, [], () =>
     ctx.hold.locked(file, () => {
       let state = takeState(file);
