@@ -25,7 +25,7 @@ import {
   takeGo,
   WIRE_VERSION,
 } from './residentWire';
-import { readOpen, readRange } from '../core/storeFiles/fsx';
+import { readTailBytes } from '../core/storeFiles/fsx';
 import { appendJsonLines } from '../core/storeFiles/jsonLines';
 import { processAlive, residentHolder, sleepMs } from '../core/storeFiles/lock';
 import { HOOK_STDIN_DEADLINE_MS, readStdin, readStdinBlocking, type StdinResult, stdinShape } from './stdin';
@@ -268,16 +268,14 @@ export function finishPendingAppend(dir: string, id: string): boolean {
 
 /** How many of `lines`, from the first, stand whole and in order in the log's tail (0 when the first is not there). */
 function linesPresent(logFile: string, lines: readonly string[], bytes: number): number {
-  let tail: string | null;
+  let tail: string;
   try {
-    tail = readOpen(logFile, (fd) => {
-      const size = fs.fstatSync(fd).size;
-      return readRange(fd, Math.max(0, size - SEARCH_BACK - bytes), size).toString('utf8');
-    });
+    const read = readTailBytes(logFile, SEARCH_BACK + bytes);
+    if (!read) return 0;
+    tail = read.bytes.toString('utf8');
   } catch {
     return 0;
   }
-  if (tail === null) return 0;
   const logLines = tail.split('\n');
   // The last element is a line without its newline (torn, or none): not whole.
   const whole = logLines.slice(0, -1);

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { readHead, readOpen, readRange, replaceFile, writeFileAtomic } from '../../src/core/storeFiles/fsx';
+import { readHead, readOpen, readRange, readTailBytes, replaceFile, writeFileAtomic } from '../../src/core/storeFiles/fsx';
 import { acquireStoreLock, holdFileLock, StoreBusyError } from '../../src/core/storeFiles/lock';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -68,6 +68,16 @@ test('readHead reads at most the bytes asked for, all of a shorter file, and nul
   assert.equal(readHead(f, 4096)!.length, 4096);
   assert.equal(readHead(f, 200000)!.length, 100000);
   assert.equal(readHead(path.join(tmp, 'none'), 10), null);
+});
+
+test('readTailBytes reads at most the last bytes asked for and where they start, all of a shorter file, and null for no file', () => {
+  const f = path.join(dir('tail'), 'log');
+  fs.writeFileSync(f, 'a'.repeat(1000) + 'b'.repeat(24));
+  const last = readTailBytes(f, 24)!;
+  assert.deepEqual([last.bytes.toString(), last.from], ['b'.repeat(24), 1000]);
+  const all = readTailBytes(f, 5000)!;
+  assert.deepEqual([all.bytes.length, all.from], [1024, 0]);
+  assert.equal(readTailBytes(path.join(tmp, 'none'), 10), null);
 });
 
 test('readOpen hands its reader the open file and closes it after, also when the reader throws; null for no file', () => {

@@ -2,7 +2,7 @@
 // O_APPEND write so concurrent hook processes never interleave inside a line. Readers skip (and
 // report) torn or garbage lines; nobody rewrites the file in place.
 import * as fs from 'node:fs';
-import { readOpen, readRange } from './fsx';
+import { readTailBytes } from './fsx';
 import { appendJsonLines } from './jsonLines';
 import type { LogRecord, Sequenced } from './records';
 import { migrateRecord } from './storeFormat';
@@ -52,15 +52,11 @@ export function parseLine(line: string): LogRecord | string {
  * torn and garbage lines), in order; `mentions` skips, unparsed, every line without that text.
  */
 export function recentRecords(file: string, maxBytes: number, mentions: string): LogRecord[] {
-  const tail = readOpen(file, (fd) => {
-    const size = fs.fstatSync(fd).size;
-    const from = Math.max(0, size - maxBytes);
-    return { text: readRange(fd, from, size).toString('utf8'), cut: from > 0 };
-  });
+  const tail = readTailBytes(file, maxBytes);
   if (!tail) return [];
-  const lines = tail.text.split('\n');
+  const lines = tail.bytes.toString('utf8').split('\n');
   const out: LogRecord[] = [];
-  for (const line of tail.cut ? lines.slice(1) : lines) {
+  for (const line of tail.from > 0 ? lines.slice(1) : lines) {
     if (!line.includes(mentions)) continue;
     const r = parseLine(line);
     if (typeof r !== 'string') out.push(r);

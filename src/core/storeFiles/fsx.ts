@@ -139,6 +139,18 @@ export function readHead(file: string, maxBytes: number): Buffer | null {
 }
 
 /**
+ * The last `maxBytes` of `file` (all of it when shorter) and the offset they start at (> 0: the first line
+ * there may be cut), or null when it cannot be opened: a look back from an append-only file's end.
+ */
+export function readTailBytes(file: string, maxBytes: number): { bytes: Buffer; from: number } | null {
+  return readOpen(file, (fd) => {
+    const size = fs.fstatSync(fd).size;
+    const from = Math.max(0, size - maxBytes);
+    return { bytes: readRange(fd, from, size), from };
+  });
+}
+
+/**
  * Replaces a small file the extension owns (settings, open folders) by temp file and rename, so a hook
  * reads the old text or the new one, never half; returns false (and writes nothing) when it already holds `text`.
  */
