@@ -2,8 +2,15 @@
 // (and, at a session start, a note for the checkpoint's label). Each event takes at most one step of
 // the capture subsystem (core/capture/), which loads, scans, saves and builds the records itself.
 // Loaded lazily: hooks for other tools and for events without a shell part never pay for it.
-import { captureAfterShell, captureBeforeShell, captureOrphanShell, captureSessionStart, hasBaseline } from '../core/capture/capture';
-import { CaptureHold } from '../core/capture/hold';
+import {
+  captureAfterShell,
+  captureBeforeShell,
+  captureOrphanShell,
+  captureSessionStart,
+  hasBaseline,
+  holdCapture,
+} from '../core/capture/capture';
+import type { CaptureHold } from '../core/capture/hold';
 import { prefetchScan, cancelPrefetch } from '../core/scan/gitAssist';
 import type { LogRecord } from '../core/storeFiles/records';
 import type { Store } from '../core/store';
@@ -35,7 +42,7 @@ export interface ShellCaptureLines {
 
 /** The one call the recorder makes: what shell capture adds to this event. */
 export function captureShell(store: Store, e: AgentEvent, boundary: boolean, ctx: ShellCaptureContext): ShellCaptureLines {
-  const hold = new CaptureHold();
+  const hold = holdCapture(store, e.session);
   const settle = (appended: boolean) =>
     hold.settle(appended, (err) =>
       store.logError(`shell capture (saving the scan state): ${(err as Error).message}`, { session: e.session }),

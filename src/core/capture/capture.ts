@@ -30,7 +30,7 @@ import { type ChangeSight, countScan, keepToken, watchedChanges } from './narrow
 import { snapshotsOf } from './snapshots';
 import { type CaptureStatus, offMessage, refreshStatus, writeCaptureStatus } from './status';
 import { keepState, takeState } from './heldStates';
-import type { CaptureHold } from './hold';
+import { CaptureHold } from './hold';
 
 /** How long SessionStart may spend copying dirty/untracked files before leaving the rest for later. */
 export const BASELINE_BUDGET_MS = 1500;
@@ -167,7 +167,7 @@ export function captureSessionStart(store: Store, session: string, cwd: string |
   return logged(store, 'session start', null, () => {
     const root = rootFor(store, cwd, ctx.explicit ?? []);
     if (!root) return null; // the recorder said why
-    return ctx.hold.locked(stateFile(store.dir, session), () => {
+    return ctx.hold.locked(() => {
       const { status } = takeBaseline(store, root, session, BASELINE_BUDGET_MS, ctx);
       return status.state === 'off' ? `shell capture off: more than ${status.limit} files (maxScanFiles)` : null;
     });
@@ -192,18 +192,16 @@ function turnOff(store: Store, state: ScanState, file: string, count: number, li
  * Returns the lines to write before the call's checkpoint (none today; kept for the order of §3).
  */
 export function captureBeforeShell(store: Store, e: ShellCall, cwd: string | undefined, ctx: CaptureContext): LogRecord[] {
-  const file = stateFile(store.dir, e.session);
   // Another shell call still pending (its PostToolUse never came, its hook died before the save, or it runs
   // beside this one): what changed since it started is its doing, captured as its `after`s first — as a turn
   // boundary would — not folded in below as if the user had made it, unrecorded.
-  const earlier = readPending(file);
-  const orphan = earlier && earlier.call !== (e.callId ?? '') ? (captureOrphanShell(store, e.session, ctx) ?? []) : [];
-  return [...orphan, ...beforeShellStep(store, e, cwd, ctx, file)];
+  const orphan = captureOrphanShell(store, e.session, ctx, e.callId ?? '') ?? [];
+  return [...orphan, ...beforeShellStep(store, e, cwd, ctx, stateFile(store.dir, e.session))];
 }
 
 function beforeShellStep(store: Store, e: ShellCall, cwd: string | undefined, ctx: CaptureContext, file: string): LogRecord[] {
   return logged(store, `before ${e.tool}`, [], () =>
-    ctx.hold.locked(file, () => {
+    ctx.hold.locked(() => {
       let state = takeState(file);
       if (!state) {
         // No baseline (hooks connected mid-session, or a lost state): take it now, whole.
@@ -239,7 +237,7 @@ function beforeShellStep(store: Store, e: ShellCall, cwd: string | undefined, ct
 export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContext): LogRecord[] {
   const file = stateFile(store.dir, e.session);
   return logged(store, `after ${e.tool}`, [], () =>
-    ctx.hold.locked(file, () => {
+    ctx.hold.locked(() => {
       const state = takeState(file);
       if (!state || state.off) return [];
       const opts = optsOf(store, state.root, false);
@@ -272,11 +270,23 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
  * A shell call whose PostToolUse never came (the hook was killed, the agent crashed): at the next
  * turn boundary its changes are captured as if it had, attributed to it. Null when none is pending.
  */
-export function captureOrphanShell(store: Store, session: string, ctx: CaptureContext): LogRecord[] | null {
-  const pending = readPending(stateFile(store.dir, session));
-  if (!pending) return null;
-  const lines = captureAfterShell(store, { session, tool: pending.tool, callId: pending.call }, ctx);
-  return pending.call ? notLoggedYet(store, pending.call, lines) : lines;
+export function captureOrphanShell(store: Store, session: string, ctx: CaptureContext, except?: string): LogRecord[] | null {
+  const file = stateFile(store.dir, session);
+  const seen = readPending(file); // a look without the lock first: most events find none and take none
+  if (!seen || seen.call === except) return null;
+  return ctx.hold.locked(() => {
+    // Decided under the lock: the call's own PostToolUse may have finished since the look (calls side by
+    // side), and what changed after it is not that call's.
+    const pending = readPending(file);
+    if (!pending || pending.call !== seen.call) return null;
+    const lines = captureAfterShell(store, { session, tool: pending.tool, callId: pending.call }, ctx);
+    return pending.call ? notLoggedYet(store, pending.call, lines) : lines;
+  });
+}
+
+/** An event's hold on its session's shell capture (./hold.ts): one per event, settled once its lines are appended. */
+export function holdCapture(store: Store, session: string): CaptureHold {
+  return new CaptureHold(stateFile(store.dir, session));
 }
 
 /** How far back the log is searched for a call's snapshots that are there already. */

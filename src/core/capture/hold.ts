@@ -13,26 +13,16 @@ const LOCK_OPTS = { waitMs: 5000, staleMs: 60000 };
 
 export class CaptureHold {
   private release: (() => void) | null = null;
-  private lockedFile: string | null = null;
   private readonly deferred: (() => void)[] = [];
   private settled = false;
 
-  /**
-   * Runs one capture step under the lock of the scan state `file`, taken at the first step and kept until
-   * settle. (Every step of one event is for the event's session: another file is locked for this step only.)
-   */
-  locked<T>(file: string, step: () => T): T {
-    if (this.lockedFile === null) {
-      this.lockedFile = file;
-      this.release = holdFileLock(`${file}.lock`, 'shell capture', LOCK_OPTS);
-    }
-    if (this.lockedFile === file) return step();
-    const release = holdFileLock(`${file}.lock`, 'shell capture', LOCK_OPTS);
-    try {
-      return step();
-    } finally {
-      release();
-    }
+  /** `file`: the scan state of the event's session (every step of one event is for that session). */
+  constructor(private readonly file: string) {}
+
+  /** Runs one capture step under the scan state's lock, taken at the first step and kept until settle. */
+  locked<T>(step: () => T): T {
+    this.release ??= holdFileLock(`${this.file}.lock`, 'shell capture', LOCK_OPTS);
+    return step();
   }
 
   /** Saves a step's state: now, or — when the step produced lines, or a save is already waiting — once they are appended. */
