@@ -421,9 +421,15 @@ function cmdGc(args: string[]): number {
         `${size ? ` and ${size.droppedCheckpoints} more, the oldest, to stay under ${(size.maxBytes / GB).toFixed(2)} GB` : ''}, ` +
         `${r.droppedLines} line(s), ${r.tempFilesRemoved} temp file(s). Kept ${r.keptCheckpoints} checkpoint(s); the store now holds ${mb(r.bytesLeft)}.`,
     );
+    for (const k of r.kept)
+      out(
+        k.reason === 'last-rewind'
+          ? `Kept checkpoint ${k.checkpoint} (${iso(k.time)}) and what it needs: it is the undo of the last rewind.`
+          : `Kept checkpoint ${k.checkpoint} (${iso(k.time)}) and what it needs: its undo brings back your own edits a rewind overwrote, recorded nowhere newer (${k.paths.length} file(s): ${k.paths.slice(0, 3).join(', ')}${k.paths.length > 3 ? ', …' : ''}).`,
+      );
     if (size && !size.fits)
       out(
-        `Still over ${(size.maxBytes / GB).toFixed(2)} GB: what is left is the latest checkpoint and the undo of the last rewind, which gc never removes.`,
+        `Still over ${(size.maxBytes / GB).toFixed(2)} GB: what is left is the latest checkpoint and the rewinds kept above, which gc never removes.`,
       );
   }
   return EXIT.ok;

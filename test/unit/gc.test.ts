@@ -180,4 +180,19 @@ describe('gc with a size limit', () => {
     const { store: other } = sizedStore(false);
     assert.equal(gc(other, 30).droppedCheckpoints, 0);
   });
+
+  it('by age the same: keep-days 0 (an idle workspace past its retention) keeps the undo of the last rewind and says so', () => {
+    const { store, v } = sizedStore(true);
+    const r = gc(store, 0);
+    assert.deepEqual(
+      checkpoints(store.read().records).map((c) => c.id),
+      ['rw', 's3', 's4'],
+    );
+    assert.deepEqual(
+      r.kept.map((k) => [k.checkpoint, k.reason]),
+      [['rw', 'last-rewind']],
+    );
+    assert.equal(store.blobs.has(v[1]!), true, 'the pre-rewind copy stays');
+    assert.equal(stateAt(store.read().records, checkpoints(store.read().records)[0]!.seq).get('/w/a')?.hash, v[1]);
+  });
 });

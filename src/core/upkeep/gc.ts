@@ -24,6 +24,18 @@ export interface GcReport {
   tempFilesRemoved: number;
   scanStatesRemoved: number;
   bytesLeft: number;
+  /** Rewind checkpoints the cut would have dropped and kept instead, and why (see guardedRewinds). */
+  kept: GcKept[];
+}
+
+/** A rewind checkpoint no clean-up removes: the undo of the last rewind, or a rewind that kept the user's own content. */
+export interface GcKept {
+  checkpoint: string;
+  time: number;
+  /** `last-rewind`: undoing the last rewind needs it; `kept-content`: its pre-rewind copies (what a forced or merged rewind overwrote) are recorded nowhere newer. */
+  reason: 'last-rewind' | 'kept-content';
+  /** For `kept-content`: the paths whose content only this rewind's undo brings back. */
+  paths: string[];
 }
 
 /** Temp files a killed hook left in scan/ (a state being saved, git's output for a scan). */
@@ -56,7 +68,62 @@ function dropOldScanStates(storeDir: string, cutoff: number): number {
 
 /** Which records survive a retention cut (pure). */
 export function retain(records: readonly Sequenced[], cutoffTime: number): { kept: LogRecord[]; droppedCheckpoints: number } {
-  return retainFrom(records, daysBoundary(records, cutoffTime));
+  return retainFrom(records, Math.min(daysBoundary(records, cutoffTime), guardFloor(guardedRewinds(records))));
+}
+
+/** Pre-rewind snapshots whose path has the same content in a later snapshot (so they hold nothing only they have). */
+function preRewindHeldLater(records: readonly Sequenced[]): Set<number> {
+  const held = new Set<number>();
+  const later = new Map<string, Set<string | null>>();
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i]!;
+    if (!isSnap(r)) continue;
+    let hashes = later.get(r.path);
+    if (r.phase === 'pre-rewind' && hashes?.has(r.hash)) held.add(r.seq);
+    if (!hashes) later.set(r.path, (hashes = new Set()));
+    hashes.add(r.hash);
+  }
+  return held;
+}
+
+/**
+ * The rewind checkpoints no cut may pass (pure), oldest first: the last rewind's (its pre-rewind
+ * snapshots and checkpoint are its undo), and every rewind whose pre-rewind snapshots hold content
+ * the path's previous record did not (the user's edit a forced rewind or a merge overwrote) and no
+ * later record holds either: dropping it would lose that content for good. A cut at such a checkpoint
+ * keeps each path's last snapshot before it — exactly the pre-rewind copies — so its undo is exact.
+ */
+export function guardedRewinds(records: readonly Sequenced[]): (GcKept & { seq: number })[] {
+  const heldLater = preRewindHeldLater(records);
+  const last = new Map<string, string | null>();
+  let pending: string[] = [];
+  let lastRewind: Sequenced<CheckpointRecord> | undefined;
+  const out: (GcKept & { seq: number })[] = [];
+  for (const r of records) {
+    if (isSnap(r)) {
+      const own = r.phase === 'pre-rewind' && r.hash !== null && last.get(r.path) !== r.hash && !heldLater.has(r.seq);
+      if (own) pending.push(r.path);
+      last.set(r.path, r.hash);
+    } else if (isCheckpoint(r) && r.kind === 'rewind') {
+      lastRewind = r;
+      if (pending.length)
+        out.push({ seq: r.seq, checkpoint: r.id, time: r.time, reason: 'kept-content', paths: [...new Set(pending)].sort() });
+      pending = [];
+    }
+  }
+  if (lastRewind) {
+    const same = out.at(-1)?.seq === lastRewind.seq;
+    if (!same) out.push({ seq: lastRewind.seq, checkpoint: lastRewind.id, time: lastRewind.time, reason: 'last-rewind', paths: [] });
+    else out.at(-1)!.reason = 'last-rewind';
+  }
+  return out;
+}
+
+const plain = ({ seq: _seq, ...g }: GcKept & { seq: number }): GcKept => g;
+
+/** The oldest guarded checkpoint's sequence number (Infinity: none). */
+function guardFloor(guard: readonly { seq: number }[]): number {
+  return guard.length ? guard[0]!.seq : Infinity;
 }
 
 /** The sequence number of the oldest checkpoint a cut by time keeps (Infinity: none). */
@@ -101,8 +168,8 @@ function keptHashes(records: readonly Sequenced[], boundary: number, into: Set<s
 /**
  * The oldest checkpoint to keep so the store holds at most `maxBytes`: the cut moves from the
  * retention boundary towards newer checkpoints (the oldest sessions' blobs go first), never past the
- * newest checkpoint nor the newest rewind checkpoint (its snapshots are what undoes the last rewind),
- * and every blob a kept checkpoint or a scan state needs stays. Binary search: what a later cut keeps
+ * newest checkpoint nor `floor` (the oldest guarded rewind: the undo of the last rewind, content only a
+ * rewind kept), and every blob a kept checkpoint or a scan state needs stays. Binary search: what a later cut keeps
  * is a subset of what an earlier one keeps.
  */
 export function sizeBoundary(
@@ -112,10 +179,10 @@ export function sizeBoundary(
   blobSize: ReadonlyMap<string, number>,
   pinned: (boundary: number) => Set<string>,
   otherBytes: number,
+  floor: number,
 ): { boundary: number; fits: boolean } {
   const cps = records.filter((r): r is Sequenced<CheckpointRecord> => isCheckpoint(r));
-  const lastRewind = [...cps].reverse().find((c) => c.kind === 'rewind');
-  const limit = Math.min(cps.at(-1)?.seq ?? Infinity, lastRewind?.seq ?? Infinity);
+  const limit = Math.min(cps.at(-1)?.seq ?? Infinity, floor);
   const cands = cps.filter((c) => c.seq >= from && c.seq <= limit).map((c) => c.seq);
   if (cands.length === 0) return { boundary: from, fits: false };
   const bytes = (b: number) => {
@@ -227,15 +294,21 @@ export function gc(store: Store, keepDays: number, now = Date.now(), limits: GcL
     let scanStatesRemoved = 0;
     let keptRecords: LogRecord[];
     let sizeLimit: GcReport['sizeLimit'];
+    let kept: GcKept[] = [];
     try {
       const { records, problems } = store.read();
-      let boundary = daysBoundary(records, now - keepDays * 86400000);
+      const guard = guardedRewinds(records);
+      const byDays = daysBoundary(records, now - keepDays * 86400000);
+      let boundary = Math.min(byDays, guardFloor(guard));
+      kept = guard.filter((g) => g.seq < byDays).map(plain);
       if (limits.maxBytes !== undefined && boundary !== Infinity) {
         const sizes = blobSizes(store);
         let blobTotal = 0;
         for (const n of sizes.values()) blobTotal += n;
         const scan = scanStatesBySession(store.dir, records);
-        const r = sizeBoundary(records, boundary, limits.maxBytes, sizes, scan.pinned, storeBytes(store) - blobTotal);
+        const r = sizeBoundary(records, boundary, limits.maxBytes, sizes, scan.pinned, storeBytes(store) - blobTotal, guardFloor(guard));
+        const stop = guard.find((g) => g.seq === r.boundary);
+        if (!r.fits && stop && !kept.some((k) => k.checkpoint === stop.checkpoint)) kept.push(plain(stop));
         const dropped = records.filter((x) => isCheckpoint(x) && x.seq >= boundary && x.seq < r.boundary).length;
         sizeLimit = { maxBytes: limits.maxBytes, droppedCheckpoints: dropped, fits: r.fits };
         if (dropped > 0) scanStatesRemoved += scan.dropCut(r.boundary);
@@ -289,6 +362,7 @@ export function gc(store: Store, keepDays: number, now = Date.now(), limits: GcL
       tempFilesRemoved,
       scanStatesRemoved,
       bytesLeft: storeBytes(store),
+      kept,
     };
   } finally {
     releaseStore();

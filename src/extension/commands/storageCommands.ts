@@ -128,6 +128,10 @@ export class StorageCommands {
             const here = async () => gc(this.store, days, now, limits);
             const r = await (this.offHost ? this.offHost.gc(this.store.dir, days, now, limits, here) : here());
             this.model.reload();
+            for (const k of r.kept)
+              this.output.info(
+                `Clean-up kept checkpoint ${k.checkpoint} (${new Date(k.time).toISOString()}): ${k.reason === 'last-rewind' ? 'the undo of the last rewind' : `its undo brings back edits a rewind overwrote, recorded nowhere newer (${k.paths.join(', ')})`}.`,
+              );
             if (!silent) {
               void vscode.window.showInformationMessage(
                 vscode.l10n.t(
