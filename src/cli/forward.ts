@@ -16,19 +16,17 @@ import {
   newRequestId,
   pendingFileOf,
   putRequest,
-  putStdinMarker,
   readAnswer,
   RESIDENT_OP,
   type ResidentStatus,
   STARTING_FILE,
-  stdinMarkerOf,
   takeGo,
   WIRE_VERSION,
 } from './residentWire';
 import { readTailBytes } from '../core/storeFiles/fsx';
 import { appendJsonLines } from '../core/storeFiles/jsonLines';
 import { processAlive, residentHolder, sleepMs } from '../core/storeFiles/lock';
-import { HOOK_STDIN_DEADLINE_MS, readStdin, readStdinBlocking, type StdinResult, stdinShape } from './stdin';
+import { HOOK_STDIN_DEADLINE_MS, readStdin, type StdinResult } from './stdin';
 import { storeFromArgs } from './storeArg';
 
 /**
@@ -84,7 +82,7 @@ export async function forwardHook(args: string[], hookBundle: string): Promise<F
   // One of an older build, which takes no request files: record here, until it exits idle.
   if (resident.op !== RESIDENT_OP) return { kind: 'fallback', start: false, redelivered: false, dir };
   const id = newRequestId();
-  const input = await readPayload(dir, id);
+  const input = await readStdin(HOOK_STDIN_DEADLINE_MS);
   if (input.kind !== 'ok') return { kind: 'fallback', input, start: false, redelivered: false, dir };
   const payload = Buffer.from(input.text, 'utf8');
   const acceptBy = Date.now() + acceptMs(process.env);
@@ -132,22 +130,6 @@ export async function forwardHook(args: string[], hookBundle: string): Promise<F
       if (finished) return { kind: 'recorded', context: '' };
       return { kind: 'fallback', input, start: true, redelivered: true, dir };
     }
-  }
-}
-
-/**
- * The payload on stdin. A socket (every agent written in node hands its hook one) is read with blocking
- * reads, which cost nothing beyond the read, while the resident watches the read (residentWire.ts
- * `stdinMarkerOf`) and ends this process should it still wait at the deadline; without that watchdog, and
- * for anything else, stdin.ts reads it within the deadline by itself.
- */
-function readPayload(dir: string, id: string): Promise<StdinResult> {
-  const shape = stdinShape();
-  if (shape !== 'socket' || process.platform !== 'linux' || !putStdinMarker(dir, id)) return readStdin(HOOK_STDIN_DEADLINE_MS, shape);
-  try {
-    return Promise.resolve(readStdinBlocking());
-  } finally {
-    fs.rmSync(stdinMarkerOf(dir, id), { force: true });
   }
 }
 

@@ -28,7 +28,6 @@ import {
   type Request,
   requestFileOf,
   requestIdOf,
-  stdinMarkerIdOf,
   RESIDENT_OP,
   type ResidentStatus,
   STARTING_FILE,
@@ -36,7 +35,6 @@ import {
   WIRE_VERSION,
 } from './residentWire';
 import { MAX_PAYLOAD } from './stdin';
-import { StdinWatchdog } from './stdinWatchdog';
 import { storeFromArgs } from './storeArg';
 
 /** Minutes without a hook after which the resident exits (`AGENT_REWIND_RESIDENT_IDLE_S` in seconds overrides). */
@@ -63,8 +61,6 @@ interface Resident {
   bundle: BundleId;
   since: number;
   served: number;
-  /** Ends hooks whose stdin never closes (stdinWatchdog.ts). */
-  stdinWatch: StdinWatchdog;
   /** The file watcher over the store's roots, when there is one (watcherFor). */
   changes: ChangeSource | undefined;
   /** Payloads being recorded now: the process ends only once none is. */
@@ -98,7 +94,6 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
       since: Date.now(),
       served: 0,
       busy: 0,
-      stdinWatch: new StdinWatchdog(dir, (m) => logStoreError(dir, m)),
       changes: watcherFor(dir),
       ended: () => {},
       stop: () => {},
@@ -156,17 +151,14 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
 }
 
 /**
- * Watches the request folder (one folder, not recursive) and hands each request id to `serve`, and each
- * hook reading its stdin to the watchdog: those that arrive, and those already there (a hook that wrote
- * while this process started).
+ * Watches the request folder (one folder, not recursive) and hands each request id to `serve`: those
+ * that arrive, and those already there (a hook that wrote while this process started).
  */
 function watchRequests(r: Resident, serve: (id: string) => void): fs.FSWatcher {
   const folder = path.join(r.dir, PENDING_DIR);
   const seen = (name: string) => {
     const id = requestIdOf(name);
-    if (id) return serve(id);
-    const reading = stdinMarkerIdOf(name);
-    if (reading) r.stdinWatch.watch(reading);
+    if (id) serve(id);
   };
   const w = fs.watch(folder, (_event, name) => {
     if (name) seen(String(name));
@@ -182,7 +174,7 @@ function watchRequests(r: Resident, serve: (id: string) => void): fs.FSWatcher {
 /**
  * Files of the request folder older than a minute: a hook's own claim (its `acceptBy` long past, no resident
  * takes it now), a dead resident's claim whose hook got `D` or is gone too (it waits at most ~20 s), and the
- * requests, answers, start marks and stdin markers of hooks that ended without removing them.
+ * requests, answers and start marks of hooks that ended without removing them (and any other stale file).
  */
 function sweepPending(dir: string): void {
   const folder = path.join(dir, PENDING_DIR);

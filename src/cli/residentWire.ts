@@ -35,7 +35,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../core/storeFiles/fsx';
-import { procStat } from '../core/storeFiles/lock';
 
 export const WIRE_VERSION = 3;
 
@@ -112,29 +111,6 @@ export const requestIdOf = (name: string) => idOf(name, '.req');
 function idOf(name: string, suffix: string): string | undefined {
   const id = name.endsWith(suffix) ? name.slice(0, -suffix.length) : '';
   return ID.test(id) ? id : undefined;
-}
-
-/**
- * `<id>.stdin`: a hook is reading its stdin with blocking reads (a socket: stdin.ts) and asks the resident
- * to be its watchdog — `<pid> <start>`, the process and its start time (/proc), so that at the hook's
- * stdin deadline the resident ends that very process and no other that got its pid since.
- */
-export const stdinMarkerOf = (dir: string, id: string) => path.join(dir, PENDING_DIR, `${safe(id)}.stdin`);
-export const stdinMarkerIdOf = (name: string) => idOf(name, '.stdin');
-
-/** A process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat), or undefined (gone, not Linux). */
-export const processStartOf = (pid: number | 'self'): string | undefined => procStat(pid)?.[19];
-
-/** Asks the resident to watch this process's stdin read (above); false when it cannot be asked (then: no blocking read). */
-export function putStdinMarker(dir: string, id: string): boolean {
-  const start = processStartOf('self');
-  if (!start) return false;
-  try {
-    writeFileAtomic(stdinMarkerOf(dir, id), `${process.pid} ${start}`);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A request id: 16 hex digits, unique among live processes (the pid) and across a pid's reuse (random bits). */

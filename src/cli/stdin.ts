@@ -58,13 +58,33 @@ export function stdinShape(): StdinShape {
 }
 
 /**
+ * Makes stdin, a socket, non-blocking without a stream: libuv's pipe handle opened on fd 0 sets
+ * O_NONBLOCK on it (what node's stream would do, for its ~4 ms) and is never read or closed. Node gives
+ * stdin's flags back at exit, so the agent's end is as it was. False where that handle is not there.
+ */
+function socketNonBlocking(): boolean {
+  try {
+    const { Pipe, constants } = (process as unknown as { binding(name: string): PipeWrap }).binding('pipe_wrap');
+    return new Pipe(constants.SOCKET).open(0) === 0;
+  } catch {
+    return false;
+  }
+}
+
+interface PipeWrap {
+  Pipe: new (type: number) => { open(fd: number): number };
+  constants: { SOCKET: number };
+}
+
+/**
  * Stdin read without node's streams (which cost a hook ~4 ms of a ~60 ms start), where that can never
- * hang: a file (read to its end), or a pipe on Linux reopened non-blocking through /proc, read until its
- * writer closes it or the deadline. Undefined for anything else, which the stream reads — or, for a
- * socket a watchdog guards, readStdinBlocking.
+ * hang: a file (read to its end); a pipe on Linux reopened non-blocking through /proc, or a socket (what
+ * every agent written in node gives its hook) made non-blocking, read until its writer closes it or the
+ * deadline — so the hook always ends by itself, exit 0. Undefined for anything else, which the stream reads.
  */
 function readStdinWithoutStream(deadlineMs: number, shape: StdinShape): StdinResult | undefined {
   if (shape === 'file') return readToEnd(0, Infinity);
+  if (shape === 'socket' && process.platform !== 'win32' && socketNonBlocking()) return readToEnd(0, Date.now() + deadlineMs);
   if (shape !== 'pipe' || process.platform !== 'linux') return undefined;
   let fd: number;
   try {
@@ -77,15 +97,6 @@ function readStdinWithoutStream(deadlineMs: number, shape: StdinShape): StdinRes
   } finally {
     fs.closeSync(fd);
   }
-}
-
-/**
- * Stdin read to its end with blocking reads: no stream, and no deadline of its own — a socket cannot be
- * read without blocking except through a stream. Only for a caller that has set a watchdog that ends
- * this process at the deadline (forward.ts: the resident recorder watches it).
- */
-export function readStdinBlocking(): StdinResult {
-  return readToEnd(0, Infinity);
 }
 
 /** Reads stdin to its end within the deadline: without a stream where it can (above), else asynchronously (no busy wait). */

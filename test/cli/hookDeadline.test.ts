@@ -1,7 +1,7 @@
 // The hook's watchdog is real: a hook whose stdin is never closed (a stuck agent, a pipe nobody
 // ends) ends, silent, within the 20 s the product promises — the real `node dist/cli.js hook claude`:
-// by itself (exit 0) when it reads through a stream or a pipe reopened non-blocking; ended by the
-// store's resident recorder when it reads a socket with blocking reads (src/cli/stdinWatchdog.ts).
+// by itself (exit 0), whatever its stdin is (a socket, as node gives; a FIFO) and whether the store's
+// resident recorder runs or not: an agent shows a hook ended by a signal as a failed hook.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -71,7 +71,7 @@ describe('a hook whose stdin never closes', () => {
     }
   });
 
-  it('a socket read with blocking reads beside a resident: the resident ends that hook at the deadline and says so', async () => {
+  it('a socket beside a running resident: the hook still exits 0 by itself within its deadline, never by a signal', async () => {
     const dir = tempDir();
     const store = path.join(dir, 'store');
     const ws = path.join(dir, 'ws');
@@ -82,17 +82,12 @@ describe('a hook whose stdin never closes', () => {
     });
     assert.equal(start.status, 0);
     await startResident(store);
+    const began = Date.now();
     const r = await stuckHook(store, RESIDENT_ON, 'pipe');
-    assert.deepEqual(r.end, { code: null, signal: 'SIGTERM' }, 'ended by the resident, not left waiting');
+    assert.deepEqual(r.end, { code: 0, signal: null }, 'the hook must exit on its own');
+    assert.ok(Date.now() - began < PROMISED_MS + 10000, `ended after ${Date.now() - began} ms`);
     assert.equal(r.out, '');
-    assert.match(
-      r.errors(),
-      /stdin was not closed within \d+ s; nothing recorded for this call \(the resident recorder ended hook process \d+\)/,
-    );
-    assert.deepEqual(
-      fs.readdirSync(path.join(store, 'resident-pending')).filter((n) => n.endsWith('.stdin')),
-      [],
-      'its marker is gone',
-    );
+    assert.match(r.errors(), /stdin was not closed within/);
+    assert.doesNotMatch(r.errors(), /ended hook process/);
   });
 });

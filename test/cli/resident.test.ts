@@ -249,7 +249,7 @@ describe('the resident process', () => {
     );
     assert.ok(!files.some((f) => /hook\.js|commands\.js/.test(f)), `the forwarding hook loads no recording code: ${files.join(', ')}`);
     // Nor node's stream machinery (a socket or a stream costs a hook more than all its own work: residentWire.ts):
-    // its stdin, a socket here as node gives, is read with blocking reads the resident watches.
+    // its stdin, a socket here as node gives, is made non-blocking through libuv's pipe handle and read by polling.
     const modules = fs.readFileSync(opened + '.modules', 'utf8').split('\n');
     assert.ok(modules.includes('NativeModule fs'), 'the list of loaded modules is real');
     const streamy = modules.filter((m) => /^NativeModule (net|stream|internal\/streams\/readable)$/.test(m));
