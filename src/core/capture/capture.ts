@@ -233,8 +233,11 @@ function beforeShellStep(store: Store, e: ShellCall, cwd: string | undefined, ct
   );
 }
 
-/** After a shell command (or its failure): the `before`/`after` snapshots of what it changed. */
-export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContext): LogRecord[] {
+/**
+ * After a shell command (or its failure): the `before`/`after` snapshots of what it changed. `midCall`: a
+ * rewind is about to write while the call runs — what it changed so far is recorded, and it stays pending.
+ */
+export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContext, midCall = false): LogRecord[] {
   const file = stateFile(store.dir, e.session);
   return logged(store, `after ${e.tool}`, [], () =>
     ctx.hold.locked(() => {
@@ -242,6 +245,8 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
       if (!state || state.off) return [];
       const opts = optsOf(store, state.root, false);
       const since = state.pending?.call === (e.callId ?? '') ? state.pending.time : undefined;
+      const lastScan = state.scanned;
+      const stillPending = midCall ? (state.pending ?? null) : null;
       const changed = watchedChanges(ctx.source, file, state);
       const token = ctx.source?.token(state.root);
       const r = rescan(state, {
@@ -251,7 +256,7 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
       });
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles, ctx.hold);
       const meta = { session: e.session, tool: e.tool, ...(e.callId ? { call: e.callId } : {}), time: Date.now() };
-      const lines = snapshotsOf(store, state, r.changes, r.prevDirs, meta);
+      const lines = apartFromRewinds(store, snapshotsOf(store, state, r.changes, r.prevDirs, meta), lastScan);
       // The state now holds the content hashes of the `after` snapshots, all stored durably; it is saved,
       // and the call is no longer pending, only once those lines are in the log (./hold.ts).
       ctx.hold.save(() => {
@@ -259,7 +264,7 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
           keepState(file, state, saveState(file, state));
           keepToken(file, state, token);
         }
-        savePending(file, null);
+        savePending(file, stillPending);
       }, lines.length > 0);
       return lines;
     }),
@@ -282,6 +287,67 @@ export function captureOrphanShell(store: Store, session: string, ctx: CaptureCo
     const lines = captureAfterShell(store, { session, tool: pending.tool, callId: pending.call }, ctx);
     return pending.call ? notLoggedYet(store, pending.call, lines) : lines;
   });
+}
+
+/**
+ * A rewind is about to write: every shell call still pending (its command may be running now) has what it
+ * changed so far recorded as its own, before the rewind's `pre-rewind` snapshots — so the state at the
+ * rewind's checkpoint (its undo) holds it — and stays pending. The holds keep those sessions' scans out
+ * until the rewind has recorded what it wrote (`settle` then): its writes are the rewind's, never a call's.
+ */
+export function captureBeforeRewind(store: Store): { lines: LogRecord[]; settle(appended: boolean): void } {
+  const holds: CaptureHold[] = [];
+  const lines: LogRecord[] = [];
+  for (const file of stateFiles(store.dir)) {
+    const seen = file.endsWith('.scan') ? readPending(file) : null;
+    if (!seen) continue;
+    const hold = new CaptureHold(file);
+    holds.push(hold);
+    const got = logged(store, 'before a rewind', [], () =>
+      hold.locked(() => {
+        const pending = readPending(file);
+        if (!pending || pending.call !== seen.call) return [];
+        const call = { session: pending.session, tool: pending.tool, callId: pending.call };
+        return captureAfterShell(store, call, { hold }, true);
+      }),
+    );
+    lines.push(...(seen.call ? notLoggedYet(store, seen.call, got) : got));
+  }
+  const settle = (appended: boolean) => {
+    for (const h of holds) h.settle(appended, (err) => store.logError(`shell capture (saving the scan state): ${(err as Error).message}`));
+  };
+  return { lines, settle };
+}
+
+/** What rewinds wrote since `since` (their `rewind` snapshots, by path; the last one wins). */
+function rewindWrites(store: Store, since: number): Map<string, SnapRecord> {
+  const out = new Map<string, SnapRecord>();
+  for (const r of recentRecords(store.logFile, LOGGED_SEARCH_BYTES, '"phase":"rewind"'))
+    if (r.t === 'snap' && r.phase === 'rewind' && r.time >= since) out.set(r.path, r);
+  return out;
+}
+
+/**
+ * A shell call's `before`/`after` pairs (./snapshots.ts) less what a rewind wrote since the last scan
+ * (`since`): a path that holds what the rewind wrote is the rewind's change, not the call's; one the call
+ * changed again after it starts from what the rewind wrote.
+ */
+function apartFromRewinds(store: Store, lines: SnapRecord[], since: number): SnapRecord[] {
+  const written = lines.length ? rewindWrites(store, since) : null;
+  if (!written?.size) return lines;
+  const out: SnapRecord[] = [];
+  for (let i = 0; i + 1 < lines.length; i += 2) {
+    const before = lines[i]!;
+    const after = lines[i + 1]!;
+    const w = written.get(before.path);
+    if (!w) out.push(before, after);
+    else if (w.hash !== after.hash || !!w.link !== !!after.link || (w.mode ?? after.mode) !== after.mode) {
+      const { dirs: _d, skipped: _s, size: _z, mtime: _m, mode: _o, link: _l, ...meta } = before;
+      const stat = { size: w.size, mtime: w.mtime, ...(w.mode !== undefined ? { mode: w.mode } : {}), ...(w.link ? { link: true } : {}) };
+      out.push({ ...meta, hash: w.hash, ...stat }, after);
+    }
+  }
+  return out;
 }
 
 /** An event's hold on its session's shell capture (./hold.ts): one per event, settled once its lines are appended. */

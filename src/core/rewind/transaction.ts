@@ -15,6 +15,7 @@ import { makePlan, type Plan, type PlanOptions } from './plan';
 import { recoverLocked, removeJournal, writeJournal } from './journal';
 import { hashOnDisk, preflight, tmpNameFor, type Write } from './writes';
 import { rewindCheckpointLabel, rewindLabelBeforeCall, rewindLookups } from '../timeline/rewindLabels';
+import { captureBeforeRewind } from '../capture/capture';
 
 export interface RewindOptions extends PlanOptions {
   force?: boolean;
@@ -61,6 +62,9 @@ export type BeginOutcome =
 export function beginRewind(store: Store, targetId: string, opts: RewindOptions = {}): BeginOutcome {
   const release = acquireStoreLock(store.dir, 'rewind');
   fault('lock.acquired');
+  let during: ReturnType<typeof captureBeforeRewind> | undefined;
+  let appended = false;
+  const settleCalls = () => during?.settle(appended);
   try {
     recoverLocked(store);
     const plan = makePlan(store, targetId, { ...opts, noStats: true });
@@ -100,6 +104,8 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       return { status: 'blocked-io', plan, problems };
     }
     fault('rewind.planned');
+    // 0. what shell calls still running changed so far is theirs (and the undo's); what this rewind writes is not
+    during = captureBeforeRewind(store);
     // 1. what we are about to overwrite, 2. the checkpoint that makes this rewind undoable
     const now = Date.now();
     const pre: LogRecord[] = [];
@@ -126,7 +132,8 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       ...(opts.paths?.length || opts.sessions?.length ? { partial: true } : {}),
       time: now,
     });
-    store.append([...pre, checkpoint]);
+    store.append([...during.lines, ...pre, checkpoint]);
+    appended = true;
     fault('rewind.checkpoint');
     // 3. the journal, so a crash from here on is finished by the next command
     writeJournal(store, { checkpoint: id, target: plan.target.id, started: now, pid: process.pid, writes });
@@ -147,6 +154,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
           removeJournal(store);
           return results;
         } finally {
+          settleCalls();
           release();
         }
       },
@@ -154,11 +162,13 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
         if (done) return;
         done = true;
         removeJournal(store);
+        settleCalls();
         release();
       },
     };
     return { status: 'ready', txn };
   } catch (e) {
+    settleCalls();
     release();
     throw e;
   }
