@@ -97,8 +97,11 @@ export class BlobStore {
     return hash;
   }
 
-  /** Verifies a blob written with `sync: false` and fsyncs it; false when it is missing or damaged. */
-  makeDurable(hash: string): boolean {
+  /**
+   * Verifies a blob written with `sync: false` and fsyncs it; false when it is missing or damaged.
+   * `sync: false`: verifies only (the caller makes a whole batch durable at once: fsx.ts `syncFileSystem`).
+   */
+  makeDurable(hash: string, sync = true): boolean {
     let fd: number;
     try {
       fd = fs.openSync(this.pathOf(hash), 'r');
@@ -107,7 +110,7 @@ export class BlobStore {
     }
     try {
       if (sha256(fs.readFileSync(fd)) !== hash) return false;
-      fs.fsyncSync(fd);
+      if (sync) fs.fsyncSync(fd);
       return true;
     } catch {
       return false;
