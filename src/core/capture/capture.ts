@@ -289,18 +289,23 @@ export function captureOrphanShell(store: Store, session: string, ctx: CaptureCo
   });
 }
 
+/** How long a shell call may still be running: agents end their shell commands well before (minutes). */
+const RUNNING_CALL_MS = 3600000;
+
 /**
  * A rewind is about to write: every shell call still pending (its command may be running now) has what it
  * changed so far recorded as its own, before the rewind's `pre-rewind` snapshots — so the state at the
  * rewind's checkpoint (its undo) holds it — and stays pending. The holds keep those sessions' scans out
  * until the rewind has recorded what it wrote (`settle` then): its writes are the rewind's, never a call's.
  */
-export function captureBeforeRewind(store: Store): { lines: LogRecord[]; settle(appended: boolean): void } {
+export function captureBeforeRewind(store: Store, now = Date.now()): { lines: LogRecord[]; settle(appended: boolean): void } {
   const holds: CaptureHold[] = [];
   const lines: LogRecord[] = [];
   for (const file of stateFiles(store.dir)) {
     const seen = file.endsWith('.scan') ? readPending(file) : null;
-    if (!seen) continue;
+    // A call pending for longer than any command runs was cut off (its hook killed, its session gone): what
+    // changed since is most likely the user's, left to that session's next boundary as before.
+    if (!seen || now - seen.time > RUNNING_CALL_MS) continue;
     const hold = new CaptureHold(file);
     holds.push(hold);
     const got = logged(store, 'before a rewind', [], () =>
