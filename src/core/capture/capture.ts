@@ -219,7 +219,8 @@ function beforeShellStep(store: Store, e: ShellCall, cwd: string | undefined, ct
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles, ctx.hold);
       // An unchanged state is not saved (its `scanned` stays the saved one's): it keeps its token.
       // (Nothing here is logged: what changed before the command is folded in, not recorded.)
-      const call = { call: e.callId ?? '', tool: e.tool, time: Date.now(), session: e.session };
+      const log = fs.statSync(store.logFile, { throwIfNoEntry: false })?.size ?? 0;
+      const call = { call: e.callId ?? '', tool: e.tool, time: Date.now(), session: e.session, log };
       ctx.hold.save(() => {
         if (r.dirty || copied) {
           keepState(file, state, saveState(file, state));
@@ -244,7 +245,8 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
       const state = takeState(file);
       if (!state || state.off) return [];
       const opts = optsOf(store, state.root, false);
-      const since = state.pending?.call === (e.callId ?? '') ? state.pending.time : undefined;
+      const mine = state.pending?.call === (e.callId ?? '') ? state.pending : undefined;
+      const since = mine?.time;
       const lastScan = state.scanned;
       const stillPending = midCall ? (state.pending ?? null) : null;
       const changed = watchedChanges(ctx.source, file, state);
@@ -256,7 +258,7 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
       });
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles, ctx.hold);
       const meta = { session: e.session, tool: e.tool, ...(e.callId ? { call: e.callId } : {}), time: Date.now() };
-      const lines = apartFromRewinds(store, snapshotsOf(store, state, r.changes, r.prevDirs, meta), lastScan);
+      const lines = apartFromRewinds(store, snapshotsOf(store, state, r.changes, r.prevDirs, meta), lastScan, mine?.log);
       // The state now holds the content hashes of the `after` snapshots, all stored durably; it is saved,
       // and the call is no longer pending, only once those lines are in the log (./hold.ts).
       ctx.hold.save(() => {
@@ -324,21 +326,28 @@ export function captureBeforeRewind(store: Store, now = Date.now()): { lines: Lo
   return { lines, settle };
 }
 
-/** What rewinds wrote since `since` (their `rewind` snapshots, by path; the last one wins). */
-function rewindWrites(store: Store, since: number): Map<string, SnapRecord> {
+/**
+ * What rewinds wrote since `since` (their `rewind` snapshots, by path; the last one wins), looked for in what
+ * was appended to the log since byte `from` (the call's start; unknown: the last LOGGED_SEARCH_BYTES).
+ */
+function rewindWrites(store: Store, since: number, from: number | undefined): Map<string, SnapRecord> {
   const out = new Map<string, SnapRecord>();
-  for (const r of recentRecords(store.logFile, LOGGED_SEARCH_BYTES, '"phase":"rewind"'))
+  const size = fs.statSync(store.logFile, { throwIfNoEntry: false })?.size ?? 0;
+  // One byte more: the newline before `from`, so that the line starting there is read whole.
+  const bytes = from === undefined ? LOGGED_SEARCH_BYTES : Math.min(LOGGED_SEARCH_BYTES, size - from + 1);
+  if (bytes <= 1) return out;
+  for (const r of recentRecords(store.logFile, bytes, '"phase":"rewind"'))
     if (r.t === 'snap' && r.phase === 'rewind' && r.time >= since) out.set(r.path, r);
   return out;
 }
 
 /**
  * A shell call's `before`/`after` pairs (./snapshots.ts) less what a rewind wrote since the last scan
- * (`since`): a path that holds what the rewind wrote is the rewind's change, not the call's; one the call
+ * (`since`; appended after byte `from`): a path that holds what the rewind wrote is the rewind's change, not the call's; one the call
  * changed again after it starts from what the rewind wrote.
  */
-function apartFromRewinds(store: Store, lines: SnapRecord[], since: number): SnapRecord[] {
-  const written = lines.length ? rewindWrites(store, since) : null;
+function apartFromRewinds(store: Store, lines: SnapRecord[], since: number, from: number | undefined): SnapRecord[] {
+  const written = lines.length ? rewindWrites(store, since, from) : null;
   if (!written?.size) return lines;
   const out: SnapRecord[] = [];
   for (let i = 0; i + 1 < lines.length; i += 2) {

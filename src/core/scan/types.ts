@@ -74,7 +74,14 @@ export interface ScanState {
   /** Capture is off for this session: why, and what to do about it. */
   off?: { reason: 'too-many-files'; files: number; limit: number; message: string };
   /** A shell call between its PreToolUse scan and its PostToolUse scan. */
-  pending?: { call: string; tool: string; time: number; session: string };
+  pending?: {
+    call: string;
+    tool: string;
+    time: number;
+    session: string;
+    /** The log's size when the call started: what was appended since (a rewind's writes) is read from here. */
+    log?: number;
+  };
   /** Folder mtimes change when entries are added or removed: scans list only folders that changed. */
   dirTimes: boolean;
   /** Stat key of the git index our entries' git ids were checked against (see `gitAssist`). */
