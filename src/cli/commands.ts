@@ -34,6 +34,7 @@ import { EXIT, UsageError, fail, out } from './output';
 import { storeFromArgs } from './storeArg';
 import { oneLine, rewindCountWords } from '../shared/text';
 import { NotAStoreError } from '../core/storeFiles/workspaceStore';
+import { StoreNotTrustedError } from '../core/storeFiles/trust';
 
 const HELP = `agent-rewind — record what coding agents do, rewind files and conversations
 
@@ -566,6 +567,7 @@ export async function runCommand(command: string | undefined, args: string[]): P
     if (
       e instanceof StoreMissingError ||
       e instanceof NotAStoreError ||
+      e instanceof StoreNotTrustedError ||
       e instanceof StoreFormatError ||
       e instanceof StoreDamagedError ||
       e instanceof CheckpointNotFoundError ||

@@ -18,6 +18,8 @@ import { fault } from '../core/faults';
 import { announceWriter } from '../core/storeFiles/lock';
 import { logStoreError, Store } from '../core/store';
 import { NotAStoreError } from '../core/storeFiles/workspaceStore';
+import { StoreNotTrustedError } from '../core/storeFiles/trust';
+import { logToUser } from './userLog';
 import { storeFromArgs } from './storeArg';
 import { HOOK_STDIN_DEADLINE_MS, MAX_PAYLOAD, readStdin, type StdinResult } from './stdin';
 import type { LogRecord } from '../core/storeFiles/records';
@@ -100,7 +102,8 @@ function logOpening(dir: string, message: string): void {
   try {
     Store.open(dir, { create: true }).logError(message);
   } catch (e) {
-    if (!(e instanceof NotAStoreError)) logStoreError(dir, message);
+    if (e instanceof StoreNotTrustedError) logToUser(`hook: nothing recorded in ${dir}: ${e.message} (and: ${message})`);
+    else if (!(e instanceof NotAStoreError)) logStoreError(dir, message);
   }
 }
 
@@ -139,6 +142,12 @@ export function recordPayload(
       // errors.log, and stderr stays quiet as always — the trace is the refusal itself, which the CLI
       // (exit 1) and VS Code (store unusable) state each time anyone looks at this store.
       if (e instanceof NotAStoreError) return '';
+      // A store another user owns or may write: nothing is read from it nor written to it, its errors.log
+      // included (theirs to read); the user's own log says why nothing was recorded (userLog.ts).
+      if (e instanceof StoreNotTrustedError) {
+        logToUser(`hook ${named ?? ''}: nothing recorded in ${dir}: ${e.message}`);
+        return '';
+      }
       // A store that cannot be opened (a damaged store.json): the agent goes on; the trace names the file.
       logStoreError(dir, `hook ${named ?? ''}: ${(e as Error).message}`);
       return '';

@@ -14,6 +14,7 @@ import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRea
 import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
 import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFiles/storeFormat';
 import { checkStoreFolder } from './storeFiles/workspaceStore';
+import { checkStoreTrusted } from './storeFiles/trust';
 
 export class StoreMissingError extends Error {
   constructor(readonly dir: string) {
@@ -70,12 +71,14 @@ export class Store {
   }
 
   /**
-   * Opens a store; with `create`, makes it (owner-only) when missing. Refuses unknown formats, and a
-   * folder that holds other things (NotAStoreError): a store never moves into someone else's folder —
-   * for the CLI's `--store`, the hook and VS Code alike.
+   * Opens a store; with `create`, makes it (owner-only) when missing. Refuses unknown formats, a folder
+   * that holds other things (NotAStoreError): a store never moves into someone else's folder — and a
+   * folder another user owns or may write (StoreNotTrustedError, core/storeFiles/trust.ts) — for the
+   * CLI's `--store`, the hook and VS Code alike.
    */
   static open(dir: string, opts: { create?: boolean; notYet?: boolean } = {}): Store {
     const abs = path.resolve(dir);
+    checkStoreTrusted(abs); // before anything is read from it: another user's folder, or one others may write, is refused
     const s = new Store(abs);
     const metaFile = path.join(abs, 'store.json');
     if (!fs.existsSync(metaFile)) {
@@ -86,6 +89,7 @@ export class Store {
         if (!s.exists() && !opts.notYet) throw new StoreMissingError(abs);
       } else {
         fs.mkdirSync(abs, { recursive: true, mode: 0o700 });
+        checkStoreTrusted(abs); // made just now, or an empty folder that was there: whose is it?
         s.writeMeta({ format: STORE_FORMAT, created: Date.now(), roots: [], createdBy: 'agent-rewind' }, true);
       }
     }
