@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { writeAll } from '../core/storeFiles/fsx';
 
 const MAX_BYTES = 1 << 20;
 
@@ -31,10 +32,13 @@ export function logToUser(message: string, env: NodeJS.ProcessEnv = process.env)
     }
     if (size >= MAX_BYTES) return;
     const line = JSON.stringify({ time: new Date().toISOString(), message });
-    fs.appendFileSync(file, line + '\n', {
-      mode: 0o600,
-      flag: fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW,
-    });
+    const { O_APPEND, O_CREAT, O_WRONLY, O_NOFOLLOW } = fs.constants;
+    const fd = fs.openSync(file, O_APPEND | O_CREAT | O_WRONLY | O_NOFOLLOW, 0o600);
+    try {
+      writeAll(fd, line + '\n');
+    } finally {
+      fs.closeSync(fd);
+    }
   } catch {
     /* the agent is never blocked */
   }

@@ -9,7 +9,8 @@ import { readConfig, type StoreConfig } from './storeFiles/config';
 import { readDisk } from './workspace/disk';
 import { appendRecords, type LogContents, readLog } from './storeFiles/fileLog';
 import { type LatestTable, latestSnaps } from './timeline/latestSnaps';
-import { checkAbsolutePath, isInside } from './paths';
+import { checkAbsolutePath, isInside, pathKey } from './paths';
+import { readWorkspaceFolders, tooBroadRoot } from './workspace/roots';
 import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
 import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
 import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFiles/storeFormat';
@@ -144,12 +145,39 @@ export class Store {
   }
 
   /**
-   * Workspace folders this store may write: store.json's roots, which only a session's workspace root
-   * (core/workspace/roots.ts), `--root` or VS Code's folders add. A checkpoint's working folder is not one by
-   * itself: a session outside the workspace must not make its folder writable.
+   * The workspace folders store.json names, less any too broad to be one (`/`, home, the temp folder): where
+   * shell capture and the watcher look. A rewind writes only inside `roots()`.
+   */
+  knownRoots(): string[] {
+    return this.meta().roots.filter((r) => path.isAbsolute(r) && !tooBroadRoot(r));
+  }
+
+  /**
+   * Workspace folders this store may write: store.json's roots (`knownRoots`) that a recording vouches for —
+   * a session's working folder (a checkpoint's `cwd`) that is the root or lies in it when the root is a git
+   * top-level, a `--root` a hook recorded (a checkpoint's `roots`), or a folder VS Code has open. An entry
+   * nothing recorded (a root `/` written into store.json) makes nothing writable. A checkpoint's working
+   * folder is not a root by itself: a session outside the workspace must not make its folder writable.
    */
   roots(): string[] {
-    return [...this.meta().roots];
+    const known = this.knownRoots();
+    if (known.length === 0) return known;
+    const vouched = new Set((readWorkspaceFolders(this.dir) ?? []).map((f) => pathKey(f)));
+    const cwds: string[] = [];
+    let recorded = false;
+    for (const r of this.timeline().records) {
+      if (r.t !== 'checkpoint' || (!r.cwd && !r.roots)) continue;
+      recorded = true;
+      if (r.cwd) cwds.push(r.cwd);
+      for (const x of r.roots ?? []) vouched.add(pathKey(x));
+    }
+    // A log that names no folder at all (written before checkpoints carried one): its roots stand as they are.
+    if (!recorded) return known;
+    return known.filter(
+      (root) =>
+        vouched.has(pathKey(root)) ||
+        cwds.some((c) => pathKey(c) === pathKey(root) || (isInside(c, root) && fs.existsSync(path.join(root, '.git')))),
+    );
   }
 
   /**
