@@ -13,6 +13,8 @@ import type { ChangeSource } from '../recording/changeSource';
 import { firstDelivery, sweepDedupe } from '../recording/dedupe';
 import { clearPairs, pairCall } from '../recording/pairCalls';
 import { record } from '../recording/recorder';
+import { canonicalEvent } from '../recording/canonical';
+import { realDir } from '../core/workspace/realPath';
 import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../core/conversation/regroundHook';
 import { fault } from '../core/faults';
 import { announceWriter } from '../core/storeFiles/lock';
@@ -92,7 +94,7 @@ function rootsFromArgs(args: readonly string[]): string[] {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const v = a === '--root' ? args[i + 1] : a.startsWith('--root=') ? a.slice('--root='.length) : undefined;
-    if (v) roots.push(path.resolve(v));
+    if (v) roots.push(realDir(path.resolve(v)));
   }
   return roots;
 }
@@ -173,6 +175,7 @@ export function recordPayload(
       return '';
     }
     if (r.kind === 'ignore') return '';
+    canonicalEvent(r.event); // a workspace reached through a symlink is the folder it leads to
     const boundary =
       r.event.type === 'session_start' || r.event.type === 'prompt' || r.event.type === 'session_end' || r.event.type === 'stop';
     if (boundary) sweepDedupe(store);

@@ -11,6 +11,7 @@ import { appendRecords, type LogContents, readLog } from './storeFiles/fileLog';
 import { type LatestTable, latestSnaps } from './timeline/latestSnaps';
 import { checkAbsolutePath, isInside, pathKey } from './paths';
 import { readWorkspaceFolders, tooBroadRoot } from './workspace/roots';
+import { realExistingDir } from './workspace/realPath';
 import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
 import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
 import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFiles/storeFormat';
@@ -20,22 +21,6 @@ import { checkStoreTrusted } from './storeFiles/trust';
 export class StoreMissingError extends Error {
   constructor(readonly dir: string) {
     super(`No Agent Rewind store at ${dir}. Check --store / AGENT_REWIND_STORE, or record a session first.`);
-  }
-}
-
-/** The real path of `dir`, or of its nearest existing ancestor (a path still to be created resolves there). */
-function realExistingDir(dir: string): string | null {
-  for (let d = dir, rest = ''; ;) {
-    try {
-      return path.join(fs.realpathSync(d), rest);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
-      const up = path.dirname(d);
-      if (up === d) return null;
-      rest = path.join(path.basename(d), rest);
-      d = up;
-    }
   }
 }
 
