@@ -35,6 +35,7 @@ import { storeFromArgs } from './storeArg';
 import { oneLine, rewindCountWords } from '../shared/text';
 import { NotAStoreError } from '../core/storeFiles/workspaceStore';
 import { StoreNotTrustedError } from '../core/storeFiles/trust';
+import { NotRegularFileError } from '../core/storeFiles/fsx';
 
 const HELP = `agent-rewind — record what coding agents do, rewind files and conversations
 
@@ -568,6 +569,7 @@ export async function runCommand(command: string | undefined, args: string[]): P
       e instanceof StoreMissingError ||
       e instanceof NotAStoreError ||
       e instanceof StoreNotTrustedError ||
+      e instanceof NotRegularFileError ||
       e instanceof StoreFormatError ||
       e instanceof StoreDamagedError ||
       e instanceof CheckpointNotFoundError ||
