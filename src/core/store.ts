@@ -12,7 +12,7 @@ import { type LatestTable, latestSnaps } from './timeline/latestSnaps';
 import { checkAbsolutePath, isInside, pathKey } from './paths';
 import { readWorkspaceFolders, tooBroadRoot } from './workspace/roots';
 import { realExistingDir } from './workspace/realPath';
-import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
+import { type CheckpointList, readCheckpointList, readCheckpointRecords, readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
 import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
 import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFiles/storeFormat';
 import { checkStoreFolder } from './storeFiles/workspaceStore';
@@ -150,8 +150,8 @@ export class Store {
     const vouched = new Set((readWorkspaceFolders(this.dir) ?? []).map((f) => pathKey(f)));
     const cwds: string[] = [];
     let recorded = false;
-    for (const r of this.timeline().records) {
-      if (r.t !== 'checkpoint' || (!r.cwd && !r.roots)) continue;
+    for (const r of readCheckpointRecords(this.dir, this.logFile)) {
+      if (!r.cwd && !r.roots) continue;
       recorded = true;
       if (r.cwd) cwds.push(r.cwd);
       for (const x of r.roots ?? []) vouched.add(pathKey(x));

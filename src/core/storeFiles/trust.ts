@@ -62,7 +62,7 @@ export function checkStoreTrusted(dir: string): void {
   if (me === null) return;
   let real: string;
   try {
-    real = fs.realpathSync(dir);
+    real = fs.realpathSync.native(dir);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw e;
@@ -70,12 +70,8 @@ export function checkStoreTrusted(dir: string): void {
   checkOne(dir, real === path.resolve(dir) ? dir : real, fs.statSync(real), me);
   for (const name of STORE_ENTRY_NAMES) {
     const p = path.join(real, name);
-    let st: fs.Stats;
-    try {
-      st = fs.lstatSync(p);
-    } catch {
-      continue; // missing (or unreadable: the read that needs it says so)
-    }
+    const st = fs.lstatSync(p, { throwIfNoEntry: false }); // missing: nothing to check (no exception: this is every hook's path)
+    if (!st) continue;
     if (st.isSymbolicLink()) throw new StoreNotTrustedError(dir, path.join(dir, name), 'link');
     checkOne(dir, path.join(dir, name), st, me);
   }
