@@ -136,6 +136,22 @@ describe('a store folder others could write', () => {
     assert.match(r.stderr, /files\.jsonl is a symbolic link inside the store/);
   });
 
+  it('with the resident recorder on, the hook neither reads the lock file of such a store nor starts a resident there', () => {
+    const store = path.join(tempDir(), 'shared');
+    fs.mkdirSync(store);
+    fs.chmodSync(store, 0o777);
+    const before = JSON.stringify(snapshotTree(store));
+    const state = tempDir();
+    const r = cli(['hook', 'claude'], {
+      store,
+      env: { XDG_STATE_HOME: state, AGENT_REWIND_RESIDENT: '1' },
+      input: JSON.stringify({ session_id: 's1', transcript_path: '', cwd: tempDir(), hook_event_name: 'SessionStart', source: 'startup' }),
+    });
+    assert.deepEqual([r.status, r.stdout, r.stderr], [0, '', '']);
+    assert.equal(JSON.stringify(snapshotTree(store)), before, 'no resident.starting, no request, no lock');
+    assert.match(fs.readFileSync(path.join(state, 'agent-rewind', 'errors.log'), 'utf8'), /can be written by other users/);
+  });
+
   it('a store the hook makes is owner-only (0700), and so are its folders', () => {
     const { store } = recordedStore();
     assert.equal(fs.statSync(store).mode & 0o777, 0o700);
