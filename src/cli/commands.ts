@@ -34,6 +34,8 @@ import { EXIT, UsageError, fail, out } from './output';
 import { storeFromArgs } from './storeArg';
 import { oneLine, rewindCountWords } from '../shared/text';
 import { NotAStoreError } from '../core/storeFiles/workspaceStore';
+import { StoreNotTrustedError } from '../core/storeFiles/trust';
+import { NotRegularFileError } from '../core/storeFiles/fsx';
 
 const HELP = `agent-rewind — record what coding agents do, rewind files and conversations
 
@@ -572,6 +574,8 @@ export async function runCommand(command: string | undefined, args: string[]): P
     if (
       e instanceof StoreMissingError ||
       e instanceof NotAStoreError ||
+      e instanceof StoreNotTrustedError ||
+      e instanceof NotRegularFileError ||
       e instanceof StoreFormatError ||
       e instanceof StoreDamagedError ||
       e instanceof CheckpointNotFoundError ||

@@ -24,6 +24,7 @@ import {
   WIRE_VERSION,
 } from './residentWire';
 import { readTailBytes } from '../core/storeFiles/fsx';
+import { storeTrusted } from '../core/storeFiles/trust';
 import { appendJsonLines } from '../core/storeFiles/jsonLines';
 import { processAlive, residentHolder, sleepMs } from '../core/storeFiles/lock';
 import { HOOK_STDIN_DEADLINE_MS, readStdin, type StdinResult } from './stdin';
@@ -76,6 +77,9 @@ type Outcome =
 export async function forwardHook(args: string[], hookBundle: string): Promise<ForwardResult> {
   const dir = storeFromArgs(args.slice(1));
   if (!dir || residentOff(process.env)) return { kind: 'fallback', start: false, redelivered: false };
+  // Nothing is read from a store another user owns or may write (its lock file could name their process):
+  // the hook refuses it and says why (hook.ts), and no resident starts for it.
+  if (!storeTrusted(dir)) return { kind: 'fallback', start: false, redelivered: false };
   const resident = residentHolder(dir);
   // None runs for this store (or no store yet): this hook records and starts one.
   if (!resident) return { kind: 'fallback', start: true, redelivered: false, dir };

@@ -13,11 +13,15 @@ import type { ChangeSource } from '../recording/changeSource';
 import { firstDelivery, sweepDedupe } from '../recording/dedupe';
 import { clearPairs, pairCall } from '../recording/pairCalls';
 import { record } from '../recording/recorder';
+import { canonicalEvent } from '../recording/canonical';
+import { realDir } from '../core/workspace/realPath';
 import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../core/conversation/regroundHook';
 import { fault } from '../core/faults';
 import { announceWriter } from '../core/storeFiles/lock';
 import { logStoreError, Store } from '../core/store';
 import { NotAStoreError } from '../core/storeFiles/workspaceStore';
+import { StoreNotTrustedError } from '../core/storeFiles/trust';
+import { logToUser } from './userLog';
 import { storeFromArgs } from './storeArg';
 import { HOOK_STDIN_DEADLINE_MS, MAX_PAYLOAD, readStdin, type StdinResult } from './stdin';
 import type { LogRecord } from '../core/storeFiles/records';
@@ -90,7 +94,7 @@ function rootsFromArgs(args: readonly string[]): string[] {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const v = a === '--root' ? args[i + 1] : a.startsWith('--root=') ? a.slice('--root='.length) : undefined;
-    if (v) roots.push(path.resolve(v));
+    if (v) roots.push(realDir(path.resolve(v)));
   }
   return roots;
 }
@@ -100,7 +104,8 @@ function logOpening(dir: string, message: string): void {
   try {
     Store.open(dir, { create: true }).logError(message);
   } catch (e) {
-    if (!(e instanceof NotAStoreError)) logStoreError(dir, message);
+    if (e instanceof StoreNotTrustedError) logToUser(`hook: nothing recorded in ${dir}: ${e.message} (and: ${message})`);
+    else if (!(e instanceof NotAStoreError)) logStoreError(dir, message);
   }
 }
 
@@ -139,6 +144,12 @@ export function recordPayload(
       // errors.log, and stderr stays quiet as always — the trace is the refusal itself, which the CLI
       // (exit 1) and VS Code (store unusable) state each time anyone looks at this store.
       if (e instanceof NotAStoreError) return '';
+      // A store another user owns or may write: nothing is read from it nor written to it, its errors.log
+      // included (theirs to read); the user's own log says why nothing was recorded (userLog.ts).
+      if (e instanceof StoreNotTrustedError) {
+        logToUser(`hook ${named ?? ''}: nothing recorded in ${dir}: ${e.message}`);
+        return '';
+      }
       // A store that cannot be opened (a damaged store.json): the agent goes on; the trace names the file.
       logStoreError(dir, `hook ${named ?? ''}: ${(e as Error).message}`);
       return '';
@@ -164,6 +175,7 @@ export function recordPayload(
       return '';
     }
     if (r.kind === 'ignore') return '';
+    canonicalEvent(r.event); // a workspace reached through a symlink is the folder it leads to
     const boundary =
       r.event.type === 'session_start' || r.event.type === 'prompt' || r.event.type === 'session_end' || r.event.type === 'stop';
     if (boundary) sweepDedupe(store);

@@ -98,7 +98,7 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
       ended: () => {},
       stop: () => {},
     };
-    void r.changes?.watch(Store.open(dir).roots());
+    void r.changes?.watch(Store.open(dir).knownRoots());
     holdScanStates(); // it serves every shell call of its sessions: the state it saved last is used again
   } catch (e) {
     release();
@@ -286,7 +286,7 @@ async function recordFor(r: Resident, req: HookRequest, payload: Buffer): Promis
       ...(changes ? { changes } : {}),
     });
     r.served++;
-    void r.changes?.watch(Store.open(r.dir).roots()); // a session may have added a root
+    void r.changes?.watch(Store.open(r.dir).knownRoots()); // a session may have added a root
     fault('resident.appended');
   } catch (e) {
     logStoreError(r.dir, `resident recorder: ${(e as Error).message}`);
@@ -329,7 +329,7 @@ function writeAheadCopy(r: Resident, pending: string, records: readonly LogRecor
 function statusOf(r: Resident): ResidentStatus {
   let roots: string[] = [];
   try {
-    roots = Store.open(r.dir).roots();
+    roots = Store.open(r.dir).knownRoots();
   } catch {
     /* the store went away: the check stops us soon */
   }

@@ -9,31 +9,18 @@ import { readConfig, type StoreConfig } from './storeFiles/config';
 import { readDisk } from './workspace/disk';
 import { appendRecords, type LogContents, readLog } from './storeFiles/fileLog';
 import { type LatestTable, latestSnaps } from './timeline/latestSnaps';
-import { checkAbsolutePath, isInside } from './paths';
-import { type CheckpointList, readCheckpointList, readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
+import { checkAbsolutePath, isInside, pathKey } from './paths';
+import { readWorkspaceFolders, tooBroadRoot } from './workspace/roots';
+import { realExistingDir } from './workspace/realPath';
+import { type CheckpointList, readCheckpointList, readCheckpointRecords, readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
 import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
 import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFiles/storeFormat';
 import { checkStoreFolder } from './storeFiles/workspaceStore';
+import { checkStoreTrusted } from './storeFiles/trust';
 
 export class StoreMissingError extends Error {
   constructor(readonly dir: string) {
     super(`No Agent Rewind store at ${dir}. Check --store / AGENT_REWIND_STORE, or record a session first.`);
-  }
-}
-
-/** The real path of `dir`, or of its nearest existing ancestor (a path still to be created resolves there). */
-function realExistingDir(dir: string): string | null {
-  for (let d = dir, rest = ''; ;) {
-    try {
-      return path.join(fs.realpathSync(d), rest);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') return null;
-      const up = path.dirname(d);
-      if (up === d) return null;
-      rest = path.join(path.basename(d), rest);
-      d = up;
-    }
   }
 }
 
@@ -70,12 +57,14 @@ export class Store {
   }
 
   /**
-   * Opens a store; with `create`, makes it (owner-only) when missing. Refuses unknown formats, and a
-   * folder that holds other things (NotAStoreError): a store never moves into someone else's folder —
-   * for the CLI's `--store`, the hook and VS Code alike.
+   * Opens a store; with `create`, makes it (owner-only) when missing. Refuses unknown formats, a folder
+   * that holds other things (NotAStoreError): a store never moves into someone else's folder — and a
+   * folder another user owns or may write (StoreNotTrustedError, core/storeFiles/trust.ts) — for the
+   * CLI's `--store`, the hook and VS Code alike.
    */
   static open(dir: string, opts: { create?: boolean; notYet?: boolean } = {}): Store {
     const abs = path.resolve(dir);
+    checkStoreTrusted(abs); // before anything is read from it: another user's folder, or one others may write, is refused
     const s = new Store(abs);
     const metaFile = path.join(abs, 'store.json');
     if (!fs.existsSync(metaFile)) {
@@ -86,6 +75,7 @@ export class Store {
         if (!s.exists() && !opts.notYet) throw new StoreMissingError(abs);
       } else {
         fs.mkdirSync(abs, { recursive: true, mode: 0o700 });
+        checkStoreTrusted(abs); // made just now, or an empty folder that was there: whose is it?
         s.writeMeta({ format: STORE_FORMAT, created: Date.now(), roots: [], createdBy: 'agent-rewind' }, true);
       }
     }
@@ -140,12 +130,39 @@ export class Store {
   }
 
   /**
-   * Workspace folders this store may write: store.json's roots, which only a session's workspace root
-   * (core/workspace/roots.ts), `--root` or VS Code's folders add. A checkpoint's working folder is not one by
-   * itself: a session outside the workspace must not make its folder writable.
+   * The workspace folders store.json names, less any too broad to be one (`/`, home, the temp folder): where
+   * shell capture and the watcher look. A rewind writes only inside `roots()`.
+   */
+  knownRoots(): string[] {
+    return this.meta().roots.filter((r) => path.isAbsolute(r) && !tooBroadRoot(r));
+  }
+
+  /**
+   * Workspace folders this store may write: store.json's roots (`knownRoots`) that a recording vouches for —
+   * a session's working folder (a checkpoint's `cwd`) that is the root or lies in it when the root is a git
+   * top-level, a `--root` a hook recorded (a checkpoint's `roots`), or a folder VS Code has open. An entry
+   * nothing recorded (a root `/` written into store.json) makes nothing writable. A checkpoint's working
+   * folder is not a root by itself: a session outside the workspace must not make its folder writable.
    */
   roots(): string[] {
-    return [...this.meta().roots];
+    const known = this.knownRoots();
+    if (known.length === 0) return known;
+    const vouched = new Set((readWorkspaceFolders(this.dir) ?? []).map((f) => pathKey(f)));
+    const cwds: string[] = [];
+    let recorded = false;
+    for (const r of readCheckpointRecords(this.dir, this.logFile)) {
+      if (!r.cwd && !r.roots) continue;
+      recorded = true;
+      if (r.cwd) cwds.push(r.cwd);
+      for (const x of r.roots ?? []) vouched.add(pathKey(x));
+    }
+    // A log that names no folder at all (written before checkpoints carried one): its roots stand as they are.
+    if (!recorded) return known;
+    return known.filter(
+      (root) =>
+        vouched.has(pathKey(root)) ||
+        cwds.some((c) => pathKey(c) === pathKey(root) || (isInside(c, root) && fs.existsSync(path.join(root, '.git')))),
+    );
   }
 
   /**

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { recoverUnfinished } from '../core/rewind/journal';
 import { writeWorkspaceFolders } from '../core/workspace/roots';
+import { realDir } from '../core/workspace/realPath';
 import { Store } from '../core/store';
 import { AgentConnections } from './connect/agentConnections';
 import { storeUnderParent } from '../core/storeFiles/workspaceStore';
@@ -125,7 +126,7 @@ function installStoreSync(store: Store, output: vscode.LogOutputChannel, folders
     if (!store.exists()) return;
     const open = folders()
       .filter((f) => f.uri.scheme === 'file')
-      .map((f) => f.uri.fsPath);
+      .map((f) => realDir(f.uri.fsPath)); // a folder opened through a symlink is the folder it leads to, as hooks record it
     store.addRoots(open);
     writeWorkspaceFolders(store.dir, open);
   };

@@ -111,7 +111,7 @@ function vouchedSince(store: Store, source: ChangeSource | undefined): ((p: stri
 function tokensNow(store: Store, source: ChangeSource | undefined): Map<string, ChangeToken> {
   const out = new Map<string, ChangeToken>();
   if (!source) return out;
-  for (const root of store.roots()) {
+  for (const root of store.knownRoots()) {
     const t = source.token(root);
     if (t) out.set(root, t);
   }

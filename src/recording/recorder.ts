@@ -124,7 +124,12 @@ function placeSession(store: Store, e: AgentEvent, explicit: readonly string[]):
   return where;
 }
 
-function startCheckpoint(e: SessionStartEvent | PromptEvent, now: number, captureNote: string | null): CheckpointRecord {
+function startCheckpoint(
+  e: SessionStartEvent | PromptEvent,
+  now: number,
+  captureNote: string | null,
+  explicit: readonly string[],
+): CheckpointRecord {
   const cp: CheckpointRecord = {
     t: 'checkpoint',
     id: newId(),
@@ -138,6 +143,7 @@ function startCheckpoint(e: SessionStartEvent | PromptEvent, now: number, captur
     agent: e.agent,
   };
   if (e.cwd) cp.cwd = e.cwd;
+  if (explicit.length) cp.roots = [...explicit]; // what vouches for them as roots (Store.roots)
   if (e.transcript) cp.transcript = e.transcript;
   if (e.type === 'prompt' && e.promptId) cp.promptId = e.promptId;
   if (e.type === 'session_start' && e.source) cp.source = e.source;
@@ -174,11 +180,11 @@ function afterToolLines(store: Store, e: AfterToolEvent, now: number): LogRecord
 }
 
 /** The event's own lines, after what shell capture and the boundary added. */
-function eventLines(store: Store, e: AgentEvent, now: number, captureNote: string | null): LogRecord[] {
+function eventLines(store: Store, e: AgentEvent, now: number, captureNote: string | null, explicit: readonly string[]): LogRecord[] {
   switch (e.type) {
     case 'session_start':
     case 'prompt':
-      return [startCheckpoint(e, now, captureNote)];
+      return [startCheckpoint(e, now, captureNote, explicit)];
     case 'before_tool':
       return beforeToolLines(store, e, now);
     case 'after_tool':
@@ -208,7 +214,7 @@ export function record(store: Store, e: AgentEvent, opts: RecordOptions = {}): v
   try {
     if (shell) lines.push(...shell.lines);
     if (boundary) lines.push(...observe(store, e, lines, now, opts.changes));
-    lines.push(...eventLines(store, e, now, shell?.note ?? null));
+    lines.push(...eventLines(store, e, now, shell?.note ?? null, explicit));
     if (lines.length) opts.beforeAppend?.(lines);
     store.append(lines);
     shell?.settle(true); // the scan state says what the log now holds

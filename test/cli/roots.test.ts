@@ -190,3 +190,58 @@ describe('a session outside the folders VS Code has open (workspace-folders.json
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(bare, 'store.json'), 'utf8')).roots, [sibling]);
   });
 });
+
+describe('roots written into store.json that no recording vouches for', () => {
+  it('make nothing writable: a root `/` or a folder no session worked in leaves an outside write outside the workspace', () => {
+    const parent = tempDir();
+    const ws = path.join(parent, 'ws');
+    const outside = path.join(parent, 'outside');
+    fs.mkdirSync(ws);
+    fs.mkdirSync(outside);
+    const store = path.join(parent, 'store');
+    const home = tempDir();
+    const file = path.join(outside, 'o.txt');
+    hook(store, home, { hook_event_name: 'SessionStart', source: 'startup', cwd: ws });
+    hook(store, home, { hook_event_name: 'UserPromptSubmit', prompt: 'p', cwd: ws });
+    const input = { file_path: file, content: 'agent\n' };
+    hook(store, home, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: input, tool_use_id: 't1', cwd: ws });
+    fs.writeFileSync(file, 'agent\n');
+    hook(store, home, {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_input: input,
+      tool_use_id: 't1',
+      tool_response: {},
+      cwd: ws,
+    });
+    const metaFile = path.join(store, 'store.json');
+    const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8'));
+    assert.deepEqual(meta.roots, [ws]);
+    const prompt = cliJson<{ id: string; kind: string }[]>(['checkpoints'], { store }).find((c) => c.kind === 'prompt')!;
+    for (const planted of ['/', outside, parent]) {
+      fs.writeFileSync(metaFile, JSON.stringify({ ...meta, roots: [ws, planted] }));
+      const plan = cliJson(['plan', '--to', prompt.id], { store });
+      assert.deepEqual(plan.files, [], planted);
+      assert.deepEqual(plan.notRestorable, [{ path: file, reason: 'outside-workspace' }], planted);
+      const r = cli(['rewind', '--to', prompt.id, '--json'], { store });
+      assert.equal(fs.readFileSync(file, 'utf8'), 'agent\n', `${planted}: not rewound (${r.stdout})`);
+    }
+    // What a session recorded stays a root: the workspace's own files rewind as before.
+    const mine = path.join(ws, 'm.txt');
+    const minput = { file_path: mine, content: 'm\n' };
+    hook(store, home, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: minput, tool_use_id: 't2', cwd: ws });
+    fs.writeFileSync(mine, 'm\n');
+    hook(store, home, {
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_input: minput,
+      tool_use_id: 't2',
+      tool_response: {},
+      cwd: ws,
+    });
+    assert.deepEqual(
+      cliJson(['plan', '--to', prompt.id], { store }).files.map((f: { path: string }) => f.path),
+      [mine],
+    );
+  });
+});

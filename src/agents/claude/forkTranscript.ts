@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { replaceFile } from '../../core/storeFiles/fsx';
+import { openRegularFile, replaceFile } from '../../core/storeFiles/fsx';
 import type { TranscriptForker } from '../../recording/forkConversation';
 import { checkFork } from './forkCheck';
 import { planFork, type CutRefusalReason } from './forkPlan';
@@ -61,7 +61,7 @@ export function readAt(fd: number, offset: number, bytes: number): Buffer {
 
 /** Writes `lines` of `src` (in order, each through `map`) to a new file `dest`, mode 0600, synced. */
 function copyLines(src: string, dest: string, lines: readonly TranscriptEntry[], map: (raw: Buffer, e: TranscriptEntry) => Buffer): void {
-  const input = fs.openSync(src, 'r');
+  const input = openRegularFile(src);
   try {
     const out = fs.openSync(dest, 'wx', 0o600);
     try {

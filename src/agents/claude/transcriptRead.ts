@@ -2,6 +2,7 @@
 // only a small projection of each line is kept (transcriptLine.ts). Synchronous, so the CLI and the
 // hook stay simple; the byte offset of every line is kept so a fork can copy lines unchanged.
 import * as fs from 'node:fs';
+import { openRegularFile } from '../../core/storeFiles/fsx';
 import type { LineFold } from '../../core/storeFiles/logTail';
 import { parseTranscriptLine, type TranscriptEntry } from './transcriptLine';
 
@@ -9,7 +10,7 @@ const CHUNK = 1 << 20;
 
 /** Calls `onLine` for every line (without its newline) with its byte offset. A last line without a newline counts. */
 export function forEachLine(file: string, onLine: (line: Buffer, offset: number) => void): void {
-  const fd = fs.openSync(file, 'r');
+  const fd = openRegularFile(file); // a FIFO given as a transcript is refused, never waited on
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
     let carry: Buffer | null = null;
@@ -76,7 +77,7 @@ export const TRANSCRIPT_FOLD: LineFold<TranscriptContents> = {
 };
 
 export function readTranscript(file: string): TranscriptContents {
-  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new TranscriptMissingError(file);
+  if (!fs.existsSync(file)) throw new TranscriptMissingError(file); // not a regular file: forEachLine says so
   const c = TRANSCRIPT_FOLD.start();
   forEachLine(file, (raw, offset) => TRANSCRIPT_FOLD.add(c, raw, offset));
   return c;

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { replaceFile } from '../../core/storeFiles/fsx';
+import { openRegularFile, replaceFile } from '../../core/storeFiles/fsx';
 import type { TranscriptForker } from '../../recording/forkConversation';
 import { readAt } from '../claude/forkTranscript';
 import type { RolloutEntry } from './rolloutLine';
@@ -176,7 +176,7 @@ export function forkRollout(file: string, turnId: string, opts: { newId?: string
   // Not named rollout-*.jsonl: Codex must never list a half-written fork.
   const tmp = path.join(path.dirname(dest), `.${session}.${process.pid}.fork-tmp`);
   const fill = (into: string) => {
-    const input = fs.openSync(parentTranscript, 'r');
+    const input = openRegularFile(parentTranscript);
     try {
       const out = fs.openSync(into, 'wx', 0o600);
       try {

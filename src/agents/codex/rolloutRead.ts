@@ -72,7 +72,7 @@ export function rolloutContents(file: string, s: RolloutState): RolloutContents 
 }
 
 export function readRollout(file: string): RolloutContents {
-  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new RolloutMissingError(file);
+  if (!fs.existsSync(file)) throw new RolloutMissingError(file); // not a regular file: forEachLine says so
   const s = ROLLOUT_FOLD.start();
   forEachLine(file, (raw, offset) => ROLLOUT_FOLD.add(s, raw, offset));
   return rolloutContents(file, s);

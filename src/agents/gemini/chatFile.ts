@@ -9,7 +9,7 @@
 //   - `{ "$set": { … } }` metadata updates (`lastUpdated`, `sessionId` on resume, `summary`, …);
 //     a `$set` carrying `messages` is a checkpoint: the message list starts over from it;
 //   - `{ "$rewindTo": "<message id>" }`: drop that message and everything after it.
-import { readHead } from '../../core/storeFiles/fsx';
+import { openRegularFile, readHead } from '../../core/storeFiles/fsx';
 import type { LineFold } from '../../core/storeFiles/logTail';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -67,7 +67,14 @@ function addRecord(out: Record<string, unknown>[], line: string): void {
 
 export function readRecords(file: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  for (const line of fs.readFileSync(file, 'utf8').split('\n')) addRecord(out, line);
+  const fd = openRegularFile(file); // a FIFO given as a chat file is refused, never waited on
+  let text: string;
+  try {
+    text = fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+  for (const line of text.split('\n')) addRecord(out, line);
   return out;
 }
 

@@ -148,7 +148,7 @@ function takeBaseline(
  */
 function rootFor(store: Store, cwd: string, explicit: readonly string[]): string | null {
   if (outsideAllowed(cwd, allowedRoots(store.dir, explicit))) return null;
-  const roots = store.roots().filter((r) => isInside(cwd, r));
+  const roots = store.knownRoots().filter((r) => isInside(cwd, r));
   roots.sort((a, b) => a.length - b.length);
   return roots[0] ?? sessionRoot(cwd).root;
 }

@@ -115,14 +115,37 @@ export function readRange(fd: number, from: number, to: number): Buffer {
   return got < buf.length ? buf.subarray(0, got) : buf;
 }
 
+export class NotRegularFileError extends Error {
+  constructor(readonly file: string) {
+    super(`${file} is not a regular file (a pipe, a device or a folder), so it was not read: pass the path of a file.`);
+  }
+}
+
+/**
+ * Opens `file` for reading, a regular file only (NotRegularFileError otherwise), never waiting on it: a FIFO
+ * opened for reading blocks until someone writes to it, so it is opened non-blocking and refused after a look
+ * at what it is. Every path a user or a payload gives (a transcript) and every store file is opened so.
+ */
+export function openRegularFile(file: string): number {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  let regular = false;
+  try {
+    regular = fs.fstatSync(fd).isFile();
+  } finally {
+    if (!regular) fs.closeSync(fd);
+  }
+  if (!regular) throw new NotRegularFileError(file);
+  return fd;
+}
+
 /**
  * The one bounded read: `file` opened for reading, handed to `read` (which takes what it needs with
- * `readRange`), and closed whatever happens; null when it cannot be opened.
+ * `readRange`), and closed whatever happens; null when it cannot be opened or is not a regular file.
  */
 export function readOpen<T>(file: string, read: (fd: number) => T): T | null {
   let fd: number;
   try {
-    fd = fs.openSync(file, 'r');
+    fd = openRegularFile(file);
   } catch {
     return null;
   }

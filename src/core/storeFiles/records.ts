@@ -22,6 +22,8 @@ export interface CheckpointRecord {
   agent?: string;
   /** The agent's working folder when the checkpoint was taken (session-start, prompt). */
   cwd?: string;
+  /** Workspace folders the hook was given (`--root`) when the checkpoint was taken (session-start, prompt). */
+  roots?: string[];
   /** The agent's own id of the prompt (Claude Code `prompt_id`), for display only. */
   promptId?: string;
   /** For a `rewind` checkpoint: the checkpoint it rewound to. */

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathKey } from '../paths';
+import { STORE_ENTRY_NAMES } from './trust';
 
 /**
  * The folder name of a workspace's store under a parent: a readable name plus a short hash of the
@@ -38,28 +39,7 @@ export function storeUnderParent(parent: string, workspacePath: string, keepOldS
   return keepOldStore ? { dir: parent } : { dir, oldStore: parent };
 }
 
-/** Names a store writes in its own folder (files, folders, and their temp files). Nothing else is ours. */
-const STORE_ENTRIES = new Set([
-  'store.json',
-  'config.json',
-  'files.jsonl',
-  'errors.log',
-  'objects',
-  'sessions',
-  'scan',
-  'inflight',
-  'writers',
-  'lock',
-  'gc.lock',
-  'lineage.jsonl',
-  'capture.json',
-  'rewind-journal.json',
-  'workspace-folders.json',
-  'dedupe',
-  'pending',
-  'latest.json',
-  'timeline.idx',
-]);
+const STORE_ENTRIES = new Set(STORE_ENTRY_NAMES);
 
 export function isStoreEntry(name: string): boolean {
   if (STORE_ENTRIES.has(name)) return true;

@@ -490,6 +490,13 @@ export function readCheckpointList(storeDir: string, logFile: string): Checkpoin
   return { checkpoints: list.concat(checkpoints(newer).map(summaryOf)), files, via: 'index' };
 }
 
+/** Every checkpoint record, whole (its `cwd` and `roots` too): from the index's checkpoint part and the lines after it, without the snapshots. */
+export function readCheckpointRecords(storeDir: string, logFile: string): Sequenced<CheckpointRecord>[] {
+  const it = indexAndTail(storeDir, logFile, (idx) => idx.checkpointPart());
+  if (!it) return checkpoints(fullRead(storeDir, logFile).records);
+  return checkpoints([...it.idx.checkpointPart().other, ...it.added.records, ...it.partial.records]);
+}
+
 /**
  * For `verify`: null when there is no index, or it is stale (it will be rebuilt), or it agrees
  * with `full` (a full read of the log); otherwise what is wrong with it.

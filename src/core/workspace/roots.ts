@@ -11,14 +11,15 @@ import { replaceFileIfChanged } from '../storeFiles/fsx';
 import { gitRoot } from '../git/repo';
 import { isInside, pathKey } from '../paths';
 
-/** Why a folder is too broad to be a workspace root, or null when it is fine. */
+/** Why a folder is too broad to be a workspace root, or null when it is fine. Home and the temp folder count by name and by their real paths. */
 export function tooBroadRoot(dir: string): string | null {
   const abs = path.resolve(dir);
   if (path.parse(abs).root === abs) return 'the root of the file system';
   const home = os.homedir();
-  if (home && isInside(home, abs)) return pathKey(home) === pathKey(abs) ? 'your home folder' : 'a folder that holds your home folder';
+  for (const h of home ? new Set([home, realOr(home)]) : [])
+    if (isInside(h, abs)) return pathKey(h) === pathKey(abs) ? 'your home folder' : 'a folder that holds your home folder';
   const tmp = os.tmpdir();
-  if (isInside(tmp, abs)) return 'the temporary folder itself';
+  for (const t of new Set([tmp, realOr(tmp)])) if (isInside(t, abs)) return 'the temporary folder itself';
   return null;
 }
 
@@ -71,12 +72,36 @@ export function outsideAllowed(cwd: string, allowed: readonly string[] | null): 
 
 export type SessionRoot = { root: string } | { root: null; reason: string };
 
+/** Folders of the system's own (kernel and device files): never a workspace, never scanned. */
+const SYSTEM_FOLDERS = ['/proc', '/sys', '/dev'];
+
+/** Why `real` (a real path) cannot be a working folder — missing, not a folder, a system folder — or null. */
+function notAFolder(real: string | null, abs: string): string | null {
+  if (real === null) return `${abs} does not exist`;
+  if (process.platform !== 'win32' && SYSTEM_FOLDERS.some((s) => isInside(real, s))) return `${abs} is a system folder`;
+  try {
+    return fs.statSync(real).isDirectory() ? null : `${abs} is not a folder`;
+  } catch {
+    return `${abs} does not exist`;
+  }
+}
+
 /**
- * The workspace root of an agent's working folder: its git top-level, else the folder itself — unless
- * too broad, or outside the `allowed` folders when those are known.
+ * The workspace root of an agent's working folder: its git top-level, else the folder itself, by their real
+ * paths (a folder reached through a symlink is the folder it leads to) — unless missing, not a folder, a
+ * system folder (/proc, /sys, /dev), too broad, or outside the `allowed` folders when those are known.
  */
 export function sessionRoot(cwd: string, allowed: readonly string[] | null = null): SessionRoot {
-  const abs = path.resolve(cwd);
+  const given = path.resolve(cwd);
+  let real: string | null;
+  try {
+    real = fs.realpathSync(given);
+  } catch {
+    real = null;
+  }
+  const bad = notAFolder(real, given);
+  if (bad) return { root: null, reason: `${bad}, so it cannot be a workspace` };
+  const abs = real!;
   const outside = outsideAllowed(abs, allowed);
   if (outside) return { root: null, reason: outside };
   const top = gitRoot(path.join(abs, 'x')); // gitRoot looks from the folder of its argument
