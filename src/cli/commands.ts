@@ -27,7 +27,6 @@ import type { EditOrigin } from '../core/rewind/safety';
 import { BEFORE_CALL } from '../core/timeline/timeline';
 import { verifyStore } from '../core/upkeep/verify';
 import { LEFT_ALONE, type Reason, REASONS, yourEditWords } from '../shared/reasons';
-import { REWIND_SESSION } from '../core/timeline/changeSet';
 import { runConversation } from './conversation';
 import { printStatus } from './status';
 import { EXIT, UsageError, fail, out } from './output';
@@ -233,8 +232,7 @@ function printLeftAlone(plan: Plan): void {
   if (plan.leftAlone.length === 0) return;
   out(`\nLeft alone (${plan.leftAlone.length}) — this rewind does not change them:`);
   for (const l of plan.leftAlone) {
-    const by =
-      l.reason === 'other-session' ? l.sessions.map((s) => (s === REWIND_SESSION ? 'an earlier rewind' : `session ${s}`)).join(', ') : '';
+    const by = l.reason === 'other-session' ? l.sessions.map((s) => `session ${s}`).join(', ') : '';
     const chosen = l.with?.length ? ` (${l.with.join(', ')})` : '';
     out(`  left alone: ${l.path} — ${LEFT_ALONE[l.reason].short(by)}${chosen}`);
   }
@@ -451,8 +449,11 @@ function cmdStorage(args: string[]): number {
   out(`\nBy session (${u.sessions.length}, largest first):`);
   for (const s of u.sessions)
     out(
-      `  ${mb(s.bytes).padStart(10)}  ${String(s.checkpoints).padStart(5)} checkpoint(s)  ${ago(s.last).padStart(8)}  ${s.agent ?? '-'}  ${s.session ?? '(no session)'}  ${oneLine(s.label, 50)}`,
+      `  ${mb(s.bytes).padStart(10)}  ${String(s.checkpoints).padStart(5)} checkpoint(s)  ${ago(s.last).padStart(8)}  ${s.agent ?? '-'}  ${s.session}  ${oneLine(s.label, 50)}`,
     );
+  if (u.own.checkpoints || u.own.bytes)
+    out(`
+Your own actions (rewinds, undos, takes, manual checkpoints): ${mb(u.own.bytes)}, ${u.own.checkpoints} checkpoint(s).`);
   out(`\nFree space: agent-rewind gc --keep-days <days> [--max-gb <size>]`);
   return EXIT.ok;
 }
