@@ -30,7 +30,7 @@ import { LEFT_ALONE, type Reason, REASONS, yourEditWords } from '../shared/reaso
 import { runConversation } from './conversation';
 import { printStatus } from './status';
 import { EXIT, UsageError, fail, out } from './output';
-import { storeFromArgs } from './storeArg';
+import { storeDir } from './storeDir';
 import { oneLine, rewindCountWords } from '../shared/text';
 import { NotAStoreError } from '../core/storeFiles/workspaceStore';
 
@@ -60,7 +60,8 @@ Usage:
   agent-rewind conversation fork (--transcript <path> | --session <id>) --before <prompt-id> [--json]
 
 Options:
-  --store <dir>   the store folder (default: $AGENT_REWIND_STORE)
+  --store <dir>   the store folder (default: $AGENT_REWIND_STORE, else the store a connected
+                  agent's hook configuration names in this folder or the nearest one above)
   --session <id>  (plan, rewind) only this session's changes;
                   (conversation show, fork) that session's log in the store, for agents whose
                   transcript cannot be read (instead of --transcript)
@@ -81,8 +82,7 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
 }
 
 function openStore(args: string[], create = false): Store {
-  const dir = storeFromArgs(args);
-  if (!dir) throw new UsageError('No store given: pass --store <dir> or set AGENT_REWIND_STORE.');
+  const dir = storeDir(args);
   const store = Store.open(dir, { create });
   const rec = recoverUnfinished(store);
   if (rec) {
