@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { CONNECTORS } from '../../src/agents/connectors';
-import { findHookStore, storeOfHookCommand } from '../../src/agents/hookStore';
+import { findHookStore } from '../../src/agents/hookStore';
+import { targetOfHookCommand } from '../../src/agents/common/hookTarget';
 import { hookCommand } from '../../src/agents/claude/settings';
 import { tempDir } from '../helpers/tmp';
 
@@ -43,9 +44,14 @@ test("Claude Code's shared settings.json is read too; the nearest folder wins ov
 });
 
 test('a hook command that is not ours, has no --store, or a config that is not a plain file: no store', () => {
-  assert.equal(storeOfHookCommand("node cli.js hook claude --store '/x'"), null, 'no marker: not written by Connect');
-  assert.equal(storeOfHookCommand('node cli.js hook claude --connected-by=agent-rewind'), null);
-  assert.equal(storeOfHookCommand("node cli.js hook claude --store '/a b' --connected-by=agent-rewind"), '/a b');
+  assert.equal(targetOfHookCommand("node cli.js hook claude --store '/x'"), null, 'no marker: not written by Connect');
+  assert.equal(targetOfHookCommand('node cli.js hook claude --connected-by=agent-rewind'), null);
+  assert.deepEqual(targetOfHookCommand("E=1 node 'c li.js' hook claude --store '/a b' --connected-by=agent-rewind"), {
+    node: 'node',
+    cli: 'c li.js',
+    store: '/a b',
+    env: { E: '1' },
+  });
   const ws = tempDir();
   fs.mkdirSync(path.join(ws, '.claude', 'settings.local.json'), { recursive: true }); // a folder by that name
   fs.mkdirSync(path.join(ws, '.codex'));
