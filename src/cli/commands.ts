@@ -19,7 +19,7 @@ import {
 } from '../core/rewind/plan';
 import { checkFilters, FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
-import { type Attempt, buildAttempts } from '../core/timeline/attempts';
+import { ATTEMPT_POINT, type Attempt, buildAttempts, type OwnWork, ownWorkOfAll } from '../core/timeline/attempts';
 import { diffPoints, PointNotFoundError, resolvePoint } from '../core/timeline/compare';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreDamagedError, StoreFormatError } from '../core/storeFiles/storeFormat';
@@ -161,11 +161,14 @@ function planArgs(values: { to?: string; 'before-call'?: string; session?: strin
   };
 }
 
-function printPlan(plan: Plan): void {
+/** `to`: the point as the user named it (`attempt:<n>` is said as such, not as the rewind checkpoint that ended it). */
+function printPlan(plan: Plan, to: string): void {
   const t = plan.target;
   if (t.call)
     out(`Rewind to just before step ${t.call.step} of ${t.call.of} of its turn (call ${t.id}, ${iso(t.time)}): ${oneLine(t.label, 70)}`);
-  else out(`Rewind to ${t.id} (${t.kind}, ${iso(t.time)}): "${oneLine(t.label, 70)}"`);
+  else if (to.startsWith(ATTEMPT_POINT)) out(`Rewind to the end of attempt ${to.slice(ATTEMPT_POINT.length)} (left ${iso(t.time)})`);
+  // A rewind's label quotes its own target already.
+  else out(`Rewind to ${t.id} (${t.kind}, ${iso(t.time)}): ${t.kind === 'rewind' ? oneLine(t.label, 90) : `"${oneLine(t.label, 70)}"`}`);
   if (plan.notUndone.length) {
     out(`\nWill NOT be undone (${plan.notUndone.length}):`);
     for (const n of plan.notUndone)
@@ -252,7 +255,7 @@ function cmdPlan(args: string[]): number {
   const store = openStore(args);
   const plan = makePlan(store, to, { ...opts, viaIndex: true });
   if (values.json) out(JSON.stringify(planJson(plan), null, 2));
-  else printPlan(plan);
+  else printPlan(plan, to);
   return EXIT.ok;
 }
 
@@ -493,7 +496,7 @@ function cmdDiff(args: string[]): number {
   return EXIT.ok;
 }
 
-function attemptJson(a: Attempt) {
+function attemptJson(a: Attempt, own: OwnWork) {
   return {
     n: a.n,
     point: `attempt:${a.n}`,
@@ -503,10 +506,11 @@ function attemptJson(a: Attempt) {
     start: a.start.id || null,
     end: a.end?.id ?? null,
     left: a.end ? iso(a.end.time) : null,
-    prompts: a.prompts.map((p) => ({ id: p.id, label: p.label, time: iso(p.time), session: p.session ?? null })),
-    sessions: a.sessions,
-    agents: a.agents,
-    files: a.files,
+    // Its own work: after the point where it leaves the current line (the Files view's counts).
+    prompts: own.prompts.map((p) => ({ id: p.id, label: p.label, time: iso(p.time), session: p.session ?? null })),
+    sessions: own.sessions,
+    agents: own.agents,
+    files: own.files,
   };
 }
 
@@ -514,7 +518,8 @@ function cmdAttempts(args: string[]): number {
   const { values } = parse(args, {});
   const store = openStore(args);
   const tree = buildAttempts(store.timeline().records);
-  const list = tree.attempts.map(attemptJson);
+  const own = ownWorkOfAll(tree);
+  const list = tree.attempts.map((a) => attemptJson(a, own.get(a.n)!));
   if (values.json) {
     out(JSON.stringify(list, null, 2));
     return EXIT.ok;
