@@ -57,14 +57,6 @@ function which(cmd) {
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
-function run(cmd, args, opts = {}) {
-  say(`$ ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts });
-  if (r.status !== 0) {
-    throw new Error(`${cmd} ${args.join(' ')} failed (${r.status ?? r.signal})`);
-  }
-}
-
 // ---------------------------------------------------------------- Debian packages
 function debInstalled(pkg) {
   const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
@@ -105,24 +97,31 @@ function simulateApt(args, env) {
 // first: every new package and every installed package that would be upgraded or removed. On a
 // terminal it asks; without one it stops. With CI=true it installs only when nothing installed
 // would change, or when AGENT_REWIND_ALLOW_UPGRADES=1 says it may; it prints the list either way.
-export function aptInstall(pkgs, why) {
+// apt-get update and install are steps like the others: one line each with the time it took, their
+// whole output (apt's and dpkg's) in a log under the tools folder, its last lines shown on failure.
+// `opts.root` stands for "running as root" (a test runs the whole path with a stub apt-get).
+export function aptInstall(pkgs, why, opts = {}) {
+  const root = opts.root ?? isRoot();
   const args = ['install', '-y', '--no-upgrade', '--no-install-recommends', ...pkgs];
-  const sudo = isRoot() ? '' : 'sudo ';
+  const sudo = root ? '' : 'sudo ';
   const command = `${sudo}apt-get update && ${sudo}apt-get ${args.join(' ')}`;
   if (!which('apt-get')) throw new Error(`${why}: install ${pkgs.join(' ')} with your package manager (no apt-get here).`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const log = join(toolsDir, 'logs', `apt-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+  const quiet = (label, aptArgs) => {
+    if (!runQuiet('apt-get', aptArgs, { log, label, prefix: '[tools]', env }))
+      throw new Error(`${label} failed; its whole output is in ${log}`);
+  };
   // Fresh package lists (this changes no package), so the simulation is what the install will do.
-  if (isRoot() && !aptUpdated) {
-    say('Refreshing the package lists (apt-get update; no package changes) to see what an install would do…');
-    const r = spawnSync('apt-get', ['update', '-qq'], { encoding: 'utf8', env });
-    if (r.status !== 0) throw new Error(`apt-get update failed:\n${(r.stderr || r.stdout).trim()}`);
+  if (root && !aptUpdated) {
+    quiet('apt-get update (the package lists, to see what an install would do; no package changes)', ['update']);
     aptUpdated = true;
   }
   const plan = simulateApt(args, env);
   const list = describeAptPlan(plan);
   say(`${why}. apt-get ${args.join(' ')} would change this system as follows:`);
   for (const line of list) say(`  ${line}`);
-  if (!isRoot()) throw new Error(`${why}: run as root, or first run: ${command}`);
+  if (!root) throw new Error(`${why}: run as root, or first run: ${command}`);
   const allowUpgrades = process.env[ALLOW_UPGRADES] === '1';
   const decision = aptDecision(plan, { ci: isCI(), tty: !!process.stdin.isTTY, allowUpgrades });
   if (decision === 'stop')
@@ -134,7 +133,7 @@ export function aptInstall(pkgs, why) {
   if (decision === 'ask' && !askYesNo('[tools] Install now? [y/N] '))
     throw new Error(`Nothing was installed. To install yourself: ${command}`);
   if (plan.installs.length + plan.upgrades.length + plan.removals.length === 0) return;
-  run('apt-get', args, { env });
+  quiet(`apt-get install ${pkgs.join(' ')}`, args);
 }
 
 // ---------------------------------------------------------------- Chromium

@@ -51,6 +51,11 @@ export interface AgentConnector {
   state(workspace: string, target: HookTarget): AgentConnectionState;
   /** Evidence the agent is used here or on this machine (a config folder, a binary on PATH): null when none. */
   detect(workspace: string, env: NodeJS.ProcessEnv, home: string): string | null;
+  /**
+   * Files the agent also reads hooks from that Connect does not write (Claude Code's shared
+   * `.claude/settings.json`): where the CLI also looks for the store a workspace records into.
+   */
+  alsoReads?(workspace: string): string[];
   /** Other agents that read this connector's files (VS Code and Cursor read `.claude/settings*.json`): one entry serves them. */
   alsoServes?: AgentId[];
 }

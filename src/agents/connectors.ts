@@ -7,6 +7,8 @@ import { clineConnector } from './cline/connect';
 import { codexConnector } from './codex/connect';
 import { geminiConnector } from './gemini/connect';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writtenTarget } from './common/hookTarget';
 import type { AgentConnectionState, AgentConnector, AgentConnectResult, AgentId, HookTarget } from './connector';
 import { cursorConnector } from './cursor/connect';
 import { vscodeConnector } from './vscode/connect';
@@ -140,12 +142,37 @@ export function disconnectAgents(
   return out;
 }
 
+function isFile(p: string): boolean {
+  try {
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A connector's state in one workspace, judged as the user meets it. Its hook is current when it is
+ * what Connect writes now — or what Connect writes with the Node and CLI that hook already runs, when
+ * both exist and it records into this same store: a hook written by another program (the CLI, a demo,
+ * another window whose `node` is elsewhere on PATH) records exactly the same, so it is not "older".
+ */
+export function connectorState(c: AgentConnector, workspace: string, target: HookTarget): AgentConnectionState {
+  const state = c.state(workspace, target);
+  if (state !== 'outdated') return state;
+  const served = c.agent === 'vscode' && !vscodeConnector.ownFileHasHooks(workspace);
+  const found = writtenTarget((served ? claudeConnector : c).files(workspace));
+  if (!found) return state;
+  const theirs = found.target;
+  if (path.resolve(workspace, theirs.store) !== path.resolve(target.store) || !isFile(theirs.node) || !isFile(theirs.cli)) return state;
+  return c.state(workspace, theirs) === 'connected' ? 'connected' : state;
+}
+
 /** Each connector's state in one workspace. */
 export function agentStates(workspace: string, target: HookTarget): Map<AgentId, AgentConnectionState> {
   const m = new Map<AgentId, AgentConnectionState>();
   for (const c of CONNECTORS) {
     try {
-      m.set(c.agent, c.state(workspace, target));
+      m.set(c.agent, connectorState(c, workspace, target));
     } catch {
       m.set(c.agent, 'disconnected');
     }

@@ -19,7 +19,7 @@ import {
 } from '../core/rewind/plan';
 import { checkFilters, FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
-import { type Attempt, buildAttempts } from '../core/timeline/attempts';
+import { ATTEMPT_POINT, type Attempt, buildAttempts, type OwnWork, ownWorkOfAll } from '../core/timeline/attempts';
 import { diffPoints, PointNotFoundError, resolvePoint } from '../core/timeline/compare';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreDamagedError, StoreFormatError } from '../core/storeFiles/storeFormat';
@@ -27,11 +27,10 @@ import type { EditOrigin } from '../core/rewind/safety';
 import { BEFORE_CALL } from '../core/timeline/timeline';
 import { verifyStore } from '../core/upkeep/verify';
 import { LEFT_ALONE, type Reason, REASONS, yourEditWords } from '../shared/reasons';
-import { REWIND_SESSION } from '../core/timeline/changeSet';
 import { runConversation } from './conversation';
 import { printStatus } from './status';
 import { EXIT, UsageError, fail, out } from './output';
-import { storeFromArgs } from './storeArg';
+import { storeDir } from './storeDir';
 import { oneLine, rewindCountWords } from '../shared/text';
 import { NotAStoreError } from '../core/storeFiles/workspaceStore';
 import { StoreNotTrustedError } from '../core/storeFiles/trust';
@@ -63,7 +62,8 @@ Usage:
   agent-rewind conversation fork (--transcript <path> | --session <id>) --before <prompt-id> [--json]
 
 Options:
-  --store <dir>   the store folder (default: $AGENT_REWIND_STORE)
+  --store <dir>   the store folder (default: $AGENT_REWIND_STORE, else the store a connected
+                  agent's hook configuration names in this folder or the nearest one above)
   --session <id>  (plan, rewind) only this session's changes;
                   (conversation show, fork) that session's log in the store, for agents whose
                   transcript cannot be read (instead of --transcript)
@@ -84,8 +84,7 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
 }
 
 function openStore(args: string[], create = false): Store {
-  const dir = storeFromArgs(args);
-  if (!dir) throw new UsageError('No store given: pass --store <dir> or set AGENT_REWIND_STORE.');
+  const dir = storeDir(args);
   const store = Store.open(dir, { create });
   const rec = recoverUnfinished(store);
   if (rec) {
@@ -164,11 +163,14 @@ function planArgs(values: { to?: string; 'before-call'?: string; session?: strin
   };
 }
 
-function printPlan(plan: Plan): void {
+/** `to`: the point as the user named it (`attempt:<n>` is said as such, not as the rewind checkpoint that ended it). */
+function printPlan(plan: Plan, to: string): void {
   const t = plan.target;
   if (t.call)
     out(`Rewind to just before step ${t.call.step} of ${t.call.of} of its turn (call ${t.id}, ${iso(t.time)}): ${oneLine(t.label, 70)}`);
-  else out(`Rewind to ${t.id} (${t.kind}, ${iso(t.time)}): "${oneLine(t.label, 70)}"`);
+  else if (to.startsWith(ATTEMPT_POINT)) out(`Rewind to the end of attempt ${to.slice(ATTEMPT_POINT.length)} (left ${iso(t.time)})`);
+  // A rewind's label quotes its own target already.
+  else out(`Rewind to ${t.id} (${t.kind}, ${iso(t.time)}): ${t.kind === 'rewind' ? oneLine(t.label, 90) : `"${oneLine(t.label, 70)}"`}`);
   if (plan.notUndone.length) {
     out(`\nWill NOT be undone (${plan.notUndone.length}):`);
     for (const n of plan.notUndone)
@@ -235,8 +237,7 @@ function printLeftAlone(plan: Plan): void {
   if (plan.leftAlone.length === 0) return;
   out(`\nLeft alone (${plan.leftAlone.length}) — this rewind does not change them:`);
   for (const l of plan.leftAlone) {
-    const by =
-      l.reason === 'other-session' ? l.sessions.map((s) => (s === REWIND_SESSION ? 'an earlier rewind' : `session ${s}`)).join(', ') : '';
+    const by = l.reason === 'other-session' ? l.sessions.map((s) => `session ${s}`).join(', ') : '';
     const chosen = l.with?.length ? ` (${l.with.join(', ')})` : '';
     out(`  left alone: ${l.path} — ${LEFT_ALONE[l.reason].short(by)}${chosen}`);
   }
@@ -256,7 +257,7 @@ function cmdPlan(args: string[]): number {
   const store = openStore(args);
   const plan = makePlan(store, to, { ...opts, viaIndex: true });
   if (values.json) out(JSON.stringify(planJson(plan), null, 2));
-  else printPlan(plan);
+  else printPlan(plan, to);
   return EXIT.ok;
 }
 
@@ -459,8 +460,11 @@ function cmdStorage(args: string[]): number {
   out(`\nBy session (${u.sessions.length}, largest first):`);
   for (const s of u.sessions)
     out(
-      `  ${mb(s.bytes).padStart(10)}  ${String(s.checkpoints).padStart(5)} checkpoint(s)  ${ago(s.last).padStart(8)}  ${s.agent ?? '-'}  ${s.session ?? '(no session)'}  ${oneLine(s.label, 50)}`,
+      `  ${mb(s.bytes).padStart(10)}  ${String(s.checkpoints).padStart(5)} checkpoint(s)  ${ago(s.last).padStart(8)}  ${s.agent ?? '-'}  ${s.session}  ${oneLine(s.label, 50)}`,
     );
+  if (u.own.checkpoints || u.own.bytes)
+    out(`
+Your own actions (rewinds, undos, takes, manual checkpoints): ${mb(u.own.bytes)}, ${u.own.checkpoints} checkpoint(s).`);
   out(`\nFree space: agent-rewind gc --keep-days <days> [--max-gb <size>]`);
   return EXIT.ok;
 }
@@ -500,7 +504,7 @@ function cmdDiff(args: string[]): number {
   return EXIT.ok;
 }
 
-function attemptJson(a: Attempt) {
+function attemptJson(a: Attempt, own: OwnWork) {
   return {
     n: a.n,
     point: `attempt:${a.n}`,
@@ -510,10 +514,11 @@ function attemptJson(a: Attempt) {
     start: a.start.id || null,
     end: a.end?.id ?? null,
     left: a.end ? iso(a.end.time) : null,
-    prompts: a.prompts.map((p) => ({ id: p.id, label: p.label, time: iso(p.time), session: p.session ?? null })),
-    sessions: a.sessions,
-    agents: a.agents,
-    files: a.files,
+    // Its own work: after the point where it leaves the current line (the Files view's counts).
+    prompts: own.prompts.map((p) => ({ id: p.id, label: p.label, time: iso(p.time), session: p.session ?? null })),
+    sessions: own.sessions,
+    agents: own.agents,
+    files: own.files,
   };
 }
 
@@ -521,7 +526,8 @@ function cmdAttempts(args: string[]): number {
   const { values } = parse(args, {});
   const store = openStore(args);
   const tree = buildAttempts(store.timeline().records);
-  const list = tree.attempts.map(attemptJson);
+  const own = ownWorkOfAll(tree);
+  const list = tree.attempts.map((a) => attemptJson(a, own.get(a.n)!));
   if (values.json) {
     out(JSON.stringify(list, null, 2));
     return EXIT.ok;

@@ -16,6 +16,7 @@ import { loggedPrompts } from '../core/conversation/sessionLogView';
 import type { Store } from '../core/store';
 import { EXIT, ExitError, UsageError, out } from './output';
 import { storeFromArgs } from './storeArg';
+import { findHookStore } from '../agents/hookStore';
 import { oneLine } from '../shared/text';
 
 type OpenStore = (args: string[], create?: boolean) => Store;
@@ -106,9 +107,11 @@ function cmdFork(args: string[], openStore: OpenStore): number {
   const src = source(values);
   if (!values.before) throw new UsageError(`Missing --before <prompt id>; run \`agent-rewind conversation show\` to list them. ${USAGE}`);
   const before = values.before;
-  const hasStore = storeFromArgs(args) !== null;
+  const hasStore = storeFromArgs(args) !== null || findHookStore(process.cwd()) !== null;
   if ('session' in src && !hasStore)
-    throw new UsageError('Forking a session log needs the store that holds it: pass --store <dir> or set AGENT_REWIND_STORE.');
+    throw new UsageError(
+      'Forking a session log needs the store that holds it: pass --store <dir>, set AGENT_REWIND_STORE, or run this inside a workspace where an agent is connected.',
+    );
   const store = hasStore ? openStore(args, true) : null;
 
   let r: ForkResult;
@@ -122,7 +125,7 @@ function cmdFork(args: string[], openStore: OpenStore): number {
   }
   if (!r.recorded)
     process.stderr.write(
-      'Note: no store given (--store or AGENT_REWIND_STORE), so this fork is not recorded and its resumed agent will not be told what changed.\n',
+      'Note: no store given (--store, AGENT_REWIND_STORE or a connected agent here), so this fork is not recorded and its resumed agent will not be told what changed.\n',
     );
   const result = { session: r.session, transcript: r.transcript, parent: r.parent, resume: r.resume };
   const lineage = r.lineage;

@@ -116,13 +116,13 @@ export function renderFiles(state: ShownState, act: Actions): Section {
           h(
             'div',
             { class: 'group-header' },
-            icon(s === '(rewind)' ? 'history' : 'account', 'group-icon'),
+            icon('account', 'group-icon'),
             h('h3', { id: gid, title: visible(s) }, sessionLabel(s)),
             badge(files.length, fileCount(files.length)),
             h('span', { class: 'spacer' }),
             only
               ? h('span', { class: 'chosen-label' }, l10n.t('Only this session is rewound'))
-              : button(s === '(rewind)' ? l10n.t('Rewind only these changes') : l10n.t('Rewind only this session'), {
+              : button(l10n.t('Rewind only this session'), {
                   key: `session:${s}`,
                   secondary: true,
                   cls: 'small',

@@ -113,7 +113,7 @@ function renderConversation(m: PreviewModel): HTMLElement {
         l10n.t('It keeps {0} prompts and drops {1}. The original session (', c.kept, c.dropped),
       ),
       // The session's short id alone: "Session" is already said before it.
-      h('span', { title: visible(c.session) }, c.session && c.session !== '(rewind)' ? shortSession(c.session) : sessionLabel(c.session)),
+      h('span', { title: visible(c.session) }, c.session ? shortSession(c.session) : sessionLabel(c.session)),
       l10n.t(') is not changed; you resume the new one afterwards.'),
     ),
     keeping.length

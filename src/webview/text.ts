@@ -43,7 +43,6 @@ export const fileCount = (n: number): string => countWords(n, l10n.t('1 file'), 
 
 /** A session id for display: short, with a readable name for the special ones. */
 export function sessionLabel(id: string): string {
-  if (id === '(rewind)') return l10n.t('Earlier rewind');
   if (!id) return l10n.t('Unknown session');
   return l10n.t('Session {0}', shortSession(id));
 }

@@ -248,3 +248,44 @@ describe('attempts and diff (CLI)', () => {
     assert.match(unknownTarget.stderr, /"attempt:7"/);
   });
 });
+
+describe('one attempt on every surface (CLI)', () => {
+  it('rewound at its third prompt: attempt 1 counts its own work from there; a take is labelled as one; plan names the attempt', () => {
+    const { ws, store } = sandbox();
+    const s = new ClaudeSession(store, ws);
+    s.start();
+    s.prompt('Write a');
+    s.write('a.txt', 'a1\n');
+    s.prompt('Write b');
+    s.write('b.txt', 'b1\n');
+    s.prompt('Also push it, then change a and write c');
+    s.edit('a.txt', 'a1', 'a3');
+    s.write('c.txt', 'c3\n');
+    const p3 = cliJson<Checkpoint[]>(['checkpoints'], { store }).filter((c) => c.kind === 'prompt')[2]!;
+    cliJson(['rewind', '--to', p3.id], { store });
+    promptOutput(s, 'Write d instead');
+    s.write('d.txt', 'd1\n');
+
+    const [one, two] = cliJson<AttemptJson[]>(['attempts'], { store });
+    assert.deepEqual(
+      one!.prompts.map((p) => p.label),
+      ['Also push it, then change a and write c'],
+    );
+    assert.deepEqual(one!.files, [path.join(ws, 'a.txt'), path.join(ws, 'c.txt')]);
+    assert.deepEqual(
+      two!.prompts.map((p) => p.label),
+      ['Write d instead'],
+    );
+    const text = cli(['attempts'], { store });
+    assert.match(text.stdout, /^attempt:1 .*; 1 prompt\(s\), 2 file\(s\);/m);
+
+    const plan = cli(['plan', '--to', 'attempt:1', '--path', path.join(ws, 'c.txt')], { store, cwd: ws });
+    assert.equal(plan.status, 0, plan.stderr);
+    assert.match(plan.stdout.split('\n')[0]!, /^Rewind to the end of attempt 1 \(left \d{4}-\d\d-\d\dT[^)]+\)$/);
+    const take = cliJson<{ checkpoint: string }>(['rewind', '--to', 'attempt:1', '--path', path.join(ws, 'c.txt')], { store, cwd: ws });
+    assert.equal(read(path.join(ws, 'c.txt')), 'c3\n');
+    const cps = cliJson<Checkpoint[]>(['checkpoints'], { store });
+    assert.equal(cps.find((c) => c.id === take.checkpoint)!.label, 'Before taking files from Attempt 1');
+    assert.match(cli(['checkpoints'], { store }).stdout, /Before taking files from Attempt 1$/m);
+  });
+});

@@ -160,3 +160,28 @@ test('a forked session: at its start it gets the fork re-grounding; a later file
     ],
   );
 });
+
+test('resume after a rewind to prompt 3: only the actions after prompt 3 are named, not those of an earlier rewind undone since', () => {
+  const { ws, store } = sandbox();
+  const s = new ClaudeSession(store, ws);
+  s.start();
+  s.prompt('Write a.txt');
+  s.write('a.txt', 'one\n');
+  s.prompt('Commit it and push to origin');
+  s.bash('git commit -q -m a');
+  s.bash('git push -q origin main');
+  s.prompt('Push to the mirror, then change a.txt');
+  s.bash('git push -q mirror main');
+  s.edit('a.txt', 'one', 'two');
+  const [, p2, p3] = prompts(store, s.session);
+  // A look at prompt 2 first, taken back, then the rewind the user meant.
+  const look = cliJson(['rewind', '--to', p2!.id], { store });
+  cliJson(['rewind', '--to', look.checkpoint], { store });
+  cliJson(['rewind', '--to', p3!.id], { store });
+  assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'one\n');
+
+  const text = contextOf(start(s, 'resume'), 'SessionStart');
+  assert.ok(text.includes(`- ${path.join(ws, 'a.txt')} (now as it was before the prompt "Push to the mirror, then change a.txt")`), text);
+  assert.match(text, /not undone by the rewind[^\n]*\n- Bash: git push -q mirror main \(irreversible\)$/);
+  assert.doesNotMatch(text, /git commit|origin/);
+});

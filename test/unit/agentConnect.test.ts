@@ -194,38 +194,42 @@ test("Cline: one executable script per event; the user's own script is left alon
 });
 
 test(
-  'Cline: the generated script, run by /bin/sh with a payload on stdin, reaches node dist/cli.js and its store',
+  'Cline: the generated script, run by /bin/sh with a payload on stdin, reaches node dist/cli.js and its store (with an environment too)',
   { skip: process.platform === 'win32' },
   () => {
-    assert.ok(fs.existsSync(CLI), 'dist/cli.js is missing: run `npm run build` first');
-    const root = tempDir('ar-connect-cline-run-');
-    const ws = path.join(root, 'ws');
-    fs.mkdirSync(ws);
-    const store = path.join(root, 'store');
-    clineConnector.connect(ws, { node: process.execPath, cli: CLI, store });
-    const payload = JSON.parse(read(path.join(__dirname, '../fixtures/agents/cline/vscode-4.1/prompt.json')));
-    payload.workspaceRoots = [ws];
-    const script = path.join(ws, '.clinerules/hooks/UserPromptSubmit');
-    const r = spawnSync(script, [], {
-      cwd: ws,
-      input: JSON.stringify(payload),
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '', HOME: root },
-    });
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stdout, '', 'a hook prints nothing');
-    const errorsLog = path.join(store, 'errors.log');
-    const errors = fs.existsSync(errorsLog)
-      ? read(errorsLog)
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => String(JSON.parse(l).message))
-      : [];
-    assert.deepEqual(errors, [], 'a well-formed Cline payload leaves errors.log empty');
-    const log = read(path.join(store, 'files.jsonl'));
-    assert.ok(log.includes(payload.userPromptSubmit.prompt), 'the prompt was recorded');
+    for (const env of [undefined, { ELECTRON_RUN_AS_NODE: '1' }]) clineScriptRuns(env);
   },
 );
+
+function clineScriptRuns(env: Record<string, string> | undefined): void {
+  assert.ok(fs.existsSync(CLI), 'dist/cli.js is missing: run `npm run build` first');
+  const root = tempDir('ar-connect-cline-run-');
+  const ws = path.join(root, 'ws');
+  fs.mkdirSync(ws);
+  const store = path.join(root, 'store');
+  clineConnector.connect(ws, { node: process.execPath, cli: CLI, store, ...(env ? { env } : {}) });
+  const payload = JSON.parse(read(path.join(__dirname, '../fixtures/agents/cline/vscode-4.1/prompt.json')));
+  payload.workspaceRoots = [ws];
+  const script = path.join(ws, '.clinerules/hooks/UserPromptSubmit');
+  const r = spawnSync(script, [], {
+    cwd: ws,
+    input: JSON.stringify(payload),
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: root },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout, '', 'a hook prints nothing');
+  const errorsLog = path.join(store, 'errors.log');
+  const errors = fs.existsSync(errorsLog)
+    ? read(errorsLog)
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => String(JSON.parse(l).message))
+    : [];
+  assert.deepEqual(errors, [], 'a well-formed Cline payload leaves errors.log empty');
+  const log = read(path.join(store, 'files.jsonl'));
+  assert.ok(log.includes(payload.userPromptSubmit.prompt), 'the prompt was recorded');
+}
 
 test('double recording: with Claude connected, VS Code / Copilot CLI add no file of ours; Claude connected later removes it', () => {
   const ws = tempDir('ar-connect-double-');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { attemptOfPoint, buildAttempts, lineView } from '../../src/core/timeline/attempts';
+import { attemptOfPoint, buildAttempts, lineView, ownWork, ownWorkOfAll } from '../../src/core/timeline/attempts';
 import { recordedChanges, resolvePoint } from '../../src/core/timeline/compare';
 import { Store } from '../../src/core/store';
 import { h, LogBuilder } from '../helpers/records';
@@ -280,5 +280,49 @@ describe('recorded changes between two points', () => {
     assert.deepEqual(recordedChanges(records, resolvePoint(records, 'attempt:2', tree), resolvePoint(records, 'now', tree)), []);
     assert.throws(() => resolvePoint(records, 'attempt:3', tree), /No point "attempt:3"/);
     assert.throws(() => resolvePoint(records, 'zzzz', tree), /No point "zzzz"/);
+  });
+});
+
+describe('ownWork: one count of an attempt for every surface', () => {
+  it('an attempt rewound at its third prompt counts only the work from that prompt on; one off the line or in progress, all of it', () => {
+    const b = new LogBuilder()
+      .checkpoint('S', 'session-start', { agent: 'claude' })
+      .checkpoint('P1', 'prompt', { agent: 'claude' })
+      .snap('/w/a', null, 'before')
+      .snap('/w/a', h('a1'), 'after')
+      .checkpoint('P2', 'prompt', { agent: 'claude' })
+      .snap('/w/b', null, 'before')
+      .snap('/w/b', h('b1'), 'after')
+      .checkpoint('P3', 'prompt', { agent: 'claude' })
+      .snap('/w/a', h('a1'), 'before')
+      .snap('/w/a', h('a3'), 'after')
+      .snap('/w/c', null, 'before')
+      .snap('/w/c', h('c3'), 'after')
+      .snap('/w/a', h('a3'), 'pre-rewind')
+      .snap('/w/c', h('c3'), 'pre-rewind')
+      .checkpoint('R', 'rewind', { target: 'P3' })
+      .snap('/w/a', h('a1'), 'rewind')
+      .snap('/w/c', null, 'rewind')
+      .checkpoint('Q3', 'prompt', { agent: 'claude', session: 's2' })
+      .snap('/w/d', null, 'before', { session: 's2' })
+      .snap('/w/d', h('d1'), 'after', { session: 's2' });
+    const tree = buildAttempts(b.records());
+    const own = ownWorkOfAll(tree);
+    const one = own.get(1)!;
+    assert.deepEqual(
+      one.prompts.map((p) => p.id),
+      ['P3'],
+    );
+    assert.deepEqual(one.files, ['/w/a', '/w/c']);
+    assert.deepEqual(one.sessions, ['s1']);
+    assert.deepEqual(one.agents, ['claude']);
+    assert.deepEqual(tree.attempts[0]!.prompts.length, 3, 'the attempt itself still has every prompt it recorded');
+    const two = own.get(2)!;
+    assert.deepEqual(
+      two.prompts.map((p) => p.id),
+      ['Q3'],
+    );
+    assert.deepEqual(two.files, ['/w/d']);
+    assert.deepEqual(ownWork(tree, tree.attempts[1]!), two);
   });
 });

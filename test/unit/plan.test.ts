@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { computeChanges, REWIND_SESSION } from '../../src/core/timeline/changeSet';
+import { computeChanges } from '../../src/core/timeline/changeSet';
 import { checkpoints } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 
@@ -80,7 +80,42 @@ describe('computeChanges', () => {
     assert.deepEqual(onlyA.conflicts, [{ path: '/w/both', sessions: ['A', 'B'] }]);
   });
 
-  it('attributes a rewind’s own writes to the rewind, and restricts to given paths', () => {
+  it('one agent session, a rewind and more work: the only session is the agent’s, and choosing it writes every file', () => {
+    const b = new LogBuilder()
+      .checkpoint('C1')
+      .snap('/w/a', h('a0'), 'before', { session: 'A' })
+      .snap('/w/a', h('a1'), 'after', { session: 'A' })
+      .snap('/w/b', h('b0'), 'before', { session: 'A' })
+      .snap('/w/b', h('b1'), 'after', { session: 'A' })
+      .checkpoint('C2')
+      .snap('/w/a', h('a1'), 'pre-rewind')
+      .checkpoint('R', 'rewind')
+      .snap('/w/a', h('a0'), 'rewind')
+      .snap('/w/a', h('a0'), 'before', { session: 'A' })
+      .snap('/w/a', h('a2'), 'after', { session: 'A' })
+      .snap('/w/c', h('c0'), 'pre-rewind')
+      .checkpoint('R2', 'rewind')
+      .snap('/w/c', h('c1'), 'rewind');
+    const all = computeChanges(b.records(), cp(b, 'C1'));
+    assert.deepEqual(all.sessions, ['A']);
+    assert.deepEqual(
+      all.changes.map((c) => [c.path, c.sessions]),
+      [
+        ['/w/a', ['A']],
+        ['/w/b', ['A']],
+        ['/w/c', []],
+      ],
+    );
+    const onlyA = computeChanges(b.records(), cp(b, 'C1'), { sessions: ['A'] });
+    assert.deepEqual(
+      onlyA.changes.map((c) => c.path),
+      ['/w/a', '/w/b'],
+    );
+    assert.deepEqual(onlyA.conflicts, []);
+    assert.deepEqual(onlyA.leftAlone, []);
+  });
+
+  it('counts a rewind’s own writes as no session’s, and restricts to given paths', () => {
     const b = new LogBuilder()
       .checkpoint('C1')
       .snap('/w/a', h('a0'), 'before')
@@ -98,8 +133,9 @@ describe('computeChanges', () => {
     const undo = computeChanges(b.records(), cp(b, 'R'));
     assert.deepEqual(
       undo.changes.map((c) => [c.path, c.to.hash, c.sessions]),
-      [['/w/a', h('a1'), [REWIND_SESSION]]],
+      [['/w/a', h('a1'), []]],
     );
+    assert.deepEqual(undo.sessions, []);
   });
 
   it('lists what it cannot restore: too large at the target, unknown at the target, outside the workspace', () => {

@@ -22,6 +22,7 @@ export const claudeConnector: AgentConnector = {
   displayName: 'Claude Code',
   alsoServes: ['vscode', 'copilot'],
   files: (workspace) => [settingsPath(workspace)],
+  alsoReads: (workspace) => [path.join(workspace, '.claude', 'settings.json')],
   connect(workspace, target, l10n = ENGLISH) {
     const r = connectClaudeFile(workspace, { command: hookCommand({ ...target, agent: 'claude' }) });
     const notes: string[] = [];

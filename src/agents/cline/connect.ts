@@ -23,7 +23,11 @@ const comment = (event: string) =>
 
 /** The sh script for one event; the marker on the `exec` line (the command) identifies it as ours. */
 export function clineScript(event: string, target: HookTarget): string {
-  return ['#!/bin/sh', comment(event), `exec ${hookCommand({ ...target, agent: 'cline', event })}`, ''].join('\n');
+  // Environment assignments go before `exec` (`VAR=x exec cmd`): after it, sh would run `VAR=x` as the command.
+  const { env: _env, ...bare } = target;
+  const command = hookCommand({ ...bare, agent: 'cline', event });
+  const assigns = hookCommand({ ...target, agent: 'cline', event }).slice(0, -command.length);
+  return ['#!/bin/sh', comment(event), `${assigns}exec ${command}`, ''].join('\n');
 }
 
 /** One argument for PowerShell: single quotes, a quote inside doubled (nothing else expands there). */

@@ -42,7 +42,10 @@ export interface FilesRewoundFacts {
   /** The rewinds that reverted at least one of the conversation's files. */
   rewinds: string[];
   files: RewoundFile[];
-  /** The conversation's irreversible / compensatable calls between a used rewind's target and the rewind. */
+  /**
+   * The conversation's irreversible / compensatable calls between the target of a rewind whose writes
+   * a file holds now (or, changed again since, the last rewind that wrote it) and that rewind.
+   */
   actions: NotUndone[];
 }
 
@@ -103,6 +106,9 @@ export function filesRewoundFacts(
     return m;
   };
   const used = new Map<string, Sequenced<CheckpointRecord>>();
+  // The rewinds whose writes the files hold now: their targets are the points the disk went back to.
+  // A rewind undone or overtaken since says nothing about the disk (its point may be further back).
+  const current = new Map<string, Sequenced<CheckpointRecord>>();
   const files: RewoundFile[] = [];
   for (const p of [...rewindSnaps.keys()].sort()) {
     const touched = lastTouch.get(p);
@@ -118,19 +124,21 @@ export function filesRewoundFacts(
     const deleted = now.hash === null && !now.skipped;
     const f: RewoundFile = { path: p, deleted, recreated: !deleted && !!known && known.hash === null && !known.skipped };
     used.set(rw.id, rw);
+    let holds = index.rewindOfSnap.get(snaps[snaps.length - 1]!.seq)!;
     if (now.phase === 'rewind') {
       const point = restorePointOf(index, now.seq);
       if (point) f.restoredTo = point;
       const last = index.rewindOfSnap.get(now.seq);
-      if (last && window.has(last.id)) used.set(last.id, last);
+      if (last && window.has(last.id)) used.set(last.id, (holds = last));
     } else f.changedSince = true;
+    current.set(holds.id, holds);
     files.push(f);
   }
   if (files.length === 0) return { ...none, considered: [...window] };
 
   const actions: NotUndone[] = [];
   const seen = new Set<string>();
-  for (const rw of [...used.values()].sort((a, b) => a.seq - b.seq)) {
+  for (const rw of [...current.values()].sort((a, b) => a.seq - b.seq)) {
     const target = targetOfRewind(index, rw);
     if (!target) continue;
     for (const range of ranges) {

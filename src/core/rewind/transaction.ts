@@ -14,7 +14,8 @@ import type { Store } from '../store';
 import { makePlan, type Plan, type PlanOptions } from './plan';
 import { recoverLocked, removeJournal, writeJournal } from './journal';
 import { hashOnDisk, preflight, tmpNameFor, type Write } from './writes';
-import { rewindCheckpointLabel, rewindLabelBeforeCall, rewindLookups } from '../timeline/rewindLabels';
+import { attemptRewindLabel, rewindCheckpointLabel, rewindLabelBeforeCall, rewindLookups } from '../timeline/rewindLabels';
+import { attemptToBring, buildAttempts } from '../timeline/attempts';
 import { captureBeforeRewind } from '../capture/capture';
 
 export interface RewindOptions extends PlanOptions {
@@ -115,21 +116,29 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       w.expect = !s || s.skipped ? 'unknown' : s.hash;
     }
     fault('rewind.presnaps');
+    const partial = !!(opts.paths?.length || opts.sessions?.length);
+    // To another attempt's end (only a rewind checkpoint can be one: the tree, from the whole log, is built only then).
+    const brought =
+      plan.target.kind === 'rewind' && !plan.target.call
+        ? attemptToBring(buildAttempts(store.read().records), plan.target.id, partial)
+        : undefined;
     const checkpoint = store.checkpointRecord({
       id,
       kind: 'rewind',
       label: plan.target.call
         ? rewindLabelBeforeCall(plan.target.label)
-        : rewindCheckpointLabel(
-            plan.target.checkpoint ?? {
-              kind: plan.target.kind === 'before-call' ? 'before-tool' : plan.target.kind,
-              label: plan.target.label,
-            },
-            rewindLookups(plan.records),
-          ),
+        : brought !== undefined
+          ? attemptRewindLabel(brought, partial)
+          : rewindCheckpointLabel(
+              plan.target.checkpoint ?? {
+                kind: plan.target.kind === 'before-call' ? 'before-tool' : plan.target.kind,
+                label: plan.target.label,
+              },
+              rewindLookups(plan.records),
+            ),
       ...(plan.target.call ? { targetCall: plan.target.call.id } : { target: plan.target.id }),
       // Taking some files from a point leaves the attempt in progress as it is (attempts.ts).
-      ...(opts.paths?.length || opts.sessions?.length ? { partial: true } : {}),
+      ...(partial ? { partial: true } : {}),
       time: now,
     });
     store.append([...during.lines, ...pre, checkpoint]);

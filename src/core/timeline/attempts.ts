@@ -16,6 +16,7 @@ export interface AttemptPrompt {
   label: string;
   time: number;
   session?: string;
+  seq: number;
 }
 
 export interface Attempt {
@@ -36,6 +37,8 @@ export interface Attempt {
   agents: string[];
   /** Paths its own work changed (agent and shell writes), sorted. */
   files: string[];
+  /** For each path, session and agent of its work: the log position of its last piece of work here (ownWork's cut). */
+  lastWork: { paths: Map<string, number>; sessions: Map<string, number>; agents: Map<string, number> };
   /** The checkpoints recorded while it was current (a rewind that left it is its `end`, not listed here). */
   checkpoints: string[];
   /** When it was left: the rewind checkpoint whose state is its end. Absent for the current attempt. */
@@ -71,7 +74,7 @@ interface Building extends Attempt {
   sessionSet: Set<string>;
   agentSet: Set<string>;
   /** Sequence number of its last piece of work (a prompt, a risky call's checkpoint, a write). */
-  lastWork: number;
+  workSeq: number;
 }
 
 /** Work that makes an attempt: a prompt, a checkpoint before a risky call, or a recorded write. */
@@ -103,12 +106,13 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
       sessions: [],
       agents: [],
       files: [],
+      lastWork: { paths: new Map(), sessions: new Map(), agents: new Map() },
       checkpoints: [],
       current: true,
       pathSet: new Set(),
       sessionSet: new Set(),
       agentSet: new Set(),
-      lastWork: r.seq,
+      workSeq: r.seq,
     };
     attempts.push(a);
     return a;
@@ -117,7 +121,7 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
   const rewindTo = (c: Sequenced<CheckpointRecord>): void => {
     const target = c.target;
     // No work since the target, in the attempt in progress: nothing is abandoned, nothing branches.
-    if (current && target !== undefined && attemptOf.get(target) === current.n && (seqOf.get(target) ?? -1) >= current.lastWork) {
+    if (current && target !== undefined && attemptOf.get(target) === current.n && (seqOf.get(target) ?? -1) >= current.workSeq) {
       attemptOf.set(c.id, current.n);
       current.checkpoints.push(c.id);
       return;
@@ -173,14 +177,17 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
       if (a !== current) continue;
       a.checkpoints.push(c.id);
       if (c.session !== undefined) a.sessionSet.add(c.session);
+      if (c.session !== undefined) a.lastWork.sessions.set(c.session, c.seq);
       if (c.agent !== undefined && c.kind !== 'rewind') a.agentSet.add(c.agent);
-      if (WORK_CHECKPOINTS.has(c.kind) || c.kind === 'rewind') a.lastWork = c.seq;
+      if (c.agent !== undefined && c.kind !== 'rewind') a.lastWork.agents.set(c.agent, c.seq);
+      if (WORK_CHECKPOINTS.has(c.kind) || c.kind === 'rewind') a.workSeq = c.seq;
       if (c.kind === 'prompt')
-        a.prompts.push({ id: c.id, label: c.label, time: c.time, ...(c.session !== undefined ? { session: c.session } : {}) });
+        a.prompts.push({ id: c.id, label: c.label, time: c.time, ...(c.session !== undefined ? { session: c.session } : {}), seq: c.seq });
     } else if (isSnap(r) && WORK_PHASES.has(r.phase)) {
       current ??= begin(r);
       current.pathSet.add(r.path);
-      current.lastWork = r.seq;
+      current.lastWork.paths.set(r.path, r.seq);
+      current.workSeq = r.seq;
     }
   }
   placeCalls(records, [...attempts, ...((current as Building | null) ? [] : [pending])]);
@@ -190,7 +197,7 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
     a.agents = [...a.agentSet];
   }
   return {
-    attempts: attempts.map(({ pathSet: _p, sessionSet: _s, agentSet: _a, lastWork: _w, ...a }) => a),
+    attempts: attempts.map(({ pathSet: _p, sessionSet: _s, agentSet: _a, workSeq: _w, ...a }) => a),
     current: (current as Building | null)?.n ?? null,
     attemptOf,
     ends,
@@ -227,6 +234,17 @@ export function attemptBroughtBy(
   return tree.ends.get(c.target);
 }
 
+/**
+ * For a new rewind to checkpoint `target` (not yet in the log): the attempt whose end it brings back —
+ * with `partial`, files taken from it; else a switch to it from the work in progress — or undefined
+ * (a plain rewind, or the undo of one). The same rule attemptBroughtBy reads back from the log.
+ */
+export function attemptToBring(tree: AttemptTree, target: string, partial: boolean): number | undefined {
+  const n = tree.ends.get(target);
+  if (n === undefined || partial) return n;
+  return tree.current !== null && tree.attempts[n - 1]?.end?.id === target ? n : undefined;
+}
+
 /** The attempt a point `attempt:<n>` names, or undefined when it is not one (null: it names no attempt of this store). */
 export function attemptOfPoint(tree: AttemptTree, point: string): Attempt | null | undefined {
   if (!point.startsWith(ATTEMPT_POINT)) return undefined;
@@ -248,8 +266,8 @@ export interface LineView {
   rows: { attempt: Attempt; at: number }[];
 }
 
-export function lineView(tree: AttemptTree): LineView {
-  // The attempts on the line, each with the position where the line leaves it (the next one's branch point).
+/** The attempts on the line that leads to the one in progress, each with the log position where the line leaves it (the next one's branch point). */
+function lineCuts(tree: AttemptTree): Map<number, number> {
   const cut = new Map<number, number>();
   let n: number | undefined = tree.current ?? tree.pending?.parent;
   let at = tree.current !== null ? Infinity : (tree.pending?.atSeq ?? Infinity);
@@ -259,6 +277,42 @@ export function lineView(tree: AttemptTree): LineView {
     at = a.branchSeq ?? a.start.seq;
     n = a.parent;
   }
+  return cut;
+}
+
+/** An attempt's own work: what it did after the point where it leaves the current line (all of it, off the line). */
+export interface OwnWork {
+  prompts: AttemptPrompt[];
+  files: string[];
+  sessions: string[];
+  agents: string[];
+}
+
+/**
+ * The one count of an attempt (DESIGN §4 "Attempts"): the prompts, files, sessions and agents of its
+ * work after the point where it leaves the current line — the Files view's row, its tooltip and the
+ * CLI's `attempts` (text and --json) all show these. An attempt off the line, or the one in progress:
+ * all its work.
+ */
+export function ownWork(tree: AttemptTree, a: Attempt, cuts: Map<number, number> = lineCuts(tree)): OwnWork {
+  const from = a.current ? -1 : (cuts.get(a.n) ?? -1);
+  const after = (m: Map<string, number>) => [...m].filter(([, seq]) => seq >= from).map(([k]) => k);
+  return {
+    prompts: a.prompts.filter((p) => p.seq >= from),
+    files: after(a.lastWork.paths).sort(),
+    sessions: after(a.lastWork.sessions),
+    agents: after(a.lastWork.agents),
+  };
+}
+
+/** Every attempt's own work (ownWork), by number. */
+export function ownWorkOfAll(tree: AttemptTree): Map<number, OwnWork> {
+  const cuts = lineCuts(tree);
+  return new Map(tree.attempts.map((a) => [a.n, ownWork(tree, a, cuts)]));
+}
+
+export function lineView(tree: AttemptTree): LineView {
+  const cut = lineCuts(tree);
   const rows: LineView['rows'] = [];
   for (const a of tree.attempts) {
     if (a.current) continue;

@@ -17,7 +17,7 @@ export interface Change {
   from: FileState;
   /** The state at the target checkpoint: what the rewind writes. */
   to: FileState;
-  /** Sessions that changed the path after the target (`(rewind)` for a rewind's own writes). */
+  /** The agent sessions that changed the path after the target (a rewind's own writes are the user's: none). */
   sessions: string[];
   /** Where the content the rewind puts back came from (its `rewind` snapshot carries it on). */
   origin?: Origin;
@@ -93,7 +93,7 @@ export interface ChangeSet {
   /** With a session or path filter: what a whole rewind would write that this one leaves as it is, and why. */
   leftAlone: LeftAlone[];
   notUndone: NotUndone[];
-  /** Every session that changed something after the target, for grouping. */
+  /** Every agent session that changed something after the target, for grouping (never a rewind). */
   sessions: string[];
   /** Paths among `changes` whose state at the target is one of two versions (written, with force, as the later one). */
   uncertain: Uncertain[];
@@ -116,6 +116,7 @@ export interface ChangeOptions {
   facts?: Map<string, PathFacts>;
 }
 
+/** The writer of a rewind's own snapshots in `PathFacts.writers`: the user's action, never an agent session. */
 export const REWIND_SESSION = '(rewind)';
 
 function actionFor(from: FileState, to: FileState): Action {
@@ -263,8 +264,8 @@ export function computeChanges(records: readonly Sequenced[], target: { seq: num
     const chosen = !onlyPaths || onlyPaths.has(pathKey(p));
     const v = pathVerdict(p, f, opts.allowed);
     if (!v) continue;
-    // Sessions that changed the path after the target (`(rewind)` for a rewind's own writes).
-    const sessions = [...f.writers].sort();
+    // The agent sessions that changed the path after the target: a rewind (an undo, a take) is the user's.
+    const sessions = [...f.writers].filter((s) => s !== REWIND_SESSION).sort();
     if (!chosen) {
       unchosen.push({ path: p, sessions });
       continue;

@@ -73,6 +73,11 @@ export function rewindCheckpointLabel(
   return l10n.t('Before rewind to {0}', m.point);
 }
 
+/** The label of the checkpoint taken before a rewind that brings back attempt `n`'s files: some (`take`) or all (a switch). */
+export function attemptRewindLabel(n: number, take: boolean, l10n: Localizer = ENGLISH): string {
+  return take ? l10n.t('Before taking files from Attempt {0}', n) : l10n.t('Before switching to Attempt {0}', n);
+}
+
 /** The label of the checkpoint taken before a rewind to just before a call (`label`: "Tool: summary"). */
 export function rewindLabelBeforeCall(label: string, l10n: Localizer = ENGLISH): string {
   return l10n.t('Before rewind to {0}', describeTarget('before-call', label, l10n));

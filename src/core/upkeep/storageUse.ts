@@ -9,9 +9,12 @@ import { referencedBlobs } from '../scan/references';
 import type { Store } from '../store';
 
 const DAY = 86400000;
+/** Copies a rewind makes (what it found on disk, what it wrote): the user's action, whatever session came before. */
+const REWIND_PHASES = new Set(['pre-rewind', 'rewind']);
 
+/** One agent session's share. */
 export interface SessionUse {
-  session: string | null;
+  session: string;
   agent: string | null;
   /** Its first prompt (or its first checkpoint's label). */
   label: string;
@@ -31,7 +34,7 @@ export interface AgeUse {
 export interface StorageUse {
   totalBytes: number;
   logBytes: number;
-  /** File copies the timeline refers to (the sum of `sessions` and of `byAge`). */
+  /** File copies the timeline refers to (the sum of `sessions` and `own`, and of `byAge`). */
   recordedBytes: number;
   /** Copies only shell capture's scan states keep (a live session's baseline). */
   scanBytes: number;
@@ -39,7 +42,10 @@ export interface StorageUse {
   unreferencedBytes: number;
   /** Everything else: scan states, the timeline index, locks, errors.log. */
   otherBytes: number;
+  /** Agent sessions only: a rewind, its undo, a take or a manual checkpoint is the user's own action (`own`). */
   sessions: SessionUse[];
+  /** The user's own actions: their checkpoints, and the copies first made by them (what a rewind found on disk). */
+  own: { checkpoints: number; bytes: number };
   byAge: AgeUse[];
 }
 
@@ -58,11 +64,13 @@ export function storageUse(store: Store, now = Date.now()): StorageUse {
   const sizes = blobSizes(store);
   const totalBytes = storeBytes(store);
   const logBytes = fs.statSync(store.logFile, { throwIfNoEntry: false })?.size ?? 0;
-  const sessions = new Map<string | null, SessionUse>();
+  const sessions = new Map<string, SessionUse>();
+  const own = { checkpoints: 0, bytes: 0 };
   const ages = new Map(AGES.map((a) => [a.days, { days: a.days, checkpoints: 0, bytes: 0 }]));
   const counted = new Set<string>();
+  /** The session of the last checkpoint: a snapshot that names none is its (none after the user's own checkpoint). */
   let current: SessionUse | undefined;
-  const sessionOf = (id: string | null, time: number): SessionUse => {
+  const sessionOf = (id: string, time: number): SessionUse => {
     let s = sessions.get(id);
     if (!s) sessions.set(id, (s = { session: id, agent: null, label: '', first: time, last: time, checkpoints: 0, bytes: 0 }));
     s.first = Math.min(s.first, time);
@@ -71,16 +79,23 @@ export function storageUse(store: Store, now = Date.now()): StorageUse {
   };
   for (const r of store.read().records) {
     if (isCheckpoint(r)) {
-      current = sessionOf(r.session ?? null, r.time);
+      ages.get(ageOf(r.time, now).days)!.checkpoints++;
+      if (r.session === undefined) {
+        own.checkpoints++;
+        current = undefined;
+        continue;
+      }
+      current = sessionOf(r.session, r.time);
       current.checkpoints++;
       current.agent ??= r.agent ?? null;
       if (!current.label || (r.kind === 'prompt' && !current.label.startsWith('"')))
         current.label = r.kind === 'prompt' ? `"${r.label}"` : r.label;
-      ages.get(ageOf(r.time, now).days)!.checkpoints++;
     } else if (isSnap(r) && r.hash && !counted.has(r.hash) && sizes.has(r.hash)) {
       counted.add(r.hash);
       const bytes = sizes.get(r.hash)!;
-      (r.session !== undefined ? sessionOf(r.session, r.time) : (current ?? sessionOf(null, r.time))).bytes += bytes;
+      const by = r.session !== undefined ? sessionOf(r.session, r.time) : REWIND_PHASES.has(r.phase) ? undefined : current;
+      if (by) by.bytes += bytes;
+      else own.bytes += bytes;
       ages.get(ageOf(r.time, now).days)!.bytes += bytes;
     }
   }
@@ -101,6 +116,7 @@ export function storageUse(store: Store, now = Date.now()): StorageUse {
     unreferencedBytes,
     otherBytes: Math.max(0, totalBytes - logBytes - recordedBytes - scanBytes - unreferencedBytes),
     sessions: [...sessions.values()].sort((a, b) => b.bytes - a.bytes || a.first - b.first),
+    own,
     byAge: [...ages.values()],
   };
 }

@@ -30,9 +30,9 @@ function attemptPoint(a: Attempt): NamedPoint {
   return { point: `${ATTEMPT_POINT}${a.n}`, name: vscode.l10n.t('Attempt {0}', a.n) };
 }
 
-/** "3 prompts · left 14:02" / "1 prompt · in progress": an attempt's row in a quick pick. */
-function attemptDescription(a: Attempt): string {
-  const n = a.prompts.length;
+/** "3 prompts · left 14:02" / "1 prompt · in progress": an attempt's row in a quick pick (its own work, as the Files view counts it). */
+function attemptDescription(d: CommandDeps, a: Attempt): string {
+  const n = d.model.attemptOwnWork(a.n)?.prompts.length ?? 0;
   const prompts = countWords(n, vscode.l10n.t('1 prompt'), vscode.l10n.t('{0} prompts', n));
   return `${prompts} · ${a.end ? vscode.l10n.t('left {0}', leftAt(a.end.time)) : vscode.l10n.t('in progress')}`;
 }
@@ -75,10 +75,10 @@ async function pickPoint(d: CommandDeps, placeHolder: string, except?: string): 
   type Item = vscode.QuickPickItem & { p?: NamedPoint };
   const items: Item[] = [{ label: vscode.l10n.t('Attempts'), kind: vscode.QuickPickItemKind.Separator }];
   for (const a of [...attempts].reverse()) {
-    const first = a.prompts[a.prompts.length - 1];
+    const first = d.model.attemptOwnWork(a.n)?.prompts[0];
     items.push({
       label: `$(git-branch) ${vscode.l10n.t('Attempt {0}', a.n)}`,
-      description: attemptDescription(a),
+      description: attemptDescription(d, a),
       ...(first ? { detail: oneLine(first.label, 100) } : {}),
       p: attemptPoint(a),
     });
@@ -146,12 +146,15 @@ async function leftAttempt(d: CommandDeps, arg: unknown, placeHolder: string): P
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
-    left.map((a) => ({
-      label: vscode.l10n.t('Attempt {0}', a.n),
-      description: attemptDescription(a),
-      detail: a.prompts[a.prompts.length - 1] ? oneLine(a.prompts[a.prompts.length - 1]!.label, 100) : undefined,
-      a,
-    })),
+    left.map((a) => {
+      const first = d.model.attemptOwnWork(a.n)?.prompts[0];
+      return {
+        label: vscode.l10n.t('Attempt {0}', a.n),
+        description: attemptDescription(d, a),
+        detail: first ? oneLine(first.label, 100) : undefined,
+        a,
+      };
+    }),
     { placeHolder },
   );
   return pick?.a;

@@ -56,6 +56,10 @@ export class StorageCommands {
         `    ${formatBytes(s.bytes).padStart(9)}  ${s.checkpoints} checkpoint(s), last ${new Date(s.last).toLocaleString()}  ${s.agent ?? ''} ${oneLine(s.label, 60)}`,
       );
     if (u.sessions.length > 50) o.info(`    … and ${u.sessions.length - 50} smaller sessions (agent-rewind storage lists them all).`);
+    if (u.own.checkpoints || u.own.bytes)
+      o.info(
+        `  Your own actions (rewinds, undos, takes, manual checkpoints): ${formatBytes(u.own.bytes)}, ${u.own.checkpoints} checkpoint(s).`,
+      );
   }
 
   /** Before the first recorded event there is no store folder (and nothing to count, clean or delete). */

@@ -7,7 +7,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentConnectionState, AgentId, HookTarget } from '../../agents/connector';
-import { agentStates, connectAgents, CONNECTORS, disconnectAgents, type DisconnectOutcome, hookFiles } from '../../agents/connectors';
+import {
+  agentStates,
+  connectAgents,
+  connectorState,
+  CONNECTORS,
+  disconnectAgents,
+  type DisconnectOutcome,
+  hookFiles,
+} from '../../agents/connectors';
+import { claudeConnector } from '../../agents/claude/connect';
+import { agentRow } from './agentRows';
 import { hostEditorAgent, hostFirst } from '../../agents/hostEditor';
 import { agentInfo } from '../views/agentInfo';
 import { nodeRuntime } from './claudeConnection';
@@ -43,13 +53,7 @@ export function refuseUnsavedConfig(files: readonly string[], folder: string, ve
 
 interface AgentPick extends vscode.QuickPickItem {
   agent: AgentId;
-}
-
-/** An agent's connection in the quick pick ('' when disconnected). */
-function stateWords(state: AgentConnectionState): string {
-  if (state === 'connected') return vscode.l10n.t('connected');
-  if (state === 'outdated') return vscode.l10n.t('connected (an older hook: connecting refreshes it)');
-  return '';
+  connected: boolean;
 }
 
 export class AgentConnections {
@@ -98,8 +102,12 @@ export class AgentConnections {
 
   private items(folders: readonly vscode.WorkspaceFolder[], forDisconnect: boolean): AgentPick[] {
     const t = this.target();
+    const first = folders[0]?.uri.fsPath;
+    const rel = (p: string) => path.relative(first!, p).split(path.sep).join('/');
+    // VS Code agent mode reads Claude Code's settings: while our hook is there, that file serves it.
+    const claudeServes = first !== undefined && connectorState(claudeConnector, first, t) !== 'disconnected';
     return hostFirst(CONNECTORS, this.host).map((c): AgentPick => {
-      const states = folders.map((f) => c.state(f.uri.fsPath, t));
+      const states = folders.map((f) => connectorState(c, f.uri.fsPath, t));
       const state: AgentConnectionState = states.includes('outdated')
         ? 'outdated'
         : states.includes('connected')
@@ -109,23 +117,21 @@ export class AgentConnections {
         c.agent === this.host
           ? vscode.l10n.t('this editor ({0})', vscode.env.appName)
           : (folders.map((f) => c.detect(f.uri.fsPath, this.env, this.home)).find((e) => e !== null) ?? null);
-      const files = folders.length
-        ? c.files(folders[0]!.uri.fsPath).map((p) => path.relative(folders[0]!.uri.fsPath, p).split(path.sep).join('/'))
-        : [];
-      const where = files.length > 2 ? vscode.l10n.t('{0}/ ({1} scripts)', path.posix.dirname(files[0]!), files.length) : files.join(', ');
-      const description = stateWords(state) || (evidence ? vscode.l10n.t('found: {0}', evidence) : vscode.l10n.t('not detected'));
-      return {
-        agent: c.agent,
-        label: `$(${agentInfo(c.agent).codicon}) ${c.displayName}`,
-        description,
-        detail: forDisconnect ? vscode.l10n.t("removes Agent Rewind's hooks from {0}", where) : vscode.l10n.t('writes {0}', where),
-        picked: forDisconnect ? state !== 'disconnected' : state !== 'disconnected' || evidence !== null,
-      };
+      const servedBy =
+        c.agent === 'vscode' && claudeServes
+          ? { file: rel(claudeConnector.files(first)[0]!), name: claudeConnector.displayName }
+          : undefined;
+      const row = agentRow(
+        { state, evidence, files: first === undefined ? [] : c.files(first).map(rel), servedBy },
+        forDisconnect,
+        vscode.l10n,
+      );
+      return { agent: c.agent, label: `$(${agentInfo(c.agent).codicon}) ${c.displayName}`, ...row, connected: state !== 'disconnected' };
     });
   }
 
   private async pickAgents(folders: readonly vscode.WorkspaceFolder[], forDisconnect: boolean): Promise<AgentId[] | undefined> {
-    const items = this.items(folders, forDisconnect).filter((i) => !forDisconnect || i.picked);
+    const items = this.items(folders, forDisconnect).filter((i) => !forDisconnect || i.connected);
     if (forDisconnect && !items.length) {
       void vscode.window.showInformationMessage(vscode.l10n.t('No agent is connected in this workspace.'));
       return undefined;

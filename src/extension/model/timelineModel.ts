@@ -11,9 +11,18 @@ import { rewindCountsOf } from '../../core/rewind/plan';
 import { historiesOf } from '../../core/timeline/rewindCounts';
 import { groupTurns, type RewindSummary, type Turn, turnChanges } from '../../core/timeline/turns';
 export { describeSummary, type RewindSummary } from '../../core/timeline/turns';
-import { attemptBroughtBy, type AttemptTree, buildAttempts, type LineView, lineView } from '../../core/timeline/attempts';
+import {
+  attemptBroughtBy,
+  type AttemptTree,
+  buildAttempts,
+  type LineView,
+  lineView,
+  type OwnWork,
+  ownWorkOfAll,
+} from '../../core/timeline/attempts';
 import { checkpoints, filesPerCheckpoint, type SpanChange, spanChanges } from '../../core/timeline/timeline';
 import {
+  attemptRewindLabel,
   labelOfRewindCheckpoint,
   type RewindLookups,
   rewindLookups,
@@ -47,6 +56,7 @@ export class TimelineModel implements vscode.Disposable {
   private summaries = new Map<string, RewindSummary>();
   private turnFileCache = new Map<string, SpanChange[]>();
   private attemptTree: AttemptTree | undefined;
+  private ownWork: Map<number, OwnWork> | undefined;
   private line: LineView | undefined;
   private lookups: RewindLookups = rewindLookups([]);
   private readonly log: IncrementalLog;
@@ -88,6 +98,7 @@ export class TimelineModel implements vscode.Disposable {
     this.turnFileCache.clear();
     this.sessionsCache = undefined;
     this.line = undefined;
+    this.ownWork = undefined;
     this.emitter.fire();
   }
 
@@ -123,6 +134,11 @@ export class TimelineModel implements vscode.Disposable {
   /** Each attempt not in progress, with the log position where it leaves the line. */
   attemptRows(): LineView['rows'] {
     return (this.line ??= lineView(this.attempts)).rows;
+  }
+
+  /** An attempt's own work (core/timeline/attempts.ts ownWork): the counts its row shows, as `attempts` does. */
+  attemptOwnWork(n: number): OwnWork | undefined {
+    return (this.ownWork ??= ownWorkOfAll(this.attempts)).get(n);
   }
 
   /** The rows of an attempt that are not on the line, newest first (its end is the attempt's own row). */
@@ -193,10 +209,7 @@ export class TimelineModel implements vscode.Disposable {
   /** A checkpoint's label; a rewind's is computed from its target, never nested. */
   label(c: CheckpointRecord): string {
     const attempt = this.attemptTaken(c);
-    if (attempt !== undefined)
-      return c.partial
-        ? vscode.l10n.t('Before taking files from Attempt {0}', attempt)
-        : vscode.l10n.t('Before switching to Attempt {0}', attempt);
+    if (attempt !== undefined) return attemptRewindLabel(attempt, !!c.partial, vscode.l10n);
     return labelOfRewindCheckpoint(c, this.lookups, vscode.l10n);
   }
 

@@ -2,7 +2,7 @@
 // refusals with their ways out, and success with an Undo button.
 import * as vscode from 'vscode';
 import type { Busy } from './busy';
-import { type LeftAlone, REWIND_SESSION } from '../../core/timeline/changeSet';
+import type { LeftAlone } from '../../core/timeline/changeSet';
 import { countWords } from '../../shared/l10n';
 import { reasonTable } from '../../shared/reasons';
 import { oneLine } from '../../shared/text';
@@ -178,12 +178,7 @@ export class RewindReporter {
 
   private leftAloneLine(l: LeftAlone): string {
     return l.reason === 'other-session'
-      ? vscode.l10n.t(
-          'also changed by {0}',
-          l.sessions
-            .map((s) => (s === REWIND_SESSION ? vscode.l10n.t('an earlier rewind') : vscode.l10n.t('session {0}', s.slice(0, 8))))
-            .join(', '),
-        )
+      ? vscode.l10n.t('also changed by {0}', l.sessions.map((s) => vscode.l10n.t('session {0}', s.slice(0, 8))).join(', '))
       : vscode.l10n.t('changed by the same call as {0}', (l.with ?? []).map((p) => this.model.relative(p)).join(', '));
   }
 }

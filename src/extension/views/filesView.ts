@@ -261,7 +261,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
 
   getTreeItem(el: FilesElement): vscode.TreeItem {
     if (el.kind === 'attempt')
-      return attemptItem(el.attempt, this.model.attemptTurns(el.attempt.n), (id) => this.model.turnFiles(id).map((c) => c.path));
+      return attemptItem(el.attempt, this.model.attemptTurns(el.attempt.n), this.model.attemptOwnWork(el.attempt.n)!);
     if (el.kind === 'session') {
       const item = new vscode.TreeItem(el.title, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = el.key;
