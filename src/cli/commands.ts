@@ -15,7 +15,7 @@ import {
   makePlan,
   type Plan,
   planJson,
-  rewindCountsOf,
+  rewindSumsOf,
 } from '../core/rewind/plan';
 import { checkFilters, FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
@@ -103,15 +103,9 @@ function iso(t: number): string {
 function cmdCheckpoints(args: string[]): number {
   const { values } = parse(args, {});
   const store = openStore(args);
-  const { checkpoints, files } = store.checkpointList();
+  const { checkpoints, files, stretches } = store.checkpointList();
   // The count the Files view and the preview show: what a rewind to each would write (plan --to's `files`).
-  const toRewind = checkpoints.length
-    ? rewindCountsOf(
-        store,
-        store.timeline().histories(),
-        checkpoints.map((c) => c.seq),
-      )
-    : [];
+  const toRewind = checkpoints.length ? rewindSumsOf(store, stretches(), checkpoints.length) : [];
   const list = checkpoints.map((c, i) => ({
     id: c.id,
     time: iso(c.time),
@@ -465,7 +459,8 @@ function cmdDiff(args: string[]): number {
     );
   const [a, b] = positionals as [string, string];
   const store = openStore(args);
-  const records = store.read().records;
+  // Checkpoints, attempts' ends and `now` need only the skeleton (the index); a point before a tool call needs every call line.
+  const records = a.startsWith(BEFORE_CALL) || b.startsWith(BEFORE_CALL) ? store.read().records : store.timeline().records;
   const tree = buildAttempts(records);
   const from = resolvePoint(records, a, tree);
   const to = resolvePoint(records, b, tree);
@@ -512,7 +507,7 @@ function attemptJson(a: Attempt) {
 function cmdAttempts(args: string[]): number {
   const { values } = parse(args, {});
   const store = openStore(args);
-  const tree = buildAttempts(store.timeline().records);
+  const tree = buildAttempts(store.timeline().attemptInput());
   const list = tree.attempts.map(attemptJson);
   if (values.json) {
     out(JSON.stringify(list, null, 2));
