@@ -132,7 +132,17 @@ export function buildScaleStore(storeDir, wsDir, opts = {}) {
     for (let i = 0; i < files; i++) if (version[i] !== to[i]) changed.push(i);
     const snap = (i, phase, t, more = {}) => {
       const text = contentOf(i, version[i]);
-      return { t: 'snap', path: paths[i], hash: putBlob(storeDir, text), size: text.length, mtime: t, mode: 0o644, phase, ...more, time: t };
+      return {
+        t: 'snap',
+        path: paths[i],
+        hash: putBlob(storeDir, text),
+        size: text.length,
+        mtime: t,
+        mode: 0o644,
+        phase,
+        ...more,
+        time: t,
+      };
     };
     for (const i of changed) lines.push(snap(i, 'pre-rewind', time));
     lines.push({ t: 'checkpoint', id: rid, time, kind: 'rewind', label: `Rewind to: Prompt ${c}`, target: ids[c] });
