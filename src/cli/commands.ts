@@ -125,8 +125,12 @@ function cmdCheckpoints(args: string[]): number {
     out('No checkpoints recorded yet. Connect an agent (e.g. Claude Code hooks) and start a session.');
     return EXIT.ok;
   }
-  for (const c of list)
-    out(`${c.time}  ${c.id}  ${c.kind.padEnd(13)} ${rewindCountWords(c.toRewind).padStart(19)}  ${oneLine(c.label, 70)}`);
+  // One write, not one per row: 10,000 rows were 10,000 writes to the pipe.
+  out(
+    list
+      .map((c) => `${c.time}  ${c.id}  ${c.kind.padEnd(13)} ${rewindCountWords(c.toRewind).padStart(19)}  ${oneLine(c.label, 70)}`)
+      .join('\n'),
+  );
   return EXIT.ok;
 }
 

@@ -82,7 +82,20 @@ export const WORK_PHASES = new Set<string>(['before', 'after']);
  * time (the timeline index hands over that much, not 60,000 built records).
  */
 export type AttemptInput =
-  Sequenced<CheckpointRecord> | Sequenced<CallRecord> | (Pick<SnapRecord, 't' | 'path' | 'phase' | 'time'> & { seq: number });
+  Sequenced<CheckpointRecord> | Sequenced<CallRecord> | (Pick<SnapRecord, 't' | 'path' | 'phase' | 'time'> & { seq: number }) | WriteRun;
+
+/**
+ * The writes between two checkpoints, folded as attempts read them: one entry, not one per snapshot
+ * (the timeline index hands these over). `seq` and `time` are the first write's, `last` the last one's
+ * sequence number, `paths` the distinct paths written.
+ */
+export interface WriteRun {
+  t: 'writes';
+  seq: number;
+  time: number;
+  last: number;
+  paths: string[];
+}
 
 export function buildAttempts(records: readonly (Sequenced | AttemptInput)[]): AttemptTree {
   const attempts: Building[] = [];
@@ -187,6 +200,10 @@ export function buildAttempts(records: readonly (Sequenced | AttemptInput)[]): A
       current ??= begin(r);
       current.pathSet.add(r.path);
       current.lastWork = r.seq;
+    } else if (r.t === 'writes') {
+      current ??= begin(r);
+      for (const p of r.paths) current.pathSet.add(p);
+      current.lastWork = r.last;
     }
   }
   placeCalls(records, [...attempts, ...((current as Building | null) ? [] : [pending])]);

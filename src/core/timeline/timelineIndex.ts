@@ -16,7 +16,7 @@
 // written again. Never the source of truth: `verify` compares it with a full read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type AttemptInput, WORK_PHASES } from './attempts';
+import { type AttemptInput, WORK_PHASES, type WriteRun } from './attempts';
 import type { LogContents } from '../storeFiles/fileLog';
 import { FactsFold, type PathFacts } from './changeSet';
 import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
@@ -104,7 +104,7 @@ function writeIndex(
   pos: LogPosition,
   skeleton: LogContents,
   provenance: (seq: number) => Provenance | undefined,
-): void {
+): Map<string, number[]> {
   const snaps: Sequenced<SnapRecord>[] = [];
   const other: Sequenced[] = [];
   let lastCp = -1;
@@ -133,13 +133,15 @@ function writeIndex(
   cps += ']}';
   const keyJson = asciiJson(keys);
   const cols = snapBytes(encodeSnaps(snaps, provenance), asciiJson);
-  const listJson = asciiJson(listPartOf(skeleton.records, cpRecords, files, lastSpan));
+  const list = listPartOf(skeleton.records, cpRecords, files, lastSpan);
+  const listJson = asciiJson(list);
   const sum = sumOf(logFile, pos);
   const header: Header = { v: VERSION, ...pos, parts: [cps.length, cols.length, keyJson.length, listJson.length], ...(sum ? { sum } : {}) };
   writeDerived(
     file,
     Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${cps}\n`, 'latin1'), cols, Buffer.from(`\n${keyJson}\n${listJson}`, 'latin1')]),
   );
+  return new Map(list.stretchPaths.map((p, n) => [p, list.stretches[n]!]));
 }
 
 const skeletonOf = (c: LogContents): LogContents => ({ records: c.records.filter(inSkeleton), problems: c.problems });
@@ -202,12 +204,15 @@ function touchedAfterIn(records: readonly Sequenced[], seq: number): Sequenced[]
   return records.filter((r) => r.t !== 'snap' || touched.has(r.path));
 }
 
-/** Reads the whole log, writes the index, returns the skeleton. */
-function fullRead(storeDir: string, logFile: string): SkeletonRead {
+/** Reads the whole log, writes the index, returns the skeleton (and the rewind stretches the index was given, when they hold for all of it). */
+function fullRead(storeDir: string, logFile: string): SkeletonRead & { stretches?: Map<string, number[]> } {
   const tail = readTail(logFile, null)!;
   const upTo = skeletonOf(tail.complete);
   const prov = provenanceOf(upTo.records);
-  if (tail.to.size > 0 && !indexOff()) writeIndex(path.join(storeDir, INDEX_FILE), logFile, tail.to, upTo, (seq) => prov.get(seq));
+  const kept =
+    tail.to.size > 0 && !indexOff()
+      ? writeIndex(path.join(storeDir, INDEX_FILE), logFile, tail.to, upTo, (seq) => prov.get(seq))
+      : undefined;
   const partial = skeletonOf(tail.partial);
   const records = upTo.records.concat(partial.records);
   const all = partial.records.length ? provenanceOf(records) : prov;
@@ -221,6 +226,7 @@ function fullRead(storeDir: string, logFile: string): SkeletonRead {
     planInput: () => null,
     histories: () => historiesOf(records),
     attemptInput: () => records,
+    ...(kept && partial.records.length === 0 ? { stretches: kept } : {}),
   };
 }
 
@@ -391,14 +397,32 @@ function attemptInputOf(
       cps[i] = c;
     }
   }
-  const steps: AttemptInput[] = [];
+  // Each run of writes between two checkpoints as one entry (attempts read their paths and where they end).
+  const runs: WriteRun[] = [];
+  const seen = new Set<string>();
+  let run: WriteRun | undefined;
+  let next = 0; // the first checkpoint after the last write
   for (let i = 0; i < snaps.n; i++) {
-    const phase = snaps.phaseOf(i);
-    if (!WORK_PHASES.has(phase)) continue; // what attempts read of a snapshot: only writes
-    const time = snaps.c.time[i]!;
-    steps.push({ t: 'snap', path: snaps.pathOf(i), phase, time: (Number.isNaN(time) ? undefined : time) as number, seq: snaps.c.seq[i]! });
+    if (!WORK_PHASES.has(snaps.phaseOf(i))) continue; // what attempts read of a snapshot: only writes
+    const seq = snaps.c.seq[i]!;
+    let crossed = false;
+    while (next < l.seq.length && l.seq[next]! < seq) {
+      next++;
+      crossed = true;
+    }
+    if (!run || crossed) {
+      const time = snaps.c.time[i]!;
+      runs.push((run = { t: 'writes', seq, time: (Number.isNaN(time) ? undefined : time) as number, last: seq, paths: [] }));
+      seen.clear();
+    }
+    const p = snaps.pathOf(i);
+    if (!seen.has(p)) {
+      seen.add(p);
+      run.paths.push(p);
+    }
+    run.last = seq;
   }
-  return (merge(merge(cps as Sequenced[], calls), steps as unknown as Sequenced[]) as AttemptInput[]).concat(newer as AttemptInput[]);
+  return (merge(merge(cps as Sequenced[], calls), runs as unknown as Sequenced[]) as AttemptInput[]).concat(newer as AttemptInput[]);
 }
 
 export interface CheckpointList {
@@ -420,6 +444,7 @@ export function readCheckpointList(storeDir: string, logFile: string): Checkpoin
       checkpoints: cps.map(summaryOf),
       files: new Map([...filesPerCheckpoint(s.records)].map(([id, f]) => [id, f.length])),
       stretches: () =>
+        s.stretches ??
         rewindStretches(
           s.histories(),
           cps.map((c) => c.seq),
