@@ -19,12 +19,13 @@ import {
 } from '../core/rewind/plan';
 import { checkFilters, FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
-import { type Attempt, buildAttempts } from '../core/timeline/attempts';
-import { diffPoints, PointNotFoundError, resolvePoint } from '../core/timeline/compare';
+import { ATTEMPT_POINT, type Attempt, attemptOfPoint, type AttemptTree, buildAttempts } from '../core/timeline/attempts';
+import { diffPoints, NOW_POINT, PointNotFoundError, resolvePoint } from '../core/timeline/compare';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreDamagedError, StoreFormatError } from '../core/storeFiles/storeFormat';
 import type { EditOrigin } from '../core/rewind/safety';
 import { BEFORE_CALL } from '../core/timeline/timeline';
+import type { Sequenced } from '../core/storeFiles/records';
 import { verifyStore } from '../core/upkeep/verify';
 import { LEFT_ALONE, type Reason, REASONS, yourEditWords } from '../shared/reasons';
 import { REWIND_SESSION } from '../core/timeline/changeSet';
@@ -463,9 +464,26 @@ function cmdDiff(args: string[]): number {
     );
   const [a, b] = positionals as [string, string];
   const store = openStore(args);
-  // Checkpoints, attempts' ends and `now` need only the skeleton (the index); a point before a tool call needs every call line.
-  const records = a.startsWith(BEFORE_CALL) || b.startsWith(BEFORE_CALL) ? store.read().records : store.timeline().records;
-  const tree = buildAttempts(records);
+  let records: readonly Sequenced[];
+  let tree: AttemptTree | undefined;
+  if (a.startsWith(BEFORE_CALL) || b.startsWith(BEFORE_CALL)) {
+    records = store.read().records; // a point before a tool call: every call line
+    tree = buildAttempts(records);
+  } else {
+    // Checkpoints, attempts' ends and `now`: the index, with of each path only the snapshots around the two points.
+    const s = store.timeline();
+    if (a.startsWith(ATTEMPT_POINT) || b.startsWith(ATTEMPT_POINT)) tree = buildAttempts(s.attemptInput());
+    const seqOf = (p: string): number[] => {
+      if (p === NOW_POINT) return [];
+      if (p.startsWith(ATTEMPT_POINT)) {
+        const end = attemptOfPoint(tree!, p)?.end;
+        return end ? [end.seq] : [];
+      }
+      const found = s.findCheckpoint(p);
+      return found.ok ? [found.checkpoint.seq] : [];
+    };
+    records = s.around([...seqOf(a), ...seqOf(b)]);
+  }
   const from = resolvePoint(records, a, tree);
   const to = resolvePoint(records, b, tree);
   const paths = values.path?.map((p) => path.resolve(process.cwd(), p));

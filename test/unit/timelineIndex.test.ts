@@ -12,7 +12,7 @@ import { computeChanges } from '../../src/core/timeline/changeSet';
 import { provenanceOf } from '../../src/core/timeline/provenance';
 import { rewindCounts, sumStretches } from '../../src/core/timeline/rewindCounts';
 import { buildAttempts } from '../../src/core/timeline/attempts';
-import { checkpoints, filesPerCheckpoint } from '../../src/core/timeline/timeline';
+import { checkpoints, filesPerCheckpoint, latestState, stateAt } from '../../src/core/timeline/timeline';
 import type { LogRecord, Sequenced, SnapRecord } from '../../src/core/storeFiles/records';
 import { encodeSnaps, snapBytes, SnapRows, snapsFromBytes } from '../../src/core/timeline/snapColumns';
 import { Store } from '../../src/core/store';
@@ -319,6 +319,12 @@ describe('what the index gives plans', () => {
         return { total: changes.length, restore: by('restore'), delete: by('delete'), recreate: by('recreate') };
       });
       assert.deepEqual(counts, planned, `counts (${s.via})`);
+      // What diff reads of two points: the snapshots around them say each path's state there, and now, as all of them do.
+      for (let i = 0; i + 1 < cps.length; i += 5) {
+        const around = s.around([cps[i]!.seq, cps[i + 1]!.seq]);
+        for (const c of [cps[i]!, cps[i + 1]!]) assert.deepEqual(stateAt(around, c.seq), stateAt(full, c.seq), `state at ${c.id}`);
+        assert.deepEqual(latestState(around), latestState(full));
+      }
       // The same counts from the stretches the index keeps (only the paths appended since swept again).
       assert.deepEqual(sumStretches(list.stretches(), cps.length), planned, `counts from the kept stretches (${list.via})`);
       // Attempts from what the index hands them (the list, the calls, each write's path and phase) and from the records.

@@ -191,6 +191,12 @@ export interface SkeletonRead extends LogContents {
    * records those facts name. Null when the log was read whole: computeChanges folds the records itself.
    */
   planInput: (seq: number) => PlanInput | null;
+  /**
+   * `records` with, of each path's snapshots, only those that say its state just before each moment
+   * of `seqs` (the last before it, the first at or after it) and now (its last): all that stateAt and
+   * latestState read at those moments (diff's two points), without building the other snapshots.
+   */
+  around: (seqs: readonly number[]) => Sequenced[];
   /** Each path's snapshots, in log order (what rewindCounts sweeps). */
   histories: () => Map<string, SnapHistory>;
   /** What buildAttempts reads, in log order: from the index, its checkpoint list and calls, and of each snapshot its path, phase and time. */
@@ -224,6 +230,7 @@ function fullRead(storeDir: string, logFile: string): SkeletonRead & { stretches
     findCheckpoint: (ref) => findCheckpoint(records, ref),
     touchedAfter: (seq) => touchedAfterIn(records, seq),
     planInput: () => null,
+    around: () => records,
     histories: () => historiesOf(records),
     attemptInput: () => records,
     ...(kept && partial.records.length === 0 ? { stretches: kept } : {}),
@@ -240,6 +247,25 @@ function firstAbove(rows: Int32Array, seqs: ArrayLike<number>, seq: number): num
     else lo = mid + 1;
   }
   return lo;
+}
+
+/** SkeletonRead.around over the index: each path's rows around `points` and its last, with the checkpoints and calls. */
+function snapsAround(snaps: SnapRows, points: readonly number[], other: Sequenced[], newer: Sequenced[]): Sequenced[] {
+  const kept: number[] = [];
+  for (const group of snaps.groups()) {
+    const pick = new Set<number>([group[group.length - 1]!]);
+    for (const at of points) {
+      const k = firstAbove(group, snaps.c.seq, at - 1);
+      if (k > 0) pick.add(group[k - 1]!);
+      if (k < group.length) pick.add(group[k]!);
+    }
+    for (const i of pick) kept.push(i);
+  }
+  kept.sort((x, y) => x - y); // row numbers are in log order
+  return merge(
+    kept.map((i) => snaps.row(i)),
+    other,
+  ).concat(newer);
 }
 
 /**
@@ -354,6 +380,7 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
   };
   return {
     planInput,
+    around: (points) => snapsAround(snaps, points, idx.checkpointPart().other, newer),
     get records() {
       return (all ??= upTo().concat(partial.records));
     },
