@@ -126,12 +126,10 @@ function cmdCheckpoints(args: string[]): number {
     out('No checkpoints recorded yet. Connect an agent (e.g. Claude Code hooks) and start a session.');
     return EXIT.ok;
   }
-  // One write, not one per row: 10,000 rows were 10,000 writes to the pipe.
-  out(
-    list
-      .map((c) => `${c.time}  ${c.id}  ${c.kind.padEnd(13)} ${rewindCountWords(c.toRewind).padStart(19)}  ${oneLine(c.label, 70)}`)
-      .join('\n'),
-  );
+  // One write, not one per row (10,000 rows were 10,000 writes to the pipe); each count worded once.
+  const words = new Map<number, string>();
+  const worded = (n: number) => words.get(n) ?? words.set(n, rewindCountWords(n).padStart(19)).get(n)!;
+  out(list.map((c) => `${c.time}  ${c.id}  ${c.kind.padEnd(13)} ${worded(c.toRewind)}  ${oneLine(c.label, 70)}`).join('\n'));
   return EXIT.ok;
 }
 
