@@ -2,7 +2,8 @@
 // prompts, each followed by three recorded edits (a call line, a `before` and an `after` snapshot),
 // over a workspace of `files` files whose content (and blobs) are real, so plan, verify and rewind
 // work on it. About 11 lines and 2.7 KB of log per checkpoint (10,000 checkpoints: 110,000 lines).
-// Used by bench/timelineScale.mjs and the CLI scale test.
+// With `rewindEvery`: every that many checkpoints a rewind two checkpoints back, as a rewind records
+// it, so the work after it is a new attempt. Used by bench/timelineScale.mjs and the CLI tests.
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -40,6 +41,8 @@ export function buildScaleStore(storeDir, wsDir, opts = {}) {
   };
   const lines = [];
   const ids = [];
+  // With `rewindEvery`: the versions each recent checkpoint saw, for the rewinds to go back to.
+  const seen = [];
   let time = t0;
   let session = '';
   for (let c = 0; c < checkpoints; c++) {
@@ -48,6 +51,8 @@ export function buildScaleStore(storeDir, wsDir, opts = {}) {
       session = `sess-${String(c / 100).padStart(4, '0')}-${createHash('sha1').update(String(c)).digest('hex').slice(0, 8)}`;
     const id = `cp${String(c).padStart(6, '0')}${createHash('sha1').update(`cp${c}`).digest('hex').slice(0, 10)}`;
     ids.push(id);
+    seen.push(version.slice());
+    if (seen.length > 3) seen.shift();
     const kind = c % 100 === 0 ? 'session-start' : 'prompt';
     const label =
       kind === 'session-start'
@@ -113,6 +118,37 @@ export function buildScaleStore(storeDir, wsDir, opts = {}) {
         call,
         time: time + 1,
       });
+    }
+    if (opts.rewindEvery && c % opts.rewindEvery === opts.rewindEvery - 1 && c >= 2) rewindTo(c - 2, seen[0]);
+  }
+  /**
+   * A rewind to checkpoint `c` (whose versions were `to`) as a rewind records it: the content it
+   * overwrites (`pre-rewind`), its checkpoint, what it wrote (`rewind`). The work after it is a new attempt.
+   */
+  function rewindTo(c, to) {
+    time += 1000;
+    const rid = `rw${String(c).padStart(6, '0')}${createHash('sha1').update(`rw${c}`).digest('hex').slice(0, 10)}`;
+    const changed = [];
+    for (let i = 0; i < files; i++) if (version[i] !== to[i]) changed.push(i);
+    const snap = (i, phase, t, more = {}) => {
+      const text = contentOf(i, version[i]);
+      return {
+        t: 'snap',
+        path: paths[i],
+        hash: putBlob(storeDir, text),
+        size: text.length,
+        mtime: t,
+        mode: 0o644,
+        phase,
+        ...more,
+        time: t,
+      };
+    };
+    for (const i of changed) lines.push(snap(i, 'pre-rewind', time));
+    lines.push({ t: 'checkpoint', id: rid, time, kind: 'rewind', label: `Rewind to: Prompt ${c}`, target: ids[c] });
+    for (const i of changed) {
+      version[i] = to[i];
+      lines.push(snap(i, 'rewind', time + 1, { by: rid }));
     }
   }
   // The workspace holds the latest content, as if the agent had just finished.

@@ -2,7 +2,9 @@
 // lines, 28 MB of log), measured as whole CLI processes the way a user or the hidden checks run
 // them — `checkpoints --json`, `plan` to the oldest and the newest checkpoint — with the timeline
 // index (core/timeline/timelineIndex.ts) against the same command reading the whole log every time
-// (AGENT_REWIND_INDEX=off, what every read did before); the extension's refresh after 10 appended
+// (AGENT_REWIND_INDEX=off, what every read did before); each reading command (checkpoints, attempts,
+// plan to the oldest, middle and newest checkpoint, diff, and checkpoints right after the log was copied)
+// against bare `node -e 0` in the same rounds; the extension's refresh after 10 appended
 // lines (incremental against full re-read, in-process); what a 20 MB transcript costs the extension host,
 // read in the transcript worker, against parsing it on the host; and a recorded write (PreToolUse + PostToolUse hooks) on the big store against an empty one. BENCH_CHECKPOINTS (10000), BENCH_RUNS.
 import { execFileSync } from 'node:child_process';
@@ -27,8 +29,10 @@ export async function runTimelineScaleBench() {
   try {
     const store = path.join(root, 'store');
     const ws = path.join(root, 'ws');
-    const built = buildScaleStore(store, ws, { checkpoints: CHECKPOINTS });
+    // A rewind every 500 checkpoints: the work after each is a new attempt (what `attempts` and `diff attempt:<n>` read).
+    const built = buildScaleStore(store, ws, { checkpoints: CHECKPOINTS, rewindEvery: 500 });
     const oldest = built.ids[1];
+    const middle = built.ids[Math.floor(built.ids.length / 2)];
     const newest = built.ids[built.ids.length - 1];
     const off = { AGENT_REWIND_INDEX: 'off' };
     const rows = [];
@@ -46,6 +50,31 @@ export async function runTimelineScaleBench() {
     pair('plan --to <oldest> --json (every file)', ['plan', '--to', oldest, '--json']);
     pair('plan --to <newest> --json', ['plan', '--to', newest, '--json']);
     rows.push({ name: 'node -e 0 (the floor of any process)', ms: floor });
+
+    // Each reading command against bare node, measured in turn in the same rounds (the ratio is taken round by round).
+    const vsNode = (name, args, before) => {
+      const r = rounds({ cmd: () => (before?.(), cli(store, args)), node: () => timeSpawn(process.execPath, ['-e', '0']) }, N, 1);
+      rows.push({
+        name,
+        ms: r.medians.cmd,
+        vs: `${r.median((v) => v.cmd / v.node).toFixed(2)}× bare node (${fmt(r.medians.node)}); target ≤ 2×`,
+      });
+    };
+    vsNode('checkpoints', ['checkpoints']);
+    vsNode('checkpoints --json', ['checkpoints', '--json']);
+    vsNode('attempts', ['attempts']);
+    vsNode('attempts --json', ['attempts', '--json']);
+    vsNode('plan --to <oldest> --json', ['plan', '--to', oldest, '--json']);
+    vsNode('plan --to <middle> --json', ['plan', '--to', middle, '--json']);
+    vsNode('plan --to <newest> --json', ['plan', '--to', newest, '--json']);
+    vsNode('diff <oldest> <newest> --json', ['diff', oldest, newest, '--json']);
+    // The log copied (a backup restored: another inode, the same bytes) before every run: the index is checked by its sum, not rebuilt.
+    const log = path.join(store, 'files.jsonl');
+    const copyLog = () => {
+      fs.copyFileSync(log, `${log}.copy`);
+      fs.renameSync(`${log}.copy`, log);
+    };
+    vsNode('checkpoints --json, the log just copied (stale inode)', ['checkpoints', '--json'], copyLog);
 
     const refresh = JSON.parse(
       execFileSync(process.execPath, ['--import', 'tsx', path.join(HERE, 'timelineRefresh.ts'), path.join(store, 'files.jsonl'), '9'], {

@@ -15,16 +15,17 @@ import {
   makePlan,
   type Plan,
   planJson,
-  rewindCountsOf,
+  rewindSumsOf,
 } from '../core/rewind/plan';
 import { checkFilters, FilterNotFoundError } from '../core/rewind/filters';
 import { recoverUnfinished } from '../core/rewind/journal';
-import { ATTEMPT_POINT, type Attempt, buildAttempts, type OwnWork, ownWorkOfAll } from '../core/timeline/attempts';
-import { diffPoints, PointNotFoundError, resolvePoint } from '../core/timeline/compare';
+import { ATTEMPT_POINT, type Attempt, attemptOfPoint, type AttemptTree, buildAttempts, type OwnWork, ownWorkOfAll } from '../core/timeline/attempts';
+import { diffPoints, NOW_POINT, PointNotFoundError, resolvePoint } from '../core/timeline/compare';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreDamagedError, StoreFormatError } from '../core/storeFiles/storeFormat';
 import type { EditOrigin } from '../core/rewind/safety';
 import { BEFORE_CALL } from '../core/timeline/timeline';
+import type { Sequenced } from '../core/storeFiles/records';
 import { verifyStore } from '../core/upkeep/verify';
 import { LEFT_ALONE, type Reason, REASONS, yourEditWords } from '../shared/reasons';
 import { runConversation } from './conversation';
@@ -104,15 +105,9 @@ function iso(t: number): string {
 function cmdCheckpoints(args: string[]): number {
   const { values } = parse(args, {});
   const store = openStore(args);
-  const { checkpoints, files } = store.checkpointList();
+  const { checkpoints, files, stretches } = store.checkpointList();
   // The count the Files view and the preview show: what a rewind to each would write (plan --to's `files`).
-  const toRewind = checkpoints.length
-    ? rewindCountsOf(
-        store,
-        store.timeline().histories(),
-        checkpoints.map((c) => c.seq),
-      )
-    : [];
+  const toRewind = checkpoints.length ? rewindSumsOf(store, stretches(), checkpoints.length) : [];
   const list = checkpoints.map((c, i) => ({
     id: c.id,
     time: iso(c.time),
@@ -132,8 +127,10 @@ function cmdCheckpoints(args: string[]): number {
     out('No checkpoints recorded yet. Connect an agent (e.g. Claude Code hooks) and start a session.');
     return EXIT.ok;
   }
-  for (const c of list)
-    out(`${c.time}  ${c.id}  ${c.kind.padEnd(13)} ${rewindCountWords(c.toRewind).padStart(19)}  ${oneLine(c.label, 70)}`);
+  // One write, not one per row (10,000 rows were 10,000 writes to the pipe); each count worded once.
+  const words = new Map<number, string>();
+  const worded = (n: number) => words.get(n) ?? words.set(n, rewindCountWords(n).padStart(19)).get(n)!;
+  out(list.map((c) => `${c.time}  ${c.id}  ${c.kind.padEnd(13)} ${worded(c.toRewind)}  ${oneLine(c.label, 70)}`).join('\n'));
   return EXIT.ok;
 }
 
@@ -477,8 +474,26 @@ function cmdDiff(args: string[]): number {
     );
   const [a, b] = positionals as [string, string];
   const store = openStore(args);
-  const records = store.read().records;
-  const tree = buildAttempts(records);
+  let records: readonly Sequenced[];
+  let tree: AttemptTree | undefined;
+  if (a.startsWith(BEFORE_CALL) || b.startsWith(BEFORE_CALL)) {
+    records = store.read().records; // a point before a tool call: every call line
+    tree = buildAttempts(records);
+  } else {
+    // Checkpoints, attempts' ends and `now`: the index, with of each path only the snapshots around the two points.
+    const s = store.timeline();
+    if (a.startsWith(ATTEMPT_POINT) || b.startsWith(ATTEMPT_POINT)) tree = buildAttempts(s.attemptInput());
+    const seqOf = (p: string): number[] => {
+      if (p === NOW_POINT) return [];
+      if (p.startsWith(ATTEMPT_POINT)) {
+        const end = attemptOfPoint(tree!, p)?.end;
+        return end ? [end.seq] : [];
+      }
+      const found = s.findCheckpoint(p);
+      return found.ok ? [found.checkpoint.seq] : [];
+    };
+    records = s.around([...seqOf(a), ...seqOf(b)]);
+  }
   const from = resolvePoint(records, a, tree);
   const to = resolvePoint(records, b, tree);
   const paths = values.path?.map((p) => path.resolve(process.cwd(), p));
@@ -525,7 +540,7 @@ function attemptJson(a: Attempt, own: OwnWork) {
 function cmdAttempts(args: string[]): number {
   const { values } = parse(args, {});
   const store = openStore(args);
-  const tree = buildAttempts(store.timeline().records);
+  const tree = buildAttempts(store.timeline().attemptInput());
   const own = ownWorkOfAll(tree);
   const list = tree.attempts.map((a) => attemptJson(a, own.get(a.n)!));
   if (values.json) {

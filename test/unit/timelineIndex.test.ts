@@ -10,8 +10,9 @@ import { type LogContents, readLog } from '../../src/core/storeFiles/fileLog';
 import { IncrementalLog } from '../../src/core/storeFiles/logTail';
 import { computeChanges } from '../../src/core/timeline/changeSet';
 import { provenanceOf } from '../../src/core/timeline/provenance';
-import { rewindCounts } from '../../src/core/timeline/rewindCounts';
-import { checkpoints, filesPerCheckpoint } from '../../src/core/timeline/timeline';
+import { rewindCounts, sumStretches } from '../../src/core/timeline/rewindCounts';
+import { buildAttempts } from '../../src/core/timeline/attempts';
+import { checkpoints, filesPerCheckpoint, latestState, stateAt } from '../../src/core/timeline/timeline';
 import type { LogRecord, Sequenced, SnapRecord } from '../../src/core/storeFiles/records';
 import { encodeSnaps, snapBytes, SnapRows, snapsFromBytes } from '../../src/core/timeline/snapColumns';
 import { Store } from '../../src/core/store';
@@ -176,6 +177,28 @@ describe('timeline index', () => {
     assert.deepEqual(skeleton(), { via: 'full', contents: truth() });
   });
 
+  it('a log copied to another file (a backup restored) is vouched for by the sum of its bytes, not read whole', () => {
+    append(records(0, 30));
+    skeleton();
+    const copy = () => {
+      fs.copyFileSync(log, log + '.copy');
+      fs.renameSync(log + '.copy', log);
+    };
+    copy();
+    assert.deepEqual(skeleton(), { via: 'index', contents: truth() });
+    assert.equal(JSON.parse(fs.readFileSync(index, 'latin1').split('\n')[0]!).ino, fs.statSync(log).ino, 'the index now names the copy');
+    append(records(30, 3));
+    copy();
+    assert.deepEqual(skeleton(), { via: 'index', contents: truth() }, 'a copy with lines after the index');
+    assert.equal(readCheckpointList(dir, log).via, 'index');
+    // Another file whose bytes differ inside the prefix the index names (same length): read whole.
+    const text = fs.readFileSync(log, 'utf8');
+    fs.writeFileSync(log + '.copy', text.replace('prompt 3 ', 'prompt X '));
+    fs.renameSync(log + '.copy', log);
+    assert.deepEqual(skeleton(), { via: 'full', contents: truth() });
+    assert.equal(skeleton().via, 'index', 'written again for it');
+  });
+
   it('verify reports an index that vouches for the log but says something else; a stale one is fine', () => {
     const store = Store.open(dir, { create: true });
     append(records(0, 30));
@@ -296,6 +319,18 @@ describe('what the index gives plans', () => {
         return { total: changes.length, restore: by('restore'), delete: by('delete'), recreate: by('recreate') };
       });
       assert.deepEqual(counts, planned, `counts (${s.via})`);
+      // What diff reads of two points: the snapshots around them say each path's state there, and now, as all of them do.
+      for (let i = 0; i + 1 < cps.length; i += 5) {
+        const around = s.around([cps[i]!.seq, cps[i + 1]!.seq]);
+        for (const c of [cps[i]!, cps[i + 1]!]) assert.deepEqual(stateAt(around, c.seq), stateAt(full, c.seq), `state at ${c.id}`);
+        assert.deepEqual(latestState(around), latestState(full));
+      }
+      // The same counts from the stretches the index keeps (only the paths appended since swept again).
+      assert.deepEqual(sumStretches(list.stretches(), cps.length), planned, `counts from the kept stretches (${list.via})`);
+      // Attempts from what the index hands them (the list, the calls, each write's path and phase) and from the records.
+      const tree = (t: ReturnType<typeof buildAttempts>) =>
+        plain2({ ...t, attemptOf: [...t.attemptOf], ends: [...t.ends], switches: [...t.switches] });
+      assert.deepEqual(tree(buildAttempts(s.attemptInput())), tree(buildAttempts(full.filter(inSkeleton))), `attempts (${s.via})`);
       assert.ok(
         planned.some((p) => p.total > 0),
         'some checkpoint has something to rewind',

@@ -15,7 +15,7 @@ import {
   type YourEdit,
 } from '../timeline/changeSet';
 import type { Sequenced } from '../storeFiles/records';
-import { rewindCounts, type SnapHistory } from '../timeline/rewindCounts';
+import { type CountOptions, rewindCounts, type SnapHistory, sumStretches } from '../timeline/rewindCounts';
 import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
@@ -141,6 +141,12 @@ function cannotKeepOf(f: DiskFact): 'unreadable' | 'too-large' | null {
   return f.kind === 'unreadable' ? 'unreadable' : f.kind === 'file' && f.hash === undefined ? 'too-large' : null;
 }
 
+/** What the counts ask of a path the plan would write: may the store write it, can it keep a copy of what is there. */
+function countOptions(store: Store): CountOptions {
+  const maxBytes = store.config().maxFileBytes;
+  return { allowed: store.mayWriter(store.roots()), cannotKeep: (p) => cannotKeepOf(diskFact(p, maxBytes)) };
+}
+
 /**
  * What a rewind to each checkpoint at `checkpointSeqs` (ascending) would write — the length of
  * makePlan's `files` for each, by the same per-path verdict and the same disk check — from each
@@ -151,11 +157,12 @@ export function rewindCountsOf(
   histories: Iterable<[string, SnapHistory]>,
   checkpointSeqs: ArrayLike<number>,
 ): RewindSummary[] {
-  const maxBytes = store.config().maxFileBytes;
-  return rewindCounts(histories, checkpointSeqs, {
-    allowed: store.mayWriter(store.roots()),
-    cannotKeep: (p) => cannotKeepOf(diskFact(p, maxBytes)),
-  });
+  return rewindCounts(histories, checkpointSeqs, countOptions(store));
+}
+
+/** The same counts for `n` checkpoints from the stretches already judged (the timeline index keeps them: CheckpointList.stretches). */
+export function rewindSumsOf(store: Store, stretches: Iterable<[string, readonly number[]]>, n: number): RewindSummary[] {
+  return sumStretches(stretches, n, countOptions(store));
 }
 
 /** The dry run: touches nothing. */

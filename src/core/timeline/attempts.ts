@@ -5,8 +5,7 @@
 // attempt rather than starting one. Rewinds that abandon no work (to a point nothing has been done
 // since, or one that only takes some files: `partial`) stay in the attempt they were made in. Pure,
 // one pass over the records in log order; old stores read the same.
-import type { CheckpointKind, CheckpointRecord, Sequenced } from '../storeFiles/records';
-import { isCall, isCheckpoint, isSnap } from '../storeFiles/records';
+import type { CallRecord, CheckpointKind, CheckpointRecord, Sequenced, SnapRecord } from '../storeFiles/records';
 
 /** `attempt:<n>`: the end of attempt n as a point (diff, plan, rewind). */
 export const ATTEMPT_POINT = 'attempt:';
@@ -79,9 +78,31 @@ interface Building extends Attempt {
 
 /** Work that makes an attempt: a prompt, a checkpoint before a risky call, or a recorded write. */
 const WORK_CHECKPOINTS = new Set<CheckpointRecord['kind']>(['prompt', 'before-tool']);
-const WORK_PHASES = new Set(['before', 'after']);
+export const WORK_PHASES = new Set<string>(['before', 'after']);
 
-export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
+/**
+ * What attempts read of the log: checkpoints and calls whole, of a snapshot only its path, phase and
+ * time (the timeline index hands over that much, not 60,000 built records).
+ */
+export type AttemptInput =
+  Sequenced<CheckpointRecord> | Sequenced<CallRecord> | (Pick<SnapRecord, 't' | 'path' | 'phase' | 'time'> & { seq: number }) | WriteRun;
+
+/**
+ * The writes between two checkpoints, folded as attempts read them: one entry, not one per snapshot
+ * (the timeline index hands these over). `seq` and `time` are the first write's, `last` the last one's
+ * sequence number, `paths` the distinct paths written.
+ */
+export interface WriteRun {
+  t: 'writes';
+  seq: number;
+  time: number;
+  last: number;
+  paths: string[];
+  /** Of each of `paths`, the sequence number of its last write in the run. */
+  lasts: number[];
+}
+
+export function buildAttempts(records: readonly (Sequenced | AttemptInput)[]): AttemptTree {
   const attempts: Building[] = [];
   const attemptOf = new Map<string, number>();
   /** Rewind checkpoints that left an attempt with work: their state is that attempt's end. */
@@ -94,14 +115,14 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
   let current: Building | null = null;
   let pending: Pending = {};
 
-  const begin = (r: Sequenced): Building => {
+  const begin = (r: AttemptInput): Building => {
     const a: Building = {
       n: attempts.length + 1,
       ...(pending.parent !== undefined ? { parent: pending.parent } : {}),
       ...(pending.at !== undefined ? { branchedAt: pending.at } : {}),
       ...(pending.atCall !== undefined ? { branchedAtCall: pending.atCall } : {}),
       ...(pending.atSeq !== undefined ? { branchSeq: pending.atSeq } : {}),
-      start: { id: isCheckpoint(r) ? r.id : '', seq: r.seq, time: r.time },
+      start: { id: r.t === 'checkpoint' ? r.id : '', seq: r.seq, time: r.time },
       prompts: [],
       sessions: [],
       agents: [],
@@ -162,9 +183,9 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
     } else pending = { ...(from ? { parent: from.n } : {}), ...(target !== undefined ? { at: target } : {}) };
   };
 
-  for (const r of records) {
-    if (isCheckpoint(r)) {
-      const c = r as Sequenced<CheckpointRecord>;
+  for (const r of records as readonly AttemptInput[]) {
+    if (r.t === 'checkpoint') {
+      const c = r;
       seqOf.set(c.id, c.seq);
       if (c.kind === 'rewind' && !c.partial) {
         rewindTo(c);
@@ -183,11 +204,18 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
       if (WORK_CHECKPOINTS.has(c.kind) || c.kind === 'rewind') a.workSeq = c.seq;
       if (c.kind === 'prompt')
         a.prompts.push({ id: c.id, label: c.label, time: c.time, ...(c.session !== undefined ? { session: c.session } : {}), seq: c.seq });
-    } else if (isSnap(r) && WORK_PHASES.has(r.phase)) {
+    } else if (r.t === 'snap' && WORK_PHASES.has(r.phase)) {
       current ??= begin(r);
       current.pathSet.add(r.path);
       current.lastWork.paths.set(r.path, r.seq);
       current.workSeq = r.seq;
+    } else if (r.t === 'writes') {
+      current ??= begin(r);
+      r.paths.forEach((p, i) => {
+        current!.pathSet.add(p);
+        current!.lastWork.paths.set(p, r.lasts[i]!);
+      });
+      current.workSeq = r.last;
     }
   }
   placeCalls(records, [...attempts, ...((current as Building | null) ? [] : [pending])]);
@@ -207,7 +235,7 @@ export function buildAttempts(records: readonly Sequenced[]): AttemptTree {
 }
 
 /** Fills in the position of branch points that are the moment before a tool call: its first call line. */
-function placeCalls(records: readonly Sequenced[], points: (Pick<Attempt, 'branchedAtCall' | 'branchSeq'> | Pending)[]): void {
+function placeCalls(records: readonly AttemptInput[], points: (Pick<Attempt, 'branchedAtCall' | 'branchSeq'> | Pending)[]): void {
   const byCall = new Map<string, (s: number) => void>();
   for (const p of points) {
     if ('branchedAtCall' in p && p.branchedAtCall !== undefined && p.branchSeq === undefined)
@@ -216,10 +244,10 @@ function placeCalls(records: readonly Sequenced[], points: (Pick<Attempt, 'branc
   }
   if (byCall.size === 0) return;
   for (const r of records) {
-    const set = isCall(r) && r.call !== undefined ? byCall.get(r.call) : undefined;
+    const set = r.t === 'call' && r.call !== undefined ? byCall.get(r.call) : undefined;
     if (set) {
       set(r.seq - 1);
-      byCall.delete((r as { call: string }).call);
+      byCall.delete((r as CallRecord).call!);
       if (byCall.size === 0) return;
     }
   }

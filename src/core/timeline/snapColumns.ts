@@ -119,6 +119,49 @@ const SKIP_FLAG: Record<string, string> = { 'too-large': 't', unreadable: 'u', s
 const FLAG_SKIP: Record<string, SnapRecord['skipped']> = { t: 'too-large', u: 'unreadable', s: 'special' };
 const HEX64 = /^[0-9a-f]{64}$/;
 
+/** The values of a snapshot the columns cannot hold, by field (usually none: an empty object). */
+function restOf(s: Sequenced<SnapRecord>): Record<string, unknown> {
+  const rest: Record<string, unknown> = {};
+  // A switch on the field, not Object.entries and a list search per field: this runs once per snapshot (60,000 at a rebuild).
+  for (const k of Object.keys(s)) {
+    const v = (s as unknown as Record<string, unknown>)[k];
+    if (v === undefined) continue;
+    switch (k) {
+      case 't':
+      case 'seq':
+        continue;
+      case 'path':
+      case 'phase':
+      case 'origin':
+      case 'session':
+      case 'tool':
+      case 'call':
+      case 'by':
+        if (typeof v === 'string' && !v.includes('\0')) continue;
+        break;
+      case 'hash':
+        if (v === null || (typeof v === 'string' && HEX64.test(v))) continue;
+        break;
+      case 'mtime':
+      case 'time':
+        if (typeof v === 'number' && Number.isFinite(v)) continue;
+        break;
+      case 'size':
+      case 'mode':
+        if (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0x7fffffff) continue;
+        break;
+      case 'link':
+        if (v === true && !s.skipped) continue;
+        break;
+      case 'skipped':
+        if (typeof v === 'string' && SKIP_FLAG[v] && s.link === undefined) continue;
+        break;
+    }
+    rest[k] = v;
+  }
+  return rest;
+}
+
 export function encodeSnaps(snaps: readonly Sequenced<SnapRecord>[], provenance: (seq: number) => Provenance | undefined): SnapColumns {
   const strs: string[] = [];
   const strIndex = new Map<string, number>();
@@ -155,18 +198,7 @@ export function encodeSnaps(snaps: readonly Sequenced<SnapRecord>[], provenance:
   snaps.forEach((s, row) => rowOf.set(s.seq, row));
   let flags = '';
   snaps.forEach((s, row) => {
-    const rest: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(s)) {
-      if (k === 't' || k === 'seq' || v === undefined) continue;
-      if (k === 'path' && typeof v === 'string' && !v.includes('\0')) continue;
-      if (k === 'hash' && (v === null || (typeof v === 'string' && HEX64.test(v)))) continue;
-      if ((STRING_FIELDS as readonly string[]).includes(k) && typeof v === 'string' && !v.includes('\0')) continue;
-      if ((k === 'mtime' || k === 'time') && typeof v === 'number' && Number.isFinite(v)) continue;
-      if ((k === 'size' || k === 'mode') && Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 0x7fffffff) continue;
-      if (k === 'link' && v === true && !s.skipped) continue;
-      if (k === 'skipped' && typeof v === 'string' && SKIP_FLAG[v] && s.link === undefined) continue;
-      rest[k] = v;
-    }
+    const rest = restOf(s);
     c.seq.push(s.seq);
     c.path.push('path' in rest ? -1 : intern(s.path));
     if (s.hash === null || 'hash' in rest) c.hash.push(-1);

@@ -16,19 +16,31 @@
 // written again. Never the source of truth: `verify` compares it with a full read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { LogContents, LogProblem } from '../storeFiles/fileLog';
+import { type AttemptInput, WORK_PHASES, type WriteRun } from './attempts';
+import type { LogContents } from '../storeFiles/fileLog';
 import { FactsFold, type PathFacts } from './changeSet';
 import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
-import { readOpen, readRange } from '../storeFiles/fsx';
 import { writeDerived } from '../storeFiles/logPrefix';
 import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail';
+import {
+  asciiJson,
+  type CheckpointPart,
+  type Header,
+  INDEX_FILE,
+  IndexRead,
+  type KeysPart,
+  type ListPart,
+  openIndex,
+  sumOf,
+  VERSION,
+} from './indexFile';
 import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from '../storeFiles/records';
-import { historiesOf, RecordHistory, type SnapHistory, snapsByPath } from './rewindCounts';
-import { ColumnHistory, encodeSnaps, type SnapColumns, snapBytes, SnapRows, snapsFromBytes } from './snapColumns';
+import { historiesOf, RecordHistory, rewindStretches, type SnapHistory, snapsByPath } from './rewindCounts';
+import { ColumnHistory, encodeSnaps, snapBytes, SnapRows } from './snapColumns';
 import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn } from './timeline';
 
-export const INDEX_FILE = 'timeline.idx';
-const VERSION = 7;
+export { INDEX_FILE };
+
 /** Write the index again once this much log has been appended since (a prompt adds a few KB). */
 const REWRITE_AFTER_BYTES = 256 * 1024;
 
@@ -51,46 +63,6 @@ function merge(a: Sequenced[], b: Sequenced[]): Sequenced[] {
   return out;
 }
 
-type Parts = [number, number, number, number];
-
-interface Header extends LogPosition {
-  v: number;
-  /** Lengths in bytes of the four parts after the header line. */
-  parts: Parts;
-}
-
-interface CheckpointPart {
-  problems: LogProblem[];
-  /** Checkpoint and call records, whole, in order (with seq). */
-  other: Sequenced[];
-}
-
-/** What a plan reads of the checkpoint part, without parsing it: its checkpoints' ids and places, and the calls. */
-interface KeysPart {
-  /** Each checkpoint's id, sequence number, and where its JSON lies in the checkpoint part (offset, length). */
-  ids: string[];
-  seq: number[];
-  at: number[];
-  len: number[];
-  /** The part's other records (the calls a rewind cannot undo), in order. */
-  rest: Sequenced[];
-}
-
-/** What `checkpoints` lists, as columns in checkpoint order (the keys' order), and what the last one's file count goes on from. */
-interface ListPart {
-  ids: string[];
-  seq: number[];
-  time: number[];
-  kind: CheckpointRecord['kind'][];
-  label: string[];
-  session: (string | null)[];
-  agent: (string | null)[];
-  /** Changed-file count of each checkpoint (filesPerCheckpoint). */
-  files: number[];
-  /** The snapshots after the last checkpoint: its span may go on in the lines after the index. */
-  lastSpan: Sequenced[];
-}
-
 /** A checkpoint as the list has it: no working folder, transcript or prompt id. */
 export type CheckpointSummary = Sequenced<Pick<CheckpointRecord, 't' | 'id' | 'time' | 'kind' | 'label' | 'session' | 'agent'>>;
 
@@ -101,7 +73,16 @@ function summaryOf(c: Sequenced<CheckpointRecord>): CheckpointSummary {
   return s;
 }
 
-function listPartOf(cps: readonly Sequenced<CheckpointRecord>[], files: number[], lastSpan: Sequenced[]): ListPart {
+function listPartOf(
+  records: readonly Sequenced[],
+  cps: readonly Sequenced<CheckpointRecord>[],
+  files: number[],
+  lastSpan: Sequenced[],
+): ListPart {
+  const stretches = rewindStretches(
+    historiesOf(records),
+    cps.map((c) => c.seq),
+  );
   return {
     ids: cps.map((c) => c.id),
     seq: cps.map((c) => c.seq),
@@ -112,97 +93,18 @@ function listPartOf(cps: readonly Sequenced<CheckpointRecord>[], files: number[]
     agent: cps.map((c) => c.agent ?? null),
     files,
     lastSpan,
+    stretchPaths: [...stretches.keys()],
+    stretches: [...stretches.values()],
   };
 }
 
-/** The index as read: each part read and parsed on first use. */
-class IndexRead {
-  private cps: CheckpointPart | undefined;
-  private snapCols: SnapColumns | undefined;
-  private keyPart: KeysPart | undefined;
-  private list: ListPart | undefined;
-
-  private constructor(
-    readonly pos: LogPosition,
-    private readonly file: string,
-    private readonly ino: number,
-    private readonly parts: Parts,
-    private readonly start: number,
-  ) {}
-
-  /** Bytes `from`..`to` of part `n`, as long as the file is the one the header was read from (a writer replaces it whole). */
-  private part(n: 0 | 1 | 2 | 3, from = 0, to = this.parts[n]): Buffer {
-    const fd = fs.openSync(this.file, 'r');
-    try {
-      if (fs.fstatSync(fd).ino !== this.ino) throw new Error(`${INDEX_FILE} was replaced while being read`);
-      let at = this.start;
-      for (let i = 0; i < n; i++) at += this.parts[i]! + 1;
-      return readRange(fd, at + from, at + Math.min(to, this.parts[n]));
-    } finally {
-      fs.closeSync(fd);
-    }
-  }
-
-  // The JSON parts are ASCII (asciiJson): read as latin1, which costs nothing next to decoding UTF-8.
-  checkpointPart(): CheckpointPart {
-    return (this.cps ??= JSON.parse(this.part(0).toString('latin1')) as CheckpointPart);
-  }
-
-  snapPart(): SnapColumns {
-    return (this.snapCols ??= snapsFromBytes(this.part(1)));
-  }
-
-  keys(): KeysPart {
-    if (this.keyPart) return this.keyPart;
-    const k = JSON.parse(this.part(2).toString('latin1')) as KeysPart;
-    const n = k.ids.length;
-    if (k.seq.length !== n || k.at.length !== n || k.len.length !== n || !Array.isArray(k.rest))
-      throw new Error(`${INDEX_FILE}: keys that do not fit together`);
-    return (this.keyPart = k);
-  }
-
-  listPart(): ListPart {
-    if (this.list) return this.list;
-    const l = JSON.parse(this.part(3).toString('latin1')) as ListPart;
-    const n = l.ids.length;
-    if ([l.seq, l.time, l.kind, l.label, l.session, l.agent, l.files].some((col) => !Array.isArray(col) || col.length !== n))
-      throw new Error(`${INDEX_FILE}: a checkpoint list that does not fit together`);
-    if (!Array.isArray(l.lastSpan)) throw new Error(`${INDEX_FILE}: a checkpoint list without its last span`);
-    return (this.list = l);
-  }
-
-  /** The `i`th indexed checkpoint, parsed from its place in the checkpoint part alone (`verify` compares it, unchecked). */
-  checkpoint(i: number, check = true): Sequenced<CheckpointRecord> {
-    const k = this.keys();
-    const r = JSON.parse(this.part(0, k.at[i]!, k.at[i]! + k.len[i]!).toString('latin1')) as Sequenced<CheckpointRecord>;
-    if (check && (r.t !== 'checkpoint' || r.id !== k.ids[i] || r.seq !== k.seq[i]))
-      throw new Error(`${INDEX_FILE}: a checkpoint out of place`);
-    return r;
-  }
-
-  static read(file: string): IndexRead | null {
-    return readOpen(file, (fd) => {
-      try {
-        const st = fs.fstatSync(fd);
-        const head = readRange(fd, 0, Math.min(st.size, 4096)).toString('latin1');
-        const nl = head.indexOf('\n');
-        const h = JSON.parse(head.slice(0, nl)) as Header;
-        if (!h || h.v !== VERSION || !Array.isArray(h.parts) || h.parts.length !== 4) return null;
-        if (nl + 1 + h.parts[0] + 1 + h.parts[1] + 1 + h.parts[2] + 1 + h.parts[3] !== st.size) return null;
-        return new IndexRead({ ino: h.ino, size: h.size, mark: h.mark, seq: h.seq, lines: h.lines }, file, st.ino, h.parts, nl + 1);
-      } catch {
-        return null;
-      }
-    });
-  }
-}
-
-/** JSON with every non-ASCII character escaped (\\uXXXX): the same value, readable as latin1. */
-function asciiJson(v: unknown): string {
-  return JSON.stringify(v).replace(/[\u007f-\uffff]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0'));
-}
-
-function writeIndex(file: string, pos: LogPosition, skeleton: LogContents, provenance: (seq: number) => Provenance | undefined): void {
+function writeIndex(
+  file: string,
+  logFile: string,
+  pos: LogPosition,
+  skeleton: LogContents,
+  provenance: (seq: number) => Provenance | undefined,
+): Map<string, number[]> {
   const snaps: Sequenced<SnapRecord>[] = [];
   const other: Sequenced[] = [];
   let lastCp = -1;
@@ -231,12 +133,15 @@ function writeIndex(file: string, pos: LogPosition, skeleton: LogContents, prove
   cps += ']}';
   const keyJson = asciiJson(keys);
   const cols = snapBytes(encodeSnaps(snaps, provenance), asciiJson);
-  const listJson = asciiJson(listPartOf(cpRecords, files, lastSpan));
-  const header: Header = { v: VERSION, ...pos, parts: [cps.length, cols.length, keyJson.length, listJson.length] };
+  const list = listPartOf(skeleton.records, cpRecords, files, lastSpan);
+  const listJson = asciiJson(list);
+  const sum = sumOf(logFile, pos);
+  const header: Header = { v: VERSION, ...pos, parts: [cps.length, cols.length, keyJson.length, listJson.length], ...(sum ? { sum } : {}) };
   writeDerived(
     file,
     Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n${cps}\n`, 'latin1'), cols, Buffer.from(`\n${keyJson}\n${listJson}`, 'latin1')]),
   );
+  return new Map(list.stretchPaths.map((p, n) => [p, list.stretches[n]!]));
 }
 
 const skeletonOf = (c: LogContents): LogContents => ({ records: c.records.filter(inSkeleton), problems: c.problems });
@@ -250,9 +155,9 @@ const indexOff = () => process.env.AGENT_REWIND_INDEX === 'off';
  */
 function indexAndTail(storeDir: string, logFile: string, use: (idx: IndexRead, tail: TailRead) => void) {
   if (indexOff()) return null;
-  const idx = IndexRead.read(path.join(storeDir, INDEX_FILE));
-  const tail = idx ? readTail(logFile, idx.pos) : null;
-  if (!idx || !tail) return null;
+  const opened = openIndex(path.join(storeDir, INDEX_FILE), logFile);
+  if (!opened) return null;
+  const { idx, tail } = opened;
   try {
     use(idx, tail);
   } catch {
@@ -286,8 +191,16 @@ export interface SkeletonRead extends LogContents {
    * records those facts name. Null when the log was read whole: computeChanges folds the records itself.
    */
   planInput: (seq: number) => PlanInput | null;
+  /**
+   * `records` with, of each path's snapshots, only those that say its state just before each moment
+   * of `seqs` (the last before it, the first at or after it) and now (its last): all that stateAt and
+   * latestState read at those moments (diff's two points), without building the other snapshots.
+   */
+  around: (seqs: readonly number[]) => Sequenced[];
   /** Each path's snapshots, in log order (what rewindCounts sweeps). */
   histories: () => Map<string, SnapHistory>;
+  /** What buildAttempts reads, in log order: from the index, its checkpoint list and calls, and of each snapshot its path, phase and time. */
+  attemptInput: () => readonly (Sequenced | AttemptInput)[];
 }
 
 /** `touchedAfter` over records in memory. */
@@ -297,12 +210,15 @@ function touchedAfterIn(records: readonly Sequenced[], seq: number): Sequenced[]
   return records.filter((r) => r.t !== 'snap' || touched.has(r.path));
 }
 
-/** Reads the whole log, writes the index, returns the skeleton. */
-function fullRead(storeDir: string, logFile: string): SkeletonRead {
+/** Reads the whole log, writes the index, returns the skeleton (and the rewind stretches the index was given, when they hold for all of it). */
+function fullRead(storeDir: string, logFile: string): SkeletonRead & { stretches?: Map<string, number[]> } {
   const tail = readTail(logFile, null)!;
   const upTo = skeletonOf(tail.complete);
   const prov = provenanceOf(upTo.records);
-  if (tail.to.size > 0 && !indexOff()) writeIndex(path.join(storeDir, INDEX_FILE), tail.to, upTo, (seq) => prov.get(seq));
+  const kept =
+    tail.to.size > 0 && !indexOff()
+      ? writeIndex(path.join(storeDir, INDEX_FILE), logFile, tail.to, upTo, (seq) => prov.get(seq))
+      : undefined;
   const partial = skeletonOf(tail.partial);
   const records = upTo.records.concat(partial.records);
   const all = partial.records.length ? provenanceOf(records) : prov;
@@ -314,7 +230,10 @@ function fullRead(storeDir: string, logFile: string): SkeletonRead {
     findCheckpoint: (ref) => findCheckpoint(records, ref),
     touchedAfter: (seq) => touchedAfterIn(records, seq),
     planInput: () => null,
+    around: () => records,
     histories: () => historiesOf(records),
+    attemptInput: () => records,
+    ...(kept && partial.records.length === 0 ? { stretches: kept } : {}),
   };
 }
 
@@ -328,6 +247,25 @@ function firstAbove(rows: Int32Array, seqs: ArrayLike<number>, seq: number): num
     else lo = mid + 1;
   }
   return lo;
+}
+
+/** SkeletonRead.around over the index: each path's rows around `points` and its last, with the checkpoints and calls. */
+function snapsAround(snaps: SnapRows, points: readonly number[], other: Sequenced[], newer: Sequenced[]): Sequenced[] {
+  const kept: number[] = [];
+  for (const group of snaps.groups()) {
+    const pick = new Set<number>([group[group.length - 1]!]);
+    for (const at of points) {
+      const k = firstAbove(group, snaps.c.seq, at - 1);
+      if (k > 0) pick.add(group[k - 1]!);
+      if (k < group.length) pick.add(group[k]!);
+    }
+    for (const i of pick) kept.push(i);
+  }
+  kept.sort((x, y) => x - y); // row numbers are in log order
+  return merge(
+    kept.map((i) => snaps.row(i)),
+    other,
+  ).concat(newer);
 }
 
 /**
@@ -385,6 +323,7 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
   if (tail.to.size - idx.pos.size >= REWRITE_AFTER_BYTES)
     writeIndex(
       path.join(storeDir, INDEX_FILE),
+      logFile,
       tail.to,
       { records: upTo(), problems: idx.checkpointPart().problems.concat(added.problems) },
       provenance,
@@ -441,6 +380,7 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
   };
   return {
     planInput,
+    around: (points) => snapsAround(snaps, points, idx.checkpointPart().other, newer),
     get records() {
       return (all ??= upTo().concat(partial.records));
     },
@@ -452,13 +392,74 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
     findCheckpoint: (ref) => findCheckpointIn(ids, ref, checkpointAt),
     touchedAfter,
     histories,
+    attemptInput: () => attemptInputOf(idx, snaps, keys.rest, newer, checkpointAt, () => fullRead(storeDir, logFile).records),
   };
+}
+
+/**
+ * What buildAttempts reads, from the index: the checkpoint list (a rewind's checkpoint, which names
+ * its target, read whole), the calls, each write's path, phase and time, then the newer lines.
+ */
+function attemptInputOf(
+  idx: IndexRead,
+  snaps: SnapRows,
+  calls: Sequenced[],
+  newer: Sequenced[],
+  checkpointAt: (i: number) => Sequenced<CheckpointRecord>,
+  whole: () => Sequenced[],
+): readonly (Sequenced | AttemptInput)[] {
+  let l: ListPart;
+  try {
+    l = idx.listPart();
+  } catch {
+    return whole(); // a damaged list: the log read whole (which writes the index again)
+  }
+  const cps: AttemptInput[] = new Array(l.ids.length);
+  for (let i = 0; i < l.ids.length; i++) {
+    if (l.kind[i] === 'rewind') cps[i] = checkpointAt(i);
+    else {
+      const c: AttemptInput = { t: 'checkpoint', id: l.ids[i]!, time: l.time[i]!, kind: l.kind[i]!, label: l.label[i]!, seq: l.seq[i]! };
+      if (l.session[i] !== null) c.session = l.session[i]!;
+      if (l.agent[i] !== null) c.agent = l.agent[i]!;
+      cps[i] = c;
+    }
+  }
+  // Each run of writes between two checkpoints as one entry (attempts read their paths and where they end).
+  const runs: WriteRun[] = [];
+  const seen = new Map<string, number>();
+  let run: WriteRun | undefined;
+  let next = 0; // the first checkpoint after the last write
+  for (let i = 0; i < snaps.n; i++) {
+    if (!WORK_PHASES.has(snaps.phaseOf(i))) continue; // what attempts read of a snapshot: only writes
+    const seq = snaps.c.seq[i]!;
+    let crossed = false;
+    while (next < l.seq.length && l.seq[next]! < seq) {
+      next++;
+      crossed = true;
+    }
+    if (!run || crossed) {
+      const time = snaps.c.time[i]!;
+      runs.push((run = { t: 'writes', seq, time: (Number.isNaN(time) ? undefined : time) as number, last: seq, paths: [], lasts: [] }));
+      seen.clear();
+    }
+    const p = snaps.pathOf(i);
+    const at = seen.get(p);
+    if (at === undefined) {
+      seen.set(p, run.paths.length);
+      run.paths.push(p);
+      run.lasts.push(seq);
+    } else run.lasts[at] = seq;
+    run.last = seq;
+  }
+  return (merge(merge(cps as Sequenced[], calls), runs as unknown as Sequenced[]) as AttemptInput[]).concat(newer as AttemptInput[]);
 }
 
 export interface CheckpointList {
   checkpoints: CheckpointSummary[];
   /** Changed-file count by checkpoint id (filesPerCheckpoint). */
   files: Map<string, number>;
+  /** Where a rewind to each of `checkpoints` would write (rewindStretches): kept in the index, only the paths appended since are swept. */
+  stretches: () => Map<string, readonly number[]>;
   via: 'index' | 'full';
 }
 
@@ -467,9 +468,16 @@ export function readCheckpointList(storeDir: string, logFile: string): Checkpoin
   const it = indexAndTail(storeDir, logFile, (idx) => idx.listPart());
   if (!it) {
     const s = fullRead(storeDir, logFile);
+    const cps = checkpoints(s.records);
     return {
-      checkpoints: checkpoints(s.records).map(summaryOf),
+      checkpoints: cps.map(summaryOf),
       files: new Map([...filesPerCheckpoint(s.records)].map(([id, f]) => [id, f.length])),
+      stretches: () =>
+        s.stretches ??
+        rewindStretches(
+          s.histories(),
+          cps.map((c) => c.seq),
+        ),
       via: 'full',
     };
   }
@@ -487,7 +495,29 @@ export function readCheckpointList(storeDir: string, logFile: string): Checkpoin
   const newer = it.added.records.concat(it.partial.records);
   const last = list[list.length - 1];
   for (const [id, f] of filesPerCheckpoint([...(last ? [last as Sequenced] : []), ...l.lastSpan, ...newer])) files.set(id, f.length);
-  return { checkpoints: list.concat(checkpoints(newer).map(summaryOf)), files, via: 'index' };
+  const all = list.concat(checkpoints(newer).map(summaryOf));
+  const stretches = (): Map<string, readonly number[]> => {
+    const seqs = all.map((c) => c.seq);
+    const out = new Map<string, readonly number[]>(l.stretchPaths.map((p, i) => [p, l.stretches[i]!]));
+    // A path the new lines recorded: its whole history swept again (its latest state and the sessions after each target changed).
+    const tails = snapsByPath(newer);
+    if (tails.size === 0) return out;
+    let rows: SnapRows;
+    try {
+      rows = new SnapRows(it.idx.snapPart());
+    } catch {
+      return rewindStretches(fullRead(storeDir, logFile).histories(), seqs);
+    }
+    const touched = new Map<string, SnapHistory>();
+    for (const [p, tail] of tails) {
+      const own = rows.rowsOf(p);
+      touched.set(p, own.length ? new ColumnHistory(rows, own, tail) : new RecordHistory(tail));
+    }
+    const again = rewindStretches(touched, seqs);
+    for (const p of tails.keys()) out.set(p, again.get(p) ?? []);
+    return out;
+  };
+  return { checkpoints: all, files, stretches, via: 'index' };
 }
 
 /** Every checkpoint record, whole (its `cwd` and `roots` too): from the index's checkpoint part and the lines after it, without the snapshots. */
@@ -505,9 +535,10 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
   const file = path.join(storeDir, INDEX_FILE);
   if (!fs.existsSync(file)) return null;
   const unreadable = `${INDEX_FILE} cannot be read; delete it (it is rebuilt from files.jsonl on the next read)`;
-  const idx = IndexRead.read(file);
-  if (!idx) return unreadable;
-  if (!readTail(logFile, idx.pos)) return null; // stale: not used, rewritten on the next read
+  if (!IndexRead.read(file)) return unreadable;
+  const opened = openIndex(file, logFile);
+  if (!opened) return null; // stale: not used, rewritten on the next read
+  const { idx } = opened;
   const prefix = skeletonOf({
     records: full.records.filter((r) => r.seq < idx.pos.seq),
     problems: full.problems.filter((p) => p.line <= idx.pos.lines),
@@ -540,6 +571,7 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
       byPlace: prefixCps,
     },
     list: listPartOf(
+      prefix.records,
       prefixCps,
       prefixCps.map((c) => perCp.get(c.id)?.length ?? 0),
       lastCp ? prefix.records.filter((r) => r.t === 'snap' && r.seq > lastCp.seq) : [],
