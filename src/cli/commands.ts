@@ -30,6 +30,7 @@ import { verifyStore } from '../core/upkeep/verify';
 import { LEFT_ALONE, type Reason, REASONS, yourEditWords } from '../shared/reasons';
 import { runConversation } from './conversation';
 import { printStatus } from './status';
+import { printWritten } from './rewindResult';
 import { EXIT, UsageError, fail, out } from './output';
 import { storeDir } from './storeDir';
 import { oneLine, rewindCountWords } from '../shared/text';
@@ -332,41 +333,11 @@ async function cmdRewind(args: string[]): Promise<number> {
     }
     return EXIT.ok;
   }
-  const undo = `agent-rewind rewind --to ${r.checkpoint.id}`;
-  if (values.json) {
-    out(
-      JSON.stringify(
-        {
-          status: r.status,
-          target: r.plan.target.id,
-          checkpoint: r.checkpoint.id,
-          undo,
-          files: r.files.map((f) => ({ path: f.path, action: f.action, ok: f.ok, hash: f.actual, ...(f.error ? { error: f.error } : {}) })),
-          warnings: r.plan.warnings,
-          notUndone: planJson(r.plan).notUndone,
-          notRestorable: r.plan.notRestorable,
-          leftAlone: leftAloneJson(r.plan),
-        },
-        null,
-        2,
-      ),
-    );
-  } else {
-    const count = (a: string) => r.files.filter((f) => f.action === a).length;
-    out(
-      `Rewound to ${r.plan.target.id}: restored ${count('restore')}, deleted ${count('delete')}, recreated ${count('recreate')} file(s).`,
-    );
-    for (const f of r.files) out(`  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`);
+  return printWritten(r, !!values.json, () => {
     printNotRestorable(r.plan);
     printLeftAlone(r.plan);
     if (r.plan.notUndone.length) out(`Not undone: ${r.plan.notUndone.map((n) => `${n.tool}: ${n.summary}`).join('; ')}`);
-    out(`Undo this rewind: ${undo}`);
-  }
-  if (r.status === 'partial') {
-    process.stderr.write(`Some files could not be rewound (listed above); everything else was. Undo with \`${undo}\`.\n`);
-    return EXIT.error;
-  }
-  return EXIT.ok;
+  });
 }
 
 function cmdCheckpoint(args: string[]): number {

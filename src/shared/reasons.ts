@@ -11,7 +11,7 @@ export type WarningReason = 'touched' | 'observed' | 'restored-edit';
 /** Why a file's state at the target is not known for sure (written only with --force / "Rewind anyway"). */
 export type UncertainReason = 'unrecorded-change';
 /** Why a file is left as it is, even with --force. */
-export type NotRestorableReason = 'too-large' | 'unreadable' | 'special' | 'unknown-at-target' | 'outside-workspace';
+export type NotRestorableReason = 'too-large' | 'unreadable' | 'special' | 'unknown-at-target' | 'outside-workspace' | 'folder-in-the-way';
 /** Why a scoped rewind (one session, some files) leaves a file that a whole rewind would write. */
 export type LeftAloneReason = 'other-session' | 'outside-selection';
 export type Reason = BlockReason | WarningReason | NotRestorableReason | UncertainReason;
@@ -84,6 +84,13 @@ export function reasonTable(l10n: Localizer = ENGLISH): Record<Reason, ReasonWor
     'unknown-at-target': {
       short: l10n.t('not recorded at that checkpoint'),
       long: l10n.t('Unknown at this point: nothing was recorded for this file before this checkpoint.'),
+    },
+    'folder-in-the-way': {
+      short: l10n.t('a folder stands there holding files this rewind does not remove; left as it is'),
+      long: l10n.t(
+        'A folder stands where this file was, and it holds files this rewind does not remove (yours, or kept for another reason). Removing it would lose them, so the file is left as it is.',
+      ),
+      fix: l10n.t('move those files out of the folder, then rewind again'),
     },
     'outside-workspace': {
       short: l10n.t('outside every workspace folder of this store, never written'),

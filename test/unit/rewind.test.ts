@@ -244,12 +244,7 @@ describe('rewind writers', { skip: process.platform === 'win32' ? 'no permission
     const target = prompt('change it');
     write('run.sh', '#!/bin/sh\necho two\n', 0o644);
     // A writer that writes the content but leaves the mode as the file has it (as a failed chmod would).
-    const noChmod: FileWriter = {
-      write(writes) {
-        for (const w of writes) applyWriteFs(store, { ...w, mode: 0o644 });
-        return new Map();
-      },
-    };
+    const noChmod: FileWriter = { writeOne: (w) => applyWriteFs(store, { ...w, mode: 0o644 }) };
     const r = await applyRewind(store, target, {}, noChmod);
     assert.equal(r.status, 'partial');
     assert.ok('files' in r);
@@ -267,9 +262,10 @@ describe('rewind writers', { skip: process.platform === 'win32' ? 'no permission
     write('a.txt', 'two\n');
     write('b.txt', 'new\n');
     const refusing: FileWriter = {
-      write(writes) {
+      begin(writes) {
         throw new WriteRefused([writes[0]!.path]);
       },
+      writeOne: () => assert.fail('nothing is written after a refusal'),
     };
     const r = await applyRewind(store, target, {}, refusing);
     assert.equal(r.status, 'vetoed');
@@ -280,9 +276,88 @@ describe('rewind writers', { skip: process.platform === 'win32' ? 'no permission
     assert.equal(readJournal(store), null, 'no journal left: the transaction is finished');
     assert.deepEqual(verifyStore(store).errors, []);
     // Nothing is lost or half-done: a rewind now (the editor saved or closed) writes both.
-    const again = await applyRewind(store, target, {}, { write: (ws2) => (ws2.forEach((w) => applyWriteFs(store, w)), new Map()) });
+    const again = await applyRewind(store, target, {}, { writeOne: (w) => applyWriteFs(store, w) });
     assert.equal(again.status, 'done');
     assert.equal(fs.readFileSync(path.join(ws, 'a.txt'), 'utf8'), 'one\n');
     assert.equal(fs.existsSync(path.join(ws, 'b.txt')), false);
+  });
+});
+
+// The loop the VS Code writer runs in (one WorkspaceEdit per file, awaited): each path is claimed
+// right before its own write, so what the user saves while an earlier file is being written is
+// left as saved; the writer's own hold-back (an editor dirtied once writing began) leaves one file.
+describe('each file checked right before it is written', () => {
+  function twoFiles() {
+    const { ws, store, prompt, write } = setup();
+    write('a.txt', 'a at target\n');
+    write('b.txt', 'b at target\n');
+    const target = prompt('change both');
+    write('a.txt', 'a by the agent\n');
+    write('b.txt', 'b by the agent\n');
+    return { ws, store, target, a: path.join(ws, 'a.txt'), b: path.join(ws, 'b.txt') };
+  }
+
+  it('a file saved while the one before it is being written (an async writer) is left as saved, kept in the store; undo leaves it too', async () => {
+    const { store, target, a, b } = twoFiles();
+    const written: string[] = [];
+    const asyncWriter: FileWriter = {
+      async writeOne(w) {
+        await new Promise((r) => setImmediate(r)); // as VS Code applies an edit: other things happen meanwhile
+        if (w.path === a) fs.writeFileSync(b, 'b saved by the user meanwhile\n');
+        applyWriteFs(store, w);
+        written.push(w.path);
+      },
+    };
+    const r = await applyRewind(store, target, {}, asyncWriter);
+    assert.equal(r.status, 'partial');
+    assert.ok('files' in r);
+    assert.deepEqual(written, [a], 'b was never handed to the writer');
+    assert.deepEqual(
+      r.files.map((f) => [path.basename(f.path), f.ok, f.skipped]),
+      [
+        ['a.txt', true, undefined],
+        ['b.txt', false, 'changed-during-rewind'],
+      ],
+    );
+    assert.equal(fs.readFileSync(a, 'utf8'), 'a at target\n');
+    assert.equal(fs.readFileSync(b, 'utf8'), 'b saved by the user meanwhile\n');
+    const kept = store
+      .read()
+      .records.filter((x) => x.t === 'snap' && x.path === b)
+      .at(-1);
+    assert.ok(kept && kept.t === 'snap' && kept.phase === 'observed' && kept.hash);
+    assert.equal(store.content(kept.hash).toString(), 'b saved by the user meanwhile\n');
+    assert.deepEqual(verifyStore(store).errors, []);
+    const undo = await rewind(store, r.checkpoint.id);
+    assert.equal(undo.status, 'done');
+    assert.ok('files' in undo);
+    assert.deepEqual(
+      undo.files.map((f) => path.basename(f.path)),
+      ['a.txt'],
+      'the undo writes only what the rewind wrote',
+    );
+    assert.equal(fs.readFileSync(a, 'utf8'), 'a by the agent\n');
+    assert.equal(fs.readFileSync(b, 'utf8'), 'b saved by the user meanwhile\n');
+  });
+
+  it("a writer's hold-back (an editor dirtied after writing began) leaves that file, with its reason; the others are written", async () => {
+    const { store, target, a, b } = twoFiles();
+    const r = await applyRewind(
+      store,
+      target,
+      {},
+      { holdBack: (w) => (w.path === b ? 'unsaved-during-rewind' : null), writeOne: (w) => applyWriteFs(store, w) },
+    );
+    assert.ok('files' in r);
+    assert.deepEqual(
+      r.files.map((f) => [path.basename(f.path), f.ok, f.skipped]),
+      [
+        ['a.txt', true, undefined],
+        ['b.txt', false, 'unsaved-during-rewind'],
+      ],
+    );
+    assert.equal(fs.readFileSync(a, 'utf8'), 'a at target\n');
+    assert.equal(fs.readFileSync(b, 'utf8'), 'b by the agent\n');
+    assert.deepEqual(verifyStore(store).errors, []);
   });
 });

@@ -1,18 +1,28 @@
 // The one apply loop behind every file rewind, the CLI's and VS Code's: begin the transaction,
-// skip paths that changed since the plan, hand the rest to a writer (plain file-system writes
-// here; a WorkspaceEdit in the extension), remove the folders deletions emptied, verify and
-// record the result. Whatever happens while writing, the transaction is finished, so the store
-// never keeps a journal of a rewind that is over.
+// then hand each file to a writer (plain file-system writes here; a WorkspaceEdit in the extension)
+// right after re-reading that path (txn.claim: one the user changed meanwhile is left as they saved
+// it), deletions first (then the folders they emptied, so a file can take a folder's place), then
+// the files written with content, parents before children (so a folder can take a file's place);
+// verify and record the result. Whatever happens while writing, the transaction is finished, so the
+// store never keeps a journal of a rewind that is over.
 import { fault } from '../faults';
 import type { CheckpointRecord } from '../storeFiles/records';
 import type { Store } from '../store';
 import type { Plan } from './plan';
-import { beginRewind, type BeginOutcome, type FileResult, type RewindOptions } from './transaction';
+import { beginRewind, type BeginOutcome, type FileResult, type RewindOptions, type RewindTxn, type SkipReason } from './transaction';
 import { applyWriteFs, removeEmptiedDirs, type Write } from './writes';
 
-/** Writes a rewind's files; returns an error message per path it could not write. */
+/** Writes a rewind's files, one at a time, in the order the apply loop gives them. */
 export interface FileWriter {
-  write(writes: readonly Write[]): Promise<ReadonlyMap<string, string>> | ReadonlyMap<string, string>;
+  /**
+   * Called right before the first write (nothing awaited between them when it returns no promise):
+   * may throw WriteRefused, and then nothing is written.
+   */
+  begin?(writes: readonly Write[]): void | Promise<void>;
+  /** Why `w` is to be left as it is now, beyond its content on disk (VS Code: its editor changed since the check), or null. */
+  holdBack?(w: Write): SkipReason | null;
+  /** Writes (or deletes) one file, called right after its path was re-read; throws with what went wrong. */
+  writeOne(w: Write): void | Promise<void>;
 }
 
 /**
@@ -30,22 +40,28 @@ export type RewindOutcome =
   | Exclude<BeginOutcome, { status: 'ready' }>
   | { status: 'done' | 'partial'; plan: Plan; checkpoint: CheckpointRecord; files: FileResult[] };
 
-/** Plain file-system writes, one at a time, each atomic. */
+/** Plain file-system writes, each atomic. */
 export function fsWriter(store: Store): FileWriter {
-  return {
-    write(writes) {
-      const errors = new Map<string, string>();
-      for (const w of writes) {
-        try {
-          applyWriteFs(store, w);
-        } catch (e) {
-          errors.set(w.path, (e as Error).message);
-        }
-        fault('rewind.write');
-      }
-      return errors;
-    },
+  return { writeOne: (w) => applyWriteFs(store, w) };
+}
+
+/** Every write in its order, each claimed right before it is written; the errors by path. */
+async function writeAll(txn: RewindTxn, writer: FileWriter, errors: Map<string, string>): Promise<void> {
+  const one = async (w: Write): Promise<boolean> => {
+    if (!txn.claim(w, writer.holdBack?.(w) ?? undefined)) return false;
+    try {
+      const p = writer.writeOne(w);
+      if (p) await p;
+    } catch (e) {
+      errors.set(w.path, (e as Error).message);
+    }
+    fault('rewind.write');
+    return true;
   };
+  const deleted: Write[] = [];
+  for (const w of txn.writes) if (w.to === null && (await one(w)) && !errors.has(w.path)) deleted.push(w);
+  for (const [p, e] of removeEmptiedDirs(deleted)) errors.set(p, e);
+  for (const w of txn.writes) if (w.to !== null) await one(w);
 }
 
 export async function applyRewind(store: Store, targetId: string, opts: RewindOptions, writer: FileWriter): Promise<RewindOutcome> {
@@ -55,13 +71,9 @@ export async function applyRewind(store: Store, targetId: string, opts: RewindOp
   const errors = new Map<string, string>();
   let files: FileResult[] | null = null;
   try {
-    const todo: Write[] = [];
-    for (const w of txn.writes) {
-      if (txn.unchanged(w)) todo.push(w);
-      else errors.set(w.path, 'changed while the rewind ran; left as it is');
-    }
     try {
-      if (todo.length) for (const [p, e] of await writer.write(todo)) errors.set(p, e);
+      const b = writer.begin?.(txn.writes);
+      if (b) await b;
     } catch (e) {
       if (!(e instanceof WriteRefused)) throw e;
       // Nothing was written: finished as such (every path's result says so), reported as vetoed.
@@ -70,7 +82,7 @@ export async function applyRewind(store: Store, targetId: string, opts: RewindOp
       files = [];
       return { status: 'vetoed', plan: txn.plan, paths: e.paths };
     }
-    for (const [p, e] of removeEmptiedDirs(txn.writes.filter((w) => !errors.has(w.path)))) errors.set(p, e);
+    await writeAll(txn, writer, errors);
     files = txn.finish(errors);
   } finally {
     if (!files) txn.finish(errors.size ? errors : new Map([['', 'interrupted']]));

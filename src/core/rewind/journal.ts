@@ -91,7 +91,12 @@ export function recoverLocked(store: Store): Recovery | null {
       if (s) snaps.push({ ...s, by: j.checkpoint, ...(w.origin && s.hash === w.to ? { origin: w.origin } : {}) });
       rec.written.push(w.path);
     } else if (now === w.expect) rec.notWritten.push(w.path);
-    else rec.changedSince.push(w.path);
+    else {
+      // Someone else's content (saved while the rewind ran or since): kept in the store, as a live rewind keeps it.
+      rec.changedSince.push(w.path);
+      const s = store.snapshot(w.path, 'observed');
+      if (s) snaps.push(s);
+    }
   }
   // Folders: those the finished deletions emptied, and those made for files never written.
   const written = new Set(rec.written);

@@ -18,6 +18,8 @@ import type { Sequenced } from '../storeFiles/records';
 import { type CountOptions, rewindCounts, type SnapHistory, sumStretches } from '../timeline/rewindCounts';
 import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
+import { folderKeeps, isFolder } from './writes';
+import { pathKey } from '../paths';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
 import type { Store } from '../store';
 import { ATTEMPT_POINT, buildAttempts } from '../timeline/attempts';
@@ -148,6 +150,15 @@ function countOptions(store: Store): CountOptions {
 }
 
 /**
+ * A file goes where a folder stands now: the rewind removes the folder only when every file in it
+ * (at any depth) is one it deletes — never the user's files (`folder-in-the-way`, left as it is).
+ */
+function folderInTheWay(c: Change, f: DiskFact, deleting: ReadonlySet<string>): 'folder-in-the-way' | null {
+  if (f.kind !== 'other' || c.to.hash === null || !isFolder(c.path)) return null;
+  return folderKeeps(c.path, (file) => deleting.has(pathKey(file))) === null ? null : 'folder-in-the-way';
+}
+
+/**
  * What a rewind to each checkpoint at `checkpointSeqs` (ascending) would write — the length of
  * makePlan's `files` for each, by the same per-path verdict and the same disk check — from each
  * path's snapshots (`histories`) in one sweep (rewindCounts.ts).
@@ -203,11 +214,16 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   const stats = new Map<string, LineStats>();
   // A rewind keeps a copy of everything it overwrites, so it never overwrites what it cannot copy
   // (over the size limit, or unreadable now): listed, left as it is — even with --force.
+  const deleting = new Set(set.changes.filter((c) => c.to.hash === null).map((c) => pathKey(c.path)));
   const changes = set.changes.filter((c) => {
     let read: Buffer | undefined;
     const f = diskFact(c.path, maxBytes, (data) => (read = data));
-    const cannotKeep = cannotKeepOf(f);
+    const cannotKeep = cannotKeepOf(f) ?? folderInTheWay(c, f, deleting);
     if (cannotKeep) set.notRestorable.push({ path: c.path, reason: cannotKeep });
+    // A folder the agent made where the file was (recorded as the file's deletion), holding only
+    // files this rewind deletes: it goes, and the file comes back (not "created outside").
+    else if (f.kind === 'other' && c.from.hash === null && !c.from.skipped && c.to.hash !== null && isFolder(c.path))
+      disk.set(c.path, { kind: 'missing' });
     else disk.set(c.path, f);
     // The file is what the log says it is (same sha256): the bytes just read are the `from` side of its
     // line statistics, not read again from the store (one file read less per changed file).

@@ -2,10 +2,14 @@
 // (VS Code: unsaved editors), runs the safety check, then records `pre-rewind` snapshots of
 // everything it will write, the `rewind` checkpoint and the journal — in that order, so the
 // rewind checkpoint's state is exactly what was on disk before and undo is a rewind to it. The
-// writes come next (apply.ts); `finish` records the `rewind` snapshots of the result. A refused
-// rewind records nothing.
+// writes come next (apply.ts), each path re-read right before it is written (`claim`): one that
+// changed since (the user saved it meanwhile) is left as it is and its content recorded as an
+// `observed` snapshot, never a `rewind` one — so the store holds it, and undo (which rewinds only
+// what a rewind wrote) leaves it too. `finish` records the `rewind` snapshots of the result. A
+// refused rewind records nothing.
 import * as fs from 'node:fs';
-import { missingAncestors } from '../workspace/disk';
+import * as path from 'node:path';
+import { pathKey } from '../paths';
 import { fault } from '../faults';
 import { newId } from '../storeFiles/ids';
 import { acquireStoreLock } from '../storeFiles/lock';
@@ -13,7 +17,7 @@ import type { CheckpointRecord, LogRecord, SnapRecord } from '../storeFiles/reco
 import type { Store } from '../store';
 import { makePlan, type Plan, type PlanOptions } from './plan';
 import { recoverLocked, removeJournal, writeJournal } from './journal';
-import { hashOnDisk, preflight, tmpNameFor, type Write } from './writes';
+import { clearFolder, diskKey, foldersToMake, isFolder, preflight, snapKey, tmpNameFor, type Write } from './writes';
 import { attemptRewindLabel, rewindCheckpointLabel, rewindLabelBeforeCall, rewindLookups } from '../timeline/rewindLabels';
 import { attemptToBring, buildAttempts } from '../timeline/attempts';
 import { captureBeforeRewind } from '../capture/capture';
@@ -27,6 +31,13 @@ export interface RewindOptions extends PlanOptions {
   veto?: (paths: string[]) => string[];
 }
 
+/**
+ * Why a rewind left a path it meant to write as it is: its content on disk changed after the
+ * rewind recorded it (`changed-during-rewind`), or (VS Code) its editor got unsaved changes
+ * (`unsaved-during-rewind`). The current content stays; the store has a copy of it.
+ */
+export type SkipReason = 'changed-during-rewind' | 'unsaved-during-rewind';
+
 export interface FileResult {
   path: string;
   action: Write['action'];
@@ -34,14 +45,20 @@ export interface FileResult {
   expected: string | null;
   actual: string | null;
   error?: string;
+  /** Left as it is, not written: why. Never `ok`, never a failure. */
+  skipped?: SkipReason;
 }
 
 export interface RewindTxn {
   plan: Plan;
   checkpoint: CheckpointRecord;
   writes: Write[];
-  /** Re-checks that `w.path` still holds what the plan expects (someone may be writing right now). */
-  unchanged(w: Write): boolean;
+  /**
+   * Right before writing `w` (under the store lock): true when the path still holds what the rewind
+   * recorded there. Otherwise (`reason` given, or the disk changed) the path is left as it is,
+   * reported as skipped, and what the disk holds now is recorded (`observed`, its blob stored).
+   */
+  claim(w: Write, reason?: SkipReason): boolean;
   /** Records the result (rewind snapshots), verifies every written file, removes the journal, unlocks. */
   finish(errors?: ReadonlyMap<string, string>): FileResult[];
   /** Gives up before writing anything (lock released, journal removed; the recorded lines stay harmless). */
@@ -84,6 +101,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
     }
     const id = newId();
     const roots = store.roots();
+    const deleting = new Set(plan.changes.filter((c) => c.to.hash === null).map((c) => pathKey(c.path)));
     const writes: Write[] = plan.changes.map((c) => {
       const w: Write = { path: c.path, action: c.action, expect: null, to: c.to.hash, tmp: tmpNameFor(c.path, id) };
       if (c.to.link) w.link = true;
@@ -92,13 +110,13 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       // Only folders inside the workspace (and never the workspace folder itself) are removed.
       if (c.to.hash === null && c.to.dirs) w.dirs = c.to.dirs.filter((d) => !roots.includes(d) && store.mayWrite(d, roots));
       if (c.to.hash !== null) {
-        const made = missingAncestors(c.path);
+        const made = foldersToMake(c.path);
         if (made.length) w.made = made;
       }
       return w;
     });
     const problems = writes
-      .map((w) => ({ path: w.path, error: preflight(w) }))
+      .map((w) => ({ path: w.path, error: preflight(w, deleting, pathKey) }))
       .filter((p): p is { path: string; error: string } => p.error !== null);
     if (problems.length) {
       release();
@@ -114,6 +132,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       const s = store.snapshot(w.path, 'pre-rewind', { time: now });
       if (s) pre.push(s);
       w.expect = !s || s.skipped ? 'unknown' : s.hash;
+      w.found = snapKey(s, w.path);
     }
     fault('rewind.presnaps');
     const partial = !!(opts.paths?.length || opts.sessions?.length);
@@ -148,17 +167,31 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
     writeJournal(store, { checkpoint: id, target: plan.target.id, started: now, pid: process.pid, writes });
     fault('rewind.journal');
     let done = false;
+    const skipped = new Map<string, Skip>();
     const txn: RewindTxn = {
       plan,
       checkpoint,
       writes,
-      unchanged: (w) => hashOnDisk(store, w.path) === w.expect,
+      claim: (w, reason) => {
+        const now = w.found === undefined ? undefined : diskKey(store, w.path);
+        // A folder found there may be gone: the folders this rewind's deletions emptied are removed before.
+        let changed = now !== w.found && !(w.found === 'folder' && now === 'missing');
+        // A folder where a file goes: the rewind deleted the recorded files in it just before; anything
+        // else found in it now was put there meanwhile, and the folder stays.
+        if (!changed && !reason && w.to !== null && now === 'folder') changed = clearFolder(w.path) !== null;
+        if (!changed && !reason) return true;
+        // What the user left there is in the store (and the log) before the rewind goes on.
+        const s = changed ? store.snapshot(w.path, 'observed') : null;
+        if (s) store.append([s]);
+        skipped.set(w.path, { reason: changed ? 'changed-during-rewind' : reason!, actual: s ? s.hash : changed ? 'unknown' : w.expect });
+        return false;
+      },
       finish: (errors = new Map()) => {
         if (done) throw new Error('rewind already finished');
         done = true;
         try {
           fault('rewind.written');
-          const results = recordResults(store, id, writes, errors);
+          const results = recordResults(store, id, writes, errors, skipped);
           fault('rewind.recorded');
           removeJournal(store);
           return results;
@@ -183,6 +216,27 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
   }
 }
 
+/** Every folder (by identity key) above a file this rewind writes with content. */
+function foldersOf(writes: readonly Write[]): Set<string> {
+  const out = new Set<string>();
+  for (const w of writes) {
+    if (w.to === null) continue;
+    for (let d = path.dirname(w.path); d !== path.dirname(d) && !out.has(pathKey(d)); d = path.dirname(d)) out.add(pathKey(d));
+  }
+  return out;
+}
+
+interface Skip {
+  reason: SkipReason;
+  /** What the disk held when the rewind left it (its `observed` snapshot's hash). */
+  actual: string | null;
+}
+
+const SKIPPED_WORDS: Record<SkipReason, string> = {
+  'changed-during-rewind': 'changed while the rewind ran; left as you saved it (a copy is in the store)',
+  'unsaved-during-rewind': 'its editor got unsaved changes while the rewind ran; left as it is',
+};
+
 /** A `rewind` snapshot names its rewind and, when it holds what was written, the origin of that content. */
 function withRewind(s: SnapRecord, w: Write, checkpoint: string): SnapRecord {
   const out: SnapRecord = { ...s, by: checkpoint };
@@ -201,17 +255,34 @@ function wrongMode(w: Write, s: SnapRecord | null): string | null {
   return want === got ? null : `written, but its permissions are ${got.toString(8)}, not ${want.toString(8)} as recorded`;
 }
 
-function recordResults(store: Store, checkpoint: string, writes: readonly Write[], errors: ReadonlyMap<string, string>): FileResult[] {
+function recordResults(
+  store: Store,
+  checkpoint: string,
+  writes: readonly Write[],
+  errors: ReadonlyMap<string, string>,
+  skipped: ReadonlyMap<string, Skip>,
+): FileResult[] {
   const snaps: SnapRecord[] = [];
   const results: FileResult[] = [];
   const now = Date.now();
+  let folders: Set<string> | undefined;
   for (const w of writes) {
     try {
       fs.unlinkSync(w.tmp);
     } catch {
       /* no leftover */
     }
-    const s = store.snapshot(w.path, 'rewind', { time: now });
+    const left = skipped.get(w.path);
+    if (left) {
+      // Not written: no `rewind` snapshot (the rewind did not change it, so its undo leaves it too).
+      const { reason, actual } = left;
+      results.push({ path: w.path, action: w.action, ok: false, expected: w.to, actual, skipped: reason, error: SKIPPED_WORDS[reason] });
+      continue;
+    }
+    let s = store.snapshot(w.path, 'rewind', { time: now });
+    // A file deleted for a folder holding files this rewind wrote: no file there, as the target has it.
+    if (!s && w.to === null && (folders ??= foldersOf(writes)).has(pathKey(w.path)) && isFolder(w.path))
+      s = { t: 'snap', path: w.path, hash: null, phase: 'rewind', time: now };
     if (s) snaps.push(withRewind(s, w, checkpoint));
     const actual = s ? s.hash : 'unknown';
     const err = errors.get(w.path);

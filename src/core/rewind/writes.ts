@@ -1,12 +1,15 @@
 // One file write of a rewind and how it is done on the file system: atomically (temp file in the
 // same folder, fsync, rename) or as a delete, with the folders a deletion empties removed again.
+// What stands at a path is compared as a key (missing, a folder, a file's or a link's content and
+// whether it is executable): the rewind reads it when it records what it overwrites, and again
+// right before it writes that path.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { diskFact } from '../workspace/disk';
+import { diskFact, type DiskFact } from '../workspace/disk';
 import { fault } from '../faults';
 import { replaceFile, writeFileAtomic } from '../storeFiles/fsx';
 import type { Change } from '../timeline/changeSet';
-import type { Origin } from '../storeFiles/records';
+import type { Origin, SnapRecord } from '../storeFiles/records';
 import type { Store } from '../store';
 
 export interface Write {
@@ -14,6 +17,12 @@ export interface Write {
   action: Change['action'];
   /** What must be on disk right before we write (the pre-rewind hash); null = missing. */
   expect: string | null;
+  /**
+   * What stood at the path when the rewind recorded it (`diskKey`): re-read right before the path is
+   * written; anything else there then (the user saved meanwhile) is left as it is. Absent in the
+   * journals of older versions.
+   */
+  found?: string;
   /** What we write; null = delete. */
   to: string | null;
   link?: boolean;
@@ -33,10 +42,24 @@ export function tmpNameFor(p: string, id: string): string {
   return path.join(path.dirname(p), Buffer.byteLength(name) > 200 ? `.agent-rewind-${id}.tmp` : name);
 }
 
-/** Can we write (create/replace/delete) `p`? The answer decides before anything is written. */
-export function preflight(w: Write): string | null {
+function lstatOrNull(p: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(p);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Can we write (create/replace/delete) `p`? The answer decides before anything is written. An
+ * ancestor that is a file this rewind deletes (`deleting`, by identity key) is a folder to be made.
+ */
+export function preflight(w: Write, deleting: ReadonlySet<string> = new Set(), key: (p: string) => string = (p) => p): string | null {
   let dir = path.dirname(w.path);
-  while (!fs.existsSync(dir)) {
+  for (;;) {
+    const st = lstatOrNull(dir);
+    if (st?.isDirectory()) break;
+    if (st && !deleting.has(key(dir))) return `a file stands where its folder should be: ${dir}`;
     const up = path.dirname(dir);
     if (up === dir) return 'no existing parent folder';
     dir = up;
@@ -45,6 +68,79 @@ export function preflight(w: Write): string | null {
     fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK);
   } catch {
     return `permission denied: cannot write in ${dir}`;
+  }
+  return null;
+}
+
+export function isFolder(p: string): boolean {
+  return !!lstatOrNull(p)?.isDirectory();
+}
+
+/** The folders a (re)creation of `p` makes: its missing ancestors and those that are files now (which this rewind deletes first). */
+export function foldersToMake(p: string): string[] {
+  const out: string[] = [];
+  for (let dir = path.dirname(p); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const st = lstatOrNull(dir);
+    if (st?.isDirectory()) break;
+    out.push(dir);
+  }
+  return out;
+}
+
+/** `folder`, `other` (a FIFO, a socket…), `missing`, `unknown` (unreadable, too large), or the content: `f:`/`x:` (executable)/`l:` and its hash. */
+function keyOf(kind: DiskFact['kind'] | 'folder', hash: string | null | undefined, mode: number | undefined): string {
+  if (kind === 'missing') return 'missing';
+  if (kind === 'folder' || kind === 'other') return kind;
+  if (kind === 'unreadable' || !hash) return 'unknown';
+  if (kind === 'symlink') return `l:${hash}`;
+  return `${mode !== undefined && mode & 0o111 ? 'x' : 'f'}:${hash}`;
+}
+
+/** What stands at `p` now, as a key (see keyOf). */
+export function diskKey(store: Store, p: string): string {
+  const f = diskFact(p, store.config().maxFileBytes);
+  if (f.kind === 'other') return lstatOrNull(p)?.isDirectory() ? 'folder' : 'other';
+  return keyOf(f.kind, f.hash, f.mode);
+}
+
+/** The key of what a snapshot recorded at `p` (null: it recorded nothing, a folder or a special file stood there). */
+export function snapKey(s: SnapRecord | null, p: string): string {
+  if (!s) return lstatOrNull(p)?.isDirectory() ? 'folder' : 'other';
+  if (s.skipped) return 'unknown';
+  if (s.hash === null) return 'missing';
+  return keyOf(s.link ? 'symlink' : 'file', s.hash, s.mode);
+}
+
+/**
+ * Removes the folder standing where a file is to be written, if it holds nothing but empty folders
+ * (its recorded files were deleted by this rewind just before). Returns null when the path is clear,
+ * or the first entry that is not a folder (something the rewind must not remove).
+ */
+export function clearFolder(p: string): string | null {
+  const st = lstatOrNull(p);
+  if (!st?.isDirectory()) return null;
+  for (const e of fs.readdirSync(p, { withFileTypes: true })) {
+    const child = path.join(p, e.name);
+    if (!e.isDirectory()) return child;
+    const left = clearFolder(child);
+    if (left) return left;
+  }
+  fs.rmdirSync(p);
+  return null;
+}
+
+/** The first entry under folder `p` (not a folder) that `removable` refuses, or null: every file in it is one the rewind deletes. */
+export function folderKeeps(p: string, removable: (file: string) => boolean): string | null {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(p, { withFileTypes: true });
+  } catch {
+    return p;
+  }
+  for (const e of entries) {
+    const child = path.join(p, e.name);
+    const left = e.isDirectory() ? folderKeeps(child, removable) : removable(child) ? null : child;
+    if (left) return left;
   }
   return null;
 }

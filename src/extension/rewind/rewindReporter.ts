@@ -78,13 +78,17 @@ export class RewindReporter {
         return false;
       case 'done':
       case 'partial': {
+        // Counted as they came out: written and verified, failed, or left as the user saved them meanwhile.
         const ok = r.files.filter((f) => f.ok).length;
+        const skipped = r.files.filter((f) => f.skipped).length;
+        const failed = r.files.length - ok - skipped;
         this.output.info(
-          `Rewind to ${targetId} ("${oneLine(label, 80)}"): ${ok}/${r.files.length} files verified. Undo checkpoint ${r.checkpoint.id}.`,
+          `Rewind to ${targetId} ("${oneLine(label, 80)}"): ${ok}/${r.files.length} files verified, ${failed} failed, ${skipped} left as saved. Undo checkpoint ${r.checkpoint.id}.`,
         );
         for (const f of r.files) {
-          const line = `  ${f.ok ? 'ok    ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`;
+          const line = `  ${f.ok ? 'ok    ' : f.skipped ? 'left  ' : 'FAILED'} ${f.action.padEnd(8)} ${f.path}${f.error ? ` — ${f.error}` : ''}`;
           if (f.ok) this.output.info(line);
+          else if (f.skipped) this.output.warn(line);
           else this.output.error(line);
         }
         // The way back from this rewind: rewinding to the checkpoint it just took.
@@ -94,21 +98,31 @@ export class RewindReporter {
         const goBack = async () => {
           await this.applyAndReport(r.checkpoint.id);
         };
-        const what = doneWords(r.files.length, meaning, { attempt, undoTake, took: !!req.paths?.length });
+        const what = doneWords(ok, meaning, { attempt, undoTake, took: !!req.paths?.length });
         this.output.info(`  ${what}.`);
         for (const l of r.plan.leftAlone) this.output.info(`  left alone ${l.path} — ${this.leftAloneLine(l)}`);
-        const left = r.plan.leftAlone.length ? ` ${this.leftAloneWords(r.plan.leftAlone)}` : '';
+        const saved = skipped
+          ? ` ${vscode.l10n.t(
+              '{0} changed while the rewind ran and left as saved (a copy is in the store).',
+              countWords(skipped, vscode.l10n.t('1 file'), vscode.l10n.t('{0} files', skipped)),
+            )}`
+          : '';
+        const left = (r.plan.leftAlone.length ? ` ${this.leftAloneWords(r.plan.leftAlone)}` : '') + saved;
         if (r.status === 'done') {
           void vscode.window
             .showInformationMessage(vscode.l10n.t('{0}; every file verified.{1}', what, left), back, showDetails)
+            .then((pick) => (pick === back ? goBack() : pick === showDetails ? this.output.show(true) : undefined));
+        } else if (failed === 0) {
+          void vscode.window
+            .showWarningMessage(vscode.l10n.t('{0}; every file written verified.{1}', what, left), back, showDetails)
             .then((pick) => (pick === back ? goBack() : pick === showDetails ? this.output.show(true) : undefined));
         } else {
           void vscode.window
             .showErrorMessage(
               vscode.l10n.t(
-                '{0}, but {1} of them could not be written (see details). {2} restores everything as it was.{3}',
+                '{0}, but {1} could not be written (see details). {2} restores everything as it was.{3}',
                 what,
-                r.files.length - ok,
+                countWords(failed, vscode.l10n.t('1 file'), vscode.l10n.t('{0} files', failed)),
                 back,
                 left,
               ),

@@ -1,11 +1,14 @@
-// The rewind writer for VS Code: one WorkspaceEdit (create-with-contents / delete), so open
+// The rewind writer for VS Code: a WorkspaceEdit per file (create-with-contents / delete), so open
 // editors, undo stacks and file watchers see ordinary file changes. What a WorkspaceEdit cannot
 // express goes to the file-system writer: symlinks (created, or replaced), the mode of a written
 // file. Everything it writes is verified afterwards like content (hash, link, mode, emptied
 // folders: core/rewind/transaction.ts), and a chmod that fails is a failed file, never swallowed.
 //
-// The unsaved-work check is repeated at the moment of writing: an editor dirtied (or changed) since
-// the rewind's check refuses the whole rewind before anything is written (WriteRefused).
+// One file per edit, because each is checked right before it is written: the core apply loop
+// re-reads the path on disk (a file saved meanwhile is left as it is, its content kept in the
+// store), and `holdBack` looks at its editor. The unsaved-work check is repeated at the moment of
+// writing: an editor dirtied (or changed) since the rewind's check refuses the whole rewind before
+// the first write (WriteRefused), and leaves that one file as it is once writing has begun.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { type FileWriter, fsWriter, WriteRefused } from '../../core/rewind/apply';
@@ -62,40 +65,28 @@ function setMode(w: Write): string | null {
 }
 
 export function workspaceEditWriter(store: Store, gate: EditorGate): FileWriter {
+  const direct = fsWriter(store);
   return {
-    async write(writes) {
-      const errors = new Map<string, string>();
-      const edit = new vscode.WorkspaceEdit();
-      const direct: Write[] = [];
-      const viaEdit: Write[] = [];
-      for (const w of writes) {
-        const uri = vscode.Uri.file(w.path);
-        if (w.link || (w.to !== null && fs.existsSync(w.path) && fs.lstatSync(w.path).isSymbolicLink())) direct.push(w);
-        else if (w.to === null) {
-          edit.deleteFile(uri, { ignoreIfNotExists: true });
-          viaEdit.push(w);
-        } else {
-          edit.createFile(uri, { overwrite: true, contents: store.content(w.to) });
-          viaEdit.push(w);
-        }
-      }
-      // The check again, with nothing awaited between it and the edit: a buffer dirtied after the
-      // preview (or after the rewind's own check) stops everything here, before any write.
+    begin(writes) {
+      // The check again, with nothing awaited between it and the first edit: a buffer dirtied after
+      // the preview (or after the rewind's own check) stops everything here, before any write.
       const changed = changedSinceCheck(
         gate,
         writes.map((w) => w.path),
       );
       if (changed.length) throw new WriteRefused(changed);
-      if (viaEdit.length) {
-        const ok = await vscode.workspace.applyEdit(edit, { isRefactoring: false });
-        if (!ok) for (const w of viaEdit) errors.set(w.path, vscode.l10n.t('VS Code did not apply the edit'));
-      }
-      for (const w of viaEdit) {
-        const e = errors.has(w.path) ? null : setMode(w);
-        if (e) errors.set(w.path, e);
-      }
-      for (const [p, e] of await fsWriter(store).write(direct)) errors.set(p, e);
-      return errors;
+    },
+    holdBack: (w) => (changedSinceCheck(gate, [w.path]).length ? 'unsaved-during-rewind' : null),
+    async writeOne(w) {
+      if (w.link || (w.to !== null && fs.existsSync(w.path) && fs.lstatSync(w.path).isSymbolicLink())) return direct.writeOne(w);
+      const edit = new vscode.WorkspaceEdit();
+      const uri = vscode.Uri.file(w.path);
+      if (w.to === null) edit.deleteFile(uri, { ignoreIfNotExists: true });
+      else edit.createFile(uri, { overwrite: true, contents: store.content(w.to) });
+      if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false })))
+        throw new Error(vscode.l10n.t('VS Code did not apply the edit'));
+      const e = setMode(w);
+      if (e) throw new Error(e);
     },
   };
 }

@@ -86,10 +86,11 @@ suite('One write path: unsaved work is checked again at the moment of writing', 
     let checked: string[] | undefined;
     // The user types after the check under the store lock has passed, just before the files are written.
     const late: FileWriter = {
-      async write(writes) {
+      ...real,
+      async begin(writes) {
         checked = [...gate.seen.keys()];
         await typeInto(doc, 'typed late ');
-        return real.write(writes);
+        return real.begin!(writes);
       },
     };
     const r = await applyRewind(store, target, { veto: gate.veto }, late);
