@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import { residentHolder } from '../core/storeFiles/lock';
 import type { Store } from '../core/store';
 import { askResident } from './forward';
-import { EXIT, out } from './output';
+import { EXIT, out, outJson } from './output';
+import { shown } from '../shared/text';
 import { residentOff } from './residentWire';
 
 export interface StatusJson {
@@ -57,11 +58,11 @@ export function residentLine(r: StatusJson['resident']): string {
 export async function printStatus(store: Store, json: boolean): Promise<number> {
   const s = await storeStatus(store);
   if (json) {
-    out(JSON.stringify(s, null, 2));
+    outJson(s);
     return EXIT.ok;
   }
   const c = s.counts;
-  out(`Store: ${s.store}`);
+  out(`Store: ${shown(s.store)}`);
   out(residentLine(s.resident));
   out(
     `Recorded: ${c.checkpoints} checkpoint(s), ${c.sessions} session(s), ${c.paths} path(s); timeline ${(c.logBytes / 1048576).toFixed(1)} MB.`,

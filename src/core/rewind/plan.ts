@@ -31,8 +31,8 @@ export class CheckpointNotFoundError extends Error {
   ) {
     super(
       ambiguous.length
-        ? `Checkpoint id "${id}" matches several checkpoints (${ambiguous.join(', ')}); give more of the id.`
-        : `No checkpoint "${id}" in this store; run \`agent-rewind checkpoints\` to list them.`,
+        ? `Checkpoint id ${JSON.stringify(id)} matches several checkpoints (${ambiguous.join(', ')}); give more of the id.`
+        : `No checkpoint ${JSON.stringify(id)} in this store; run \`agent-rewind checkpoints\` to list them.`,
     );
   }
 }
@@ -40,7 +40,7 @@ export class CheckpointNotFoundError extends Error {
 export class CallNotFoundError extends Error {
   constructor(readonly id: string) {
     super(
-      `No tool call "${id}" is recorded in this store; \`agent-rewind conversation show --transcript <path> --json\` lists the call ids of a session.`,
+      `No tool call ${JSON.stringify(id)} is recorded in this store; \`agent-rewind conversation show --transcript <path> --json\` lists the call ids of a session.`,
     );
   }
 }
