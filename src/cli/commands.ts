@@ -18,6 +18,7 @@ import {
   rewindCountsOf,
 } from '../core/rewind/plan';
 import { checkFilters, FilterNotFoundError } from '../core/rewind/filters';
+import { type NotRecorded, notRestorableJson } from '../core/rewind/gaps';
 import { recoverUnfinished } from '../core/rewind/journal';
 import { type Attempt, buildAttempts } from '../core/timeline/attempts';
 import { diffPoints, PointNotFoundError, resolvePoint } from '../core/timeline/compare';
@@ -229,9 +230,19 @@ function said(reason: Reason): string {
 
 /** Files a rewind leaves as they are, and why: listed, never silently skipped. */
 function printNotRestorable(plan: Plan): void {
-  if (plan.notRestorable.length === 0) return;
-  out(`\nCannot restore (${plan.notRestorable.length}) — left as they are:`);
-  for (const n of plan.notRestorable) out(`  ${shown(n.path)}: ${said(n.reason)}`);
+  const gaps = plan.notRestorable.filter((n): n is NotRecorded => 'time' in n);
+  const cannot = plan.notRestorable.filter((n) => !('time' in n));
+  if (cannot.length) {
+    out(`\nCannot restore (${cannot.length}) — left as they are:`);
+    for (const n of cannot) out(`  ${shown(n.path)}: ${said(n.reason)}`);
+  }
+  if (gaps.length) {
+    out(`\nNot recorded after this point (${gaps.length}) — a rewind cannot restore what it never saw:`);
+    for (const n of gaps) {
+      const by = n.tool ? `, ${shown(n.tool)}${n.call ? ` ${shown(n.call)}` : ''}` : '';
+      out(`  ${n.path ? shown(n.path) : '(no file named)'}: ${said(n.reason)} (${iso(n.time)}${by})`);
+    }
+  }
 }
 
 /**
@@ -323,7 +334,7 @@ async function cmdRewind(args: string[]): Promise<number> {
         files: [],
         warnings: r.plan.warnings,
         notUndone: planJson(r.plan).notUndone,
-        notRestorable: r.plan.notRestorable,
+        notRestorable: notRestorableJson(r.plan.notRestorable),
         leftAlone: leftAloneJson(r.plan),
       });
     else {
@@ -347,7 +358,7 @@ async function cmdRewind(args: string[]): Promise<number> {
       files: r.files.map((f) => ({ path: f.path, action: f.action, ok: f.ok, hash: f.actual, ...(f.error ? { error: f.error } : {}) })),
       warnings: r.plan.warnings,
       notUndone: planJson(r.plan).notUndone,
-      notRestorable: r.plan.notRestorable,
+      notRestorable: notRestorableJson(r.plan.notRestorable),
       leftAlone: leftAloneJson(r.plan),
     });
   } else {

@@ -18,6 +18,7 @@ import type { Sequenced } from '../storeFiles/records';
 import { rewindCounts, type SnapHistory } from '../timeline/rewindCounts';
 import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
+import { notRecordedSince, notRestorableJson } from './gaps';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
 import type { Store } from '../store';
 import { ATTEMPT_POINT, buildAttempts } from '../timeline/attempts';
@@ -214,6 +215,14 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     return !cannotKeep;
   });
   set.notRestorable.sort((a, b) => (a.path < b.path ? -1 : 1));
+  // What was not recorded after the target at all: after what the log knows, each with its reason.
+  set.notRestorable.push(
+    ...notRecordedSince(store, to.time, {
+      ...(opts.sessions ? { sessions: opts.sessions } : {}),
+      ...(opts.paths ? { paths: opts.paths } : {}),
+      known: set.notRestorable,
+    }),
+  );
   const safety = checkSafety(changes, disk);
   const kept = new Set(changes.map((c) => c.path));
   // Disk = last record, but the last record is the user's own content: refused all the same.
@@ -284,7 +293,7 @@ export function planJson(plan: Plan) {
       ...(n.session ? { session: n.session } : {}),
       time: new Date(n.time).toISOString(),
     })),
-    notRestorable: plan.notRestorable,
+    notRestorable: notRestorableJson(plan.notRestorable),
     conflicts: plan.conflicts,
     leftAlone: leftAloneJson(plan),
     uncommitted: plan.uncommitted,

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import { readTailBytes } from './fsx';
 import { appendJsonLines } from './jsonLines';
-import type { LogRecord, Sequenced } from './records';
+import type { GapRecord, LogRecord, Sequenced } from './records';
 import { migrateRecord } from './storeFormat';
 
 export interface LogProblem {
@@ -23,9 +23,12 @@ export function appendRecords(file: string, records: readonly LogRecord[]): void
   appendJsonLines(file, records, { faultPoint: 'log.append' });
 }
 
-const KNOWN_TYPES = new Set(['checkpoint', 'snap', 'call']);
+const KNOWN_TYPES = new Set(['checkpoint', 'snap', 'call', 'gap']);
 
-/** Parses one line; returns a reason string when the line is not a usable record. */
+/** What parseLine returns for a well-formed `gap` line: not a timeline record (read by readGaps), and not a problem. */
+export const GAP_LINE = 'a gap line (not a timeline record)';
+
+/** Parses one line; returns a reason string when the line is not a usable record (GAP_LINE for a gap). */
 export function parseLine(line: string): LogRecord | string {
   let v: unknown;
   try {
@@ -44,7 +47,58 @@ export function parseLine(line: string): LogRecord | string {
     if (typeof r.phase !== 'string') return 'snapshot without phase';
   }
   if (r.t === 'call' && typeof r.tool !== 'string') return 'call without tool';
+  if (r.t === 'gap') return gapProblem(r) ?? GAP_LINE;
   return r as unknown as LogRecord;
+}
+
+function gapProblem(r: Record<string, unknown>): string | null {
+  if (typeof r.path !== 'string') return 'gap without path';
+  if (typeof r.reason !== 'string') return 'gap without reason';
+  return typeof r.time === 'number' ? null : 'gap without time';
+}
+
+/** The prefix every gap line starts with (appendGaps writes `t` first). */
+const GAP_PREFIX = Buffer.from('{"t":"gap"');
+
+/** Appends gap lines (see records.ts GapRecord) with one write. */
+export function appendGaps(file: string, gaps: readonly GapRecord[]): void {
+  appendJsonLines(
+    file,
+    gaps.map(({ t, ...rest }) => ({ t, ...rest })), // `t` first: readGaps finds the lines by that prefix
+  );
+}
+
+/**
+ * The log's gap lines, in order (at most the last `maxBytes` of it when given): a search for their
+ * prefix, no parse of the other lines. A gap whose reason this version does not know is kept as it is.
+ */
+export function readGaps(file: string, maxBytes = Number.POSITIVE_INFINITY): GapRecord[] {
+  let bytes: Buffer;
+  if (Number.isFinite(maxBytes)) {
+    const tail = readTailBytes(file, maxBytes);
+    if (!tail) return [];
+    bytes = tail.bytes;
+  } else {
+    try {
+      bytes = fs.readFileSync(file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+  }
+  const out: GapRecord[] = [];
+  for (let at = bytes.indexOf(GAP_PREFIX); at >= 0; at = bytes.indexOf(GAP_PREFIX, at + 1)) {
+    if (at > 0 && bytes[at - 1] !== 0x0a) continue;
+    const end = bytes.indexOf(0x0a, at);
+    if (end < 0) break; // a line still being written
+    try {
+      const r = JSON.parse(bytes.toString('utf8', at, end)) as Record<string, unknown>;
+      if (gapProblem(r) === null) out.push(r as unknown as GapRecord);
+    } catch {
+      /* a torn line: skipped, as every reader skips it */
+    }
+  }
+  return out;
 }
 
 /**
@@ -88,6 +142,7 @@ export function parseLog(text: string, from: { seq: number; line: number } = { s
     const line = lines[i]!;
     if (line.trim() === '') continue;
     const r = parseLine(line);
+    if (r === GAP_LINE) continue;
     if (typeof r === 'string') {
       problems.push({ line: from.line + i + 1, reason: r, text: line.slice(0, 120) });
       continue;
