@@ -88,6 +88,21 @@ test('a FIFO and a path over 4,096 bytes are listed with their reasons, and erro
   assertSound(store);
 });
 
+test("a file tool's FIFO and its path over 4,096 bytes are listed too", () => {
+  const { ws, store, s, prompt } = session();
+  const fifo = path.join(ws, 'fifo');
+  execFileSync('mkfifo', [fifo]);
+  const long = path.join(ws, ...Array.from({ length: 22 }, () => 'e'.repeat(200)), 'x.txt');
+  s.tool('Write', { file_path: fifo, content: 'x' });
+  s.tool('Write', { file_path: long, content: 'x' });
+  const list = notRestorable(store, prompt).map((n) => [n.reason, n.path.length > 300 ? n.path.length : n.path, n.tool]);
+  assert.deepEqual(list, [
+    ['path-length', long.length, 'Write'], // (its snapshot says it could not be read; the gap says why)
+    ['special-file', fifo, 'Write'],
+  ]);
+  assert.match(fs.readFileSync(path.join(store, 'errors.log'), 'utf8'), /Write: a path of \d+ bytes, over the 4096/);
+});
+
 test('a payload over 64 MB: the file it named is listed as not recorded by plan, and status counts it', () => {
   const { ws, store, s, prompt } = session();
   const small = path.join(ws, 'small.txt');

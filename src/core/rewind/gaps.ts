@@ -28,22 +28,30 @@ function fromGap(g: GapRecord): NotRecorded {
 }
 
 /**
- * Gaps recorded at or after `time` (a gap holds no place in the sequence: it is placed by time), one per
- * path and reason (the first), without the paths `known` already lists; only `sessions`' gaps when given,
- * only `paths`' when given. The store's write failures since then come last, under the store's folder.
+ * `known` (what the plan cannot restore by its snapshots) with the gaps recorded at or after `time` (a gap
+ * holds no place in the sequence: it is placed by time): one per path and reason (the first); a path
+ * `known` lists as unreadable takes the gap's more exact reason (its path is too long), other paths it
+ * lists keep theirs. Only `sessions`' gaps when given, only `paths`' when given. The store's write
+ * failures since then come last, under the store's folder.
  */
 export function notRecordedSince(
   store: Store,
   time: number,
   opts: { sessions?: readonly string[]; paths?: readonly string[]; known?: readonly NotRestorable[] } = {},
-): NotRecorded[] {
-  const seen = new Set((opts.known ?? []).map((n) => n.path));
+): (NotRestorable | NotRecorded)[] {
+  const known: (NotRestorable | NotRecorded)[] = [...(opts.known ?? [])];
+  const seen = new Map(known.map((n, i) => [n.path, i]));
   const sessions = opts.sessions?.length ? new Set(opts.sessions) : null;
   const paths = opts.paths?.length ? new Set(opts.paths) : null;
   const out: NotRecorded[] = [];
   const said = new Set<string>();
   for (const g of store.gapsSince(time)) {
-    if (seen.has(g.path) || (sessions && !(g.session && sessions.has(g.session))) || (paths && !paths.has(g.path))) continue;
+    if ((sessions && !(g.session && sessions.has(g.session))) || (paths && !paths.has(g.path))) continue;
+    const at = seen.get(g.path);
+    if (at !== undefined) {
+      if (known[at]!.reason === 'unreadable') known[at] = fromGap(g);
+      continue;
+    }
     const key = `${g.reason}\0${g.path}`;
     if (said.has(key)) continue;
     said.add(key);
@@ -52,7 +60,7 @@ export function notRecordedSince(
   if (!paths)
     for (const f of store.writeFailures())
       if (f.last >= time) out.push({ path: store.dir, reason: 'store-write-failed', time: Math.max(f.first, time) });
-  return out;
+  return [...known, ...out];
 }
 
 /** `notRestorable` of `plan --json` and `rewind --json`: `{ path, reason }`, and for what was not recorded `since` (and the call, when known). */

@@ -216,13 +216,11 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   });
   set.notRestorable.sort((a, b) => (a.path < b.path ? -1 : 1));
   // What was not recorded after the target at all: after what the log knows, each with its reason.
-  set.notRestorable.push(
-    ...notRecordedSince(store, to.time, {
-      ...(opts.sessions ? { sessions: opts.sessions } : {}),
-      ...(opts.paths ? { paths: opts.paths } : {}),
-      known: set.notRestorable,
-    }),
-  );
+  set.notRestorable = notRecordedSince(store, to.time, {
+    ...(opts.sessions ? { sessions: opts.sessions } : {}),
+    ...(opts.paths ? { paths: opts.paths } : {}),
+    known: set.notRestorable,
+  });
   const safety = checkSafety(changes, disk);
   const kept = new Set(changes.map((c) => c.path));
   // Disk = last record, but the last record is the user's own content: refused all the same.

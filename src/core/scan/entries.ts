@@ -4,12 +4,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readDisk } from '../workspace/disk';
+import { PATH_MAX } from '../paths';
 import type { GitIndexEntry } from '../git/indexFile';
 import type { DirStat, Entry } from './table';
 import { F_GITSTAT, F_LARGE, F_LINK, F_RACY, RACY_MS, type ScanLimits } from './types';
-
-/** Paths at or over this many bytes cannot be opened (Linux PATH_MAX). */
-export const PATH_MAX = 4096;
 
 /**
  * An entry the scan could not stat, said once per scan that meets it: a name that is not valid UTF-8
