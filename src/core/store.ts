@@ -251,7 +251,7 @@ export class Store {
 
   /** The gaps recorded at or after `time` (ms), in order; `maxBytes`: only in the log's last bytes. */
   gapsSince(time: number, maxBytes?: number): GapRecord[] {
-    return readGaps(this.logFile, maxBytes).filter((g) => g.time >= time);
+    return readGaps(this.logFile, { since: time, ...(maxBytes !== undefined ? { maxBytes } : {}) }).filter((g) => g.time >= time);
   }
 
   /** When writes to the store failed (a full disk…), by error code. */

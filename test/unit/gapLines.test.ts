@@ -44,7 +44,7 @@ test('gap lines take no sequence number and are no problem; readGaps finds them 
     ],
   );
   assert.deepEqual(
-    readGaps(f, 80).map((g) => g.path),
+    readGaps(f, { maxBytes: 80 }).map((g) => g.path),
     ['/w/sock'],
     'a tail read finds the gaps in it',
   );
@@ -62,4 +62,26 @@ test('a malformed gap line is a problem; verify accepts well-formed ones', () =>
     store.gapsSince(5).map((g) => g.path),
     ['/w/pipe'],
   );
+});
+
+test('readGaps reads back from the end across chunk boundaries, and with `since` stops where the span begins', () => {
+  const f = path.join(tempDir(), 'files.jsonl');
+  const filler = JSON.stringify(cp('x'.repeat(900), 1)) + '\n'; // ~1 KB lines: 10 MB holds chunk boundaries
+  const times: number[] = [];
+  const fd = fs.openSync(f, 'a');
+  for (let i = 0; i < 10_000; i++) {
+    fs.writeSync(fd, filler.replace('"time":1', `"time":${i * 100}`)); // 100 ms apart
+    if (i % 997 === 0) {
+      fs.writeSync(fd, JSON.stringify(gap(`/w/${i}`, i * 100)) + '\n');
+      times.push(i * 100);
+    }
+  }
+  fs.closeSync(fd);
+  assert.deepEqual(
+    readGaps(f).map((g) => g.time),
+    times,
+  );
+  const recent = readGaps(f, { since: 900_000 }).map((g) => g.time);
+  assert.deepEqual(recent.slice(-2), [897_300, 997_000]);
+  assert.ok(recent.length < times.length, 'the lines long before the span are not read');
 });

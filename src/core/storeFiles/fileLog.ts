@@ -2,7 +2,7 @@
 // O_APPEND write so concurrent hook processes never interleave inside a line. Readers skip (and
 // report) torn or garbage lines; nobody rewrites the file in place.
 import * as fs from 'node:fs';
-import { readTailBytes } from './fsx';
+import { readOpen, readRange, readTailBytes } from './fsx';
 import { appendJsonLines } from './jsonLines';
 import type { GapRecord, LogRecord, Sequenced } from './records';
 import { migrateRecord } from './storeFormat';
@@ -68,27 +68,55 @@ export function appendGaps(file: string, gaps: readonly GapRecord[]): void {
   );
 }
 
+/** How far before `since` a backward search for gaps goes on (concurrent hooks append slightly out of time order). */
+const GAP_SLACK_MS = 60_000;
+const GAP_CHUNK = 4 * 1024 * 1024;
+
+/** The time of a log line (its own `time`, the last such key: a call's input may hold one too). */
+function lineTime(line: string): number | undefined {
+  const at = line.lastIndexOf('"time":');
+  if (at < 0) return undefined;
+  const n = parseInt(line.slice(at + 7, at + 27), 10);
+  return Number.isFinite(n) ? n : undefined;
+}
+
 /**
- * The log's gap lines, in order (at most the last `maxBytes` of it when given): a search for their
- * prefix, no parse of the other lines. A gap whose reason this version does not know is kept as it is.
+ * The log's gap lines, in order: a search for their prefix, no parse of the other lines. Read from the
+ * end back: with `since` (ms), only as far back as lines of that time (the span a plan looks at);
+ * with `maxBytes`, at most that much of the log's end. A gap whose reason this version does not know
+ * is kept as it is (its readers map it).
  */
-export function readGaps(file: string, maxBytes = Number.POSITIVE_INFINITY): GapRecord[] {
-  let bytes: Buffer;
-  if (Number.isFinite(maxBytes)) {
-    const tail = readTailBytes(file, maxBytes);
-    if (!tail) return [];
-    bytes = tail.bytes;
-  } else {
-    try {
-      bytes = fs.readFileSync(file);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw e;
+export function readGaps(file: string, opts: { since?: number; maxBytes?: number } = {}): GapRecord[] {
+  const found: GapRecord[][] = [];
+  readOpen(file, (fd) => {
+    const size = fs.fstatSync(fd).size;
+    const floor = opts.maxBytes === undefined ? 0 : Math.max(0, size - opts.maxBytes);
+    let end = size;
+    while (end > floor) {
+      const start = Math.max(floor, end - GAP_CHUNK);
+      const bytes = readRange(fd, start, end);
+      // A line cut at the chunk's start is read whole with the chunk before it.
+      const first = start > 0 ? bytes.indexOf(0x0a) + 1 : 0;
+      if (start > 0 && first === 0 && start > floor) {
+        end = start; // one line longer than a chunk (no gap line is): on to the chunk before
+        continue;
+      }
+      found.push(gapsIn(bytes, first));
+      if (start === floor) break;
+      end = start + first;
+      const nl = bytes.indexOf(0x0a, first);
+      const t = nl > first ? lineTime(bytes.toString('utf8', first, nl)) : undefined;
+      if (opts.since !== undefined && t !== undefined && t < opts.since - GAP_SLACK_MS) break;
     }
-  }
+  });
+  return found.reverse().flat();
+}
+
+/** The well-formed gap lines among the complete lines of `bytes` from `from`. */
+function gapsIn(bytes: Buffer, from: number): GapRecord[] {
   const out: GapRecord[] = [];
-  for (let at = bytes.indexOf(GAP_PREFIX); at >= 0; at = bytes.indexOf(GAP_PREFIX, at + 1)) {
-    if (at > 0 && bytes[at - 1] !== 0x0a) continue;
+  for (let at = bytes.indexOf(GAP_PREFIX, from); at >= 0; at = bytes.indexOf(GAP_PREFIX, at + 1)) {
+    if (at > from && bytes[at - 1] !== 0x0a) continue;
     const end = bytes.indexOf(0x0a, at);
     if (end < 0) break; // a line still being written
     try {
