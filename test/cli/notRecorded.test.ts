@@ -137,8 +137,14 @@ test('a payload over 64 MB: the file it named is listed as not recorded by plan,
 });
 
 test('shell capture off past maxScanFiles: the plan lists the folder as not recorded, status says why', () => {
-  const { ws, store, prompt } = session({ config: { maxScanFiles: 3 }, files: 5 });
+  const { ws, store, s, prompt } = session({ config: { maxScanFiles: 3 }, files: 5 });
+  s.bash('./generate.sh', () => fs.writeFileSync(path.join(ws, 'generated.txt'), 'made\n'));
   const list = notRestorable(store, prompt);
+  // Capture turned off at the session's start: a span after it says so too.
+  assert.deepEqual(
+    list.filter((n) => n.reason === 'capture-off').map((n) => n.path),
+    [ws],
+  );
   // The session started with capture off: the gap precedes the prompt, so a plan to the session start lists it.
   const start = cliJson<{ id: string; kind: string }[]>(['checkpoints'], { store }).find((c) => c.kind === 'session-start')!.id;
   const all = notRestorable(store, start).concat(list);

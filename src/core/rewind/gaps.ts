@@ -2,6 +2,7 @@
 // (names that are not UTF-8, paths over the limit, FIFOs and devices, dropped payloads, shell capture
 // turned off) and the times the store could not be written. Each is listed by the plan and the rewind
 // as not restorable, with its reason — a rewind never says "ok" over what it could not see.
+import { readCaptureStatus } from '../capture/status';
 import type { Store } from '../store';
 import type { GapRecord } from '../storeFiles/records';
 import type { NotRestorable } from '../timeline/changeSet';
@@ -37,7 +38,13 @@ function fromGap(g: GapRecord): NotRecorded {
 export function notRecordedSince(
   store: Store,
   time: number,
-  opts: { sessions?: readonly string[]; paths?: readonly string[]; known?: readonly NotRestorable[] } = {},
+  opts: {
+    sessions?: readonly string[];
+    paths?: readonly string[];
+    known?: readonly NotRestorable[];
+    /** Sessions that acted after `time`: one whose shell capture is off says so, even when it turned off before. */
+    active?: Iterable<string>;
+  } = {},
 ): (NotRestorable | NotRecorded)[] {
   const known: (NotRestorable | NotRecorded)[] = [...(opts.known ?? [])];
   const seen = new Map(known.map((n, i) => [n.path, i]));
@@ -56,6 +63,15 @@ export function notRecordedSince(
     if (said.has(key)) continue;
     said.add(key);
     out.push(fromGap(g));
+  }
+  if (!paths) {
+    const off = readCaptureStatus(store.dir);
+    for (const session of new Set(opts.active ?? [])) {
+      const c = off[session];
+      if (c?.state !== 'off' || (sessions && !sessions.has(session)) || said.has(`capture-off\0${c.root}`)) continue;
+      said.add(`capture-off\0${c.root}`);
+      out.push({ path: c.root, reason: 'capture-off', time: Math.max(c.time, time), session });
+    }
   }
   if (!paths)
     for (const f of store.writeFailures())

@@ -220,6 +220,7 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     ...(opts.sessions ? { sessions: opts.sessions } : {}),
     ...(opts.paths ? { paths: opts.paths } : {}),
     known: set.notRestorable,
+    active: [...set.sessions, ...set.notUndone.flatMap((n) => (n.session ? [n.session] : []))],
   });
   const safety = checkSafety(changes, disk);
   const kept = new Set(changes.map((c) => c.path));
