@@ -18,8 +18,17 @@ import {
   rewindSumsOf,
 } from '../core/rewind/plan';
 import { checkFilters, FilterNotFoundError } from '../core/rewind/filters';
+import { type NotRecorded, notRestorableJson } from '../core/rewind/gaps';
 import { recoverUnfinished } from '../core/rewind/journal';
-import { ATTEMPT_POINT, type Attempt, attemptOfPoint, type AttemptTree, buildAttempts, type OwnWork, ownWorkOfAll } from '../core/timeline/attempts';
+import {
+  ATTEMPT_POINT,
+  type Attempt,
+  attemptOfPoint,
+  type AttemptTree,
+  buildAttempts,
+  type OwnWork,
+  ownWorkOfAll,
+} from '../core/timeline/attempts';
 import { diffPoints, NOW_POINT, PointNotFoundError, resolvePoint } from '../core/timeline/compare';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreDamagedError, StoreFormatError } from '../core/storeFiles/storeFormat';
@@ -31,9 +40,9 @@ import { LEFT_ALONE, type Reason, REASONS, yourEditWords } from '../shared/reaso
 import { runConversation } from './conversation';
 import { printStatus } from './status';
 import { printWritten } from './rewindResult';
-import { EXIT, UsageError, fail, out } from './output';
+import { EXIT, UsageError, errOut, fail, out, outJson } from './output';
 import { storeDir } from './storeDir';
-import { oneLine, rewindCountWords } from '../shared/text';
+import { oneLine, rewindCountWords, shown } from '../shared/text';
 import { NotAStoreError } from '../core/storeFiles/workspaceStore';
 import { StoreNotTrustedError } from '../core/storeFiles/trust';
 import { NotRegularFileError } from '../core/storeFiles/fsx';
@@ -90,13 +99,19 @@ function openStore(args: string[], create = false): Store {
   const store = Store.open(dir, { create });
   const rec = recoverUnfinished(store);
   if (rec) {
-    process.stderr.write(
+    errOut(
       `Finished an interrupted rewind (checkpoint ${rec.checkpoint}): ${rec.written.length} file(s) had been written, ` +
         `${rec.notWritten.length} had not${rec.changedSince.length ? `, ${rec.changedSince.length} changed since` : ''}. ` +
         `Undo it with \`agent-rewind rewind --to ${rec.checkpoint}\`, or rewind again.\n`,
     );
   }
   return store;
+}
+
+/** A label in quotes: as `shown` quotes it when it holds a control character, else in plain quotes. */
+function quoted(s: string): string {
+  const v = shown(s);
+  return v === s ? `"${s}"` : v;
 }
 
 function iso(t: number): string {
@@ -121,7 +136,7 @@ function cmdCheckpoints(args: string[]): number {
     files: files.get(c.id) ?? 0,
   }));
   if (values.json) {
-    out(JSON.stringify(list, null, 2));
+    outJson(list);
     return EXIT.ok;
   }
   if (list.length === 0) {
@@ -131,7 +146,7 @@ function cmdCheckpoints(args: string[]): number {
   // One write, not one per row (10,000 rows were 10,000 writes to the pipe); each count worded once.
   const words = new Map<number, string>();
   const worded = (n: number) => words.get(n) ?? words.set(n, rewindCountWords(n).padStart(19)).get(n)!;
-  out(list.map((c) => `${c.time}  ${c.id}  ${c.kind.padEnd(13)} ${worded(c.toRewind)}  ${oneLine(c.label, 70)}`).join('\n'));
+  out(list.map((c) => `${c.time}  ${c.id}  ${c.kind.padEnd(13)} ${worded(c.toRewind)}  ${shown(oneLine(c.label, 70))}`).join('\n'));
   return EXIT.ok;
 }
 
@@ -165,21 +180,27 @@ function planArgs(values: { to?: string; 'before-call'?: string; session?: strin
 function printPlan(plan: Plan, to: string): void {
   const t = plan.target;
   if (t.call)
-    out(`Rewind to just before step ${t.call.step} of ${t.call.of} of its turn (call ${t.id}, ${iso(t.time)}): ${oneLine(t.label, 70)}`);
-  else if (to.startsWith(ATTEMPT_POINT)) out(`Rewind to the end of attempt ${to.slice(ATTEMPT_POINT.length)} (left ${iso(t.time)})`);
+    out(
+      `Rewind to just before step ${t.call.step} of ${t.call.of} of its turn (call ${shown(t.id)}, ${iso(t.time)}): ${shown(oneLine(t.label, 70))}`,
+    );
+  else if (to.startsWith(ATTEMPT_POINT)) out(`Rewind to the end of attempt ${shown(to.slice(ATTEMPT_POINT.length))} (left ${iso(t.time)})`);
   // A rewind's label quotes its own target already.
-  else out(`Rewind to ${t.id} (${t.kind}, ${iso(t.time)}): ${t.kind === 'rewind' ? oneLine(t.label, 90) : `"${oneLine(t.label, 70)}"`}`);
+  else
+    out(
+      `Rewind to ${t.id} (${t.kind}, ${iso(t.time)}): ${t.kind === 'rewind' ? shown(oneLine(t.label, 90)) : quoted(oneLine(t.label, 70))}`,
+    );
   if (plan.notUndone.length) {
     out(`\nWill NOT be undone (${plan.notUndone.length}):`);
     for (const n of plan.notUndone)
       out(
-        `  ${n.effect}${n.severity === 'low' ? ' (unknown command)' : ''}: ${n.tool}: ${n.summary}${n.compensation ? `\n      compensation: ${n.compensation}` : ''}`,
+        `  ${n.effect}${n.severity === 'low' ? ' (unknown command)' : ''}: ${shown(n.tool)}: ${shown(n.summary)}${n.compensation ? `\n      compensation: ${shown(n.compensation)}` : ''}`,
       );
   } else out('\nNothing recorded after this checkpoint needs undoing outside the files.');
   if (plan.files.length === 0) out('\nNo files to change: the recorded files already match this checkpoint.');
   else {
     out(`\nFiles (${plan.files.length}):`);
-    for (const f of plan.files) out(`  ${f.action.padEnd(8)} +${f.insertions} -${f.deletions}${f.binary ? ' (binary)' : ''}  ${f.path}`);
+    for (const f of plan.files)
+      out(`  ${f.action.padEnd(8)} +${f.insertions} -${f.deletions}${f.binary ? ' (binary)' : ''}  ${shown(f.path)}`);
   }
   printNotRestorable(plan);
   printLeftAlone(plan);
@@ -193,9 +214,9 @@ function printPlan(plan: Plan, to: string): void {
   }
   for (const w of plan.warnings) {
     const words = w.edit ? `${said(w.reason)}: ${editWords(w.edit)}` : said(w.reason);
-    out(`  warning: ${w.path} ${words}${w.since !== undefined && !w.edit ? ` (first seen ${iso(w.since)})` : ''}`);
+    out(`  warning: ${shown(w.path)} ${words}${w.since !== undefined && !w.edit ? ` (first seen ${iso(w.since)})` : ''}`);
   }
-  for (const u of plan.uncommitted) out(`  note: ${u} has uncommitted changes in git`);
+  for (const u of plan.uncommitted) out(`  note: ${shown(u)} has uncommitted changes in git`);
 }
 
 function editWords(e: EditOrigin): string {
@@ -207,11 +228,11 @@ function editWords(e: EditOrigin): string {
 }
 
 function blockedLine(b: Plan['blocked'][number]): string {
-  return `  ${b.reason}: ${b.path} — ${b.edit ? editWords(b.edit) : said(b.reason)}`;
+  return `  ${b.reason}: ${shown(b.path)} — ${b.edit ? editWords(b.edit) : said(b.reason)}`;
 }
 
 function uncertainLine(u: Plan['uncertain'][number]): string {
-  return `  ${u.reason}: ${u.path} — ${said(u.reason)} (recorded ${iso(u.recorded.time)}, found different ${iso(u.found.time)})`;
+  return `  ${u.reason}: ${shown(u.path)} — ${said(u.reason)} (recorded ${iso(u.recorded.time)}, found different ${iso(u.found.time)})`;
 }
 
 /** A reason in words, with what to do about it where something can be done. */
@@ -222,9 +243,19 @@ function said(reason: Reason): string {
 
 /** Files a rewind leaves as they are, and why: listed, never silently skipped. */
 function printNotRestorable(plan: Plan): void {
-  if (plan.notRestorable.length === 0) return;
-  out(`\nCannot restore (${plan.notRestorable.length}) — left as they are:`);
-  for (const n of plan.notRestorable) out(`  ${n.path}: ${said(n.reason)}`);
+  const gaps = plan.notRestorable.filter((n): n is NotRecorded => 'time' in n);
+  const cannot = plan.notRestorable.filter((n) => !('time' in n));
+  if (cannot.length) {
+    out(`\nCannot restore (${cannot.length}) — left as they are:`);
+    for (const n of cannot) out(`  ${shown(n.path)}: ${said(n.reason)}`);
+  }
+  if (gaps.length) {
+    out(`\nNot recorded after this point (${gaps.length}) — a rewind cannot restore what it never saw:`);
+    for (const n of gaps) {
+      const by = n.tool ? `, ${shown(n.tool)}${n.call ? ` ${shown(n.call)}` : ''}` : '';
+      out(`  ${n.path ? shown(n.path) : '(no file named)'}: ${said(n.reason)} (${iso(n.time)}${by})`);
+    }
+  }
 }
 
 /**
@@ -235,9 +266,9 @@ function printLeftAlone(plan: Plan): void {
   if (plan.leftAlone.length === 0) return;
   out(`\nLeft alone (${plan.leftAlone.length}) — this rewind does not change them:`);
   for (const l of plan.leftAlone) {
-    const by = l.reason === 'other-session' ? l.sessions.map((s) => `session ${s}`).join(', ') : '';
-    const chosen = l.with?.length ? ` (${l.with.join(', ')})` : '';
-    out(`  left alone: ${l.path} — ${LEFT_ALONE[l.reason].short(by)}${chosen}`);
+    const by = l.reason === 'other-session' ? l.sessions.map((s) => `session ${shown(s)}`).join(', ') : '';
+    const chosen = l.with?.length ? ` (${l.with.map(shown).join(', ')})` : '';
+    out(`  left alone: ${shown(l.path)} — ${LEFT_ALONE[l.reason].short(by)}${chosen}`);
   }
   const to = targetArg(plan);
   const sessionScoped = plan.leftAlone.some((l) => l.reason === 'other-session');
@@ -254,7 +285,7 @@ function cmdPlan(args: string[]): number {
   const { to, opts } = planArgs(values);
   const store = openStore(args);
   const plan = makePlan(store, to, { ...opts, viaIndex: true });
-  if (values.json) out(JSON.stringify(planJson(plan), null, 2));
+  if (values.json) outJson(planJson(plan));
   else printPlan(plan, to);
   return EXIT.ok;
 }
@@ -269,7 +300,7 @@ export function refusalMessage(plan: Plan): string {
     `Refused: ${plan.blocked.length + plan.uncertain.length} file(s) hold work that is not the agent's, or a state this point cannot vouch for, and rewinding would overwrite it:`,
     ...plan.blocked.map(blockedLine),
     ...plan.uncertain.map(uncertainLine),
-    ...(plan.uncommitted.length ? [`  (uncommitted in git: ${plan.uncommitted.join(', ')})`] : []),
+    ...(plan.uncommitted.length ? [`  (uncommitted in git: ${plan.uncommitted.map(shown).join(', ')})`] : []),
     // Saving or committing does not lift this refusal: the check compares the disk with what was
     // recorded, so only ways that act on that are offered.
     'Nothing was written. Three ways out:',
@@ -287,41 +318,35 @@ async function cmdRewind(args: string[]): Promise<number> {
   const store = openStore(args);
   const r = await rewind(store, to, { ...opts, force: !!values.force });
   if (r.status === 'refused') {
-    if (values.json) out(JSON.stringify({ status: 'refused', ...planJson(r.plan) }, null, 2));
+    if (values.json) outJson({ status: 'refused', ...planJson(r.plan) });
     // The result says what a scoped rewind leaves alone, refused or not (the refusal itself is on stderr).
     else printLeftAlone(r.plan);
-    process.stderr.write(refusalMessage(r.plan) + '\n');
+    errOut(refusalMessage(r.plan) + '\n');
     return EXIT.refused;
   }
   if (r.status === 'vetoed') {
     // Only VS Code vetoes (unsaved editors); kept for completeness.
-    process.stderr.write(`Refused: ${r.paths.join(', ')} cannot be written right now. Nothing was written.\n`);
+    errOut(`Refused: ${r.paths.map(shown).join(', ')} cannot be written right now. Nothing was written.\n`);
     return EXIT.refused;
   }
   if (r.status === 'blocked-io') {
-    if (values.json) out(JSON.stringify({ status: 'not-writable', problems: r.problems }, null, 2));
-    process.stderr.write(
-      `Nothing was written: ${r.problems.map((p) => `${p.path} (${p.error})`).join('; ')}. Fix the permissions and rewind again.\n`,
+    if (values.json) outJson({ status: 'not-writable', problems: r.problems });
+    errOut(
+      `Nothing was written: ${r.problems.map((p) => `${shown(p.path)} (${p.error})`).join('; ')}. Fix the permissions and rewind again.\n`,
     );
     return EXIT.error;
   }
   if (r.status === 'nothing') {
     if (values.json)
-      out(
-        JSON.stringify(
-          {
-            status: 'nothing',
-            target: r.plan.target.id,
-            files: [],
-            warnings: r.plan.warnings,
-            notUndone: planJson(r.plan).notUndone,
-            notRestorable: r.plan.notRestorable,
-            leftAlone: leftAloneJson(r.plan),
-          },
-          null,
-          2,
-        ),
-      );
+      outJson({
+        status: 'nothing',
+        target: r.plan.target.id,
+        files: [],
+        warnings: r.plan.warnings,
+        notUndone: planJson(r.plan).notUndone,
+        notRestorable: notRestorableJson(r.plan.notRestorable),
+        leftAlone: leftAloneJson(r.plan),
+      });
     else {
       out(
         r.plan.leftAlone.length
@@ -336,7 +361,7 @@ async function cmdRewind(args: string[]): Promise<number> {
   return printWritten(r, !!values.json, () => {
     printNotRestorable(r.plan);
     printLeftAlone(r.plan);
-    if (r.plan.notUndone.length) out(`Not undone: ${r.plan.notUndone.map((n) => `${n.tool}: ${n.summary}`).join('; ')}`);
+    if (r.plan.notUndone.length) out(`Not undone: ${r.plan.notUndone.map((n) => `${shown(n.tool)}: ${shown(n.summary)}`).join('; ')}`);
   });
 }
 
@@ -345,7 +370,7 @@ function cmdCheckpoint(args: string[]): number {
   const store = openStore(args, true);
   const id = newId();
   store.append([store.checkpointRecord({ id, kind: 'manual', label: values.label ?? 'Manual checkpoint', agent: 'user' })]);
-  if (values.json) out(JSON.stringify({ id }));
+  if (values.json) outJson({ id }, undefined);
   else out(`Checkpoint ${id} recorded.`);
   return EXIT.ok;
 }
@@ -354,7 +379,7 @@ function cmdVerify(args: string[]): number {
   const { values } = parse(args, {});
   const store = openStore(args);
   const r = verifyStore(store);
-  if (values.json) out(JSON.stringify(r, null, 2));
+  if (values.json) outJson(r);
   else {
     out(
       `${r.ok ? 'Store is sound' : 'Store has problems'}: ${r.lines} line(s), ${r.checkpoints} checkpoint(s), ${r.blobs} blob(s) checked.`,
@@ -362,7 +387,7 @@ function cmdVerify(args: string[]): number {
     for (const e of r.errors) out(`  error: ${e}`);
     for (const w of r.warnings) out(`  warning: ${w}`);
   }
-  if (!r.ok && !values.json) process.stderr.write('The store failed verification; the errors above name what is damaged.\n');
+  if (!r.ok && !values.json) errOut('The store failed verification; the errors above name what is damaged.\n');
   return r.ok ? EXIT.ok : EXIT.error;
 }
 
@@ -384,7 +409,7 @@ function cmdGc(args: string[]): number {
   const maxBytes = rawGb !== undefined ? Math.round(Number(rawGb) * GB) : store.config().maxStorageBytes || undefined;
   const before = storeBytes(store);
   const r = gc(store, keepDays, Date.now(), maxBytes === undefined ? {} : { maxBytes });
-  if (values.json) out(JSON.stringify({ keepDays, bytesBefore: before, ...r }, null, 2));
+  if (values.json) outJson({ keepDays, bytesBefore: before, ...r });
   else {
     const size = r.sizeLimit;
     out(
@@ -416,7 +441,7 @@ function cmdStorage(args: string[]): number {
   const store = openStore(args);
   const u = storageUse(store);
   if (values.json) {
-    out(JSON.stringify({ ...u, sessions: u.sessions.map((s) => ({ ...s, first: iso(s.first), last: iso(s.last) })) }, null, 2));
+    outJson({ ...u, sessions: u.sessions.map((s) => ({ ...s, first: iso(s.first), last: iso(s.last) })) });
     return EXIT.ok;
   }
   out(
@@ -428,7 +453,7 @@ function cmdStorage(args: string[]): number {
   out(`\nBy session (${u.sessions.length}, largest first):`);
   for (const s of u.sessions)
     out(
-      `  ${mb(s.bytes).padStart(10)}  ${String(s.checkpoints).padStart(5)} checkpoint(s)  ${ago(s.last).padStart(8)}  ${s.agent ?? '-'}  ${s.session}  ${oneLine(s.label, 50)}`,
+      `  ${mb(s.bytes).padStart(10)}  ${String(s.checkpoints).padStart(5)} checkpoint(s)  ${ago(s.last).padStart(8)}  ${shown(s.agent ?? '-')}  ${shown(s.session)}  ${shown(oneLine(s.label, 50))}`,
     );
   if (u.own.checkpoints || u.own.bytes)
     out(`
@@ -477,16 +502,18 @@ function cmdDiff(args: string[]): number {
     paths,
   );
   if (values.json) {
-    out(JSON.stringify({ from: a, to: b, files: d.files }, null, 2));
+    outJson({ from: a, to: b, files: d.files });
     return EXIT.ok;
   }
   if (d.files.length === 0) {
-    out(`No recorded file differs between ${a} and ${b}.`);
+    out(`No recorded file differs between ${shown(a)} and ${shown(b)}.`);
     return EXIT.ok;
   }
-  out(`From ${a} to ${b}: ${d.files.length} file(s)`);
+  out(`From ${shown(a)} to ${shown(b)}: ${d.files.length} file(s)`);
   for (const f of d.files)
-    out(`  ${f.change.padEnd(8)} ${f.tooLarge ? '(too large to compare)' : f.binary ? '(binary)' : `+${f.plus} -${f.minus}`}  ${f.path}`);
+    out(
+      `  ${f.change.padEnd(8)} ${f.tooLarge ? '(too large to compare)' : f.binary ? '(binary)' : `+${f.plus} -${f.minus}`}  ${shown(f.path)}`,
+    );
   return EXIT.ok;
 }
 
@@ -515,7 +542,7 @@ function cmdAttempts(args: string[]): number {
   const own = ownWorkOfAll(tree);
   const list = tree.attempts.map((a) => attemptJson(a, own.get(a.n)!));
   if (values.json) {
-    out(JSON.stringify(list, null, 2));
+    outJson(list);
     return EXIT.ok;
   }
   if (list.length === 0) {
@@ -526,7 +553,7 @@ function cmdAttempts(args: string[]): number {
     const where = a.parent ? `branched from attempt ${a.parent} at ${a.branchedAt}` : 'the first';
     const state = a.current ? 'in progress' : `left ${a.left} (its end: ${a.end})`;
     out(
-      `attempt:${a.n}  ${where}; ${a.prompts.length} prompt(s), ${a.files.length} file(s); ${state}${a.prompts[0] ? `  "${oneLine(a.prompts[0].label, 60)}"` : ''}`,
+      `attempt:${a.n}  ${where}; ${a.prompts.length} prompt(s), ${a.files.length} file(s); ${state}${a.prompts[0] ? `  ${quoted(oneLine(a.prompts[0].label, 60))}` : ''}`,
     );
   }
   out(

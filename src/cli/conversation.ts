@@ -14,10 +14,10 @@ import { forkConversation, ForkRefusedError, type ForkResult } from '../recordin
 import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog';
 import { loggedPrompts } from '../core/conversation/sessionLogView';
 import type { Store } from '../core/store';
-import { EXIT, ExitError, UsageError, out } from './output';
+import { EXIT, ExitError, UsageError, errOut, out, outJson } from './output';
 import { storeFromArgs } from './storeArg';
 import { findHookStore } from '../agents/hookStore';
-import { oneLine } from '../shared/text';
+import { oneLine, shown } from '../shared/text';
 
 type OpenStore = (args: string[], create?: boolean) => Store;
 
@@ -56,10 +56,10 @@ function source(values: { transcript?: string; session?: string }): { transcript
 }
 
 function printPrompts(session: string, prompts: ShownPrompt[]): void {
-  out(`Session ${session}: ${prompts.length} prompt(s)`);
+  out(`Session ${shown(session)}: ${prompts.length} prompt(s)`);
   prompts.forEach((p, i) => {
-    out(`${String(i + 1).padStart(3)}. ${p.time ?? '(no time)'}  ${p.uuid}\n     ${oneLine(p.text, 100)}`);
-    for (const t of p.tools) out(`       ${t.name.padEnd(10)} ${t.effect.padEnd(13)} ${oneLine(t.summary, 80)}`);
+    out(`${String(i + 1).padStart(3)}. ${p.time ?? '(no time)'}  ${shown(p.uuid)}\n     ${shown(oneLine(p.text, 100))}`);
+    for (const t of p.tools) out(`       ${shown(t.name).padEnd(10)} ${t.effect.padEnd(13)} ${shown(oneLine(t.summary, 80))}`);
   });
 }
 
@@ -97,7 +97,7 @@ function cmdShow(args: string[], openStore: OpenStore): number {
       tools: p.tools.map((x) => ({ id: x.id, name: x.name, summary: x.summary, effect: x.effect })),
     }));
   }
-  if (values.json) out(JSON.stringify({ session, prompts }, null, 2));
+  if (values.json) outJson({ session, prompts });
   else printPrompts(session, prompts);
   return EXIT.ok;
 }
@@ -124,15 +124,15 @@ function cmdFork(args: string[], openStore: OpenStore): number {
     throw e;
   }
   if (!r.recorded)
-    process.stderr.write(
+    errOut(
       'Note: no store given (--store, AGENT_REWIND_STORE or a connected agent here), so this fork is not recorded and its resumed agent will not be told what changed.\n',
     );
   const result = { session: r.session, transcript: r.transcript, parent: r.parent, resume: r.resume };
   const lineage = r.lineage;
-  if (values.json) out(JSON.stringify(result, null, 2));
+  if (values.json) outJson(result);
   else {
-    out(`Forked session ${result.parent} before "${oneLine(lineage.cutText, 70)}" into session ${result.session}.`);
-    out(`New ${'transcript' in src ? 'transcript' : 'session log'}: ${result.transcript}`);
+    out(`Forked session ${shown(result.parent)} before ${shown(oneLine(lineage.cutText, 70))} into session ${shown(result.session)}.`);
+    out(`New ${'transcript' in src ? 'transcript' : 'session log'}: ${shown(result.transcript)}`);
     if (result.resume) out(`Resume it with: ${lineage.cwd ? `cd ${JSON.stringify(lineage.cwd)} && ` : ''}${result.resume}`);
   }
   return EXIT.ok;

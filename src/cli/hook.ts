@@ -72,6 +72,7 @@ export async function runHook(args: string[], given?: StdinResult, redelivered =
   const dir = storeFromArgs(args.slice(1));
   const input = given ?? (await readStdin(HOOK_STDIN_DEADLINE_MS)); // read even when we record nothing: the agent's write never fails
   if (input.kind !== 'ok') {
+    if (dir && input.kind === 'too-large') noteDroppedPayload(dir, input.head);
     if (dir)
       logOpening(
         dir,
@@ -97,6 +98,44 @@ function rootsFromArgs(args: readonly string[]): string[] {
     if (v) roots.push(realDir(path.resolve(v)));
   }
   return roots;
+}
+
+/** The first string value of one of these keys in a JSON text's start (a payload too large to parse whole). */
+function field(head: string, keys: string): string | undefined {
+  const m = new RegExp(`"(?:${keys})"\\s*:\\s*("(?:[^"\\\\]|\\\\.)*")`).exec(head);
+  if (!m) return undefined;
+  try {
+    return JSON.parse(m[1]!) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A payload over MAX_PAYLOAD is not recorded (a Write of that much content): a gap line says so, with
+ * the file it named (found in its start: agents send the path before the content), so a plan over
+ * that span says this file's change was not recorded.
+ */
+function noteDroppedPayload(dir: string, head: string): void {
+  try {
+    const session = field(head, 'session_id|sessionId|conversation_id');
+    const tool = field(head, 'tool_name|toolName');
+    const call = field(head, 'tool_use_id|toolUseId|tool_call_id|toolCallId');
+    const file = field(head, 'file_path|filePath|notebook_path|absolute_path|path');
+    Store.open(dir, { create: true }).appendGaps([
+      {
+        t: 'gap',
+        path: file ? path.resolve(field(head, 'cwd') ?? '/', file) : '',
+        reason: 'payload-dropped',
+        ...(session ? { session } : {}),
+        ...(tool ? { tool } : {}),
+        ...(call ? { call } : {}),
+        time: Date.now(),
+      },
+    ]);
+  } catch (e) {
+    if (!(e instanceof NotAStoreError)) logStoreError(dir, `hook: recording a dropped payload: ${(e as Error).message}`);
+  }
 }
 
 /** errors.log of the store at `dir`, made when missing (the first hook of a workspace may be the one that fails). */

@@ -3,8 +3,10 @@
 import * as fs from 'node:fs';
 import { residentHolder } from '../core/storeFiles/lock';
 import type { Store } from '../core/store';
+import { recordingHealth } from '../core/upkeep/recordingHealth';
 import { askResident } from './forward';
-import { EXIT, out } from './output';
+import { EXIT, out, outJson } from './output';
+import { shown } from '../shared/text';
 import { residentOff } from './residentWire';
 
 export interface StatusJson {
@@ -13,6 +15,42 @@ export interface StatusJson {
     | { running: true; pid: number; since: string; roots: string[]; watches: number; served: number }
     | { running: false; off: boolean; pid?: number };
   counts: { checkpoints: number; sessions: number; paths: number; logBytes: number };
+  /** What was not recorded, said once: shell capture off, the store's write failures, dropped payloads (times in ISO 8601). */
+  recording: {
+    captureOff: { session: string; root: string; files: number; limit: number; since: string }[];
+    writeFailures: { code: string; first: string; last: string }[];
+    droppedPayloads: { count: number; first: string; last: string; paths: string[] } | null;
+  };
+}
+
+const iso = (t: number) => new Date(t).toISOString();
+
+function recordingJson(store: Store): StatusJson['recording'] {
+  const h = recordingHealth(store);
+  return {
+    captureOff: h.captureOff.map((c) => ({ ...c, since: iso(c.since) })),
+    writeFailures: h.writeFailures.map((f) => ({ code: f.code, first: iso(f.first), last: iso(f.last) })),
+    droppedPayloads: h.dropped ? { ...h.dropped, first: iso(h.dropped.first), last: iso(h.dropped.last) } : null,
+  };
+}
+
+/** The `recording` part of status in sentences: nothing when everything was recorded. */
+export function recordingLines(r: StatusJson['recording']): string[] {
+  const lines: string[] = [];
+  for (const c of r.captureOff)
+    lines.push(
+      `Shell capture is off for session ${shown(c.session)} in ${shown(c.root)} since ${c.since}: ${c.files} files, over maxScanFiles (${c.limit}); what shell commands change there is not recorded (agent file edits are). Raise maxScanFiles to capture them.`,
+    );
+  for (const f of r.writeFailures)
+    lines.push(
+      `The store could not be written (${f.code}${f.code === 'ENOSPC' ? ': no space left on its disk' : ''}) between ${f.first} and ${f.last}: what agents did then was not recorded. Free space on the store's disk; \`agent-rewind plan\` lists the spans it touches.`,
+    );
+  const d = r.droppedPayloads;
+  if (d)
+    lines.push(
+      `${d.count} hook payload(s) over 64 MB dropped since ${d.first} (last ${d.last}); the changes they carried were not recorded${d.paths.length ? `: ${d.paths.map(shown).join(', ')}` : ''}.`,
+    );
+  return lines;
 }
 
 function fileSize(file: string): number {
@@ -41,6 +79,7 @@ export async function storeStatus(store: Store): Promise<StatusJson> {
         }
       : { running: false, off: residentOff(process.env), ...(live ? { pid: live.pid } : {}) },
     counts: { checkpoints: checkpoints.length, sessions, paths: store.latestSnaps().size, logBytes: fileSize(store.logFile) },
+    recording: recordingJson(store),
   };
 }
 
@@ -57,14 +96,16 @@ export function residentLine(r: StatusJson['resident']): string {
 export async function printStatus(store: Store, json: boolean): Promise<number> {
   const s = await storeStatus(store);
   if (json) {
-    out(JSON.stringify(s, null, 2));
+    outJson(s);
     return EXIT.ok;
   }
   const c = s.counts;
-  out(`Store: ${s.store}`);
+  out(`Store: ${shown(s.store)}`);
   out(residentLine(s.resident));
   out(
     `Recorded: ${c.checkpoints} checkpoint(s), ${c.sessions} session(s), ${c.paths} path(s); timeline ${(c.logBytes / 1048576).toFixed(1)} MB.`,
   );
+  const gaps = recordingLines(s.recording);
+  if (gaps.length) out(`Not recorded:\n${gaps.map((l) => `  ${l}`).join('\n')}`);
   return EXIT.ok;
 }

@@ -14,7 +14,22 @@ export const MAX_PAYLOAD = 64 * 1024 * 1024;
  */
 export const HOOK_STDIN_DEADLINE_MS = 18000;
 
-export type StdinResult = { kind: 'ok'; text: string } | { kind: 'timeout' } | { kind: 'too-large' } | { kind: 'error'; message: string };
+export type StdinResult =
+  { kind: 'ok'; text: string } | { kind: 'timeout' } | { kind: 'too-large'; head: string } | { kind: 'error'; message: string };
+
+/** How much of a payload over MAX_PAYLOAD is kept: its start names the event, the tool and the file (the content comes after). */
+const HEAD_BYTES = 64 * 1024;
+
+function tooLarge(chunks: readonly Buffer[]): StdinResult {
+  const head: Buffer[] = [];
+  let n = 0;
+  for (const c of chunks) {
+    if (n >= HEAD_BYTES) break;
+    head.push(c);
+    n += c.length;
+  }
+  return { kind: 'too-large', head: Buffer.concat(head).subarray(0, HEAD_BYTES).toString('utf8') };
+}
 
 /** How often a pipe read without a stream is looked at again while its writer has not closed it. */
 const PIPE_POLL_MS = 1;
@@ -37,7 +52,7 @@ function readToEnd(fd: number, deadline: number, chunks: Buffer[] = [], total = 
     }
     if (n === 0) return { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') };
     total += n;
-    if (total > MAX_PAYLOAD) return { kind: 'too-large' };
+    if (total > MAX_PAYLOAD) return tooLarge(chunks);
     chunks.push(Buffer.from(buf.subarray(0, n)));
   }
 }
@@ -127,7 +142,7 @@ export function readStdin(deadlineMs: number, shape: StdinShape = stdinShape()):
     const timer = setTimeout(() => setImmediate(() => finish(atDeadline())), deadlineMs);
     input.on('data', (d: Buffer) => {
       total += d.length;
-      if (total > MAX_PAYLOAD) finish({ kind: 'too-large' });
+      if (total > MAX_PAYLOAD) finish(tooLarge(chunks));
       else chunks.push(d);
     });
     input.on('end', () => finish({ kind: 'ok', text: Buffer.concat(chunks).toString('utf8') }));

@@ -8,13 +8,17 @@ export function currentPlatform(): Platform {
   return process.platform === 'win32' ? 'win32' : 'posix';
 }
 
+/** A path string longer than this is garbage, not a path. */
+const MAX_PATH_TEXT = 65536;
+
 /**
  * Validates a path from an agent payload: a non-empty absolute path without NUL bytes, on this
  * platform's rules (a Windows path on Linux is bad input). Returns it normalized (`.`/`..` and
  * duplicate separators folded lexically — nothing on disk is consulted), or null.
  */
 export function checkAbsolutePath(p: unknown, platform: Platform = currentPlatform()): string | null {
-  if (typeof p !== 'string' || p.length === 0 || p.length > 4096 || p.includes('\0')) return null;
+  // Not bounded by PATH_MAX: a longer path is a real path a tool named, recorded as not recordable (path-length).
+  if (typeof p !== 'string' || p.length === 0 || p.length > MAX_PATH_TEXT || p.includes('\0')) return null;
   const impl = platform === 'win32' ? path.win32 : path.posix;
   if (!impl.isAbsolute(p)) return null;
   if (platform === 'win32' && !/^([a-zA-Z]:[\\/]|\\\\)/.test(p)) return null; // no drive-relative "\foo"
@@ -57,3 +61,6 @@ export function isInside(p: string, root: string, platform: NodeJS.Platform = pr
 export function fileNameOf(id: string, fallback: string): string {
   return id.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 120) || fallback;
 }
+
+/** Paths of this many bytes or more cannot be opened (Linux PATH_MAX): what lies there is not recorded, and said so. */
+export const PATH_MAX = 4096;

@@ -7,13 +7,14 @@ import { errCode, writeFileAtomic } from './storeFiles/fsx';
 import { BlobStore, sha256 } from './storeFiles/blobs';
 import { readConfig, type StoreConfig } from './storeFiles/config';
 import { readDisk } from './workspace/disk';
-import { appendRecords, type LogContents, readLog } from './storeFiles/fileLog';
+import { appendGaps, appendRecords, type LogContents, readGaps, readLog } from './storeFiles/fileLog';
+import { noteWriteFailure, type WriteFailure, writeFailures } from './storeFiles/writeFailures';
 import { type LatestTable, latestSnaps } from './timeline/latestSnaps';
 import { checkAbsolutePath, isInside, pathKey } from './paths';
 import { readWorkspaceFolders, tooBroadRoot } from './workspace/roots';
 import { realExistingDir } from './workspace/realPath';
 import { type CheckpointList, readCheckpointList, readCheckpointRecords, readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
-import type { CheckpointRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
+import type { CheckpointRecord, GapRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
 import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFiles/storeFormat';
 import { checkStoreFolder } from './storeFiles/workspaceStore';
 import { checkStoreTrusted } from './storeFiles/trust';
@@ -29,6 +30,7 @@ export class StoreMissingError extends Error {
  * store.json); never throws.
  */
 export function logStoreError(dir: string, message: string, detail?: unknown): void {
+  noteWriteFailure(dir, message);
   try {
     const line = JSON.stringify({ time: new Date().toISOString(), message, ...(detail === undefined ? {} : { detail }) });
     fs.appendFileSync(path.join(dir, 'errors.log'), line + '\n', { mode: 0o600 });
@@ -257,6 +259,21 @@ export class Store {
 
   checkpointRecord(c: Omit<CheckpointRecord, 't' | 'time'> & { time?: number }): CheckpointRecord {
     return { t: 'checkpoint', time: Date.now(), ...c };
+  }
+
+  /** Appends gap lines: what could not be recorded, and why (storeFiles/records.ts GapRecord). */
+  appendGaps(gaps: readonly GapRecord[]): void {
+    appendGaps(this.logFile, gaps);
+  }
+
+  /** The gaps recorded at or after `time` (ms), in order; `maxBytes`: only in the log's last bytes. */
+  gapsSince(time: number, maxBytes?: number): GapRecord[] {
+    return readGaps(this.logFile, { since: time, ...(maxBytes !== undefined ? { maxBytes } : {}) }).filter((g) => g.time >= time);
+  }
+
+  /** When writes to the store failed (a full disk…), by error code. */
+  writeFailures(): WriteFailure[] {
+    return writeFailures(this.dir);
   }
 
   /** Appends one line to errors.log (bad hook input and the like); never throws. */

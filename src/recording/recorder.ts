@@ -6,7 +6,8 @@ import { newId } from '../core/storeFiles/ids';
 import { classifyCall } from '../core/effects/classifyCall';
 import { completeCompensation } from '../core/effects/compensation';
 import { appendSessionEvent } from '../core/conversation/sessionLog';
-import { type CallRecord, type CheckpointRecord, type LogRecord, trimInput } from '../core/storeFiles/records';
+import { type CallRecord, type CheckpointRecord, type LogRecord, type SnapRecord, trimInput } from '../core/storeFiles/records';
+import { PATH_MAX } from '../core/paths';
 import { allowedRoots, sessionRoot } from '../core/workspace/roots';
 import type { Store } from '../core/store';
 import type { ChangeSource } from './changeSource';
@@ -160,8 +161,28 @@ function beforeToolLines(store: Store, e: BeforeToolEvent, now: number): LogReco
   for (const p of e.paths) {
     const s = store.snapshot(p, 'before', { session: e.session, time: now, tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
     if (s) lines.push(s);
+    noteUnrecordable(store, p, s, e, now);
   }
   return lines;
+}
+
+/**
+ * A file tool's path that cannot be recorded — a FIFO, socket or device (no snapshot), a path over the
+ * system's limit (unreadable) — leaves a gap line, so a plan over this call lists it as not restorable.
+ */
+function noteUnrecordable(store: Store, p: string, s: SnapRecord | null, e: BeforeToolEvent | AfterToolEvent, now: number): void {
+  const long = Buffer.byteLength(p) >= PATH_MAX;
+  if (s && !(s.skipped === 'unreadable' && long)) return;
+  const reason = s ? 'path-length' : 'special-file';
+  if (long)
+    store.logError(`${e.tool}: a path of ${Buffer.byteLength(p)} bytes, over the ${PATH_MAX} the system opens, was not recorded`, {
+      path: p.slice(0, 300),
+    });
+  try {
+    store.appendGaps([{ t: 'gap', path: p, reason, session: e.session, tool: e.tool, ...(e.callId ? { call: e.callId } : {}), time: now }]);
+  } catch (err) {
+    store.logError(`recording what cannot be recorded: ${(err as Error).message}`);
+  }
 }
 
 function afterToolLines(store: Store, e: AfterToolEvent, now: number): LogRecord[] {
@@ -175,6 +196,7 @@ function afterToolLines(store: Store, e: AfterToolEvent, now: number): LogRecord
       ...(e.callId ? { call: e.callId } : {}),
     });
     if (s) lines.push(s);
+    noteUnrecordable(store, p, s, e, now);
   }
   return lines;
 }

@@ -11,7 +11,20 @@ export type WarningReason = 'touched' | 'observed' | 'restored-edit';
 /** Why a file's state at the target is not known for sure (written only with --force / "Rewind anyway"). */
 export type UncertainReason = 'unrecorded-change';
 /** Why a file is left as it is, even with --force. */
-export type NotRestorableReason = 'too-large' | 'unreadable' | 'special' | 'unknown-at-target' | 'outside-workspace' | 'folder-in-the-way';
+export type NotRestorableReason =
+  | 'too-large'
+  | 'unreadable'
+  | 'special'
+  | 'unknown-at-target'
+  | 'outside-workspace'
+  | 'folder-in-the-way'
+  // Not recorded at all (gap lines of the log, core/storeFiles/records.ts GapRecord; and the store's write failures):
+  | 'name-encoding'
+  | 'path-length'
+  | 'special-file'
+  | 'payload-dropped'
+  | 'capture-off'
+  | 'store-write-failed';
 /** Why a scoped rewind (one session, some files) leaves a file that a whole rewind would write. */
 export type LeftAloneReason = 'other-session' | 'outside-selection';
 export type Reason = BlockReason | WarningReason | NotRestorableReason | UncertainReason;
@@ -95,6 +108,39 @@ export function reasonTable(l10n: Localizer = ENGLISH): Record<Reason, ReasonWor
     'outside-workspace': {
       short: l10n.t('outside every workspace folder of this store, never written'),
       long: l10n.t('Outside the workspace: Agent Rewind only writes inside your workspace folders.'),
+    },
+    'name-encoding': {
+      short: l10n.t('its name is not valid UTF-8 (bytes shown as \\xNN), so its changes were not recorded'),
+      long: l10n.t(
+        'Its name is not valid UTF-8 (the bytes are shown as \\xNN), so its changes after this point were not recorded and cannot be rewound.',
+      ),
+      fix: l10n.t('rename it to a UTF-8 name to have it recorded'),
+    },
+    'path-length': {
+      short: l10n.t('its path is longer than the system allows, so its changes were not recorded'),
+      long: l10n.t('Its path is longer than the system allows, so its changes after this point were not recorded and cannot be rewound.'),
+    },
+    'special-file': {
+      short: l10n.t('a FIFO, socket or device, which has no content to record'),
+      long: l10n.t('A FIFO, socket or device: it has no content to record, so it is not rewound.'),
+    },
+    'payload-dropped': {
+      short: l10n.t("an agent's hook message over 64 MB was dropped, so this change was not recorded"),
+      long: l10n.t(
+        "An agent's hook message over 64 MB was dropped, so this change (a write of that size) was not recorded and cannot be rewound.",
+      ),
+    },
+    'capture-off': {
+      short: l10n.t('shell capture was off in this folder (too many files), so what shell commands changed was not recorded'),
+      long: l10n.t(
+        "Shell capture was off in this folder (more files than the limit), so what shell commands changed here was not recorded; edits by the agent's file tools were.",
+      ),
+      fix: l10n.t('raise agentRewind.maxScanFiles, or maxScanFiles in the store config.json'),
+    },
+    'store-write-failed': {
+      short: l10n.t('the store could not be written (a full disk?), so what agents did then was not recorded'),
+      long: l10n.t('The store could not be written (a full disk, a quota), so what agents did in that time was not recorded.'),
+      fix: l10n.t("free space on the store's disk"),
     },
   };
 }

@@ -33,3 +33,44 @@ export function rewindCountWords(n: number, l10n: Localizer = ENGLISH): string {
 export function treeLabel(s: string): string {
   return oneLine(s, 200);
 }
+
+/**
+ * Characters that act rather than show, but the tab and the line feed: C0 controls, DEL, C1 controls
+ * (a terminal may read U+009B as CSI), and those that change how the text around them reads (bidi
+ * overrides and isolates, marks, zero-width joiners, BOM). The preview page shows each as ⟨U+XXXX⟩
+ * (webview/text.ts); the CLI escapes them (`shown`).
+ */
+export const INVISIBLE_RANGES =
+  '\\u0000-\\u0008\\u000B-\\u001F\\u007F-\\u009F\\u061C\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF\\uFFF9-\\uFFFB';
+const CONTROL = new RegExp(`[\\t\\n${INVISIBLE_RANGES}]`);
+const CONTROLS = new RegExp(CONTROL.source, 'g');
+const NAMED: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\v': '\\v', '\f': '\\f', '\r': '\\r' };
+
+function escapeOne(c: string): string {
+  const named = NAMED[c];
+  if (named) return named;
+  const n = c.charCodeAt(0);
+  if (n < 0x80) return '\\' + n.toString(8).padStart(3, '0'); // ESC → \033, DEL → \177 (as git quotes them)
+  if (n <= 0x9f) return '\\x' + n.toString(16);
+  return '\\u' + n.toString(16);
+}
+
+/**
+ * A value (a file name, a prompt, a label, a session name) as text output shows it, the way git
+ * shows a path with `core.quotePath`: unchanged when it holds no control character; otherwise
+ * quoted as a whole, with each control character escaped (`\t`, `\n`, `\033`, `\x9b`, `\u202e`)
+ * and `"` and `\` escaped, so a name can neither act on the terminal nor pass for a line of output.
+ * JSON output needs none of this (JSON.stringify escapes what it must).
+ */
+export function shown(s: string): string {
+  if (!CONTROL.test(s)) return s;
+  return '"' + s.replace(/["\\]/g, '\\$&').replace(CONTROLS, escapeOne) + '"';
+}
+
+/**
+ * Text output made of lines: every control character but the line ends escaped as `shown` escapes
+ * it (no quotes). The last guard of the CLI's text output, behind `shown` on each value.
+ */
+export function shownLines(text: string): string {
+  return CONTROL.test(text) ? text.replace(CONTROLS, (c) => (c === '\n' ? c : escapeOne(c))) : text;
+}

@@ -3,13 +3,13 @@
 import { countWords } from '../shared/l10n';
 import type { PreviewModel, PreviewNotUndone, Scope } from '../shared/messages';
 import { reasonTable, reasonWords } from '../shared/reasons';
+import { INVISIBLE_RANGES } from '../shared/text';
 import { l10n } from './l10n';
 
 // Characters that change how the text around them is displayed (bidi overrides and isolates,
 // marks, zero-width joiners) or are not printable at all. A path like `exe.\u202Egpj.ts` would
 // otherwise read as something it is not; each is shown as a visible ⟨U+XXXX⟩ instead.
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF\uFFF9-\uFFFB]/g;
+const INVISIBLE = new RegExp(`[${INVISIBLE_RANGES}]`, 'g');
 
 function codePoint(c: string): string {
   return `\u27E8U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}\u27E9`;

@@ -78,6 +78,23 @@ describe('gc', () => {
     );
   });
 
+  it('keeps the gap lines of the kept span (what was not recorded there), drops the older ones', () => {
+    const { store: dir } = sandbox();
+    const store = Store.open(dir, { create: true });
+    const now = Date.now();
+    store.append([{ t: 'checkpoint', id: 'old', kind: 'prompt', label: 'old', time: now - 40 * DAY }]);
+    store.appendGaps([{ t: 'gap', path: '/w/old-pipe', reason: 'special-file', time: now - 40 * DAY + 1 }]);
+    store.append([{ t: 'checkpoint', id: 'new', kind: 'prompt', label: 'new', time: now - 1000 }]);
+    store.appendGaps([{ t: 'gap', path: '/w/pipe', reason: 'special-file', time: now - 500 }]);
+    store.append([{ t: 'checkpoint', id: 'newer', kind: 'prompt', label: 'newer', time: now }]);
+    assert.equal(gc(store, 30).droppedCheckpoints, 1);
+    assert.deepEqual(
+      store.gapsSince(0).map((g) => g.path),
+      ['/w/pipe'],
+    );
+    assert.deepEqual(store.read().problems, []);
+  });
+
   it('refuses clearly while a rewind holds the store', () => {
     const { store: dir } = sandbox();
     const store = Store.open(dir, { create: true });

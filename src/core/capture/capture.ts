@@ -31,6 +31,7 @@ import { snapshotsOf } from './snapshots';
 import { type CaptureStatus, offMessage, refreshStatus, writeCaptureStatus } from './status';
 import { keepState, takeState } from './heldStates';
 import { CaptureHold } from './hold';
+import { Unrecordable } from './unrecordable';
 
 /** How long SessionStart may spend copying dirty/untracked files before leaving the rest for later. */
 export const BASELINE_BUDGET_MS = 1500;
@@ -52,7 +53,7 @@ export interface CaptureContext {
   hold: CaptureHold;
 }
 
-function limitsOf(store: Store, root: string): ScanLimits {
+function limitsOf(store: Store, root: string, sink?: Unrecordable): ScanLimits {
   const c = store.config();
   return {
     maxFiles: c.maxScanFiles,
@@ -60,11 +61,12 @@ function limitsOf(store: Store, root: string): ScanLimits {
     excludes: c.excludes,
     skipAbs: isInside(store.dir, root) ? [store.dir] : [],
     report: (m) => store.logError(`shell capture: ${m}`),
+    ...(sink ? { unrecordable: sink.add } : {}),
   };
 }
 
-function optsOf(store: Store, root: string, storeContent: boolean): ScanOptions {
-  return { storeDir: store.dir, limits: limitsOf(store, root), storeContent };
+function optsOf(store: Store, root: string, storeContent: boolean, sink?: Unrecordable): ScanOptions {
+  return { storeDir: store.dir, limits: limitsOf(store, root, sink), storeContent };
 }
 
 /** A failed step is logged, never thrown at the agent: capture just records less. */
@@ -103,6 +105,11 @@ function markOff(store: Store, state: ScanState, count: number, limit: number): 
   state.files.clear();
   state.dirs.clear();
   store.logError(`shell capture: ${message}`, { root: state.root, session: state.session });
+  try {
+    store.appendGaps([{ t: 'gap', path: state.root, reason: 'capture-off', session: state.session, time: Date.now() }]);
+  } catch (e) {
+    store.logError(`shell capture: recording that capture is off: ${(e as Error).message}`);
+  }
   return message;
 }
 
@@ -114,7 +121,8 @@ function takeBaseline(
   ctx: CaptureContext,
 ): { state: ScanState; status: CaptureStatus } {
   const source = ctx.source;
-  const opts = optsOf(store, root, true);
+  const sink = new Unrecordable();
+  const opts = optsOf(store, root, true, sink);
   const token = source?.token(root); // before the walk: what changes during it is named later
   const file = stateFile(store.dir, session);
   const limit = opts.limits.maxFiles;
@@ -139,6 +147,7 @@ function takeBaseline(
     keepToken(file, r.state, token);
   }, false);
   writeCaptureStatus(store, status);
+  if (!r.tooMany) sink.flush(store, root, { session });
   return { state: r.state, status };
 }
 
@@ -210,7 +219,8 @@ function beforeShellStep(store: Store, e: ShellCall, cwd: string | undefined, ct
         state = takeBaseline(store, root, e.session, Number.POSITIVE_INFINITY, ctx).state;
       }
       if (state.off) return [];
-      const opts = optsOf(store, state.root, true);
+      const sink = new Unrecordable();
+      const opts = optsOf(store, state.root, true, sink);
       const copied = finishPending(state, opts);
       const changed = watchedChanges(ctx.source, file, state);
       const token = ctx.source?.token(state.root);
@@ -229,6 +239,7 @@ function beforeShellStep(store: Store, e: ShellCall, cwd: string | undefined, ct
         savePending(file, call);
       }, false);
       if (pendingCount(state) === 0) refreshStatus(store, state);
+      sink.flush(store, state.root, { session: e.session }); // found before the command ran: not its doing
       return [];
     }),
   );
@@ -244,7 +255,8 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
     ctx.hold.locked(() => {
       const state = takeState(file);
       if (!state || state.off) return [];
-      const opts = optsOf(store, state.root, false);
+      const sink = new Unrecordable();
+      const opts = optsOf(store, state.root, false, sink);
       const mine = state.pending?.call === (e.callId ?? '') ? state.pending : undefined;
       const since = mine?.time;
       const lastScan = state.scanned;
@@ -259,6 +271,7 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles, ctx.hold);
       const meta = { session: e.session, tool: e.tool, ...(e.callId ? { call: e.callId } : {}), time: Date.now() };
       const lines = apartFromRewinds(store, snapshotsOf(store, state, r.changes, r.prevDirs, meta), lastScan, mine?.log);
+      sink.flush(store, state.root, { session: e.session, tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
       // The state now holds the content hashes of the `after` snapshots, all stored durably; it is saved,
       // and the call is no longer pending, only once those lines are in the log (./hold.ts).
       ctx.hold.save(() => {

@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import { pathKey } from '../paths';
 import type { Sequenced } from '../storeFiles/records';
+import { shown } from '../../shared/text';
 
 export class FilterNotFoundError extends Error {
   constructor(
@@ -10,7 +11,7 @@ export class FilterNotFoundError extends Error {
     readonly value: string,
     readonly close: string[],
   ) {
-    const what = kind === 'path' ? `file ${value}` : `session "${value}"`;
+    const what = kind === 'path' ? `file ${shown(value)}` : `session ${JSON.stringify(value)}`;
     const hint = close.length
       ? `; did you mean ${close.map((c) => JSON.stringify(c)).join(', ')}?`
       : kind === 'path'

@@ -20,6 +20,7 @@ import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
 import { folderKeeps, isFolder } from './writes';
 import { pathKey } from '../paths';
+import { notRecordedSince, notRestorableJson } from './gaps';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
 import type { Store } from '../store';
 import { ATTEMPT_POINT, buildAttempts } from '../timeline/attempts';
@@ -33,8 +34,8 @@ export class CheckpointNotFoundError extends Error {
   ) {
     super(
       ambiguous.length
-        ? `Checkpoint id "${id}" matches several checkpoints (${ambiguous.join(', ')}); give more of the id.`
-        : `No checkpoint "${id}" in this store; run \`agent-rewind checkpoints\` to list them.`,
+        ? `Checkpoint id ${JSON.stringify(id)} matches several checkpoints (${ambiguous.join(', ')}); give more of the id.`
+        : `No checkpoint ${JSON.stringify(id)} in this store; run \`agent-rewind checkpoints\` to list them.`,
     );
   }
 }
@@ -42,7 +43,7 @@ export class CheckpointNotFoundError extends Error {
 export class CallNotFoundError extends Error {
   constructor(readonly id: string) {
     super(
-      `No tool call "${id}" is recorded in this store; \`agent-rewind conversation show --transcript <path> --json\` lists the call ids of a session.`,
+      `No tool call ${JSON.stringify(id)} is recorded in this store; \`agent-rewind conversation show --transcript <path> --json\` lists the call ids of a session.`,
     );
   }
 }
@@ -237,6 +238,13 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     return !cannotKeep;
   });
   set.notRestorable.sort((a, b) => (a.path < b.path ? -1 : 1));
+  // What was not recorded after the target at all: after what the log knows, each with its reason.
+  set.notRestorable = notRecordedSince(store, to.time, {
+    ...(opts.sessions ? { sessions: opts.sessions } : {}),
+    ...(opts.paths ? { paths: opts.paths } : {}),
+    known: set.notRestorable,
+    active: [...set.sessions, ...set.notUndone.flatMap((n) => (n.session ? [n.session] : []))],
+  });
   const safety = checkSafety(changes, disk);
   const kept = new Set(changes.map((c) => c.path));
   // Disk = last record, but the last record is the user's own content: refused all the same.
@@ -307,7 +315,7 @@ export function planJson(plan: Plan) {
       ...(n.session ? { session: n.session } : {}),
       time: new Date(n.time).toISOString(),
     })),
-    notRestorable: plan.notRestorable,
+    notRestorable: notRestorableJson(plan.notRestorable),
     conflicts: plan.conflicts,
     leftAlone: leftAloneJson(plan),
     uncommitted: plan.uncommitted,

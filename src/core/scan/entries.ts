@@ -4,17 +4,55 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readDisk } from '../workspace/disk';
+import { PATH_MAX } from '../paths';
 import type { GitIndexEntry } from '../git/indexFile';
 import type { DirStat, Entry } from './table';
 import { F_GITSTAT, F_LARGE, F_LINK, F_RACY, RACY_MS, type ScanLimits } from './types';
 
 /**
- * A name that is not valid UTF-8 reaches us with U+FFFD in it and cannot be opened under that
- * name, nor written to the timeline: it is left out of the scan, and said so.
+ * An entry the scan could not stat, said once per scan that meets it: a name that is not valid UTF-8
+ * (it reaches us with U+FFFD in it and cannot be opened under that name, nor written to the timeline),
+ * or a path longer than the system opens. Both are left out of the scan and reported as unrecordable.
  */
-export function reportUnnameable(limits: ScanLimits, rel: string): void {
-  if (rel.includes('\ufffd'))
+export function reportUnnameable(limits: ScanLimits, rel: string, abs?: string): void {
+  if (rel.includes('\ufffd')) {
     limits.report?.(`left out ${JSON.stringify(rel)}: its name is not valid UTF-8, so it cannot be recorded or rewound`);
+    limits.unrecordable?.(rel, 'name-encoding');
+  } else if (abs !== undefined && Buffer.byteLength(abs) >= PATH_MAX) {
+    limits.report?.(`left out ${JSON.stringify(rel)}: its path is ${Buffer.byteLength(abs)} bytes, over the ${PATH_MAX} the system opens`);
+    limits.unrecordable?.(rel, 'path-length');
+  }
+}
+
+/** A FIFO, socket or device that is not ignored: it has no content to record; reported as unrecordable. */
+export function reportSpecial(limits: ScanLimits, rel: string): void {
+  limits.unrecordable?.(rel, 'special-file');
+}
+
+/**
+ * `rel` under `root` as a log line can hold it: a name that is not valid UTF-8 with its bytes above
+ * 0x7F written `\xNN` (read again from its folder: the name we were given has U+FFFD in their place).
+ */
+export function escapedPath(root: string, rel: string): string {
+  const parts = rel.split('/');
+  let dir = root;
+  for (let i = 0; i < parts.length; i++) {
+    if (!parts[i]!.includes('\ufffd')) {
+      dir = path.join(dir, parts[i]!);
+      continue;
+    }
+    let raw: Buffer | undefined;
+    try {
+      raw = fs.readdirSync(dir, { encoding: 'buffer' }).find((b) => b.toString('utf8') === parts[i]);
+    } catch {
+      /* gone: shown as we got it */
+    }
+    const name = raw
+      ? [...raw].map((b) => (b < 0x80 ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`)).join('')
+      : parts[i]!;
+    return path.join(dir, name, ...parts.slice(i + 1));
+  }
+  return dir;
 }
 
 export function lstat(p: string): fs.Stats | undefined {

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALWAYS_SKIP, isIgnored, type Matcher, type Rules } from './ignore';
-import { dirStat, entryFromStat, listedEntry, lstat, reportUnnameable, unlisted } from './entries';
+import { dirStat, entryFromStat, listedEntry, lstat, reportSpecial, reportUnnameable, unlisted } from './entries';
 import { folderFilter } from './gitAssist';
 import type { DirStat, Entry } from './table';
 import type { ScanLimits, ScanState } from './types';
@@ -90,18 +90,22 @@ export function incremental(
       if (!isDir && !isFile && !e.isFIFO() && !e.isSocket() && !e.isBlockDevice() && !e.isCharacterDevice()) {
         cst = lstat(cabs);
         if (!cst) {
-          reportUnnameable(limits, crel);
+          reportUnnameable(limits, crel, cabs);
           continue;
         }
         isDir = cst.isDirectory();
         isFile = cst.isFile() || cst.isSymbolicLink();
       }
-      if (!isDir && !isFile) continue;
+      const special = !isDir && !isFile;
       if (isFile && name === '.gitignore' && state.ignoreFiles[crel] === undefined) return null; // a new rule file
       if (isDir ? state.dirs.has(crel) : state.files.has(crel)) continue; // known: checked by its own stat
       if (isDir && (ALWAYS_SKIP.has(name) || skip.has(cabs))) continue;
       matchers ??= matchersFor(state, rules, rel);
       if (isIgnored(rules, matchers, crel, isDir)) continue;
+      if (special) {
+        reportSpecial(limits, crel);
+        continue;
+      }
       if (isDir) {
         // A new folder: walk it whole (its own `.gitignore` files included).
         const w = new Walker(rules, limits, null, { scanStart, racyMs }, count);
@@ -114,7 +118,7 @@ export function incremental(
         continue;
       }
       cst ??= lstat(cabs);
-      if (!cst) reportUnnameable(limits, crel);
+      if (!cst) reportUnnameable(limits, crel, cabs);
       if (!cst || !(cst.isFile() || cst.isSymbolicLink())) continue;
       fresh.set(crel, entryFromStat(cst, scanStart, racyMs));
       if (++count > limits.maxFiles) return { ...out, tooMany: count };

@@ -116,6 +116,8 @@ export interface ScanLimits {
   skipAbs: readonly string[];
   /** Told about entries the scan has to leave out (names that are not valid UTF-8). */
   report?: (message: string) => void;
+  /** Told about each entry the scan cannot record (`rel`: relative to the root, as the scan got its name). */
+  unrecordable?: (rel: string, reason: 'name-encoding' | 'path-length' | 'special-file') => void;
 }
 
 export interface Change {

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALWAYS_SKIP, dirMatcher, isForced, isIgnored, type Matcher, type Rules, rulesFor } from './ignore';
-import { dirStat, entryFromStat, lstat, reportUnnameable, ruleKey } from './entries';
+import { dirStat, entryFromStat, lstat, reportSpecial, reportUnnameable, ruleKey } from './entries';
 import type { DirStat, Entry } from './table';
 import { F_LINK, RACY_MS, type ScanLimits, type ScanState } from './types';
 
@@ -90,7 +90,7 @@ export class Walker {
       // The folder's stat before its listing: an entry added after it changes the mtime again.
       const dst = lstat(d.abs);
       if (!dst || !dst.isDirectory()) {
-        if (!dst) reportUnnameable(this.limits, d.rel);
+        if (!dst) reportUnnameable(this.limits, d.rel, d.abs);
         continue;
       }
       let ents: fs.Dirent[];
@@ -121,7 +121,7 @@ export class Walker {
         if (!isDir && !isFile && !e.isFIFO() && !e.isSocket() && !e.isBlockDevice() && !e.isCharacterDevice()) {
           st = lstat(abs); // file systems that do not report types
           if (!st) {
-            reportUnnameable(this.limits, rel);
+            reportUnnameable(this.limits, rel, abs);
             continue;
           }
           isDir = st.isDirectory();
@@ -133,13 +133,16 @@ export class Walker {
           stack.push({ abs, rel, matchers, dirty });
           continue;
         }
-        if (!isFile) continue;
         if (this.ignored(matchers, rel, false, dirty)) continue;
+        if (!isFile) {
+          reportSpecial(this.limits, rel);
+          continue;
+        }
         let entry = !st && this.adopt ? this.adopt(rel) : null;
         if (entry && !!(entry.flags & F_LINK) !== e.isSymbolicLink()) entry = null;
         if (!entry) {
           st ??= lstat(abs);
-          if (!st) reportUnnameable(this.limits, rel);
+          if (!st) reportUnnameable(this.limits, rel, abs);
           if (!st || !(st.isFile() || st.isSymbolicLink())) continue;
           entry = entryFromStat(st, this.scanStart, this.racyMs);
         }

@@ -2,9 +2,9 @@
 // O_APPEND write so concurrent hook processes never interleave inside a line. Readers skip (and
 // report) torn or garbage lines; nobody rewrites the file in place.
 import * as fs from 'node:fs';
-import { readTailBytes } from './fsx';
+import { readOpen, readRange, readTailBytes } from './fsx';
 import { appendJsonLines } from './jsonLines';
-import type { LogRecord, Sequenced } from './records';
+import type { GapRecord, LogRecord, Sequenced } from './records';
 import { migrateRecord } from './storeFormat';
 
 export interface LogProblem {
@@ -23,9 +23,12 @@ export function appendRecords(file: string, records: readonly LogRecord[]): void
   appendJsonLines(file, records, { faultPoint: 'log.append' });
 }
 
-const KNOWN_TYPES = new Set(['checkpoint', 'snap', 'call']);
+const KNOWN_TYPES = new Set(['checkpoint', 'snap', 'call', 'gap']);
 
-/** Parses one line; returns a reason string when the line is not a usable record. */
+/** What parseLine returns for a well-formed `gap` line: not a timeline record (read by readGaps), and not a problem. */
+export const GAP_LINE = 'a gap line (not a timeline record)';
+
+/** Parses one line; returns a reason string when the line is not a usable record (GAP_LINE for a gap). */
 export function parseLine(line: string): LogRecord | string {
   let v: unknown;
   try {
@@ -44,7 +47,86 @@ export function parseLine(line: string): LogRecord | string {
     if (typeof r.phase !== 'string') return 'snapshot without phase';
   }
   if (r.t === 'call' && typeof r.tool !== 'string') return 'call without tool';
+  if (r.t === 'gap') return gapProblem(r) ?? GAP_LINE;
   return r as unknown as LogRecord;
+}
+
+function gapProblem(r: Record<string, unknown>): string | null {
+  if (typeof r.path !== 'string') return 'gap without path';
+  if (typeof r.reason !== 'string') return 'gap without reason';
+  return typeof r.time === 'number' ? null : 'gap without time';
+}
+
+/** The prefix every gap line starts with (appendGaps writes `t` first). */
+const GAP_PREFIX = Buffer.from('{"t":"gap"');
+
+/** Appends gap lines (see records.ts GapRecord) with one write. */
+export function appendGaps(file: string, gaps: readonly GapRecord[]): void {
+  appendJsonLines(
+    file,
+    gaps.map(({ t, ...rest }) => ({ t, ...rest })), // `t` first: readGaps finds the lines by that prefix
+  );
+}
+
+/** How far before `since` a backward search for gaps goes on (concurrent hooks append slightly out of time order). */
+const GAP_SLACK_MS = 60_000;
+const GAP_CHUNK = 4 * 1024 * 1024;
+
+/** The time of a log line (its own `time`, the last such key: a call's input may hold one too). */
+function lineTime(line: string): number | undefined {
+  const at = line.lastIndexOf('"time":');
+  if (at < 0) return undefined;
+  const n = parseInt(line.slice(at + 7, at + 27), 10);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/**
+ * The log's gap lines, in order: a search for their prefix, no parse of the other lines. Read from the
+ * end back: with `since` (ms), only as far back as lines of that time (the span a plan looks at);
+ * with `maxBytes`, at most that much of the log's end. A gap whose reason this version does not know
+ * is kept as it is (its readers map it).
+ */
+export function readGaps(file: string, opts: { since?: number; maxBytes?: number } = {}): GapRecord[] {
+  const found: GapRecord[][] = [];
+  readOpen(file, (fd) => {
+    const size = fs.fstatSync(fd).size;
+    const floor = opts.maxBytes === undefined ? 0 : Math.max(0, size - opts.maxBytes);
+    let end = size;
+    while (end > floor) {
+      const start = Math.max(floor, end - GAP_CHUNK);
+      const bytes = readRange(fd, start, end);
+      // A line cut at the chunk's start is read whole with the chunk before it.
+      const first = start > 0 ? bytes.indexOf(0x0a) + 1 : 0;
+      if (start > 0 && first === 0 && start > floor) {
+        end = start; // one line longer than a chunk (no gap line is): on to the chunk before
+        continue;
+      }
+      found.push(gapsIn(bytes, first));
+      if (start === floor) break;
+      end = start + first;
+      const nl = bytes.indexOf(0x0a, first);
+      const t = nl > first ? lineTime(bytes.toString('utf8', first, nl)) : undefined;
+      if (opts.since !== undefined && t !== undefined && t < opts.since - GAP_SLACK_MS) break;
+    }
+  });
+  return found.reverse().flat();
+}
+
+/** The well-formed gap lines among the complete lines of `bytes` from `from`. */
+function gapsIn(bytes: Buffer, from: number): GapRecord[] {
+  const out: GapRecord[] = [];
+  for (let at = bytes.indexOf(GAP_PREFIX, from); at >= 0; at = bytes.indexOf(GAP_PREFIX, at + 1)) {
+    if (at > from && bytes[at - 1] !== 0x0a) continue;
+    const end = bytes.indexOf(0x0a, at);
+    if (end < 0) break; // a line still being written
+    try {
+      const r = JSON.parse(bytes.toString('utf8', at, end)) as Record<string, unknown>;
+      if (gapProblem(r) === null) out.push(r as unknown as GapRecord);
+    } catch {
+      /* a torn line: skipped, as every reader skips it */
+    }
+  }
+  return out;
 }
 
 /**
@@ -88,6 +170,7 @@ export function parseLog(text: string, from: { seq: number; line: number } = { s
     const line = lines[i]!;
     if (line.trim() === '') continue;
     const r = parseLine(line);
+    if (r === GAP_LINE) continue;
     if (typeof r === 'string') {
       problems.push({ line: from.line + i + 1, reason: r, text: line.slice(0, 120) });
       continue;

@@ -81,6 +81,30 @@ export interface CallRecord {
 
 export type LogRecord = CheckpointRecord | SnapRecord | CallRecord;
 
+/**
+ * Why something the agent's work touched could not be recorded: a name that is not valid UTF-8 (its
+ * `path` shows the name's bytes above 0x7F as `\xNN`), a path over the system's limit, content over
+ * `maxFileSizeMB` where no snapshot says so, a FIFO/socket/device, a hook payload over the hook's
+ * limit (its `path`: the file it named, or "" when none was found), shell capture turned off past
+ * `maxScanFiles` (its `path`: the workspace folder).
+ */
+export type GapReason = 'name-encoding' | 'path-length' | 'too-large' | 'special-file' | 'payload-dropped' | 'capture-off';
+
+/**
+ * A `gap` line: something was not recorded, and why. Not a step of the timeline: it takes no sequence
+ * number (readers before it skip the line as a type they do not know, and number the rest the same),
+ * and plans list the gaps recorded after their target (by time) as not restorable.
+ */
+export interface GapRecord {
+  t: 'gap';
+  path: string;
+  reason: GapReason;
+  session?: string;
+  tool?: string;
+  call?: string;
+  time: number;
+}
+
 /** A record with its position in the log: the sequence number is the index of its line. */
 export type Sequenced<R extends LogRecord = LogRecord> = R & { seq: number };
 

@@ -17,7 +17,7 @@ export class PointNotFoundError extends Error {
     detail = '',
   ) {
     super(
-      `No point "${point}" in this store${detail}: give a checkpoint id (\`agent-rewind checkpoints\` lists them), \`now\`, or \`attempt:<n>\` (\`agent-rewind attempts\` lists them).`,
+      `No point ${JSON.stringify(point)} in this store${detail}: give a checkpoint id (\`agent-rewind checkpoints\` lists them), \`now\`, or \`attempt:<n>\` (\`agent-rewind attempts\` lists them).`,
     );
   }
 }

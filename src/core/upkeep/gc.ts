@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../storeFiles/fsx';
+import { readGaps } from '../storeFiles/fileLog';
 import { acquireCompactionLock, acquireStoreLock } from '../storeFiles/lock';
 import { type CheckpointRecord, isCheckpoint, isSnap, type LogRecord, type Sequenced } from '../storeFiles/records';
 import { referencedBlobs, stateBlobs } from '../scan/references';
@@ -319,7 +320,10 @@ export function gc(store: Store, keepDays: number, now = Date.now(), limits: GcL
       keptRecords = cut.kept;
       droppedLines = records.length + problems.length - cut.kept.length;
       if (droppedLines > 0) {
-        const text = keptRecords.map((r) => JSON.stringify(r)).join('\n') + (keptRecords.length ? '\n' : '');
+        // Gap lines take no place in the sequence (they are placed by time): those of the kept span stay, after the records.
+        const from = keptRecords.find((r) => r.t === 'checkpoint')?.time ?? Number.POSITIVE_INFINITY;
+        const kept: unknown[] = [...keptRecords, ...readGaps(store.logFile).filter((g) => g.time >= from)];
+        const text = kept.map((r) => JSON.stringify(r)).join('\n') + (kept.length ? '\n' : '');
         writeFileAtomic(store.logFile, text, { tmp: `${store.logFile}.gc.tmp`, sync: true });
       }
       // Sweep while hooks still wait: a blob a hook writes now could not be referenced yet. A

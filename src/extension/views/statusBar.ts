@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { baselinesRunning, type CaptureStatus, readCaptureStatus } from '../../core/capture/status';
 import { residentHolder } from '../../core/storeFiles/lock';
+import { recordingHealth } from '../../core/upkeep/recordingHealth';
 import { countWords } from '../../shared/l10n';
 import { VIEW } from '../commandIds';
 import type { TimelineModel, TurnNode } from '../model/timelineModel';
@@ -13,6 +14,9 @@ export interface Recording {
   name: string;
   file: string;
 }
+
+/** How far back the log is searched for dropped payloads at each update (`agent-rewind status` reads it whole). */
+const HEALTH_BYTES = 1024 * 1024;
 
 /** "1 prompt" / "3 prompts". */
 const promptCount = (n: number) => countWords(n, vscode.l10n.t('1 prompt'), vscode.l10n.t('{0} prompts', n));
@@ -111,7 +115,9 @@ export class StatusBar implements vscode.Disposable {
     const running = baselinesRunning(capture);
     const where = running.map((r) => path.basename(r.root)).join(', ');
     this.showBaselineProgress(running, where);
-    this.item.text = `$(${running.length ? 'sync~spin' : on ? 'history' : 'debug-disconnect'}) ${promptCount(n)}${off ? ' $(warning)' : ''}`;
+    const health = recordingHealth(this.model.store, HEALTH_BYTES);
+    const lost = health.writeFailures.length > 0 || health.dropped !== null;
+    this.item.text = `$(${running.length ? 'sync~spin' : on ? 'history' : 'debug-disconnect'}) ${promptCount(n)}${off || lost ? ' $(warning)' : ''}`;
     if (off && !this.warned.has(off.session)) {
       this.warned.add(off.session);
       void vscode.window
@@ -158,6 +164,26 @@ export class StatusBar implements vscode.Disposable {
         off.limit,
       );
       tip.appendMarkdown(`\n\n$(warning) ${offWords}`);
+    }
+    for (const f of health.writeFailures) {
+      const words = vscode.l10n.t(
+        'The store could not be written ({0}) between {1} and {2}: what agents did then was not recorded. Free space on its disk.',
+        f.code,
+        new Date(f.first).toLocaleString(),
+        new Date(f.last).toLocaleString(),
+      );
+      tip.appendMarkdown('\n\n$(warning) ').appendText(words);
+    }
+    if (health.dropped) {
+      const d = health.dropped;
+      const words = vscode.l10n.t(
+        '{0} hook message(s) over 64 MB dropped since {1}: the changes they carried were not recorded.',
+        d.count,
+        new Date(d.first).toLocaleString(),
+      );
+      tip.appendMarkdown('\n\n$(warning) ').appendText(words);
+      // The file names come from the agent: text, never markdown.
+      if (d.paths.length) tip.appendText(` ${d.paths.join(', ')}`);
     }
     const resident = residentHolder(this.model.store.dir);
     const residentWords = resident
