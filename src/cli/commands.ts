@@ -29,6 +29,7 @@ import { verifyStore } from '../core/upkeep/verify';
 import { LEFT_ALONE, type Reason, REASONS, yourEditWords } from '../shared/reasons';
 import { REWIND_SESSION } from '../core/timeline/changeSet';
 import { runConversation } from './conversation';
+import { keepMineWayOut, LINE_OPTIONS, lineOptions, mergeWords } from './lineChoice';
 import { printStatus } from './status';
 import { EXIT, UsageError, fail, out } from './output';
 import { storeFromArgs } from './storeArg';
@@ -43,7 +44,7 @@ Usage:
                                                   auggie, windsurf, kiro; the payload's shape wins over the name)
   agent-rewind checkpoints [--json]               list checkpoints, oldest first
   agent-rewind plan --to <checkpoint> [--json]    dry run: what a rewind would do (touches nothing)
-  agent-rewind rewind --to <checkpoint> [--force] [--json]
+  agent-rewind rewind --to <checkpoint> [--force] [--keep-mine] [--hunks <file>=<id>[,<id>…]]... [--json]
   agent-rewind plan|rewind --before-call <tool call id> ...   to just before one tool call
   agent-rewind diff <A> <B> [--path <file>]... [--json]
                                                   what changed from point A to point B (touches nothing);
@@ -66,6 +67,8 @@ Options:
                   (conversation show, fork) that session's log in the store, for agents whose
                   transcript cannot be read (instead of --transcript)
   --path <file>   (plan, rewind, diff) only this file (repeatable)
+  --keep-mine     (rewind) files you changed since the agent: revert its lines, keep yours (3-way merge)
+  --hunks <file>=<ids>  (rewind) only these hunks of this file (ids from plan --json; repeatable)
   --to <point>    (plan, rewind) a checkpoint id, or attempt:<n> (the end of attempt n: take files
                   from it with --path)
 
@@ -205,7 +208,7 @@ function editWords(e: EditOrigin): string {
 }
 
 function blockedLine(b: Plan['blocked'][number]): string {
-  return `  ${b.reason}: ${b.path} — ${b.edit ? editWords(b.edit) : said(b.reason)}`;
+  return `  ${b.reason}: ${b.path} — ${b.edit ? editWords(b.edit) : said(b.reason)}${mergeWords(b)}`;
 }
 
 function uncertainLine(u: Plan['uncertain'][number]): string {
@@ -275,16 +278,17 @@ export function refusalMessage(plan: Plan): string {
     `  1. Keep your version aside: copy those files somewhere outside the workspace, then: agent-rewind rewind ${targetArg(plan)} --force`,
     `  2. Rewind anyway: agent-rewind rewind ${targetArg(plan)} --force  (their current content is copied into the store first; the rewind prints the command that undoes it, \`agent-rewind rewind --to <its rewind checkpoint>\`, which brings your version back).`,
     `  3. Look first: agent-rewind plan ${targetArg(plan)}  (and pick an earlier or later point, or --path for only some files)`,
+    ...keepMineWayOut(plan, targetArg(plan)),
     '  (Saving or committing your changes does not lift this: they are still not what the agent wrote.)',
   ];
   return lines.join('\n');
 }
 
 async function cmdRewind(args: string[]): Promise<number> {
-  const { values } = parse(args, { ...PLAN_OPTIONS, force: { type: 'boolean' } });
+  const { values } = parse(args, { ...PLAN_OPTIONS, ...LINE_OPTIONS, force: { type: 'boolean' } });
   const { to, opts } = planArgs(values);
   const store = openStore(args);
-  const r = await rewind(store, to, { ...opts, force: !!values.force });
+  const r = await rewind(store, to, { ...opts, ...lineOptions(values, opts), force: !!values.force });
   if (r.status === 'refused') {
     if (values.json) out(JSON.stringify({ status: 'refused', ...planJson(r.plan) }, null, 2));
     // The result says what a scoped rewind leaves alone, refused or not (the refusal itself is on stderr).

@@ -1,6 +1,8 @@
 // The dry run: which recorded files a rewind to a checkpoint would write (with line counts), what
 // the safety check says about them, what it cannot restore and what it cannot undo. Touches nothing.
+import * as fs from 'node:fs';
 import { diskFact } from '../workspace/disk';
+import { sha256 } from '../storeFiles/blobs';
 import { uncommittedPaths } from '../git/status';
 import { lineStats, type LineStats } from '../timeline/lineStats';
 import {
@@ -19,6 +21,8 @@ import { rewindCounts, type SnapHistory } from '../timeline/rewindCounts';
 import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
+import { hunksFor, mergeOf } from './shape';
+import type { Hunk } from './lineMerge';
 import type { Store } from '../store';
 import { ATTEMPT_POINT, buildAttempts } from '../timeline/attempts';
 import { attemptEnd } from '../timeline/compare';
@@ -73,6 +77,8 @@ export interface PlanFile extends LineStats {
   path: string;
   action: Change['action'];
   sessions: string[];
+  /** The contiguous changed line ranges between the disk now and the target (text files, with line statistics). */
+  hunks?: Hunk[];
 }
 
 export interface Plan {
@@ -93,6 +99,8 @@ export interface Plan {
   /** For the apply step: the changes with their states. */
   changes: Change[];
   records: Sequenced[];
+  /** The bytes on disk of each changed file (null: missing), read for the safety check: kept when hunks or merges are wanted. */
+  bytes?: Map<string, Buffer | null>;
 }
 
 export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
@@ -111,6 +119,28 @@ export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
   records?: readonly Sequenced[];
   /** A `paths` or `sessions` entry that matches nothing recorded throws FilterNotFoundError (the CLI's filters). */
   strictFilters?: boolean;
+  /** Merge the files the user changed since the agent left them (three-way, "keep mine") where that is clean. */
+  keepMine?: boolean;
+  /** Write only these hunks (ids from the plan's `hunks`) of these files, by absolute path. */
+  hunks?: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The disk's bytes of a changed file: as the plan read them, or read again when they are what the safety check hashed. */
+function bytesOf(
+  p: string,
+  bytes: ReadonlyMap<string, Buffer | null> | undefined,
+  disk: ReadonlyMap<string, DiskFact>,
+): Buffer | undefined {
+  const kept = bytes?.get(p);
+  if (kept) return kept;
+  const f = disk.get(p);
+  if (f?.kind !== 'file' || f.hash === undefined) return undefined;
+  try {
+    const data = fs.readFileSync(p);
+    return sha256(data) === f.hash ? data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function contentOf(store: Store, hash: string | null): Buffer | null {
@@ -194,6 +224,9 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   const maxBytes = store.config().maxFileBytes;
   const disk = new Map<string, DiskFact>();
   const stats = new Map<string, LineStats>();
+  // The disk's bytes, for hunks and three-way merges (the same read as the safety check's hash).
+  const bytes = !opts.noStats || opts.keepMine || opts.hunks?.size ? new Map<string, Buffer | null>() : undefined;
+  const tooLargeMine: string[] = [];
   // A rewind keeps a copy of everything it overwrites, so it never overwrites what it cannot copy
   // (over the size limit, or unreadable now): listed, left as it is — even with --force.
   const changes = set.changes.filter((c) => {
@@ -202,6 +235,10 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     const cannotKeep = cannotKeepOf(f);
     if (cannotKeep) set.notRestorable.push({ path: c.path, reason: cannotKeep });
     else disk.set(c.path, f);
+    // Keep mine refuses rather than leave as it is a file the user changed that is past the size limit.
+    if (cannotKeep === 'too-large' && opts.keepMine && (!c.from.skipped || c.from.size !== f.size || c.from.mtime !== f.mtime))
+      tooLargeMine.push(c.path);
+    if (bytes && !cannotKeep && (f.kind === 'file' || f.kind === 'missing')) bytes.set(c.path, read ?? null);
     // The file is what the log says it is (same sha256): the bytes just read are the `from` side of its
     // line statistics, not read again from the store (one file read less per changed file).
     if (!cannotKeep && !opts.noStats && read && !c.from.skipped && f.kind === 'file' && f.hash === c.from.hash) {
@@ -224,12 +261,22 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     else safety.blocked.push({ path: y.path, reason: 'your-edit', edit: editOrigin(y) });
   }
   for (const o of set.observed) if (kept.has(o.path)) safety.warnings.push({ path: o.path, reason: 'observed', since: o.time });
+  for (const p of tooLargeMine)
+    safety.blocked.push({ path: p, reason: 'modified-outside', merge: { merge: 'never', reason: 'too-large' } });
   safety.blocked.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const byPath = new Map(changes.map((c) => [c.path, c]));
+  // What --keep-mine would do with each file the user changed since the agent left it.
+  for (const b of safety.blocked)
+    if (b.reason === 'modified-outside' && !b.merge)
+      b.merge = mergeOf(store, byPath.get(b.path)!, disk.get(b.path), bytesOf(b.path, bytes, disk));
   const files: PlanFile[] = changes.map((c) => {
     const s: LineStats = opts.noStats
       ? { insertions: 0, deletions: 0 }
       : (stats.get(c.path) ?? statsOf(store, () => (c.from.skipped ? null : contentOf(store, c.from.hash)), c.to.hash));
-    return { path: c.path, action: c.action, ...s, sessions: c.sessions };
+    const f: PlanFile = { path: c.path, action: c.action, ...s, sessions: c.sessions };
+    const hunks = opts.noStats || s.binary ? null : hunksFor(store, c, bytes?.get(c.path));
+    if (hunks) f.hunks = hunks;
+    return f;
   });
   return {
     target: to,
@@ -245,6 +292,7 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     uncommitted: opts.noGit ? [] : uncommittedPaths(changes.map((c) => c.path)),
     changes,
     records,
+    ...(bytes ? { bytes } : {}),
   };
 }
 
@@ -263,11 +311,12 @@ export function planJson(plan: Plan) {
       action: f.action,
       insertions: f.insertions,
       deletions: f.deletions,
+      ...(f.hunks ? { hunks: f.hunks } : {}),
       ...(f.binary ? { binary: true } : {}),
       ...(f.approximate ? { approximate: true } : {}),
       ...(f.sessions.length ? { sessions: f.sessions } : {}),
     })),
-    blocked: plan.blocked.map((b) => ({ path: b.path, reason: b.reason, ...(b.edit ? { edit: editJson(b.edit) } : {}) })),
+    blocked: plan.blocked.map((b) => ({ path: b.path, reason: b.reason, ...mergeJson(b), ...(b.edit ? { edit: editJson(b.edit) } : {}) })),
     warnings: plan.warnings.map((w) => ({
       path: w.path,
       reason: w.reason,
@@ -295,6 +344,18 @@ export function planJson(plan: Plan) {
       time: new Date(plan.target.time).toISOString(),
     },
     ...(plan.target.call ? { call: plan.target.call } : {}),
+  };
+}
+
+/** `merge` and `conflicts` of a blocked file (what --keep-mine would do); `noMerge` says why a file never merges. */
+function mergeJson(b: Blocked) {
+  const m = b.merge;
+  if (!m) return {};
+  if (m.merge === 'never') return { noMerge: m.reason };
+  return {
+    merge: m.merge,
+    ...(m.merge === 'conflict' ? { conflicts: m.conflicts } : {}),
+    ...(b.touching ? { touching: b.touching.map((from) => ({ from })) } : {}),
   };
 }
 

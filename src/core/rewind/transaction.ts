@@ -14,6 +14,7 @@ import type { Store } from '../store';
 import { makePlan, type Plan, type PlanOptions } from './plan';
 import { recoverLocked, removeJournal, writeJournal } from './journal';
 import { hashOnDisk, preflight, tmpNameFor, type Write } from './writes';
+import { type Shaped, shapeWrites } from './shape';
 import { rewindCheckpointLabel, rewindLabelBeforeCall, rewindLookups } from '../timeline/rewindLabels';
 
 export interface RewindOptions extends PlanOptions {
@@ -69,7 +70,8 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       release();
       return { status: 'vetoed', plan, paths: vetoed };
     }
-    if ((plan.blocked.length > 0 || plan.uncertain.length > 0) && !opts.force) {
+    const shaped = shapeOf(store, plan, opts);
+    if ((plan.blocked.some((b) => !shaped?.unblocked.has(b.path)) || plan.uncertain.length > 0) && !opts.force) {
       release();
       return { status: 'refused', plan };
     }
@@ -92,6 +94,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       }
       return w;
     });
+    const computed = storeShaped(store, shaped, writes);
     const problems = writes
       .map((w) => ({ path: w.path, error: preflight(w) }))
       .filter((p): p is { path: string; error: string } => p.error !== null);
@@ -107,6 +110,9 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       const s = store.snapshot(w.path, 'pre-rewind', { time: now });
       if (s) pre.push(s);
       w.expect = !s || s.skipped ? 'unknown' : s.hash;
+      // Computed from the bytes the plan read: if the file changed since, it is left as it is (the apply step's check).
+      const from = computed.get(w.path);
+      if (from !== undefined && w.expect !== from) w.expect = from ?? 'unknown';
     }
     fault('rewind.presnaps');
     const checkpoint = store.checkpointRecord({
@@ -123,7 +129,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
           ),
       ...(plan.target.call ? { targetCall: plan.target.call.id } : { target: plan.target.id }),
       // Taking some files from a point leaves the attempt in progress as it is (attempts.ts).
-      ...(opts.paths?.length || opts.sessions?.length ? { partial: true } : {}),
+      ...(opts.paths?.length || opts.sessions?.length || opts.hunks?.size ? { partial: true } : {}),
       time: now,
     });
     store.append([...pre, checkpoint]);
@@ -164,11 +170,41 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
   }
 }
 
-/** A `rewind` snapshot names its rewind and, when it holds what was written, the origin of that content. */
+/** A `rewind` snapshot names its rewind and, when it holds what was written, the origin of that content (or that it is mixed). */
 function withRewind(s: SnapRecord, w: Write, checkpoint: string): SnapRecord {
   const out: SnapRecord = { ...s, by: checkpoint };
   if (w.origin && s.hash === w.to) out.origin = w.origin;
+  if (w.mixed && s.hash === w.to) out.mixed = w.mixed;
   return out;
+}
+
+/** Keep mine and chosen hunks: the content to write for the files that take less than the target's whole file. */
+function shapeOf(store: Store, plan: Plan, opts: RewindOptions): Shaped | null {
+  if (!opts.keepMine && !opts.hunks?.size) return null;
+  const shaped = shapeWrites(store, { changes: plan.changes, blocked: plan.blocked, disk: plan.bytes ?? new Map() }, opts);
+  for (const t of shaped.touching) {
+    const b = plan.blocked.find((x) => x.path === t.path);
+    if (b) b.touching = t.from;
+  }
+  return shaped;
+}
+
+/**
+ * Stores each computed content as a blob and makes it what its write writes (verified against it
+ * after). Returns, by path, the hash of the disk's bytes it was computed from (null: missing).
+ */
+function storeShaped(store: Store, shaped: Shaped | null, writes: Write[]): Map<string, string | null> {
+  const from = new Map<string, string | null>();
+  if (!shaped) return from;
+  for (const w of writes) {
+    const s = shaped.contents.get(w.path);
+    if (!s) continue;
+    w.to = store.blobs.put(s.data);
+    w.mixed = s.how;
+    delete w.origin;
+    from.set(w.path, s.mineHash);
+  }
+  return from;
 }
 
 /**
