@@ -243,3 +243,30 @@ describe('rewind --hunks: only the chosen hunks of the chosen files', () => {
     assert.equal(fs.readFileSync(file, 'utf8'), want.join(''));
   });
 });
+
+describe('the agent is told', () => {
+  it('after --keep-mine, its next prompt names the file as mixing the point’s lines with the user’s', () => {
+    const { store, file, target, agent } = scenario();
+    const mine = [...agent];
+    mine[0] = 'mine 1\n';
+    fs.writeFileSync(file, mine.join(''));
+    assert.equal(cli(['rewind', '--to', target, '--keep-mine'], { store }).status, 0);
+    const r = cli(['hook', 'claude'], {
+      store,
+      input: JSON.stringify({
+        session_id: 'sess-keep',
+        transcript_path: path.join(path.dirname(store), 'sess-keep.jsonl'),
+        cwd: path.dirname(file),
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'go on',
+        prompt_id: 'p-after',
+      }),
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const text = JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string;
+    assert.ok(
+      text.includes(`- ${file} (rewound only in part: it now mixes lines as they were before the prompt "change the middle"`),
+      text,
+    );
+  });
+});
