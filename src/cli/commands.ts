@@ -186,7 +186,7 @@ function printPlan(plan: Plan): void {
   printLeftAlone(plan);
   if (plan.blocked.length) {
     out(`\nBlocked (${plan.blocked.length}) — rewinding would overwrite work that is not the agent's:`);
-    for (const b of plan.blocked) out(blockedLine(b));
+    for (const b of plan.blocked) out(blockedLine(b, plan));
   }
   if (plan.uncertain.length) {
     out(`\nUncertain (${plan.uncertain.length}) — changed with nothing recorded around this point; rewound only with --force:`);
@@ -207,8 +207,8 @@ function editWords(e: EditOrigin): string {
   });
 }
 
-function blockedLine(b: Plan['blocked'][number]): string {
-  return `  ${b.reason}: ${b.path} — ${b.edit ? editWords(b.edit) : said(b.reason)}${mergeWords(b)}`;
+function blockedLine(b: Plan['blocked'][number], plan: Pick<Plan, 'merges'>): string {
+  return `  ${b.reason}: ${b.path} — ${b.edit ? editWords(b.edit) : said(b.reason)}${mergeWords(b, plan)}`;
 }
 
 function uncertainLine(u: Plan['uncertain'][number]): string {
@@ -269,7 +269,7 @@ function targetArg(plan: Plan): string {
 export function refusalMessage(plan: Plan): string {
   const lines = [
     `Refused: ${plan.blocked.length + plan.uncertain.length} file(s) hold work that is not the agent's, or a state this point cannot vouch for, and rewinding would overwrite it:`,
-    ...plan.blocked.map(blockedLine),
+    ...plan.blocked.map((b) => blockedLine(b, plan)),
     ...plan.uncertain.map(uncertainLine),
     ...(plan.uncommitted.length ? [`  (uncommitted in git: ${plan.uncommitted.join(', ')})`] : []),
     // Saving or committing does not lift this refusal: the check compares the disk with what was

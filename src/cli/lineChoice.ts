@@ -47,8 +47,8 @@ export function lineOptions(
 const lines = ([start, n]: LineRange) => (n === 0 ? `after line ${start}` : n === 1 ? `line ${start}` : `lines ${start}–${start + n - 1}`);
 
 /** What --keep-mine would do with a blocked file, for its line in the plan and the refusal ('' when it does not apply). */
-export function mergeWords(b: Plan['blocked'][number]): string {
-  const m = b.merge;
+export function mergeWords(b: Plan['blocked'][number], plan: Pick<Plan, 'merges'>): string {
+  const m = plan.merges.get(b.path);
   if (b.touching?.length) return ` [the chosen hunks at ${b.touching.map(lines).join(', ')} would overwrite your changed lines]`;
   if (!m) return '';
   if (m.merge === 'clean') return ' [--keep-mine merges it cleanly: the agent’s change reverted, your lines kept]';
@@ -59,7 +59,7 @@ export function mergeWords(b: Plan['blocked'][number]): string {
 
 /** The keep-mine way out of a refusal, when a blocked file would merge. */
 export function keepMineWayOut(plan: Plan, target: string): string[] {
-  if (!plan.blocked.some((b) => b.merge?.merge === 'clean')) return [];
+  if (![...plan.merges.values()].some((m) => m.merge === 'clean')) return [];
   return [
     `  Or keep yours: agent-rewind rewind ${target} --keep-mine  (reverts the agent's lines and keeps yours in each file marked as merging cleanly; any other blocked file still refuses)`,
   ];

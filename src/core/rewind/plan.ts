@@ -21,7 +21,7 @@ import { rewindCounts, type SnapHistory } from '../timeline/rewindCounts';
 import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
-import { hunksFor, mergeOf } from './shape';
+import { hunksFor, mergeOf, type MergeVerdict } from './shape';
 import type { Hunk } from './lineMerge';
 import type { Store } from '../store';
 import { ATTEMPT_POINT, buildAttempts } from '../timeline/attempts';
@@ -101,6 +101,8 @@ export interface Plan {
   records: Sequenced[];
   /** The bytes on disk of each changed file (null: missing), read for the safety check: kept when hunks or merges are wanted. */
   bytes?: Map<string, Buffer | null>;
+  /** For each `modified-outside` file: what a three-way merge ("keep mine") of it gives. */
+  merges: Map<string, MergeVerdict>;
 }
 
 export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
@@ -261,14 +263,19 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     else safety.blocked.push({ path: y.path, reason: 'your-edit', edit: editOrigin(y) });
   }
   for (const o of set.observed) if (kept.has(o.path)) safety.warnings.push({ path: o.path, reason: 'observed', since: o.time });
-  for (const p of tooLargeMine)
-    safety.blocked.push({ path: p, reason: 'modified-outside', merge: { merge: 'never', reason: 'too-large' } });
+  const merges = new Map<string, MergeVerdict>();
+  for (const p of tooLargeMine) safety.blocked.push({ path: p, reason: 'modified-outside' });
   safety.blocked.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const byPath = new Map(changes.map((c) => [c.path, c]));
   // What --keep-mine would do with each file the user changed since the agent left it.
   for (const b of safety.blocked)
-    if (b.reason === 'modified-outside' && !b.merge)
-      b.merge = mergeOf(store, byPath.get(b.path)!, disk.get(b.path), bytesOf(b.path, bytes, disk));
+    if (b.reason === 'modified-outside')
+      merges.set(
+        b.path,
+        tooLargeMine.includes(b.path)
+          ? { merge: 'never', reason: 'too-large' }
+          : mergeOf(store, byPath.get(b.path)!, disk.get(b.path), bytesOf(b.path, bytes, disk)),
+      );
   const files: PlanFile[] = changes.map((c) => {
     const s: LineStats = opts.noStats
       ? { insertions: 0, deletions: 0 }
@@ -292,6 +299,7 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     uncommitted: opts.noGit ? [] : uncommittedPaths(changes.map((c) => c.path)),
     changes,
     records,
+    merges,
     ...(bytes ? { bytes } : {}),
   };
 }
@@ -316,7 +324,12 @@ export function planJson(plan: Plan) {
       ...(f.approximate ? { approximate: true } : {}),
       ...(f.sessions.length ? { sessions: f.sessions } : {}),
     })),
-    blocked: plan.blocked.map((b) => ({ path: b.path, reason: b.reason, ...mergeJson(b), ...(b.edit ? { edit: editJson(b.edit) } : {}) })),
+    blocked: plan.blocked.map((b) => ({
+      path: b.path,
+      reason: b.reason,
+      ...mergeJson(b, plan.merges.get(b.path)),
+      ...(b.edit ? { edit: editJson(b.edit) } : {}),
+    })),
     warnings: plan.warnings.map((w) => ({
       path: w.path,
       reason: w.reason,
@@ -348,8 +361,7 @@ export function planJson(plan: Plan) {
 }
 
 /** `merge` and `conflicts` of a blocked file (what --keep-mine would do); `noMerge` says why a file never merges. */
-function mergeJson(b: Blocked) {
-  const m = b.merge;
+function mergeJson(b: Blocked, m: MergeVerdict | undefined) {
   if (!m) return {};
   if (m.merge === 'never') return { noMerge: m.reason };
   return {

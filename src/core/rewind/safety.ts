@@ -7,7 +7,6 @@ import type { Change } from '../timeline/changeSet';
 import { sameExec } from '../timeline/timeline';
 import type { DiskFact } from '../workspace/disk';
 import type { LineRange } from './lineMerge';
-import type { MergeVerdict } from './shape';
 
 export type { DiskFact };
 
@@ -18,8 +17,6 @@ export interface Blocked {
   reason: BlockReason;
   /** For `your-edit`: where the user's content came from, for the words that name it. */
   edit?: EditOrigin;
-  /** For `modified-outside`: what a three-way merge ("keep mine") of the file gives. */
-  merge?: MergeVerdict;
   /** Chosen hunks (`--hunks` with keep-mine) that would overwrite the user's lines: the ranges, in the file now. */
   touching?: LineRange[];
 }

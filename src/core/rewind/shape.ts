@@ -11,7 +11,7 @@ import type { Store } from '../store';
 import { type Hunk, hunksOf, hunksTouchingMine, isTextContent, type LineRange, takeHunks, threeWay } from './lineMerge';
 
 /** Why a file the user changed cannot be merged: it stays refused, with this reason. */
-export type NoMerge = 'binary' | 'too-large' | 'mode' | 'not-a-file' | 'delete';
+export type NoMerge = 'binary' | 'too-large' | 'mode' | 'not-a-file' | 'delete' | 'no-copy';
 
 export type MergeVerdict =
   { merge: 'clean'; content: Buffer } | { merge: 'conflict'; conflicts: { from: LineRange }[] } | { merge: 'never'; reason: NoMerge };
@@ -22,6 +22,7 @@ export const NO_MERGE_WORDS: Record<NoMerge | 'conflict', string> = {
   mode: 'its permissions changed: a change of mode never merges',
   'not-a-file': 'not a regular text file on both sides',
   delete: 'the rewind would delete it: there are no lines to merge into',
+  'no-copy': 'the store’s copy of what the agent left cannot be read (`agent-rewind verify` says more)',
   conflict: 'your changes and the agent’s touch the same lines',
 };
 
@@ -31,6 +32,14 @@ function content(store: Store, hash: string | null): Buffer | null {
 
 /** The three-way merge of a blocked file: base what the agent left (`from`), mine `disk`, target `to`. */
 export function mergeOf(store: Store, c: Change, disk: DiskFact | undefined, mine: Buffer | undefined): MergeVerdict {
+  try {
+    return mergeOrThrow(store, c, disk, mine);
+  } catch {
+    return { merge: 'never', reason: 'no-copy' }; // a store copy that cannot be read: the plan still stands
+  }
+}
+
+function mergeOrThrow(store: Store, c: Change, disk: DiskFact | undefined, mine: Buffer | undefined): MergeVerdict {
   const never = (reason: NoMerge): MergeVerdict => ({ merge: 'never', reason });
   if (!disk || disk.kind !== 'file' || c.from.link || c.to.link || (c.from.hash === null && !c.from.skipped)) return never('not-a-file');
   if (c.from.skipped || c.to.skipped || disk.hash === undefined || !mine) return never('too-large');
@@ -46,7 +55,11 @@ export function mergeOf(store: Store, c: Change, disk: DiskFact | undefined, min
 /** A file's hunks between the disk now (`current`, null = missing) and the target, or null (binary, a link, too many changes). */
 export function hunksFor(store: Store, c: Change, current: Buffer | null | undefined): Hunk[] | null {
   if (current === undefined || c.to.link || c.from.link || c.to.skipped) return null;
-  return hunksOf(current, content(store, c.to.hash));
+  try {
+    return hunksOf(current, content(store, c.to.hash));
+  } catch {
+    return null; // the target's copy cannot be read: no hunks (the plan lists the file all the same)
+  }
 }
 
 export class HunkSelectionError extends Error {}
@@ -62,7 +75,8 @@ export interface Shaped {
 
 export interface ShapeInput {
   changes: readonly Change[];
-  blocked: readonly { path: string; reason: string; merge?: MergeVerdict }[];
+  blocked: readonly { path: string; reason: string }[];
+  merges: ReadonlyMap<string, MergeVerdict>;
   disk: ReadonlyMap<string, Buffer | null>;
 }
 
@@ -98,7 +112,7 @@ export function shapeWrites(
       );
     const chosen = new Set(ids);
     const b = blocked.get(p);
-    if (b && opts.keepMine && b.reason === 'modified-outside' && b.merge?.merge !== 'never' && current && c.from.hash) {
+    if (b && opts.keepMine && b.reason === 'modified-outside' && plan.merges.get(p)?.merge !== 'never' && current && c.from.hash) {
       // Keep mine with hunks: the chosen hunks may not touch the lines the user changed.
       const touching = hunksTouchingMine(store.content(c.from.hash), current, store.content(c.to.hash!), chosen);
       if (touching.length) out.touching.push({ path: p, from: touching });
@@ -110,9 +124,10 @@ export function shapeWrites(
   }
   if (!opts.keepMine) return out;
   for (const b of plan.blocked) {
-    if (b.reason !== 'modified-outside' || opts.hunks?.has(b.path) || b.merge?.merge !== 'clean') continue;
+    const m = plan.merges.get(b.path);
+    if (b.reason !== 'modified-outside' || opts.hunks?.has(b.path) || m?.merge !== 'clean') continue;
     const current = plan.disk.get(b.path);
-    out.contents.set(b.path, { data: b.merge.content, mineHash: current ? store.hashOf(current) : null, how: 'keep-mine' });
+    out.contents.set(b.path, { data: m.content, mineHash: current ? store.hashOf(current) : null, how: 'keep-mine' });
     out.unblocked.add(b.path);
   }
   return out;

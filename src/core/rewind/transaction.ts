@@ -181,7 +181,11 @@ function withRewind(s: SnapRecord, w: Write, checkpoint: string): SnapRecord {
 /** Keep mine and chosen hunks: the content to write for the files that take less than the target's whole file. */
 function shapeOf(store: Store, plan: Plan, opts: RewindOptions): Shaped | null {
   if (!opts.keepMine && !opts.hunks?.size) return null;
-  const shaped = shapeWrites(store, { changes: plan.changes, blocked: plan.blocked, disk: plan.bytes ?? new Map() }, opts);
+  const shaped = shapeWrites(
+    store,
+    { changes: plan.changes, blocked: plan.blocked, merges: plan.merges, disk: plan.bytes ?? new Map() },
+    opts,
+  );
   for (const t of shaped.touching) {
     const b = plan.blocked.find((x) => x.path === t.path);
     if (b) b.touching = t.from;
