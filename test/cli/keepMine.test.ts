@@ -87,6 +87,24 @@ describe('rewind --keep-mine: a three-way merge for a file the user changed afte
     assert.equal(fs.readFileSync(file, 'utf8'), mine.join(''));
   });
 
+  it('the user edit recorded at a later prompt (your-edit) merges the same way: base is what the agent left', () => {
+    const { store, file, target, lines, agent } = scenario();
+    const mine = [...agent];
+    mine[2] = 'mine 3\n';
+    fs.writeFileSync(file, mine.join(''));
+    new ClaudeSession(store, path.dirname(file), 'sess-keep').prompt('thanks, go on');
+    const plan = cliJson<PlanOut>(['plan', '--to', target], { store });
+    assert.deepEqual(
+      plan.blocked.map((b) => [b.path, b.reason, b.merge]),
+      [[file, 'your-edit', 'clean']],
+    );
+    const r = cli(['rewind', '--to', target, '--keep-mine'], { store });
+    assert.equal(r.status, 0, r.stderr);
+    const want = [...lines];
+    want[2] = 'mine 3\n';
+    assert.equal(fs.readFileSync(file, 'utf8'), want.join(''));
+  });
+
   it('both touch line 40: a conflict — exit 3, nothing written, the plan and the message name the range', () => {
     const { ws, store, file, target, agent } = scenario();
     const mine = [...agent];

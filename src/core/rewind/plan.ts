@@ -21,7 +21,7 @@ import { rewindCounts, type SnapHistory } from '../timeline/rewindCounts';
 import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
-import { hunksFor, mergeOf, type MergeVerdict } from './shape';
+import { hunksFor, mergeOf, type MergeVerdict, stateBefore } from './shape';
 import type { Hunk } from './lineMerge';
 import type { Store } from '../store';
 import { ATTEMPT_POINT, buildAttempts } from '../timeline/attempts';
@@ -257,25 +257,38 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   const kept = new Set(changes.map((c) => c.path));
   // Disk = last record, but the last record is the user's own content: refused all the same.
   const outside = new Set(safety.blocked.map((b) => b.path));
+  const yourSince = new Map<string, number>();
   for (const y of set.yourEdits) {
     if (!kept.has(y.path) || outside.has(y.path)) continue;
     if (y.undoing) safety.warnings.push({ path: y.path, reason: 'restored-edit', since: y.provenance.since.time, edit: editOrigin(y) });
-    else safety.blocked.push({ path: y.path, reason: 'your-edit', edit: editOrigin(y) });
+    else {
+      safety.blocked.push({ path: y.path, reason: 'your-edit', edit: editOrigin(y) });
+      yourSince.set(y.path, y.provenance.since.seq);
+    }
   }
   for (const o of set.observed) if (kept.has(o.path)) safety.warnings.push({ path: o.path, reason: 'observed', since: o.time });
   const merges = new Map<string, MergeVerdict>();
   for (const p of tooLargeMine) safety.blocked.push({ path: p, reason: 'modified-outside' });
   safety.blocked.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const byPath = new Map(changes.map((c) => [c.path, c]));
-  // What --keep-mine would do with each file the user changed since the agent left it.
-  for (const b of safety.blocked)
-    if (b.reason === 'modified-outside')
-      merges.set(
-        b.path,
-        tooLargeMine.includes(b.path)
-          ? { merge: 'never', reason: 'too-large' }
-          : mergeOf(store, byPath.get(b.path)!, disk.get(b.path), bytesOf(b.path, bytes, disk)),
-      );
+  // What --keep-mine would do with each file the user changed since the agent left it: base what
+  // the agent left — the latest record, or for the user's own recorded edit the state before it.
+  let all: readonly Sequenced[] | undefined = indexed ? undefined : records;
+  for (const b of safety.blocked) {
+    let c = byPath.get(b.path)!;
+    const since = yourSince.get(b.path);
+    if (since !== undefined) {
+      all ??= store.read().records;
+      const base = stateBefore(all, b.path, since);
+      if (!base) continue;
+      c = { ...c, from: base };
+    } else if (b.reason !== 'modified-outside') continue;
+    const tooLarge = tooLargeMine.includes(b.path);
+    merges.set(
+      b.path,
+      tooLarge ? { merge: 'never', reason: 'too-large' } : mergeOf(store, c, disk.get(b.path), bytesOf(b.path, bytes, disk)),
+    );
+  }
   const files: PlanFile[] = changes.map((c) => {
     const s: LineStats = opts.noStats
       ? { insertions: 0, deletions: 0 }

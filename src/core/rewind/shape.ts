@@ -5,7 +5,8 @@
 // stores it as a blob once the rewind is allowed, so the writer writes it, the journal finishes it
 // and the result is verified against it like any restored content.
 import type { Change } from '../timeline/changeSet';
-import { sameExec } from '../timeline/timeline';
+import { type FileState, sameExec, stateOf } from '../timeline/timeline';
+import { isSnap, type Sequenced, type SnapRecord } from '../storeFiles/records';
 import type { DiskFact } from '../workspace/disk';
 import type { Store } from '../store';
 import { type Hunk, hunksOf, hunksTouchingMine, isTextContent, type LineRange, takeHunks, threeWay } from './lineMerge';
@@ -13,8 +14,11 @@ import { type Hunk, hunksOf, hunksTouchingMine, isTextContent, type LineRange, t
 /** Why a file the user changed cannot be merged: it stays refused, with this reason. */
 export type NoMerge = 'binary' | 'too-large' | 'mode' | 'not-a-file' | 'delete' | 'no-copy';
 
+/** `base`: the hash of what the agent left, the merge's base. */
 export type MergeVerdict =
-  { merge: 'clean'; content: Buffer } | { merge: 'conflict'; conflicts: { from: LineRange }[] } | { merge: 'never'; reason: NoMerge };
+  | { merge: 'clean'; content: Buffer; base: string }
+  | { merge: 'conflict'; conflicts: { from: LineRange }[]; base: string }
+  | { merge: 'never'; reason: NoMerge };
 
 export const NO_MERGE_WORDS: Record<NoMerge | 'conflict', string> = {
   binary: 'a binary file never merges',
@@ -49,7 +53,7 @@ function mergeOrThrow(store: Store, c: Change, disk: DiskFact | undefined, mine:
   const target = store.content(c.to.hash);
   if (!isTextContent(base, mine, target)) return never('binary');
   const r = threeWay(base, mine, target);
-  return r.merge === 'too-large' ? never('too-large') : r;
+  return r.merge === 'too-large' ? never('too-large') : { ...r, base: c.from.hash! };
 }
 
 /** A file's hunks between the disk now (`current`, null = missing) and the target, or null (binary, a link, too many changes). */
@@ -63,6 +67,22 @@ export function hunksFor(store: Store, c: Change, current: Buffer | null | undef
 }
 
 export class HunkSelectionError extends Error {}
+
+/**
+ * What the agent left before the user's content entered the timeline at `sinceSeq`: the path's
+ * last agent write before it (phase `after`), or failing that its last state before it.
+ */
+export function stateBefore(records: readonly Sequenced[], p: string, sinceSeq: number): FileState | undefined {
+  let last: Sequenced<SnapRecord> | undefined;
+  let agent: Sequenced<SnapRecord> | undefined;
+  for (const r of records) {
+    if (r.seq >= sinceSeq || !isSnap(r) || r.path !== p) continue;
+    last = r;
+    if (r.phase === 'after') agent = r;
+  }
+  const s = agent ?? last;
+  return s ? stateOf(s) : undefined;
+}
 
 export interface Shaped {
   /** The content to write instead of the target's, by path; `mineHash`: the disk's bytes it was computed from. */
@@ -112,9 +132,10 @@ export function shapeWrites(
       );
     const chosen = new Set(ids);
     const b = blocked.get(p);
-    if (b && opts.keepMine && b.reason === 'modified-outside' && plan.merges.get(p)?.merge !== 'never' && current && c.from.hash) {
+    const m = plan.merges.get(p);
+    if (b && opts.keepMine && m && m.merge !== 'never' && current && c.to.hash) {
       // Keep mine with hunks: the chosen hunks may not touch the lines the user changed.
-      const touching = hunksTouchingMine(store.content(c.from.hash), current, store.content(c.to.hash!), chosen);
+      const touching = hunksTouchingMine(store.content(m.base), current, store.content(c.to.hash), chosen);
       if (touching.length) out.touching.push({ path: p, from: touching });
       else out.unblocked.add(p);
     }
@@ -125,7 +146,7 @@ export function shapeWrites(
   if (!opts.keepMine) return out;
   for (const b of plan.blocked) {
     const m = plan.merges.get(b.path);
-    if (b.reason !== 'modified-outside' || opts.hunks?.has(b.path) || m?.merge !== 'clean') continue;
+    if (opts.hunks?.has(b.path) || m?.merge !== 'clean') continue;
     const current = plan.disk.get(b.path);
     out.contents.set(b.path, { data: m.content, mineHash: current ? store.hashOf(current) : null, how: 'keep-mine' });
     out.unblocked.add(b.path);
