@@ -34,8 +34,11 @@ interface Edit {
   lines: string[];
 }
 
-/** Above this many differing lines a diff is given up (a merge is then refused as too large). */
-const MAX_EDIT_LENGTH = 20000;
+/**
+ * Above this many differing lines a diff is given up (no hunks; a merge is refused as too large):
+ * the diff's cost grows with the file's length times this, and a plan must stay quick.
+ */
+const MAX_EDIT_LENGTH = 1000;
 
 export function splitLines(data: Uint8Array | null): string[] {
   if (!data || data.length === 0) return [];
@@ -54,13 +57,20 @@ export function isTextContent(...sides: (Uint8Array | null)[]): boolean {
   return sides.every((s) => !s || !isBinary(s));
 }
 
-/** The changes that take `a` to `b`, or null past the edit budget. */
+/**
+ * The changes that take `a` to `b`, or null past the edit budget. The lines both begin and end with
+ * are in every shortest edit script: only what lies between is diffed.
+ */
 function edits(a: string[], b: string[]): Edit[] | null {
-  const changes = diffArrays(a, b, { maxEditLength: MAX_EDIT_LENGTH });
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const changes = diffArrays(a.slice(head, a.length - tail), b.slice(head, b.length - tail), { maxEditLength: MAX_EDIT_LENGTH });
   if (!changes) return null;
   const out: Edit[] = [];
-  let i = 0;
-  let j = 0;
+  let i = head;
+  let j = head;
   let cur: Edit | null = null;
   for (const c of changes) {
     if (!c.added && !c.removed) {
