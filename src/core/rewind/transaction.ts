@@ -94,7 +94,6 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       }
       return w;
     });
-    const computed = storeShaped(store, shaped, writes);
     const problems = writes
       .map((w) => ({ path: w.path, error: preflight(w) }))
       .filter((p): p is { path: string; error: string } => p.error !== null);
@@ -102,6 +101,8 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       release();
       return { status: 'blocked-io', plan, problems };
     }
+    // Stored only once the rewind goes ahead (a refused one leaves nothing behind).
+    const computed = storeShaped(store, shaped, writes);
     fault('rewind.planned');
     // 1. what we are about to overwrite, 2. the checkpoint that makes this rewind undoable
     const now = Date.now();
