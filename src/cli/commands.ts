@@ -38,6 +38,7 @@ import type { Sequenced } from '../core/storeFiles/records';
 import { verifyStore } from '../core/upkeep/verify';
 import { LEFT_ALONE, type Reason, REASONS, yourEditWords } from '../shared/reasons';
 import { runConversation } from './conversation';
+import { keepMineWayOut, LINE_OPTIONS, lineOptions, mergeWords } from './lineChoice';
 import { printStatus } from './status';
 import { printWritten } from './rewindResult';
 import { EXIT, UsageError, errOut, fail, out, outJson } from './output';
@@ -55,7 +56,7 @@ Usage:
                                                   auggie, windsurf, kiro; the payload's shape wins over the name)
   agent-rewind checkpoints [--json]               list checkpoints, oldest first
   agent-rewind plan --to <checkpoint> [--json]    dry run: what a rewind would do (touches nothing)
-  agent-rewind rewind --to <checkpoint> [--force] [--json]
+  agent-rewind rewind --to <checkpoint> [--force] [--keep-mine] [--hunks <file>=<id>[,<id>…]]... [--json]
   agent-rewind plan|rewind --before-call <tool call id> ...   to just before one tool call
   agent-rewind diff <A> <B> [--path <file>]... [--json]
                                                   what changed from point A to point B (touches nothing);
@@ -79,6 +80,8 @@ Options:
                   (conversation show, fork) that session's log in the store, for agents whose
                   transcript cannot be read (instead of --transcript)
   --path <file>   (plan, rewind, diff) only this file (repeatable)
+  --keep-mine     (rewind) files you changed since the agent: revert its lines, keep yours (3-way merge)
+  --hunks <file>=<ids>  (rewind) only these hunks of this file (ids from plan --json; repeatable)
   --to <point>    (plan, rewind) a checkpoint id, or attempt:<n> (the end of attempt n: take files
                   from it with --path)
 
@@ -206,7 +209,7 @@ function printPlan(plan: Plan, to: string): void {
   printLeftAlone(plan);
   if (plan.blocked.length) {
     out(`\nBlocked (${plan.blocked.length}) — rewinding would overwrite work that is not the agent's:`);
-    for (const b of plan.blocked) out(blockedLine(b));
+    for (const b of plan.blocked) out(blockedLine(b, plan));
   }
   if (plan.uncertain.length) {
     out(`\nUncertain (${plan.uncertain.length}) — changed with nothing recorded around this point; rewound only with --force:`);
@@ -227,8 +230,8 @@ function editWords(e: EditOrigin): string {
   });
 }
 
-function blockedLine(b: Plan['blocked'][number]): string {
-  return `  ${b.reason}: ${shown(b.path)} — ${b.edit ? editWords(b.edit) : said(b.reason)}`;
+function blockedLine(b: Plan['blocked'][number], plan: Pick<Plan, 'merges'>): string {
+  return `  ${b.reason}: ${shown(b.path)} — ${b.edit ? editWords(b.edit) : said(b.reason)}${mergeWords(b, plan)}`;
 }
 
 function uncertainLine(u: Plan['uncertain'][number]): string {
@@ -298,7 +301,7 @@ function targetArg(plan: Plan): string {
 export function refusalMessage(plan: Plan): string {
   const lines = [
     `Refused: ${plan.blocked.length + plan.uncertain.length} file(s) hold work that is not the agent's, or a state this point cannot vouch for, and rewinding would overwrite it:`,
-    ...plan.blocked.map(blockedLine),
+    ...plan.blocked.map((b) => blockedLine(b, plan)),
     ...plan.uncertain.map(uncertainLine),
     ...(plan.uncommitted.length ? [`  (uncommitted in git: ${plan.uncommitted.map(shown).join(', ')})`] : []),
     // Saving or committing does not lift this refusal: the check compares the disk with what was
@@ -307,16 +310,17 @@ export function refusalMessage(plan: Plan): string {
     `  1. Keep your version aside: copy those files somewhere outside the workspace, then: agent-rewind rewind ${targetArg(plan)} --force`,
     `  2. Rewind anyway: agent-rewind rewind ${targetArg(plan)} --force  (their current content is copied into the store first; the rewind prints the command that undoes it, \`agent-rewind rewind --to <its rewind checkpoint>\`, which brings your version back).`,
     `  3. Look first: agent-rewind plan ${targetArg(plan)}  (and pick an earlier or later point, or --path for only some files)`,
+    ...keepMineWayOut(plan, targetArg(plan)),
     '  (Saving or committing your changes does not lift this: they are still not what the agent wrote.)',
   ];
   return lines.join('\n');
 }
 
 async function cmdRewind(args: string[]): Promise<number> {
-  const { values } = parse(args, { ...PLAN_OPTIONS, force: { type: 'boolean' } });
+  const { values } = parse(args, { ...PLAN_OPTIONS, ...LINE_OPTIONS, force: { type: 'boolean' } });
   const { to, opts } = planArgs(values);
   const store = openStore(args);
-  const r = await rewind(store, to, { ...opts, force: !!values.force });
+  const r = await rewind(store, to, { ...opts, ...lineOptions(values, opts), force: !!values.force });
   if (r.status === 'refused') {
     if (values.json) outJson({ status: 'refused', ...planJson(r.plan) });
     // The result says what a scoped rewind leaves alone, refused or not (the refusal itself is on stderr).

@@ -205,3 +205,26 @@ test("tailWindow reads files.jsonl backwards only to the session's previous turn
   assert.deepEqual(tailWindow(file, 's1').previousTurn, 'p1');
   assert.deepEqual(tailWindow(path.join(dir, 'missing.jsonl'), 's1'), { rewinds: [] });
 });
+
+test('a keep-mine or partial rewind: the file that now mixes the point’s lines with the user’s is named as such, so the agent re-reads it', () => {
+  const b = session();
+  b.snap(`${W}/a.txt`, h('a2'), 'pre-rewind', NO);
+  b.snap(`${W}/n.txt`, h('n1'), 'pre-rewind', NO);
+  b.checkpoint('rw', 'rewind', { target: 'c2', label: 'Before rewind to "c2"', ...NO });
+  b.snap(`${W}/a.txt`, h('a1+mine'), 'rewind', { ...NO, mixed: 'keep-mine' });
+  b.snap(`${W}/n.txt`, null, 'rewind', NO);
+  const f = facts(b);
+  assert.deepEqual(
+    f.files.map((x) => [x.path, !!x.mixed]),
+    [
+      [`${W}/a.txt`, true],
+      [`${W}/n.txt`, false],
+    ],
+  );
+  const text = filesRewoundText(f);
+  assert.match(
+    text,
+    /\/w\/a\.txt \(rewound only in part: it now mixes lines as they were .* with lines the user or another attempt wrote since/,
+  );
+  assert.match(text, /\/w\/n\.txt \(deleted/);
+});

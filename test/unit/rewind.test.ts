@@ -361,3 +361,45 @@ describe('each file checked right before it is written', () => {
     assert.deepEqual(verifyStore(store).errors, []);
   });
 });
+
+// Keep mine computes the merge from the bytes the plan read: a save that lands after that (here, while
+// the rewind holds the lock, from its veto hook) is never merged over — the file is left as saved.
+describe('keep mine under a racing save', () => {
+  it('a save after the plan leaves the file as saved (a failed file, named), its earlier text kept in the store', async () => {
+    const { ws, store, prompt, write } = setup();
+    const file = path.join(ws, 'a.txt');
+    write('a.txt', 'one\ntwo\nthree\nfour\n');
+    const target = prompt('change line four');
+    write('a.txt', 'one\ntwo\nthree\nFOUR\n');
+    fs.writeFileSync(file, 'ONE\ntwo\nthree\nFOUR\n');
+    const veto = () => {
+      fs.writeFileSync(file, 'ONE!\ntwo\nthree\nFOUR\n');
+      return [];
+    };
+    const r = await rewind(store, target, { keepMine: true, veto });
+    assert.equal(r.status, 'partial');
+    assert.ok('files' in r);
+    assert.deepEqual(
+      r.files.map((f) => [f.ok, f.error]),
+      [[false, 'changed while the rewind ran; left as you saved it (a copy is in the store)']],
+    );
+    assert.equal(fs.readFileSync(file, 'utf8'), 'ONE!\ntwo\nthree\nFOUR\n');
+  });
+
+  it('without the race the merge is written, and its rewind snapshot says the file is mixed', async () => {
+    const { ws, store, prompt, write } = setup();
+    const file = path.join(ws, 'a.txt');
+    write('a.txt', 'one\ntwo\nthree\nfour\n');
+    const target = prompt('change line four');
+    write('a.txt', 'one\ntwo\nthree\nFOUR\n');
+    fs.writeFileSync(file, 'ONE\ntwo\nthree\nFOUR\n');
+    const r = await rewind(store, target, { keepMine: true });
+    assert.equal(r.status, 'done');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'ONE\ntwo\nthree\nfour\n');
+    const snap = store
+      .read()
+      .records.filter((x) => x.t === 'snap' && x.path === file)
+      .at(-1)!;
+    assert.deepEqual([snap.t === 'snap' && snap.phase, snap.t === 'snap' && snap.mixed], ['rewind', 'keep-mine']);
+  });
+});

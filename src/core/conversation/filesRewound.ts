@@ -34,6 +34,8 @@ export interface RewoundFile {
   restoredTo?: RestorePoint;
   /** Rewound, then changed again by another writer: its content is neither what was known nor a restore point. */
   changedSince?: boolean;
+  /** Rewound in part (keep mine, or chosen hunks): the point's lines mixed with the user's or another attempt's. */
+  mixed?: boolean;
 }
 
 export interface FilesRewoundFacts {
@@ -86,8 +88,10 @@ export function filesRewoundFacts(
 
   const lastTouch = new Map<string, number>();
   const rewindSnaps = new Map<string, Sequenced<SnapRecord>[]>();
+  const mixed = new Set<number>();
   for (const r of records) {
     if (!isSnap(r)) continue;
+    if (r.mixed) mixed.add(r.seq);
     if ((r.phase === 'before' || r.phase === 'after') && inRanges(ranges, r.session, r.seq)) lastTouch.set(r.path, r.seq);
     else if (r.phase === 'rewind') {
       const rw = index.rewindOfSnap.get(r.seq);
@@ -128,6 +132,7 @@ export function filesRewoundFacts(
     if (now.phase === 'rewind') {
       const point = restorePointOf(index, now.seq);
       if (point) f.restoredTo = point;
+      if (mixed.has(now.seq)) f.mixed = true;
       const last = index.rewindOfSnap.get(now.seq);
       if (last && window.has(last.id)) used.set(last.id, (holds = last));
     } else f.changedSince = true;

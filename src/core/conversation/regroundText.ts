@@ -70,6 +70,8 @@ export function regroundText(facts: RegroundFacts, fork: ForkLineage): string {
 function rewoundLine(f: RewoundFile): string {
   const when = f.restoredTo ? describePoint(f.restoredTo) : 'at an earlier point in time';
   if (f.changedSince) return `${f.path} (rewound, then changed again by someone else${f.deleted ? '; now deleted' : ''})`;
+  if (f.mixed)
+    return `${f.path} (rewound only in part: it now mixes lines as they were ${when} with lines the user or another attempt wrote since — re-read it before editing)`;
   if (f.deleted) return `${f.path} (deleted: it did not exist ${when})`;
   if (f.recreated) return `${f.path} (recreated, as it was ${when})`;
   return `${f.path} (now as it was ${when})`;

@@ -1,6 +1,8 @@
 // The dry run: which recorded files a rewind to a checkpoint would write (with line counts), what
 // the safety check says about them, what it cannot restore and what it cannot undo. Touches nothing.
+import * as fs from 'node:fs';
 import { diskFact } from '../workspace/disk';
+import { sha256 } from '../storeFiles/blobs';
 import { uncommittedPaths } from '../git/status';
 import { lineStats, type LineStats } from '../timeline/lineStats';
 import {
@@ -22,6 +24,8 @@ import { folderKeeps, isFolder } from './writes';
 import { pathKey } from '../paths';
 import { notRecordedSince, notRestorableJson } from './gaps';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
+import { hunksFor, mergeOf, type MergeVerdict, stateBefore } from './shape';
+import type { Hunk } from './lineMerge';
 import type { Store } from '../store';
 import { ATTEMPT_POINT, buildAttempts } from '../timeline/attempts';
 import { attemptEnd } from '../timeline/compare';
@@ -76,6 +80,8 @@ export interface PlanFile extends LineStats {
   path: string;
   action: Change['action'];
   sessions: string[];
+  /** The contiguous changed line ranges between the disk now and the target (text files, with line statistics). */
+  hunks?: Hunk[];
 }
 
 export interface Plan {
@@ -96,6 +102,10 @@ export interface Plan {
   /** For the apply step: the changes with their states. */
   changes: Change[];
   records: Sequenced[];
+  /** The bytes on disk of each changed file (null: missing), read for the safety check: kept when hunks or merges are wanted. */
+  bytes?: Map<string, Buffer | null>;
+  /** For each `modified-outside` file: what a three-way merge ("keep mine") of it gives. */
+  merges: Map<string, MergeVerdict>;
 }
 
 export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
@@ -114,6 +124,28 @@ export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
   records?: readonly Sequenced[];
   /** A `paths` or `sessions` entry that matches nothing recorded throws FilterNotFoundError (the CLI's filters). */
   strictFilters?: boolean;
+  /** Merge the files the user changed since the agent left them (three-way, "keep mine") where that is clean. */
+  keepMine?: boolean;
+  /** Write only these hunks (ids from the plan's `hunks`) of these files, by absolute path. */
+  hunks?: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The disk's bytes of a changed file: as the plan read them, or read again when they are what the safety check hashed. */
+function bytesOf(
+  p: string,
+  bytes: ReadonlyMap<string, Buffer | null> | undefined,
+  disk: ReadonlyMap<string, DiskFact>,
+): Buffer | undefined {
+  const kept = bytes?.get(p);
+  if (kept) return kept;
+  const f = disk.get(p);
+  if (f?.kind !== 'file' || f.hash === undefined) return undefined;
+  try {
+    const data = fs.readFileSync(p);
+    return sha256(data) === f.hash ? data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function contentOf(store: Store, hash: string | null): Buffer | null {
@@ -213,6 +245,9 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   const maxBytes = store.config().maxFileBytes;
   const disk = new Map<string, DiskFact>();
   const stats = new Map<string, LineStats>();
+  // The disk's bytes, for hunks and three-way merges (the same read as the safety check's hash).
+  const bytes = !opts.noStats || opts.keepMine || opts.hunks?.size ? new Map<string, Buffer | null>() : undefined;
+  const tooLargeMine: string[] = [];
   // A rewind keeps a copy of everything it overwrites, so it never overwrites what it cannot copy
   // (over the size limit, or unreadable now): listed, left as it is — even with --force.
   const deleting = new Set(set.changes.filter((c) => c.to.hash === null).map((c) => pathKey(c.path)));
@@ -226,6 +261,10 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     else if (f.kind === 'other' && c.from.hash === null && !c.from.skipped && c.to.hash !== null && isFolder(c.path))
       disk.set(c.path, { kind: 'missing' });
     else disk.set(c.path, f);
+    // Keep mine refuses rather than leave as it is a file the user changed that is past the size limit.
+    if (cannotKeep === 'too-large' && opts.keepMine && (!c.from.skipped || c.from.size !== f.size || c.from.mtime !== f.mtime))
+      tooLargeMine.push(c.path);
+    if (bytes && !cannotKeep && (f.kind === 'file' || f.kind === 'missing')) bytes.set(c.path, read ?? null);
     // The file is what the log says it is (same sha256): the bytes just read are the `from` side of its
     // line statistics, not read again from the store (one file read less per changed file).
     if (!cannotKeep && !opts.noStats && read && !c.from.skipped && f.kind === 'file' && f.hash === c.from.hash) {
@@ -249,18 +288,46 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   const kept = new Set(changes.map((c) => c.path));
   // Disk = last record, but the last record is the user's own content: refused all the same.
   const outside = new Set(safety.blocked.map((b) => b.path));
+  const yourSince = new Map<string, number>();
   for (const y of set.yourEdits) {
     if (!kept.has(y.path) || outside.has(y.path)) continue;
     if (y.undoing) safety.warnings.push({ path: y.path, reason: 'restored-edit', since: y.provenance.since.time, edit: editOrigin(y) });
-    else safety.blocked.push({ path: y.path, reason: 'your-edit', edit: editOrigin(y) });
+    else {
+      safety.blocked.push({ path: y.path, reason: 'your-edit', edit: editOrigin(y) });
+      yourSince.set(y.path, y.provenance.since.seq);
+    }
   }
   for (const o of set.observed) if (kept.has(o.path)) safety.warnings.push({ path: o.path, reason: 'observed', since: o.time });
+  const merges = new Map<string, MergeVerdict>();
+  for (const p of tooLargeMine) safety.blocked.push({ path: p, reason: 'modified-outside' });
   safety.blocked.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const byPath = new Map(changes.map((c) => [c.path, c]));
+  // What --keep-mine would do with each file the user changed since the agent left it: base what
+  // the agent left — the latest record, or for the user's own recorded edit the state before it.
+  let all: readonly Sequenced[] | undefined = indexed ? undefined : records;
+  for (const b of safety.blocked) {
+    let c = byPath.get(b.path)!;
+    const since = yourSince.get(b.path);
+    if (since !== undefined) {
+      all ??= store.read().records;
+      const base = stateBefore(all, b.path, since);
+      if (!base) continue;
+      c = { ...c, from: base };
+    } else if (b.reason !== 'modified-outside') continue;
+    const tooLarge = tooLargeMine.includes(b.path);
+    merges.set(
+      b.path,
+      tooLarge ? { merge: 'never', reason: 'too-large' } : mergeOf(store, c, disk.get(b.path), bytesOf(b.path, bytes, disk)),
+    );
+  }
   const files: PlanFile[] = changes.map((c) => {
     const s: LineStats = opts.noStats
       ? { insertions: 0, deletions: 0 }
       : (stats.get(c.path) ?? statsOf(store, () => (c.from.skipped ? null : contentOf(store, c.from.hash)), c.to.hash));
-    return { path: c.path, action: c.action, ...s, sessions: c.sessions };
+    const f: PlanFile = { path: c.path, action: c.action, ...s, sessions: c.sessions };
+    const hunks = opts.noStats || s.binary ? null : hunksFor(store, c, bytes?.get(c.path));
+    if (hunks) f.hunks = hunks;
+    return f;
   });
   return {
     target: to,
@@ -276,6 +343,8 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     uncommitted: opts.noGit ? [] : uncommittedPaths(changes.map((c) => c.path)),
     changes,
     records,
+    merges,
+    ...(bytes ? { bytes } : {}),
   };
 }
 
@@ -294,11 +363,17 @@ export function planJson(plan: Plan) {
       action: f.action,
       insertions: f.insertions,
       deletions: f.deletions,
+      ...(f.hunks ? { hunks: f.hunks } : {}),
       ...(f.binary ? { binary: true } : {}),
       ...(f.approximate ? { approximate: true } : {}),
       ...(f.sessions.length ? { sessions: f.sessions } : {}),
     })),
-    blocked: plan.blocked.map((b) => ({ path: b.path, reason: b.reason, ...(b.edit ? { edit: editJson(b.edit) } : {}) })),
+    blocked: plan.blocked.map((b) => ({
+      path: b.path,
+      reason: b.reason,
+      ...mergeJson(b, plan.merges.get(b.path)),
+      ...(b.edit ? { edit: editJson(b.edit) } : {}),
+    })),
     warnings: plan.warnings.map((w) => ({
       path: w.path,
       reason: w.reason,
@@ -326,6 +401,17 @@ export function planJson(plan: Plan) {
       time: new Date(plan.target.time).toISOString(),
     },
     ...(plan.target.call ? { call: plan.target.call } : {}),
+  };
+}
+
+/** `merge` and `conflicts` of a blocked file (what --keep-mine would do); `noMerge` says why a file never merges. */
+function mergeJson(b: Blocked, m: MergeVerdict | undefined) {
+  if (!m) return {};
+  if (m.merge === 'never') return { noMerge: m.reason };
+  return {
+    merge: m.merge,
+    ...(m.merge === 'conflict' ? { conflicts: m.conflicts } : {}),
+    ...(b.touching ? { touching: b.touching.map((from) => ({ from })) } : {}),
   };
 }
 

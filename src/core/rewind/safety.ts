@@ -6,6 +6,7 @@ import type { BlockReason, WarningReason } from '../../shared/reasons';
 import type { Change } from '../timeline/changeSet';
 import { sameExec } from '../timeline/timeline';
 import type { DiskFact } from '../workspace/disk';
+import type { LineRange } from './lineMerge';
 
 export type { DiskFact };
 
@@ -16,6 +17,8 @@ export interface Blocked {
   reason: BlockReason;
   /** For `your-edit`: where the user's content came from, for the words that name it. */
   edit?: EditOrigin;
+  /** Chosen hunks (`--hunks` with keep-mine) that would overwrite the user's lines: the ranges, in the file now. */
+  touching?: LineRange[];
 }
 
 export interface EditOrigin {

@@ -18,6 +18,7 @@ import type { Store } from '../store';
 import { makePlan, type Plan, type PlanOptions } from './plan';
 import { recoverLocked, removeJournal, writeJournal } from './journal';
 import { clearFolder, diskKey, foldersToMake, isFolder, preflight, snapKey, tmpNameFor, type Write } from './writes';
+import { type Shaped, shapeWrites } from './shape';
 import { attemptRewindLabel, rewindCheckpointLabel, rewindLabelBeforeCall, rewindLookups } from '../timeline/rewindLabels';
 import { attemptToBring, buildAttempts } from '../timeline/attempts';
 import { captureBeforeRewind } from '../capture/capture';
@@ -91,7 +92,8 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       release();
       return { status: 'vetoed', plan, paths: vetoed };
     }
-    if ((plan.blocked.length > 0 || plan.uncertain.length > 0) && !opts.force) {
+    const shaped = shapeOf(store, plan, opts);
+    if ((plan.blocked.some((b) => !shaped?.unblocked.has(b.path)) || plan.uncertain.length > 0) && !opts.force) {
       release();
       return { status: 'refused', plan };
     }
@@ -122,6 +124,8 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       release();
       return { status: 'blocked-io', plan, problems };
     }
+    // Stored only once the rewind goes ahead (a refused one leaves nothing behind).
+    const computed = storeShaped(store, shaped, writes);
     fault('rewind.planned');
     // 0. what shell calls still running changed so far is theirs (and the undo's); what this rewind writes is not
     during = captureBeforeRewind(store);
@@ -133,9 +137,16 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       if (s) pre.push(s);
       w.expect = !s || s.skipped ? 'unknown' : s.hash;
       w.found = snapKey(s, w.path);
+      // Computed from the bytes the plan read: if the file changed since, it is left as it is (each file's claim
+      // before its write compares the disk with `found`, which then matches nothing).
+      const from = computed.get(w.path);
+      if (from !== undefined && w.expect !== from) {
+        w.expect = from ?? 'unknown';
+        w.found = 'changed-since-plan';
+      }
     }
     fault('rewind.presnaps');
-    const partial = !!(opts.paths?.length || opts.sessions?.length);
+    const partial = !!(opts.paths?.length || opts.sessions?.length || opts.hunks?.size);
     // To another attempt's end (only a rewind checkpoint can be one: the tree, from the whole log, is built only then).
     const brought =
       plan.target.kind === 'rewind' && !plan.target.call
@@ -237,11 +248,45 @@ const SKIPPED_WORDS: Record<SkipReason, string> = {
   'unsaved-during-rewind': 'its editor got unsaved changes while the rewind ran; left as it is',
 };
 
-/** A `rewind` snapshot names its rewind and, when it holds what was written, the origin of that content. */
+/** A `rewind` snapshot names its rewind and, when it holds what was written, the origin of that content (or that it is mixed). */
 function withRewind(s: SnapRecord, w: Write, checkpoint: string): SnapRecord {
   const out: SnapRecord = { ...s, by: checkpoint };
   if (w.origin && s.hash === w.to) out.origin = w.origin;
+  if (w.mixed && s.hash === w.to) out.mixed = w.mixed;
   return out;
+}
+
+/** Keep mine and chosen hunks: the content to write for the files that take less than the target's whole file. */
+function shapeOf(store: Store, plan: Plan, opts: RewindOptions): Shaped | null {
+  if (!opts.keepMine && !opts.hunks?.size) return null;
+  const shaped = shapeWrites(
+    store,
+    { changes: plan.changes, blocked: plan.blocked, merges: plan.merges, disk: plan.bytes ?? new Map() },
+    opts,
+  );
+  for (const t of shaped.touching) {
+    const b = plan.blocked.find((x) => x.path === t.path);
+    if (b) b.touching = t.from;
+  }
+  return shaped;
+}
+
+/**
+ * Stores each computed content as a blob and makes it what its write writes (verified against it
+ * after). Returns, by path, the hash of the disk's bytes it was computed from (null: missing).
+ */
+function storeShaped(store: Store, shaped: Shaped | null, writes: Write[]): Map<string, string | null> {
+  const from = new Map<string, string | null>();
+  if (!shaped) return from;
+  for (const w of writes) {
+    const s = shaped.contents.get(w.path);
+    if (!s) continue;
+    w.to = store.blobs.put(s.data);
+    w.mixed = s.how;
+    delete w.origin;
+    from.set(w.path, s.mineHash);
+  }
+  return from;
 }
 
 /**

@@ -34,6 +34,8 @@ export interface Write {
   tmp: string;
   /** The provenance of the content written (carried by its `rewind` snapshot). */
   origin?: Origin;
+  /** The content is not the target's but mixes it with the file's current lines: a three-way merge (keep mine) or chosen hunks. */
+  mixed?: 'keep-mine' | 'hunks';
 }
 
 export function tmpNameFor(p: string, id: string): string {

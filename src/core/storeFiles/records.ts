@@ -58,6 +58,8 @@ export interface SnapRecord {
   origin?: Origin;
   /** For a `rewind` snapshot: the rewind checkpoint it belongs to. */
   by?: string;
+  /** For a `rewind` snapshot: it wrote the target's lines mixed with the file's own (keep mine, or chosen hunks). */
+  mixed?: 'keep-mine' | 'hunks';
   session?: string;
   tool?: string;
   call?: string;

@@ -161,6 +161,8 @@ export class RewindReporter {
     const files = held.map((b) => `${this.model.relative(b.path)} (${reasons[b.reason].short})`).join(', ');
     const rewindAnyway = vscode.l10n.t('Rewind Anyway');
     const preview = vscode.l10n.t('Preview');
+    // Keep mine: offered where a file the user changed merges cleanly (and not again once chosen).
+    const keepMine = !req.keepMine && [...r.plan.merges.values()].some((m) => m.merge === 'clean') ? vscode.l10n.t('Keep Mine') : undefined;
     const pick = await vscode.window.showWarningMessage(
       vscode.l10n.t(
         "Rewind refused: {0} file(s) hold work that is not the agent's, or a state this point cannot vouch for: {1}. Nothing was written.",
@@ -168,13 +170,24 @@ export class RewindReporter {
         files,
       ),
       {
-        detail: vscode.l10n.t(
-          'Saving or committing does not lift this. Rewind anyway: their current content is copied into the store first, so Undo brings it back.',
-        ),
+        detail: [
+          vscode.l10n.t(
+            'Saving or committing does not lift this. Rewind anyway: their current content is copied into the store first, so Undo brings it back.',
+          ),
+          ...(keepMine
+            ? [
+                vscode.l10n.t(
+                  "Keep Mine: in the files you changed, the agent's lines are reverted and yours kept (a line-by-line merge); where your changes and the agent's touch the same lines, nothing is written.",
+                ),
+              ]
+            : []),
+        ].join('\n\n'),
       },
+      ...(keepMine ? [keepMine] : []),
       rewindAnyway,
       preview,
     );
+    if (keepMine && pick === keepMine) return this.applyAndReport(targetId, { ...req, keepMine: true });
     if (pick === rewindAnyway) return this.applyAndReport(targetId, { ...req, force: true });
     if (pick === preview) await vscode.commands.executeCommand('agentRewind.previewRewind', targetId);
     return false;

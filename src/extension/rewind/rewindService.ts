@@ -21,6 +21,10 @@ export type ApplyOutcome = RewindOutcome;
 
 export interface RewindRequest extends WorkerPlanOptions {
   force?: boolean;
+  /** Merge the files the user changed since the agent left them, where that is clean (three-way, "keep mine"). */
+  keepMine?: boolean;
+  /** Write only these hunks (ids of the plan's hunks) of these files, by absolute path: no other file. */
+  hunks?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** A time of day for the preview, in the user's locale (the date too when it is not today). */
@@ -172,7 +176,14 @@ export class RewindService {
     try {
       // Checked under the store lock before anything is recorded, and again at the moment of writing.
       const gate = editorGate((paths) => dirtyAmong(paths));
-      return await applyRewind(this.store, targetId, { ...req, veto: gate.veto }, workspaceEditWriter(this.store, gate));
+      // Chosen hunks narrow the rewind to their files (and any chosen whole), as the CLI's --hunks does.
+      const paths = req.hunks?.size ? [...new Set([...(req.paths ?? []), ...req.hunks.keys()])] : req.paths;
+      return await applyRewind(
+        this.store,
+        targetId,
+        { ...req, ...(paths ? { paths } : {}), veto: gate.veto },
+        workspaceEditWriter(this.store, gate),
+      );
     } finally {
       this.model.reload();
     }

@@ -1,0 +1,76 @@
+// The line-level content of keep mine and hunks, pure: a three-way merge that reverts the agent's
+// change and keeps the user's lines byte for byte, conflicts where both touch the same or adjacent
+// lines (named in the lines of the file now), and a chosen subset of hunks.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { hunksOf, takeHunks, threeWay } from '../../src/core/rewind/lineMerge';
+
+const text = (...lines: string[]) => Buffer.from(lines.join(''));
+const L = (n: number, p = 'l') => Array.from({ length: n }, (_, i) => `${p}${i + 1}\n`);
+const set = (lines: string[], at: number, ...v: string[]) => {
+  const out = [...lines];
+  out.splice(at, v.length, ...v);
+  return out;
+};
+
+test('clean: the agent change reverted, the user lines kept; the same change on both sides merges once', () => {
+  const target = L(10);
+  const base = set(target, 6, 'agent7\n', 'agent8\n');
+  const mine = set(base, 0, 'mine1\n');
+  const r = threeWay(text(...base), text(...mine), text(...target));
+  assert.deepEqual(r, { merge: 'clean', content: text(...set(target, 0, 'mine1\n')) });
+  // The user already put line 7 back as the agent's change would: no conflict.
+  const same = threeWay(text(...base), text(...target), text(...target));
+  assert.deepEqual(same, { merge: 'clean', content: text(...target) });
+});
+
+test('conflicts: overlapping, adjacent, and two insertions at one place — ranges in the lines of the file now', () => {
+  const target = L(10);
+  const base = set(target, 4, 'agent5\n');
+  // The user also inserted two lines at the top: the range is shifted by them.
+  const mine = ['top1\n', 'top2\n', ...set(base, 4, 'mine5\n', 'mine6\n')];
+  assert.deepEqual(threeWay(text(...base), text(...mine), text(...target)), { merge: 'conflict', conflicts: [{ from: [7, 2] }] });
+  const adjacent = set(base, 5, 'mine6\n');
+  assert.deepEqual(threeWay(text(...base), text(...adjacent), text(...target)), { merge: 'conflict', conflicts: [{ from: [5, 2] }] });
+  const tBase = [...target];
+  const agentInsert = [...L(3), 'agent\n', ...L(10).slice(3)];
+  const userInsert = [...L(3), 'user\n', ...L(10).slice(3)];
+  assert.equal(threeWay(text(...agentInsert), text(...userInsert), text(...tBase)).merge, 'conflict');
+});
+
+test('bytes survive: CRLF, no final newline, and bytes that are not UTF-8', () => {
+  const target = Buffer.from('a\r\nb\r\nc\r\nd\r\ne');
+  const base = Buffer.from('a\r\nb\r\nc\r\nAGENT\r\ne');
+  const mine = Buffer.concat([Buffer.from([0xe9, 0xff, 0x0d, 0x0a]), Buffer.from('b\r\nc\r\nAGENT\r\ne')]);
+  const r = threeWay(base, mine, target);
+  assert.equal(r.merge, 'clean');
+  assert.deepEqual(
+    r.merge === 'clean' && r.content,
+    Buffer.concat([Buffer.from([0xe9, 0xff, 0x0d, 0x0a]), Buffer.from('b\r\nc\r\nd\r\ne')]),
+  );
+});
+
+test('hunks: ranges in the file now and the target, stable ids, and a chosen subset taken alone', () => {
+  const target = L(20);
+  const now = set(set(target, 1, 'x2\n'), 10, 'x11\n', 'x12\n');
+  const hunks = hunksOf(text(...now), text(...target))!;
+  assert.deepEqual(
+    hunks.map((h) => [h.from, h.to, h.plus, h.minus]),
+    [
+      [[2, 1], [2, 1], 1, 1],
+      [[11, 2], [11, 2], 2, 2],
+    ],
+  );
+  assert.deepEqual(hunksOf(text(...now), text(...target)), hunks);
+  assert.deepEqual(takeHunks(text(...now), text(...target), new Set([hunks[1]!.id])), text(...set(target, 1, 'x2\n')));
+  // An insertion and a deletion: zero-line ranges name the line after which.
+  const ins = hunksOf(text(...L(3)), text('l1\n', 'new\n', 'l2\n', 'l3\n'))!;
+  assert.deepEqual(
+    [ins[0]!.from, ins[0]!.to],
+    [
+      [1, 0],
+      [2, 1],
+    ],
+  );
+  assert.equal(hunksOf(Buffer.from([0, 1]), text('a\n')), null, 'binary: no hunks');
+});
