@@ -26,7 +26,7 @@ import { rescan } from '../scan/rescan';
 import { loadState, peekState, readPending, savePending, saveState, stateFile, stateFiles } from '../scan/stateFile';
 import type { ScanLimits, ScanOptions, ScanState } from '../scan/types';
 import type { Store } from '../store';
-import { type ChangeSight, countScan, keepToken, watchedChanges } from './narrowing';
+import { type ChangeSight, countScan, includeUncovered, keepToken, watchedChanges } from './narrowing';
 import { snapshotsOf } from './snapshots';
 import { type CaptureStatus, offMessage, refreshStatus, writeCaptureStatus } from './status';
 import { keepState, takeState } from './heldStates';
@@ -138,6 +138,7 @@ function takeBaseline(
     saveState(file, r.state);
     keepToken(file, r.state, token);
   }, false);
+  if (token !== undefined) includeUncovered(source, r.state);
   writeCaptureStatus(store, status);
   return { state: r.state, status };
 }
@@ -215,7 +216,7 @@ function beforeShellStep(store: Store, e: ShellCall, cwd: string | undefined, ct
       const changed = watchedChanges(ctx.source, file, state);
       const token = ctx.source?.token(state.root);
       const r = rescan(state, { ...opts, ...(changed ? { changed } : {}) });
-      countScan(ctx.source, changed, r.narrowed);
+      countScan(ctx.source, state, changed, r);
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles, ctx.hold);
       // An unchanged state is not saved (its `scanned` stays the saved one's): it keeps its token.
       // (Nothing here is logged: what changed before the command is folded in, not recorded.)
@@ -249,6 +250,7 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
         ...(since !== undefined ? { existedBefore: since - 1000 } : {}),
         ...(changed ? { changed } : {}),
       });
+      countScan(ctx.source, state, changed, r);
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles, ctx.hold);
       const meta = { session: e.session, tool: e.tool, ...(e.callId ? { call: e.callId } : {}), time: Date.now() };
       const lines = snapshotsOf(store, state, r.changes, r.prevDirs, meta);

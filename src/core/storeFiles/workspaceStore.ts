@@ -53,6 +53,7 @@ const STORE_ENTRIES = new Set([
   'gc.lock',
   'lineage.jsonl',
   'capture.json',
+  'watch-fallbacks.json',
   'rewind-journal.json',
   'workspace-folders.json',
   'dedupe',
