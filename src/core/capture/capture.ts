@@ -15,7 +15,11 @@
 //   deleted (a move is a delete plus a create) gets a `before` and an `after` snapshot attributed to
 //   the call (./snapshots.ts).
 // - Above `maxScanFiles` files, capture is off for the session, and says so: errors.log, the
-//   session-start checkpoint's label, and `<store>/capture.json` (./status.ts).
+//   session-start checkpoint's label, and `<store>/capture.json` (./status.ts). The limit is the
+//   scanning path's (a hook without the resident, a root the watcher does not vouch for): where the
+//   resident's watcher vouches, a shell call costs what it changed, and the limit is WATCHED_MAX_FILES
+//   (the memory of the state) unless maxScanFiles is higher; a session turned off by the lower limit is
+//   taken up again by the resident's next shell call.
 import * as fs from 'node:fs';
 import { isInside } from '../paths';
 import { recentRecords } from '../storeFiles/fileLog';
@@ -52,10 +56,22 @@ export interface CaptureContext {
   hold: CaptureHold;
 }
 
-function limitsOf(store: Store, root: string): ScanLimits {
+/** The file limit where the resident's watcher vouches for the root (a scan there costs what changed, not the tree). */
+export const WATCHED_MAX_FILES = 1_000_000;
+
+/**
+ * The scan's file limit for `root`: `maxScanFiles`, or at least WATCHED_MAX_FILES where the watcher vouches
+ * for it — or for a state that holds more files than `maxScanFiles` already (the resident took it on: a hook's
+ * scan of it, when the resident did not answer in time, costs one walk rather than the session's capture).
+ */
+export function fileLimit(maxScanFiles: number, root: string, source: ChangeSight | undefined, held = 0): number {
+  return source?.token(root) !== undefined || held > maxScanFiles ? Math.max(maxScanFiles, WATCHED_MAX_FILES) : maxScanFiles;
+}
+
+function limitsOf(store: Store, root: string, source?: ChangeSight, held = 0): ScanLimits {
   const c = store.config();
   return {
-    maxFiles: c.maxScanFiles,
+    maxFiles: fileLimit(c.maxScanFiles, root, source, held),
     maxFileBytes: c.maxFileBytes,
     excludes: c.excludes,
     skipAbs: isInside(store.dir, root) ? [store.dir] : [],
@@ -63,8 +79,8 @@ function limitsOf(store: Store, root: string): ScanLimits {
   };
 }
 
-function optsOf(store: Store, root: string, storeContent: boolean): ScanOptions {
-  return { storeDir: store.dir, limits: limitsOf(store, root), storeContent };
+function optsOf(store: Store, root: string, storeContent: boolean, source?: ChangeSight, held = 0): ScanOptions {
+  return { storeDir: store.dir, limits: limitsOf(store, root, source, held), storeContent };
 }
 
 /** A failed step is logged, never thrown at the agent: capture just records less. */
@@ -114,7 +130,7 @@ function takeBaseline(
   ctx: CaptureContext,
 ): { state: ScanState; status: CaptureStatus } {
   const source = ctx.source;
-  const opts = optsOf(store, root, true);
+  const opts = optsOf(store, root, true, source);
   const token = source?.token(root); // before the walk: what changes during it is named later
   const file = stateFile(store.dir, session);
   const limit = opts.limits.maxFiles;
@@ -209,9 +225,12 @@ function beforeShellStep(store: Store, e: ShellCall, cwd: string | undefined, ct
         const root = cwd ? rootFor(store, cwd, ctx.explicit ?? []) : null;
         if (!root) return [];
         state = takeBaseline(store, root, e.session, Number.POSITIVE_INFINITY, ctx).state;
+      } else if (state.off && state.off.limit < fileLimit(store.config().maxScanFiles, state.root, ctx.source)) {
+        // Turned off by a lower limit (a hook's own scan): the watcher vouches now, capture starts again.
+        state = takeBaseline(store, state.root, e.session, Number.POSITIVE_INFINITY, ctx).state;
       }
       if (state.off) return [];
-      const opts = optsOf(store, state.root, true);
+      const opts = optsOf(store, state.root, true, ctx.source, state.files.size);
       const copied = finishPending(state, opts);
       const changed = watchedChanges(ctx.source, file, state);
       const token = ctx.source?.token(state.root);
@@ -241,7 +260,7 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
     ctx.hold.locked(() => {
       const state = takeState(file);
       if (!state || state.off) return [];
-      const opts = optsOf(store, state.root, false);
+      const opts = optsOf(store, state.root, false, ctx.source, state.files.size);
       const since = state.pending?.call === (e.callId ?? '') ? state.pending.time : undefined;
       const changed = watchedChanges(ctx.source, file, state);
       const token = ctx.source?.token(state.root);
