@@ -70,7 +70,8 @@ export function fallbacksLine(f: Fallbacks | undefined): string | null {
   const alone = f.wholeFolders.length
     ? `; ${f.wholeFolders.length} folder(s) it does not watch are scanned alone: ${f.wholeFolders.join(', ')}`
     : '';
-  return `File watcher: ${whole} since it started${alone}.`;
+  const starts = f.sessionStarts ? `; session starts: ${f.sessionStarts.walked} walked the tree, ${f.sessionStarts.narrowed} narrowed` : '';
+  return `File watcher: ${whole} since it started${alone}${starts}.`;
 }
 
 export async function printStatus(store: Store, json: boolean): Promise<number> {

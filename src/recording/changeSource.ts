@@ -13,8 +13,9 @@
 //
 // Known limits of every inotify/FSEvents-style watcher (watchman, git's fsmonitor share them): a
 // write through a hard link that lives outside the watched tree, or through a shared memory map,
-// raises no event for the path inside it. Racy and pending entries are looked at anyway, and a
-// session start always scans in full.
+// raises no event for the path inside it. Racy and pending entries are looked at anyway. A session
+// start walks the tree unless the resident holds a state of that root the watcher vouches for
+// (core/capture/watchedStart.ts).
 
 /** A moment in a ChangeSource's stream of changes for one root. Opaque to callers. */
 export interface ChangeToken {

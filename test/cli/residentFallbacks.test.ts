@@ -158,10 +158,13 @@ describe('the resident on tracked files inside ignored folders', () => {
     assert.deepEqual(lines(store, ws), without, 'files.jsonl is what the hooks alone write, line by line');
     assert.deepEqual(
       s.fallbacks,
-      { total: 0, byReason: {}, partial: 0, wholeFolders: [] },
+      { total: 0, byReason: {}, partial: 0, wholeFolders: [], sessionStarts: { walked: 1, narrowed: 0 } },
       'no scan of the whole tree, no folder left unwatched',
     );
-    assert.match(text, /File watcher: no shell scan of the whole workspace since it started\./);
+    assert.match(
+      text,
+      /File watcher: no shell scan of the whole workspace since it started; session starts: 1 walked the tree, 0 narrowed\./,
+    );
   });
 
   it('a session whose state a hook saved: one scan of the whole tree, counted by its reason, then narrowed', async () => {
@@ -181,8 +184,64 @@ describe('the resident on tracked files inside ignored folders', () => {
     const text = spawnSync(process.execPath, [CLI, 'status', '--store', store], { encoding: 'utf8' }).stdout;
     await stopResident(pid);
     assert.deepEqual(shellPaths(store, ws, 'toolu_1'), ['build/out.txt']);
-    assert.deepEqual(s.fallbacks, { total: 1, byReason: { 'state-not-held': 1 }, partial: 0, wholeFolders: [] });
-    assert.match(text, /File watcher: 1 shell scan\(s\) of the whole workspace \(state-not-held 1\) since it started\./);
+    assert.deepEqual(s.fallbacks, {
+      total: 1,
+      byReason: { 'state-not-held': 1 },
+      partial: 0,
+      wholeFolders: [],
+      sessionStarts: { walked: 0, narrowed: 0 },
+    });
+    assert.match(text, /File watcher: 1 shell scan\(s\) of the whole workspace \(state-not-held 1\) since it started;/);
+  });
+});
+
+describe('a session start on a root the resident watches', () => {
+  /** startup, a Bash call, the user's edit, then resume (same session) and clear (a new one), each followed by a Bash call. */
+  async function starts(ws: string, store: string, env: NodeJS.ProcessEnv, withResident: boolean): Promise<number> {
+    hook(store, { session_id: 'before', cwd: ws, hook_event_name: 'UserPromptSubmit', prompt: 'makes the store' }, OFF);
+    const pid = withResident ? await startResident(store) : 0;
+    const bash = (session: string, id: string, effect: () => void) => {
+      const base = { session_id: session, cwd: ws, permission_mode: 'default' };
+      const call = { tool_name: 'Bash', tool_use_id: id, tool_input: { command: id } };
+      hook(store, { ...base, ...call, hook_event_name: 'PreToolUse' }, env);
+      effect();
+      hook(store, { ...base, ...call, hook_event_name: 'PostToolUse', tool_response: {} }, env);
+    };
+    const start = (session: string, source: string) =>
+      hook(store, { session_id: session, cwd: ws, hook_event_name: 'SessionStart', source }, env);
+    start('one', 'startup');
+    bash('one', 'toolu_a', () => put(ws, 'src/c.ts', 'by the first call\n'));
+    put(ws, 'a.txt', "the user's own edit between sessions\n");
+    put(ws, 'build/out.txt', "the user's edit of a tracked file in an ignored folder\n");
+    start('one', 'resume');
+    bash('one', 'toolu_b', () => put(ws, 'src/c.ts', 'after resume\n'));
+    put(ws, 'new-by-user.txt', 'made by the user\n');
+    start('two', 'clear');
+    bash('two', 'toolu_c', () => {
+      put(ws, 'build/out.txt', 'after clear\n');
+      fs.rmSync(path.join(ws, 'new-by-user.txt'));
+    });
+    return pid;
+  }
+
+  it("resume and clear start from the held state, narrowed: the same records, the user edits between sessions not the calls'", async () => {
+    const { root, ws } = sandbox();
+    repository(ws);
+    const alone = path.join(root, 'store-alone');
+    await starts(ws, alone, OFF, false);
+    const without = lines(alone, ws);
+    fs.rmSync(ws, { recursive: true });
+    fs.mkdirSync(ws);
+    repository(ws);
+    const store = path.join(root, 'store-resident');
+    const pid = await starts(ws, store, RESIDENT_ON, true);
+    const s = status(store).resident;
+    await stopResident(pid);
+    assert.deepEqual(shellPaths(store, ws, 'toolu_b'), ['src/c.ts']);
+    assert.deepEqual(shellPaths(store, ws, 'toolu_c'), ['build/out.txt', 'new-by-user.txt']);
+    assert.deepEqual(lines(store, ws), without, 'files.jsonl is what the hooks alone write, line by line');
+    assert.deepEqual(s.fallbacks.sessionStarts, { walked: 1, narrowed: 2 }, 'only the first start walked the tree');
+    assert.equal(s.fallbacks.total, 0, 'every shell scan narrowed');
   });
 });
 

@@ -30,7 +30,8 @@ import { rescan } from '../scan/rescan';
 import { loadState, peekState, readPending, savePending, saveState, stateFile, stateFiles } from '../scan/stateFile';
 import type { ScanLimits, ScanOptions, ScanState } from '../scan/types';
 import type { Store } from '../store';
-import { type ChangeSight, countScan, includeUncovered, keepToken, watchedChanges } from './narrowing';
+import { type ChangeSight, countScan, countStart, includeUncovered, keepToken, watchedChanges } from './narrowing';
+import { watchedBaseline } from './watchedStart';
 import { snapshotsOf } from './snapshots';
 import { type CaptureStatus, offMessage, refreshStatus, writeCaptureStatus } from './status';
 import { keepState, takeState } from './heldStates';
@@ -135,6 +136,28 @@ function takeBaseline(
   const file = stateFile(store.dir, session);
   const limit = opts.limits.maxFiles;
   writeCaptureStatus(store, { session, root, state: 'baseline', files: 0, limit, time: Date.now() });
+  // A root the resident watches, with a state of it the watcher vouches for: that state brought up to date is the baseline.
+  const warm = source && token !== undefined ? watchedBaseline(store.dir, root, session, source, opts) : null;
+  if (source) countStart(!!warm);
+  if (warm) {
+    ctx.hold.save(() => {
+      keepState(file, warm.state, saveState(file, warm.state));
+      keepToken(file, warm.state, warm.token);
+    }, false);
+    const status: CaptureStatus = {
+      session,
+      root,
+      state: 'on',
+      files: warm.files,
+      limit,
+      baselineMs: warm.ms,
+      git: !!warm.state.git,
+      time: Date.now(),
+    };
+    if (warm.pending) status.pending = warm.pending;
+    writeCaptureStatus(store, status);
+    return { state: warm.state, status };
+  }
   const r = baseline(root, session, { ...opts, budgetMs, reuse: reusableState(store, root, session) });
   const status: CaptureStatus = {
     session,

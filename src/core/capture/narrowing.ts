@@ -44,14 +44,33 @@ export interface Fallbacks {
   byReason: Record<string, number>;
   partial: number;
   wholeFolders: string[];
+  /** Session starts: the tree walked (no state the watcher vouches for), or a held state brought up to date. */
+  sessionStarts: { walked: number; narrowed: number };
 }
 
-const counted = { total: 0, byReason: {} as Record<string, number>, partial: 0, alone: new Map<string, string[]>() };
+const counted = {
+  total: 0,
+  byReason: {} as Record<string, number>,
+  partial: 0,
+  alone: new Map<string, string[]>(),
+  starts: { walked: 0, narrowed: 0 },
+};
+
+/** A session start with a watcher at hand: walked, or narrowed (./watchedStart.ts). */
+export function countStart(narrowed: boolean): void {
+  counted.starts[narrowed ? 'narrowed' : 'walked']++;
+}
 
 /** What this process's watcher could not narrow; `unwatched`: folders it could not watch (scanned alone too). */
 export function fallbacks(unwatched: readonly string[] = []): Fallbacks {
   const wholeFolders = [...new Set([...counted.alone.values()].flat().concat(unwatched))].sort();
-  return { total: counted.total, byReason: { ...counted.byReason }, partial: counted.partial, wholeFolders };
+  return {
+    total: counted.total,
+    byReason: { ...counted.byReason },
+    partial: counted.partial,
+    wholeFolders,
+    sessionStarts: { ...counted.starts },
+  };
 }
 
 /** The resident's fallbacks for VS Code's status bar (it reads files, it asks no process): `<store>/watch-fallbacks.json`. */
@@ -83,6 +102,18 @@ function wholeTree(reason: string): void {
   watchedScans.whole++;
   counted.total++;
   counted.byReason[reason] = (counted.byReason[reason] ?? 0) + 1;
+}
+
+/** The state files whose state this process saved last with a token, newest scan first (a session start may start from one). */
+export function heldTokenFiles(): string[] {
+  return [...tokens.entries()].sort((a, b) => b[1].scanned - a[1].scanned).map(([file]) => file);
+}
+
+/** The paths the watcher vouches changed since the state in `file` was scanned, or undefined (not counted). */
+export function vouchedChanges(source: ChangeSight, file: string, state: ScanState): ScanOptions['changed'] {
+  const held = tokens.get(file);
+  const paths = held && held.scanned === state.scanned ? source.changedSince(state.root, held.token) : undefined;
+  return paths ? { paths, covers: (dir) => source.covers(state.root, dir) } : undefined;
 }
 
 /** The paths the watcher vouches changed since this state was scanned, or undefined (scan; counted). */
