@@ -2,6 +2,7 @@
 // watches) and what the store holds. Output contract: DESIGN §5 and the README's command-line section.
 import * as fs from 'node:fs';
 import type { Fallbacks } from '../core/capture/narrowing';
+import { readCaptureStatus } from '../core/capture/status';
 import { residentHolder } from '../core/storeFiles/lock';
 import type { Store } from '../core/store';
 import { askResident } from './forward';
@@ -14,6 +15,8 @@ export interface StatusJson {
     | { running: true; pid: number; since: string; roots: string[]; watches: number; served: number; fallbacks?: Fallbacks }
     | { running: false; off: boolean; pid?: number };
   counts: { checkpoints: number; sessions: number; paths: number; logBytes: number };
+  /** Sessions whose shell capture is off (above the file limit), when there are any: never silent. */
+  captureOff?: { session: string; root: string; files: number; limit: number; message: string }[];
 }
 
 function fileSize(file: string): number {
@@ -29,6 +32,9 @@ export async function storeStatus(store: Store): Promise<StatusJson> {
   const answer = live ? await askResident(store.dir) : null;
   const { checkpoints } = store.checkpointList();
   const sessions = new Set(checkpoints.map((c) => c.session).filter((s) => s !== undefined)).size;
+  const off = Object.values(readCaptureStatus(store.dir))
+    .filter((c) => c.state === 'off')
+    .map((c) => ({ session: c.session, root: c.root, files: c.files, limit: c.limit, message: c.message ?? '' }));
   return {
     store: store.dir,
     resident: answer
@@ -43,6 +49,7 @@ export async function storeStatus(store: Store): Promise<StatusJson> {
         }
       : { running: false, off: residentOff(process.env), ...(live ? { pid: live.pid } : {}) },
     counts: { checkpoints: checkpoints.length, sessions, paths: store.latestSnaps().size, logBytes: fileSize(store.logFile) },
+    ...(off.length ? { captureOff: off } : {}),
   };
 }
 
@@ -85,6 +92,10 @@ export async function printStatus(store: Store, json: boolean): Promise<number> 
   out(residentLine(s.resident));
   const fb = s.resident.running ? fallbacksLine(s.resident.fallbacks) : null;
   if (fb) out(fb);
+  for (const c of s.captureOff ?? [])
+    out(
+      `Shell capture is off for session ${c.session} in ${c.root}: more than ${c.limit} files (maxScanFiles); shell commands there are not recorded.`,
+    );
   out(
     `Recorded: ${c.checkpoints} checkpoint(s), ${c.sessions} session(s), ${c.paths} path(s); timeline ${(c.logBytes / 1048576).toFixed(1)} MB.`,
   );

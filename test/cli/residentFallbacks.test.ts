@@ -271,10 +271,22 @@ describe('shell capture above maxScanFiles where the watcher vouches', () => {
     assert.deepEqual(shellPaths(store, ws, 'hookalone'), [], 'off on the scanning path');
     assert.equal(captureOf(store).state, 'off');
     assert.equal(captureOf(store).limit, 20);
+    assert.deepEqual(
+      status(store).captureOff.map((c: { session: string; limit: number }) => [c.session, c.limit]),
+      [['big', 20]],
+      'status says where capture is off',
+    );
+    const text = spawnSync(process.execPath, [CLI, 'status', '--store', store], {
+      encoding: 'utf8',
+      env: { ...process.env, ...OFF },
+    }).stdout;
+    assert.match(text, /Shell capture is off for session big in .*: more than 20 files \(maxScanFiles\)/);
     const pid = await startResident(store);
     bash(store, ws, 'resident', RESIDENT_ON);
     const on = captureOf(store);
+    const after = status(store);
     await stopResident(pid);
+    assert.equal(after.captureOff, undefined, 'on again: status no longer lists it');
     assert.deepEqual(shellPaths(store, ws, 'resident'), ['f/0/resident.txt']);
     assert.equal(on.state, 'on');
     assert.equal(on.files, 61);
