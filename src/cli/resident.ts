@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { holdScanStates } from '../core/capture/heldStates';
+import { fallbacks, writeFallbacks } from '../core/capture/narrowing';
 import { fault } from '../core/faults';
 import { acquireLockFile, readLockInfo, RESIDENT_LOCK, StoreBusyError } from '../core/storeFiles/lock';
 import type { LogRecord } from '../core/storeFiles/records';
@@ -65,6 +66,8 @@ interface Resident {
   changes: ChangeSource | undefined;
   /** Payloads being recorded now: the process ends only once none is. */
   busy: number;
+  /** The fallbacks file's text as last written (writeFallbacks). */
+  fallbacksText: string;
   /** Called when a recording ends: the process ends once it is stopped and none is left. */
   ended: () => void;
   /** Stops watching for requests and releases the lock (idempotent); the process then ends when its last answer is out. */
@@ -94,6 +97,7 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
       since: Date.now(),
       served: 0,
       busy: 0,
+      fallbacksText: '',
       changes: watcherFor(dir),
       ended: () => {},
       stop: () => {},
@@ -287,6 +291,7 @@ async function recordFor(r: Resident, req: HookRequest, payload: Buffer): Promis
     });
     r.served++;
     void r.changes?.watch(Store.open(r.dir).knownRoots()); // a session may have added a root
+    if (r.changes) noteFallbacks(r);
     fault('resident.appended');
   } catch (e) {
     logStoreError(r.dir, `resident recorder: ${(e as Error).message}`);
@@ -333,7 +338,25 @@ function statusOf(r: Resident): ResidentStatus {
   } catch {
     /* the store went away: the check stops us soon */
   }
-  return { pid: process.pid, since: r.since, roots, watches: r.changes?.stats().watches ?? 0, bundle: r.bundle.id, served: r.served };
+  const stats = r.changes?.stats();
+  return {
+    pid: process.pid,
+    since: r.since,
+    roots,
+    watches: stats?.watches ?? 0,
+    bundle: r.bundle.id,
+    served: r.served,
+    ...(r.changes ? { fallbacks: fallbacks(stats?.unwatched) } : {}),
+  };
+}
+
+/** The watcher's fallbacks, for VS Code's status bar: written when they changed. */
+function noteFallbacks(r: Resident): void {
+  try {
+    r.fallbacksText = writeFallbacks(r.dir, fallbacks(r.changes?.stats().unwatched), r.fallbacksText);
+  } catch (e) {
+    logStoreError(r.dir, `resident recorder: cannot write the watcher's fallbacks (${(e as Error).message})`);
+  }
 }
 
 /** The watcher, settled; undefined (scan) when settling failed. */

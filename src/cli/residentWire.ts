@@ -34,6 +34,7 @@
 // TAKEOVER (forward.ts) when the resident has not; whoever makes it records, the other does not.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Fallbacks } from '../core/capture/narrowing';
 import { writeFileAtomic } from '../core/storeFiles/fsx';
 
 export const WIRE_VERSION = 3;
@@ -95,6 +96,8 @@ export interface ResidentStatus {
   watches: number;
   bundle: string;
   served: number;
+  /** What the file watcher could not narrow since the resident started (core/capture/narrowing.ts). */
+  fallbacks?: Fallbacks;
 }
 
 /** The folder of requests, answers, claims and write-ahead copies of the resident's appends (0700). */

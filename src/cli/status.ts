@@ -1,6 +1,7 @@
 // `agent-rewind status [--json]`: whether the store's resident recorder runs (pid, since, roots,
 // watches) and what the store holds. Output contract: DESIGN §5 and the README's command-line section.
 import * as fs from 'node:fs';
+import type { Fallbacks } from '../core/capture/narrowing';
 import { residentHolder } from '../core/storeFiles/lock';
 import type { Store } from '../core/store';
 import { recordingHealth } from '../core/upkeep/recordingHealth';
@@ -12,7 +13,7 @@ import { residentOff } from './residentWire';
 export interface StatusJson {
   store: string;
   resident:
-    | { running: true; pid: number; since: string; roots: string[]; watches: number; served: number }
+    | { running: true; pid: number; since: string; roots: string[]; watches: number; served: number; fallbacks?: Fallbacks }
     | { running: false; off: boolean; pid?: number };
   counts: { checkpoints: number; sessions: number; paths: number; logBytes: number };
   /** What was not recorded, said once: shell capture off, the store's write failures, dropped payloads (times in ISO 8601). */
@@ -76,6 +77,7 @@ export async function storeStatus(store: Store): Promise<StatusJson> {
           roots: answer.roots,
           watches: answer.watches,
           served: answer.served,
+          ...(answer.fallbacks ? { fallbacks: answer.fallbacks } : {}),
         }
       : { running: false, off: residentOff(process.env), ...(live ? { pid: live.pid } : {}) },
     counts: { checkpoints: checkpoints.length, sessions, paths: store.latestSnaps().size, logBytes: fileSize(store.logFile) },
@@ -93,6 +95,24 @@ export function residentLine(r: StatusJson['resident']): string {
     : 'Resident recorder: not running; hooks record by themselves, and the next one starts it.';
 }
 
+/**
+ * What the resident's file watcher could not narrow, in words (null when the watcher is off): scans of the
+ * whole workspace by reason, and the folders it looks at alone.
+ */
+export function fallbacksLine(f: Fallbacks | undefined): string | null {
+  if (!f) return null;
+  const reasons = Object.entries(f.byReason)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  const whole = f.total ? `${f.total} shell scan(s) of the whole workspace (${reasons})` : 'no shell scan of the whole workspace';
+  const alone = f.wholeFolders.length
+    ? `; ${f.wholeFolders.length} folder(s) it does not watch are scanned alone: ${f.wholeFolders.join(', ')}`
+    : '';
+  const starts = f.sessionStarts ? `; session starts: ${f.sessionStarts.walked} walked the tree, ${f.sessionStarts.narrowed} narrowed` : '';
+  return `File watcher: ${whole} since it started${alone}${starts}.`;
+}
+
 export async function printStatus(store: Store, json: boolean): Promise<number> {
   const s = await storeStatus(store);
   if (json) {
@@ -102,6 +122,8 @@ export async function printStatus(store: Store, json: boolean): Promise<number> 
   const c = s.counts;
   out(`Store: ${shown(s.store)}`);
   out(residentLine(s.resident));
+  const fb = s.resident.running ? fallbacksLine(s.resident.fallbacks) : null;
+  if (fb) out(fb);
   out(
     `Recorded: ${c.checkpoints} checkpoint(s), ${c.sessions} session(s), ${c.paths} path(s); timeline ${(c.logBytes / 1048576).toFixed(1)} MB.`,
   );

@@ -13,8 +13,9 @@
 //
 // Known limits of every inotify/FSEvents-style watcher (watchman, git's fsmonitor share them): a
 // write through a hard link that lives outside the watched tree, or through a shared memory map,
-// raises no event for the path inside it. Racy and pending entries are looked at anyway, and a
-// session start always scans in full.
+// raises no event for the path inside it. Racy and pending entries are looked at anyway. A session
+// start walks the tree unless the resident holds a state of that root the watcher vouches for
+// (core/capture/watchedStart.ts).
 
 /** A moment in a ChangeSource's stream of changes for one root. Opaque to callers. */
 export interface ChangeToken {
@@ -43,12 +44,19 @@ export interface ChangeSource {
    * superset is fine; undefined means "cannot vouch: scan".
    */
   changedSince(root: string, token: ChangeToken): ReadonlySet<string> | undefined;
-  /** Is this folder (absolute) watched now? A folder the scan enters that is not watched means: scan. */
+  /** Is this folder (absolute) watched now? A folder the scan enters that is not watched is scanned alone. */
   covers(root: string, dir: string): boolean;
   /** Starts watching these roots (idempotent; resolves when the watch is up or has failed, said once via `report`). */
   watch(roots: readonly string[]): Promise<void>;
-  /** Roots watched and vouching now, and how many folders the OS watches for them (for `agent-rewind status`). */
-  stats(): { roots: number; vouching: number; watches: number; since?: number };
+  /**
+   * Roots watched and vouching now, how many folders the OS watches for them, and the folders below a
+   * vouching root it could not watch (each scanned alone) — for `agent-rewind status`.
+   */
+  stats(): { roots: number; vouching: number; watches: number; since?: number; unwatched: string[] };
+  /** A short code for why `root` does not vouch, or did not since a token was taken (the watch restarted). */
+  reason(root: string): string;
+  /** Watches folders the scan enters that it does not cover (ignored, yet holding tracked files). */
+  include(root: string, dirs: readonly string[]): void;
   /** Stops every watch. */
   close(): Promise<void>;
 }

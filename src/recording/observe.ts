@@ -104,7 +104,9 @@ function vouchedSince(store: Store, source: ChangeSource | undefined): ((p: stri
   return (p) => {
     if (prev.recheck.has(p)) return false;
     const w = watched.find((x) => p.startsWith(x.base));
-    return !!w && !w.paths.has(p) && source.covers(w.root, path.dirname(p));
+    // Its folder named too: made, moved, or watched only since (its files' earlier changes unseen).
+    const dir = path.dirname(p);
+    return !!w && !w.paths.has(p) && !w.paths.has(dir) && source.covers(w.root, dir);
   };
 }
 

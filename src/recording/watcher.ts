@@ -8,11 +8,15 @@
 // process, in order: a cookie written after a command's writes arrives after their events.
 //
 // It only narrows: a root stops vouching (the next call scans) when its watch could not be set up
-// (watch limit, an error), a folder's watch errs, a rule file changes (the set of folders to watch
+// (watch limit, the root's own watch), a folder's watch errs, a rule file changes (the set of folders to watch
 // changes with it), the root is on a network file system, events came without a name, the cookie
 // did not come back in time, or so many events arrived since the last settle that the kernel's
 // queue may have overflowed (libuv drops the overflow notice silently; an overflow can only
 // happen after at least a full queue of events was delivered, so counting them is enough).
+// A fallback is as small as its cause: a folder below the root that cannot be watched (no
+// permission, an error) is left unwatched, and the scan looks at it alone (core/scan/narrow.ts);
+// folders the scan enters that the rules ignore (they hold tracked files) are watched once the scan
+// names them (`include`), from then on narrowed like the rest.
 // Linux only for now: elsewhere every root says "cannot vouch" and every call scans, as today.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -71,8 +75,12 @@ interface RootWatch {
   dirs: Map<string, fs.FSWatcher>;
   rules: Rules;
   vouching: boolean;
-  /** Why it does not vouch (said once per reason). */
+  /** Why it does not vouch, as a short code (`reason`). */
   doubt?: string;
+  /** Folders the scan enters that the rules ignore, watched on its word (`include`): watched again on a restart. */
+  extra: Set<string>;
+  /** Folders below the root whose watch could not be set up, and why: the scan looks at each alone. */
+  unwatched: Map<string, string>;
 }
 
 let epochs = 0;
@@ -104,14 +112,39 @@ export class DirWatcher implements ChangeSource {
     await Promise.resolve();
   }
 
-  stats(): { roots: number; vouching: number; watches: number; since?: number } {
+  stats(): { roots: number; vouching: number; watches: number; since?: number; unwatched: string[] } {
     let vouching = 0;
     let watches = 0;
+    const unwatched: string[] = [];
     for (const w of this.roots.values()) {
       if (w.vouching) vouching++;
       watches += w.dirs.size;
+      if (w.vouching) unwatched.push(...w.unwatched.keys());
     }
-    return { roots: this.roots.size, vouching, watches, ...(this.since !== undefined ? { since: this.since } : {}) };
+    return { roots: this.roots.size, vouching, watches, ...(this.since !== undefined ? { since: this.since } : {}), unwatched };
+  }
+
+  /** Why the last token of `root` may not vouch: the code of its latest doubt (the watch restarted since), else `not-watched`. */
+  reason(root: string): string {
+    const w = this.roots.get(root);
+    return w?.doubt ?? 'not-watched';
+  }
+
+  /**
+   * Watches folders the scan enters that are not watched (ignored, yet holding tracked files), each
+   * alone, parents first, and only below a watched folder (a folder replaced under an unwatched one
+   * would raise no event). Each counts as changed now: what happened in it before its watch is looked at.
+   */
+  include(root: string, dirs: readonly string[]): void {
+    const w = this.roots.get(root);
+    if (!w || !w.vouching) return;
+    const sorted = [...dirs].filter((d) => d.startsWith(root + path.sep)).sort((a, b) => a.length - b.length);
+    for (const abs of sorted) {
+      if (w.dirs.has(abs) || w.unwatched.has(abs) || this.skip.has(abs) || !w.dirs.has(path.dirname(abs))) continue;
+      if (ALWAYS_SKIP.has(path.basename(abs))) continue;
+      w.extra.add(abs);
+      this.watchOne(w, abs);
+    }
   }
 
   token(root: string): ChangeToken | undefined {
@@ -124,7 +157,7 @@ export class DirWatcher implements ChangeSource {
     const w = this.roots.get(root);
     if (!w || !w.vouching || token.root !== root || token.epoch !== w.epoch) return undefined;
     if (Math.abs(Date.now() - token.wall - (performance.now() - token.mono)) > CLOCK_SLACK_MS) {
-      this.distrust(w, 'the clock jumped', true);
+      this.distrust(w, 'the clock jumped', true, 'clock-jump');
       return undefined;
     }
     const out = new Set<string>();
@@ -140,9 +173,9 @@ export class DirWatcher implements ChangeSource {
   async settle(): Promise<void> {
     const live = [...this.roots.values()].filter((w) => w.vouching);
     if (!live.length) return;
-    for (const w of live) if (!fs.existsSync(w.root)) this.distrust(w, 'the folder is gone');
+    for (const w of live) if (!fs.existsSync(w.root)) this.distrust(w, 'the folder is gone', false, 'root-gone');
     if (!this.ensureCookieWatch()) {
-      for (const w of live) this.distrust(w, `cannot watch ${this.cookieDir}`);
+      for (const w of live) this.distrust(w, `cannot watch ${this.cookieDir}`, false, 'cookie-failed');
       return;
     }
     const name = `cookie-${process.pid}-${++this.cookieN}`;
@@ -162,20 +195,20 @@ export class DirWatcher implements ChangeSource {
     } catch (e) {
       this.waiting.delete(name);
       this.dropCookieWatch(); // its folder was removed: the next settle makes it again
-      for (const w of live) this.distrust(w, `cannot write a cookie: ${(e as Error).message}`, true);
+      for (const w of live) this.distrust(w, `cannot write a cookie: ${(e as Error).message}`, true, 'cookie-failed');
       return;
     }
     const ok = await arrived;
     fs.rmSync(file, { force: true });
     if (!ok) {
       this.dropCookieWatch(); // its folder may have been replaced: the next settle watches it anew
-      for (const w of [...this.roots.values()]) this.distrust(w, `its events did not arrive within ${COOKIE_MS} ms`, true);
+      for (const w of [...this.roots.values()]) this.distrust(w, `its events did not arrive within ${COOKIE_MS} ms`, true, 'events-late');
     }
     // Every event queued before the cookie has been counted now. An overflow of the kernel's queue
     // (whose notice libuv drops) means a full queue of events was delivered since the last count.
     if (this.eventsSinceSettle >= this.queueLimit)
       for (const w of [...this.roots.values()])
-        if (w.vouching) this.distrust(w, `more than ${this.queueLimit} file events at once; the watch is restarted`, true);
+        if (w.vouching) this.distrust(w, `more than ${this.queueLimit} file events at once; the watch is restarted`, true, 'overflow');
     this.eventsSinceSettle = 0;
   }
 
@@ -214,7 +247,11 @@ export class DirWatcher implements ChangeSource {
     }
   }
 
-  private say(root: string, message: string): void {
+  private say(root: string, message: string, code?: string): void {
+    if (code) {
+      const w = this.roots.get(root);
+      if (w) w.doubt = code;
+    }
     const key = `${root}\0${message}`;
     if (this.said.has(key)) return;
     this.said.add(key);
@@ -230,28 +267,52 @@ export class DirWatcher implements ChangeSource {
       dirs: new Map(),
       rules: rulesFor({ root, excludes: [] }), // only the tree's own .gitignore files: never watch less than the scan covers
       vouching: false,
+      ...(this.roots.get(root)?.doubt ? { doubt: this.roots.get(root)!.doubt } : {}),
+      extra: this.roots.get(root)?.extra ?? new Set(),
+      unwatched: new Map(),
     };
     this.roots.set(root, w);
     this.since ??= Date.now();
-    if (process.platform !== 'linux') return this.say(root, 'watching is implemented on Linux only');
+    if (process.platform !== 'linux') return this.say(root, 'watching is implemented on Linux only', 'not-linux');
     try {
       const magic = this.os.fsType(root);
       if (REMOTE_FS.has(magic))
-        return this.say(root, 'it is on a network or user-space file system, where changes made elsewhere raise no event');
+        return this.say(root, 'it is on a network or user-space file system, where changes made elsewhere raise no event', 'network-fs');
     } catch (e) {
-      return this.say(root, `cannot tell its file system (${(e as Error).message})`);
+      return this.say(root, `cannot tell its file system (${(e as Error).message})`, 'fs-unknown');
     }
     const matchers = [...w.rules.base];
-    if (!this.watchTree(w, root, '', matchers, false)) {
+    if (!this.watchTree(w, root, '', matchers, false) || !w.dirs.has(root)) {
       this.unwatchAll(w);
       return;
     }
     w.vouching = true;
+    const extra = [...w.extra];
+    w.extra.clear();
+    this.include(root, extra);
+  }
+
+  /** Watches one folder the scan named (`include`): false when it cannot be (said; it is then scanned alone). */
+  private watchOne(w: RootWatch, abs: string): void {
+    try {
+      const fw = this.os.watch(abs, (event, name) => this.onEvent(w, abs, relOf(w.root, abs), event, name));
+      fw.on('error', (e) => this.distrust(w, `a folder's watch failed (${(e as Error).message})`, true, 'watch-failed'));
+      w.dirs.set(abs, fw);
+      this.mark(w, abs); // what changed in it before its watch: its files are looked at once
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') {
+        w.extra.delete(abs);
+        return;
+      }
+      w.unwatched.set(abs, code ?? 'error');
+      this.say(w.root, `cannot watch ${abs} (${(e as Error).message}); that folder is scanned alone`);
+    }
   }
 
   /** Restarts a root's watch in a new epoch: every token of the old one stops vouching. */
-  private distrust(w: RootWatch, why: string, restart = false): void {
-    this.say(w.root, why);
+  private distrust(w: RootWatch, why: string, restart = false, code = 'watch-failed'): void {
+    this.say(w.root, why, code);
     this.unwatchAll(w);
     w.vouching = false;
     w.changed.clear();
@@ -272,18 +333,23 @@ export class DirWatcher implements ChangeSource {
       if (w.dirs.has(d.abs)) continue;
       try {
         const fw = this.os.watch(d.abs, (event, name) => this.onEvent(w, d.abs, d.rel, event, name));
-        fw.on('error', (e) => this.distrust(w, `a folder's watch failed (${(e as Error).message})`, true));
+        fw.on('error', (e) => this.distrust(w, `a folder's watch failed (${(e as Error).message})`, true, 'watch-failed'));
         w.dirs.set(d.abs, fw);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ENOTDIR') continue; // gone meanwhile: its parent's event says so
-        this.say(
-          w.root,
-          code === 'ENOSPC'
-            ? 'the system limit on watched folders is reached (raise fs.inotify.max_user_watches)'
-            : `cannot watch ${d.abs} (${(e as Error).message})`,
-        );
-        return false;
+        if (code === 'ENOSPC') {
+          this.say(w.root, 'the system limit on watched folders is reached (raise fs.inotify.max_user_watches)', 'watch-limit');
+          return false;
+        }
+        // One folder (no permission, an error): it and what is below it are scanned alone, the rest narrowed.
+        if (d.abs === w.root) {
+          this.say(w.root, `cannot watch ${d.abs} (${(e as Error).message})`, 'watch-failed');
+          return false;
+        }
+        w.unwatched.set(d.abs, code ?? 'error');
+        this.say(w.root, `cannot watch ${d.abs} (${(e as Error).message}); that folder is scanned alone`);
+        continue;
       }
       let ents: fs.Dirent[];
       try {
@@ -305,17 +371,18 @@ export class DirWatcher implements ChangeSource {
 
   private mark(w: RootWatch, abs: string): void {
     w.changed.set(abs, ++w.seq);
-    if (w.changed.size > MAX_HELD) this.distrust(w, `more than ${MAX_HELD} changed paths held`, true);
+    if (w.changed.size > MAX_HELD) this.distrust(w, `more than ${MAX_HELD} changed paths held`, true, 'too-many-changes');
   }
 
   private onEvent(w: RootWatch, dirAbs: string, dirRel: string, event: string, name: string | Buffer | null): void {
     this.eventsSinceSettle++;
     if (!w.vouching) return;
-    if (name === null || name === undefined) return this.distrust(w, 'an event came without a file name', true);
+    if (name === null || name === undefined) return this.distrust(w, 'an event came without a file name', true, 'event-without-name');
     const n = String(name);
     const abs = path.join(dirAbs, n);
     this.mark(w, abs);
-    if (n === '.gitignore') return this.distrust(w, 'a .gitignore changed (the folders to watch change with it)', true);
+    if (n === '.gitignore')
+      return this.distrust(w, 'a .gitignore changed (the folders to watch change with it)', true, 'gitignore-changed');
     if (event !== 'rename') return;
     // Created, deleted or moved: folders that were here are watched no more, one that is here now is.
     const prefix = abs + path.sep;
@@ -325,6 +392,7 @@ export class DirWatcher implements ChangeSource {
         w.dirs.delete(d);
         this.mark(w, d);
       }
+    for (const d of [...w.unwatched.keys()]) if (d === abs || d.startsWith(prefix)) w.unwatched.delete(d);
     let st: fs.Stats | undefined;
     try {
       st = fs.lstatSync(abs, { throwIfNoEntry: false });
@@ -335,8 +403,12 @@ export class DirWatcher implements ChangeSource {
     const rel = dirRel ? `${dirRel}/${n}` : n;
     const matchers = matchersOf(w, dirRel);
     if (isIgnored(w.rules, matchers, rel, true)) return;
-    if (!this.watchTree(w, abs, rel, matchers, true)) this.distrust(w, 'a new folder could not be watched');
+    if (!this.watchTree(w, abs, rel, matchers, true)) this.distrust(w, 'a new folder could not be watched', false, 'watch-limit');
   }
+}
+
+function relOf(root: string, abs: string): string {
+  return path.relative(root, abs).split(path.sep).join('/');
 }
 
 /** The matchers for paths in folder `rel`: the rules above the tree, then every `.gitignore` on the way down. */

@@ -17,7 +17,7 @@ import { checkpoints } from '../../src/core/timeline/timeline';
 import type { ChangeSource } from '../../src/recording/changeSource';
 import { watchedLooks } from '../../src/recording/observe';
 import { record } from '../../src/recording/recorder';
-import { watchedScans } from '../../src/core/capture/narrowing';
+import { includeUncovered, watchedScans } from '../../src/core/capture/narrowing';
 import { DirWatcher } from '../../src/recording/watcher';
 import { tempDir } from '../helpers/tmp';
 
@@ -37,18 +37,34 @@ interface Side {
   source?: ChangeSource;
 }
 
-function side(withGit: boolean, watched: boolean): Side {
+/**
+ * `ignoredTracked`: tracked files inside ignored folders (committed build output, vendored code let in by
+ * `git add -f`), and a nested .gitignore whose negation lets a file in again.
+ */
+function side(withGit: boolean, watched: boolean, ignoredTracked = false): Side {
   const root = tempDir('ar-wdiff-');
   const ws = path.join(root, 'ws');
   fs.mkdirSync(path.join(ws, 'src', 'lib'), { recursive: true });
   for (let i = 0; i < 20; i++) fs.writeFileSync(path.join(ws, 'src', i % 2 ? 'lib' : '', `f${i}.txt`), `file ${i}\n`);
   fs.mkdirSync(path.join(ws, 'node_modules', 'pkg'), { recursive: true });
   fs.writeFileSync(path.join(ws, 'node_modules', 'pkg', 'index.js'), 'x');
-  fs.writeFileSync(path.join(ws, '.gitignore'), 'node_modules/\nbuild/\n');
+  fs.writeFileSync(
+    path.join(ws, '.gitignore'),
+    ignoredTracked ? 'node_modules/\nbuild/\nvendor/*\n!vendor/keep/\n' : 'node_modules/\nbuild/\n',
+  );
+  const forced = ['build/out.txt', 'build/sub/deep.txt', 'vendor/lib/v.txt'];
+  if (ignoredTracked) {
+    for (const f of [...forced, 'build/junk.txt', 'vendor/keep/k.txt', 'vendor/keep/a.log', 'vendor/keep/keep.log']) {
+      fs.mkdirSync(path.dirname(path.join(ws, f)), { recursive: true });
+      fs.writeFileSync(path.join(ws, f), `${f}\n`);
+    }
+    fs.writeFileSync(path.join(ws, 'vendor', 'keep', '.gitignore'), '*.log\n!keep.log\n');
+  }
   if (withGit) {
     const git = (...a: string[]) => execFileSync('git', a, { cwd: ws, stdio: 'ignore' });
     git('init', '-q');
     git('add', '-A');
+    if (ignoredTracked) git('add', '-f', ...forced);
     git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-qm', 'init');
   }
   const store = Store.open(path.join(root, 'store'), { create: true });
@@ -149,10 +165,10 @@ function plans(s: Side): unknown[] {
   });
 }
 
-async function run(seed: number, withGit: boolean, steps: number): Promise<void> {
+async function run(seed: number, withGit: boolean, steps: number, ignoredTracked = false): Promise<void> {
   const r = rng(seed);
-  const a = side(withGit, true);
-  const b = side(withGit, false);
+  const a = side(withGit, true, ignoredTracked);
+  const b = side(withGit, false, ignoredTracked);
   await a.source!.watch([a.ws]);
   const say = `seed ${seed}${withGit ? ' (git)' : ''}; replay with AR_SEED=${seed}`;
   let callN = 0;
@@ -223,8 +239,8 @@ function stateView(st: ScanState): unknown {
 }
 
 /** One scan side: a workspace and its state; `source` narrows its scans as shell capture does. */
-function scanSide(withGit: boolean, watched: boolean) {
-  const s = side(withGit, watched);
+function scanSide(withGit: boolean, watched: boolean, ignoredTracked = false) {
+  const s = side(withGit, watched, ignoredTracked);
   const storeDir = path.join(path.dirname(s.ws), 'scanstore');
   fs.mkdirSync(storeDir);
   // No racy window: every entry is judged by its stat at once, so narrowing is what decides.
@@ -237,13 +253,23 @@ function scanSide(withGit: boolean, watched: boolean) {
   return { ...s, o, state: null as ScanState | null, token: s.source?.token(s.ws) };
 }
 
-async function scanRun(seed: number, withGit: boolean, steps: number): Promise<{ narrowed: number }> {
+/**
+ * `ignoredTracked`: the tree has tracked files in ignored folders; the watcher is handed the folders the
+ * scan enters that it does not cover after each scan, as shell capture does (`include`).
+ */
+async function scanRun(
+  seed: number,
+  withGit: boolean,
+  steps: number,
+  ignoredTracked = false,
+): Promise<{ narrowed: number; alone: number }> {
   const r = rng(seed);
-  const a = scanSide(withGit, true);
-  const b = scanSide(withGit, false);
+  const a = scanSide(withGit, true, ignoredTracked);
+  const b = scanSide(withGit, false, ignoredTracked);
   await a.source!.watch([a.ws]);
-  const say = `seed ${seed}${withGit ? ' (git)' : ''}; replay with AR_SEED=${seed}`;
+  const say = `seed ${seed}${withGit ? ' (git)' : ''}${ignoredTracked ? ' (ignored tracked)' : ''}; replay with AR_SEED=${seed}`;
   let narrowed = 0;
+  let alone = 0;
   const scanBoth = async (label: string) => {
     const out: unknown[] = [];
     for (const s of [a, b]) {
@@ -252,12 +278,15 @@ async function scanRun(seed: number, withGit: boolean, steps: number): Promise<{
       s.token = s.source?.token(s.ws);
       if (!s.state) {
         s.state = baseline(s.ws, 's', { ...s.o, budgetMs: 1e9 }).state;
+        if (ignoredTracked) includeUncovered(s.source, s.state);
         out.push([]);
         continue;
       }
       if (process.env.AR_DEBUG && s.source) console.log(label, paths ? 'vouched' : 'no', s.source.stats());
       const res = rescan(s.state, { ...s.o, ...(paths ? { changed: { paths, covers: (d: string) => s.source!.covers(s.ws, d) } } : {}) });
       if (res.narrowed) narrowed++;
+      if (res.alone?.length) alone++;
+      if (ignoredTracked) includeUncovered(s.source, s.state);
       else if (process.env.AR_DEBUG && s.source && paths) console.log('not narrowed', label);
       out.push(
         res.changes.map((c) => [
@@ -282,7 +311,7 @@ async function scanRun(seed: number, withGit: boolean, steps: number): Promise<{
     await scanBoth(`step ${step}: ${names.join(' ')}`);
   }
   await a.source!.close();
-  return { narrowed };
+  return { narrowed, alone };
 }
 
 describe('file watcher: the same scan results with and without it (no racy window)', () => {
@@ -346,4 +375,54 @@ describe('file watcher: identical records with and without it', () => {
       assert.deepEqual(stateView(a.state!), stateView(b.state!));
     },
   );
+});
+
+describe('file watcher: tracked files inside ignored folders, watched too', () => {
+  const seeds = process.env.AR_SEED ? [Number(process.env.AR_SEED)] : [Date.now() % 100000, 5];
+  for (const seed of seeds) {
+    it(`random operations, seed ${seed}: the same scans, narrowed`, { timeout: 120000 }, async () => {
+      const { narrowed } = await scanRun(seed, true, 60, true);
+      assert.ok(narrowed > 30, `only ${narrowed} of 60 scans were narrowed (seed ${seed})`);
+    });
+    it(`random operations, seed ${seed}: identical records, shell scans narrowed`, { timeout: 120000 }, async () => {
+      const before = { ...watchedScans };
+      await run(seed, true, 40, true);
+      assert.ok(watchedScans.narrowed > before.narrowed, `the watcher narrowed no scan (seed ${seed})`);
+    });
+  }
+
+  it('the ignored folders holding tracked files are scanned alone until the watcher is handed them, then narrowed like the rest', async () => {
+    const a = scanSide(true, true, true);
+    await a.source!.watch([a.ws]);
+    a.state = baseline(a.ws, 's', { ...a.o, budgetMs: 1e9 }).state;
+    // Before the watcher is handed them, the ignored folders holding tracked files are scanned alone, the rest narrowed.
+    const scan = async (edit: () => void) => {
+      const token = a.source!.token(a.ws)!;
+      edit();
+      await a.source!.settle();
+      const paths = a.source!.changedSince(a.ws, token)!;
+      return rescan(a.state!, { ...a.o, changed: { paths, covers: (d: string) => a.source!.covers(a.ws, d) } });
+    };
+    const first = await scan(() => fs.writeFileSync(path.join(a.ws, 'build', 'out.txt'), 'changed\n'));
+    assert.equal(first.narrowed, true);
+    assert.deepEqual([...first.alone!].sort(), ['build', 'build/sub', 'vendor/lib'], '`vendor` itself is not ignored: watched');
+    assert.deepEqual(
+      first.changes.map((c) => c.path),
+      ['build/out.txt'],
+    );
+    includeUncovered(a.source, a.state);
+    const second = await scan(() => fs.writeFileSync(path.join(a.ws, 'vendor', 'lib', 'v.txt'), 'changed\n'));
+    const third = await scan(() => fs.writeFileSync(path.join(a.ws, 'build', 'sub', 'deep.txt'), 'changed\n'));
+    await a.source!.close();
+    assert.deepEqual(second.alone, [], 'the watcher covers them now');
+    assert.deepEqual(
+      second.changes.map((c) => c.path),
+      ['vendor/lib/v.txt'],
+    );
+    assert.deepEqual(third.alone, []);
+    assert.deepEqual(
+      third.changes.map((c) => c.path),
+      ['build/sub/deep.txt'],
+    );
+  });
 });

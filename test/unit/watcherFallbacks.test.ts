@@ -7,6 +7,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { baseline } from '../../src/core/scan/baseline';
+import { rescan } from '../../src/core/scan/rescan';
+import type { ScanOptions } from '../../src/core/scan/types';
 import { DirWatcher, REAL_OS as REAL, type WatchOs } from '../../src/recording/watcher';
 import { tempDir } from '../helpers/tmp';
 
@@ -172,5 +175,87 @@ describe('file watcher: every doubt falls back to the scan for that call, said o
     assert.equal(later.w.token(later.ws), undefined);
     saidOnce(later.said, 'the system limit on watched folders is reached');
     await later.w.close();
+  });
+});
+
+describe('file watcher: a fallback is as small as its cause', () => {
+  const denied = (dir: string): WatchOs => ({
+    ...REAL,
+    watch: (d, l) => {
+      if (d === dir) throw Object.assign(new Error(`EACCES: permission denied, watch '${d}'`), { code: 'EACCES' });
+      return REAL.watch(d, l);
+    },
+  });
+
+  it('a folder below the root that cannot be watched: the root still vouches, that folder is scanned alone, the rest narrowed', async () => {
+    const base = tempDir('ar-wfb-');
+    const ws = path.join(base, 'ws');
+    for (const f of ['src/a.txt', 'src/deep/b.txt', 'other/c.txt', 'top.txt']) {
+      fs.mkdirSync(path.dirname(path.join(ws, f)), { recursive: true });
+      fs.writeFileSync(path.join(ws, f), `${f}\n`);
+    }
+    const said: string[] = [];
+    const w = new DirWatcher(path.join(base, 'cookies'), (m) => said.push(m), [], denied(path.join(ws, 'src')));
+    await w.watch([ws]);
+    const o: ScanOptions = {
+      storeDir: path.join(base, 'store'),
+      storeContent: true,
+      racyMs: 0,
+      limits: { maxFiles: 1000, maxFileBytes: 1 << 20, excludes: [], skipAbs: [] },
+    };
+    fs.mkdirSync(o.storeDir);
+    const state = baseline(ws, 's', { ...o, budgetMs: 1e9 }).state;
+    await w.settle();
+    const t = w.token(ws);
+    assert.ok(t, 'the root vouches');
+    assert.deepEqual(w.stats().unwatched, [path.join(ws, 'src')]);
+    assert.equal(w.covers(ws, path.join(ws, 'src')), false);
+    assert.equal(w.covers(ws, path.join(ws, 'src', 'deep')), false, 'nor what is below it');
+    assert.equal(w.covers(ws, path.join(ws, 'other')), true);
+    fs.writeFileSync(path.join(ws, 'src', 'a.txt'), 'changed, unwatched\n');
+    fs.writeFileSync(path.join(ws, 'src', 'deep', 'b.txt'), 'changed deeper\n');
+    fs.writeFileSync(path.join(ws, 'src', 'new.txt'), 'made there\n');
+    fs.writeFileSync(path.join(ws, 'other', 'c.txt'), 'changed, watched\n');
+    await w.settle();
+    const paths = w.changedSince(ws, t!)!;
+    assert.ok(paths, 'still vouching');
+    const r = rescan(state, { ...o, changed: { paths, covers: (d) => w.covers(ws, d) } });
+    await w.close();
+    assert.equal(r.narrowed, true);
+    assert.deepEqual([...r.alone!].sort(), ['src', 'src/deep']);
+    assert.deepEqual(
+      r.changes.map((c) => c.path),
+      ['other/c.txt', 'src/a.txt', 'src/deep/b.txt', 'src/new.txt'],
+    );
+    saidOnce(said, `cannot watch ${path.join(ws, 'src')} (EACCES: permission denied`);
+  });
+
+  it('a folder handed over (`include`) is watched and counts as changed once; one that cannot be is listed as unwatched', async () => {
+    const refused: WatchOs = {
+      ...REAL,
+      watch: (d, l) => {
+        if (path.basename(d) === 'refused') throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+        return REAL.watch(d, l);
+      },
+    };
+    const { ws, w } = await watched(refused);
+    fs.mkdirSync(path.join(ws, 'ignored', 'inner'), { recursive: true });
+    fs.mkdirSync(path.join(ws, 'ignored', 'refused'), { recursive: true });
+    fs.writeFileSync(path.join(ws, '.gitignore'), 'ignored/\n');
+    await w.settle();
+    // the .gitignore made the watch restart; what it covers now excludes the ignored folder
+    assert.equal(w.covers(ws, path.join(ws, 'ignored')), false);
+    const t = w.token(ws)!;
+    w.include(ws, [path.join(ws, 'ignored', 'inner'), path.join(ws, 'ignored', 'refused'), path.join(ws, 'ignored')]);
+    assert.deepEqual(w.stats().unwatched, [path.join(ws, 'ignored', 'refused')]);
+    assert.equal(w.covers(ws, path.join(ws, 'ignored', 'refused')), false);
+    assert.equal(w.covers(ws, path.join(ws, 'ignored')), true);
+    assert.equal(w.covers(ws, path.join(ws, 'ignored', 'inner')), true, 'parents first');
+    assert.ok(w.changedSince(ws, t)!.has(path.join(ws, 'ignored')), 'what happened in it before its watch is looked at');
+    const t2 = w.token(ws)!;
+    fs.writeFileSync(path.join(ws, 'ignored', 'inner', 'x.txt'), 'x');
+    await w.settle();
+    assert.ok(w.changedSince(ws, t2)!.has(path.join(ws, 'ignored', 'inner', 'x.txt')));
+    await w.close();
   });
 });

@@ -15,7 +15,11 @@
 //   deleted (a move is a delete plus a create) gets a `before` and an `after` snapshot attributed to
 //   the call (./snapshots.ts).
 // - Above `maxScanFiles` files, capture is off for the session, and says so: errors.log, the
-//   session-start checkpoint's label, and `<store>/capture.json` (./status.ts).
+//   session-start checkpoint's label, and `<store>/capture.json` (./status.ts). The limit is the
+//   scanning path's (a hook without the resident, a root the watcher does not vouch for): where the
+//   resident's watcher vouches, a shell call costs what it changed, and the limit is WATCHED_MAX_FILES
+//   (the memory of the state) unless maxScanFiles is higher; a session turned off by the lower limit is
+//   taken up again by the resident's next shell call.
 import * as fs from 'node:fs';
 import { isInside } from '../paths';
 import { recentRecords } from '../storeFiles/fileLog';
@@ -26,7 +30,8 @@ import { rescan } from '../scan/rescan';
 import { loadState, peekState, readPending, savePending, saveState, stateFile, stateFiles } from '../scan/stateFile';
 import type { ScanLimits, ScanOptions, ScanState } from '../scan/types';
 import type { Store } from '../store';
-import { type ChangeSight, countScan, keepToken, watchedChanges } from './narrowing';
+import { type ChangeSight, countScan, countStart, includeUncovered, keepToken, watchedChanges } from './narrowing';
+import { watchedBaseline } from './watchedStart';
 import { snapshotsOf } from './snapshots';
 import { type CaptureStatus, offMessage, refreshStatus, writeCaptureStatus } from './status';
 import { keepState, takeState } from './heldStates';
@@ -53,10 +58,22 @@ export interface CaptureContext {
   hold: CaptureHold;
 }
 
-function limitsOf(store: Store, root: string, sink?: Unrecordable): ScanLimits {
+/** The file limit where the resident's watcher vouches for the root (a scan there costs what changed, not the tree). */
+export const WATCHED_MAX_FILES = 1_000_000;
+
+/**
+ * The scan's file limit for `root`: `maxScanFiles`, or at least WATCHED_MAX_FILES where the watcher vouches
+ * for it — or for a state that holds more files than `maxScanFiles` already (the resident took it on: a hook's
+ * scan of it, when the resident did not answer in time, costs one walk rather than the session's capture).
+ */
+export function fileLimit(maxScanFiles: number, root: string, source: ChangeSight | undefined, held = 0): number {
+  return source?.token(root) !== undefined || held > maxScanFiles ? Math.max(maxScanFiles, WATCHED_MAX_FILES) : maxScanFiles;
+}
+
+function limitsOf(store: Store, root: string, sink?: Unrecordable, source?: ChangeSight, held = 0): ScanLimits {
   const c = store.config();
   return {
-    maxFiles: c.maxScanFiles,
+    maxFiles: fileLimit(c.maxScanFiles, root, source, held),
     maxFileBytes: c.maxFileBytes,
     excludes: c.excludes,
     skipAbs: isInside(store.dir, root) ? [store.dir] : [],
@@ -65,8 +82,8 @@ function limitsOf(store: Store, root: string, sink?: Unrecordable): ScanLimits {
   };
 }
 
-function optsOf(store: Store, root: string, storeContent: boolean, sink?: Unrecordable): ScanOptions {
-  return { storeDir: store.dir, limits: limitsOf(store, root, sink), storeContent };
+function optsOf(store: Store, root: string, storeContent: boolean, sink?: Unrecordable, source?: ChangeSight, held = 0): ScanOptions {
+  return { storeDir: store.dir, limits: limitsOf(store, root, sink, source, held), storeContent };
 }
 
 /** A failed step is logged, never thrown at the agent: capture just records less. */
@@ -122,11 +139,33 @@ function takeBaseline(
 ): { state: ScanState; status: CaptureStatus } {
   const source = ctx.source;
   const sink = new Unrecordable();
-  const opts = optsOf(store, root, true, sink);
+  const opts = optsOf(store, root, true, sink, source);
   const token = source?.token(root); // before the walk: what changes during it is named later
   const file = stateFile(store.dir, session);
   const limit = opts.limits.maxFiles;
   writeCaptureStatus(store, { session, root, state: 'baseline', files: 0, limit, time: Date.now() });
+  // A root the resident watches, with a state of it the watcher vouches for: that state brought up to date is the baseline.
+  const warm = source && token !== undefined ? watchedBaseline(store.dir, root, session, source, opts) : null;
+  if (source) countStart(!!warm);
+  if (warm) {
+    ctx.hold.save(() => {
+      keepState(file, warm.state, saveState(file, warm.state));
+      keepToken(file, warm.state, warm.token);
+    }, false);
+    const status: CaptureStatus = {
+      session,
+      root,
+      state: 'on',
+      files: warm.files,
+      limit,
+      baselineMs: warm.ms,
+      git: !!warm.state.git,
+      time: Date.now(),
+    };
+    if (warm.pending) status.pending = warm.pending;
+    writeCaptureStatus(store, status);
+    return { state: warm.state, status };
+  }
   const r = baseline(root, session, { ...opts, budgetMs, reuse: reusableState(store, root, session) });
   const status: CaptureStatus = {
     session,
@@ -146,6 +185,7 @@ function takeBaseline(
     saveState(file, r.state);
     keepToken(file, r.state, token);
   }, false);
+  if (token !== undefined) includeUncovered(source, r.state);
   writeCaptureStatus(store, status);
   if (!r.tooMany) sink.flush(store, root, { session });
   return { state: r.state, status };
@@ -217,15 +257,18 @@ function beforeShellStep(store: Store, e: ShellCall, cwd: string | undefined, ct
         const root = cwd ? rootFor(store, cwd, ctx.explicit ?? []) : null;
         if (!root) return [];
         state = takeBaseline(store, root, e.session, Number.POSITIVE_INFINITY, ctx).state;
+      } else if (state.off && state.off.limit < fileLimit(store.config().maxScanFiles, state.root, ctx.source)) {
+        // Turned off by a lower limit (a hook's own scan): the watcher vouches now, capture starts again.
+        state = takeBaseline(store, state.root, e.session, Number.POSITIVE_INFINITY, ctx).state;
       }
       if (state.off) return [];
       const sink = new Unrecordable();
-      const opts = optsOf(store, state.root, true, sink);
+      const opts = optsOf(store, state.root, true, sink, ctx.source, state.files.size);
       const copied = finishPending(state, opts);
       const changed = watchedChanges(ctx.source, file, state);
       const token = ctx.source?.token(state.root);
       const r = rescan(state, { ...opts, ...(changed ? { changed } : {}) });
-      countScan(ctx.source, changed, r.narrowed);
+      countScan(ctx.source, state, changed, r);
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles, ctx.hold);
       // An unchanged state is not saved (its `scanned` stays the saved one's): it keeps its token.
       // (Nothing here is logged: what changed before the command is folded in, not recorded.)
@@ -256,7 +299,7 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
       const state = takeState(file);
       if (!state || state.off) return [];
       const sink = new Unrecordable();
-      const opts = optsOf(store, state.root, false, sink);
+      const opts = optsOf(store, state.root, false, sink, ctx.source, state.files.size);
       const mine = state.pending?.call === (e.callId ?? '') ? state.pending : undefined;
       const since = mine?.time;
       const lastScan = state.scanned;
@@ -268,6 +311,7 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
         ...(since !== undefined ? { existedBefore: since - 1000 } : {}),
         ...(changed ? { changed } : {}),
       });
+      countScan(ctx.source, state, changed, r);
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles, ctx.hold);
       const meta = { session: e.session, tool: e.tool, ...(e.callId ? { call: e.callId } : {}), time: Date.now() };
       const lines = apartFromRewinds(store, snapshotsOf(store, state, r.changes, r.prevDirs, meta), lastScan, mine?.log);

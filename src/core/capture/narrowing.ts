@@ -1,7 +1,14 @@
 // A file watcher's help (the resident recorder; hook processes have none): a scan looks only at the
 // paths the watcher vouches changed since the state it starts from was scanned. The watcher itself
 // is the recording layer's ChangeSource (recording/changeSource.ts); capture needs only this much of it.
-import type { ScanOptions, ScanState } from '../scan/types';
+//
+// What it could not narrow is counted here (DESIGN §5, `resident.fallbacks` of `agent-rewind
+// status`): each scan of a hook call the watcher could not narrow at all, by reason, and the folders
+// it does not cover that narrowed scans look at alone.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../storeFiles/fsx';
+import type { ScanOptions, ScanResult, ScanState } from '../scan/types';
 
 /** The part of a ChangeSource that narrows a scan. `T` is its opaque token. */
 export interface ChangeSight<T = unknown> {
@@ -11,6 +18,10 @@ export interface ChangeSight<T = unknown> {
   changedSince(root: string, token: T): ReadonlySet<string> | undefined;
   /** Is this folder (absolute) watched now? */
   covers(root: string, dir: string): boolean;
+  /** A short code for why `root` does not vouch (or did not since a token was taken). */
+  reason?(root: string): string;
+  /** Watch these folders (absolute) too: the scan enters them, the watcher does not cover them. */
+  include?(root: string, dirs: readonly string[]): void;
 }
 
 /**
@@ -23,20 +34,130 @@ const tokens = new Map<string, { scanned: number; token: unknown }>();
 /** Scans this process ran with a watcher at hand: narrowed to its paths, or whole (for status and tests). */
 export const watchedScans = { narrowed: 0, whole: 0 };
 
-/** The paths the watcher vouches changed since this state was scanned, or undefined (scan). */
+/**
+ * What the watcher could not narrow since this process started: `total` scans of the whole tree
+ * (`byReason`), `partial` narrowed scans that looked at some folders alone, and those folders
+ * (absolute) per root as the latest scan of that root left them.
+ */
+export interface Fallbacks {
+  total: number;
+  byReason: Record<string, number>;
+  partial: number;
+  wholeFolders: string[];
+  /** Session starts: the tree walked (no state the watcher vouches for), or a held state brought up to date. */
+  sessionStarts: { walked: number; narrowed: number };
+}
+
+const counted = {
+  total: 0,
+  byReason: {} as Record<string, number>,
+  partial: 0,
+  alone: new Map<string, string[]>(),
+  starts: { walked: 0, narrowed: 0 },
+};
+
+/** A session start with a watcher at hand: walked, or narrowed (./watchedStart.ts). */
+export function countStart(narrowed: boolean): void {
+  counted.starts[narrowed ? 'narrowed' : 'walked']++;
+}
+
+/** What this process's watcher could not narrow; `unwatched`: folders it could not watch (scanned alone too). */
+export function fallbacks(unwatched: readonly string[] = []): Fallbacks {
+  const wholeFolders = [...new Set([...counted.alone.values()].flat().concat(unwatched))].sort();
+  return {
+    total: counted.total,
+    byReason: { ...counted.byReason },
+    partial: counted.partial,
+    wholeFolders,
+    sessionStarts: { ...counted.starts },
+  };
+}
+
+/** The resident's fallbacks for VS Code's status bar (it reads files, it asks no process): `<store>/watch-fallbacks.json`. */
+const FALLBACKS_FILE = 'watch-fallbacks.json';
+
+export interface FallbacksFile {
+  pid: number;
+  fallbacks: Fallbacks;
+}
+
+/** Writes them when they differ from what the file holds (`last`: the text written before); returns the text now there. */
+export function writeFallbacks(storeDir: string, f: Fallbacks, last: string): string {
+  const text = JSON.stringify({ pid: process.pid, fallbacks: f } satisfies FallbacksFile) + '\n';
+  if (text !== last) writeFileAtomic(path.join(storeDir, FALLBACKS_FILE), text);
+  return text;
+}
+
+/** The fallbacks the resident with this pid wrote, or null (none written, or another process's). */
+export function readFallbacks(storeDir: string, pid: number): Fallbacks | null {
+  try {
+    const v = JSON.parse(fs.readFileSync(path.join(storeDir, FALLBACKS_FILE), 'utf8')) as FallbacksFile;
+    return v.pid === pid && v.fallbacks && typeof v.fallbacks.total === 'number' ? v.fallbacks : null;
+  } catch {
+    return null;
+  }
+}
+
+function wholeTree(reason: string): void {
+  watchedScans.whole++;
+  counted.total++;
+  counted.byReason[reason] = (counted.byReason[reason] ?? 0) + 1;
+}
+
+/** The state files whose state this process saved last with a token, newest scan first (a session start may start from one). */
+export function heldTokenFiles(): string[] {
+  return [...tokens.entries()].sort((a, b) => b[1].scanned - a[1].scanned).map(([file]) => file);
+}
+
+/** The paths the watcher vouches changed since the state in `file` was scanned, or undefined (not counted). */
+export function vouchedChanges(source: ChangeSight, file: string, state: ScanState): ScanOptions['changed'] {
+  const held = tokens.get(file);
+  const paths = held && held.scanned === state.scanned ? source.changedSince(state.root, held.token) : undefined;
+  return paths ? { paths, covers: (dir) => source.covers(state.root, dir) } : undefined;
+}
+
+/** The paths the watcher vouches changed since this state was scanned, or undefined (scan; counted). */
 export function watchedChanges(source: ChangeSight | undefined, file: string, state: ScanState): ScanOptions['changed'] {
   if (!source) return undefined;
   const held = tokens.get(file);
-  const paths = held && held.scanned === state.scanned ? source.changedSince(state.root, held.token) : undefined;
+  const mine = !!held && held.scanned === state.scanned;
+  const paths = mine ? source.changedSince(state.root, held.token) : undefined;
   if (!paths) {
-    watchedScans.whole++;
+    // Not the state this process saved last (a hook saved it, or none since the start), or the watcher's doubt.
+    wholeTree(!mine ? 'state-not-held' : (source.reason?.(state.root) ?? 'not-watched'));
     return undefined;
   }
   return { paths, covers: (dir) => source.covers(state.root, dir) };
 }
 
-export function countScan(source: ChangeSight | undefined, changed: ScanOptions['changed'], narrowed: boolean | undefined): void {
-  if (source && changed) watchedScans[narrowed ? 'narrowed' : 'whole']++;
+/**
+ * After a scan with a watcher at hand: counted (narrowed, partly, or whole when the scan could not use the
+ * watcher's paths: a rule file changed), and the folders it does not cover handed to it to watch.
+ */
+export function countScan(source: ChangeSight | undefined, state: ScanState, changed: ScanOptions['changed'], r: ScanResult): void {
+  if (!source) return;
+  if (changed && !r.narrowed) wholeTree(state.dirTimes ? 'rule-file-changed' : 'folder-times');
+  else if (changed) {
+    watchedScans.narrowed++;
+    const base = state.root + path.sep;
+    const alone = (r.alone ?? []).map((rel) => (rel ? base + rel.split('/').join(path.sep) : state.root));
+    if (alone.length) counted.partial++;
+    counted.alone.set(state.root, alone);
+    if (!r.uncovered) return; // every folder it enters is watched: nothing to hand over
+  }
+  includeUncovered(source, state);
+}
+
+/** The folders of the state the watcher does not cover, handed to it to watch (a baseline's, a scan's). */
+export function includeUncovered(source: ChangeSight | undefined, state: ScanState): void {
+  if (!source?.include || !source.token(state.root) || state.off) return;
+  const base = state.root + path.sep;
+  const out: string[] = [];
+  for (const rel of state.dirs.keys()) {
+    const abs = rel ? base + rel.split('/').join(path.sep) : state.root;
+    if (!source.covers(state.root, abs)) out.push(abs);
+  }
+  if (out.length) source.include(state.root, out);
 }
 
 /** After saving `state`: the token taken before the scan that made it (none: the next call scans). */

@@ -320,7 +320,7 @@ export function rescan(state: ScanState, opts: ScanOptions): ScanResult {
     listed: inc ? inc.listed : state.dirs.size,
     git: !!assist,
     cached: !!assist?.untracked,
-    ...(narrow && inc ? { narrowed: true } : {}),
+    ...(narrow && inc ? { narrowed: true, alone: narrow.alone, uncovered: narrow.uncovered } : {}),
     dirty: x.dirty,
   });
 }

@@ -145,6 +145,10 @@ export interface ScanResult {
   cached: boolean;
   /** A file watcher narrowed the scan to the paths it named. */
   narrowed?: boolean;
+  /** Narrowed: the folders (relative) the watcher did not cover, each scanned alone. */
+  alone?: string[];
+  /** Narrowed: how many folders it enters the watcher does not cover (scanned alone, or named as moved). */
+  uncovered?: number;
   /** The state changed and must be saved. */
   dirty: boolean;
   /** The folders known before this scan (to tell which folders a command created). */

@@ -5,8 +5,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 
-/** Besides the timeline: conversation lineage, and shell capture's status (a baseline running, capture off). */
-const WATCHED = ['lineage.jsonl', 'capture.json'];
+/**
+ * Besides the timeline: conversation lineage, shell capture's status (a baseline running, capture off), and
+ * what the resident's file watcher could not narrow.
+ */
+const WATCHED = ['lineage.jsonl', 'capture.json', 'watch-fallbacks.json'];
 
 export class StoreWatcher implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();

@@ -2,6 +2,7 @@
 // many prompts the Files view lists — the pre-call checkpoints inside them named apart in the tooltip.
 import * as vscode from 'vscode';
 import * as path from 'node:path';
+import { type Fallbacks, readFallbacks } from '../../core/capture/narrowing';
 import { baselinesRunning, type CaptureStatus, readCaptureStatus } from '../../core/capture/status';
 import { residentHolder } from '../../core/storeFiles/lock';
 import { recordingHealth } from '../../core/upkeep/recordingHealth';
@@ -20,6 +21,32 @@ const HEALTH_BYTES = 1024 * 1024;
 
 /** "1 prompt" / "3 prompts". */
 const promptCount = (n: number) => countWords(n, vscode.l10n.t('1 prompt'), vscode.l10n.t('{0} prompts', n));
+
+/** What the resident's file watcher could not narrow (core/capture/narrowing.ts), in the tooltip's words. */
+function fallbackWords(f: Fallbacks): string {
+  const whole =
+    f.total === 0
+      ? vscode.l10n.t('File watcher: no shell scan of the whole workspace since it started.')
+      : countWords(
+          f.total,
+          vscode.l10n.t('File watcher: 1 shell scan of the whole workspace since it started ({0}).', reasonsOf(f)),
+          vscode.l10n.t('File watcher: {0} shell scans of the whole workspace since it started ({1}).', f.total, reasonsOf(f)),
+        );
+  if (!f.wholeFolders.length) return whole;
+  const alone = countWords(
+    f.wholeFolders.length,
+    vscode.l10n.t('1 folder it does not watch is scanned alone: {0}', f.wholeFolders.join(', ')),
+    vscode.l10n.t('{0} folders it does not watch are scanned alone: {1}', f.wholeFolders.length, f.wholeFolders.join(', ')),
+  );
+  return `${whole} ${alone}`;
+}
+
+function reasonsOf(f: Fallbacks): string {
+  return Object.entries(f.byReason)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+}
 
 /** What the Files view's rows are: prompts, and the rows that are not (session starts, rewinds, manual checkpoints). */
 export function rowCounts(turns: readonly TurnNode[]): { prompts: number; other: Map<string, number>; beforeCalls: number } {
@@ -190,6 +217,8 @@ export class StatusBar implements vscode.Disposable {
       ? vscode.l10n.t('Resident recorder: running since {0} (process {1})', new Date(resident.time).toLocaleString(), resident.pid)
       : vscode.l10n.t('Resident recorder: not running (hooks record by themselves)');
     tip.appendMarkdown(`\n\n${residentWords}`);
+    const fb = resident ? readFallbacks(this.model.store.dir, resident.pid) : null;
+    if (fb) tip.appendMarkdown('\n\n').appendText(fallbackWords(fb));
     if (this.model.badLines)
       tip.appendMarkdown(`\n\n$(warning) ${vscode.l10n.t('{0} unreadable line(s) in the store were skipped', this.model.badLines)}`);
     this.item.tooltip = tip;
