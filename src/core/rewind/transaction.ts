@@ -147,25 +147,10 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
     }
     fault('rewind.presnaps');
     const partial = !!(opts.paths?.length || opts.sessions?.length || opts.hunks?.size);
-    // To another attempt's end (only a rewind checkpoint can be one: the tree, from the whole log, is built only then).
-    const brought =
-      plan.target.kind === 'rewind' && !plan.target.call
-        ? attemptToBring(buildAttempts(store.read().records), plan.target.id, partial)
-        : undefined;
     const checkpoint = store.checkpointRecord({
       id,
       kind: 'rewind',
-      label: plan.target.call
-        ? rewindLabelBeforeCall(plan.target.label)
-        : brought !== undefined
-          ? attemptRewindLabel(brought, partial)
-          : rewindCheckpointLabel(
-              plan.target.checkpoint ?? {
-                kind: plan.target.kind === 'before-call' ? 'before-tool' : plan.target.kind,
-                label: plan.target.label,
-              },
-              rewindLookups(plan.records),
-            ),
+      label: rewindLabelOf(store, plan, partial),
       ...(plan.target.call ? { targetCall: plan.target.call.id } : { target: plan.target.id }),
       // Taking some files from a point leaves the attempt in progress as it is (attempts.ts).
       ...(partial ? { partial: true } : {}),
@@ -225,6 +210,18 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
     release();
     throw e;
   }
+}
+
+/** The rewind checkpoint's label: before a call, to another attempt's end, or to the checkpoint it names. */
+function rewindLabelOf(store: Store, plan: Plan, partial: boolean): string {
+  if (plan.target.call) return rewindLabelBeforeCall(plan.target.label);
+  // To another attempt's end (only a rewind checkpoint can be one: the tree, from the whole log, is built only then).
+  const brought = plan.target.kind === 'rewind' ? attemptToBring(buildAttempts(store.read().records), plan.target.id, partial) : undefined;
+  if (brought !== undefined) return attemptRewindLabel(brought, partial);
+  return rewindCheckpointLabel(
+    plan.target.checkpoint ?? { kind: plan.target.kind === 'before-call' ? 'before-tool' : plan.target.kind, label: plan.target.label },
+    rewindLookups(plan.records),
+  );
 }
 
 /** Every folder (by identity key) above a file this rewind writes with content. */
