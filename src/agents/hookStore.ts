@@ -11,6 +11,8 @@ export interface HookStore {
   store: string;
   /** The config file that names it. */
   file: string;
+  /** The folder whose config it is (the workspace). */
+  folder: string;
 }
 
 /** The config files that may hold our hooks in `folder`: each connector's, and what its agent also reads. */
@@ -28,7 +30,7 @@ export function findHookStore(start: string): HookStore | null {
   let dir = path.resolve(start);
   for (;;) {
     const found = writtenTarget(hookConfigFiles(dir));
-    if (found) return { store: path.resolve(dir, found.target.store), file: found.file };
+    if (found) return { store: path.resolve(dir, found.target.store), file: found.file, folder: dir };
     const up = path.dirname(dir);
     if (up === dir) return null;
     dir = up;

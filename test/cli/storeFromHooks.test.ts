@@ -67,4 +67,16 @@ describe('agent-rewind with no store given, inside a connected workspace', () =>
       /No store given: pass --store <dir>, set AGENT_REWIND_STORE, or run this inside a workspace where an agent is connected\./,
     );
   });
+
+  it('a store named inside the workspace itself (it may have come with a cloned repository) is not used by itself: exit 1, nothing read', () => {
+    const ws = path.join(tempDir(), 'cloned');
+    const planted = path.join(ws, '.store');
+    fs.mkdirSync(ws, { recursive: true });
+    claudeConnector.connect(ws, { node: process.execPath, cli: CLI, store: planted });
+    const r = cli(['checkpoints', '--json'], { cwd: ws });
+    assert.equal(r.status, 1, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /lies inside this workspace .* pass --store /);
+    assert.equal(fs.existsSync(planted), false, 'nothing made there');
+  });
 });

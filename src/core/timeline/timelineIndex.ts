@@ -443,13 +443,9 @@ function attemptInputOf(
       seen.clear();
     }
     const p = snaps.pathOf(i);
-    const at = seen.get(p);
-    if (at === undefined) {
-      seen.set(p, run.paths.length);
-      run.paths.push(p);
-      run.lasts.push(seq);
-    } else run.lasts[at] = seq;
-    run.last = seq;
+    let at = seen.get(p);
+    if (at === undefined) seen.set(p, (at = run.paths.push(p) - 1));
+    run.lasts[at] = run.last = seq;
   }
   return (merge(merge(cps as Sequenced[], calls), runs as unknown as Sequenced[]) as AttemptInput[]).concat(newer as AttemptInput[]);
 }
