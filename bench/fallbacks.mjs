@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { COLD, hook, recordedWrite } from './hooks.mjs';
+import { bashCall, COLD, hook, recordedWrite } from './hooks.mjs';
 import { startResident, status } from './resident.mjs';
 import { makeRealisticWorkspace, rm, rounds, timeSpawn, tmp } from './lib.mjs';
 
@@ -49,20 +49,6 @@ function addIgnoredTracked(ws) {
     .stdout.split('\n')
     .filter(Boolean);
   if (tracked.length !== FORCED.length) throw new Error(`expected ${FORCED.length} tracked ignored files, git lists ${tracked.length}`);
-}
-
-function bashCall(ws, store, target, tag, env) {
-  const p = {
-    session_id: 'bench',
-    cwd: ws,
-    tool_name: 'Bash',
-    tool_use_id: `toolu_bash_${tag}`,
-    tool_input: { command: `echo >> ${target}` },
-  };
-  const a = hook(store, { ...p, hook_event_name: 'PreToolUse' }, env);
-  fs.appendFileSync(path.join(ws, target), `// ${tag}\n`);
-  const b = hook(store, { ...p, hook_event_name: 'PostToolUse', tool_response: {} }, env);
-  return a + b;
 }
 
 /** Every Bash call of the rounds (and warm-ups) captured: capture on, an `after` per call for each target. */
@@ -117,9 +103,9 @@ async function treeRows(root, n) {
         editWarm: (i) => recordedWrite(ws, warm, i, 'warm_', WARM),
         promptWarm: (i) => prompt(i),
         resumeWarm: () => hook(warm, start('resume'), WARM),
-        bashElsewhereWarm: (i) => bashCall(ws, warm, elsewhere, `we${i}`, WARM),
-        bashIgnoredWarm: (i) => bashCall(ws, warm, ignored, `wi${i}`, WARM),
-        bashIgnoredCold: (i) => bashCall(ws, cold, ignored, `ci${i}`, COLD),
+        bashElsewhereWarm: (i) => bashCall(ws, warm, elsewhere, `we${i}`, WARM, `echo >> ${elsewhere}`),
+        bashIgnoredWarm: (i) => bashCall(ws, warm, ignored, `wi${i}`, WARM, `echo >> ${ignored}`),
+        bashIgnoredCold: (i) => bashCall(ws, cold, ignored, `ci${i}`, COLD, `echo >> ${ignored}`),
       },
       N,
     );

@@ -53,12 +53,16 @@ export function recordedWrite(ws, store, i, idPrefix = 'toolu_', env = COLD, cli
   return a + b;
 }
 
-/** A Bash call that really changes `targets` (relative paths), with its two hooks. */
-function bashCall(ws, store, targets, tag) {
-  const p = { session_id: 'bench', cwd: ws, tool_name: 'Bash', tool_use_id: `toolu_bash_${tag}`, tool_input: { command: 'sed -i …' } };
-  const a = hook(store, { ...p, hook_event_name: 'PreToolUse' });
-  for (const t of targets) fs.appendFileSync(path.join(ws, t), `// ${tag}\n`);
-  const b = hook(store, { ...p, hook_event_name: 'PostToolUse', tool_response: {} });
+/**
+ * A Bash call that really changes `targets` (relative paths; one path or several), with its two hooks.
+ * `command` is what the call says it runs (its effect class decides whether a checkpoint precedes it).
+ */
+export function bashCall(ws, store, targets, tag, env = COLD, command = 'sed -i …') {
+  const list = Array.isArray(targets) ? targets : [targets];
+  const p = { session_id: 'bench', cwd: ws, tool_name: 'Bash', tool_use_id: `toolu_bash_${tag}`, tool_input: { command } };
+  const a = hook(store, { ...p, hook_event_name: 'PreToolUse' }, env);
+  for (const t of list) fs.appendFileSync(path.join(ws, t), `// ${tag}\n`);
+  const b = hook(store, { ...p, hook_event_name: 'PostToolUse', tool_response: {} }, env);
   return a + b;
 }
 

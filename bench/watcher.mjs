@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COLD, hook, recordedWrite } from './hooks.mjs';
+import { bashCall, COLD, hook, recordedWrite } from './hooks.mjs';
 import { recordedWorld } from './observe.mjs';
 import { startResident, status } from './resident.mjs';
 import { fmt, makeRealisticWorkspace, rm, rounds, timeSpawn, tmp } from './lib.mjs';
@@ -17,21 +17,6 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const CLI = path.resolve(HERE, '../dist/cli.js');
 const N = Number(process.env.BENCH_RUNS || 25);
 const WARM = { AGENT_REWIND_RESIDENT: '1' }; // the resident watches by default
-
-/** A Bash call that appends to one file, with its two hooks. */
-function bashCall(ws, store, target, tag, env) {
-  const p = {
-    session_id: 'bench',
-    cwd: ws,
-    tool_name: 'Bash',
-    tool_use_id: `toolu_bash_${tag}`,
-    tool_input: { command: `echo >> ${target}` },
-  };
-  const a = hook(store, { ...p, hook_event_name: 'PreToolUse' }, env);
-  fs.appendFileSync(path.join(ws, target), `// ${tag}\n`);
-  const b = hook(store, { ...p, hook_event_name: 'PostToolUse', tool_response: {} }, env);
-  return a + b;
-}
 
 /**
  * The rows measure what they say only if every Bash call was captured: capture is on for the session
@@ -77,8 +62,8 @@ async function treeRows(root, label, ws, target) {
         bare: () => timeSpawn(process.execPath, ['-e', '0']),
         gitStatus: () => timeSpawn('git', ['status', '--porcelain'], { cwd: ws }),
         editWarm: (i) => recordedWrite(ws, warm, i, 'warm_', WARM),
-        bashCold: (i) => bashCall(ws, cold, target, `cold${i}`, COLD),
-        bashWarm: (i) => bashCall(ws, warm, target, `warm${i}`, WARM),
+        bashCold: (i) => bashCall(ws, cold, target, `cold${i}`, COLD, `echo >> ${target}`),
+        bashWarm: (i) => bashCall(ws, warm, target, `warm${i}`, WARM, `echo >> ${target}`),
       },
       N,
     );

@@ -19,6 +19,7 @@ import {
   stopAll,
   stopResident,
   waitFor,
+  hookWith,
 } from '../helpers/resident';
 import { sandbox, tempDir } from '../helpers/tmp';
 
@@ -26,17 +27,7 @@ after(stopAll);
 
 const OFF: NodeJS.ProcessEnv = { AGENT_REWIND_RESIDENT: '0' };
 
-function hook(store: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv, cli = CLI) {
-  const r = spawnSync(process.execPath, [cli, 'hook', 'claude'], {
-    input: JSON.stringify(payload),
-    env: { ...process.env, AGENT_REWIND_STORE: store, ...env },
-    encoding: 'utf8',
-    timeout: 60000,
-  });
-  assert.equal(r.status, 0, `hook exited ${r.status}: ${r.stderr}`);
-  assert.equal(r.stderr, '');
-  return r.stdout;
-}
+const hook = hookWith;
 
 function cliJson(store: string, args: string[]): any {
   const r = spawnSync(process.execPath, [CLI, ...args, '--json', '--store', store], {

@@ -10,23 +10,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { CLI } from '../helpers/cli';
-import { RESIDENT_ON, startResident, status, stopAll, stopResident } from '../helpers/resident';
+import { hookWith, RESIDENT_ON, startResident, status, stopAll, stopResident } from '../helpers/resident';
 import { sandbox } from '../helpers/tmp';
 
 after(stopAll);
 
 const OFF: NodeJS.ProcessEnv = { AGENT_REWIND_RESIDENT: '0' };
 
-function hook(store: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv): void {
-  const r = spawnSync(process.execPath, [CLI, 'hook', 'claude'], {
-    input: JSON.stringify(payload),
-    env: { ...process.env, AGENT_REWIND_STORE: store, ...env },
-    encoding: 'utf8',
-    timeout: 60000,
-  });
-  assert.equal(r.status, 0, `hook exited ${r.status}: ${r.stderr}`);
-  assert.equal(r.stderr, '');
-}
+const hook = hookWith;
 
 function put(ws: string, rel: string, text: string): void {
   fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });

@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as assert from 'node:assert/strict';
 import { CLI } from './cli';
 
 /** Hooks that use a resident (and accept generously: a loaded test machine must not turn forwarding into fallback). */
@@ -90,4 +91,17 @@ export function lockOf(store: string): { pid: number } | null {
   } catch {
     return null;
   }
+}
+
+/** One Claude hook through the CLI (into `store`, with `env`), which must exit 0 and print nothing on stderr; its stdout. */
+export function hookWith(store: string, payload: Record<string, unknown>, env: NodeJS.ProcessEnv, cli = CLI): string {
+  const r = spawnSync(process.execPath, [cli, 'hook', 'claude'], {
+    input: JSON.stringify(payload),
+    env: { ...process.env, AGENT_REWIND_STORE: store, ...env },
+    encoding: 'utf8',
+    timeout: 60000,
+  });
+  assert.equal(r.status, 0, `hook exited ${r.status}: ${r.stderr}`);
+  assert.equal(r.stderr, '');
+  return r.stdout;
 }
