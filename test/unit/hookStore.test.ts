@@ -37,7 +37,7 @@ test("Claude Code's shared settings.json is read too; the nearest folder wins ov
   );
   const inner = path.join(outer, 'packages', 'app');
   fs.mkdirSync(inner, { recursive: true });
-  assert.deepEqual(findHookStore(inner), { store: '/outer', file: path.join(outer, '.claude', 'settings.json') });
+  assert.deepEqual(findHookStore(inner), { store: '/outer', file: path.join(outer, '.claude', 'settings.json'), folder: outer });
   CONNECTORS.find((c) => c.agent === 'codex')!.connect(inner, { ...target, store: '/inner' });
   assert.equal(findHookStore(path.join(inner))?.store, '/inner');
   assert.equal(findHookStore(outer)?.store, '/outer');
