@@ -21,7 +21,7 @@ interface HunkOut {
 }
 interface PlanOut {
   files: { path: string; action: string; hunks?: HunkOut[] }[];
-  blocked: { path: string; reason: string; merge?: string; conflicts?: { from: [number, number] }[]; noMerge?: string }[];
+  blocked: { path: string; reason: string; merge?: string; conflicts?: { from: [number, number] }[] }[];
 }
 
 const numbered = (n: number, eol = '\n', prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}${eol}`);
@@ -158,10 +158,10 @@ describe('rewind --keep-mine: a three-way merge for a file the user changed afte
     const before = snapshotTree(ws);
     const plan = cliJson<PlanOut>(['plan', '--to', target], { store });
     assert.deepEqual(
-      plan.blocked.map((b) => [path.basename(b.path), b.merge, b.noMerge]),
+      plan.blocked.map((b) => [path.basename(b.path), b.merge]),
       [
-        ['data.bin', undefined, 'binary'],
-        ['run.sh', undefined, 'mode'],
+        ['data.bin', undefined],
+        ['run.sh', undefined],
       ],
     );
     const r = cli(['rewind', '--to', target, '--keep-mine'], { store });

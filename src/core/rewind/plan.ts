@@ -404,10 +404,13 @@ export function planJson(plan: Plan) {
   };
 }
 
-/** `merge` and `conflicts` of a blocked file (what --keep-mine would do); `noMerge` says why a file never merges. */
+/**
+ * `merge` and `conflicts` of a blocked file (what --keep-mine would do). A file that never merges (binary, too
+ * large, a mode change, a deletion) carries neither — DESIGN §5 has no field for it; the text plan and a
+ * refused --keep-mine name its reason.
+ */
 function mergeJson(b: Blocked, m: MergeVerdict | undefined) {
-  if (!m) return {};
-  if (m.merge === 'never') return { noMerge: m.reason };
+  if (!m || m.merge === 'never') return {};
   return {
     merge: m.merge,
     ...(m.merge === 'conflict' ? { conflicts: m.conflicts } : {}),
