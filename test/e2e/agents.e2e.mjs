@@ -54,7 +54,7 @@ const stripComments = (s) => s.replace(/^\s*\/\/.*$/gm, '');
 
 export const tests = [
   {
-    name: 'Connect Agents… pre-selects the detected agents with their evidence, writes both formats; Disconnect restores them',
+    name: 'Connect Agents… pre-selects the detected agents with their evidence, writes both formats; Disconnect (nothing pre-selected) restores them',
     async run({ page, wb, session }) {
       const ws = session.workspace;
       await wb.openViewContainer('Agent Rewind');
@@ -127,9 +127,12 @@ export const tests = [
       );
 
       await wb.runCommand('Agent Rewind: Disconnect Agents…');
+      // Disconnect pre-selects nothing (disconnecting one agent must not mean unticking the others): tick both.
       for (const name of ['Cursor', 'Gemini CLI']) {
         await box(name).waitFor({ state: 'visible' });
-        assert.equal(await box(name).isChecked(), true, `connected ${name} is offered, selected`);
+        assert.equal(await box(name).isChecked(), false, `connected ${name} is offered, not pre-selected`);
+        await box(name).click();
+        await poll(`${name} ticked`, async () => await box(name).isChecked());
       }
       await widget.getByRole('button', { name: 'OK' }).first().click();
       await wb.notification(/Disconnected (Cursor, Gemini CLI|Gemini CLI, Cursor) in/);
