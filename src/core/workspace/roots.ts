@@ -10,16 +10,17 @@ import * as path from 'node:path';
 import { replaceFileIfChanged } from '../storeFiles/fsx';
 import { gitRoot } from '../git/repo';
 import { isInside, pathKey } from '../paths';
+import { realDir } from './realPath';
 
 /** Why a folder is too broad to be a workspace root, or null when it is fine. Home and the temp folder count by name and by their real paths. */
 export function tooBroadRoot(dir: string): string | null {
   const abs = path.resolve(dir);
   if (path.parse(abs).root === abs) return 'the root of the file system';
   const home = os.homedir();
-  for (const h of home ? new Set([home, realOr(home)]) : [])
+  for (const h of home ? new Set([home, realDir(home)]) : [])
     if (isInside(h, abs)) return pathKey(h) === pathKey(abs) ? 'your home folder' : 'a folder that holds your home folder';
   const tmp = os.tmpdir();
-  for (const t of new Set([tmp, realOr(tmp)])) if (isInside(t, abs)) return 'the temporary folder itself';
+  for (const t of new Set([tmp, realDir(tmp)])) if (isInside(t, abs)) return 'the temporary folder itself';
   return null;
 }
 
@@ -51,22 +52,14 @@ export function allowedRoots(storeDir: string, explicit: readonly string[] = [])
   return folders ? [...folders, ...explicit] : null;
 }
 
-function realOr(p: string): string {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return p;
-  }
-}
-
 /** Why `cwd` may not take a root of its own (outside every allowed folder), or null when it may. */
 export function outsideAllowed(cwd: string, allowed: readonly string[] | null): string | null {
   if (!allowed) return null;
   const abs = path.resolve(cwd);
   // By name, and by where the folders really are (VS Code may have opened a path through a symlink).
   if (allowed.some((r) => isInside(abs, r))) return null;
-  const real = realOr(abs);
-  if (allowed.some((r) => isInside(real, realOr(r)))) return null;
+  const real = realDir(abs);
+  if (allowed.some((r) => isInside(real, realDir(r)))) return null;
   return `${abs} is outside the folders open in VS Code (${allowed.join(', ')})`;
 }
 
