@@ -15,7 +15,7 @@ import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog'
 import { loggedPrompts } from '../core/conversation/sessionLogView';
 import type { Store } from '../core/store';
 import { EXIT, ExitError, UsageError, errOut, out, outJson } from './output';
-import { storeFromArgs } from './storeArg';
+import { storeFromArgs } from '../recording/storeArg';
 import { findHookStore } from '../agents/hookStore';
 import { oneLine, shown } from '../shared/text';
 

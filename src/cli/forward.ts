@@ -28,7 +28,7 @@ import { storeTrusted } from '../core/storeFiles/trust';
 import { appendJsonLines } from '../core/storeFiles/jsonLines';
 import { processAlive, residentHolder, sleepMs } from '../core/storeFiles/lock';
 import { HOOK_STDIN_DEADLINE_MS, readStdin, type StdinResult } from './stdin';
-import { storeFromArgs } from './storeArg';
+import { storeFromArgs } from '../recording/storeArg';
 
 /**
  * How long the hook waits for the resident to take its payload (the header's `acceptBy`); then it

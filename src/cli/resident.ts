@@ -1,7 +1,7 @@
 // `agent-rewind resident --store DIR`: the store's resident recorder. One long-lived process per
 // store (resident.lock), started detached by the first hook that finds none (forward.ts), watching the
 // store's private request folder for hooks that hand it their payload (residentWire.ts), and recording
-// each with the very code the hook runs (hook.ts `recordPayload`), in this process: the lines are the
+// each with the very code the hook runs (recording/payload.ts `recordPayload`, with the hook's parser), in this process: the lines are the
 // ones the hook alone would write. A hook spends only node's start; the recording code stays loaded
 // and compiled here. It exits when idle, when its store goes away, or when a hook from a newer bundle
 // arrives (that hook records itself and starts a new one). Nothing depends on it: killed at any
@@ -16,7 +16,7 @@ import type { LogRecord } from '../core/storeFiles/records';
 import { logStoreError, Store } from '../core/store';
 import type { ChangeSource } from '../recording/changeSource';
 import { DirWatcher } from '../recording/watcher';
-import { recordPayload } from './hook';
+import { type ParsePayload, recordPayload } from '../recording/payload';
 import {
   type BundleId,
   bundleIdOf,
@@ -36,7 +36,7 @@ import {
   WIRE_VERSION,
 } from './residentWire';
 import { MAX_PAYLOAD } from './stdin';
-import { storeFromArgs } from './storeArg';
+import { storeFromArgs } from '../recording/storeArg';
 
 /** Minutes without a hook after which the resident exits (`AGENT_REWIND_RESIDENT_IDLE_S` in seconds overrides). */
 export const IDLE_DEFAULT_S = 10 * 60;
@@ -72,10 +72,15 @@ interface Resident {
   ended: () => void;
   /** Stops watching for requests and releases the lock (idempotent); the process then ends when its last answer is out. */
   stop: () => void;
+  /** The hook's parser of payloads (cli/hook.ts): the resident records with the hook's own code. */
+  parse: ParsePayload;
 }
 
-/** Runs the resident until it is idle, replaced or its store is gone. Resolves with the exit code (0). */
-export function runResident(args: string[], bundleFile: string): Promise<number> {
+/**
+ * Runs the resident until it is idle, replaced or its store is gone. Resolves with the exit code (0). `parse`:
+ * the hook's parser of payloads, handed down by the hook bundle that runs this (cli/hook.ts).
+ */
+export function runResident(args: string[], bundleFile: string, parse: ParsePayload): Promise<number> {
   const dir = storeFromArgs(args);
   if (!dir) return Promise.resolve(0);
   let release: () => void;
@@ -101,6 +106,7 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
       changes: watcherFor(dir),
       ended: () => {},
       stop: () => {},
+      parse,
     };
     void r.changes?.watch(Store.open(dir).knownRoots());
     holdScanStates(); // it serves every shell call of its sessions: the state it saved last is used again
@@ -285,6 +291,7 @@ async function recordFor(r: Resident, req: HookRequest, payload: Buffer): Promis
   }
   try {
     context = recordPayload(req.args[0], req.args, dir, payload.toString('utf8'), {
+      parse: r.parse,
       env: req.env,
       beforeAppend: (records) => writeAheadCopy(r, pending, records),
       ...(changes ? { changes } : {}),

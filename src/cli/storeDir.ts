@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import { findHookStore } from '../agents/hookStore';
 import { UsageError } from './output';
-import { storeFromArgs } from './storeArg';
+import { storeFromArgs } from '../recording/storeArg';
 
 export function storeDir(args: readonly string[], cwd: string = process.cwd()): string {
   const given = storeFromArgs(args);
