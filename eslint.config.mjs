@@ -69,8 +69,9 @@ const extensionImports = (planner, offHost = false, level = EXT_STACK.length) =>
     ],
     patterns: [
       {
-        regex: '(^|/)(webview|cli)(/|$)',
-        message: 'The extension talks to the webview through src/shared/messages.ts only, and uses the core, not the CLI.',
+        regex: '(^|/)(webview|cli|resident)(/|$)',
+        message:
+          'The extension talks to the webview through src/shared/messages.ts only, and uses the core, not the CLI nor the resident recorder.',
       },
       ...(level + 1 < EXT_STACK.length
         ? [
@@ -100,7 +101,7 @@ const CORE_STACK = [
   'conversation',
   'upkeep',
 ];
-const CORE_OUTER = ['recording', 'agents', 'cli', 'extension', 'webview'];
+const CORE_OUTER = ['recording', 'agents', 'resident', 'cli', 'extension', 'webview'];
 /** The core rules for a subsystem at `level` of CORE_STACK (-1: below them all). */
 const coreLayer = (level) => {
   const above = CORE_STACK.slice(level + 1);
@@ -194,11 +195,13 @@ export default tseslint.config(
     files: [name === 'store' ? 'src/core/store.ts' : `src/core/${name}/**`],
     rules: coreLayer(level),
   })),
-  { files: ['src/recording/**'], rules: layer(['agents', 'cli', 'extension', 'webview']) },
-  { files: ['src/agents/**'], rules: layer(['cli', 'extension', 'webview']) },
+  { files: ['src/recording/**'], rules: layer(['agents', 'resident', 'cli', 'extension', 'webview']) },
+  { files: ['src/agents/**'], rules: layer(['resident', 'cli', 'extension', 'webview']) },
+  // The resident recorder records with the hook's own parser, handed down (recording/payload.ts): it names no agent.
+  { files: ['src/resident/**'], rules: layer(['agents', 'cli', 'extension', 'webview']) },
   { files: ['src/cli/**'], rules: layer(['extension', 'webview']) },
-  { files: ['src/shared/**'], rules: layer(['core', 'recording', 'agents', 'cli', 'extension', 'webview'], [NODE_BUILTINS]) },
-  { files: ['src/webview/**'], rules: layer(['core', 'recording', 'agents', 'cli', 'extension'], [NODE_BUILTINS]) },
+  { files: ['src/shared/**'], rules: layer(['core', 'recording', 'agents', 'resident', 'cli', 'extension', 'webview'], [NODE_BUILTINS]) },
+  { files: ['src/webview/**'], rules: layer(['core', 'recording', 'agents', 'resident', 'cli', 'extension'], [NODE_BUILTINS]) },
   // Localization (README, Localization): l10n.t messages are literals everywhere; the extension's and the
   // preview page's visible words go through l10n.t. The CLI speaks English and is not localized.
   { files: ['src/**'], rules: { 'no-restricted-syntax': ['error', L10N_LITERAL] } },

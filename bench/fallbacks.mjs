@@ -1,4 +1,4 @@
-// The resident's watcher on trees shaped like real repositories (recording/watcher.ts, core/scan/narrow.ts):
+// The resident's watcher on trees shaped like real repositories (resident/watcher.ts, core/scan/narrow.ts):
 // tracked files inside ignored folders (committed build output, vendored code, fixtures: 8 files in 4
 // ignored folders, as a real formatter's repository has them) and a nested .gitignore with a negation.
 // Whole processes as an agent runs them, ratios within each round (bench/lib.mjs `rounds`): a Bash call

@@ -1,4 +1,4 @@
-// The file watcher's effect (recording/watcher.ts), whole processes as an agent runs them, ratios
+// The file watcher's effect (resident/watcher.ts), whole processes as an agent runs them, ratios
 // within each round (bench/lib.mjs `rounds`): a Bash call that changes one file, cold (each hook
 // scans by itself) and warm (a resident whose watcher names the changed paths), against an Edit
 // call, two bare `node -e 0` and `git status`, on realistic trees of 10,000 and 100,000 files and on

@@ -15,13 +15,13 @@ import { storeFromArgs } from '../recording/storeArg';
 import { logStoreError, Store } from '../core/store';
 import { NotAStoreError } from '../core/storeFiles/workspaceStore';
 import { StoreNotTrustedError } from '../core/storeFiles/trust';
-import { HOOK_STDIN_DEADLINE_MS, MAX_PAYLOAD, readStdin, type StdinResult } from './stdin';
+import { HOOK_STDIN_DEADLINE_MS, MAX_PAYLOAD, readStdin, type StdinResult } from '../recording/stdin';
 
 export { HOOK_STDIN_DEADLINE_MS };
 
 /** `agent-rewind resident`: in this bundle, so the resident records with this very code (loaded only there). */
 export const runResident = (args: string[], bundleFile: string): Promise<number> =>
-  (require('./resident') as typeof import('./resident')).runResident(args, bundleFile, parseHookPayload);
+  (require('../resident/resident') as typeof import('../resident/resident')).runResident(args, bundleFile, parseHookPayload);
 
 /** The registry: one adapter per agent, each loaded only when its payload arrives (the hook bundle starts small). */
 const ADAPTERS: Record<string, (text: string, ctx: HookContext) => AdapterResult> = {
@@ -62,7 +62,7 @@ export const parseHookPayload: ParsePayload = (named, text, ctx) => {
 /**
  * The whole hook: stdin (unless the forwarding hook already read it: `given`), then the payload into
  * the store. `redelivered`: a resident recorder took this payload and died before appending it
- * (forward.ts), so a dedupe marker it left is its own and must not drop the payload.
+ * (resident/forward.ts), so a dedupe marker it left is its own and must not drop the payload.
  */
 export async function runHook(args: string[], given?: StdinResult, redelivered = false): Promise<number> {
   const agent = args[0];

@@ -1,10 +1,10 @@
 // dist/cli.js: the `agent-rewind` entry. Kept tiny: the hook path (run on every agent tool call)
-// first hands its payload to the store's resident recorder (forward.ts: nothing of the recording
+// first hands its payload to the store's resident recorder (resident/forward.ts: nothing of the recording
 // code is loaded for that) and loads dist/hook.js only to record the payload itself; every other
 // command loads dist/commands.js.
 import * as path from 'node:path';
 import { requireCached } from './codeCache';
-import { forwardHook, startResident } from './forward';
+import { forwardHook, startResident } from '../resident/forward';
 
 const [, , command, ...rest] = process.argv;
 

@@ -5,10 +5,10 @@ import type { Fallbacks } from '../core/capture/narrowing';
 import { residentHolder } from '../core/storeFiles/lock';
 import type { Store } from '../core/store';
 import { recordingHealth } from '../core/upkeep/recordingHealth';
-import { askResident } from './forward';
+import { askResident } from '../resident/forward';
 import { EXIT, out, outJson } from './output';
 import { shown } from '../shared/text';
-import { residentOff } from './residentWire';
+import { residentOff } from '../resident/residentWire';
 
 export interface StatusJson {
   store: string;

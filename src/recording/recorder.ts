@@ -92,7 +92,7 @@ function afterOnlyLines(store: Store, e: AfterToolEvent, now: number): LogRecord
 export interface RecordOptions {
   /** Workspace folders named on the hook's command line (`--root`): a session in one of them is inside the workspace. */
   roots?: readonly string[];
-  /** Sees the lines just before their one append (the resident recorder tells its waiting hook: cli/resident.ts). */
+  /** Sees the lines just before their one append (the resident recorder tells its waiting hook: resident/resident.ts). */
   beforeAppend?: (records: readonly LogRecord[]) => void;
   /**
    * What changed on disk, from the resident recorder's file watcher (./changeSource): shell capture

@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 import { ESLint } from 'eslint';
 
 const root = path.resolve(__dirname, '..', '..');
-const LAYERS = ['core', 'recording', 'agents', 'cli', 'shared', 'webview', 'extension'];
+const LAYERS = ['core', 'recording', 'agents', 'resident', 'cli', 'shared', 'webview', 'extension'];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-layers-'));
 after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -78,6 +78,21 @@ test('the linter refuses the same imports, per folder', async () => {
   assert.ok((await lint('src/agents/claude/probe.ts', "import { x } from '../../cli/main';\nexport const v = x;\n")) > 0);
   assert.ok((await lint('src/webview/probe.ts', "import * as fs from 'node:fs';\nexport const v = fs;\n")) > 0);
   assert.equal(await lint('src/extension/probe.ts', "import * as vscode from 'vscode';\nexport const v = vscode;\n"), 0);
+});
+
+test('the resident recorder sits between the recording and the CLI: it names no agent, imports no CLI, and only the CLI imports it', async () => {
+  const importing = (from: string) => `import * as m from '${from}';\nexport const v = m;\n`;
+  const up = build('resident', "import { cli } from '../cli/ok';\nexport const v = cli;\n");
+  assert.notEqual(up.status, 0);
+  assert.match(up.out, /TS6307/);
+  assert.notEqual(build('resident', "import { agents } from '../agents/ok';\nexport const v = agents;\n").status, 0);
+  assert.equal(build('cli', "import { resident } from '../resident/ok';\nexport const v = resident;\n").status, 0, 'the CLI may use it');
+  assert.ok((await lint('src/resident/probe.ts', importing('../cli/hook'))) > 0, 'the resident does not import the hook');
+  assert.ok((await lint('src/resident/probe.ts', importing('../agents/detect'))) > 0, 'the resident is handed its parser');
+  assert.ok((await lint('src/recording/probe.ts', importing('../resident/watcher'))) > 0, 'the recording stands below it');
+  assert.ok((await lint('src/extension/views/probe.ts', importing('../../resident/residentWire'))) > 0, 'the extension reads the store');
+  assert.equal(await lint('src/cli/probe.ts', importing('../resident/forward')), 0);
+  assert.equal(await lint('src/resident/probe.ts', importing('../recording/payload')), 0);
 });
 
 test("the core's subsystems stack: a lower one importing a higher one fails the lint, the other way round passes", async () => {

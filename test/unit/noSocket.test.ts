@@ -1,5 +1,5 @@
 // The resident recorder and its hooks talk through files in the store's private folder
-// (src/cli/residentWire.ts): nothing of ours listens anywhere, on a socket, a pipe or a port. The
+// (src/resident/residentWire.ts): nothing of ours listens anywhere, on a socket, a pipe or a port. The
 // package tier refuses every network module in the shipped bundles on that promise, and this test
 // keeps it at the source: no file under src/ imports a module that opens one.
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // Whether a process still runs (core/storeFiles/lock.ts `processAlive`): what decides that a lock's
-// holder is gone and that a resident recorder died under its hook (cli/forward.ts). A zombie — dead,
+// holder is gone and that a resident recorder died under its hook (resident/forward.ts). A zombie — dead,
 // not yet collected by a parent busy in a synchronous call — is gone, though signal 0 still reaches it.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

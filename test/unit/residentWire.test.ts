@@ -1,11 +1,11 @@
-// The resident recorder's wire (src/cli/residentWire.ts, forward.ts): how a request and its answer
+// The resident recorder's wire (src/resident/residentWire.ts, forward.ts): how a request and its answer
 // travel through the store's private folder, and how a hook finishes the append of a resident that
 // died in it — on real files.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { finishPendingAppend } from '../../src/cli/forward';
+import { finishPendingAppend } from '../../src/resident/forward';
 import {
   answerFileOf,
   claimPending,
@@ -20,7 +20,7 @@ import {
   readRequest,
   requestFileOf,
   requestIdOf,
-} from '../../src/cli/residentWire';
+} from '../../src/resident/residentWire';
 import { tempDir } from '../helpers/tmp';
 
 describe("a request and its answer, through the store's private folder", () => {

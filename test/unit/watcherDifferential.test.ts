@@ -1,4 +1,4 @@
-// Differential proof for the file watcher (recording/watcher.ts): the same random sequences of file
+// Differential proof for the file watcher (resident/watcher.ts): the same random sequences of file
 // operations, recorded twice — once with the watcher narrowing shell capture and the boundary
 // observation, once with today's full scans — must give identical records and identical plans.
 // Seeded; the seed is in every failure message (AR_SEED=<n> replays one).
@@ -18,7 +18,7 @@ import type { ChangeSource } from '../../src/recording/changeSource';
 import { watchedLooks } from '../../src/recording/observe';
 import { record } from '../../src/recording/recorder';
 import { includeUncovered, watchedScans } from '../../src/core/capture/narrowing';
-import { DirWatcher } from '../../src/recording/watcher';
+import { DirWatcher } from '../../src/resident/watcher';
 import { tempDir } from '../helpers/tmp';
 
 function rng(seed: number): () => number {

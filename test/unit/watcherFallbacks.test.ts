@@ -1,4 +1,4 @@
-// The file watcher's fallbacks (recording/watcher.ts): whenever it cannot vouch for a root it
+// The file watcher's fallbacks (resident/watcher.ts): whenever it cannot vouch for a root it
 // answers "scan" for that call, says why once (the report goes to errors.log in the resident), and
 // vouches again from the next token where the watch can be restarted. Real folders and real
 // inotify watches; only what this shared machine cannot produce without harming others (a network
@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { baseline } from '../../src/core/scan/baseline';
 import { rescan } from '../../src/core/scan/rescan';
 import type { ScanOptions } from '../../src/core/scan/types';
-import { DirWatcher, REAL_OS as REAL, type WatchOs } from '../../src/recording/watcher';
+import { DirWatcher, REAL_OS as REAL, type WatchOs } from '../../src/resident/watcher';
 import { tempDir } from '../helpers/tmp';
 
 /** A watched workspace with a folder in it, and every message the watcher said. */

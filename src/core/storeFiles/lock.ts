@@ -160,7 +160,7 @@ export function acquireStoreLock(storeDir: string, op: string): () => void {
   return acquireLockFile(path.join(storeDir, 'lock'), op);
 }
 
-/** The lock of the store's resident recorder (cli/resident.ts). */
+/** The lock of the store's resident recorder (resident/resident.ts). */
 export const RESIDENT_LOCK = 'resident.lock';
 
 /** The store's resident recorder, when its lock names a live process (pid, since: `time`). */

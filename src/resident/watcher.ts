@@ -21,7 +21,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALWAYS_SKIP, dirMatcher, isIgnored, type Matcher, type Rules, rulesFor } from '../core/scan/ignore';
-import type { ChangeReport, ChangeSource, ChangeToken } from './changeSource';
+import type { ChangeReport, ChangeSource, ChangeToken } from '../recording/changeSource';
 
 /** How long a settle waits for its cookie before the roots stop vouching. */
 const COOKIE_MS = 2000;

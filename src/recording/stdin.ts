@@ -1,5 +1,5 @@
 // A hook's stdin, read to its end within the hook's deadline. Its own small module: the forwarding
-// hook (forward.ts, in dist/cli.js) reads the payload before it knows whether the resident recorder
+// hook (resident/forward.ts, in dist/cli.js) reads the payload before it knows whether the resident recorder
 // or this process records it, and must not load the recording code to do so.
 import * as fs from 'node:fs';
 import { sleepMs } from '../core/storeFiles/lock';

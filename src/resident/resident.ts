@@ -15,7 +15,7 @@ import { acquireLockFile, readLockInfo, RESIDENT_LOCK, StoreBusyError } from '..
 import type { LogRecord } from '../core/storeFiles/records';
 import { logStoreError, Store } from '../core/store';
 import type { ChangeSource } from '../recording/changeSource';
-import { DirWatcher } from '../recording/watcher';
+import { DirWatcher } from './watcher';
 import { type ParsePayload, recordPayload } from '../recording/payload';
 import {
   type BundleId,
@@ -35,7 +35,7 @@ import {
   takeGo,
   WIRE_VERSION,
 } from './residentWire';
-import { MAX_PAYLOAD } from './stdin';
+import { MAX_PAYLOAD } from '../recording/stdin';
 import { storeFromArgs } from '../recording/storeArg';
 
 /** Minutes without a hook after which the resident exits (`AGENT_REWIND_RESIDENT_IDLE_S` in seconds overrides). */
@@ -378,7 +378,7 @@ async function settled(changes: ChangeSource, dir: string): Promise<ChangeSource
 }
 
 /**
- * The store's file watcher (recording/watcher.ts): its cookies in a private folder of the store,
+ * The store's file watcher (watcher.ts): its cookies in a private folder of the store,
  * the store itself never watched. On unless `AGENT_REWIND_WATCH=0`; without it every call scans, as a hook does.
  */
 function watcherFor(dir: string): ChangeSource | undefined {

@@ -2,7 +2,7 @@
 // to the store's resident recorder (resident.ts) through a request file in the store's private folder
 // and waits for its answer: "appended". It loads none of the recording code, nor node:crypto, node:net
 // or a stream (residentWire.ts says why). When there is no resident, or it does not take the payload
-// within ACCEPT_MS, or it refuses, the caller (main.ts) records the payload itself with dist/hook.js —
+// within ACCEPT_MS, or it refuses, the caller (cli/main.ts) records the payload itself with dist/hook.js —
 // the same code, the same lines — and starts a resident for the next hook. The protocol, and why a
 // payload is never recorded twice nor lost: residentWire.ts.
 import * as fs from 'node:fs';
@@ -27,7 +27,7 @@ import { readTailBytes } from '../core/storeFiles/fsx';
 import { storeTrusted } from '../core/storeFiles/trust';
 import { appendJsonLines } from '../core/storeFiles/jsonLines';
 import { processAlive, residentHolder, sleepMs } from '../core/storeFiles/lock';
-import { HOOK_STDIN_DEADLINE_MS, readStdin, type StdinResult } from './stdin';
+import { HOOK_STDIN_DEADLINE_MS, readStdin, type StdinResult } from '../recording/stdin';
 import { storeFromArgs } from '../recording/storeArg';
 
 /**
@@ -78,7 +78,7 @@ export async function forwardHook(args: string[], hookBundle: string): Promise<F
   const dir = storeFromArgs(args.slice(1));
   if (!dir || residentOff(process.env)) return { kind: 'fallback', start: false, redelivered: false };
   // Nothing is read from a store another user owns or may write (its lock file could name their process):
-  // the hook refuses it and says why (hook.ts), and no resident starts for it.
+  // the hook refuses it and says why (recording/payload.ts), and no resident starts for it.
   if (!storeTrusted(dir)) return { kind: 'fallback', start: false, redelivered: false };
   const resident = residentHolder(dir);
   // None runs for this store (or no store yet): this hook records and starts one.
