@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from '../core/storeFiles/blobs';
+import { claimMarker, sweepMarkers } from '../core/storeFiles/markerFiles';
 import type { Store } from '../core/store';
 import type { AgentEvent } from './events';
 
@@ -23,14 +24,11 @@ function keyOf(e: AgentEvent, stamp: string): string {
 /** True when this delivery is the first of its event (record it); false for a repeat (drop it). */
 export function firstDelivery(store: Store, e: AgentEvent, stamp: string | undefined, now = Date.now()): boolean {
   if (!stamp) return true;
-  const dir = path.join(store.dir, 'dedupe');
-  const file = path.join(dir, keyOf(e, stamp));
+  const file = path.join(store.dir, 'dedupe', keyOf(e, stamp));
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fs.closeSync(fs.openSync(file, 'wx', 0o600));
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return true; // cannot tell: record rather than lose
+    if (claimMarker(file)) return true;
+  } catch {
+    return true; // cannot tell: record rather than lose
   }
   try {
     if (now - fs.statSync(file).mtimeMs < DEDUPE_WINDOW_MS) return false;
@@ -43,18 +41,5 @@ export function firstDelivery(store: Store, e: AgentEvent, stamp: string | undef
 
 /** Removes markers older than the window (at turn boundaries; a handful of files). */
 export function sweepDedupe(store: Store, now = Date.now()): void {
-  const dir = path.join(store.dir, 'dedupe');
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const n of names) {
-    try {
-      if (now - fs.statSync(path.join(dir, n)).mtimeMs >= DEDUPE_WINDOW_MS) fs.unlinkSync(path.join(dir, n));
-    } catch {
-      /* gone */
-    }
-  }
+  sweepMarkers(path.join(store.dir, 'dedupe'), DEDUPE_WINDOW_MS, now);
 }

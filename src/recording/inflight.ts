@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileNameOf } from '../core/paths';
+import { putMarker } from '../core/storeFiles/markerFiles';
 import type { LogRecord } from '../core/storeFiles/records';
 import type { Store } from '../core/store';
 import type { AfterToolEvent, BeforeToolEvent, EventBase } from './events';
@@ -29,8 +30,7 @@ export function markInflight(store: Store, e: BeforeToolEvent): void {
   const dir = dirOf(store, e.session);
   const m: Marker = { tool: e.tool, call: e.callId, paths: e.paths, time: Date.now() };
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(dir, `${fileNameOf(e.callId, '_')}.json`), JSON.stringify(m), { mode: 0o600 });
+    putMarker(path.join(dir, `${fileNameOf(e.callId, '_')}.json`), JSON.stringify(m));
   } catch (err) {
     store.logError(`in-flight marker for ${e.tool} ${e.callId}: ${(err as Error).message}`);
   }

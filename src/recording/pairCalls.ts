@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sha256 } from '../core/storeFiles/blobs';
 import { newId } from '../core/storeFiles/ids';
+import { putMarker, takeMarker } from '../core/storeFiles/markerFiles';
 import { fileNameOf } from '../core/paths';
 import type { Store } from '../core/store';
 import type { AgentEvent } from './events';
@@ -26,10 +27,9 @@ export function pairCall(store: Store, e: AgentEvent): void {
   if (e.type === 'before_tool') {
     const id = `pair-${newId()}`;
     try {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       // Wall-clock ms, then the monotonic clock (one clock for every process) orders two befores of one ms.
       const at = `${String(Date.now()).padStart(15, '0')}.${process.hrtime.bigint().toString().padStart(20, '0')}`;
-      fs.writeFileSync(path.join(dir, `${key}.${at}.${id}`), '', { mode: 0o600 });
+      putMarker(path.join(dir, `${key}.${at}.${id}`));
       e.callId = id;
     } catch (err) {
       store.logError(`pairing ${e.tool}: ${(err as Error).message}`);
@@ -43,11 +43,7 @@ export function pairCall(store: Store, e: AgentEvent): void {
     return; // no before: hooks connected mid-call
   }
   for (const n of names.sort()) {
-    try {
-      fs.unlinkSync(path.join(dir, n));
-    } catch {
-      continue; // claimed by a parallel after
-    }
+    if (!takeMarker(path.join(dir, n))) continue; // claimed by a parallel after
     e.callId = n.slice(n.lastIndexOf('.') + 1);
     return;
   }

@@ -12,6 +12,7 @@ import { holdScanStates } from '../core/capture/heldStates';
 import { fallbacks, writeFallbacks } from '../core/capture/narrowing';
 import { fault } from '../core/faults';
 import { acquireLockFile, readLockInfo, RESIDENT_LOCK, StoreBusyError } from '../core/storeFiles/lock';
+import { sweepMarkers } from '../core/storeFiles/markerFiles';
 import type { LogRecord } from '../core/storeFiles/records';
 import { logStoreError, Store } from '../core/store';
 import type { ChangeSource } from '../recording/changeSource';
@@ -187,21 +188,7 @@ function watchRequests(r: Resident, serve: (id: string) => void): fs.FSWatcher {
  * requests, answers and start marks of hooks that ended without removing them (and any other stale file).
  */
 function sweepPending(dir: string): void {
-  const folder = path.join(dir, PENDING_DIR);
-  let names: string[] = [];
-  try {
-    names = fs.readdirSync(folder);
-  } catch {
-    return;
-  }
-  for (const n of names) {
-    try {
-      const f = path.join(folder, n);
-      if (Date.now() - fs.statSync(f).mtimeMs > 60000) fs.rmSync(f, { force: true });
-    } catch {
-      /* gone */
-    }
-  }
+  sweepMarkers(path.join(dir, PENDING_DIR), 60000);
 }
 
 /**

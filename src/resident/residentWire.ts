@@ -36,6 +36,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Fallbacks } from '../core/capture/narrowing';
 import { writeFileAtomic } from '../core/storeFiles/fsx';
+import { claimMarker, inMarkerFolder } from '../core/storeFiles/markerFiles';
 
 export const WIRE_VERSION = 3;
 
@@ -122,24 +123,10 @@ export function newRequestId(): string {
   return (process.pid >>> 0).toString(16).padStart(8, '0').slice(-8) + rand.toString(16).padStart(8, '0');
 }
 
-/**
- * Makes a file of the private folder with `make`; when the folder is missing (ENOENT), makes it (0700) and
- * tries once more. Any other failure is the caller's.
- */
-function inPendingDir<T>(dir: string, make: () => T): T {
-  try {
-    return make();
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    fs.mkdirSync(path.join(dir, PENDING_DIR), { recursive: true, mode: 0o700 });
-    return make();
-  }
-}
-
 /** Puts a request in place, whole (the resident never reads half of one). */
 export function putRequest(dir: string, request: Request, payload: Buffer = Buffer.alloc(0)): void {
   const data = Buffer.concat([Buffer.from(JSON.stringify(request) + '\n', 'utf8'), payload]);
-  inPendingDir(dir, () => writeFileAtomic(requestFileOf(dir, request.id), data));
+  inMarkerFolder(path.join(dir, PENDING_DIR), () => writeFileAtomic(requestFileOf(dir, request.id), data));
 }
 
 /** A request read whole, or undefined when it is gone (taken, withdrawn) or not ours. */
@@ -210,22 +197,10 @@ export const goFileOf = (dir: string, id: string) => path.join(dir, PENDING_DIR,
  * when the other side made it first. Any other failure throws: the caller may not record it then.
  */
 export function claimPending(dir: string, id: string): boolean {
-  return createExclusive(dir, pendingFileOf(dir, id));
+  return claimMarker(pendingFileOf(dir, id));
 }
 
 /** Starts recording request `id` (its claim already made): true when this call made `<id>.go`, false when the other side did. */
 export function takeGo(dir: string, id: string): boolean {
-  return createExclusive(dir, goFileOf(dir, id));
-}
-
-function createExclusive(dir: string, file: string): boolean {
-  return inPendingDir(dir, () => {
-    try {
-      fs.closeSync(fs.openSync(file, 'wx', 0o600));
-      return true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-      throw e;
-    }
-  });
+  return claimMarker(goFileOf(dir, id));
 }
