@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { announceWriter } from '../../src/core/storeFiles/lock';
 import { claimMarker, putMarker, sweepMarkers, takeMarker } from '../../src/core/storeFiles/markerFiles';
 import { tempDir } from '../helpers/tmp';
 import { waitUntil } from '../helpers/wait';
@@ -69,6 +70,16 @@ test('the sweep removes markers at least as old as asked and keeps younger ones;
   sweepMarkers(path.join(dir, 'none'), 1);
 });
 
+test("a writer's announcement left by a killed hook whose pid came back is written over, not a reason to record nothing", () => {
+  const store = tempDir();
+  fs.mkdirSync(path.join(store, 'writers'));
+  // This process's pid under every number it may announce with next (each announcement takes the next one).
+  for (let n = 0; n < 100; n++) fs.writeFileSync(path.join(store, 'writers', `${process.pid}.${n}`), '');
+  const done = announceWriter(store);
+  done();
+  assert.equal(fs.readdirSync(path.join(store, 'writers')).length, 99, 'its own announcement withdrawn');
+});
+
 /** Every .ts file under `d`. */
 function sources(d: string): string[] {
   return fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => {
@@ -84,7 +95,7 @@ test('src/ claims a marker by exclusive create only through markerFiles.ts; the 
     ['src/core/storeFiles/markerFiles.ts', 1],
     ['src/core/storeFiles/fsx.ts', 1],
     ['src/core/storeFiles/blobs.ts', 1],
-    ['src/core/storeFiles/lock.ts', 2],
+    ['src/core/storeFiles/lock.ts', 1],
     ['src/core/conversation/sessionLogFork.ts', 1],
     ['src/agents/claude/forkTranscript.ts', 1],
     ['src/agents/codex/forkRollout.ts', 1],

@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { errCode, writeFileAtomic } from './fsx';
+import { putMarker } from './markerFiles';
 
 export class StoreBusyError extends Error {
   constructor(readonly holder: LockInfo | null) {
@@ -192,13 +193,8 @@ export function announceWriter(storeDir: string, maxWaitMs = 5000): () => void {
   const me = path.join(dir, `${process.pid}.${writerSeq++}`);
   const deadline = Date.now() + maxWaitMs;
   for (;;) {
-    try {
-      fs.writeFileSync(me, '', { flag: 'wx', mode: 0o600 });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      continue;
-    }
+    // A marker of its own (a pid is one live process's): one already there was left by a killed hook whose pid came back.
+    putMarker(me);
     if (!fs.existsSync(gcLock)) break;
     fs.unlinkSync(me);
     const holder = readLockInfo(gcLock);
