@@ -2,7 +2,7 @@
 // install extensions from Open VSX (their product.json points the gallery there) and name themselves
 // in `vscode.env.appName` ("Windsurf", "Windsurf - Next", "Kiro", "Cursor") and `vscode.env.uriScheme`
 // ("windsurf", "kiro", "cursor"). Connect Agents… offers that editor's own agent first, pre-selected.
-import type { AgentId } from './connector';
+import type { AgentId } from './common/connector';
 
 const HOSTS: readonly { agent: AgentId; name: RegExp }[] = [
   { agent: 'windsurf', name: /^windsurf\b/i },

@@ -5,10 +5,8 @@
 // rewind, at the session's next SessionStart or UserPromptSubmit): the agent is never blocked.
 // Bad input goes to <store>/errors.log.
 import * as path from 'node:path';
-import { parseClaudePayload } from '../agents/claude/hookPayload';
-import type { HookContext } from '../agents/common/payload';
 import { detectAgent } from '../agents/detect';
-import type { AdapterResult } from '../recording/events';
+import { registry } from '../agents/registry';
 import type { ChangeSource } from '../recording/changeSource';
 import { firstDelivery, sweepDedupe } from '../recording/dedupe';
 import { clearPairs, pairCall } from '../recording/pairCalls';
@@ -34,33 +32,6 @@ export const runResident = (args: string[], bundleFile: string): Promise<number>
 
 // Loaded only by hooks that carry a shell call.
 const shellCapture = () => require('../recording/shellCapture') as typeof import('../recording/shellCapture');
-
-/** The registry: one adapter per agent, each loaded only when its payload arrives (the hook bundle starts small). */
-const ADAPTERS: Record<string, (text: string, ctx: HookContext) => AdapterResult> = {
-  claude: (t) => parseClaudePayload(t),
-  codex: (t) => (require('../agents/codex/hookPayload') as typeof import('../agents/codex/hookPayload')).parseCodexPayload(t),
-  gemini: (t) => (require('../agents/gemini/hookPayload') as typeof import('../agents/gemini/hookPayload')).parseGeminiPayload(t),
-  vscode: (t, c) => (require('../agents/vscode/hookPayload') as typeof import('../agents/vscode/hookPayload')).parseVscodePayload(t, c),
-  copilot: (t, c) => (require('../agents/copilot/hookPayload') as typeof import('../agents/copilot/hookPayload')).parseCopilotPayload(t, c),
-  cursor: (t, c) => (require('../agents/cursor/hookPayload') as typeof import('../agents/cursor/hookPayload')).parseCursorPayload(t, c),
-  cline: (t, c) => (require('../agents/cline/hookPayload') as typeof import('../agents/cline/hookPayload')).parseClinePayload(t, c),
-  opencode: (t, c) =>
-    (require('../agents/opencode/hookPayload') as typeof import('../agents/opencode/hookPayload')).parseOpencodePayload(t, c),
-  qwen: (t) => (require('../agents/qwen/hookPayload') as typeof import('../agents/qwen/hookPayload')).parseQwenPayload(t),
-  droid: (t) => (require('../agents/droid/hookPayload') as typeof import('../agents/droid/hookPayload')).parseDroidPayload(t),
-  auggie: (t, c) => (require('../agents/auggie/hookPayload') as typeof import('../agents/auggie/hookPayload')).parseAuggiePayload(t, c),
-  windsurf: (t, c) =>
-    (require('../agents/windsurf/hookPayload') as typeof import('../agents/windsurf/hookPayload')).parseWindsurfPayload(t, c),
-  kiro: (t, c) => (require('../agents/kiro/hookPayload') as typeof import('../agents/kiro/hookPayload')).parseKiroPayload(t, c),
-};
-
-/** Other names users (and the vendors' docs) give these agents: `hook qwen-code` records as `qwen`. */
-const ALIASES: Readonly<Record<string, string>> = {
-  'qwen-code': 'qwen',
-  factory: 'droid',
-  'factory-droid': 'droid',
-  augment: 'auggie',
-};
 
 /**
  * The whole hook: stdin (unless the forwarding hook already read it: `given`), then the payload into
@@ -197,14 +168,14 @@ export function recordPayload(
     if (roots.length) store.addRoots(roots);
     // `hook <agent> <event> --store …`: the optional event is the first argument that is not an option.
     const event = args[1] && !args[1].startsWith('--') ? args[1] : undefined;
-    const name = named ? (ALIASES[named] ?? named) : undefined;
-    const adapter = name ? ADAPTERS[name] : undefined;
+    const name = named ? registry.resolve(named) : undefined;
+    const adapter = name ? registry.get(name) : undefined;
     if (!name || !adapter) {
-      store.logError(`hook: unknown agent "${named ?? ''}"; known: ${[...Object.keys(ADAPTERS), ...Object.keys(ALIASES)].join(', ')}`);
+      store.logError(`hook: unknown agent "${named ?? ''}"; known: ${registry.names().join(', ')}`);
       return '';
     }
     const agent = detectAgent(name, text, opts.env);
-    const r = (ADAPTERS[agent] ?? adapter)(text, {
+    const r = (registry.get(agent) ?? adapter).parser()(text, {
       ...(event ? { event } : {}),
       env: opts.env,
       cwd: process.cwd(), // in the resident too: it works in the hook's folder (resident.ts)

@@ -4,8 +4,8 @@
 // claude/settings.ts; everything else in the file is kept byte for byte.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { hasMarker } from '../claude/settings';
-import type { AgentConnectionState } from '../connector';
+import { hasMarker } from './hookCommand';
+import type { AgentConnectionState } from './connector';
 import {
   appendTo,
   ConfigFileError,
