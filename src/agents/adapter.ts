@@ -37,7 +37,7 @@ export interface AgentConversation {
 export interface AgentAdapterBase {
   /** The `<agent>` of `agent-rewind hook <agent>`, of store records and of Connect. */
   id: AgentId;
-  /** "Claude Code", "Codex CLI"… — the one place each agent's name is spelled. */
+  /** "Claude Code", "Gemini CLI"… — the one place each agent's name is spelled. */
   displayName: string;
   /** A codicon id (the views show `$(icon)`). */
   icon: string;

@@ -6,7 +6,7 @@
 // Bad input goes to <store>/errors.log.
 import * as path from 'node:path';
 import { detectAgent } from '../agents/detect';
-import { registry } from '../agents/registry';
+import { type Registry, registry } from '../agents/registry';
 import type { ChangeSource } from '../recording/changeSource';
 import { firstDelivery, sweepDedupe } from '../recording/dedupe';
 import { clearPairs, pairCall } from '../recording/pairCalls';
@@ -128,6 +128,8 @@ export interface PayloadOptions {
   redelivered?: boolean;
   /** The resident's file watcher, settled (recording/changeSource.ts); hook processes have none. */
   changes?: ChangeSource;
+  /** The agents known (a test adds one); default: every adapter of agents/registry.ts. */
+  agents?: Registry;
 }
 
 /**
@@ -168,14 +170,15 @@ export function recordPayload(
     if (roots.length) store.addRoots(roots);
     // `hook <agent> <event> --store …`: the optional event is the first argument that is not an option.
     const event = args[1] && !args[1].startsWith('--') ? args[1] : undefined;
-    const name = named ? registry.resolve(named) : undefined;
-    const adapter = name ? registry.get(name) : undefined;
+    const known = opts.agents ?? registry;
+    const name = named ? known.resolve(named) : undefined;
+    const adapter = name ? known.get(name) : undefined;
     if (!name || !adapter) {
-      store.logError(`hook: unknown agent "${named ?? ''}"; known: ${registry.names().join(', ')}`);
+      store.logError(`hook: unknown agent "${named ?? ''}"; known: ${known.names().join(', ')}`);
       return '';
     }
-    const agent = detectAgent(name, text, opts.env);
-    const r = (registry.get(agent) ?? adapter).parser()(text, {
+    const agent = detectAgent(name, text, opts.env, known);
+    const r = (known.get(agent) ?? adapter).parser()(text, {
       ...(event ? { event } : {}),
       env: opts.env,
       cwd: process.cwd(), // in the resident too: it works in the hook's folder (resident.ts)

@@ -1,4 +1,4 @@
-// Connecting Codex CLI: our hook in the workspace's `.codex/hooks.json` (Codex's project layer, in
+// Connecting Codex: our hook in the workspace's `.codex/hooks.json` (Codex's project layer, in
 // the shape Claude Code's settings use), merged with the user's hooks, idempotent, undone exactly
 // by Disconnect. Two things Codex (0.171, verified by test/compat/codex) asks before it runs it:
 //   - the project must be trusted (`[projects."<dir>"] trust_level = "trusted"` in

@@ -7,7 +7,7 @@ import { codexForker, codexResume } from './forkRollout';
 import { isCodexRollout } from './rolloutRead';
 import { readRolloutTimeline, RolloutFollower } from './rolloutTimeline';
 
-/** The Codex CLI version the rollout format, the payloads and the resume of a fork were checked against. */
+/** The Codex version the rollout format, the payloads and the resume of a fork were checked against. */
 export const CHECKED_CODEX_VERSION = '0.171.0';
 
 export const codexConversation: AgentConversation = {

@@ -1,4 +1,4 @@
-// Codex CLI: the hooks of `.codex/hooks.json`, its rollouts read and forked.
+// Codex: the hooks of `.codex/hooks.json`, its rollouts read and forked.
 import type { AgentAdapter } from '../adapter';
 
 const parser = () => require('./hookPayload') as typeof import('./hookPayload');

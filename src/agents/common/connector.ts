@@ -27,7 +27,7 @@ export interface AgentConnectResult {
 
 export interface AgentConnector {
   agent: AgentId;
-  /** "Claude Code", "Codex CLI"… */
+  /** "Claude Code", "Gemini CLI"… (its adapter's, or its `connectName`) */
   displayName: string;
   /** The config files this connector edits for a workspace folder (absolute). */
   files(workspace: string): string[];

@@ -54,7 +54,7 @@ function resolveInTerminal(command: string, searched: string | undefined): strin
   return findOnPath(process.platform === 'win32' ? [`${exe}.cmd`, `${exe}.exe`, exe] : [exe], searched);
 }
 
-/** "Codex CLI (npm install -g @openai/codex)": what the warning tells the user to install. */
+/** "<agent> (npm install -g <package>)": what the warning tells the user to install. */
 function installWords(agent: string): string {
   const c = agentCapabilities(agent, vscode.l10n);
   return c.install ? `${c.displayName} (${c.install})` : c.displayName;
