@@ -3,12 +3,10 @@
 // merged into it, removed exactly, and its state. Pure text-to-text functions edited with jsonc-parser,
 // so the user's own hooks, key order and formatting survive.
 import {
-  appendTo,
   applyEdits,
   child,
   ConfigFileError,
   editFile,
-  formatting,
   isEmptyObjectText,
   type Node,
   nodeAt,
@@ -17,6 +15,7 @@ import {
   removeElement,
   removeProperty,
 } from './jsonEdit';
+import { type HooksLayout, mergeOurEntries, type OurEntry, removeOurEntries } from './hookEntries';
 import { CONNECT_MARKER, hasMarker, isConnectedHandler } from './hookCommand';
 import type { AgentConnectionState } from './connector';
 
@@ -49,8 +48,7 @@ function parseHooksFile(text: string, what: string): Node {
   return parseJsonObject(text, what, HooksFileError);
 }
 
-interface Located {
-  event: string;
+interface Located extends OurEntry {
   group: number;
   handler: number;
   /** The group holds no other handler. */
@@ -149,76 +147,39 @@ function removeOne(text: string, root: Node, l: Located): string {
   return applyEdits(text, [removeProperty(root, 'hooks')!]);
 }
 
+/** The grouped layout of `f`, with `hook` as our handler. */
+function groupedLayout(f: HooksFileFormat, hook: HookSpec): HooksLayout<Located> {
+  return {
+    what: f.what,
+    where: f.what.replace(/^The /, 'the '),
+    error: HooksFileError,
+    events: f.events,
+    header: {},
+    ours,
+    isCurrent: (l) => isCurrent(l, hook, f),
+    entryFor: (event) => ourGroup(event, hook, f),
+    removeOne,
+  };
+}
+
 /**
- * Adds our handler to every recorded event, merged with what is there. Idempotent: when the
- * current entries are already in place the text is returned unchanged. Older entries of ours
+ * Adds our handler to every recorded event, merged with what is there (common/hookEntries.ts). Idempotent:
+ * when the current entries are already in place the text is returned unchanged. Older entries of ours
  * (another CLI path or store) are replaced, never duplicated.
  */
 export function connectHooks(settingsFileText: string | undefined, hook: HookSpec, f: HooksFileFormat): string {
   if (!hasMarker(hook.command)) throw new HooksFileError(`The hook command must carry ${CONNECT_MARKER}; build it with hookCommand().`);
-  if (settingsFileText === undefined || settingsFileText.trim() === '') {
-    const hooks: Record<string, unknown> = {};
-    for (const e of f.events) hooks[e] = [ourGroup(e, hook, f)];
-    return JSON.stringify({ hooks }, null, 2) + '\n';
-  }
-  let text = settingsFileText;
-  const fmt = formatting(text);
-  let root = parseHooksFile(text, f.what);
-  const hooksNode = child(root, 'hooks');
-  const where = f.what.replace(/^The /, 'the ');
-  if (hooksNode && hooksNode.type !== 'object')
-    throw new HooksFileError(`"hooks" in ${where} is not an object; fix it by hand, then connect again.`);
-  for (const e of f.events) {
-    const arr = child(hooksNode, e);
-    if (arr && arr.type !== 'array')
-      throw new HooksFileError(`"hooks.${e}" in ${where} is not a list; fix it by hand, then connect again.`);
-  }
-
-  // 1. Drop entries of ours that are stale, misplaced or duplicated (last first: indexes stay valid).
-  const wanted = new Set<string>(f.events);
-  const keep = new Map<string, Located>();
-  const drop: Located[] = [];
-  for (const l of ours(root)) {
-    if (wanted.has(l.event) && isCurrent(l, hook, f) && !keep.has(l.event)) keep.set(l.event, l);
-    else drop.push(l);
-  }
-  for (const l of drop.reverse()) {
-    text = removeOne(text, root, l);
-    root = parseHooksFile(text, f.what);
-  }
-
-  // 2. Add what is missing, at the end of each list (or a new list at the end of `hooks`).
-  for (const e of f.events) {
-    if (keep.has(e)) continue;
-    const group = ourGroup(e, hook, f);
-    const hooksNow = child(root, 'hooks');
-    const arr = child(hooksNow, e);
-    const edit = !hooksNow
-      ? appendTo(text, root, fmt, { [e]: [group] }, 'hooks')
-      : !arr
-        ? appendTo(text, hooksNow, fmt, [group], e)
-        : appendTo(text, arr, fmt, group);
-    text = applyEdits(text, [edit]);
-    root = parseHooksFile(text, f.what);
-  }
-  return text;
+  return mergeOurEntries(settingsFileText, groupedLayout(f, hook));
 }
 
 /**
  * Removes exactly what Connect added (every handler carrying the marker), keeping everything else
  * byte for byte. A group, event list or `hooks` object left empty by that is removed too (Connect
- * creates them; an empty list means nothing to Claude Code), so a list that was `[]` before Connect
+ * creates them; an empty list means nothing to the agent), so a list that was `[]` before Connect
  * does not come back — the one case where the text is not restored exactly.
  */
 export function disconnectHooks(text: string, f: HooksFileFormat): string {
-  if (text.trim() === '') return text;
-  let root = parseHooksFile(text, f.what);
-  for (;;) {
-    const found = ours(root);
-    if (!found.length) return text;
-    text = removeOne(text, root, found[found.length - 1]!);
-    root = parseHooksFile(text, f.what);
-  }
+  return removeOurEntries(text, { what: f.what, error: HooksFileError, ours, removeOne });
 }
 
 /** Whether the file holds our current entries for every event, older ones of ours, or none. */
