@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { hasMarker } from './hookCommand';
 import type { AgentConnectionState } from './connector';
-import { type HooksLayout, mergeOurEntries, type OurEntry, removeOurEntries } from './hookEntries';
+import { eventLists, type HooksLayout, mergeOurEntries, type OurEntry, removeOurEntries } from './hookEntries';
 import {
   ConfigFileError,
   applyEdits,
@@ -42,18 +42,12 @@ function isOurs(v: unknown): boolean {
 }
 
 function ours(root: Node): Located[] {
-  const hooks = child(root, 'hooks');
-  if (!hooks || hooks.type !== 'object') return [];
   const out: Located[] = [];
-  for (const prop of hooks.children ?? []) {
-    const event = prop.children?.[0]?.value;
-    const arr = prop.children?.[1];
-    if (typeof event !== 'string' || !arr || arr.type !== 'array') continue;
-    (arr.children ?? []).forEach((h, index) => {
+  for (const { event, list } of eventLists(root))
+    (list.children ?? []).forEach((h, index) => {
       const value = nodeToValue(h);
       if (isOurs(value)) out.push({ event, index, value });
     });
-  }
   return out;
 }
 

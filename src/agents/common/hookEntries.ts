@@ -95,3 +95,16 @@ export function removeOurEntries<E extends OurEntry>(
     root = parseJsonObject(text, l.what, l.error);
   }
 }
+
+/** Each event's list under `hooks`, in document order (an event whose value is not a list is skipped). */
+export function eventLists(root: Node): { event: string; list: Node }[] {
+  const hooks = child(root, 'hooks');
+  if (!hooks || hooks.type !== 'object') return [];
+  const out: { event: string; list: Node }[] = [];
+  for (const prop of hooks.children ?? []) {
+    const event = prop.children?.[0]?.value;
+    const list = prop.children?.[1];
+    if (typeof event === 'string' && list && list.type === 'array') out.push({ event, list });
+  }
+  return out;
+}

@@ -15,7 +15,7 @@ import {
   removeElement,
   removeProperty,
 } from './jsonEdit';
-import { type HooksLayout, mergeOurEntries, type OurEntry, removeOurEntries } from './hookEntries';
+import { eventLists, type HooksLayout, mergeOurEntries, type OurEntry, removeOurEntries } from './hookEntries';
 import { CONNECT_MARKER, hasMarker, isConnectedHandler } from './hookCommand';
 import type { AgentConnectionState } from './connector';
 
@@ -61,14 +61,9 @@ interface Located extends OurEntry {
 
 /** Every handler of ours in the document, in document order. */
 function ours(root: Node): Located[] {
-  const hooks = child(root, 'hooks');
-  if (!hooks || hooks.type !== 'object') return [];
   const out: Located[] = [];
-  for (const prop of hooks.children ?? []) {
-    const event = prop.children?.[0]?.value;
-    const arr = prop.children?.[1];
-    if (typeof event !== 'string' || !arr || arr.type !== 'array') continue;
-    (arr.children ?? []).forEach((g, gi) => {
+  for (const { event, list } of eventLists(root)) {
+    (list.children ?? []).forEach((g, gi) => {
       const hs = child(g, 'hooks');
       if (!hs || hs.type !== 'array') return;
       (hs.children ?? []).forEach((h, hi) => {
