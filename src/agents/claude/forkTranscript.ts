@@ -5,16 +5,15 @@
 // name, re-read and checked like a resume would read it, and only then linked into place with an
 // exclusive create, mode 0600 — a refused or failed fork leaves nothing behind.
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openRegularFile, replaceFile } from '../../core/storeFiles/fsx';
+import { replaceFile } from '../../core/storeFiles/fsx';
 import { checkFork } from './forkCheck';
 import { planFork } from './forkPlan';
 import { sessionOf, TranscriptGraph } from './transcriptChain';
 import type { TranscriptEntry } from './transcriptLine';
 import { readTranscript } from './transcriptRead';
 import { CutRefusedError, transcriptForker } from '../common/fork';
-import { readAt } from '../common/lines';
+import { copyLines } from '../common/lines';
 
 export interface TranscriptFork {
   session: string;
@@ -36,25 +35,6 @@ function rewrite(raw: Buffer, e: TranscriptEntry, session: string, reparent: Map
   if (e.hasSessionId) j.sessionId = session;
   if (newParent !== undefined) j.parentUuid = newParent;
   return Buffer.from(JSON.stringify(j), 'utf8');
-}
-
-/** Writes `lines` of `src` (in order, each through `map`) to a new file `dest`, mode 0600, synced. */
-function copyLines(src: string, dest: string, lines: readonly TranscriptEntry[], map: (raw: Buffer, e: TranscriptEntry) => Buffer): void {
-  const input = openRegularFile(src);
-  try {
-    const out = fs.openSync(dest, 'wx', 0o600);
-    try {
-      for (const e of lines) {
-        fs.writeSync(out, map(readAt(input, e.offset, e.bytes), e));
-        fs.writeSync(out, '\n');
-      }
-      fs.fsyncSync(out);
-    } finally {
-      fs.closeSync(out);
-    }
-  } finally {
-    fs.closeSync(input);
-  }
 }
 
 /** The command that resumes Claude Code session `session` (a fork's). */

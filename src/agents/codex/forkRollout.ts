@@ -13,9 +13,9 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openRegularFile, replaceFile } from '../../core/storeFiles/fsx';
+import { replaceFile } from '../../core/storeFiles/fsx';
 import { CutRefusedError, transcriptForker } from '../common/fork';
-import { readAt } from '../common/lines';
+import { copyLines } from '../common/lines';
 import type { RolloutEntry } from './rolloutLine';
 import { readRollout } from './rolloutRead';
 import { turnsOf } from './rolloutTimeline';
@@ -162,21 +162,7 @@ export function forkRollout(file: string, turnId: string, opts: { newId?: string
   // Not named rollout-*.jsonl: Codex must never list a half-written fork.
   const tmp = path.join(path.dirname(dest), `.${session}.${process.pid}.fork-tmp`);
   const fill = (into: string) => {
-    const input = openRegularFile(parentTranscript);
-    try {
-      const out = fs.openSync(into, 'wx', 0o600);
-      try {
-        for (const e of p.keep) {
-          fs.writeSync(out, rewrite(readAt(input, e.offset, e.bytes), e, parent, session));
-          fs.writeSync(out, '\n');
-        }
-        fs.fsyncSync(out);
-      } finally {
-        fs.closeSync(out);
-      }
-    } finally {
-      fs.closeSync(input);
-    }
+    copyLines(parentTranscript, into, p.keep, (raw, e) => rewrite(raw, e, parent, session));
     const problems = checkWritten(into, session, p);
     if (problems.length)
       throw new CutRefusedError(

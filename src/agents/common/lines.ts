@@ -46,7 +46,7 @@ export function forEachLine(file: string, onLine: (line: Buffer, offset: number)
 }
 
 /** `bytes` bytes of `fd` at `offset` (a line, without its newline; a trailing CR dropped). */
-export function readAt(fd: number, offset: number, bytes: number): Buffer {
+function readAt(fd: number, offset: number, bytes: number): Buffer {
   const buf = Buffer.allocUnsafe(bytes);
   let got = 0;
   while (got < bytes) {
@@ -56,4 +56,29 @@ export function readAt(fd: number, offset: number, bytes: number): Buffer {
   }
   // A CR before the newline is part of the line's bytes but not of its JSON.
   return buf[bytes - 1] === 0x0d ? buf.subarray(0, bytes - 1) : buf;
+}
+
+/** A line of a file, where it stands: its byte offset and length (without the newline). */
+export interface LineAt {
+  offset: number;
+  bytes: number;
+}
+
+/** Writes `lines` of `src` (in order, each through `map`) to a new file `dest`, mode 0600, synced: a fork's copy. */
+export function copyLines<L extends LineAt>(src: string, dest: string, lines: readonly L[], map: (raw: Buffer, line: L) => Buffer): void {
+  const input = openRegularFile(src);
+  try {
+    const out = fs.openSync(dest, 'wx', 0o600);
+    try {
+      for (const l of lines) {
+        fs.writeSync(out, map(readAt(input, l.offset, l.bytes), l));
+        fs.writeSync(out, '\n');
+      }
+      fs.fsyncSync(out);
+    } finally {
+      fs.closeSync(out);
+    }
+  } finally {
+    fs.closeSync(input);
+  }
 }
