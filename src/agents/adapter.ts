@@ -49,6 +49,11 @@ export interface AgentAdapterBase {
    * see whether their file already records it (ConnectorContext.connectorOf).
    */
   servedBy?: readonly AgentId[];
+  /**
+   * The agent is built into a VS Code fork whose `vscode.env.appName` or `uriScheme` this matches ("Cursor",
+   * "windsurf"): Connect Agents… offers it first there (hostEditor.ts).
+   */
+  hostEditor?: RegExp;
   /** Its hook payload parser, loaded when its first payload arrives. */
   parser(): PayloadParser;
   /** Its Connect, loaded when first asked for; none when another agent's connector records it (Copilot CLI: VS Code's `alsoServes` it). */

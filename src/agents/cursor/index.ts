@@ -8,6 +8,7 @@ export const cursorAdapter: AgentAdapter = {
   displayName: 'Cursor',
   icon: 'inspect',
   servedBy: ['claude'],
+  hostEditor: /^cursor\b/i,
   parser: () => (t, c) => parser().parseCursorPayload(t, c),
   connector: (use) => (require('./connect') as typeof import('./connect')).cursorConnector(use.connectorOf),
   noConversation: (l10n) => l10n.t('Cursor keeps its chats in its own database, not in a file another program can fork or resume'),

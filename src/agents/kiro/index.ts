@@ -7,6 +7,7 @@ export const kiroAdapter: AgentAdapter = {
   id: 'kiro',
   displayName: 'Kiro',
   icon: 'symbol-misc',
+  hostEditor: /^kiro\b/i,
   parser: () => (t, c) => parser().parseKiroPayload(t, c),
   connector: (use) => (require('./connect') as typeof import('./connect')).kiroConnector(use.displayName),
   connectName: 'Kiro (IDE & CLI)',

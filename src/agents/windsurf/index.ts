@@ -7,6 +7,7 @@ export const windsurfAdapter: AgentAdapter = {
   id: 'windsurf',
   displayName: 'Windsurf',
   icon: 'symbol-event',
+  hostEditor: /^windsurf\b/i,
   parser: () => (t, c) => parser().parseWindsurfPayload(t, c),
   connector: () => (require('./connect') as typeof import('./connect')).windsurfConnector,
   connectName: 'Windsurf (Cascade)',
