@@ -25,6 +25,25 @@ const sharedBuiltins = {
   },
 };
 
+// Each agent's adapter (src/agents/<id>/index.ts) loads its parts when first asked for: its payload parser
+// (`./hookPayload`), connector (`./connect`) and conversation (`./conversation`). A bundle that never asks for
+// a part leaves it out altogether (asking for one there throws): the hook path, run on every agent tool
+// call, parses payloads only; the plan worker reads transcripts only; the extension and the other CLI
+// commands never parse a payload.
+const leaveOut = (...parts) => ({
+  name: 'adapter-parts-left-out',
+  setup(b) {
+    const filter = new RegExp(`^\\./(${parts.join('|')})$`);
+    b.onResolve({ filter }, (args) =>
+      /[\\/]src[\\/]agents[\\/][^\\/]+[\\/]index\.ts$/.test(args.importer) ? { path: args.path, namespace: 'left-out' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not in this bundle (scripts/build.mjs)`)});`,
+      loader: 'js',
+    }));
+  },
+});
+
 const common = {
   plugins: [sharedBuiltins],
   bundle: true,
@@ -49,11 +68,27 @@ const builds = [
     external: ['./hook.js', './commands.js'],
     banner: { js: '#!/usr/bin/env node' },
   },
-  { ...common, entryPoints: { hook: 'src/cli/hook.ts' }, outdir: 'dist' },
-  { ...common, entryPoints: { commands: 'src/cli/commands.ts' }, outdir: 'dist' },
-  { ...common, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  {
+    ...common,
+    plugins: [...common.plugins, leaveOut('connect', 'conversation')],
+    entryPoints: { hook: 'src/cli/hook.ts' },
+    outdir: 'dist',
+  },
+  { ...common, plugins: [...common.plugins, leaveOut('hookPayload')], entryPoints: { commands: 'src/cli/commands.ts' }, outdir: 'dist' },
+  {
+    ...common,
+    plugins: [...common.plugins, leaveOut('hookPayload')],
+    entryPoints: { extension: 'src/extension/extension.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+  },
   // The extension's plan worker (a worker thread: dry runs off the extension host).
-  { ...common, entryPoints: { offHostWorker: 'src/extension/offHost/worker.ts' }, outdir: 'dist' },
+  {
+    ...common,
+    plugins: [...common.plugins, leaveOut('hookPayload', 'connect')],
+    entryPoints: { offHostWorker: 'src/extension/offHost/worker.ts' },
+    outdir: 'dist',
+  },
   // The preview webview script (a browser bundle); with @vscode/codicons installed, its font is copied beside it.
   {
     ...common,

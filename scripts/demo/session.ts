@@ -7,7 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { connectClaudeFile, hookCommand } from '../../src/agents/claude/settings';
+import { connectClaudeFile } from '../../src/agents/claude/settings';
+import { hookCommand } from '../../src/agents/common/hookCommand';
 import { claudeEnv, ensureClaude, projectDir, promptArgs, runClaude } from '../../test/compat/claudeCli';
 import { startScriptedModel } from '../../test/compat/kit/model.mjs';
 import type { Step } from '../../test/compat/kit/wire/anthropic.mjs';

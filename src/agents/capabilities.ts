@@ -2,14 +2,12 @@
 // icon, whether we read its own transcript (prompts and tool calls) or show our session log instead,
 // and whether a fork of its conversation can be resumed — with the reason, in words, when not.
 // Files are rewindable for every agent; only the conversation differs.
-import { claudeForker } from './claude/forkTranscript';
-import { readTimeline, TranscriptFollower, type TranscriptTimeline } from './claude/transcriptTimeline';
-import { codexConversation } from './codex/conversation';
-import { geminiConversation } from './gemini/conversation';
 import type { EffectOverride } from '../core/storeFiles/config';
 import { ENGLISH, type Localizer } from '../shared/l10n';
-import type { AgentId } from './connector';
+import type { AgentId } from './common/connector';
+import type { TimelineFollower, TranscriptTimeline } from './common/timeline';
 import type { TranscriptForker } from '../recording/forkConversation';
+import { registry } from './registry';
 
 export interface AgentCapabilities {
   agent: string;
@@ -24,139 +22,25 @@ export interface AgentCapabilities {
   install?: string;
 }
 
-/** Every agent's row, its sentences in `l10n`'s language (the CLI: English; the extension: `vscode.l10n`). */
-function capabilityTable(l10n: Localizer): Record<AgentId, AgentCapabilities> {
-  return {
-    claude: {
-      agent: 'claude',
-      displayName: 'Claude Code',
-      icon: 'sparkle',
-      transcriptReadable: true,
-      conversationUnavailable: null,
-      install: 'npm install -g @anthropic-ai/claude-code',
-    },
-    vscode: {
-      agent: 'vscode',
-      displayName: 'VS Code agent mode',
-      icon: 'vscode',
-      transcriptReadable: false,
-      conversationUnavailable: l10n.t(
-        'VS Code keeps Copilot Chat sessions in its own storage, which no other program can fork or resume; use the chat\'s own "Restore Checkpoint" for the conversation',
-      ),
-    },
-    copilot: {
-      agent: 'copilot',
-      displayName: 'Copilot CLI',
-      icon: 'copilot',
-      transcriptReadable: false,
-      conversationUnavailable: l10n.t(
-        "Copilot CLI's session state is its own private format; use /rewind or /fork in Copilot CLI for the conversation",
-      ),
-    },
-    codex: {
-      agent: 'codex',
-      displayName: 'Codex CLI',
-      icon: 'terminal',
-      transcriptReadable: true,
-      conversationUnavailable: null,
-      install: 'npm install -g @openai/codex',
-    },
-    gemini: {
-      agent: 'gemini',
-      displayName: 'Gemini CLI',
-      icon: 'star-full',
-      transcriptReadable: true,
-      conversationUnavailable: null,
-      install: 'npm install -g @google/gemini-cli',
-    },
-    cursor: {
-      agent: 'cursor',
-      displayName: 'Cursor',
-      icon: 'inspect',
-      transcriptReadable: false,
-      conversationUnavailable: l10n.t('Cursor keeps its chats in its own database, not in a file another program can fork or resume'),
-    },
-    cline: {
-      agent: 'cline',
-      displayName: 'Cline',
-      icon: 'robot',
-      transcriptReadable: false,
-      conversationUnavailable: l10n.t(
-        "Cline keeps its task history in its own storage, which no other program can fork or resume; use Cline's own checkpoints for the conversation",
-      ),
-    },
-    // Not forked yet (issue 29's compat tier ran the real clients: OpenCode 1.18.33, Qwen Code 0.24.4,
-    // Droid 0.225.2): files only, with where the conversation lives and the agent's own command for it.
-    opencode: {
-      agent: 'opencode',
-      displayName: 'OpenCode',
-      icon: 'code',
-      transcriptReadable: false,
-      conversationUnavailable: l10n.t(
-        "OpenCode keeps its sessions in its own database (~/.local/share/opencode/opencode.db), which Agent Rewind does not fork yet; use OpenCode's /undo, or opencode run --session <id> --fork, for the conversation",
-      ),
-      install: 'npm install -g opencode-ai',
-    },
-    qwen: {
-      agent: 'qwen',
-      displayName: 'Qwen Code',
-      icon: 'hubot',
-      transcriptReadable: false,
-      conversationUnavailable: l10n.t(
-        "Qwen Code saves each chat as a file under ~/.qwen/projects/<project>/chats/ (resumed with qwen --resume <id>), which Agent Rewind does not fork yet; use Qwen Code's own --fork-session for the conversation",
-      ),
-      install: 'npm install -g @qwen-code/qwen-code',
-    },
-    droid: {
-      agent: 'droid',
-      displayName: 'Factory Droid',
-      icon: 'rocket',
-      transcriptReadable: false,
-      conversationUnavailable: l10n.t(
-        'Droid keeps each session as a file under ~/.factory/sessions/, which Agent Rewind does not fork yet; use droid exec --fork <id> for the conversation',
-      ),
-    },
-    auggie: {
-      agent: 'auggie',
-      displayName: 'Auggie',
-      icon: 'sparkle-filled',
-      transcriptReadable: false,
-      conversationUnavailable: l10n.t(
-        'Auggie runs only signed in to Augment, whose service keeps the conversation; no other program can fork or resume it',
-      ),
-    },
-    windsurf: {
-      agent: 'windsurf',
-      displayName: 'Windsurf',
-      icon: 'symbol-event',
-      transcriptReadable: false,
-      conversationUnavailable: l10n.t(
-        "Windsurf keeps Cascade conversations in its own storage, which no other program can fork or resume; use Cascade's own checkpoints for the conversation",
-      ),
-    },
-    kiro: {
-      agent: 'kiro',
-      displayName: 'Kiro',
-      icon: 'symbol-misc',
-      transcriptReadable: false,
-      conversationUnavailable: l10n.t(
-        "Kiro keeps its chats in its own storage and its hooks name no session, which no other program can fork or resume; use Kiro's own checkpoints for the conversation",
-      ),
-    },
-  };
-}
-
 /** The row for `agent`; an agent we have no adapter for gets a plain one (files only). */
 export function agentCapabilities(agent: string, l10n: Localizer = ENGLISH): AgentCapabilities {
-  return (
-    capabilityTable(l10n)[agent as AgentId] ?? {
+  const a = registry.get(agent);
+  if (!a)
+    return {
       agent,
       displayName: agent || l10n.t('Unknown agent'),
       icon: 'hubot',
       transcriptReadable: false,
       conversationUnavailable: l10n.t("Agent Rewind has no adapter that can fork this agent's conversation"),
-    }
-  );
+    };
+  return {
+    agent: a.id,
+    displayName: a.displayName,
+    icon: a.icon,
+    transcriptReadable: a.conversation !== undefined,
+    conversationUnavailable: a.conversation ? null : a.noConversation(l10n),
+    ...(a.install ? { install: a.install } : {}),
+  };
 }
 
 /** "Conversation rewind is not available for Cursor: …" in `l10n`'s language, or null when it is. */
@@ -167,23 +51,14 @@ export function conversationUnavailableText(agent: string, l10n: Localizer = ENG
     : null;
 }
 
-/** The transcript forker of each agent whose fork can be resumed (proven with the real clients by test/compat). */
-export const TRANSCRIPT_FORKERS: Partial<Record<AgentId, TranscriptForker>> = {
-  claude: claudeForker,
-  codex: codexConversation.forker,
-  gemini: geminiConversation.forker,
-};
+/** The transcript forker of `agent`, when its fork can be resumed (proven with the real clients by test/compat). */
+export function transcriptForker(agent: AgentId): TranscriptForker | undefined {
+  return registry.get(agent)?.conversation?.().fork;
+}
 
 /** A transcript's prompts and tool calls, in whichever agent's format it is (told apart by content; Claude's otherwise). */
 export function readAnyTimeline(file: string, overrides: readonly EffectOverride[] = []): TranscriptTimeline {
-  const other = [codexConversation, geminiConversation].find((c) => c.detect(file));
-  return other ? other.read(file, overrides) : readTimeline(file, overrides);
-}
-
-/** What a follower of a transcript gives: the timeline now, parsing only what was appended since the last call. */
-export interface TimelineFollower {
-  timeline(overrides?: readonly EffectOverride[]): TranscriptTimeline;
-  readonly lastRead: 'full' | 'tail';
+  return registry.transcriptConversation(file).read(file, overrides);
 }
 
 /**
@@ -192,6 +67,5 @@ export interface TimelineFollower {
  * or replaced is read whole.
  */
 export function followAnyTimeline(file: string): TimelineFollower {
-  const other = [codexConversation, geminiConversation].find((c) => c.detect(file));
-  return other ? other.follow(file) : new TranscriptFollower(file);
+  return registry.transcriptConversation(file).follow(file);
 }

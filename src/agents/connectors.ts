@@ -2,45 +2,30 @@
 // VS Code's agent mode and Copilot CLI read Claude Code's `.claude/settings.local.json` as well as
 // `.github/hooks/*.json`, so when Claude is connected its file serves them and our `.github` file is
 // not written (or is removed when Claude gets connected after it). README "In VS Code" documents it.
-import { claudeConnector } from './claude/connect';
-import { clineConnector } from './cline/connect';
-import { codexConnector } from './codex/connect';
-import { geminiConnector } from './gemini/connect';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writtenTarget } from './common/hookTarget';
-import type { AgentConnectionState, AgentConnector, AgentConnectResult, AgentId, HookTarget } from './connector';
-import { cursorConnector } from './cursor/connect';
-import { vscodeConnector } from './vscode/connect';
-import { opencodeConnector } from './opencode/connect';
-import { qwenConnector } from './qwen/connect';
-import { droidConnector } from './droid/connect';
-import { auggieConnector } from './auggie/connect';
-import { windsurfConnector } from './windsurf/connect';
-import { kiroConnector } from './kiro/connect';
+import type { AgentConnectionState, AgentConnector, AgentConnectResult, AgentId, HookTarget } from './common/connector';
+import { type Registry, registry } from './registry';
 import { ENGLISH, type Localizer } from '../shared/l10n';
 
-/** In the order the quick pick shows them. */
-export const CONNECTORS: readonly AgentConnector[] = [
-  claudeConnector,
-  vscodeConnector,
-  codexConnector,
-  geminiConnector,
-  cursorConnector,
-  clineConnector,
-  opencodeConnector,
-  qwenConnector,
-  droidConnector,
-  auggieConnector,
-  windsurfConnector,
-  kiroConnector,
-];
+/** In the order the quick pick shows them (the registry's). */
+export const CONNECTORS: readonly AgentConnector[] = registry.allConnectors();
 
 /** The connector that records `agent` (Copilot CLI is recorded by the VS Code one). */
-export function connectorFor(agent: AgentId | string): AgentConnector | undefined {
-  return (
-    CONNECTORS.find((c) => c.agent === agent) ?? CONNECTORS.find((c) => c.alsoServes?.includes(agent as AgentId) && c.agent !== 'claude')
-  );
+export function connectorFor(agent: AgentId, agents: Registry = registry): AgentConnector | undefined {
+  const all = agents.allConnectors();
+  return all.find((c) => c.agent === agent) ?? all.find((c) => c.alsoServes?.includes(agent) && c.agent !== 'claude');
+}
+
+/**
+ * The connector whose file records `c`'s agent now: the serving agent's (its adapter's `servedBy`) when
+ * `c`'s own file holds none of our hooks (VS Code agent mode through Claude Code's settings file), else `c`.
+ */
+function recordingConnector(c: AgentConnector, workspace: string, agents: Registry): AgentConnector {
+  if (!c.ownFileHasHooks || c.ownFileHasHooks(workspace)) return c;
+  const server = agents.get(c.agent)?.servedBy?.[0];
+  return (server && agents.connector(server)) || c;
 }
 
 export interface ConnectOutcome extends AgentConnectResult {
@@ -54,13 +39,20 @@ export interface ConnectOutcome extends AgentConnectResult {
  * get every event twice, so that file goes (Claude's serves them). Null when there was nothing to do.
  * The note is in `l10n`'s language, as are the notes of connectAgents and disconnectAgents.
  */
-export function retireVscodeFile(workspace: string, target: HookTarget, l10n: Localizer = ENGLISH): ConnectOutcome | null {
-  if (!vscodeConnector.ownFileHasHooks(workspace) || claudeConnector.state(workspace, target) === 'disconnected') return null;
-  const r = vscodeConnector.connect(workspace, target);
+export function retireVscodeFile(
+  workspace: string,
+  target: HookTarget,
+  l10n: Localizer = ENGLISH,
+  agents: Registry = registry,
+): ConnectOutcome | null {
+  const vscode = agents.connector('vscode');
+  const claude = agents.connector('claude');
+  if (!vscode?.ownFileHasHooks?.(workspace) || !claude || claude.state(workspace, target) === 'disconnected') return null;
+  const r = vscode.connect(workspace, target);
   if (!r.changed) return null;
   return {
     agent: 'vscode',
-    displayName: vscodeConnector.displayName,
+    displayName: vscode.displayName,
     ...r,
     notes: [
       l10n.t(
@@ -76,8 +68,9 @@ export function connectAgents(
   workspace: string,
   target: HookTarget,
   l10n: Localizer = ENGLISH,
+  known: Registry = registry,
 ): ConnectOutcome[] {
-  const chosen = CONNECTORS.filter((c) => agents.includes(c.agent));
+  const chosen = known.allConnectors().filter((c) => agents.includes(c.agent));
   const out: ConnectOutcome[] = [];
   for (const c of chosen) {
     try {
@@ -94,7 +87,7 @@ export function connectAgents(
     }
   }
   if (agents.includes('claude') && !agents.includes('vscode')) {
-    const r = retireVscodeFile(workspace, target, l10n);
+    const r = retireVscodeFile(workspace, target, l10n, known);
     if (r) out.push(r);
   }
   return out;
@@ -115,10 +108,12 @@ export function disconnectAgents(
   workspace: string,
   target: HookTarget,
   l10n: Localizer = ENGLISH,
+  known: Registry = registry,
 ): DisconnectOutcome[] {
-  const servedBefore = vscodeConnector.state(workspace, target) !== 'disconnected' && !vscodeConnector.ownFileHasHooks(workspace);
+  const vscode = known.connector('vscode');
+  const servedBefore = !!vscode && vscode.state(workspace, target) !== 'disconnected' && !vscode.ownFileHasHooks?.(workspace);
   const out: DisconnectOutcome[] = [];
-  for (const c of CONNECTORS.filter((x) => agents.includes(x.agent))) {
+  for (const c of known.allConnectors().filter((x) => agents.includes(x.agent))) {
     try {
       out.push({ agent: c.agent, displayName: c.displayName, ...c.disconnect(workspace), notes: [] });
     } catch (e) {
@@ -156,11 +151,15 @@ function isFile(p: string): boolean {
  * both exist and it records into this same store: a hook written by another program (the CLI, a demo,
  * another window whose `node` is elsewhere on PATH) records exactly the same, so it is not "older".
  */
-export function connectorState(c: AgentConnector, workspace: string, target: HookTarget): AgentConnectionState {
+export function connectorState(
+  c: AgentConnector,
+  workspace: string,
+  target: HookTarget,
+  agents: Registry = registry,
+): AgentConnectionState {
   const state = c.state(workspace, target);
   if (state !== 'outdated') return state;
-  const served = c.agent === 'vscode' && !vscodeConnector.ownFileHasHooks(workspace);
-  const found = writtenTarget((served ? claudeConnector : c).files(workspace));
+  const found = writtenTarget(recordingConnector(c, workspace, agents).files(workspace));
   if (!found) return state;
   const theirs = found.target;
   if (path.resolve(workspace, theirs.store) !== path.resolve(target.store) || !isFile(theirs.node) || !isFile(theirs.cli)) return state;
@@ -168,11 +167,11 @@ export function connectorState(c: AgentConnector, workspace: string, target: Hoo
 }
 
 /** Each connector's state in one workspace. */
-export function agentStates(workspace: string, target: HookTarget): Map<AgentId, AgentConnectionState> {
+export function agentStates(workspace: string, target: HookTarget, agents: Registry = registry): Map<AgentId, AgentConnectionState> {
   const m = new Map<AgentId, AgentConnectionState>();
-  for (const c of CONNECTORS) {
+  for (const c of agents.allConnectors()) {
     try {
-      m.set(c.agent, connectorState(c, workspace, target));
+      m.set(c.agent, connectorState(c, workspace, target, agents));
     } catch {
       m.set(c.agent, 'disconnected');
     }
@@ -184,13 +183,11 @@ export function agentStates(workspace: string, target: HookTarget): Map<AgentId,
  * The file holding each connected agent's hooks in one workspace: what proves the agent is
  * recorded (VS Code agent mode served by Claude Code's file names that file).
  */
-export function hookFiles(workspace: string, target: HookTarget): Map<AgentId, string> {
+export function hookFiles(workspace: string, target: HookTarget, agents: Registry = registry): Map<AgentId, string> {
   const out = new Map<AgentId, string>();
-  for (const [agent, state] of agentStates(workspace, target)) {
+  for (const [agent, state] of agentStates(workspace, target, agents)) {
     if (state === 'disconnected') continue;
-    const c =
-      agent === 'vscode' && !vscodeConnector.ownFileHasHooks(workspace) ? claudeConnector : CONNECTORS.find((k) => k.agent === agent)!;
-    const files = c.files(workspace);
+    const files = recordingConnector(agents.connector(agent)!, workspace, agents).files(workspace);
     out.set(agent, files.find((f) => fs.existsSync(f)) ?? files[0]!);
   }
   return out;

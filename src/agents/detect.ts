@@ -1,19 +1,18 @@
-// Which agent sent a hook payload. The payload's shape wins over the name in `hook <agent>`: VS Code
+// Which agent sent a hook payload (not which agents are installed: common/evidence.ts). The payload's shape wins over the name in `hook <agent>`: VS Code
 // and Copilot CLI run the hooks of `.claude/settings*.json`, and both load `.github/hooks/*.json`,
 // so one configured command serves several agents (FINDINGS.md §6 "Detection"). Only agents whose
 // payloads can arrive at another agent's command are re-assigned; Codex and Gemini keep their name.
 // Windsurf's envelope (`agent_action_name`, `trajectory_id`) and Auggie's (Cursor's envelope with
 // Claude's PascalCase event names) are told apart too, should one reach a shared command.
 import { obj, parsePayload } from './common/payload';
-
-/** Names a shape may override: the agents that read each other's hook files. */
-const SHARED = new Set(['claude', 'vscode', 'copilot', 'cursor', 'cline']);
+import { type Registry, registry } from './registry';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 
 /** The agent whose adapter should read `text`, given the name it was sent to. */
-export function detectAgent(name: string, text: string, env: NodeJS.ProcessEnv = process.env): string {
-  if (!SHARED.has(name)) return name;
+export function detectAgent(name: string, text: string, env: NodeJS.ProcessEnv = process.env, agents: Registry = registry): string {
+  // Names a shape may override: the agents that run each other's hook files (their adapters' `servedBy`).
+  if (!agents.sharedNames().has(name)) return name;
   // Cheap first: most payloads (Claude Code's) carry none of the tell-tale fields; skip the parse.
   const copilotEnv = env.COPILOT_CLI === '1';
   if (!copilotEnv && !/"(clineVersion|conversation_id|timestamp|hookEventName|agent_action_name)"/.test(text)) return name;

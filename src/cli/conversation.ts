@@ -6,10 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { claudeForker } from '../agents/claude/forkTranscript';
-import { readTimeline } from '../agents/claude/transcriptTimeline';
-import { codexConversation } from '../agents/codex/conversation';
-import { geminiConversation } from '../agents/gemini/conversation';
+import { registry } from '../agents/registry';
 import { forkConversation, ForkRefusedError, type ForkResult } from '../recording/forkConversation';
 import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog';
 import { loggedPrompts } from '../core/conversation/sessionLogView';
@@ -72,8 +69,7 @@ function cmdShow(args: string[], openStore: OpenStore): number {
     // Effect overrides from the store's settings, when there is a store; show needs none.
     const dir = storeFromArgs(args);
     const overrides = dir && fs.existsSync(path.join(dir, 'store.json')) ? openStore(args).config().effects : [];
-    const reader = [codexConversation, geminiConversation].find((c) => c.detect(src.transcript));
-    const t = reader ? reader.read(src.transcript, overrides) : readTimeline(src.transcript, overrides);
+    const t = registry.transcriptConversation(src.transcript).read(src.transcript, overrides);
     session = t.session;
     prompts = t.prompts.map((p) => ({
       uuid: p.uuid,
@@ -116,9 +112,7 @@ function cmdFork(args: string[], openStore: OpenStore): number {
 
   let r: ForkResult;
   try {
-    const agentConv = 'transcript' in src ? [codexConversation, geminiConversation].find((c) => c.detect(src.transcript)) : undefined;
-    const forker = agentConv ? agentConv.forker : claudeForker;
-    r = forkConversation(store, src, before, forker);
+    r = forkConversation(store, src, before, registry.transcriptConversation('transcript' in src ? src.transcript : undefined).fork);
   } catch (e) {
     if (e instanceof ForkRefusedError) throw new ExitError(e.message, EXIT.cutRefused);
     throw e;

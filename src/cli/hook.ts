@@ -5,10 +5,8 @@
 // rewind, at the session's next SessionStart or UserPromptSubmit): the agent is never blocked.
 // Bad input goes to <store>/errors.log.
 import * as path from 'node:path';
-import { parseClaudePayload } from '../agents/claude/hookPayload';
-import type { HookContext } from '../agents/common/payload';
 import { detectAgent } from '../agents/detect';
-import type { AdapterResult } from '../recording/events';
+import { type Registry, registry } from '../agents/registry';
 import { type ParsePayload, recordPayload } from '../recording/payload';
 import { logToUser } from '../recording/userLog';
 import { storeFromArgs } from '../recording/storeArg';
@@ -23,41 +21,19 @@ export { HOOK_STDIN_DEADLINE_MS };
 export const runResident = (args: string[], bundleFile: string): Promise<number> =>
   (require('../resident/resident') as typeof import('../resident/resident')).runResident(args, bundleFile, parseHookPayload);
 
-/** The registry: one adapter per agent, each loaded only when its payload arrives (the hook bundle starts small). */
-const ADAPTERS: Record<string, (text: string, ctx: HookContext) => AdapterResult> = {
-  claude: (t) => parseClaudePayload(t),
-  codex: (t) => (require('../agents/codex/hookPayload') as typeof import('../agents/codex/hookPayload')).parseCodexPayload(t),
-  gemini: (t) => (require('../agents/gemini/hookPayload') as typeof import('../agents/gemini/hookPayload')).parseGeminiPayload(t),
-  vscode: (t, c) => (require('../agents/vscode/hookPayload') as typeof import('../agents/vscode/hookPayload')).parseVscodePayload(t, c),
-  copilot: (t, c) => (require('../agents/copilot/hookPayload') as typeof import('../agents/copilot/hookPayload')).parseCopilotPayload(t, c),
-  cursor: (t, c) => (require('../agents/cursor/hookPayload') as typeof import('../agents/cursor/hookPayload')).parseCursorPayload(t, c),
-  cline: (t, c) => (require('../agents/cline/hookPayload') as typeof import('../agents/cline/hookPayload')).parseClinePayload(t, c),
-  opencode: (t, c) =>
-    (require('../agents/opencode/hookPayload') as typeof import('../agents/opencode/hookPayload')).parseOpencodePayload(t, c),
-  qwen: (t) => (require('../agents/qwen/hookPayload') as typeof import('../agents/qwen/hookPayload')).parseQwenPayload(t),
-  droid: (t) => (require('../agents/droid/hookPayload') as typeof import('../agents/droid/hookPayload')).parseDroidPayload(t),
-  auggie: (t, c) => (require('../agents/auggie/hookPayload') as typeof import('../agents/auggie/hookPayload')).parseAuggiePayload(t, c),
-  windsurf: (t, c) =>
-    (require('../agents/windsurf/hookPayload') as typeof import('../agents/windsurf/hookPayload')).parseWindsurfPayload(t, c),
-  kiro: (t, c) => (require('../agents/kiro/hookPayload') as typeof import('../agents/kiro/hookPayload')).parseKiroPayload(t, c),
-};
+/** The registry's parser for `hook <named>`: which agent sent the payload (its shape wins over the name: agents/detect.ts), and what its adapter makes of it. */
+export function parserFor(known: Registry): ParsePayload {
+  return (named, text, ctx) => {
+    const name = known.resolve(named);
+    const adapter = known.get(name);
+    if (!adapter) return { kind: 'unknown', known: known.names() };
+    const agent = detectAgent(name, text, ctx.env, known);
+    return { kind: 'parsed', agent, result: (known.get(agent) ?? adapter).parser()(text, ctx) };
+  };
+}
 
-/** Other names users (and the vendors' docs) give these agents: `hook qwen-code` records as `qwen`. */
-const ALIASES: Readonly<Record<string, string>> = {
-  'qwen-code': 'qwen',
-  factory: 'droid',
-  'factory-droid': 'droid',
-  augment: 'auggie',
-};
-
-/** Which agent sent a payload to `hook <named>` (its shape wins over the name: agents/detect.ts), and what its adapter makes of it. */
-export const parseHookPayload: ParsePayload = (named, text, ctx) => {
-  const name = ALIASES[named] ?? named;
-  const adapter = name ? ADAPTERS[name] : undefined;
-  if (!name || !adapter) return { kind: 'unknown', known: [...Object.keys(ADAPTERS), ...Object.keys(ALIASES)] };
-  const agent = detectAgent(name, text, ctx.env);
-  return { kind: 'parsed', agent, result: (ADAPTERS[agent] ?? adapter)(text, ctx) };
-};
+/** Every adapter of agents/registry.ts, each loaded only when its payload arrives (the hook bundle starts small). */
+export const parseHookPayload: ParsePayload = parserFor(registry);
 
 /**
  * The whole hook: stdin (unless the forwarding hook already read it: `given`), then the payload into

@@ -9,10 +9,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { opencodeConnector } from '../../src/agents/opencode/connect';
 import { OPENCODE_PLUGIN_REL } from '../../src/agents/opencode/plugin';
 import { CLI, cli, cliJson } from '../helpers/cli';
 import { sandbox } from '../helpers/tmp';
+import { registry } from '../../src/agents/registry';
+
+const opencodeConnector = registry.connector('opencode')!;
 
 const FIX = path.resolve(__dirname, '../fixtures/agents');
 const SRC = { 'src/net/client.ts': 'const MAX = 3\nretryOnce(1)\n', 'src/net/server.ts': 'retryOnce(2)\n', 'notes.txt': 'keep\n' };

@@ -5,11 +5,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { claudeConnector } from '../../src/agents/claude/connect';
-import { codexConnector } from '../../src/agents/codex/connect';
 import { CLI, cli, cliJson } from '../helpers/cli';
 import { ClaudeSession } from '../helpers/claudeSession';
 import { tempDir } from '../helpers/tmp';
+import { registry } from '../../src/agents/registry';
+
+const claudeConnector = registry.connector('claude')!;
+const codexConnector = registry.connector('codex')!;
 
 /** A workspace Connect wired to a store whose path needs quoting, with one recorded prompt. */
 function connected() {

@@ -9,7 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KNOWN_PAYLOAD_FIELDS } from '../../src/agents/claude/hookPayload';
 import { CHAIN_LINE_TYPES, METADATA_LINE_TYPES } from '../../src/agents/claude/knownFormats';
-import { CONNECT_MARKER, connectClaude, disconnectClaudeFile, readSettingsFile, settingsPath } from '../../src/agents/claude/settings';
+import { connectClaude, disconnectClaudeFile, readSettingsFile, settingsPath } from '../../src/agents/claude/settings';
+import { CONNECT_MARKER } from '../../src/agents/common/hookCommand';
 import {
   checkAllAccepted,
   checkEventOrder,

@@ -6,14 +6,8 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import {
-  connectClaudeFile,
-  hookCommand,
-  readSettingsFile,
-  settingsPath,
-  shellQuote,
-  writeSettingsFile,
-} from '../../src/agents/claude/settings';
+import { connectClaudeFile, readSettingsFile, settingsPath, writeSettingsFile } from '../../src/agents/claude/settings';
+import { hookCommand, shellQuote } from '../../src/agents/common/hookCommand';
 import { claudeEnv, type ClaudeRun, projectDir, promptArgs, repoRoot, runClaude } from './claudeCli';
 import type { Tree } from './checkers';
 import { readRequests, type ScriptedModel } from './kit/model.mjs';

@@ -7,21 +7,23 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import {
-  CLAUDE_HOOK_EVENTS,
-  ClaudeSettingsError,
-  CONNECT_MARKER,
   cmdQuote,
+  CONNECT_MARKER,
+  hookCommand,
+  HookCommandError,
+  isConnectedHandler,
+  shellQuote,
+} from '../../src/agents/common/hookCommand';
+import { HooksFileError, STANDARD_HOOK_EVENTS } from '../../src/agents/common/hooksFile';
+import {
   connectClaude,
   connectClaudeFile,
   connectionState,
   disconnectClaude,
   disconnectClaudeFile,
-  hookCommand,
   hooksDisabled,
-  isConnectedHandler,
   settingsPath,
   settingsProblems,
-  shellQuote,
   writeSettingsFile,
 } from '../../src/agents/claude/settings';
 import { CLI } from '../helpers/cli';
@@ -64,8 +66,8 @@ const ORIGINALS: Record<string, string> = {
 test('connect on a missing file writes every event with our handler, tool events matching every tool', () => {
   const text = connectClaude(undefined, HOOK);
   const j = JSON.parse(text); // plain JSON: Claude Code does not load JSONC
-  assert.deepEqual(Object.keys(j.hooks), [...CLAUDE_HOOK_EVENTS]);
-  for (const e of CLAUDE_HOOK_EVENTS) {
+  assert.deepEqual(Object.keys(j.hooks), [...STANDARD_HOOK_EVENTS]);
+  for (const e of STANDARD_HOOK_EVENTS) {
     assert.equal(j.hooks[e].length, 1);
     const g = j.hooks[e][0];
     assert.equal(g.matcher, e.includes('ToolUse') ? '*' : undefined, e);
@@ -79,7 +81,7 @@ for (const [name, original] of Object.entries(ORIGINALS)) {
   test(`merge (${name}): user's lines kept verbatim, idempotent, Disconnect restores the exact text`, () => {
     const connected = connectClaude(original, HOOK);
     onlyInserted(original, connected);
-    assert.equal(count(connected, CONNECT_MARKER), CLAUDE_HOOK_EVENTS.length);
+    assert.equal(count(connected, CONNECT_MARKER), STANDARD_HOOK_EVENTS.length);
     assert.equal(connectClaude(connected, HOOK), connected, 'connecting twice changes nothing');
     assert.equal(disconnectClaude(connected), original);
     assert.equal(connectionState(connected, HOOK), 'connected');
@@ -105,7 +107,7 @@ test('CRLF files stay CRLF', () => {
 test('connect with a newer CLI path replaces our old entries instead of adding a second handler', () => {
   const old = connectClaude(ORIGINALS['other settings only'], HOOK);
   const updated = connectClaude(old, HOOK2);
-  assert.equal(count(updated, CONNECT_MARKER), CLAUDE_HOOK_EVENTS.length);
+  assert.equal(count(updated, CONNECT_MARKER), STANDARD_HOOK_EVENTS.length);
   assert.ok(!updated.includes('0.1.0'));
   assert.equal(connectionState(old, HOOK2), 'outdated');
   assert.equal(disconnectClaude(updated), ORIGINALS['other settings only']);
@@ -120,7 +122,7 @@ test('duplicated or misplaced entries of ours are cleaned up to exactly one per 
   const fixed = JSON.parse(connectClaude(messy, HOOK));
   assert.equal(fixed.hooks.PreToolUse.length, 1);
   assert.equal(fixed.hooks.Notification, undefined, 'our handler on an event we do not record is removed');
-  assert.equal(count(JSON.stringify(fixed), CONNECT_MARKER), CLAUDE_HOOK_EVENTS.length);
+  assert.equal(count(JSON.stringify(fixed), CONNECT_MARKER), STANDARD_HOOK_EVENTS.length);
 });
 
 test('Disconnect removes only our handler from a group the user shares with it, and leaves hand-written agent-rewind hooks', () => {
@@ -155,8 +157,8 @@ test('Disconnect of a file without our entries returns it byte-identical', () =>
 });
 
 test('a file that is not valid JSON, or has a "hooks" that is not an object, is refused, not overwritten', () => {
-  assert.throws(() => connectClaude('{ "hooks": ', HOOK), ClaudeSettingsError);
-  assert.throws(() => connectClaude('[1, 2]', HOOK), ClaudeSettingsError);
+  assert.throws(() => connectClaude('{ "hooks": ', HOOK), HooksFileError);
+  assert.throws(() => connectClaude('[1, 2]', HOOK), HooksFileError);
   assert.throws(() => connectClaude('{"hooks": []}', HOOK), /not an object/);
   assert.throws(() => connectClaude('{"hooks": {"Stop": {}}}', HOOK), /not a list/);
   assert.throws(() => connectClaude('{}', { command: 'node cli.js hook claude' }), /connected-by/);
@@ -176,9 +178,9 @@ test('shell quoting: plain words bare, everything else single-quoted; cmd quotin
   assert.equal(shellQuote('/usr/bin/node'), '/usr/bin/node');
   assert.equal(shellQuote("/a b/it's"), `'/a b/it'\\''s'`);
   assert.equal(shellQuote(''), "''");
-  assert.throws(() => shellQuote('a\0b'), ClaudeSettingsError);
+  assert.throws(() => shellQuote('a\0b'), HookCommandError);
   assert.equal(cmdQuote('C:\\Program Files\\node.exe'), '"C:\\Program Files\\node.exe"');
-  assert.throws(() => cmdQuote('C:\\100%\\x'), ClaudeSettingsError);
+  assert.throws(() => cmdQuote('C:\\100%\\x'), HookCommandError);
   assert.equal(
     hookCommand({ node: 'C:\\n\\node.exe', cli: 'C:\\a b\\cli.js', store: 'C:\\s', agent: 'claude', shell: 'cmd' }),
     `"C:\\n\\node.exe" "C:\\a b\\cli.js" hook claude --store "C:\\s" ${CONNECT_MARKER}`,
@@ -187,7 +189,7 @@ test('shell quoting: plain words bare, everything else single-quoted; cmd quotin
     hookCommand({ node: '/n', cli: '/c.js', store: '/s', agent: 'claude', env: { ELECTRON_RUN_AS_NODE: '1' } }),
     `ELECTRON_RUN_AS_NODE=1 /n /c.js hook claude --store /s ${CONNECT_MARKER}`,
   );
-  assert.throws(() => hookCommand({ node: '/n', cli: '/c', store: '/s', agent: 'claude; rm -rf /' }), ClaudeSettingsError);
+  assert.throws(() => hookCommand({ node: '/n', cli: '/c', store: '/s', agent: 'claude; rm -rf /' }), HookCommandError);
 });
 
 test(

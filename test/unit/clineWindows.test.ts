@@ -6,9 +6,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { CONNECT_MARKER } from '../../src/agents/claude/settings';
+import { CONNECT_MARKER } from '../../src/agents/common/hookCommand';
 import { CLINE_HOOK_EVENTS, clineConnectorFor, clinePowerShellScript, psQuote } from '../../src/agents/cline/connect';
-import type { HookTarget } from '../../src/agents/connector';
+import type { HookTarget } from '../../src/agents/common/connector';
 import { tempDir } from '../helpers/tmp';
 
 const WIN: HookTarget = {

@@ -7,10 +7,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { parseCodexPayload } from '../../src/agents/codex/hookPayload';
-import { codexConnector, CODEX_HOOKS_FILE } from '../../src/agents/codex/connect';
+import { CODEX_HOOKS_FILE } from '../../src/agents/codex/connect';
 import { codexToolKind } from '../../src/agents/codex/toolKind';
 import type { AgentEvent } from '../../src/recording/events';
 import { tempDir } from '../helpers/tmp';
+import { registry } from '../../src/agents/registry';
+
+const codexConnector = registry.connector('codex')!;
 
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'agents', 'codex', 'real-0.171.0');
 const WS = '/WORKSPACE';

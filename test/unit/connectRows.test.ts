@@ -6,12 +6,14 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { claudeConnector } from '../../src/agents/claude/connect';
-import type { HookTarget } from '../../src/agents/connector';
+import type { HookTarget } from '../../src/agents/common/connector';
 import { agentStates, CONNECTORS, connectorState } from '../../src/agents/connectors';
 import { agentRow } from '../../src/extension/connect/agentRows';
 import { ENGLISH } from '../../src/shared/l10n';
 import { tempDir } from '../helpers/tmp';
+import { registry } from '../../src/agents/registry';
+
+const claudeConnector = registry.connector('claude')!;
 
 /** Two installs of the CLI and a Node that exist, as on a machine with a demo checkout and the extension's copy. */
 function installs() {

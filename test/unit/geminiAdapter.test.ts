@@ -14,9 +14,11 @@ import {
   geminiHooksOff,
   GEMINI_HOOK_TIMEOUT_MS,
 } from '../../src/agents/gemini/settings';
-import { geminiConnector } from '../../src/agents/gemini/connect';
 import type { AgentEvent } from '../../src/recording/events';
 import { tempDir } from '../helpers/tmp';
+import { registry } from '../../src/agents/registry';
+
+const geminiConnector = registry.connector('gemini')!;
 
 const dir = path.join(__dirname, '..', 'fixtures', 'agents', 'gemini', 'real-0.61.0');
 const hookLines = fs

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { CONNECTORS } from '../../src/agents/connectors';
 import { findHookStore } from '../../src/agents/hookStore';
 import { targetOfHookCommand } from '../../src/agents/common/hookTarget';
-import { hookCommand } from '../../src/agents/claude/settings';
+import { hookCommand } from '../../src/agents/common/hookCommand';
 import { tempDir } from '../helpers/tmp';
 
 const STORE = '/tmp/odd store/it\'s $HOME `x` "q"';

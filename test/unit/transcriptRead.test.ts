@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { classifyUserText } from '../../src/agents/claude/transcriptLine';
-import { forEachLine, readTranscript, TranscriptMissingError } from '../../src/agents/claude/transcriptRead';
+import { readTranscript, TranscriptMissingError } from '../../src/agents/claude/transcriptRead';
+import { forEachLine } from '../../src/agents/common/lines';
 import { readTimeline } from '../../src/agents/claude/transcriptTimeline';
 import { tempDir } from '../helpers/tmp';
 

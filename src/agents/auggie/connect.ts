@@ -1,7 +1,7 @@
 // Connect for Auggie: our hook in `.augment/settings.json` (the CLI's project settings; Claude Code's
 // layout), `timeout` in MILLISECONDS (default 60000), the matcher a regex (`.*` = every tool); session
 // events take no matcher. Auggie 1.x adds PromptSubmit (docs.augmentcode.com `cli/hooks`).
-import type { HooksFileFormat } from '../claude/settings';
+import type { HooksFileFormat } from '../common/hooksFile';
 import { settingsConnector } from '../common/settingsConnector';
 
 export const AUGGIE_SETTINGS_REL = '.augment/settings.json';
@@ -18,7 +18,6 @@ export const AUGGIE_SETTINGS_FORMAT: HooksFileFormat = {
 
 export const auggieConnector = settingsConnector({
   agent: 'auggie',
-  displayName: 'Auggie (Augment)',
   rel: AUGGIE_SETTINGS_REL,
   format: AUGGIE_SETTINGS_FORMAT,
   notes: (_workspace, l10n) => [

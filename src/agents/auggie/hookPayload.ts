@@ -7,7 +7,7 @@
 // `remove-files` (`file_paths`), `launch-process` (`command`, `cwd`).
 import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult } from '../../recording/events';
-import { claudeLikeEvent } from '../common/claudeLike';
+import { standardEvent } from '../common/standardHooks';
 import { bad, filePaths, type HookContext, obj, type Payload, parsePayload, rootsEnvelope, str } from '../common/payload';
 
 const READ_TOOLS = new Set([
@@ -50,7 +50,7 @@ export function parseAuggiePayload(text: string, ctx: HookContext = {}): Adapter
   const base = rootsEnvelope(p, 'auggie', ctx.cwd);
   if ('kind' in base) return base;
   const mcp = obj(p.mcp_metadata);
-  return claudeLikeEvent(p, event, base, {
+  return standardEvent(p, event, base, {
     toolKind: (tool, input, c) =>
       p.is_mcp_tool === true
         ? { kind: { kind: 'remote', server: str(mcp?.server_name) || str(mcp?.serverName), name: str(mcp?.tool_name) || tool }, bad: [] }

@@ -3,23 +3,14 @@
 // too, so it also records them: `alsoServes`, and the registry avoids a second file of ours for them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentConnector } from '../connector';
+import type { ConnectorParts } from '../common/connector';
 import { ENGLISH, type Localizer } from '../../shared/l10n';
-import { detectEvidence } from '../common/detect';
+import { detectEvidence } from '../common/evidence';
+import { hookCommand } from '../common/hookCommand';
 import { removeEmptyDirs } from '../common/jsonEdit';
-import {
-  CLAUDE_SETTINGS_FILE,
-  connectClaudeFile,
-  connectionState,
-  disconnectClaudeFile,
-  hookCommand,
-  readSettingsFile,
-  settingsPath,
-} from './settings';
+import { CLAUDE_SETTINGS_FILE, connectClaudeFile, connectionState, disconnectClaudeFile, readSettingsFile, settingsPath } from './settings';
 
-export const claudeConnector: AgentConnector = {
-  agent: 'claude',
-  displayName: 'Claude Code',
+export const claudeConnector: ConnectorParts = {
   alsoServes: ['vscode', 'copilot'],
   files: (workspace) => [settingsPath(workspace)],
   alsoReads: (workspace) => [path.join(workspace, '.claude', 'settings.json')],
@@ -45,9 +36,6 @@ export const claudeConnector: AgentConnector = {
   detect: (workspace, env, home) =>
     detectEvidence(workspace, env, home, { workspace: ['.claude'], home: ['.claude'], binaries: ['claude'] }),
 };
-
-/** Where the Claude connector writes, relative to the workspace (for messages). */
-export const CLAUDE_FILE_REL = CLAUDE_SETTINGS_FILE.split(path.sep).join('/');
 
 /**
  * The warning when the settings file `file` (as the user should read its name) sets `disableAllHooks`:

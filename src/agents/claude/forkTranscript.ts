@@ -5,24 +5,15 @@
 // name, re-read and checked like a resume would read it, and only then linked into place with an
 // exclusive create, mode 0600 — a refused or failed fork leaves nothing behind.
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openRegularFile, replaceFile } from '../../core/storeFiles/fsx';
-import type { TranscriptForker } from '../../recording/forkConversation';
+import { replaceFile } from '../../core/storeFiles/fsx';
 import { checkFork } from './forkCheck';
-import { planFork, type CutRefusalReason } from './forkPlan';
+import { planFork } from './forkPlan';
 import { sessionOf, TranscriptGraph } from './transcriptChain';
 import type { TranscriptEntry } from './transcriptLine';
 import { readTranscript } from './transcriptRead';
-
-export class CutRefusedError extends Error {
-  constructor(
-    message: string,
-    readonly reason: CutRefusalReason | 'unclean',
-  ) {
-    super(message);
-  }
-}
+import { CutRefusedError, transcriptForker } from '../common/fork';
+import { copyLines } from '../common/lines';
 
 export interface TranscriptFork {
   session: string;
@@ -46,37 +37,8 @@ function rewrite(raw: Buffer, e: TranscriptEntry, session: string, reparent: Map
   return Buffer.from(JSON.stringify(j), 'utf8');
 }
 
-/** `bytes` bytes of `fd` at `offset` (a line, without its newline; a trailing CR dropped). Codex's forker uses it too. */
-export function readAt(fd: number, offset: number, bytes: number): Buffer {
-  const buf = Buffer.allocUnsafe(bytes);
-  let got = 0;
-  while (got < bytes) {
-    const n = fs.readSync(fd, buf, got, bytes - got, offset + got);
-    if (n === 0) throw new Error('the transcript shrank while it was being forked; try again');
-    got += n;
-  }
-  // A CR before the newline is part of the line's bytes but not of its JSON.
-  return buf[bytes - 1] === 0x0d ? buf.subarray(0, bytes - 1) : buf;
-}
-
-/** Writes `lines` of `src` (in order, each through `map`) to a new file `dest`, mode 0600, synced. */
-function copyLines(src: string, dest: string, lines: readonly TranscriptEntry[], map: (raw: Buffer, e: TranscriptEntry) => Buffer): void {
-  const input = openRegularFile(src);
-  try {
-    const out = fs.openSync(dest, 'wx', 0o600);
-    try {
-      for (const e of lines) {
-        fs.writeSync(out, map(readAt(input, e.offset, e.bytes), e));
-        fs.writeSync(out, '\n');
-      }
-      fs.fsyncSync(out);
-    } finally {
-      fs.closeSync(out);
-    }
-  } finally {
-    fs.closeSync(input);
-  }
-}
+/** The command that resumes Claude Code session `session` (a fork's). */
+export const claudeResume = (session: string): string => `claude --resume ${session}`;
 
 export function forkTranscript(file: string, cutUuid: string, opts: { newId?: string } = {}): TranscriptFork {
   const parentTranscript = path.resolve(file);
@@ -111,7 +73,7 @@ export function forkTranscript(file: string, cutUuid: string, opts: { newId?: st
     transcript: dest,
     parent,
     parentTranscript,
-    resume: `claude --resume ${session}`,
+    resume: claudeResume(session),
     cut,
     keptLines: plan.keep.length,
     parentLines: lines,
@@ -122,8 +84,4 @@ export function forkTranscript(file: string, cutUuid: string, opts: { newId?: st
 }
 
 /** Claude Code's transcript forker, for recording/forkConversation.ts. */
-export const claudeForker: TranscriptForker = {
-  agent: 'claude',
-  fork: (transcript, before) => forkTranscript(transcript, before),
-  refused: (e) => e instanceof CutRefusedError,
-};
+export const claudeForker = transcriptForker('claude', (transcript, before) => forkTranscript(transcript, before));

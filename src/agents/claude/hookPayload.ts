@@ -1,7 +1,8 @@
 // Claude Code hook payload (stdin JSON) -> internal event. Paths must be
 // absolute as Claude Code always sends them; anything else is bad input and records nothing.
 import { checkAbsolutePath } from '../../core/paths';
-import { obj, snakePayload } from '../common/payload';
+import { snakePayload } from '../common/payload';
+import { strictEvent } from '../common/standardHooks';
 import type { AdapterResult } from '../../recording/events';
 import { claudeToolKind, FILE_PATH_FIELD } from './toolKind';
 
@@ -48,43 +49,17 @@ export function parseClaudePayload(text: string, env: NodeJS.ProcessEnv = proces
   if ('kind' in sp) return sp;
   const { p, event, base } = sp;
 
-  switch (event) {
-    case 'SessionStart':
-      return { kind: 'event', event: { ...base, type: 'session_start', ...(typeof p.source === 'string' ? { source: p.source } : {}) } };
-    case 'UserPromptSubmit': {
-      if (typeof p.prompt !== 'string') return { kind: 'bad', reason: 'UserPromptSubmit without a prompt' };
-      return {
-        kind: 'event',
-        event: { ...base, type: 'prompt', text: p.prompt, ...(typeof p.prompt_id === 'string' ? { promptId: p.prompt_id } : {}) },
-      };
-    }
-    case 'PreToolUse':
-    case 'PostToolUse':
-    case 'PostToolUseFailure': {
-      const tool = p.tool_name;
-      if (typeof tool !== 'string' || tool.length === 0) return { kind: 'bad', reason: `${event} without tool_name` };
-      const input = obj(p.tool_input) ?? {};
+  return strictEvent(p, event, base, {
+    promptIdField: 'prompt_id',
+    failureAndSubagentEvents: true,
+    toolOf(tool, input) {
       const kind = claudeToolKind(tool, input);
-      const paths: string[] = [];
-      if (kind.kind === 'file-write') {
-        const field = FILE_PATH_FIELD[tool]!;
-        const fp = checkAbsolutePath(input[field]);
-        if (!fp) return { kind: 'bad', reason: `${tool} ${field} is not an absolute path: ${JSON.stringify(input[field])?.slice(0, 200)}` };
-        paths.push(fp);
-        kind.paths = paths; // validated: absolute
-      }
-      const callId = typeof p.tool_use_id === 'string' ? p.tool_use_id : undefined;
-      const common = { ...base, tool, kind, input, paths, shell: kind.kind === 'shell', ...(callId ? { callId } : {}) };
-      if (event === 'PreToolUse') return { kind: 'event', event: { ...common, type: 'before_tool' } };
-      return { kind: 'event', event: { ...common, type: 'after_tool', ok: event === 'PostToolUse' } };
-    }
-    case 'Stop':
-      return { kind: 'event', event: { ...base, type: 'stop' } };
-    case 'SubagentStop':
-      return { kind: 'event', event: { ...base, type: 'stop', subagent: true } };
-    case 'SessionEnd':
-      return { kind: 'event', event: { ...base, type: 'session_end', ...(typeof p.reason === 'string' ? { reason: p.reason } : {}) } };
-    default:
-      return { kind: 'ignore' };
-  }
+      if (kind.kind !== 'file-write') return { kind, paths: [] };
+      const field = FILE_PATH_FIELD[tool]!;
+      const fp = checkAbsolutePath(input[field]);
+      if (!fp) return `${tool} ${field} is not an absolute path: ${JSON.stringify(input[field])?.slice(0, 200)}`;
+      kind.paths = [fp]; // validated: absolute
+      return { kind, paths: [fp] };
+    },
+  });
 }

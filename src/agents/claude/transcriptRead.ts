@@ -1,51 +1,9 @@
-// Reads a transcript as a stream of lines, in fixed-size chunks: transcripts grow to tens of MB and
-// only a small projection of each line is kept (transcriptLine.ts). Synchronous, so the CLI and the
-// hook stay simple; the byte offset of every line is kept so a fork can copy lines unchanged.
+// Reads a Claude Code transcript line by line (common/lines.ts), keeping only a small projection of each
+// line (transcriptLine.ts) and its byte offset, so a fork can copy lines unchanged.
 import * as fs from 'node:fs';
-import { openRegularFile } from '../../core/storeFiles/fsx';
 import type { LineFold } from '../../core/storeFiles/logTail';
+import { forEachLine } from '../common/lines';
 import { parseTranscriptLine, type TranscriptEntry } from './transcriptLine';
-
-const CHUNK = 1 << 20;
-
-/** Calls `onLine` for every line (without its newline) with its byte offset. A last line without a newline counts. */
-export function forEachLine(file: string, onLine: (line: Buffer, offset: number) => void): void {
-  const fd = openRegularFile(file); // a FIFO given as a transcript is refused, never waited on
-  try {
-    const buf = Buffer.allocUnsafe(CHUNK);
-    let carry: Buffer | null = null;
-    let carryOffset = 0;
-    let pos = 0;
-    for (;;) {
-      const n = fs.readSync(fd, buf, 0, CHUNK, pos);
-      if (n === 0) break;
-      const chunk = buf.subarray(0, n);
-      let start = 0;
-      for (;;) {
-        const nl = chunk.indexOf(0x0a, start);
-        if (nl < 0) break;
-        const piece = chunk.subarray(start, nl);
-        if (carry) {
-          onLine(Buffer.concat([carry, piece]), carryOffset);
-          carry = null;
-        } else onLine(piece, pos + start);
-        start = nl + 1;
-      }
-      if (start < n) {
-        const rest = Buffer.from(chunk.subarray(start));
-        if (carry) carry = Buffer.concat([carry, rest]);
-        else {
-          carry = rest;
-          carryOffset = pos + start;
-        }
-      }
-      pos += n;
-    }
-    if (carry && carry.length > 0) onLine(carry, carryOffset);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 export interface TranscriptContents {
   entries: TranscriptEntry[];

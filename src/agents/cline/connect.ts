@@ -6,10 +6,10 @@
 // result says so.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CONNECT_MARKER, hasMarker, hookCommand } from '../claude/settings';
-import { detectEvidence } from '../common/detect';
+import { CONNECT_MARKER, hasMarker, hookCommand } from '../common/hookCommand';
+import { detectEvidence } from '../common/evidence';
 import { editFile, readTextFile, removeEmptyDirs } from '../common/jsonEdit';
-import type { AgentConnectionState, AgentConnector, HookTarget } from '../connector';
+import type { AgentConnectionState, ConnectorParts, HookTarget } from '../common/connector';
 import { ENGLISH } from '../../shared/l10n';
 
 export const CLINE_HOOKS_REL = '.clinerules/hooks';
@@ -74,11 +74,9 @@ function layout(platform: NodeJS.Platform) {
 }
 
 /** The Cline connector for `platform` (tests build Windows' on any machine). */
-export function clineConnectorFor(platform: NodeJS.Platform): AgentConnector {
+export function clineConnectorFor(platform: NodeJS.Platform): ConnectorParts {
   const l = layout(platform);
   return {
-    agent: 'cline',
-    displayName: 'Cline',
     files: (workspace) => CLINE_HOOK_EVENTS.map((e) => path.join(dirOf(workspace), l.name(e))),
     connect(workspace, target, l10n = ENGLISH) {
       const files: string[] = [];

@@ -1,4 +1,4 @@
-// Connecting Codex CLI: our hook in the workspace's `.codex/hooks.json` (Codex's project layer, in
+// Connecting Codex: our hook in the workspace's `.codex/hooks.json` (Codex's project layer, in
 // the shape Claude Code's settings use), merged with the user's hooks, idempotent, undone exactly
 // by Disconnect. Two things Codex (0.171, verified by test/compat/codex) asks before it runs it:
 //   - the project must be trusted (`[projects."<dir>"] trust_level = "trusted"` in
@@ -12,18 +12,10 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { AgentConnectionState, AgentConnector, AgentConnectResult, HookTarget } from '../connector';
-import {
-  connectClaude,
-  connectionState,
-  disconnectHooksFile,
-  editFile,
-  hookCommand,
-  type HooksFileFormat,
-  HOOK_TIMEOUT_S,
-  isConnectedHandler,
-  readSettingsFile,
-} from '../claude/settings';
+import type { AgentConnectionState, AgentConnectResult, ConnectorParts, HookTarget } from '../common/connector';
+import { HOOK_TIMEOUT_S, hookCommand, isConnectedHandler } from '../common/hookCommand';
+import { connectHooks, disconnectHooksFile, type HooksFileFormat, hooksState } from '../common/hooksFile';
+import { editFile, readTextFile } from '../common/jsonEdit';
 import { AppServer } from './appServer';
 import { CODEX_RECORDED_EVENTS } from './hookPayload';
 import { ENGLISH, type Localizer } from '../../shared/l10n';
@@ -51,17 +43,15 @@ function hookSpec(target: HookTarget): { command: string } {
   return { command: hookCommand({ ...target, agent: 'codex' }) };
 }
 
-export const codexConnector: AgentConnector = {
-  agent: 'codex',
-  displayName: 'Codex CLI',
+export const codexConnector: ConnectorParts = {
   files: (workspace) => [hooksFile(workspace)],
   connect(workspace, target, l10n = ENGLISH): AgentConnectResult {
     const file = hooksFile(workspace);
-    const changed = editFile(file, (t) => ({ text: connectClaude(t, hookSpec(target), CODEX_HOOKS_FORMAT) }));
+    const changed = editFile(file, (t) => ({ text: connectHooks(t, hookSpec(target), CODEX_HOOKS_FORMAT) }));
     return { files: [file], changed, notes: [trustNote(l10n)] };
   },
   disconnect(workspace) {
-    const { file, changed } = disconnectHooksFile(hooksFile(workspace));
+    const { file, changed } = disconnectHooksFile(hooksFile(workspace), CODEX_HOOKS_FORMAT);
     // `.codex/` was created for our file alone: leave no empty folder behind.
     if (changed) {
       try {
@@ -73,7 +63,7 @@ export const codexConnector: AgentConnector = {
     return { files: [file], changed };
   },
   state(workspace, target): AgentConnectionState {
-    return connectionState(readSettingsFile(hooksFile(workspace)), hookSpec(target), CODEX_HOOKS_FORMAT);
+    return hooksState(readTextFile(hooksFile(workspace)), hookSpec(target), CODEX_HOOKS_FORMAT);
   },
   detect(workspace, env, home) {
     if (fs.existsSync(path.join(workspace, '.codex'))) return path.join(workspace, '.codex');

@@ -13,23 +13,12 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { openRegularFile, replaceFile } from '../../core/storeFiles/fsx';
-import type { TranscriptForker } from '../../recording/forkConversation';
-import { readAt } from '../claude/forkTranscript';
+import { replaceFile } from '../../core/storeFiles/fsx';
+import { CutRefusedError, transcriptForker } from '../common/fork';
+import { copyLines } from '../common/lines';
 import type { RolloutEntry } from './rolloutLine';
 import { readRollout } from './rolloutRead';
 import { turnsOf } from './rolloutTimeline';
-
-export type CodexCutRefusal = 'not-found' | 'first-prompt' | 'open-turn' | 'unpaired' | 'unclean';
-
-export class CodexCutRefusedError extends Error {
-  constructor(
-    message: string,
-    readonly reason: CodexCutRefusal,
-  ) {
-    super(message);
-  }
-}
 
 export interface RolloutFork {
   session: string;
@@ -119,26 +108,23 @@ function plan(entries: readonly RolloutEntry[], turnId: string): Plan {
   const withPrompt = turns.filter((t) => t.prompt);
   const at = withPrompt.findIndex((t) => t.turnId === turnId);
   if (at < 0)
-    throw new CodexCutRefusedError(
+    throw new CutRefusedError(
       `${turnId} is not a prompt of this rollout; run \`agent-rewind conversation show --transcript <rollout>\` to list them.`,
       'not-found',
     );
   if (at === 0)
-    throw new CodexCutRefusedError(
-      'A fork before the first prompt would hold no conversation to resume; pick a later prompt.',
-      'first-prompt',
-    );
+    throw new CutRefusedError('A fork before the first prompt would hold no conversation to resume; pick a later prompt.', 'first-prompt');
   const turn = withPrompt[at]!;
   const before = turns[turns.indexOf(turn) - 1]!;
   if (before.end === null)
-    throw new CodexCutRefusedError(
+    throw new CutRefusedError(
       `The turn before "${turn.prompt!.prompt!.slice(0, 60)}" never finished (no task_complete), so there is no clean place to cut; pick another prompt.`,
       'open-turn',
     );
   const keep = entries.slice(0, before.end + 1);
   const unpaired = unpairedCalls(keep);
   if (unpaired.length)
-    throw new CodexCutRefusedError(
+    throw new CutRefusedError(
       `The conversation before that prompt has tool calls without results (${unpaired.slice(0, 3).join(', ')}); nothing was written — pick another prompt.`,
       'unpaired',
     );
@@ -176,24 +162,10 @@ export function forkRollout(file: string, turnId: string, opts: { newId?: string
   // Not named rollout-*.jsonl: Codex must never list a half-written fork.
   const tmp = path.join(path.dirname(dest), `.${session}.${process.pid}.fork-tmp`);
   const fill = (into: string) => {
-    const input = openRegularFile(parentTranscript);
-    try {
-      const out = fs.openSync(into, 'wx', 0o600);
-      try {
-        for (const e of p.keep) {
-          fs.writeSync(out, rewrite(readAt(input, e.offset, e.bytes), e, parent, session));
-          fs.writeSync(out, '\n');
-        }
-        fs.fsyncSync(out);
-      } finally {
-        fs.closeSync(out);
-      }
-    } finally {
-      fs.closeSync(input);
-    }
+    copyLines(parentTranscript, into, p.keep, (raw, e) => rewrite(raw, e, parent, session));
     const problems = checkWritten(into, session, p);
     if (problems.length)
-      throw new CodexCutRefusedError(
+      throw new CutRefusedError(
         `The rollout could not be cut cleanly before ${turnId} (${problems.slice(0, 3).join('; ')}); nothing was written — pick another prompt.`,
         'unclean',
       );
@@ -206,7 +178,7 @@ export function forkRollout(file: string, turnId: string, opts: { newId?: string
     transcript: dest,
     parent,
     parentTranscript,
-    resume: `codex resume ${session}`,
+    resume: codexResume(session),
     cut,
     keptLines: p.keep.length,
     parentLines: lines,
@@ -216,8 +188,7 @@ export function forkRollout(file: string, turnId: string, opts: { newId?: string
 }
 
 /** Codex's rollout forker, for recording/forkConversation.ts. */
-export const codexForker: TranscriptForker = {
-  agent: 'codex',
-  fork: (transcript, before) => forkRollout(transcript, before),
-  refused: (e) => e instanceof CodexCutRefusedError,
-};
+/** The command that resumes Codex session `session` (a fork's). */
+export const codexResume = (session: string): string => `codex resume ${session}`;
+
+export const codexForker = transcriptForker('codex', (transcript, before) => forkRollout(transcript, before));

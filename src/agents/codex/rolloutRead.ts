@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readHead } from '../../core/storeFiles/fsx';
 import type { LineFold } from '../../core/storeFiles/logTail';
-import { forEachLine } from '../claude/transcriptRead';
+import { forEachLine } from '../common/lines';
 import { parseRolloutLine, type RolloutEntry } from './rolloutLine';
 
 export interface RolloutContents {

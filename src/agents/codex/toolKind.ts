@@ -1,4 +1,4 @@
-// Codex CLI's tools mapped to the generic kinds core classifies (core/effects/toolKind.ts), by the
+// Codex's tools mapped to the generic kinds core classifies (core/effects/toolKind.ts), by the
 // names its hooks report (0.171): `apply_patch` (the patch in `tool_input.command`), `Bash` (every
 // `exec_command`; `tool_input` is `{ command }` only), its read-only built-ins, and MCP tools
 // (`mcp__<server>__<tool>`).

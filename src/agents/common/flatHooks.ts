@@ -1,17 +1,15 @@
 // The hook file layout VS Code / Copilot CLI (`.github/hooks/*.json`) and Cursor (`.cursor/hooks.json`)
 // share: `{hooks: {<Event>: [handler, …]}}` with one flat handler object per entry (no matcher groups
-// as in Claude's settings). Our handlers are recognised by the Connect marker in their command, as in
-// claude/settings.ts; everything else in the file is kept byte for byte.
+// as in hooksFile.ts); the merge is common/hookEntries.ts's.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { hasMarker } from '../claude/settings';
-import type { AgentConnectionState } from '../connector';
+import { hasMarker } from './hookCommand';
+import type { AgentConnectionState } from './connector';
+import { eventLists, type HooksLayout, mergeOurEntries, type OurEntry, removeOurEntries } from './hookEntries';
 import {
-  appendTo,
   ConfigFileError,
   applyEdits,
   child,
-  formatting,
   isEmptyObjectText,
   type Node,
   nodeToValue,
@@ -33,8 +31,7 @@ export interface FlatHooksFormat {
   header: Record<string, unknown>;
 }
 
-interface Located {
-  event: string;
+interface Located extends OurEntry {
   index: number;
   value: unknown;
 }
@@ -45,18 +42,12 @@ function isOurs(v: unknown): boolean {
 }
 
 function ours(root: Node): Located[] {
-  const hooks = child(root, 'hooks');
-  if (!hooks || hooks.type !== 'object') return [];
   const out: Located[] = [];
-  for (const prop of hooks.children ?? []) {
-    const event = prop.children?.[0]?.value;
-    const arr = prop.children?.[1];
-    if (typeof event !== 'string' || !arr || arr.type !== 'array') continue;
-    (arr.children ?? []).forEach((h, index) => {
+  for (const { event, list } of eventLists(root))
+    (list.children ?? []).forEach((h, index) => {
       const value = nodeToValue(h);
       if (isOurs(value)) out.push({ event, index, value });
     });
-  }
   return out;
 }
 
@@ -70,59 +61,29 @@ function removeOne(text: string, root: Node, l: Located): string {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
-/** Adds our handler to every event, merged with what is there; idempotent; replaces older handlers of ours. */
+/** The flat layout of `f`. */
+function flatLayout(f: FlatHooksFormat): HooksLayout<Located> {
+  return {
+    what: f.what,
+    where: f.what,
+    error: ConfigFileError,
+    events: f.events,
+    header: f.header,
+    ours,
+    isCurrent: (l) => same(l.value, f.handler(l.event)),
+    entryFor: (event) => f.handler(event),
+    removeOne,
+  };
+}
+
+/** Adds our handler to every event, merged with what is there (common/hookEntries.ts); idempotent; replaces older handlers of ours. */
 export function connectFlat(text: string | undefined, f: FlatHooksFormat): string {
-  if (text === undefined || text.trim() === '') {
-    const hooks: Record<string, unknown> = {};
-    for (const e of f.events) hooks[e] = [f.handler(e)];
-    return JSON.stringify({ ...f.header, hooks }, null, 2) + '\n';
-  }
-  const fmt = formatting(text);
-  let root = parseJsonObject(text, f.what);
-  const hooksNode = child(root, 'hooks');
-  if (hooksNode && hooksNode.type !== 'object')
-    throw new ConfigFileError(`"hooks" in ${f.what} is not an object; fix it by hand, then connect again.`);
-  for (const e of f.events) {
-    const arr = child(hooksNode, e);
-    if (arr && arr.type !== 'array')
-      throw new ConfigFileError(`"hooks.${e}" in ${f.what} is not a list; fix it by hand, then connect again.`);
-  }
-  const wanted = new Set(f.events);
-  const keep = new Set<string>();
-  const drop: Located[] = [];
-  for (const l of ours(root)) {
-    if (wanted.has(l.event) && !keep.has(l.event) && same(l.value, f.handler(l.event))) keep.add(l.event);
-    else drop.push(l);
-  }
-  for (const l of drop.reverse()) {
-    text = removeOne(text, root, l);
-    root = parseJsonObject(text, f.what);
-  }
-  for (const e of f.events) {
-    if (keep.has(e)) continue;
-    const hooksNow = child(root, 'hooks');
-    const arr = child(hooksNow, e);
-    const edit = !hooksNow
-      ? appendTo(text, root, fmt, { [e]: [f.handler(e)] }, 'hooks')
-      : !arr
-        ? appendTo(text, hooksNow, fmt, [f.handler(e)], e)
-        : appendTo(text, arr, fmt, f.handler(e));
-    text = applyEdits(text, [edit]);
-    root = parseJsonObject(text, f.what);
-  }
-  return text;
+  return mergeOurEntries(text, flatLayout(f));
 }
 
 /** Removes every handler of ours (and the lists / `hooks` object left empty by that), nothing else. */
 export function disconnectFlat(text: string, what: string): string {
-  if (text.trim() === '') return text;
-  let root = parseJsonObject(text, what);
-  for (;;) {
-    const found = ours(root);
-    if (!found.length) return text;
-    text = removeOne(text, root, found[found.length - 1]!);
-    root = parseJsonObject(text, what);
-  }
+  return removeOurEntries(text, { what, error: ConfigFileError, ours, removeOne });
 }
 
 /** Whether the file holds our current handlers for every event, older ones of ours, or none. */

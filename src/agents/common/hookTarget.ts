@@ -6,8 +6,8 @@ import * as fs from 'node:fs';
 import { parse } from 'jsonc-parser';
 import { lex } from '../../core/shell/lex';
 import { ASSIGN } from '../../core/shell/parse';
-import type { HookTarget } from '../connector';
-import { hasMarker } from '../claude/settings';
+import type { HookTarget } from './connector';
+import { hasMarker } from './hookCommand';
 
 /** A config file larger than this is nobody's hook file: not read. */
 const MAX_CONFIG_BYTES = 1024 * 1024;

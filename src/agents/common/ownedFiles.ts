@@ -3,8 +3,8 @@
 // marker), a file of that name without the marker is the user's and is left alone (and said so),
 // Disconnect removes exactly our files and the folders they leave empty.
 import * as path from 'node:path';
-import { CONNECT_MARKER } from '../claude/settings';
-import type { AgentConnectionState } from '../connector';
+import { CONNECT_MARKER } from './hookCommand';
+import type { AgentConnectionState } from './connector';
 import { editFile, readTextFile, removeEmptyDirs } from './jsonEdit';
 import { ENGLISH, type Localizer } from '../../shared/l10n';
 

@@ -3,12 +3,11 @@
 // hooks in `.claude/settings*.json` ("Include third-party Plugins, Skills, and other configs", off by
 // default); with that on and Claude Code connected, Cursor would run both files: the result says so.
 import * as path from 'node:path';
-import { claudeConnector } from '../claude/connect';
-import { HOOK_TIMEOUT_S, hookCommand } from '../claude/settings';
-import { detectEvidence } from '../common/detect';
+import { HOOK_TIMEOUT_S, hookCommand } from '../common/hookCommand';
+import { detectEvidence } from '../common/evidence';
 import { connectFlat, disconnectFlatFile, type FlatHooksFormat, flatFileState } from '../common/flatHooks';
 import { editFile } from '../common/jsonEdit';
-import type { AgentConnector, HookTarget } from '../connector';
+import type { ConnectorContext, ConnectorParts, HookTarget } from '../common/connector';
 import { ENGLISH } from '../../shared/l10n';
 
 export const CURSOR_HOOKS_REL = '.cursor/hooks.json';
@@ -38,15 +37,14 @@ export function cursorHooksFormat(target: HookTarget): FlatHooksFormat {
 
 const fileOf = (workspace: string) => path.join(workspace, ...CURSOR_HOOKS_REL.split('/'));
 
-export const cursorConnector: AgentConnector = {
-  agent: 'cursor',
-  displayName: 'Cursor',
+/** `connectorOf` gives Claude Code's connector, whose settings file Cursor runs with its third-party setting on. */
+export const cursorConnector = (connectorOf: ConnectorContext['connectorOf']): ConnectorParts => ({
   files: (workspace) => [fileOf(workspace)],
   connect(workspace, target, l10n = ENGLISH) {
     const file = fileOf(workspace);
     const changed = editFile(file, (t) => ({ text: connectFlat(t, cursorHooksFormat(target)) }));
     const notes = [l10n.t('Cursor runs project hooks only in a trusted workspace.')];
-    if (claudeConnector.state(workspace, target) !== 'disconnected')
+    if (connectorOf('claude').state(workspace, target) !== 'disconnected')
       notes.push(
         l10n.t(
           'Claude Code is connected here too: keep Cursor\'s "Include third-party Plugins, Skills, and other configs" off, or Cursor runs the hooks of .claude/settings.local.json as well and every event is recorded twice.',
@@ -61,4 +59,4 @@ export const cursorConnector: AgentConnector = {
   state: (workspace, target) => flatFileState(fileOf(workspace), cursorHooksFormat(target)),
   detect: (workspace, env, home) =>
     detectEvidence(workspace, env, home, { workspace: ['.cursor'], home: ['.cursor'], binaries: ['cursor'] }),
-};
+});

@@ -4,7 +4,8 @@
 // `harness/hooks`): with a hooks.json there, the result says ours would be skipped.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLAUDE_HOOK_EVENTS, HOOK_TIMEOUT_S, type HooksFileFormat } from '../claude/settings';
+import { HOOK_TIMEOUT_S } from '../common/hookCommand';
+import { type HooksFileFormat, STANDARD_HOOK_EVENTS } from '../common/hooksFile';
 import { settingsConnector } from '../common/settingsConnector';
 
 export const DROID_SETTINGS_REL = '.factory/settings.json';
@@ -12,14 +13,13 @@ const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse']);
 
 export const DROID_SETTINGS_FORMAT: HooksFileFormat = {
   what: 'The Droid settings file (.factory/settings.json)',
-  events: CLAUDE_HOOK_EVENTS.filter((e) => e !== 'PostToolUseFailure'),
+  events: STANDARD_HOOK_EVENTS.filter((e) => e !== 'PostToolUseFailure'),
   matcher: (event) => (TOOL_EVENTS.has(event) ? '*' : undefined),
   timeout: () => HOOK_TIMEOUT_S,
 };
 
 export const droidConnector = settingsConnector({
   agent: 'droid',
-  displayName: 'Factory Droid',
   rel: DROID_SETTINGS_REL,
   format: DROID_SETTINGS_FORMAT,
   notes: (workspace, l10n) =>

@@ -5,7 +5,7 @@
 // project. Its own tool names: `Create` and `Edit` (`file_path`), `ApplyPatch` (the patch text),
 // `Execute` (`command`).
 import { absPath, type Payload, patchToolKind, snakePayload, str } from '../common/payload';
-import { claudeLikeEvent } from '../common/claudeLike';
+import { standardEvent } from '../common/standardHooks';
 import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult } from '../../recording/events';
 
@@ -45,5 +45,5 @@ export function droidToolKind(tool: string, input: Payload, cwd: string | undefi
 export function parseDroidPayload(text: string, env: NodeJS.ProcessEnv = process.env): AdapterResult {
   const sp = snakePayload(text, 'droid', env.FACTORY_PROJECT_DIR);
   if ('kind' in sp) return sp;
-  return claudeLikeEvent(sp.p, sp.event, sp.base, { toolKind: droidToolKind });
+  return standardEvent(sp.p, sp.event, sp.base, { toolKind: droidToolKind });
 }

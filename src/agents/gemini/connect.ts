@@ -4,9 +4,10 @@
 // be trusted (0.61 runs no hook at all in an untrusted folder, and headless mode refuses to start).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AgentConnector, HookTarget } from '../connector';
+import type { ConnectorParts, HookTarget } from '../common/connector';
 import { ENGLISH } from '../../shared/l10n';
-import { hookCommand, readSettingsFile } from '../claude/settings';
+import { hookCommand } from '../common/hookCommand';
+import { readTextFile } from '../common/jsonEdit';
 import { connectGeminiFile, disconnectGeminiFile, geminiConnectionState, geminiHooksOff, geminiSettingsPath } from './settings';
 
 function command(target: HookTarget): string {
@@ -30,9 +31,7 @@ function onPath(name: string, env: NodeJS.ProcessEnv): string | null {
   return null;
 }
 
-export const geminiConnector: AgentConnector = {
-  agent: 'gemini',
-  displayName: 'Gemini CLI',
+export const geminiConnector: ConnectorParts = {
   files: (workspace) => [geminiSettingsPath(workspace)],
   connect(workspace, target, l10n = ENGLISH) {
     const r = connectGeminiFile(workspace, command(target));
@@ -49,7 +48,7 @@ export const geminiConnector: AgentConnector = {
     const r = disconnectGeminiFile(workspace);
     return { files: [r.file], changed: r.changed };
   },
-  state: (workspace, target) => geminiConnectionState(readSettingsFile(geminiSettingsPath(workspace)), command(target)),
+  state: (workspace, target) => geminiConnectionState(readTextFile(geminiSettingsPath(workspace)), command(target)),
   detect(workspace, env, home) {
     if (isDir(path.join(workspace, '.gemini'))) return '.gemini in this workspace';
     if (home && isDir(path.join(home, '.gemini'))) return '~/.gemini';

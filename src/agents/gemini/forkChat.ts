@@ -16,10 +16,8 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { replaceFile } from '../../core/storeFiles/fsx';
-import type { TranscriptForker } from '../../recording/forkConversation';
+import { CutRefusedError, transcriptForker } from '../common/fork';
 import { type ChatMessage, dropDuplicateResponses, partsOf, projectRootOf, promptOf, readChat } from './chatFile';
-
-export class ChatCutRefusedError extends Error {}
 
 const HOOK_CONTEXT_PREFIX = /^<hook_context>[\s\S]*?<\/hook_context>\s*/;
 
@@ -72,13 +70,17 @@ export function forkChat(
   const cut = parent.messages.findIndex((m) => m.id === beforeId);
   const prompt = cut >= 0 ? promptOf(parent.messages[cut]!) : null;
   if (!prompt)
-    throw new ChatCutRefusedError(
+    throw new CutRefusedError(
       `${beforeId} is not a prompt of ${parentTranscript}; nothing was written — pick a prompt id from \`conversation show\`.`,
+      'not-found',
     );
   const before = parent.messages.slice(0, cut);
   const earlier = before.map(promptOf).filter((p) => p !== null);
   if (!earlier.length)
-    throw new ChatCutRefusedError('Cannot fork before the first prompt: the fork would hold no conversation; nothing was written.');
+    throw new CutRefusedError(
+      'Cannot fork before the first prompt: the fork would hold no conversation; nothing was written.',
+      'first-prompt',
+    );
   let kept = before;
   let dropped: string[] = [];
   if (repair) {
@@ -86,8 +88,9 @@ export function forkChat(
     kept = kept.map(stripHookContext);
     const open = unansweredCalls(kept);
     if (open.length)
-      throw new ChatCutRefusedError(
+      throw new CutRefusedError(
         `The chat cannot be cut cleanly before ${beforeId}: tool call(s) ${open.slice(0, 3).join(', ')} have no single result; nothing was written — pick another prompt.`,
+        'unpaired',
       );
   }
   const at = opts.now ?? new Date();
@@ -116,7 +119,10 @@ export function forkChat(
       ...(repair ? unansweredCalls(written.messages).map((id) => `call ${id} has no single result`) : []),
     ];
     if (problems.length)
-      throw new ChatCutRefusedError(`The chat could not be cut cleanly before ${beforeId} (${problems.join('; ')}); nothing was written.`);
+      throw new CutRefusedError(
+        `The chat could not be cut cleanly before ${beforeId} (${problems.join('; ')}); nothing was written.`,
+        'unclean',
+      );
   };
   replaceFile(file, fill, { tmp, exclusive: true }); // exclusive: never over an existing file
   const occurrence = earlier.filter((p) => p.text === prompt.text).length;
@@ -128,7 +134,7 @@ export function forkChat(
     parentTranscript,
     kept: kept.length,
     dropped,
-    resume: `gemini --resume ${newId}`,
+    resume: geminiResume(newId),
     cut: { uuid: beforeId, text: prompt.text, occurrence, ...(prompt.time ? { time: prompt.time } : {}) },
   };
   const cwd = projectRootOf(parentTranscript);
@@ -137,8 +143,7 @@ export function forkChat(
 }
 
 /** Gemini CLI's chat forker, for recording/forkConversation.ts. */
-export const geminiForker: TranscriptForker = {
-  agent: 'gemini',
-  fork: (transcript, before) => forkChat(transcript, before),
-  refused: (e) => e instanceof ChatCutRefusedError,
-};
+/** The command that resumes Gemini CLI session `session` (a fork's). */
+export const geminiResume = (session: string): string => `gemini --resume ${session}`;
+
+export const geminiForker = transcriptForker('gemini', (transcript, before) => forkChat(transcript, before));

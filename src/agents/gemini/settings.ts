@@ -6,16 +6,9 @@
 // `name` per handler, and an entry of ours kept only when it is exactly what we write. Our handlers are
 // recognised by the marker argument every connected command carries (see claude/settings.ts).
 import * as path from 'node:path';
-import type { AgentConnectionState } from '../connector';
-import {
-  connectClaude,
-  connectionState,
-  disconnectClaude,
-  disconnectHooksFile,
-  type HooksFileFormat,
-  readSettingsFile,
-} from '../claude/settings';
-import { child, editFile, nodeToValue, parseJsonObject } from '../common/jsonEdit';
+import type { AgentConnectionState } from '../common/connector';
+import { connectHooks, disconnectHooks, disconnectHooksFile, type HooksFileFormat, hooksState } from '../common/hooksFile';
+import { child, editFile, nodeToValue, parseJsonObject, readTextFile } from '../common/jsonEdit';
 import { GEMINI_RECORDED_EVENTS } from './hookPayload';
 import { ENGLISH, type Localizer } from '../../shared/l10n';
 
@@ -38,16 +31,16 @@ export const GEMINI_SETTINGS_FORMAT: HooksFileFormat = {
 
 /** Our handler on every recorded event, merged; idempotent; older entries of ours are replaced, never duplicated. */
 export function connectGemini(text: string | undefined, command: string): string {
-  return connectClaude(text, { command }, GEMINI_SETTINGS_FORMAT);
+  return connectHooks(text, { command }, GEMINI_SETTINGS_FORMAT);
 }
 
 /** Removes every handler of ours (and the containers left holding only it); everything else stays byte for byte. */
 export function disconnectGemini(text: string): string {
-  return disconnectClaude(text, GEMINI_SETTINGS_FORMAT);
+  return disconnectHooks(text, GEMINI_SETTINGS_FORMAT);
 }
 
 export function geminiConnectionState(text: string | undefined, command: string): AgentConnectionState {
-  return connectionState(text, { command }, GEMINI_SETTINGS_FORMAT);
+  return hooksState(text, { command }, GEMINI_SETTINGS_FORMAT);
 }
 
 /** Why our hooks would not run although connected: `hooksConfig.enabled: false`, or our name in `hooksConfig.disabled`. */
@@ -72,7 +65,7 @@ export function geminiSettingsPath(workspace: string): string {
 export function connectGeminiFile(workspace: string, command: string): { file: string; changed: boolean; text: string | undefined } {
   const file = geminiSettingsPath(workspace);
   const changed = editFile(file, (t) => ({ text: connectGemini(t, command) }));
-  return { file, changed, text: readSettingsFile(file) };
+  return { file, changed, text: readTextFile(file) };
 }
 
 /** A file left holding only `{}` is removed (Connect created it). */

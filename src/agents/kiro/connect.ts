@@ -7,10 +7,10 @@
 //   {type: "command", command}, timeout, enabled}]}`), which applies to every agent of the workspace;
 //   its payload is JSON on stdin. The trigger names are the CLI's events in PascalCase [U: only
 //   PreToolUse and PostFileSave appear in the docs' example].
-import { hookCommand } from '../claude/settings';
-import { detectEvidence } from '../common/detect';
+import { hookCommand } from '../common/hookCommand';
+import { detectEvidence } from '../common/evidence';
 import { connectOwned, disconnectOwned, type OwnedFile, ownedState } from '../common/ownedFiles';
-import type { AgentConnector, HookTarget } from '../connector';
+import type { ConnectorParts, HookTarget } from '../common/connector';
 import { ENGLISH } from '../../shared/l10n';
 import { KIRO_IDE_EVENTS } from './hookPayload';
 import * as path from 'node:path';
@@ -56,12 +56,11 @@ export function kiroFiles(target: HookTarget): OwnedFile[] {
 
 const RELS = [...KIRO_IDE_EVENTS.map(ideRel), KIRO_CLI_HOOKS_REL];
 
-export const kiroConnector: AgentConnector = {
-  agent: 'kiro',
-  displayName: 'Kiro (IDE & CLI)',
+/** `name`: the agent's name, for the note about a file of the user's own. */
+export const kiroConnector = (name: string): ConnectorParts => ({
   files: (workspace) => RELS.map((r) => path.join(workspace, ...r.split('/'))),
   connect(workspace, target, l10n = ENGLISH) {
-    const r = connectOwned(workspace, kiroFiles(target), 'Kiro', l10n);
+    const r = connectOwned(workspace, kiroFiles(target), name, l10n);
     r.notes.push(
       l10n.t(
         "Kiro's IDE hooks get no details of a tool call: its edits are found by scanning the workspace around it. Kiro CLI before v3 reads hooks only from an agent's configuration (.kiro/agents/*.json): run kiro-cli agent migrate, or copy ours there.",
@@ -73,4 +72,4 @@ export const kiroConnector: AgentConnector = {
   state: (workspace, target) => ownedState(workspace, kiroFiles(target)),
   detect: (workspace, env, home) =>
     detectEvidence(workspace, env, home, { workspace: ['.kiro'], home: ['.kiro'], binaries: ['kiro', 'kiro-cli'] }),
-};
+});

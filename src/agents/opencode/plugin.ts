@@ -6,8 +6,8 @@
 // <event>` as a JSON payload on stdin (the format: hookPayload.ts) and waits for that process — the
 // before of a tool must be recorded before the tool writes — but never longer than TIMEOUT_MS, and
 // it never throws: a failure or a timeout is a line in the store's errors.log, and OpenCode goes on.
-import { CONNECT_MARKER } from '../claude/settings';
-import type { HookTarget } from '../connector';
+import { CONNECT_MARKER } from '../common/hookCommand';
+import type { HookTarget } from '../common/connector';
 
 export const OPENCODE_PLUGIN_REL = '.opencode/plugins/agent-rewind.js';
 

@@ -2,12 +2,12 @@
 // layout). Qwen's own choices (docs, users/features/hooks): `timeout` in MILLISECONDS (default 60000),
 // matchers are regexes where `*` or "" match every tool, a `name` per handler shows in /hooks. Hooks
 // are on by default (`disableAllHooks` turns them off); project settings load in a trusted folder.
-import { CLAUDE_HOOK_EVENTS, type HooksFileFormat } from '../claude/settings';
+import { type HooksFileFormat, STANDARD_HOOK_EVENTS } from '../common/hooksFile';
 import { settingsConnector } from '../common/settingsConnector';
 
 export const QWEN_SETTINGS_REL = '.qwen/settings.json';
 /** Claude Code's events, under the same names. */
-export const QWEN_HOOK_EVENTS = CLAUDE_HOOK_EVENTS;
+export const QWEN_HOOK_EVENTS = STANDARD_HOOK_EVENTS;
 const TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
 
 export const QWEN_SETTINGS_FORMAT: HooksFileFormat = {
@@ -21,7 +21,6 @@ export const QWEN_SETTINGS_FORMAT: HooksFileFormat = {
 
 export const qwenConnector = settingsConnector({
   agent: 'qwen',
-  displayName: 'Qwen Code',
   rel: QWEN_SETTINGS_REL,
   format: QWEN_SETTINGS_FORMAT,
   notes: (_workspace, l10n) => [

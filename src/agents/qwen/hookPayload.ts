@@ -6,7 +6,7 @@
 // before tool-result continuations ("`prompt` must not be assumed to be raw user input"): the user's
 // own text is `submitted_prompt` when Qwen sends it (interactive TUI), else `prompt`.
 import { absPath, type Payload, snakePayload, str } from '../common/payload';
-import { claudeLikeEvent } from '../common/claudeLike';
+import { standardEvent } from '../common/standardHooks';
 import type { ToolKind } from '../../core/effects/toolKind';
 import type { AdapterResult } from '../../recording/events';
 
@@ -51,7 +51,7 @@ export function parseQwenPayload(text: string, env: NodeJS.ProcessEnv = process.
   // A tool-result continuation carries no user text (its parts are function responses) [U: confirm with the real client].
   if (sp.event === 'UserPromptSubmit' && typeof sp.p.submitted_prompt !== 'string' && str(sp.p.prompt).trim() === '')
     return { kind: 'ignore' };
-  return claudeLikeEvent(sp.p, sp.event, sp.base, {
+  return standardEvent(sp.p, sp.event, sp.base, {
     toolKind: qwenToolKind,
     promptOf: (p) => (typeof p.submitted_prompt === 'string' ? p.submitted_prompt : typeof p.prompt === 'string' ? p.prompt : undefined),
   });

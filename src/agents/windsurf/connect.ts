@@ -5,11 +5,11 @@
 // hook in the workspace root unless `working_directory` says otherwise: that is how the hook knows
 // the folder (the payload names none).
 import * as path from 'node:path';
-import { hookCommand } from '../claude/settings';
-import { detectEvidence } from '../common/detect';
+import { hookCommand } from '../common/hookCommand';
+import { detectEvidence } from '../common/evidence';
 import { connectFlat, disconnectFlatFile, type FlatHooksFormat, flatFileState } from '../common/flatHooks';
 import { editFile } from '../common/jsonEdit';
-import type { AgentConnector, HookTarget } from '../connector';
+import type { ConnectorParts, HookTarget } from '../common/connector';
 import { ENGLISH } from '../../shared/l10n';
 import { WINDSURF_HOOK_EVENTS } from './hookPayload';
 
@@ -23,9 +23,7 @@ export function windsurfHooksFormat(target: HookTarget): FlatHooksFormat {
 
 const fileOf = (workspace: string) => path.join(workspace, ...WINDSURF_HOOKS_REL.split('/'));
 
-export const windsurfConnector: AgentConnector = {
-  agent: 'windsurf',
-  displayName: 'Windsurf (Cascade)',
+export const windsurfConnector: ConnectorParts = {
   files: (workspace) => [fileOf(workspace)],
   connect(workspace, target, l10n = ENGLISH) {
     const file = fileOf(workspace);

@@ -6,7 +6,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentConnectionState, AgentId, HookTarget } from '../../agents/connector';
+import type { AgentConnectionState, AgentId, HookTarget } from '../../agents/common/connector';
 import {
   agentStates,
   connectAgents,
@@ -16,7 +16,6 @@ import {
   type DisconnectOutcome,
   hookFiles,
 } from '../../agents/connectors';
-import { claudeConnector } from '../../agents/claude/connect';
 import { agentRow } from './agentRows';
 import { hostEditorAgent, hostFirst } from '../../agents/hostEditor';
 import { agentInfo } from '../views/agentInfo';
@@ -24,6 +23,9 @@ import { nodeRuntime } from './claudeConnection';
 import type { Recording } from '../views/statusBar';
 import { pickFolders } from '../pickFolders';
 import { dirtyAmong } from '../model/unsavedEditors';
+import { registry } from '../../agents/registry';
+
+const claudeConnector = registry.connector('claude')!;
 
 /**
  * Connect and Disconnect write the agents' config files with their own edits (keeping the user's

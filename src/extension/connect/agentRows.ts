@@ -2,7 +2,7 @@
 // `vscode` here: unit-tested). A row says what choosing it will do: the file that will hold the hook —
 // for VS Code agent mode while Claude Code's file serves it, that file, not a `.github` file Connect
 // would not write. Disconnect selects nothing by itself: the user ticks what should stop recording.
-import type { AgentConnectionState } from '../../agents/connector';
+import type { AgentConnectionState } from '../../agents/common/connector';
 import type { Localizer } from '../../shared/l10n';
 
 export interface AgentRowFacts {

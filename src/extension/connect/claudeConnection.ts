@@ -5,17 +5,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { replaceFile } from '../../core/storeFiles/fsx';
-import {
-  connectClaudeFile,
-  connectionState,
-  type ConnectionState,
-  disconnectClaudeFile,
-  hookCommand,
-  type HookSpec,
-  readSettingsFile,
-  settingsPath,
-} from '../../agents/claude/settings';
-import { onPath } from '../../agents/common/detect';
+import { connectClaudeFile, connectionState, disconnectClaudeFile, readSettingsFile, settingsPath } from '../../agents/claude/settings';
+import { hookCommand } from '../../agents/common/hookCommand';
+import type { HookSpec } from '../../agents/common/hooksFile';
+import type { AgentConnectionState } from '../../agents/common/connector';
+import { onPath } from '../../agents/common/evidence';
 
 const BUNDLES = ['cli.js', 'hook.js', 'commands.js'];
 
@@ -72,7 +66,7 @@ export class ClaudeConnection {
     };
   }
 
-  state(folder: string): ConnectionState {
+  state(folder: string): AgentConnectionState {
     try {
       return connectionState(readSettingsFile(settingsPath(folder)), this.hook());
     } catch {

@@ -4,8 +4,8 @@
 // one that differs), so a refresh after a few appended lines sends a few prompts, not thousands.
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import { followAnyTimeline, type TimelineFollower } from '../../agents/capabilities';
-import type { TranscriptTimeline } from '../../agents/claude/transcriptTimeline';
+import { followAnyTimeline } from '../../agents/capabilities';
+import type { TimelineFollower, TranscriptTimeline } from '../../agents/common/timeline';
 import type { EffectOverride } from '../../core/storeFiles/config';
 import type { Effect, Severity } from '../../core/storeFiles/records';
 

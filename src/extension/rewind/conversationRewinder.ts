@@ -2,8 +2,7 @@
 // the resumed agent is re-grounded), and offer to resume it in a terminal in the session's folder.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { agentCapabilities, conversationUnavailableText, TRANSCRIPT_FORKERS } from '../../agents/capabilities';
-import type { AgentId } from '../../agents/connector';
+import { agentCapabilities, conversationUnavailableText, transcriptForker } from '../../agents/capabilities';
 import { forkConversation, type ForkResult } from '../../recording/forkConversation';
 import { computeChanges } from '../../core/timeline/changeSet';
 import type { Store } from '../../core/store';
@@ -55,7 +54,7 @@ function resolveInTerminal(command: string, searched: string | undefined): strin
   return findOnPath(process.platform === 'win32' ? [`${exe}.cmd`, `${exe}.exe`, exe] : [exe], searched);
 }
 
-/** "Codex CLI (npm install -g @openai/codex)": what the warning tells the user to install. */
+/** "<agent> (npm install -g <package>)": what the warning tells the user to install. */
 function installWords(agent: string): string {
   const c = agentCapabilities(agent, vscode.l10n);
   return c.install ? `${c.displayName} (${c.install})` : c.displayName;
@@ -106,7 +105,7 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
 
   async fork(t: ConversationTarget, filesRewound: boolean): Promise<void> {
     if (!t.session.transcript || !t.prompt.uuid) throw new Error(vscode.l10n.t('This session has no transcript to fork.'));
-    const forker = TRANSCRIPT_FORKERS[t.session.agent as AgentId];
+    const forker = transcriptForker(t.session.agent);
     if (!forker)
       throw new Error(conversationUnavailableText(t.session.agent, vscode.l10n) ?? vscode.l10n.t('This agent has no transcript forker.'));
     const fork = forkConversation(this.store, { transcript: t.session.transcript }, t.prompt.uuid, forker);

@@ -22,7 +22,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { codexConnector, trustCodexHooks } from '../../../src/agents/codex/connect';
+import { trustCodexHooks } from '../../../src/agents/codex/connect';
 import { CHECKED_CODEX_VERSION } from '../../../src/agents/codex/conversation';
 import { KNOWN_PAYLOAD_FIELDS } from '../../../src/agents/codex/hookPayload';
 import { EVENT_MSG_TYPES, ITEM_TYPES, RESPONSE_ITEM_TYPES, ROLLOUT_LINE_TYPES } from '../../../src/agents/codex/knownFormats';
@@ -37,6 +37,9 @@ import type { RequestRecord, Step } from '../kit/wire/responses.mjs';
 type MockModel = ScriptedModel<Step>;
 import type { RolloutLine } from './rollout';
 import { CodexWorld, type RunResult } from './session';
+import { registry } from '../../../src/agents/registry';
+
+const codexConnector = registry.connector('codex')!;
 
 const report = new Report();
 const CLI = path.join(repoRoot, 'dist', 'cli.js');

@@ -14,7 +14,6 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { geminiConnector } from '../../../src/agents/gemini/connect';
 import { KNOWN_MESSAGE_FIELDS, KNOWN_RECORD_KINDS, readChat } from '../../../src/agents/gemini/chatFile';
 import { KNOWN_PAYLOAD_FIELDS } from '../../../src/agents/gemini/hookPayload';
 import { geminiToolKind } from '../../../src/agents/gemini/toolKind';
@@ -36,6 +35,9 @@ import { startScriptedModel } from '../kit/model.mjs';
 import type { RequestRecord, Step } from '../kit/wire/gemini.mjs';
 import { GeminiWorld, type RunOutcome } from './session';
 import { KEEP_RESUMED_SESSIONS, projectSettingsPath } from './settings';
+import { registry } from '../../../src/agents/registry';
+
+const geminiConnector = registry.connector('gemini')!;
 
 const report = new Report();
 const sha = (f: string) => crypto.createHash('sha256').update(fs.readFileSync(f)).digest('hex');

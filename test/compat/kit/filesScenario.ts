@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { connectorFor } from '../../../src/agents/connectors';
-import type { HookTarget } from '../../../src/agents/connector';
+import type { HookTarget } from '../../../src/agents/common/connector';
 import { type CheckpointJson, checkPromptCheckpoints, type PlanJson, planProblems, type Tree, treeDiff } from '../checkers';
 import { ensureBuilt, installCliCopy, storeCli, tree } from '../harness';
 import { Report } from '../report';

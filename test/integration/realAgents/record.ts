@@ -13,8 +13,7 @@
 // scripts beside itself, and the clients' own processes stay out of the extension host.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { codexConnector, trustCodexHooks } from '../../../src/agents/codex/connect';
-import { geminiConnector } from '../../../src/agents/gemini/connect';
+import { trustCodexHooks } from '../../../src/agents/codex/connect';
 import { ensureCodex } from '../../compat/codex/codexCli';
 import { startScriptedModel } from '../../compat/kit/model.mjs';
 import { CodexWorld, type RunResult } from '../../compat/codex/session';
@@ -22,6 +21,10 @@ import { ensureGemini } from '../../compat/gemini/geminiCli';
 import { GeminiWorld, type RunOutcome } from '../../compat/gemini/session';
 import { KEEP_RESUMED_SESSIONS } from '../../compat/gemini/settings';
 import { DIST, writeFiles } from '../../compat/harness';
+import { registry } from '../../../src/agents/registry';
+
+const codexConnector = registry.connector('codex')!;
+const geminiConnector = registry.connector('gemini')!;
 
 /** What the suite needs to know about a recorded session. */
 export interface Recorded {

@@ -1,26 +1,13 @@
 // What every agent's "Connect" offers: our hook in the agent's own config file(s), in the agent's
 // own format (event names, timeout units, file layout), merged with what the user has there,
 // idempotent, and undone exactly by `disconnect`. One module per agent implements this
-// (`src/agents/<agent>/connect.ts`); `src/agents/connectors.ts` lists them. Pure node: the extension's
+// (`src/agents/<agent>/connect.ts`, named by its adapter, src/agents/adapter.ts); `src/agents/connectors.ts` runs them. Pure node: the extension's
 // "Connect Agents…" and the compat tiers (which connect real clients the way a user would) share them.
-import type { HookCommandParts } from './claude/settings';
-import type { Localizer } from '../shared/l10n';
+import type { HookCommandParts } from './hookCommand';
+import type { Localizer } from '../../shared/l10n';
 
-/** Every agent an adapter exists for; also the `<agent>` of `agent-rewind hook <agent>`. */
-export type AgentId =
-  | 'claude'
-  | 'vscode'
-  | 'copilot'
-  | 'codex'
-  | 'gemini'
-  | 'cursor'
-  | 'cline'
-  | 'opencode'
-  | 'qwen'
-  | 'droid'
-  | 'auggie'
-  | 'windsurf'
-  | 'kiro';
+/** An agent's id (registry.ts lists the adapters); also the `<agent>` of `agent-rewind hook <agent>`. */
+export type AgentId = string;
 
 /** Where a connector finds the CLI, the store and a Node to run them (absolute paths). */
 export type HookTarget = Omit<HookCommandParts, 'agent' | 'event'>;
@@ -40,7 +27,7 @@ export interface AgentConnectResult {
 
 export interface AgentConnector {
   agent: AgentId;
-  /** "Claude Code", "Codex CLI"… */
+  /** "Claude Code", "Gemini CLI"… (its adapter's, or its `connectName`) */
   displayName: string;
   /** The config files this connector edits for a workspace folder (absolute). */
   files(workspace: string): string[];
@@ -58,4 +45,19 @@ export interface AgentConnector {
   alsoReads?(workspace: string): string[];
   /** Other agents that read this connector's files (VS Code and Cursor read `.claude/settings*.json`): one entry serves them. */
   alsoServes?: AgentId[];
+  /**
+   * Whether this connector's own file holds our hooks, for one whose agent is otherwise recorded through a
+   * serving agent's file (VS Code's: through Claude Code's settings file, which it also runs).
+   */
+  ownFileHasHooks?(workspace: string): boolean;
+}
+
+/** A connector as its module writes it; the registry adds the agent's id and name (spelled once, in its adapter). */
+export type ConnectorParts = Omit<AgentConnector, 'agent' | 'displayName'>;
+
+/** What a connector module is given: the agent's name (for its notes) and the connectors of the agents its adapter's `servedBy` names. */
+export interface ConnectorContext {
+  displayName: string;
+  /** The connector of another agent, by id (an agent whose Connect depends on another's file). */
+  connectorOf(agent: AgentId): AgentConnector;
 }

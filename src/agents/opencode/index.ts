@@ -1,0 +1,17 @@
+// OpenCode: our plugin in `.opencode/plugins/` posts each event to the hook.
+import type { AgentAdapter } from '../adapter';
+
+const parser = () => require('./hookPayload') as typeof import('./hookPayload');
+
+export const opencodeAdapter: AgentAdapter = {
+  id: 'opencode',
+  displayName: 'OpenCode',
+  icon: 'code',
+  parser: () => (t, c) => parser().parseOpencodePayload(t, c),
+  connector: (use) => (require('./connect') as typeof import('./connect')).opencodeConnector(use.displayName),
+  install: 'npm install -g opencode-ai',
+  noConversation: (l10n) =>
+    l10n.t(
+      "OpenCode keeps its sessions in its own database (~/.local/share/opencode/opencode.db), which Agent Rewind does not fork yet; use OpenCode's /undo, or opencode run --session <id> --fork, for the conversation",
+    ),
+};
