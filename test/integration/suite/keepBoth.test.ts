@@ -146,6 +146,55 @@ suite('Keep both: chosen files and hunks, keep mine', function () {
     await until('the merge written again', () => read('mine.txt').equals(Buffer.from(merged)));
   });
 
+  test('Take Files from an attempt offers the same choice: its preview lists the hunks, and the chosen one is taken', async () => {
+    const first = new HookSession(api.storeDir!, ws);
+    first.start();
+    first.prompt('kb attempt one');
+    first.write(path.join('keep-both', 'att.txt'), replace(replace(lines(10), 1, 'one 2\n'), 7, 'one 8\n').join(''));
+    const point = await checkpointOf(first, 'kb attempt one');
+    await until('its file', () => api.model!.turnFiles(point).length === 1);
+    assert.equal((await api.service!.apply(point)).status, 'done');
+    const second = new HookSession(api.storeDir!, ws);
+    second.start();
+    second.prompt('kb attempt two');
+    second.write(path.join('keep-both', 'att.txt'), lines(10).join(''));
+    const attempt = await until('the first attempt, left', () => {
+      api.model!.reload();
+      return api.model!.attempts.attempts.find((a) => a.end && a.prompts.some((p) => p.label === 'kb attempt one'));
+    });
+    const real = { pick: vscode.window.showQuickPick, warn: vscode.window.showWarningMessage };
+    const w = vscode.window as unknown as Record<string, unknown>;
+    const offered: string[][] = [];
+    w.showQuickPick = async (items: readonly vscode.QuickPickItem[] | Thenable<readonly vscode.QuickPickItem[]>) =>
+      (await items).filter((i) => i.label.endsWith('att.txt'));
+    w.showWarningMessage = (_m: string, ...rest: unknown[]) => {
+      offered.push(rest.filter((r): r is string => typeof r === 'string'));
+      return Promise.resolve('Choose Files and Lines…');
+    };
+    try {
+      await vscode.commands.executeCommand('agentRewind.takeFromAttempt', { kind: 'attempt', attempt });
+    } finally {
+      w.showQuickPick = real.pick;
+      w.showWarningMessage = real.warn;
+    }
+    assert.deepEqual(offered, [['Take', 'Choose Files and Lines…']]);
+    await until('the preview of the take', () => api.preview!.isOpen && api.preview!.current()?.target.id === attempt.end!.id);
+    const m = (await api.preview!.settled())!;
+    assert.deepEqual(
+      m.files.map((f) => [path.basename(f.path), f.hunks?.map((h) => h.from[0])]),
+      [['att.txt', [2, 8]]],
+    );
+    const f = m.files[0]!;
+    await api.preview!.handleMessage({
+      type: 'rewind',
+      scope: 'files',
+      compensations: [],
+      force: false,
+      files: [{ path: f.path, hunks: [f.hunks![1]!.id] }],
+    });
+    await until('the chosen line taken', () => read('att.txt').toString() === replace(lines(10), 7, 'one 8\n').join(''));
+  });
+
   test('a file where the user’s and the agent’s changes touch the same lines is not written, with Keep mine or its button', async () => {
     const { agent, point } = await agentTwoHunks('clash.txt');
     const mine = replace(agent, 39, 'my 40\n').join('');
