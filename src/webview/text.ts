@@ -114,9 +114,9 @@ export function effectText(item: PreviewNotUndone): string {
  */
 export function choiceWords(c: ChoiceCount): string {
   if (c.all) return fileCount(c.of);
-  const of = countWords(c.of, l10n.t('{0} of 1 file', c.files), l10n.t('{0} of {1} files', c.files, c.of));
-  if (c.hunks === 0) return of;
-  return l10n.t('{0}, {1}', of, countWords(c.hunks, l10n.t('1 hunk'), l10n.t('{0} hunks', c.hunks)));
+  if (c.hunks === 0) return countWords(c.of, l10n.t('{0} of 1 file', c.files), l10n.t('{0} of {1} files', c.files, c.of));
+  const hunks = countWords(c.hunks, l10n.t('1 hunk'), l10n.t('{0} hunks', c.hunks));
+  return countWords(c.of, l10n.t('{0} of 1 file, {1}', c.files, hunks), l10n.t('{0} of {1} files, {2}', c.files, c.of, hunks));
 }
 
 export const hasFiles = (s: Scope): boolean => s === 'files' || s === 'both';
