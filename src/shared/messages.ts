@@ -15,7 +15,27 @@ export interface PreviewFile {
   binary?: boolean;
   approximate?: boolean;
   sessions: string[];
+  /** The changed line ranges between the file now and the point, to choose from (text files only). */
+  hunks?: PreviewHunk[];
 }
+
+/** One hunk of a file (the core's, plan.ts): its id for the rewind, where it is, and its lines. */
+export interface PreviewHunk {
+  id: string;
+  /** `[start, lines]` in the file now (for 0 lines: the line after which it inserts). */
+  from: [number, number];
+  plus: number;
+  minus: number;
+  /** The lines it removes and writes, cut at HUNK_LINES_SHOWN each (`more`: how many were cut). */
+  minusLines: string[];
+  plusLines: string[];
+  more: number;
+  /** It touches lines the user changed since the agent: with Keep mine, taking it is refused. */
+  touchesMine?: boolean;
+}
+
+/** How many lines of each side of a hunk the preview shows (the rest is one "… N more lines"). */
+export const HUNK_LINES_SHOWN = 40;
 
 export interface PreviewNotUndone {
   /** The tool call's id: chosen compensations are sent by it (a re-plan reorders the list). */
@@ -34,6 +54,8 @@ export interface PreviewProblem {
   reason: string;
   /** More about this file's reason, already in words (e.g. where the user's own edit came from). */
   detail?: string;
+  /** For a file the user changed since the agent: what Keep mine would do (absent: it never merges). */
+  merge?: 'clean' | 'conflict';
 }
 
 export interface PreviewConversation {
@@ -113,6 +135,22 @@ export function emptyPreviewModel(): PreviewModel {
   };
 }
 
+/** A file the user chose in the preview; `hunks` when only some of its hunks are. */
+export interface ChosenFile {
+  path: string;
+  hunks?: string[];
+}
+
+const isChosenFile = (f: unknown): f is ChosenFile => {
+  const v = f as Record<string, unknown> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.path === 'string' &&
+    (v.hunks === undefined || (Array.isArray(v.hunks) && v.hunks.length > 0 && v.hunks.every((h) => typeof h === 'string')))
+  );
+};
+
 export type HostToWebview =
   // `choices`: what the page last kept for this preview (opaque to the host), so a preview closed with Escape
   // and opened again still has its ticked "Rewind anyway"; the page re-checks it field by field.
@@ -126,7 +164,9 @@ export type WebviewToHost =
   | { type: 'saveAll' }
   | { type: 'refresh' }
   | { type: 'setSession'; session: string | null }
-  | { type: 'rewind'; scope: Scope; compensations: string[]; force: boolean }
+  // `files`: the chosen files when not every one is (each with its chosen hunk ids when not every hunk is);
+  // `keepMine`: merge the files the user changed, where that is clean.
+  | { type: 'rewind'; scope: Scope; compensations: string[]; force: boolean; keepMine?: boolean; files?: ChosenFile[] }
   | { type: 'cancel' }
   | { type: 'choices'; choices: unknown };
 
@@ -151,7 +191,9 @@ export function isWebviewMessage(m: unknown): m is WebviewToHost {
         (v.scope === 'files' || v.scope === 'conversation' || v.scope === 'both') &&
         Array.isArray(v.compensations) &&
         v.compensations.every((c) => typeof c === 'string') &&
-        typeof v.force === 'boolean'
+        typeof v.force === 'boolean' &&
+        (v.keepMine === undefined || typeof v.keepMine === 'boolean') &&
+        (v.files === undefined || (Array.isArray(v.files) && v.files.every(isChosenFile)))
       );
     default:
       return false;

@@ -175,8 +175,15 @@ export function yourEditWords(e: EditWords, l10n: Localizer = ENGLISH): string {
 }
 
 /** Words for a file a scoped rewind leaves as it is: the CLI's line (after the path) and the preview's sentence. */
-export function leftAloneWords(l10n: Localizer = ENGLISH): Record<LeftAloneReason, { short: (sessions: string) => string; long: string }> {
+export function leftAloneWords(
+  l10n: Localizer = ENGLISH,
+): Record<LeftAloneReason | 'not-chosen', { short: (sessions: string) => string; long: string }> {
   return {
+    // Unticked in the preview (or left out of --path / --hunks): the user's own choice.
+    'not-chosen': {
+      short: () => l10n.t('not chosen; left as it is'),
+      long: l10n.t('You did not choose these files: the rewind leaves them as they are now.'),
+    },
     'other-session': {
       short: (sessions) => l10n.t('also changed after this point by {0}; rewinding one session cannot separate their edits', sessions),
       long: l10n.t(

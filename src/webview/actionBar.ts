@@ -1,5 +1,6 @@
 // Section (f), last: the sticky action bar. Rewind (its label, whether it may be pressed and why not,
 // all from text.ts's decide()) and Cancel, with one line saying what pressing Rewind does.
+import { chosenFiles } from './choice';
 import { h } from './dom';
 import { l10n } from './l10n';
 import { compKey, type Actions, type Section, type ShownState } from './state';
@@ -22,7 +23,14 @@ export function renderActionBar(state: ShownState, act: Actions): Section {
     el,
     update(s) {
       const scope = s.choices.scope;
-      const d = decide(s.model, scope, s.choices.force, scope !== null && hasFiles(scope) ? s.choices.compensations.length : 0, s.busy);
+      const d = decide(
+        s.model,
+        scope,
+        s.choices.force,
+        scope !== null && hasFiles(scope) ? s.choices.compensations.length : 0,
+        s.busy,
+        s.choices,
+      );
       const label = rewind.querySelector('.button-text');
       if (label) label.textContent = d.label;
       rewind.setAttribute('aria-disabled', String(!d.enabled));
@@ -38,11 +46,19 @@ export function renderActionBar(state: ShownState, act: Actions): Section {
 function doRewind(state: ShownState, act: Actions): void {
   const { model, choices } = state;
   if (state.busy) return;
-  const d = decide(model, choices.scope, choices.force, choices.compensations.length, state.busy);
+  const d = decide(model, choices.scope, choices.force, choices.compensations.length, state.busy, choices);
   if (!d.enabled || !choices.scope) return;
+  const files = chosenFiles(model, choices.unticked);
+  // Files and conversation with no file ticked: the conversation alone (an empty file list never means "every file").
+  const scope = files?.length === 0 && choices.scope === 'both' ? 'conversation' : choices.scope;
   const chosen = new Set(choices.compensations);
-  const compensations = hasFiles(choices.scope)
-    ? model.notUndone.filter((i) => i.compensation && chosen.has(compKey(i))).map((i) => i.call)
-    : [];
-  act.post({ type: 'rewind', scope: choices.scope, compensations, force: d.force });
+  const compensations = hasFiles(scope) ? model.notUndone.filter((i) => i.compensation && chosen.has(compKey(i))).map((i) => i.call) : [];
+  act.post({
+    type: 'rewind',
+    scope,
+    compensations,
+    force: d.force,
+    ...(choices.keepMine && hasFiles(scope) ? { keepMine: true } : {}),
+    ...(files && hasFiles(scope) ? { files } : {}),
+  });
 }

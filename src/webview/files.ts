@@ -4,7 +4,9 @@
 import type { PreviewFile, PreviewLeftAlone, PreviewModel } from '../shared/messages';
 import { countWords } from '../shared/l10n';
 import { leftAloneWords } from '../shared/reasons';
-import { h } from './dom';
+import { fileChosen } from './choice';
+import { append, clear, h } from './dom';
+import { fileCheckbox, hunkList, hunkToggle, type RowUpdate } from './hunks';
 import { icon, type IconName } from './icons';
 import { l10n } from './l10n';
 import type { Actions, Section, ShownState } from './state';
@@ -22,7 +24,12 @@ interface Rows {
   blocked: Set<string>;
   dirty: Set<string>;
   act: Actions;
+  state: ShownState;
+  /** Each row's checkboxes and toggle, kept in step with the choices by the section's update. */
+  updates: RowUpdate[];
 }
+
+let lists = 0;
 
 function renderFileRow(f: PreviewFile, rows: Rows): HTMLElement {
   const a = ACTION[f.action] ?? ACTION.restore;
@@ -51,15 +58,24 @@ function renderFileRow(f: PreviewFile, rows: Rows): HTMLElement {
         h('span', { class: 'ins', 'aria-label': l10n.t('{0} added', f.insertions) }, `+${f.insertions}`),
         h('span', { class: 'del', 'aria-label': l10n.t('{0} removed', f.deletions) }, `\u2212${f.deletions}`),
       );
+  const listId = `hunks-${++lists}`;
+  const box = fileCheckbox(f, rows.state, rows.act, rows.updates);
   return h(
     'li',
     { class: `file-row action-${f.action in ACTION ? f.action : 'restore'}` },
-    icon(a.icon, 'action-icon'),
-    h('span', { class: 'action-word' }, a.word()),
-    pathLabel(f.rel, f.path),
+    box,
+    h(
+      'label',
+      { for: box.id, class: 'file-label' },
+      icon(a.icon, 'action-icon'),
+      h('span', { class: 'action-word' }, a.word()),
+      pathLabel(f.rel, f.path),
+    ),
     tag,
     counts,
+    hunkToggle(f, listId, rows.state, rows.act, rows.updates),
     diffButton(f.path, f.rel, rows.act),
+    hunkList(f, listId, rows.state, rows.act, rows.updates),
   );
 }
 
@@ -79,7 +95,13 @@ function actionCounts(files: PreviewFile[]): string {
 
 export function renderFiles(state: ShownState, act: Actions): Section {
   const m = state.model;
-  const rows: Rows = { blocked: new Set(m.blocked.map((p) => p.path)), dirty: new Set(m.dirty.map((p) => p.path)), act };
+  const rows: Rows = {
+    blocked: new Set(m.blocked.map((p) => p.path)),
+    dirty: new Set(m.dirty.map((p) => p.path)),
+    act,
+    state,
+    updates: [],
+  };
   const id = 'h-files';
   const filesNote = h(
     'p',
@@ -177,27 +199,18 @@ export function renderFiles(state: ShownState, act: Actions): Section {
   const sameCall = m.leftAlone.filter((l) => l.reason === 'outside-selection');
   if (otherSession.length) body.push(renderLeftAlone(otherSession, leftAloneGroups()['other-session']));
   if (sameCall.length) body.push(renderLeftAlone(sameCall, leftAloneGroups()['outside-selection']));
-  if (m.notRestorable.length) {
-    body.push(
-      h(
-        'div',
-        { class: 'subsection not-restorable' },
-        h(
-          'div',
-          { class: 'group-header' },
-          icon('circle-slash', 'group-icon'),
-          h('h3', { id: 'h-not-restorable' }, l10n.t('Cannot be restored')),
-          badge(m.notRestorable.length, fileCount(m.notRestorable.length)),
-        ),
-        h('p', { class: 'intro' }, l10n.t('The agent changed these too, but the rewind cannot put them back. They stay as they are now.')),
-        problemList(m.notRestorable, 'h-not-restorable', notRestorableReason, null),
-      ),
-    );
-  }
+  if (m.notRestorable.length) body.push(renderNotRestorable(m));
+  const notChosen = h('div', { class: 'subsection not-chosen left-alone', hidden: true });
+  body.push(notChosen);
   const el = section('files', id, heading(id, l10n.t('Files'), m.files.length, fileCount(m.files.length)), filesNote, ...body);
   return {
     el,
     update(s) {
+      for (const u of rows.updates) u(s);
+      renderNotChosen(
+        notChosen,
+        m.files.filter((f) => !fileChosen(s.choices.unticked, f)),
+      );
       const files = s.choices.scope !== null && hasFiles(s.choices.scope);
       el.classList.toggle('out-of-scope', !files);
       filesNote.hidden = files;
@@ -205,6 +218,46 @@ export function renderFiles(state: ShownState, act: Actions): Section {
       el.hidden = s.choices.scope === 'conversation';
     },
   };
+}
+
+/** The files the agent changed that the rewind cannot put back, each with its reason. */
+function renderNotRestorable(m: PreviewModel): HTMLElement {
+  return h(
+    'div',
+    { class: 'subsection not-restorable' },
+    h(
+      'div',
+      { class: 'group-header' },
+      icon('circle-slash', 'group-icon'),
+      h('h3', { id: 'h-not-restorable' }, l10n.t('Cannot be restored')),
+      badge(m.notRestorable.length, fileCount(m.notRestorable.length)),
+    ),
+    h('p', { class: 'intro' }, l10n.t('The agent changed these too, but the rewind cannot put them back. They stay as they are now.')),
+    problemList(m.notRestorable, 'h-not-restorable', notRestorableReason, null),
+  );
+}
+
+/** The files the user unticked, listed as left alone (the shared left-alone words), below the files. */
+function renderNotChosen(box: HTMLElement, list: PreviewFile[]): void {
+  clear(box);
+  box.hidden = list.length === 0;
+  if (!list.length) return;
+  append(
+    box,
+    h(
+      'div',
+      { class: 'group-header' },
+      icon('circle-slash', 'group-icon'),
+      h('h3', { id: 'h-not-chosen' }, l10n.t('Left alone: not chosen')),
+      badge(list.length, fileCount(list.length)),
+    ),
+    h('p', { class: 'intro' }, `${leftAloneWords(l10n)['not-chosen'].long} ${l10n.t('Tick a file above to rewind it too.')}`),
+    h(
+      'ul',
+      { class: 'list file-list', 'aria-labelledby': 'h-not-chosen' },
+      ...list.map((f) => h('li', { class: 'plain-row' }, icon('circle-slash', 'action-icon'), pathLabel(f.rel, f.path))),
+    ),
+  );
 }
 
 function renderSessionBar(m: PreviewModel, act: Actions): HTMLElement {

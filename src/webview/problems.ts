@@ -65,7 +65,52 @@ function forceOption(state: ShownState, act: Actions): { el: HTMLElement; box: H
   return { el, box };
 }
 
-function blockedCallout(m: Model, act: Actions, force: HTMLElement): HTMLElement {
+/** The "Keep mine" checkbox: revert the agent's lines and keep the user's, where a line-by-line merge is clean. */
+function keepMineOption(state: ShownState, act: Actions): { el: HTMLElement; box: HTMLInputElement } {
+  const box = h('input', {
+    type: 'checkbox',
+    id: 'keep-mine',
+    class: 'checkbox',
+    'data-key': 'keep-mine',
+    checked: state.choices.keepMine,
+    'aria-describedby': 'keep-mine-d',
+  });
+  box.addEventListener('change', () => {
+    state.choices.keepMine = box.checked;
+    act.changed();
+  });
+  const el = h(
+    'div',
+    { class: 'force-option keep-mine-option' },
+    box,
+    h(
+      'label',
+      { for: 'keep-mine', class: 'force-label' },
+      h('span', { class: 'force-title' }, l10n.t('Keep mine')),
+      h(
+        'span',
+        { id: 'keep-mine-d', class: 'force-desc' },
+        l10n.t(
+          'Revert only the agent’s lines and keep yours (a line-by-line merge). A file where your changes and the agent’s touch the same lines is not written. Undo brings every file back as it is now.',
+        ),
+      ),
+    ),
+  );
+  return { el, box };
+}
+
+/** What Keep mine would do with a blocked file, after its reason. */
+function mergeDetail(b: Model['blocked'][number]): string | undefined {
+  const merge =
+    b.merge === 'clean'
+      ? l10n.t('Keep mine merges it cleanly.')
+      : b.merge === 'conflict'
+        ? l10n.t('Keep mine cannot merge it: your changes and the agent’s touch the same lines.')
+        : '';
+  return [b.detail, merge].filter(Boolean).join(' ') || undefined;
+}
+
+function blockedCallout(m: Model, act: Actions, force: HTMLElement[]): HTMLElement {
   return callout(
     'callout error blocked',
     'error',
@@ -79,8 +124,13 @@ function blockedCallout(m: Model, act: Actions, force: HTMLElement): HTMLElement
     l10n.t(
       'The rewind would overwrite changes made after the agent’s last write (by you, or by another tool). Saving or committing them does not lift this: they are still not the agent’s. Your ways out: tick “Rewind anyway” below — the current content is copied into the store first, and Undo puts it back — or look at each change with Open diff and pick an earlier or later point.',
     ),
-    problemList(m.blocked, 'h-blocked', blockedReason, act),
-    force,
+    problemList(
+      m.blocked.map((b) => ({ ...b, detail: mergeDetail(b) })),
+      'h-blocked',
+      blockedReason,
+      act,
+    ),
+    ...force,
   );
 }
 
@@ -170,7 +220,8 @@ export function renderProblems(state: ShownState, act: Actions): Section {
     l10n.t('These matter only when files are rewound; with “Conversation” chosen above, no file is written.'),
   );
   const force = m.blocked.length ? forceOption(state, act) : null;
-  if (force) parts.push(blockedCallout(m, act, force.el));
+  const keepMine = m.blocked.some((b) => b.merge) ? keepMineOption(state, act) : null;
+  if (force) parts.push(blockedCallout(m, act, keepMine ? [keepMine.el, force.el] : [force.el]));
   if (m.dirty.length) parts.push(dirtyCallout(m, act));
   const yours = (w: { reason: string }) => w.reason === 'observed' || w.reason === 'restored-edit';
   const reverted = m.warnings.filter(yours);
@@ -198,6 +249,7 @@ export function renderProblems(state: ShownState, act: Actions): Section {
     update(s) {
       problemsNote.hidden = s.choices.scope !== null && hasFiles(s.choices.scope);
       if (force) force.box.checked = s.choices.force;
+      if (keepMine) keepMine.box.checked = s.choices.keepMine;
     },
   };
 }

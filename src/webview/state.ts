@@ -2,6 +2,7 @@
 // busy, error) and what the user chose on the page (scope, compensations, "Rewind anyway"). main.ts
 // creates it and passes it to every section's render function; nothing else keeps state. No DOM access here.
 import { emptyPreviewModel, type PreviewModel, type PreviewNotUndone, type Scope, type WebviewToHost } from '../shared/messages';
+import { fitUnticked, noneUnticked, restoreUnticked, type Unticked } from './choice';
 import { initialScope } from './text';
 
 /** The user's choices on this page, kept across the webview being hidden (setState); reset for another target. */
@@ -13,6 +14,12 @@ export interface Choices {
   force: boolean;
   /** The blocked paths "Rewind anyway" was chosen for: a different set asks again. */
   forceFor: string;
+  /** Keep mine: merge the files changed outside the agent (their lines kept) instead of overwriting them. */
+  keepMine: boolean;
+  /** The files and hunks the user unticked (everything else is rewound). */
+  unticked: Unticked;
+  /** The files whose hunks are shown. */
+  expanded: string[];
 }
 
 export interface PreviewState {
@@ -60,6 +67,9 @@ export function restoreChoices(saved: unknown): Choices | null {
     compensations: Array.isArray(s.compensations) ? s.compensations.filter((k) => typeof k === 'string') : [],
     force: s.force === true,
     forceFor: typeof s.forceFor === 'string' ? s.forceFor : '',
+    keepMine: s.keepMine === true,
+    unticked: restoreUnticked(s.unticked),
+    expanded: Array.isArray(s.expanded) ? s.expanded.filter((p) => typeof p === 'string') : [],
   };
 }
 
@@ -76,11 +86,24 @@ export function fitChoices(state: PreviewState, m: PreviewModel): Choices {
   const kept = state.choices;
   const scope = initialScope(m, kept && kept.target === m.target.id ? kept.scope : null);
   const c: Choices =
-    kept && kept.target === m.target.id ? kept : { target: m.target.id, scope, compensations: [], force: false, forceFor: '' };
+    kept && kept.target === m.target.id
+      ? kept
+      : {
+          target: m.target.id,
+          scope,
+          compensations: [],
+          force: false,
+          forceFor: '',
+          keepMine: false,
+          unticked: noneUnticked(),
+          expanded: [],
+        };
   c.scope = scope;
   const offered = new Set(m.notUndone.filter((i) => i.compensation).map(compKey));
   c.compensations = c.compensations.filter((k) => offered.has(k));
   if (m.blocked.length === 0 || c.forceFor !== blockedKey(m)) c.force = false;
+  if (!m.blocked.some((b) => b.merge)) c.keepMine = false;
+  c.unticked = fitUnticked(c.unticked, m);
   return c;
 }
 

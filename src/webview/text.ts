@@ -4,6 +4,7 @@ import { countWords } from '../shared/l10n';
 import type { PreviewModel, PreviewNotUndone, Scope } from '../shared/messages';
 import { reasonTable, reasonWords } from '../shared/reasons';
 import { INVISIBLE_RANGES } from '../shared/text';
+import { type ChoiceCount, chosenFiles, countChoice, fileChosen, noneUnticked, touchingMine, type Unticked } from './choice';
 import { l10n } from './l10n';
 
 // Characters that change how the text around them is displayed (bidi overrides and isolates,
@@ -107,6 +108,17 @@ export function effectText(item: PreviewNotUndone): string {
   return l10n.t('Irreversible: it reached outside your files and cannot be taken back');
 }
 
+/**
+ * The chosen files in words, the one place they are counted for the page: "7 files" when every one
+ * is chosen whole, else "3 of 7 files, 5 hunks" (each form its own message, for translations).
+ */
+export function choiceWords(c: ChoiceCount): string {
+  if (c.all) return fileCount(c.of);
+  if (c.hunks === 0) return countWords(c.of, l10n.t('{0} of 1 file', c.files), l10n.t('{0} of {1} files', c.files, c.of));
+  const hunks = countWords(c.hunks, l10n.t('1 hunk'), l10n.t('{0} hunks', c.hunks));
+  return countWords(c.of, l10n.t('{0} of 1 file, {1}', c.files, hunks), l10n.t('{0} of {1} files, {2}', c.files, c.of, hunks));
+}
+
 export const hasFiles = (s: Scope): boolean => s === 'files' || s === 'both';
 export const hasConversation = (s: Scope): boolean => s === 'conversation' || s === 'both';
 
@@ -131,8 +143,17 @@ export interface Decision {
 }
 
 /** What the Rewind button says and whether it may be pressed. Pure: the UI's one source for it. */
-export function decide(model: PreviewModel, scope: Scope | null, force: boolean, compensations: number, busy: boolean): Decision {
-  const n = model.files.length;
+export function decide(
+  model: PreviewModel,
+  scope: Scope | null,
+  force: boolean,
+  compensations: number,
+  busy: boolean,
+  /** The files and hunks unticked on the page, and Keep mine (absent: every file, no merge). */
+  choice: { unticked: Unticked; keepMine: boolean } = { unticked: noneUnticked(), keepMine: false },
+): Decision {
+  const count = countChoice(model, choice.unticked);
+  const n = count.files;
   if (!scope) {
     const why = model.scope.unavailableReason ? visible(model.scope.unavailableReason) : l10n.t('Nothing can be rewound here.');
     return { label: l10n.t('Rewind'), enabled: false, why, summary: '', force: false };
@@ -140,10 +161,11 @@ export function decide(model: PreviewModel, scope: Scope | null, force: boolean,
   const files = hasFiles(scope);
   const conv = hasConversation(scope) && model.conversation !== null;
   const fileWord = fileCount(n);
+  const chosenWord = choiceWords(count);
   let label: string;
-  if (files && conv) label = n > 0 ? l10n.t('Rewind {0} and conversation', fileWord) : l10n.t('Rewind conversation');
+  if (files && conv) label = n > 0 ? l10n.t('Rewind {0} and conversation', chosenWord) : l10n.t('Rewind conversation');
   else if (conv) label = l10n.t('Rewind conversation');
-  else label = n > 0 ? l10n.t('Rewind {0}', fileWord) : l10n.t('Nothing to rewind');
+  else label = n > 0 ? l10n.t('Rewind {0}', chosenWord) : l10n.t('Nothing to rewind');
 
   const summary: string[] = [];
   const commands = countWords(compensations, l10n.t('1 compensating command'), l10n.t('{0} compensating commands', compensations));
@@ -164,8 +186,21 @@ export function decide(model: PreviewModel, scope: Scope | null, force: boolean,
       countWords(recorded, l10n.t('Does not undo 1 recorded command.'), l10n.t('Does not undo {0} recorded commands.', recorded)),
     );
 
-  const blocked = model.blocked.length;
-  const dirty = model.dirty.length;
+  // Only the chosen files stop the rewind: unticking a file leaves it as it is (a path not listed as a file stops it all the same).
+  const unchosen = new Set(model.files.filter((f) => !fileChosen(choice.unticked, f)).map((f) => f.path));
+  const chosenBlocked = model.blocked.filter((b) => !unchosen.has(b.path));
+  // Keep mine lets through the files it merges cleanly (or whose chosen hunks leave the user's lines alone).
+  const touching = choice.keepMine ? touchingMine(model, choice.unticked) : [];
+  const partly = new Set(
+    chosenFiles(model, choice.unticked)
+      ?.filter((f) => f.hunks)
+      .map((f) => f.path),
+  );
+  const stillBlocked = choice.keepMine
+    ? chosenBlocked.filter((b) => !(b.merge === 'clean' || (b.merge && partly.has(b.path))) || touching.some((t) => t.file.path === b.path))
+    : chosenBlocked;
+  const blocked = stillBlocked.length;
+  const dirty = model.dirty.filter((d) => !unchosen.has(d.path)).length;
   const forcing = files && n > 0 && blocked > 0 && force;
   if (forcing)
     summary.push(
@@ -178,11 +213,22 @@ export function decide(model: PreviewModel, scope: Scope | null, force: boolean,
 
   let why = '';
   if (busy) why = l10n.t('Working…');
-  else if (files && !conv && n === 0) why = l10n.t('No file differs from this point.');
+  else if (files && !conv && n === 0)
+    why = model.files.length ? l10n.t('No file is chosen: tick the files to rewind.') : l10n.t('No file differs from this point.');
   else if (hasConversation(scope) && model.conversation === null) why = l10n.t('There is no conversation to fork for this point.');
   else if (files && n > 0 && dirty > 0)
     why = l10n.t(
       'Stopped: some files have unsaved changes in an editor. Save All, then choose “Rewind anyway”: it keeps a copy of what you saved.',
+    );
+  else if (files && n > 0 && touching.length > 0 && !force)
+    why = l10n.t(
+      'Stopped: in {0}, a chosen hunk touches lines you changed, and Keep mine never overwrites them. Untick that hunk, or choose “Rewind anyway”.',
+      touching.map((t) => visible(t.file.rel)).join(', '),
+    );
+  else if (files && n > 0 && blocked > 0 && !force && choice.keepMine)
+    why = l10n.t(
+      'Stopped: Keep mine cannot merge {0}: your changes and the agent’s touch the same lines, or the file never merges. Untick it to leave it as it is, or choose “Rewind anyway”.',
+      stillBlocked.map((b) => visible(b.rel)).join(', '),
     );
   else if (files && n > 0 && blocked > 0 && !force) {
     why = l10n.t(

@@ -649,6 +649,99 @@ test('state survives the webview being hidden (setState), and resets for another
   await page.close();
 });
 
+test('choose files and hunks: checkboxes count on the button, unticked files left alone, Keep mine and your lines', async () => {
+  const page = await open('dark');
+  await model(page, M.hunks);
+  const rw = rewindButton(page);
+  const W = '/home/dev/shop';
+  const pick = (rel) => page.locator(`input[data-key="pick:${W}/${rel}"]`);
+  const hunk = (rel, id) => page.locator(`input[data-key="hunk:${W}/${rel}#${id}"]`);
+  assert.equal(await page.locator('.file-row input.pick:checked').count(), 4, 'every file starts chosen');
+  assert.equal(await text(rw), 'Rewind 4 files');
+  assert.equal(await rw.getAttribute('aria-disabled'), 'true', 'tax.ts changed outside the agent stops it');
+  // Keep mine: tax.ts merges cleanly, so the whole rewind goes with it.
+  assert.match(await text(page.locator('.blocked')), /Keep mine merges it cleanly/);
+  await page.locator('label[for="keep-mine"]').click();
+  assert.equal(await rw.getAttribute('aria-disabled'), 'false');
+  await clearPosted(page);
+  await rw.click();
+  assert.deepEqual(await lastPosted(page), { type: 'rewind', scope: 'files', compensations: [], force: false, keepMine: true });
+
+  // The hunks of page.tsx: shown by the toggle (keyboard), each with its lines.
+  const toggle = page.locator(`button[data-key="hunks:${W}/src/checkout/page.tsx"]`);
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+  assert.equal(await hunk('src/checkout/page.tsx', 'e5f6a7b8').isVisible(), false);
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+  const lines = page.locator(`#${await toggle.getAttribute('aria-controls')} .hunk-lines`);
+  assert.equal(await lines.count(), 2);
+  assert.equal(
+    await text(lines.nth(1)),
+    '− const total = cart.total * (1 + TAX); − return <Pay total={total} />; + return <Pay total={cart.total} />;',
+  );
+  assert.match(await text(page.locator('.hunk-label').nth(1)), /^Lines 40–41\s*\+1\s*−2$/);
+  // Unticking one hunk (Space on the focused checkbox): the file is partly chosen, the button counts hunks.
+  await hunk('src/checkout/page.tsx', 'e5f6a7b8').focus();
+  await page.keyboard.press('Space');
+  assert.equal(await hunk('src/checkout/page.tsx', 'e5f6a7b8').isChecked(), false);
+  assert.equal(await pick('src/checkout/page.tsx').evaluate((b) => b.indeterminate && b.checked), true);
+  assert.equal(await text(rw), 'Rewind 4 of 4 files, 4 hunks');
+  // Unticking a whole file: one fewer, listed as left alone with the shared words.
+  await page.locator(`label[for="${await pick('src/cart/total.ts').getAttribute('id')}"]`).click();
+  assert.equal(await text(rw), 'Rewind 3 of 4 files, 3 hunks');
+  assert.match(
+    await text(page.locator('.not-chosen')),
+    /Left alone: not chosen.*You did not choose these files: the rewind leaves them as they are now\..*total\.ts/,
+  );
+  // In tax.ts keep only the hunk that touches your lines: Keep mine refuses it, with the reason.
+  await page.locator(`button[data-key="hunks:${W}/src/cart/tax.ts"]`).click();
+  assert.equal(await page.locator('.hunk .row-tag.warning').count(), 1, 'the hunk over your lines says so');
+  await hunk('src/cart/tax.ts', '8b8b8b8b').uncheck();
+  assert.equal(await rw.getAttribute('aria-disabled'), 'true');
+  assert.match(await text(page.locator('#action-why')), /in src\/cart\/tax\.ts, a chosen hunk touches lines you changed/);
+  await shot(page, 'hunks-refused-dark');
+  // The agent's hunk instead: allowed; the message names each chosen file and its hunks when not all are.
+  await hunk('src/cart/tax.ts', '7a7a7a7a').uncheck();
+  await hunk('src/cart/tax.ts', '8b8b8b8b').check();
+  assert.equal(await text(rw), 'Rewind 3 of 4 files, 2 hunks');
+  assert.equal(await rw.getAttribute('aria-disabled'), 'false');
+  await shot(page, 'hunks-dark');
+  await setTheme(page, 'light');
+  await shot(page, 'hunks-light');
+  await clearPosted(page);
+  await rw.click();
+  const sent = (await posted(page)).filter((m) => m.type === 'rewind');
+  assert.deepEqual(sent, [
+    {
+      type: 'rewind',
+      scope: 'files',
+      compensations: [],
+      force: false,
+      keepMine: true,
+      files: [
+        { path: `${W}/src/checkout/page.tsx`, hunks: ['a1b2c3d4'] },
+        { path: `${W}/src/checkout/stripe.ts` },
+        { path: `${W}/src/cart/tax.ts`, hunks: ['8b8b8b8b'] },
+      ],
+    },
+  ]);
+  // The choices outlive a refreshed model (same hunks); ticking the partial file's box ticks all its hunks.
+  await model(page, M.hunks);
+  assert.equal(await text(rewindButton(page)), 'Rewind 3 of 4 files, 2 hunks');
+  await pick('src/checkout/page.tsx').click();
+  assert.equal(await hunk('src/checkout/page.tsx', 'e5f6a7b8').isChecked(), true);
+  // Nothing ticked: nothing to rewind, and why.
+  // tax.ts is chosen in part: its first click ticks every hunk, the second unticks the file.
+  await pick('src/cart/tax.ts').click();
+  assert.equal(await pick('src/cart/tax.ts').evaluate((b) => b.checked && !b.indeterminate), true);
+  for (const rel of ['src/checkout/page.tsx', 'src/checkout/stripe.ts', 'src/cart/tax.ts']) await pick(rel).uncheck();
+  assert.equal(await text(rewindButton(page)), 'Nothing to rewind');
+  assert.equal(await text(page.locator('#action-why')), 'No file is chosen: tick the files to rewind.');
+  await assertClean(page, 'hunks');
+  await page.close();
+});
+
 test('codicons: used when codicon.css loads, own drawings when it does not', async () => {
   let page = await open('dark');
   await model(page, M.rich);

@@ -3,7 +3,7 @@
 // lines (named in the lines of the file now), and a chosen subset of hunks.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hunksOf, takeHunks, threeWay } from '../../src/core/rewind/lineMerge';
+import { hunkIdsTouchingMine, hunkLinesOf, hunksOf, hunksTouchingMine, takeHunks, threeWay } from '../../src/core/rewind/lineMerge';
 
 const text = (...lines: string[]) => Buffer.from(lines.join(''));
 const L = (n: number, p = 'l') => Array.from({ length: n }, (_, i) => `${p}${i + 1}\n`);
@@ -73,4 +73,35 @@ test('hunks: ranges in the file now and the target, stable ids, and a chosen sub
     ],
   );
   assert.equal(hunksOf(Buffer.from([0, 1]), text('a\n')), null, 'binary: no hunks');
+});
+
+test("a hunk's lines for the preview: by the ids hunksOf gives, UTF-8, without line ends (CRLF too)", () => {
+  const target = text('a\r\n', 'été\r\n', 'c\r\n', 'd\r\n', 'e\r\n');
+  const current = text('a\r\n', 'ete\r\n', 'c\r\n', 'd\r\n', 'new\r\n', 'e\r\n');
+  const hunks = hunksOf(current, target)!;
+  const lines = hunkLinesOf(current, target)!;
+  assert.deepEqual(
+    hunks.map((h) => lines.get(h.id)),
+    [
+      { minus: ['ete'], plus: ['été'] },
+      { minus: ['new'], plus: [] },
+    ],
+  );
+  assert.equal(hunkLinesOf(Buffer.from([0, 1, 2]), target), null, 'binary: no lines to show');
+});
+
+test('the hunks that touch the user lines: the ids whose ranges the keep-mine check refuses, and only those', () => {
+  const target = L(50);
+  const base = set(target, 40, 'agent41\n');
+  const mine = set(base, 0, 'mine1\n');
+  const hunks = hunksOf(text(...mine), text(...target))!;
+  assert.equal(hunks.length, 2);
+  const over = hunkIdsTouchingMine(text(...base), text(...mine), text(...target));
+  assert.deepEqual(over, [hunks[0]!.id], 'the hunk at line 1 reverts the user line; the one at 41 is the agent');
+  const all = new Set(hunks.map((h) => h.id));
+  assert.deepEqual(
+    hunksTouchingMine(text(...base), text(...mine), text(...target), all),
+    [hunks[0]!.from],
+    'the same hunk as the transaction refuses',
+  );
 });

@@ -60,6 +60,9 @@ describe('preview choices', () => {
       compensations: ['k'],
       force: false,
       forceFor: '',
+      keepMine: false,
+      unticked: { files: [], hunks: {} },
+      expanded: [],
     });
     assert.equal(createState({ target: 't' }).choices?.target, 't');
   });
@@ -68,7 +71,16 @@ describe('preview choices', () => {
     const state = createState(undefined);
     const m = model();
     const c = fitChoices(state, m);
-    assert.deepEqual(c, { target: 'cp-1', scope: 'both', compensations: [], force: false, forceFor: '' });
+    assert.deepEqual(c, {
+      target: 'cp-1',
+      scope: 'both',
+      compensations: [],
+      force: false,
+      forceFor: '',
+      keepMine: false,
+      unticked: { files: [], hunks: {} },
+      expanded: [],
+    });
     state.choices = { ...c, scope: 'files', compensations: [compKey(commit), 'gone'], force: true, forceFor: blockedKey(m) };
     assert.deepEqual(fitChoices(state, m), {
       target: 'cp-1',
@@ -76,6 +88,9 @@ describe('preview choices', () => {
       compensations: [compKey(commit)],
       force: true,
       forceFor: blockedKey(m),
+      keepMine: false,
+      unticked: { files: [], hunks: {} },
+      expanded: [],
     });
     const moreBlocked = model({ blocked: [...m.blocked, { path: '/w/b', rel: 'b', reason: 'modified-outside' }] });
     assert.equal(fitChoices(state, moreBlocked).force, false, 'another set of blocked files asks again');
@@ -88,6 +103,9 @@ describe('preview choices', () => {
       compensations: [],
       force: false,
       forceFor: '',
+      keepMine: false,
+      unticked: { files: [], hunks: {} },
+      expanded: [],
     });
   });
 });

@@ -119,6 +119,34 @@ export function hunksOf(current: Uint8Array | null, target: Uint8Array | null): 
   }));
 }
 
+/** A hunk's lines, for a reader to choose it by: those it removes from the file now and those it writes. */
+export interface HunkLines {
+  minus: string[];
+  plus: string[];
+}
+
+/** Each hunk's lines by id (as hunksOf gives the ids), decoded as UTF-8 without their line ends; null as hunksOf. */
+export function hunkLinesOf(current: Uint8Array | null, target: Uint8Array | null): Map<string, HunkLines> | null {
+  if (!isTextContent(current, target)) return null;
+  const a = splitLines(current);
+  const list = edits(a, splitLines(target));
+  if (!list) return null;
+  const text = (l: string) =>
+    Buffer.from(l, 'latin1')
+      .toString('utf8')
+      .replace(/\r?\n$/, '');
+  return new Map(list.map((e) => [hunkId(e, a), { minus: a.slice(e.start, e.end).map(text), plus: e.lines.map(text) }]));
+}
+
+/** The ids of the hunks of `current` that touch a line the user changed (mine against base): taking one would overwrite the user's lines. */
+export function hunkIdsTouchingMine(base: Uint8Array, mine: Uint8Array, target: Uint8Array): string[] {
+  const a = splitLines(mine);
+  const list = edits(a, splitLines(target)) ?? [];
+  const all = new Set(list.map((e) => hunkId(e, a)));
+  const touching = new Set(hunksTouchingMine(base, mine, target, all).map(([start, n]) => `${start}:${n}`));
+  return list.filter((e) => touching.has(range(e.start, e.end - e.start).join(':'))).map((e) => hunkId(e, a));
+}
+
 /** `current` with the target's lines in place of the chosen hunks only (ids as hunksOf gives them). */
 export function takeHunks(current: Uint8Array | null, target: Uint8Array | null, chosen: ReadonlySet<string>): Buffer {
   const a = splitLines(current);

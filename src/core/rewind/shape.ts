@@ -9,7 +9,18 @@ import { type FileState, sameExec, stateOf } from '../timeline/timeline';
 import { isSnap, type Sequenced, type SnapRecord } from '../storeFiles/records';
 import type { DiskFact } from '../workspace/disk';
 import type { Store } from '../store';
-import { type Hunk, hunksOf, hunksTouchingMine, isTextContent, type LineRange, takeHunks, threeWay } from './lineMerge';
+import {
+  type Hunk,
+  hunkIdsTouchingMine,
+  hunkLinesOf,
+  type HunkLines,
+  hunksOf,
+  hunksTouchingMine,
+  isTextContent,
+  type LineRange,
+  takeHunks,
+  threeWay,
+} from './lineMerge';
 
 /** Why a file the user changed cannot be merged: it stays refused, with this reason. */
 export type NoMerge = 'binary' | 'too-large' | 'mode' | 'not-a-file' | 'delete' | 'no-copy';
@@ -63,6 +74,30 @@ export function hunksFor(store: Store, c: Change, current: Buffer | null | undef
     return hunksOf(current, content(store, c.to.hash));
   } catch {
     return null; // the target's copy cannot be read: no hunks (the plan lists the file all the same)
+  }
+}
+
+/**
+ * What a reader needs to choose a file's hunks (the preview): each hunk's lines by id, and for a file
+ * the user changed since the agent left it (`merge`, its verdict) the hunks that touch the user's
+ * lines — the ones the transaction refuses to take with keep mine (shapeWrites' `touching`).
+ */
+export function hunkChoiceOf(
+  store: Store,
+  c: Change,
+  current: Uint8Array | null | undefined,
+  merge: MergeVerdict | undefined,
+): { lines: Map<string, HunkLines>; touchingMine: string[] } | null {
+  if (current === undefined || c.to.link || c.from.link || c.to.skipped) return null;
+  try {
+    const target = content(store, c.to.hash);
+    const lines = hunkLinesOf(current, target);
+    if (!lines) return null;
+    const touchingMine =
+      merge && merge.merge !== 'never' && current && target ? hunkIdsTouchingMine(store.content(merge.base), current, target) : [];
+    return { lines, touchingMine };
+  } catch {
+    return null; // a copy that cannot be read: the file is chosen whole (the plan lists it all the same)
   }
 }
 

@@ -203,6 +203,7 @@ export function compareHandlers(d: CommandDeps) {
       const paths = picks.map((p) => p.path);
       const names = paths.length === 1 ? d.model.relative(paths[0]!) : vscode.l10n.t('{0} files', paths.length);
       const take = vscode.l10n.t('Take');
+      const choose = vscode.l10n.t('Choose Files and Lines…');
       const ok = await vscode.window.showWarningMessage(
         vscode.l10n.t('Take {0} from Attempt {1}?', names, a.n),
         {
@@ -213,8 +214,11 @@ export function compareHandlers(d: CommandDeps) {
               : vscode.l10n.t('Only these files change; the current attempt goes on. Undo brings the current content back.'),
         },
         take,
+        choose,
       );
       if (ok === take) await d.reporter.applyAndReport(a.end.id, { paths });
+      // The preview of the take: each file and its hunks with a checkbox, as any rewind's preview.
+      else if (ok === choose) d.preview.show({ targetId: a.end.id, scope: 'files', paths });
     },
   };
 }

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BEFORE_CALL } from '../../core/timeline/timeline';
 import {
+  type ChosenFile,
   emptyPreviewModel,
   isWebviewMessage,
   type HostToWebview,
@@ -32,6 +33,16 @@ export const stepConversationReason = (): string =>
   vscode.l10n.t(
     'this point is in the middle of a turn. A conversation can be rewound only to before a prompt; use “Rewind Conversation to Before This Prompt” on the prompt for that.',
   );
+
+/**
+ * The files (and hunks) the page chose, as the rewind's `paths` and `hunks`: the same options as the
+ * CLI's --path and --hunks, so the core shapes and checks the bytes (shapeWrites) as it does there.
+ */
+export function chosenOnly(files: readonly ChosenFile[] | undefined): { paths?: string[]; hunks?: Map<string, string[]> } {
+  if (!files) return {};
+  const hunks = new Map(files.filter((f) => f.hunks?.length).map((f) => [f.path, [...f.hunks!]]));
+  return { paths: files.map((f) => f.path), ...(hunks.size ? { hunks } : {}) };
+}
 
 export interface PreviewRequest {
   /** The file checkpoint (absent for a conversation-only rewind with no checkpoint). */
@@ -279,7 +290,7 @@ export class PreviewPanel implements vscode.Disposable {
       case 'rewind':
         // A choice like "Rewind anyway" is for this one rewind: never carried into the next preview.
         this.keptChoices = undefined;
-        await this.rewind(m.scope, m.compensations, m.force);
+        await this.rewind(m.scope, m.compensations, { force: m.force, keepMine: m.keepMine === true, files: m.files });
         return;
       default: {
         const never: never = m;
@@ -298,7 +309,11 @@ export class PreviewPanel implements vscode.Disposable {
     });
   }
 
-  private async rewind(scope: Scope, compensations: string[], force: boolean): Promise<void> {
+  private async rewind(
+    scope: Scope,
+    compensations: string[],
+    how: { force: boolean; keepMine: boolean; files: ChosenFile[] | undefined },
+  ): Promise<void> {
     await this.settled(); // the plan the page shows, not one still being built
     const req = this.request;
     if (!req) return;
@@ -309,9 +324,11 @@ export class PreviewPanel implements vscode.Disposable {
     }
     this.send({ type: 'busy', busy: true, message: vscode.l10n.t('Rewinding…') });
     try {
-      const files = scope !== 'conversation' && req.targetId;
+      // No file chosen on the page: no file is written (never "every file", which empty paths would mean to the core).
+      const files = scope !== 'conversation' && how.files?.length !== 0 && req.targetId;
       if (files) {
-        const dirty = dirtyAmong((this.plan?.files ?? []).map((f) => f.path));
+        // Only the files the page chose are written: an unsaved editor on a file left alone does not stop it.
+        const dirty = dirtyAmong(how.files?.map((f) => f.path) ?? (this.plan?.files ?? []).map((f) => f.path));
         if (dirty.length) {
           this.send({
             type: 'error',
@@ -325,8 +342,10 @@ export class PreviewPanel implements vscode.Disposable {
         const picked = (this.plan?.notUndone ?? []).filter((n) => compensations.includes(callKey(n)));
         const ok = await this.reporter.applyAndReport(req.targetId!, {
           ...(req.paths ? { paths: req.paths } : {}),
+          ...chosenOnly(how.files),
           ...(this.onlySession ? { sessions: [this.onlySession] } : {}),
-          force,
+          force: how.force,
+          ...(how.keepMine ? { keepMine: true } : {}),
         });
         if (!ok) {
           this.post();

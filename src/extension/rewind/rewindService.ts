@@ -3,14 +3,15 @@
 // file watchers see ordinary file changes. Unsaved editors on affected files refuse the rewind.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { NotUndone } from '../../core/timeline/changeSet';
+import type { Change, NotUndone } from '../../core/timeline/changeSet';
 import { applyRewind, type RewindOutcome } from '../../core/rewind/apply';
 import { uncommittedPathsAsync } from '../../core/git/status';
 import { makePlan } from '../../core/rewind/plan';
 import type { EditOrigin } from '../../core/rewind/safety';
 import type { Store } from '../../core/store';
 import { type EditWords, yourEditWords } from '../../shared/reasons';
-import type { PreviewModel, PreviewProblem, Scope } from '../../shared/messages';
+import { HUNK_LINES_SHOWN, type PreviewHunk, type PreviewModel, type PreviewProblem, type Scope } from '../../shared/messages';
+import { hunkChoiceOf } from '../../core/rewind/shape';
 import type { Cancellation, WorkerClient } from '../offHost/workerClient';
 import type { PlainPlan, WorkerPlanOptions } from '../offHost/protocol';
 import type { TimelineModel } from '../model/timelineModel';
@@ -95,6 +96,7 @@ export class RewindService {
       ...(detail ? { detail } : {}),
     });
     const t = plan.target;
+    const changeOf = new Map(plan.changes.map((c) => [c.path, c]));
     return {
       target: {
         id: t.id,
@@ -121,22 +123,30 @@ export class RewindService {
         ...(n.compensation ? { compensation: n.compensation } : {}),
         time: new Date(n.time).toISOString(),
       })),
-      files: plan.files.map((f) => ({
-        path: f.path,
-        rel: rel(f.path),
-        action: f.action,
-        insertions: f.insertions,
-        deletions: f.deletions,
-        ...(f.binary ? { binary: true } : {}),
-        ...(f.approximate ? { approximate: true } : {}),
-        sessions: f.sessions,
-      })),
+      files: plan.files.map((f) => {
+        const hunks = this.previewHunks(plan, f, changeOf.get(f.path));
+        return {
+          path: f.path,
+          rel: rel(f.path),
+          action: f.action,
+          insertions: f.insertions,
+          deletions: f.deletions,
+          ...(f.binary ? { binary: true } : {}),
+          ...(f.approximate ? { approximate: true } : {}),
+          sessions: f.sessions,
+          ...(hunks ? { hunks } : {}),
+        };
+      }),
       notRestorable: plan.notRestorable.map((n) => problem(n.path, n.reason)),
       // Uncertain paths stop the rewind like blocked ones, and "Rewind anyway" lets them through.
       blocked: [
-        ...plan.blocked.map((b) =>
-          problem(b.path, b.reason, b.edit ? capitalise(yourEditWords(editWords(b.edit), vscode.l10n)) + '.' : undefined),
-        ),
+        ...plan.blocked.map((b) => {
+          const m = plan.merges.get(b.path);
+          return {
+            ...problem(b.path, b.reason, b.edit ? capitalise(yourEditWords(editWords(b.edit), vscode.l10n)) + '.' : undefined),
+            ...(m && m.merge !== 'never' ? { merge: m.merge } : {}),
+          };
+        }),
         ...plan.uncertain.map((u) =>
           problem(u.path, u.reason, vscode.l10n.t('Recorded at {0}; found different at {1}.', clock(u.recorded.time), clock(u.found.time))),
         ),
@@ -166,6 +176,28 @@ export class RewindService {
       conversation,
       onlySession,
     };
+  }
+
+  /** A file's hunks with their lines, as the core gives them (hunkChoiceOf); undefined when it has none to choose. */
+  private previewHunks(plan: PlainPlan, f: PlainPlan['files'][number], c: Change | undefined): PreviewHunk[] | undefined {
+    if (!f.hunks?.length || !c) return undefined;
+    const choice = hunkChoiceOf(this.store, c, plan.bytes?.get(f.path), plan.merges.get(f.path));
+    if (!choice) return undefined;
+    const mine = new Set(choice.touchingMine);
+    return f.hunks.map((h) => {
+      const lines = choice.lines.get(h.id) ?? { minus: [], plus: [] };
+      const more = Math.max(0, lines.minus.length - HUNK_LINES_SHOWN) + Math.max(0, lines.plus.length - HUNK_LINES_SHOWN);
+      return {
+        id: h.id,
+        from: h.from,
+        plus: h.plus,
+        minus: h.minus,
+        minusLines: lines.minus.slice(0, HUNK_LINES_SHOWN),
+        plusLines: lines.plus.slice(0, HUNK_LINES_SHOWN),
+        more,
+        ...(mine.has(h.id) ? { touchesMine: true } : {}),
+      };
+    });
   }
 
   /**
