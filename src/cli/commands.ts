@@ -28,6 +28,7 @@ import {
   type OwnWork,
   ownWorkOfAll,
 } from '../core/timeline/attempts';
+import { attemptRow, checkpointRow, fileWords, promptWords } from '../core/timeline/presentation';
 import { diffPoints, NOW_POINT, PointNotFoundError, resolvePoint } from '../core/timeline/compare';
 import { Store, StoreMissingError } from '../core/store';
 import { StoreDamagedError, StoreFormatError } from '../core/storeFiles/storeFormat';
@@ -115,17 +116,11 @@ function cmdCheckpoints(args: string[]): number {
   const { checkpoints, files, stretches } = store.checkpointList();
   // The count the Files view and the preview show: what a rewind to each would write (plan --to's `files`).
   const toRewind = checkpoints.length ? rewindSumsOf(store, stretches(), checkpoints.length) : [];
-  const list = checkpoints.map((c, i) => ({
-    id: c.id,
-    time: iso(c.time),
-    kind: c.kind,
-    label: c.label,
-    session: c.session ?? null,
-    agent: c.agent ?? null,
-    toRewind: toRewind[i]!.total,
-    edited: files.get(c.id) ?? 0,
-    files: files.get(c.id) ?? 0,
-  }));
+  // The rows every surface presents (core/timeline/presentation.ts), the time in ISO 8601.
+  const list = checkpoints.map((c, i) => {
+    const row = checkpointRow(c, { toRewind: toRewind[i]!.total, edited: files.get(c.id) ?? 0 });
+    return { ...row, time: iso(row.time), files: row.edited };
+  });
   if (values.json) {
     outJson(list);
     return EXIT.ok;
@@ -383,6 +378,7 @@ function cmdDiff(args: string[]): number {
 }
 
 function attemptJson(a: Attempt, own: OwnWork) {
+  // Its own work: after the point where it leaves the current line (the Files view's counts).
   return {
     n: a.n,
     point: `attempt:${a.n}`,
@@ -392,7 +388,6 @@ function attemptJson(a: Attempt, own: OwnWork) {
     start: a.start.id || null,
     end: a.end?.id ?? null,
     left: a.end ? iso(a.end.time) : null,
-    // Its own work: after the point where it leaves the current line (the Files view's counts).
     prompts: own.prompts.map((p) => ({ id: p.id, label: p.label, time: iso(p.time), session: p.session ?? null })),
     sessions: own.sessions,
     agents: own.agents,
@@ -406,6 +401,7 @@ function cmdAttempts(args: string[]): number {
   const tree = buildAttempts(store.timeline().attemptInput());
   const own = ownWorkOfAll(tree);
   const list = tree.attempts.map((a) => attemptJson(a, own.get(a.n)!));
+  const rows = tree.attempts.map((a) => attemptRow(a, own.get(a.n)!));
   if (values.json) {
     outJson(list);
     return EXIT.ok;
@@ -414,13 +410,15 @@ function cmdAttempts(args: string[]): number {
     out('No attempts recorded yet: an attempt begins with the first prompt.');
     return EXIT.ok;
   }
-  for (const a of list) {
+  list.forEach((a, i) => {
+    const row = rows[i]!;
     const where = a.parent ? `branched from attempt ${a.parent} at ${a.branchedAt}` : 'the first';
     const state = a.current ? 'in progress' : `left ${a.left} (its end: ${a.end})`;
+    // The counts worded as the Files view words its row ("1 prompt · 7 files"), in English.
     out(
-      `attempt:${a.n}  ${where}; ${a.prompts.length} prompt(s), ${a.files.length} file(s); ${state}${a.prompts[0] ? `  ${quoted(oneLine(a.prompts[0].label, 60))}` : ''}`,
+      `attempt:${a.n}  ${where}; ${promptWords(row.prompts)}, ${fileWords(row.files)}; ${state}${row.firstPrompt !== null ? `  ${quoted(oneLine(row.firstPrompt, 60))}` : ''}`,
     );
-  }
+  });
   out(
     '\nCompare two: agent-rewind diff attempt:<n> attempt:<m>. Take a file from one: agent-rewind rewind --to attempt:<n> --path <file>.',
   );

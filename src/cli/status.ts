@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import type { Fallbacks } from '../core/capture/narrowing';
 import { residentHolder } from '../core/storeFiles/lock';
 import type { Store } from '../core/store';
+import { timelineCounts } from '../core/timeline/presentation';
 import { recordingHealth } from '../core/upkeep/recordingHealth';
 import { askResident } from '../resident/forward';
 import { EXIT, out, outJson } from './output';
@@ -15,7 +16,8 @@ export interface StatusJson {
   resident:
     | { running: true; pid: number; since: string; roots: string[]; watches: number; served: number; fallbacks?: Fallbacks }
     | { running: false; off: boolean; pid?: number };
-  counts: { checkpoints: number; sessions: number; paths: number; logBytes: number };
+  /** `prompts`: the Files view's prompt rows (the status bar's number); `sessions`: agent sessions only. */
+  counts: { checkpoints: number; prompts: number; sessions: number; paths: number; logBytes: number };
   /** What was not recorded, said once: shell capture off, the store's write failures, dropped payloads (times in ISO 8601). */
   recording: {
     captureOff: { session: string; root: string; files: number; limit: number; since: string }[];
@@ -65,8 +67,8 @@ function fileSize(file: string): number {
 export async function storeStatus(store: Store): Promise<StatusJson> {
   const live = residentHolder(store.dir);
   const answer = live ? await askResident(store.dir) : null;
-  const { checkpoints } = store.checkpointList();
-  const sessions = new Set(checkpoints.map((c) => c.session).filter((s) => s !== undefined)).size;
+  // The timeline's counts as the status bar shows them (core/timeline/presentation.ts).
+  const counts = timelineCounts(store.checkpointList().checkpoints);
   return {
     store: store.dir,
     resident: answer
@@ -80,7 +82,13 @@ export async function storeStatus(store: Store): Promise<StatusJson> {
           ...(answer.fallbacks ? { fallbacks: answer.fallbacks } : {}),
         }
       : { running: false, off: residentOff(process.env), ...(live ? { pid: live.pid } : {}) },
-    counts: { checkpoints: checkpoints.length, sessions, paths: store.latestSnaps().size, logBytes: fileSize(store.logFile) },
+    counts: {
+      checkpoints: counts.checkpoints,
+      prompts: counts.prompts,
+      sessions: counts.sessions,
+      paths: store.latestSnaps().size,
+      logBytes: fileSize(store.logFile),
+    },
     recording: recordingJson(store),
   };
 }
@@ -125,7 +133,7 @@ export async function printStatus(store: Store, json: boolean): Promise<number> 
   const fb = s.resident.running ? fallbacksLine(s.resident.fallbacks) : null;
   if (fb) out(fb);
   out(
-    `Recorded: ${c.checkpoints} checkpoint(s), ${c.sessions} session(s), ${c.paths} path(s); timeline ${(c.logBytes / 1048576).toFixed(1)} MB.`,
+    `Recorded: ${c.checkpoints} checkpoint(s), ${c.prompts} prompt(s), ${c.sessions} session(s), ${c.paths} path(s); timeline ${(c.logBytes / 1048576).toFixed(1)} MB.`,
   );
   const gaps = recordingLines(s.recording);
   if (gaps.length) out(`Not recorded:\n${gaps.map((l) => `  ${l}`).join('\n')}`);

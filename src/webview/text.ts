@@ -1,5 +1,6 @@
 // Pure text helpers for the preview webview: no DOM, no state. Everything that turns model data
 // (untrusted agent output: paths, commands, prompt text) into the words shown to the user.
+import { clockTime } from '../shared/time';
 import { countWords } from '../shared/l10n';
 import type { PreviewModel, PreviewNotUndone, Scope } from '../shared/messages';
 import { reasonTable, reasonWords } from '../shared/reasons';
@@ -58,11 +59,7 @@ export function shortSession(id: string): string {
 export function formatTime(time: string, ref: Date = new Date()): string {
   const ms = Date.parse(time);
   if (!time || Number.isNaN(ms)) return visible(time ?? '');
-  const d = new Date(ms);
-  const sameDay = d.toDateString() === ref.toDateString();
-  return sameDay
-    ? d.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' })
-    : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return clockTime(ms, ref.getTime());
 }
 
 /** What a checkpoint of each kind was taken before, for the header line (an unknown kind: undefined). */

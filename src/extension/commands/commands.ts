@@ -28,7 +28,8 @@ async function pickCheckpoint(model: TimelineModel, placeHolder: string, onlyPat
   const nodes = onlyPath ? model.checkpoints.filter((n) => model.rewindsPath(n.checkpoint.id, onlyPath)) : model.checkpoints;
   const items = (nodes.length ? nodes : model.checkpoints).map((n) => ({
     label: checkpointLabel(n, 80),
-    description: `${relativeTime(n.checkpoint.time)} · ${rewindCountWords(model.rewindSummary(n.checkpoint.id).total, vscode.l10n)}`,
+    // The count its Files view row shows (the row `checkpoints --json` prints).
+    description: `${relativeTime(n.checkpoint.time)} · ${rewindCountWords(model.row(n.checkpoint.id)?.toRewind ?? 0, vscode.l10n)}`,
     // Words, not the stored kind ("before-tool", "session-start").
     detail: kindName(n.checkpoint.kind),
     id: n.checkpoint.id,

@@ -3,7 +3,6 @@
 // files as themselves. Points: a checkpoint, the moment before a step, the end of an attempt, or the
 // current files. Attempts: switch to one (the usual preview and rewind to its end) or take files
 // from one (the usual safety-checked rewind of those paths, with Undo).
-import { countWords } from '../../shared/l10n';
 import * as vscode from 'vscode';
 import { type Attempt, ATTEMPT_POINT } from '../../core/timeline/attempts';
 import { NOW_POINT, recordedChanges, resolvePoint, type RecordedChange } from '../../core/timeline/compare';
@@ -11,7 +10,8 @@ import type { FileState } from '../../core/timeline/timeline';
 import { oneLine } from '../../shared/text';
 import type { ConvElement } from '../views/conversationView';
 import { checkpointLabel, type FilesElement } from '../views/filesView';
-import { leftAt } from '../views/attemptRows';
+import { clockTime } from '../../shared/time';
+import { promptWords } from '../../core/timeline/presentation';
 import { relativeTime } from '../views/relativeTime';
 import { snapshotUri } from '../views/snapshotContent';
 import { CMD } from '../commandIds';
@@ -32,9 +32,8 @@ function attemptPoint(a: Attempt): NamedPoint {
 
 /** "3 prompts · left 14:02" / "1 prompt · in progress": an attempt's row in a quick pick (its own work, as the Files view counts it). */
 function attemptDescription(d: CommandDeps, a: Attempt): string {
-  const n = d.model.attemptOwnWork(a.n)?.prompts.length ?? 0;
-  const prompts = countWords(n, vscode.l10n.t('1 prompt'), vscode.l10n.t('{0} prompts', n));
-  return `${prompts} · ${a.end ? vscode.l10n.t('left {0}', leftAt(a.end.time)) : vscode.l10n.t('in progress')}`;
+  const n = d.model.attemptRow(a.n)?.prompts ?? 0;
+  return `${promptWords(n, vscode.l10n)} · ${a.end ? vscode.l10n.t('left {0}', clockTime(a.end.time)) : vscode.l10n.t('in progress')}`;
 }
 
 /** The point a tree element stands for: a checkpoint row or file, an attempt, a prompt or a step of the Conversation view. */

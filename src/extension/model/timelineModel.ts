@@ -21,14 +21,16 @@ import {
   ownWorkOfAll,
 } from '../../core/timeline/attempts';
 import { checkpoints, filesPerCheckpoint, type SpanChange, spanChanges } from '../../core/timeline/timeline';
+import { type RewindLookups, rewindLookups, type RewindMeaning, rewindMeaning } from '../../core/timeline/rewindLabels';
 import {
-  attemptRewindLabel,
-  labelOfRewindCheckpoint,
-  type RewindLookups,
-  rewindLookups,
-  type RewindMeaning,
-  rewindMeaning,
-} from '../../core/timeline/rewindLabels';
+  attemptRow,
+  type AttemptRow,
+  checkpointLabel,
+  checkpointRow,
+  type CheckpointRow,
+  timelineCounts,
+  type TimelineCounts,
+} from '../../core/timeline/presentation';
 
 export interface CheckpointNode {
   checkpoint: Sequenced<CheckpointRecord>;
@@ -59,6 +61,7 @@ export class TimelineModel implements vscode.Disposable {
   private ownWork: Map<number, OwnWork> | undefined;
   private line: LineView | undefined;
   private lookups: RewindLookups = rewindLookups([]);
+  private countsCache: TimelineCounts | undefined;
   private readonly log: IncrementalLog;
 
   constructor(
@@ -99,6 +102,7 @@ export class TimelineModel implements vscode.Disposable {
     this.sessionsCache = undefined;
     this.line = undefined;
     this.ownWork = undefined;
+    this.countsCache = undefined;
     this.emitter.fire();
   }
 
@@ -206,11 +210,27 @@ export class TimelineModel implements vscode.Disposable {
     return c ? rewindMeaning(c, this.lookups, vscode.l10n) : { action: 'rewind', point: `"${checkpointId}"` };
   }
 
-  /** A checkpoint's label; a rewind's is computed from its target, never nested. */
+  /** A checkpoint's label (core/timeline/presentation.ts): a rewind's is computed from its target, never nested. */
   label(c: CheckpointRecord): string {
-    const attempt = this.attemptTaken(c);
-    if (attempt !== undefined) return attemptRewindLabel(attempt, !!c.partial, vscode.l10n);
-    return labelOfRewindCheckpoint(c, this.lookups, vscode.l10n);
+    return checkpointLabel(c, this.lookups, () => this.attempts, vscode.l10n);
+  }
+
+  /** A checkpoint as every surface presents it (core/timeline/presentation.ts): the fields `checkpoints --json` prints. */
+  row(id: string): CheckpointRow | undefined {
+    const n = this.find(id);
+    return n && checkpointRow(n.checkpoint, { toRewind: this.rewindSummary(id).total, edited: n.fileCount }, n.label);
+  }
+
+  /** An attempt as a row: its own work's counts (the ones `attempts` prints). */
+  attemptRow(n: number): AttemptRow | undefined {
+    const a = this.attempts.attempts[n - 1];
+    const own = this.attemptOwnWork(n);
+    return a && own && attemptRow(a, own);
+  }
+
+  /** The timeline's counts (the status bar's, and `status`'s). */
+  counts(): TimelineCounts {
+    return (this.countsCache ??= timelineCounts(this.nodes.map((n) => n.checkpoint)));
   }
 
   /** For a rewind checkpoint whose target is an attempt's end (a switch, or with `partial` a take): that attempt. */

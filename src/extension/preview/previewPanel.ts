@@ -15,6 +15,7 @@ import {
 import { WorkerCancelled } from '../offHost/workerClient';
 import type { PlainPlan } from '../offHost/protocol';
 import { previewHtml } from './previewHtml';
+import { followWorld } from './followWorld';
 import type { ConversationRewinder, ConversationTarget } from '../rewind/conversationRewinder';
 import type { RewindReporter } from '../rewind/rewindReporter';
 import { callKey, type RewindService, dirtyAmong, runCompensations } from '../rewind/rewindService';
@@ -101,9 +102,15 @@ export class PreviewPanel implements vscode.Disposable {
         bundle: vscode.l10n.bundle,
         language: vscode.env.language,
       });
+      // Unsaved editors and the files on disk, followed while the panel is open (the store: the model, above).
+      const following = followWorld(
+        () => this.planPaths(),
+        () => this.post(),
+      );
       this.panel.onDidDispose(
         () => {
           this.panel = undefined;
+          following.dispose();
           this.stopPlanning();
         },
         undefined,
@@ -113,6 +120,13 @@ export class PreviewPanel implements vscode.Disposable {
     } else this.panel.reveal();
     // Planning starts now, while the page loads; its 'ready' gets the model if it is done by then.
     this.post();
+  }
+
+  /** Every file the plan shown names: to write, blocked, uncertain, warned of, left alone. */
+  private planPaths(): ReadonlySet<string> {
+    const p = this.plan;
+    if (!p) return new Set();
+    return new Set([...p.files, ...p.blocked, ...p.uncertain, ...p.warnings, ...p.leftAlone].map((x) => x.path));
   }
 
   get isOpen(): boolean {

@@ -1,6 +1,7 @@
 // Plans and applies file rewinds for the extension, exactly as the CLI records them (same core,
 // same store, same order), but writing through one WorkspaceEdit so open editors, undo stacks and
 // file watchers see ordinary file changes. Unsaved editors on affected files refuse the rewind.
+import { clockTime } from '../../shared/time';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Change, NotUndone } from '../../core/timeline/changeSet';
@@ -28,14 +29,8 @@ export interface RewindRequest extends WorkerPlanOptions {
   hunks?: ReadonlyMap<string, readonly string[]>;
 }
 
-/** A time of day for the preview, in the user's locale (the date too when it is not today). */
-function clock(t: number): string {
-  const d = new Date(t);
-  const today = new Date().toDateString() === d.toDateString();
-  return today
-    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
-    : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
+/** A time of day for the preview, the one way every surface writes one (shared/time.ts). */
+const clock = (t: number): string => clockTime(t);
 
 function editWords(e: EditOrigin): EditWords {
   return {
@@ -100,7 +95,8 @@ export class RewindService {
     return {
       target: {
         id: t.id,
-        label: t.label,
+        // The checkpoint's one label (a rewind's from its target), as its row in the Files view says it.
+        label: t.checkpoint ? this.model.label(t.checkpoint) : t.label,
         kind: t.kind,
         time: new Date(t.time).toISOString(),
         ...(t.call

@@ -9,6 +9,7 @@ import { CMD } from '../commandIds';
 import type { ConvPrompt, ConvSession, ConvTool } from '../model/conversationModel';
 import { countWords } from '../../shared/l10n';
 import { escapeMarkdown, oneLine, treeLabel } from '../../shared/text';
+import { promptWords } from '../../core/timeline/presentation';
 import { relativeTime } from './relativeTime';
 import { RowCounts, type RowStats } from './rowStats';
 import type { StepIndex } from '../model/stepIndex';
@@ -153,7 +154,7 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
         item.contextValue = `agentRewind.session${s.transcript ? '.transcript' : ''}${filesOnly ? '.filesOnly' : ''}`;
         const tip = new vscode.MarkdownString();
         tip.appendText(
-          `${vscode.l10n.t('{0} session {1}', agent.name, s.id)}\n${vscode.l10n.t('{0} prompt(s)', s.prompts.length)}${s.cwd ? `\n${s.cwd}` : ''}`,
+          `${vscode.l10n.t('{0} session {1}', agent.name, s.id)}\n${promptWords(s.prompts.length, vscode.l10n)}${s.cwd ? `\n${s.cwd}` : ''}`,
         );
         if (agent.conversationUnavailable)
           tip.appendMarkdown(`\n\n${escapeMarkdown(vscode.l10n.t('{0} Files can still be rewound.', agent.conversationUnavailable))}`);

@@ -13,6 +13,8 @@ import { CMD, CTX } from '../commandIds';
 import { countWords } from '../../shared/l10n';
 import { oneLine, rewindCountWords, treeLabel } from '../../shared/text';
 import { relativeTime } from './relativeTime';
+import { clockTime } from '../../shared/time';
+import { kindName as coreKindName, promptWords, rowTitle } from '../../core/timeline/presentation';
 import { RowCounts, type RowStats } from './rowStats';
 import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode } from '../model/timelineModel';
 
@@ -36,24 +38,15 @@ const ICONS: Record<CheckpointKind, [string, string?]> = {
   rewind: ['history', 'charts.blue'],
 };
 
-/** The kind in words, for tooltips and quick picks. */
+/** The kind in words, for tooltips and quick picks (core/timeline/presentation.ts). */
 export function kindName(kind: CheckpointKind): string {
-  const names: Record<CheckpointKind, string> = {
-    prompt: vscode.l10n.t('Prompt'),
-    'session-start': vscode.l10n.t('Session start'),
-    'before-tool': vscode.l10n.t('Before a command that cannot be undone'),
-    manual: vscode.l10n.t('Manual checkpoint'),
-    rewind: vscode.l10n.t('Before a rewind'),
-  };
-  return names[kind] ?? kind;
+  return coreKindName(kind, vscode.l10n);
 }
 
 /** A row's label: cut by the tree at the sidebar's edge (treeLabel), or to `width` where no tree cuts it (quick picks). */
 export function checkpointLabel(n: CheckpointNode, width?: number): string {
-  const c = n.checkpoint;
-  const cut = (s: string) => (width ? oneLine(s, width) : treeLabel(s));
-  if (c.kind === 'before-tool') return cut(vscode.l10n.t('Before {0}', n.label));
-  return cut(n.label || kindName(c.kind));
+  const title = rowTitle({ kind: n.checkpoint.kind, label: n.label }, vscode.l10n);
+  return width ? oneLine(title, width) : treeLabel(title);
 }
 
 export class FilesView implements vscode.TreeDataProvider<FilesElement> {
@@ -267,7 +260,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       item.id = el.key;
       const newest = el.turns[0]!.node.checkpoint;
       const prompts = el.turns.filter((t) => t.node.checkpoint.kind === 'prompt').length;
-      item.description = `${countWords(prompts, vscode.l10n.t('1 prompt'), vscode.l10n.t('{0} prompts', prompts))} · ${relativeTime(newest.time)}`;
+      item.description = `${promptWords(prompts, vscode.l10n)} · ${relativeTime(newest.time)}`;
       item.iconPath = agentInfo(el.agent).icon;
       item.contextValue = 'agentRewind.sessionGroup';
       item.tooltip = new vscode.MarkdownString().appendText(
@@ -294,10 +287,11 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       item.id = c.id;
       const turn = this.model.turnOf(c.id);
       if (this.large) return this.largeItem(item, node);
-      // One count everywhere: what a rewind to this point would change (the preview says the same).
+      // One count everywhere: what a rewind to this point would change (the row `checkpoints --json` prints; the preview says the same).
+      const row = this.model.row(c.id)!;
       const sum = this.model.rewindSummary(c.id);
       const edited = turn ? this.model.turnFiles(c.id).length : node.fileCount;
-      const count = rewindCountWords(sum.total, vscode.l10n);
+      const count = rewindCountWords(row.toRewind, vscode.l10n);
       // The count first: at the default sidebar width it is what stays visible after the label.
       const agent = c.agent ? agentInfo(c.agent).name : undefined;
       item.description = `${count} · ${relativeTime(c.time)}${agent && this.severalAgents ? ` · ${agent}` : ''}`;
@@ -309,8 +303,8 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(sum.total === 0 ? 'disabledForeground' : (color ?? 'foreground')));
       item.contextValue = `agentRewind.checkpoint.${c.kind}${node.isLastRewind ? '.lastRewind' : ''}`;
       const tip = new vscode.MarkdownString();
-      tip.appendMarkdown(`**${kindName(c.kind)}** · ${new Date(c.time).toLocaleString()}\n\n`);
-      tip.appendText(node.label.slice(0, 1000));
+      tip.appendMarkdown(`**${kindName(c.kind)}** · ${clockTime(row.time)}\n\n`);
+      tip.appendText(row.label.slice(0, 1000));
       tip.appendMarkdown(`\n\n${describeSummary(sum, vscode.l10n)}.`);
       if (edited) tip.appendMarkdown(`\n\n${editedWords(turn !== undefined && c.kind === 'prompt', edited)}`);
       // Agent-provided strings (labels, session ids) go in as text: never markdown, links or command URIs.
@@ -343,14 +337,15 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
   /** A row of a grouped timeline: the same count (one sweep counts every row), a shorter tooltip. */
   private largeItem(item: vscode.TreeItem, node: CheckpointNode): vscode.TreeItem {
     const c = node.checkpoint;
-    const count = rewindCountWords(this.model.rewindSummary(c.id).total, vscode.l10n);
-    item.description = `${count} · ${relativeTime(c.time)}`;
+    const row = this.model.row(c.id)!;
+    const count = rewindCountWords(row.toRewind, vscode.l10n);
+    item.description = `${count} · ${relativeTime(row.time)}`;
     const [icon, color] = ICONS[c.kind] ?? ['circle-outline'];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     item.contextValue = `agentRewind.checkpoint.${c.kind}${node.isLastRewind ? '.lastRewind' : ''}`;
     const tip = new vscode.MarkdownString();
-    tip.appendMarkdown(`**${kindName(c.kind)}** · ${new Date(c.time).toLocaleString()}\n\n`);
-    tip.appendText(node.label.slice(0, 1000));
+    tip.appendMarkdown(`**${kindName(c.kind)}** · ${clockTime(row.time)}\n\n`);
+    tip.appendText(row.label.slice(0, 1000));
     tip.appendMarkdown(`\n\n${vscode.l10n.t('Preview Rewind says what a rewind to this point would change.')}`);
     item.tooltip = tip;
     item.accessibilityInformation = {

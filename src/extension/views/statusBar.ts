@@ -8,7 +8,9 @@ import { residentHolder } from '../../core/storeFiles/lock';
 import { recordingHealth } from '../../core/upkeep/recordingHealth';
 import { countWords } from '../../shared/l10n';
 import { VIEW } from '../commandIds';
-import type { TimelineModel, TurnNode } from '../model/timelineModel';
+import type { TimelineModel } from '../model/timelineModel';
+import { promptWords, type TimelineCounts } from '../../core/timeline/presentation';
+import { clockTime } from '../../shared/time';
 
 /** An agent whose hooks are installed, and the file (workspace-relative) that holds them. */
 export interface Recording {
@@ -20,7 +22,7 @@ export interface Recording {
 const HEALTH_BYTES = 1024 * 1024;
 
 /** "1 prompt" / "3 prompts". */
-const promptCount = (n: number) => countWords(n, vscode.l10n.t('1 prompt'), vscode.l10n.t('{0} prompts', n));
+const promptCount = (n: number) => promptWords(n, vscode.l10n);
 
 /** What the resident's file watcher could not narrow (core/capture/narrowing.ts), in the tooltip's words. */
 function fallbackWords(f: Fallbacks): string {
@@ -48,27 +50,14 @@ function reasonsOf(f: Fallbacks): string {
     .join(', ');
 }
 
-/** What the Files view's rows are: prompts, and the rows that are not (session starts, rewinds, manual checkpoints). */
-export function rowCounts(turns: readonly TurnNode[]): { prompts: number; other: Map<string, number>; beforeCalls: number } {
-  const other = new Map<string, number>();
-  let prompts = 0;
-  let beforeCalls = 0;
-  for (const t of turns) {
-    const kind = t.node.checkpoint.kind;
-    beforeCalls += t.inside.filter((n) => n.checkpoint.kind === 'before-tool').length;
-    if (kind === 'prompt') prompts++;
-    else if (kind === 'before-tool') beforeCalls++;
-    else other.set(kind, (other.get(kind) ?? 0) + 1);
-  }
-  return { prompts, other, beforeCalls };
-}
-
-/** The rows that are not prompts, counted: "2 session starts"; an unknown kind as "3 kind". */
-function rowWords(kind: string, n: number): string {
-  if (kind === 'session-start') return countWords(n, vscode.l10n.t('1 session start'), vscode.l10n.t('{0} session starts', n));
-  if (kind === 'rewind') return countWords(n, vscode.l10n.t('1 rewind'), vscode.l10n.t('{0} rewinds', n));
-  if (kind === 'manual') return countWords(n, vscode.l10n.t('1 manual checkpoint'), vscode.l10n.t('{0} manual checkpoints', n));
-  return `${n} ${kind}`;
+/** The rows that are not prompts, counted: "2 session starts" (none: nothing). */
+function otherRowWords(c: TimelineCounts): string[] {
+  const words: string[] = [];
+  const n = c.sessionStarts;
+  if (n) words.push(countWords(n, vscode.l10n.t('1 session start'), vscode.l10n.t('{0} session starts', n)));
+  if (c.rewinds) words.push(countWords(c.rewinds, vscode.l10n.t('1 rewind'), vscode.l10n.t('{0} rewinds', c.rewinds)));
+  if (c.manual) words.push(countWords(c.manual, vscode.l10n.t('1 manual checkpoint'), vscode.l10n.t('{0} manual checkpoints', c.manual)));
+  return words;
 }
 
 export class StatusBar implements vscode.Disposable {
@@ -132,7 +121,8 @@ export class StatusBar implements vscode.Disposable {
   }
 
   update(): void {
-    const rows = rowCounts(this.model.turns);
+    // The timeline's counts (core/timeline/presentation.ts): `status --json` gives the same.
+    const rows = this.model.counts();
     const n = rows.prompts;
     const recording = this.connected();
     const names = [...new Set(recording.map((r) => r.name))];
@@ -165,10 +155,10 @@ export class StatusBar implements vscode.Disposable {
       // Agent names are ours; the file paths come from the workspace: text, never markdown.
       for (const r of recording) tip.appendMarkdown(`\n- ${vscode.l10n.t('{0}: hooks in ', r.name)}`).appendText(r.file);
     } else tip.appendMarkdown(vscode.l10n.t('**Agent Rewind** — not connected: agents in this workspace are not recorded'));
-    const others = [...rows.other].map(([kind, k]) => rowWords(kind, k));
+    const others = otherRowWords(rows);
     const counted = [promptCount(n), ...others].join(', ');
     tip.appendMarkdown(`\n\n${vscode.l10n.t('{0} in the Files view', counted)}`);
-    if (last) tip.appendMarkdown(` · ${vscode.l10n.t('last {0}', new Date(last.time).toLocaleString())}`);
+    if (last) tip.appendMarkdown(` · ${vscode.l10n.t('last {0}', clockTime(last.time))}`);
     if (rows.beforeCalls) {
       const inside = countWords(
         rows.beforeCalls,
@@ -196,8 +186,8 @@ export class StatusBar implements vscode.Disposable {
       const words = vscode.l10n.t(
         'The store could not be written ({0}) between {1} and {2}: what agents did then was not recorded. Free space on its disk.',
         f.code,
-        new Date(f.first).toLocaleString(),
-        new Date(f.last).toLocaleString(),
+        clockTime(f.first),
+        clockTime(f.last),
       );
       tip.appendMarkdown('\n\n$(warning) ').appendText(words);
     }
@@ -206,7 +196,7 @@ export class StatusBar implements vscode.Disposable {
       const words = vscode.l10n.t(
         '{0} hook message(s) over 64 MB dropped since {1}: the changes they carried were not recorded.',
         d.count,
-        new Date(d.first).toLocaleString(),
+        clockTime(d.first),
       );
       tip.appendMarkdown('\n\n$(warning) ').appendText(words);
       // The file names come from the agent: text, never markdown.
@@ -214,7 +204,7 @@ export class StatusBar implements vscode.Disposable {
     }
     const resident = residentHolder(this.model.store.dir);
     const residentWords = resident
-      ? vscode.l10n.t('Resident recorder: running since {0} (process {1})', new Date(resident.time).toLocaleString(), resident.pid)
+      ? vscode.l10n.t('Resident recorder: running since {0} (process {1})', clockTime(resident.time), resident.pid)
       : vscode.l10n.t('Resident recorder: not running (hooks record by themselves)');
     tip.appendMarkdown(`\n\n${residentWords}`);
     const fb = resident ? readFallbacks(this.model.store.dir, resident.pid) : null;
