@@ -14,7 +14,7 @@ import { checkAbsolutePath, isInside, pathKey } from './paths';
 import { readWorkspaceFolders, tooBroadRoot } from './workspace/roots';
 import { realExistingDir } from './workspace/realPath';
 import { readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
-import { type CheckpointList, readCheckpointList, readRecordedFolders } from './timeline/checkpointList';
+import { type CheckpointList, readCheckpointList, readGapsSince, readRecordedFolders } from './timeline/checkpointList';
 import type { CheckpointRecord, GapRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
 import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFiles/storeFormat';
 import { checkStoreFolder } from './storeFiles/workspaceStore';
@@ -263,6 +263,9 @@ export class Store {
 
   /** The gaps recorded at or after `time` (ms), in order; `maxBytes`: only in the log's last bytes. */
   gapsSince(time: number, maxBytes?: number): GapRecord[] {
+    // A plan's question (no `maxBytes`): the timeline index holds the gap lines, so the log is not searched.
+    const indexed = maxBytes === undefined ? readGapsSince(this.dir, this.logFile, time) : null;
+    if (indexed) return indexed;
     return readGaps(this.logFile, { since: time, ...(maxBytes !== undefined ? { maxBytes } : {}) }).filter((g) => g.time >= time);
   }
 

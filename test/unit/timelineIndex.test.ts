@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { type LogContents, readLog } from '../../src/core/storeFiles/fileLog';
+import { appendGaps, type LogContents, readGaps, readLog } from '../../src/core/storeFiles/fileLog';
 import { IncrementalLog } from '../../src/core/storeFiles/logTail';
 import { computeChanges } from '../../src/core/timeline/changeSet';
 import { provenanceOf } from '../../src/core/timeline/provenance';
@@ -20,10 +20,11 @@ import {
   recordedFoldersOf,
   stateAt,
 } from '../../src/core/timeline/timeline';
-import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from '../../src/core/storeFiles/records';
+import type { CheckpointRecord, GapRecord, LogRecord, Sequenced, SnapRecord } from '../../src/core/storeFiles/records';
 import { encodeSnaps, snapBytes, SnapRows, snapsFromBytes } from '../../src/core/timeline/snapColumns';
 import { Store } from '../../src/core/store';
 import { INDEX_FILE, inSkeleton, readSkeleton } from '../../src/core/timeline/timelineIndex';
+import { IndexRead } from '../../src/core/timeline/indexFile';
 import { readCheckpointList, readRecordedFolders } from '../../src/core/timeline/checkpointList';
 import { verifyStore } from '../../src/core/upkeep/verify';
 
@@ -479,5 +480,37 @@ describe('the folders the checkpoints name (what Store.roots reads)', () => {
     append(records(0, 5).map((r) => (r.t === 'checkpoint' ? { ...r, cwd: undefined } : r)));
     readRecordedFolders(dir, log);
     assert.deepEqual(readRecordedFolders(dir, log), { named: false, cwds: [], roots: [] });
+  });
+});
+
+describe('the gap lines (what a plan says was not recorded)', () => {
+  const gap = (i: number): GapRecord => ({ t: 'gap', path: `/w/gap${i}`, reason: 'path-length', session: 's1', time: 1000 + i });
+
+  it('are kept in the keys part; a plan gets them from there and the lines after it, as a search of the log finds them', () => {
+    append(records(0, 20));
+    appendGaps(log, [gap(3), gap(15)]);
+    append(records(20, 20));
+    appendGaps(log, [gap(30)]);
+    const store = Store.open(dir, {});
+    readSkeleton(dir, log); // writes the index
+    assert.deepEqual(
+      IndexRead.read(index)!
+        .keys()
+        .gaps.map((g) => g.path),
+      ['/w/gap3', '/w/gap15', '/w/gap30'],
+      'the index holds them',
+    );
+    append(records(40, 5));
+    appendGaps(log, [gap(42)]);
+    for (const since of [0, 1010, 1016, 1042, 1043])
+      assert.deepEqual(
+        store.gapsSince(since),
+        readGaps(log, { since }).filter((g) => g.time >= since),
+        `since ${since}`,
+      );
+    assert.deepEqual(
+      store.gapsSince(1016).map((g) => g.path),
+      ['/w/gap30', '/w/gap42'],
+    );
   });
 });

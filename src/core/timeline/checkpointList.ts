@@ -1,7 +1,8 @@
 // What `checkpoints`, the counts and Store.roots read of the timeline without its snapshots: the checkpoint list (the
 // index's list part, timelineIndex.ts) and the folders the checkpoints name (its keys part), each with the lines
 // appended after the index.
-import type { Sequenced } from '../storeFiles/records';
+import { readGaps } from '../storeFiles/fileLog';
+import type { GapRecord, Sequenced } from '../storeFiles/records';
 import { RecordHistory, rewindStretches, type SnapHistory, snapsByPath } from './rewindCounts';
 import { ColumnHistory, SnapRows } from './snapColumns';
 import { checkpoints, filesPerCheckpoint, type RecordedFolders, recordedFoldersOf } from './timeline';
@@ -83,4 +84,17 @@ export function readRecordedFolders(storeDir: string, logFile: string): Recorded
   const k = it.idx.keys().folders;
   const cps = checkpoints([...it.added.records, ...it.partial.records]);
   return recordedFoldersOf(cps, { named: k.named, cwds: k.cwds, roots: k.roots });
+}
+
+/**
+ * The log's gap lines at or after `since` (ms), in order: those the index holds and those in the lines after it,
+ * without searching the log's indexed bytes (28 MB at 10,000 checkpoints); null when there is no usable index.
+ */
+export function readGapsSince(storeDir: string, logFile: string, since: number): GapRecord[] | null {
+  const it = indexAndTail(storeDir, logFile, (idx) => idx.keys());
+  if (!it) return null;
+  return it.idx
+    .keys()
+    .gaps.concat(readGaps(logFile, { from: it.idx.pos.size }))
+    .filter((g) => g.time >= since);
 }

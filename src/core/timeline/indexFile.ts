@@ -6,7 +6,7 @@ import type { LogProblem } from '../storeFiles/fileLog';
 import { readOpen, readRange } from '../storeFiles/fsx';
 import { prefixHolds, prefixSum, writeDerived } from '../storeFiles/logPrefix';
 import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail';
-import type { CheckpointRecord, Sequenced } from '../storeFiles/records';
+import type { CheckpointRecord, GapRecord, Sequenced } from '../storeFiles/records';
 import type { RecordedFolders } from './timeline';
 import { type SnapColumns, snapsFromBytes } from './snapColumns';
 export const INDEX_FILE = 'timeline.idx';
@@ -39,6 +39,8 @@ export interface KeysPart {
   rest: Sequenced[];
   /** The folders the checkpoints name (what Store.roots reads), so it need not parse the checkpoint part. */
   folders: RecordedFolders;
+  /** The log's gap lines (not timeline records: readGaps), in order: a plan asks for those after its target without searching the log. */
+  gaps: GapRecord[];
 }
 
 /** What `checkpoints` lists, as columns in checkpoint order (the keys' order), and what the last one's file count goes on from. */
@@ -108,6 +110,7 @@ export class IndexRead {
       k.at.length !== n ||
       k.len.length !== n ||
       !Array.isArray(k.rest) ||
+      !Array.isArray(k.gaps) ||
       !f ||
       !strings(f.cwds) ||
       !strings(f.roots)

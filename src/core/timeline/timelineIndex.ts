@@ -17,7 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type AttemptInput, WORK_PHASES, type WriteRun } from './attempts';
-import type { LogContents } from '../storeFiles/fileLog';
+import { type LogContents, readGaps } from '../storeFiles/fileLog';
 import { FactsFold, type PathFacts } from './changeSet';
 import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
 import { writeDerived } from '../storeFiles/logPrefix';
@@ -34,7 +34,7 @@ import {
   sumOf,
   VERSION,
 } from './indexFile';
-import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from '../storeFiles/records';
+import type { CheckpointRecord, GapRecord, LogRecord, Sequenced, SnapRecord } from '../storeFiles/records';
 import { historiesOf, RecordHistory, rewindStretches, type SnapHistory, snapsByPath } from './rewindCounts';
 import { ColumnHistory, encodeSnaps, snapBytes, SnapRows } from './snapColumns';
 import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn, recordedFoldersOf } from './timeline';
@@ -104,6 +104,7 @@ function writeIndex(
   pos: LogPosition,
   skeleton: LogContents,
   provenance: (seq: number) => Provenance | undefined,
+  gaps: GapRecord[],
 ): Map<string, number[]> {
   const snaps: Sequenced<SnapRecord>[] = [];
   const other: Sequenced[] = [];
@@ -119,7 +120,7 @@ function writeIndex(
   const lastSpan = lastCp < 0 ? [] : snaps.filter((r) => r.seq > lastCp);
   // The checkpoint part is written record by record, `other` last, to know where each checkpoint lies in it.
   let cps = asciiJson({ problems: skeleton.problems } satisfies Omit<CheckpointPart, 'other'>).slice(0, -1) + ',"other":[';
-  const keys: KeysPart = { ids: [], seq: [], at: [], len: [], rest: [], folders: recordedFoldersOf(cpRecords) };
+  const keys: KeysPart = { ids: [], seq: [], at: [], len: [], rest: [], folders: recordedFoldersOf(cpRecords), gaps };
   other.forEach((r, i) => {
     const json = asciiJson(r);
     if (r.t === 'checkpoint') {
@@ -217,7 +218,7 @@ export function fullRead(storeDir: string, logFile: string): SkeletonRead & { st
   const prov = provenanceOf(upTo.records);
   const kept =
     tail.to.size > 0 && !indexOff()
-      ? writeIndex(path.join(storeDir, INDEX_FILE), logFile, tail.to, upTo, (seq) => prov.get(seq))
+      ? writeIndex(path.join(storeDir, INDEX_FILE), logFile, tail.to, upTo, (seq) => prov.get(seq), readGaps(logFile, { to: tail.to.size }))
       : undefined;
   const partial = skeletonOf(tail.partial);
   const records = upTo.records.concat(partial.records);
@@ -327,6 +328,7 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
       tail.to,
       { records: upTo(), problems: idx.checkpointPart().problems.concat(added.problems) },
       provenance,
+      keys.gaps.concat(readGaps(logFile, { from: idx.pos.size, to: tail.to.size })),
     );
   const newerCps = newer.filter((r) => r.t === 'checkpoint') as Sequenced<CheckpointRecord>[];
   const touchedAfter = (seq: number): Sequenced[] => {
@@ -493,6 +495,7 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
       rest: prefix.records.filter((r) => r.t !== 'checkpoint' && r.t !== 'snap'),
       byPlace: prefixCps,
       folders: recordedFoldersOf(prefixCps),
+      gaps: readGaps(logFile, { to: idx.pos.size }),
     },
     list: listPartOf(
       prefix.records,
@@ -505,7 +508,7 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
     records: merge(rows.all(), cps.other),
     problems: cps.problems,
     prov: rows.all().map((_, i) => rows.provenance(i)),
-    keys: { ids: keys.ids, seq: keys.seq, rest: keys.rest, byPlace, folders: keys.folders },
+    keys: { ids: keys.ids, seq: keys.seq, rest: keys.rest, byPlace, folders: keys.folders, gaps: keys.gaps },
     list,
   };
   return JSON.stringify(canon(expect)) === JSON.stringify(canon(found))
