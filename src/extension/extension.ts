@@ -215,7 +215,8 @@ function installViews(
   const source = new ConversationSource(store, new TranscriptReader(viewWorker));
   const steps = new StepIndex(() => model.all);
   const conversation = new ConversationView(
-    { prepare: () => source.prepare(model.sessions()), build: () => source.build(model.sessions()) },
+    // Before the model's first load (showTimeline), no sessions: asking would read the log during activation.
+    { prepare: () => source.prepare(loggedSessions(model)), build: () => source.build(loggedSessions(model)) },
     model.onDidChange,
     (p) => model.relative(p),
     { index: steps, stats: rowStats },
@@ -226,6 +227,9 @@ function installViews(
   const convTree = vscode.window.createTreeView<ConvElement>(VIEW.conversation, { treeDataProvider: conversation, showCollapseAll: true });
   return { viewWorker, lineStats, files, filesTree, steps, conversation, convTree };
 }
+
+/** The sessions the log names, or none while the model has not read the log yet (it says so on change). */
+const loggedSessions = (model: TimelineModel) => (model.loading ? [] : model.sessions());
 
 /** Transcripts grow without a hook event (assistant replies): notice it with a cheap stat poll. */
 function installTranscriptPoll(context: vscode.ExtensionContext, source: ConversationSource, conversation: ConversationView): void {
