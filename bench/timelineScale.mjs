@@ -52,22 +52,26 @@ export async function runTimelineScaleBench() {
     rows.push({ name: 'node -e 0 (the floor of any process)', ms: floor });
 
     // Each reading command against bare node, measured in turn in the same rounds (the ratio is taken round by round).
+    // Each row: the command's whole process (start to exit, output to a pipe thrown away), wall-clock median, and the
+    // median of its ratio to `node -e 0` run in the same round.
     const vsNode = (name, args, before) => {
       const r = rounds({ cmd: () => (before?.(), cli(store, args)), node: () => timeSpawn(process.execPath, ['-e', '0']) }, N, 1);
       rows.push({
-        name,
+        name: `agent-rewind ${name}: whole process vs node -e 0`,
         ms: r.medians.cmd,
         vs: `${r.median((v) => v.cmd / v.node).toFixed(2)}× bare node (${fmt(r.medians.node)}); target ≤ 2×`,
       });
     };
-    vsNode('checkpoints', ['checkpoints']);
+    vsNode('checkpoints (text)', ['checkpoints']);
     vsNode('checkpoints --json', ['checkpoints', '--json']);
-    vsNode('attempts', ['attempts']);
+    vsNode('attempts (text)', ['attempts']);
     vsNode('attempts --json', ['attempts', '--json']);
     vsNode('plan --to <oldest> --json', ['plan', '--to', oldest, '--json']);
     vsNode('plan --to <middle> --json', ['plan', '--to', middle, '--json']);
     vsNode('plan --to <newest> --json', ['plan', '--to', newest, '--json']);
     vsNode('diff <oldest> <newest> --json', ['diff', oldest, newest, '--json']);
+    vsNode('diff <oldest> <newest> (text)', ['diff', oldest, newest]);
+    vsNode('plan --to <oldest> (text)', ['plan', '--to', oldest]);
     // The log copied (a backup restored: another inode, the same bytes) before every run: the index is checked by its sum, not rebuilt.
     const log = path.join(store, 'files.jsonl');
     const copyLog = () => {
@@ -86,6 +90,19 @@ export async function runTimelineScaleBench() {
       name: 'extension refresh after 10 appended lines',
       ms: refresh.tail,
       vs: `${(refresh.full / refresh.tail).toFixed(0)}× faster than re-reading the log (${fmt(refresh.full)})`,
+    });
+
+    // The daily clean-up in the extension's off-host worker (run last among the reads: it rewrites the log).
+    const mem = JSON.parse(
+      execFileSync(process.execPath, ['--import', 'tsx', path.join(HERE, 'cleanupMemory.ts'), store], {
+        encoding: 'utf8',
+        cwd: path.resolve(HERE, '..'),
+      }),
+    );
+    rows.push({
+      name: 'daily clean-up in the off-host worker: process memory (RSS) 3 s after it answered',
+      ms: NaN,
+      vs: `${mem.after.toFixed(0)} MiB, against ${mem.before.toFixed(0)} MiB with the worker idle before it, ${mem.peak.toFixed(0)} MiB at its peak; target ≤ 1.5× the idle figure`,
     });
 
     const conv = JSON.parse(

@@ -13,7 +13,8 @@ import { type LatestTable, latestSnaps } from './timeline/latestSnaps';
 import { checkAbsolutePath, isInside, pathKey } from './paths';
 import { readWorkspaceFolders, tooBroadRoot } from './workspace/roots';
 import { realExistingDir } from './workspace/realPath';
-import { type CheckpointList, readCheckpointList, readCheckpointRecords, readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
+import { readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
+import { type CheckpointList, readCheckpointList, readGapsSince, readRecordedFolders } from './timeline/checkpointList';
 import type { CheckpointRecord, GapRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
 import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFiles/storeFormat';
 import { checkStoreFolder } from './storeFiles/workspaceStore';
@@ -150,16 +151,10 @@ export class Store {
     const known = this.knownRoots();
     if (known.length === 0) return known;
     const vouched = new Set((readWorkspaceFolders(this.dir) ?? []).map((f) => pathKey(f)));
-    const cwds: string[] = [];
-    let recorded = false;
-    for (const r of readCheckpointRecords(this.dir, this.logFile)) {
-      if (!r.cwd && !r.roots) continue;
-      recorded = true;
-      if (r.cwd) cwds.push(r.cwd);
-      for (const x of r.roots ?? []) vouched.add(pathKey(x));
-    }
+    const { named, cwds, roots } = readRecordedFolders(this.dir, this.logFile);
+    for (const x of roots) vouched.add(pathKey(x));
     // A log that names no folder at all (written before checkpoints carried one): its roots stand as they are.
-    if (!recorded) return known;
+    if (!named) return known;
     return known.filter(
       (root) =>
         vouched.has(pathKey(root)) ||
@@ -268,6 +263,9 @@ export class Store {
 
   /** The gaps recorded at or after `time` (ms), in order; `maxBytes`: only in the log's last bytes. */
   gapsSince(time: number, maxBytes?: number): GapRecord[] {
+    // A plan's question (no `maxBytes`): the timeline index holds the gap lines, so the log is not searched.
+    const indexed = maxBytes === undefined ? readGapsSince(this.dir, this.logFile, time) : null;
+    if (indexed) return indexed;
     return readGaps(this.logFile, { since: time, ...(maxBytes !== undefined ? { maxBytes } : {}) }).filter((g) => g.time >= time);
   }
 

@@ -215,7 +215,8 @@ function installViews(
   const source = new ConversationSource(store, new TranscriptReader(viewWorker));
   const steps = new StepIndex(() => model.all);
   const conversation = new ConversationView(
-    { prepare: () => source.prepare(model.sessions()), build: () => source.build(model.sessions()) },
+    // Before the model's first load (showTimeline), no sessions: asking would read the log during activation.
+    { prepare: () => source.prepare(loggedSessions(model)), build: () => source.build(loggedSessions(model)) },
     model.onDidChange,
     (p) => model.relative(p),
     { index: steps, stats: rowStats },
@@ -226,6 +227,9 @@ function installViews(
   const convTree = vscode.window.createTreeView<ConvElement>(VIEW.conversation, { treeDataProvider: conversation, showCollapseAll: true });
   return { viewWorker, lineStats, files, filesTree, steps, conversation, convTree };
 }
+
+/** The sessions the log names, or none while the model has not read the log yet (it says so on change). */
+const loggedSessions = (model: TimelineModel) => (model.loading ? [] : model.sessions());
 
 /** Transcripts grow without a hook event (assistant replies): notice it with a cheap stat poll. */
 function installTranscriptPoll(context: vscode.ExtensionContext, source: ConversationSource, conversation: ConversationView): void {
@@ -320,6 +324,21 @@ function installTerminalEnv(context: vscode.ExtensionContext, store: Store): voi
   if (env.get(STORE_ENV)?.value !== store.dir) env.replace(STORE_ENV, store.dir);
 }
 
+/**
+ * Reads the log once activation has returned, so the views are registered and say `loading` (TreeView.message) while
+ * a long log is read (a second at 10,000 checkpoints); then `then` (the context keys: "no checkpoints" is not said before).
+ */
+function showTimeline(model: TimelineModel, trees: vscode.TreeView<unknown>[], loading: string, then: () => void): void {
+  setTimeout(() => {
+    try {
+      if (model.loading) model.reload();
+    } finally {
+      for (const t of trees) if (t.message === loading) t.message = undefined;
+      then();
+    }
+  }, 0);
+}
+
 /** Later, off activation's path: the hooks' CLI copy refreshed after an update, and the daily clean-up. */
 function scheduleUpkeep(
   context: vscode.ExtensionContext,
@@ -378,12 +397,16 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   const sync = installStoreSync(store, output, folders);
   const recovered = recoverUnfinished(store);
   const busy = new Busy();
-  const model = new TimelineModel(store, folders);
+  // The log is read after activation (showTimeline): the views are there first, saying they are loading.
+  const model = new TimelineModel(store, folders, { loadLater: true });
   const watcher = installStoreWatcher(store, model, sync);
   const workerFile = path.join(context.extensionPath, 'dist', 'offHostWorker.js');
   const log = (line: string) => output.info(line);
   const views = installViews(context, store, model, workerFile, log);
   const { files, filesTree, steps, conversation, convTree } = views;
+  const loading = vscode.l10n.t('Loading the timeline…');
+  filesTree.message = loading;
+  convTree.message = loading;
   // Dry runs (the preview's plan, line statistics, git status), clean-up and storage counts run in a worker thread, off the host.
   const planner = new WorkerClient(workerFile, log);
   context.subscriptions.push({ dispose: () => planner.dispose() });
@@ -416,8 +439,10 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   context.subscriptions.push(model, watcher, filesTree, convTree, preview, keys.status);
   context.subscriptions.push(...installWorkspaceListeners(context, store, convTree, sync, updateContext), ...registerCommands(deps));
   installTerminalEnv(context, store);
-  updateContext();
-  setContext(CTX.ready, true);
+  showTimeline(model, [filesTree, convTree], loading, () => {
+    updateContext();
+    setContext(CTX.ready, true);
+  });
   scheduleUpkeep(context, store, storage, { cli, connected: keys.connected }, output);
   const { viewWorker, lineStats } = views;
   Object.assign(api, {

@@ -215,3 +215,24 @@ test('a clean-up under way when the client is disposed finishes (its lock releas
   await waitUntil(() => !fs.existsSync(path.join(store.dir, 'lock')), "the store's lock to be released");
   assert.deepEqual(verifyStore(store).errors, []);
 });
+
+test('the worker that ran a clean-up is ended when it answers (its memory given back); the next request starts a new one', async () => {
+  const store = oldScenario();
+  const told: string[] = [];
+  const client = new WorkerClient(WORKER, (l) => told.push(l));
+  try {
+    await client.usage(store.dir, YEAR_LATER, nothing);
+    const first = (client as unknown as { worker: { threadId: number } | undefined }).worker?.threadId;
+    assert.ok(first, 'a worker answered the storage counts and stays for the next request');
+    await client.gc(store.dir, 30, YEAR_LATER, {}, nothing);
+    assert.equal((client as unknown as { worker: unknown }).worker, undefined, 'the clean-up’s worker is gone');
+    const usage = await client.usage(store.dir, YEAR_LATER, nothing);
+    const second = (client as unknown as { worker: { threadId: number } | undefined }).worker?.threadId;
+    assert.deepEqual(usage, storageUse(store, YEAR_LATER), 'a new worker answers');
+    assert.ok(second && second !== first, 'a new thread');
+    assert.ok(client.offHost, 'its end was no failure');
+    assert.deepEqual(told, [], 'nothing said');
+  } finally {
+    client.dispose();
+  }
+});

@@ -6,17 +6,26 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { type LogContents, readLog } from '../../src/core/storeFiles/fileLog';
+import { appendGaps, type LogContents, readGaps, readLog } from '../../src/core/storeFiles/fileLog';
 import { IncrementalLog } from '../../src/core/storeFiles/logTail';
 import { computeChanges } from '../../src/core/timeline/changeSet';
 import { provenanceOf } from '../../src/core/timeline/provenance';
 import { rewindCounts, sumStretches } from '../../src/core/timeline/rewindCounts';
 import { buildAttempts } from '../../src/core/timeline/attempts';
-import { checkpoints, filesPerCheckpoint, latestState, stateAt } from '../../src/core/timeline/timeline';
-import type { LogRecord, Sequenced, SnapRecord } from '../../src/core/storeFiles/records';
+import {
+  checkpoints,
+  filesPerCheckpoint,
+  latestState,
+  type RecordedFolders,
+  recordedFoldersOf,
+  stateAt,
+} from '../../src/core/timeline/timeline';
+import type { CheckpointRecord, GapRecord, LogRecord, Sequenced, SnapRecord } from '../../src/core/storeFiles/records';
 import { encodeSnaps, snapBytes, SnapRows, snapsFromBytes } from '../../src/core/timeline/snapColumns';
 import { Store } from '../../src/core/store';
-import { INDEX_FILE, inSkeleton, readCheckpointList, readSkeleton } from '../../src/core/timeline/timelineIndex';
+import { INDEX_FILE, inSkeleton, readSkeleton } from '../../src/core/timeline/timelineIndex';
+import { IndexRead } from '../../src/core/timeline/indexFile';
+import { readCheckpointList, readRecordedFolders } from '../../src/core/timeline/checkpointList';
 import { verifyStore } from '../../src/core/upkeep/verify';
 
 let dir: string;
@@ -439,6 +448,69 @@ describe('snapshot columns', () => {
     assert.ok(snaps.some((r) => r.session === undefined) && snaps.some((r) => r.session?.includes('\u0000')));
     snaps.forEach((r, i) =>
       assert.deepEqual([rows.pathOf(i), rows.phaseOf(i), rows.sessionOf(i)], [r.path, r.phase, r.session], `row ${i}`),
+    );
+  });
+});
+
+describe('the folders the checkpoints name (what Store.roots reads)', () => {
+  const named = (from: number, n: number): LogRecord[] =>
+    records(from, n).map((r, i) =>
+      r.t === 'checkpoint' ? { ...r, cwd: `/w/s${i % 4}`, ...(i % 7 === 0 ? { roots: [`/r${i % 3}`] } : {}) } : r,
+    );
+  const expected = () => recordedFoldersOf(readLog(log).records.filter((r): r is Sequenced<CheckpointRecord> => r.t === 'checkpoint'));
+  const sorted = (f: RecordedFolders) => ({ named: f.named, cwds: [...f.cwds].sort(), roots: [...f.roots].sort() });
+
+  it('come from the keys part, with the lines appended after it, and never parse the checkpoint part', () => {
+    append(named(0, 40));
+    assert.deepEqual(sorted(readRecordedFolders(dir, log)), sorted(expected()), 'a full read');
+    append(named(40, 6).map((r) => (r.t === 'checkpoint' ? { ...r, cwd: '/w/appended', roots: ['/r/appended'] } : r)));
+    // The checkpoint part made unreadable in place (same length): a reader of it would fall back to a full read and write the index again.
+    const bytes = fs.readFileSync(index);
+    const head = bytes.indexOf(0x0a);
+    bytes[head + 1] = 0x20;
+    fs.writeFileSync(index, bytes);
+    const before = fs.statSync(index).mtimeMs;
+    const folders = sorted(readRecordedFolders(dir, log));
+    assert.deepEqual(folders, sorted(expected()));
+    assert.ok(folders.cwds.includes('/w/appended') && folders.roots.includes('/r/appended'), 'the appended lines count');
+    assert.equal(fs.statSync(index).mtimeMs, before, 'the index was used as it is: its checkpoint part was not read');
+  });
+
+  it('a log whose checkpoints name no folder says so', () => {
+    append(records(0, 5).map((r) => (r.t === 'checkpoint' ? { ...r, cwd: undefined } : r)));
+    readRecordedFolders(dir, log);
+    assert.deepEqual(readRecordedFolders(dir, log), { named: false, cwds: [], roots: [] });
+  });
+});
+
+describe('the gap lines (what a plan says was not recorded)', () => {
+  const gap = (i: number): GapRecord => ({ t: 'gap', path: `/w/gap${i}`, reason: 'path-length', session: 's1', time: 1000 + i });
+
+  it('are kept in the keys part; a plan gets them from there and the lines after it, as a search of the log finds them', () => {
+    append(records(0, 20));
+    appendGaps(log, [gap(3), gap(15)]);
+    append(records(20, 20));
+    appendGaps(log, [gap(30)]);
+    const store = Store.open(dir, {});
+    readSkeleton(dir, log); // writes the index
+    assert.deepEqual(
+      IndexRead.read(index)!
+        .keys()
+        .gaps.map((g) => g.path),
+      ['/w/gap3', '/w/gap15', '/w/gap30'],
+      'the index holds them',
+    );
+    append(records(40, 5));
+    appendGaps(log, [gap(42)]);
+    for (const since of [0, 1010, 1016, 1042, 1043])
+      assert.deepEqual(
+        store.gapsSince(since),
+        readGaps(log, { since }).filter((g) => g.time >= since),
+        `since ${since}`,
+      );
+    assert.deepEqual(
+      store.gapsSince(1016).map((g) => g.path),
+      ['/w/gap30', '/w/gap42'],
     );
   });
 });

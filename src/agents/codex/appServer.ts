@@ -4,7 +4,7 @@
 // `currentHash`, `config/batchWrite` stores `[hooks.state."<key>"] trusted_hash = "<currentHash>"` in
 // $CODEX_HOME/config.toml. The hash is Codex's to compute: we only hand it back. (Codex 0.171 skips an
 // untrusted or changed hook without a word.) The compat tier also uses it for `thread/fork`.
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 
 export interface HookListEntry {
   key: string;
@@ -43,6 +43,9 @@ export class AppServer {
   stderr = '';
 
   private constructor(bin: string, cwd: string, env: NodeJS.ProcessEnv) {
+    // Required here, not imported: every CLI command's bundle holds this file, and loading node:child_process at
+    // start is milliseconds of each (only a conversation rewind of Codex starts its app server).
+    const { spawn } = require('node:child_process') as typeof import('node:child_process');
     this.child = spawn(bin, ['app-server'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stdout.on('data', (d) => this.onData(String(d)));
     this.child.stderr.on('data', (d) => (this.stderr += String(d)));

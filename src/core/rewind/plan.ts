@@ -1,7 +1,7 @@
 // The dry run: which recorded files a rewind to a checkpoint would write (with line counts), what
 // the safety check says about them, what it cannot restore and what it cannot undo. Touches nothing.
 import * as fs from 'node:fs';
-import { diskFact } from '../workspace/disk';
+import { diskFact, diskKind } from '../workspace/disk';
 import { sha256 } from '../storeFiles/blobs';
 import { uncommittedPaths } from '../git/status';
 import { lineStats, type LineStats } from '../timeline/lineStats';
@@ -176,10 +176,20 @@ function cannotKeepOf(f: DiskFact): 'unreadable' | 'too-large' | null {
   return f.kind === 'unreadable' ? 'unreadable' : f.kind === 'file' && f.hash === undefined ? 'too-large' : null;
 }
 
-/** What the counts ask of a path the plan would write: may the store write it, can it keep a copy of what is there. */
+/**
+ * What the counts ask of a path the plan would write: may the store write it, can it keep a copy of what is there.
+ * Asked of every recorded path at once, so the disk is only probed (diskKind: stat and open, the bytes neither read
+ * nor hashed); the kinds it tells apart are the ones cannotKeepOf reads of a DiskFact.
+ */
 function countOptions(store: Store): CountOptions {
   const maxBytes = store.config().maxFileBytes;
-  return { allowed: store.mayWriter(store.roots()), cannotKeep: (p) => cannotKeepOf(diskFact(p, maxBytes)) };
+  return {
+    allowed: store.mayWriter(store.roots()),
+    cannotKeep: (p) => {
+      const kind = diskKind(p, maxBytes);
+      return kind === 'unreadable' ? 'unreadable' : kind === 'too-large' ? 'too-large' : null;
+    },
+  };
 }
 
 /**

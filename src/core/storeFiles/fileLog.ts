@@ -86,18 +86,20 @@ function lineTime(line: string): number | undefined {
  * with `maxBytes`, at most that much of the log's end. A gap whose reason this version does not know
  * is kept as it is (its readers map it).
  */
-export function readGaps(file: string, opts: { since?: number; maxBytes?: number } = {}): GapRecord[] {
+export function readGaps(file: string, opts: { since?: number; maxBytes?: number; from?: number; to?: number } = {}): GapRecord[] {
   const found: GapRecord[][] = [];
   readOpen(file, (fd) => {
-    const size = fs.fstatSync(fd).size;
-    const floor = opts.maxBytes === undefined ? 0 : Math.max(0, size - opts.maxBytes);
+    // `from`, `to`: only the lines in those bytes (`from` a line's start: the end of what the timeline index holds).
+    const size = Math.min(opts.to ?? Infinity, fs.fstatSync(fd).size);
+    const floor = Math.max(opts.from ?? 0, opts.maxBytes === undefined ? 0 : size - opts.maxBytes);
     let end = size;
     while (end > floor) {
       const start = Math.max(floor, end - GAP_CHUNK);
       const bytes = readRange(fd, start, end);
       // A line cut at the chunk's start is read whole with the chunk before it.
-      const first = start > 0 ? bytes.indexOf(0x0a) + 1 : 0;
-      if (start > 0 && first === 0 && start > floor) {
+      const atLineStart = start === 0 || start === opts.from;
+      const first = atLineStart ? 0 : bytes.indexOf(0x0a) + 1;
+      if (!atLineStart && first === 0 && start > floor) {
         end = start; // one line longer than a chunk (no gap line is): on to the chunk before
         continue;
       }

@@ -6,10 +6,11 @@ import type { LogProblem } from '../storeFiles/fileLog';
 import { readOpen, readRange } from '../storeFiles/fsx';
 import { prefixHolds, prefixSum, writeDerived } from '../storeFiles/logPrefix';
 import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail';
-import type { CheckpointRecord, Sequenced } from '../storeFiles/records';
+import type { CheckpointRecord, GapRecord, Sequenced } from '../storeFiles/records';
+import type { RecordedFolders } from './timeline';
 import { type SnapColumns, snapsFromBytes } from './snapColumns';
 export const INDEX_FILE = 'timeline.idx';
-export const VERSION = 8;
+export const VERSION = 9;
 
 export type Parts = [number, number, number, number];
 
@@ -36,6 +37,10 @@ export interface KeysPart {
   len: number[];
   /** The part's other records (the calls a rewind cannot undo), in order. */
   rest: Sequenced[];
+  /** The folders the checkpoints name (what Store.roots reads), so it need not parse the checkpoint part. */
+  folders: RecordedFolders;
+  /** The log's gap lines (not timeline records: readGaps), in order: a plan asks for those after its target without searching the log. */
+  gaps: GapRecord[];
 }
 
 /** What `checkpoints` lists, as columns in checkpoint order (the keys' order), and what the last one's file count goes on from. */
@@ -98,7 +103,18 @@ export class IndexRead {
     if (this.keyPart) return this.keyPart;
     const k = JSON.parse(this.part(2).toString('latin1')) as KeysPart;
     const n = k.ids.length;
-    if (k.seq.length !== n || k.at.length !== n || k.len.length !== n || !Array.isArray(k.rest))
+    const f = k.folders;
+    const strings = (a: unknown) => Array.isArray(a) && a.every((x) => typeof x === 'string');
+    if (
+      k.seq.length !== n ||
+      k.at.length !== n ||
+      k.len.length !== n ||
+      !Array.isArray(k.rest) ||
+      !Array.isArray(k.gaps) ||
+      !f ||
+      !strings(f.cwds) ||
+      !strings(f.roots)
+    )
       throw new Error(`${INDEX_FILE}: keys that do not fit together`);
     return (this.keyPart = k);
   }
@@ -111,14 +127,7 @@ export class IndexRead {
       throw new Error(`${INDEX_FILE}: a checkpoint list that does not fit together`);
     if (!Array.isArray(l.lastSpan)) throw new Error(`${INDEX_FILE}: a checkpoint list without its last span`);
     const { stretchPaths: paths, stretches } = l;
-    if (
-      !Array.isArray(paths) ||
-      !Array.isArray(stretches) ||
-      paths.length !== stretches.length ||
-      stretches.some(
-        (t) => !Array.isArray(t) || t.length % 3 !== 0 || t.some((v, i) => !Number.isInteger(v) || v < 0 || v > (i % 3 === 2 ? 2 : n)),
-      )
-    )
+    if (!Array.isArray(paths) || !Array.isArray(stretches) || paths.length !== stretches.length || !stretches.every((t) => triples(t, n)))
       throw new Error(`${INDEX_FILE}: rewind stretches that do not fit the checkpoint list`);
     return (this.list = l);
   }
@@ -147,6 +156,23 @@ export class IndexRead {
       }
     });
   }
+}
+
+/**
+ * True when `t` is a path's rewind stretches for `n` checkpoints: triples of (from, to) in 0..n and an action 0..2.
+ * A plain loop: a callback per number (~100,000 at 10,000 checkpoints) cost more than parsing them, on a cold start.
+ */
+function triples(t: unknown, n: number): boolean {
+  if (!Array.isArray(t) || t.length % 3 !== 0) return false;
+  for (let i = 0; i < t.length; i += 3) {
+    const lo: unknown = t[i];
+    const hi: unknown = t[i + 1];
+    const action: unknown = t[i + 2];
+    if (typeof lo !== 'number' || typeof hi !== 'number' || typeof action !== 'number') return false;
+    if (!Number.isInteger(lo) || !Number.isInteger(hi) || !Number.isInteger(action)) return false;
+    if (lo < 0 || lo > n || hi < 0 || hi > n || action < 0 || action > 2) return false;
+  }
+  return true;
 }
 
 /** JSON with every non-ASCII character escaped (\\uXXXX): the same value, readable as latin1. */

@@ -50,6 +50,29 @@ export function checkpoints(records: readonly Sequenced[]): Sequenced<Checkpoint
   return records.filter(isCheckpoint) as Sequenced<CheckpointRecord>[];
 }
 
+/** What Store.roots reads of the checkpoints: whether any names a folder at all, and each working folder and recorded root once. */
+export interface RecordedFolders {
+  named: boolean;
+  cwds: string[];
+  roots: string[];
+}
+
+/** The folders `cps` name (RecordedFolders), added to `into`. */
+export function recordedFoldersOf(cps: Iterable<CheckpointRecord>, into?: RecordedFolders): RecordedFolders {
+  const out = into ?? { named: false, cwds: [], roots: [] };
+  const cwds = new Set(out.cwds);
+  const roots = new Set(out.roots);
+  for (const r of cps) {
+    if (!r.cwd && !r.roots) continue;
+    out.named = true;
+    if (r.cwd) cwds.add(r.cwd);
+    for (const x of r.roots ?? []) roots.add(x);
+  }
+  out.cwds = [...cwds];
+  out.roots = [...roots];
+  return out;
+}
+
 export type FindResult =
   { ok: true; checkpoint: Sequenced<CheckpointRecord> } | { ok: false; reason: 'none' | 'ambiguous'; matches: string[] };
 

@@ -17,7 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { type AttemptInput, WORK_PHASES, type WriteRun } from './attempts';
-import type { LogContents } from '../storeFiles/fileLog';
+import { type LogContents, readGaps } from '../storeFiles/fileLog';
 import { FactsFold, type PathFacts } from './changeSet';
 import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
 import { writeDerived } from '../storeFiles/logPrefix';
@@ -34,10 +34,10 @@ import {
   sumOf,
   VERSION,
 } from './indexFile';
-import type { CheckpointRecord, LogRecord, Sequenced, SnapRecord } from '../storeFiles/records';
+import type { CheckpointRecord, GapRecord, LogRecord, Sequenced, SnapRecord } from '../storeFiles/records';
 import { historiesOf, RecordHistory, rewindStretches, type SnapHistory, snapsByPath } from './rewindCounts';
 import { ColumnHistory, encodeSnaps, snapBytes, SnapRows } from './snapColumns';
-import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn } from './timeline';
+import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn, recordedFoldersOf } from './timeline';
 
 export { INDEX_FILE };
 
@@ -66,7 +66,7 @@ function merge(a: Sequenced[], b: Sequenced[]): Sequenced[] {
 /** A checkpoint as the list has it: no working folder, transcript or prompt id. */
 export type CheckpointSummary = Sequenced<Pick<CheckpointRecord, 't' | 'id' | 'time' | 'kind' | 'label' | 'session' | 'agent'>>;
 
-function summaryOf(c: Sequenced<CheckpointRecord>): CheckpointSummary {
+export function summaryOf(c: Sequenced<CheckpointRecord>): CheckpointSummary {
   const s: CheckpointSummary = { t: 'checkpoint', id: c.id, time: c.time, kind: c.kind, label: c.label, seq: c.seq };
   if (c.session !== undefined) s.session = c.session;
   if (c.agent !== undefined) s.agent = c.agent;
@@ -104,6 +104,7 @@ function writeIndex(
   pos: LogPosition,
   skeleton: LogContents,
   provenance: (seq: number) => Provenance | undefined,
+  gaps: GapRecord[],
 ): Map<string, number[]> {
   const snaps: Sequenced<SnapRecord>[] = [];
   const other: Sequenced[] = [];
@@ -119,7 +120,7 @@ function writeIndex(
   const lastSpan = lastCp < 0 ? [] : snaps.filter((r) => r.seq > lastCp);
   // The checkpoint part is written record by record, `other` last, to know where each checkpoint lies in it.
   let cps = asciiJson({ problems: skeleton.problems } satisfies Omit<CheckpointPart, 'other'>).slice(0, -1) + ',"other":[';
-  const keys: KeysPart = { ids: [], seq: [], at: [], len: [], rest: [] };
+  const keys: KeysPart = { ids: [], seq: [], at: [], len: [], rest: [], folders: recordedFoldersOf(cpRecords), gaps };
   other.forEach((r, i) => {
     const json = asciiJson(r);
     if (r.t === 'checkpoint') {
@@ -153,7 +154,7 @@ const indexOff = () => process.env.AGENT_REWIND_INDEX === 'off';
  * The index in `storeDir` and the log lines after it, with the parts `use` reads parsed; null when
  * there is no usable index (then the caller reads the log whole).
  */
-function indexAndTail(storeDir: string, logFile: string, use: (idx: IndexRead, tail: TailRead) => void) {
+export function indexAndTail(storeDir: string, logFile: string, use: (idx: IndexRead, tail: TailRead) => void) {
   if (indexOff()) return null;
   const opened = openIndex(path.join(storeDir, INDEX_FILE), logFile);
   if (!opened) return null;
@@ -211,13 +212,13 @@ function touchedAfterIn(records: readonly Sequenced[], seq: number): Sequenced[]
 }
 
 /** Reads the whole log, writes the index, returns the skeleton (and the rewind stretches the index was given, when they hold for all of it). */
-function fullRead(storeDir: string, logFile: string): SkeletonRead & { stretches?: Map<string, number[]> } {
+export function fullRead(storeDir: string, logFile: string): SkeletonRead & { stretches?: Map<string, number[]> } {
   const tail = readTail(logFile, null)!;
   const upTo = skeletonOf(tail.complete);
   const prov = provenanceOf(upTo.records);
   const kept =
     tail.to.size > 0 && !indexOff()
-      ? writeIndex(path.join(storeDir, INDEX_FILE), logFile, tail.to, upTo, (seq) => prov.get(seq))
+      ? writeIndex(path.join(storeDir, INDEX_FILE), logFile, tail.to, upTo, (seq) => prov.get(seq), readGaps(logFile, { to: tail.to.size }))
       : undefined;
   const partial = skeletonOf(tail.partial);
   const records = upTo.records.concat(partial.records);
@@ -327,6 +328,7 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
       tail.to,
       { records: upTo(), problems: idx.checkpointPart().problems.concat(added.problems) },
       provenance,
+      keys.gaps.concat(readGaps(logFile, { from: idx.pos.size, to: tail.to.size })),
     );
   const newerCps = newer.filter((r) => r.t === 'checkpoint') as Sequenced<CheckpointRecord>[];
   const touchedAfter = (seq: number): Sequenced[] => {
@@ -450,79 +452,6 @@ function attemptInputOf(
   return (merge(merge(cps as Sequenced[], calls), runs as unknown as Sequenced[]) as AttemptInput[]).concat(newer as AttemptInput[]);
 }
 
-export interface CheckpointList {
-  checkpoints: CheckpointSummary[];
-  /** Changed-file count by checkpoint id (filesPerCheckpoint). */
-  files: Map<string, number>;
-  /** Where a rewind to each of `checkpoints` would write (rewindStretches): kept in the index, only the paths appended since are swept. */
-  stretches: () => Map<string, readonly number[]>;
-  via: 'index' | 'full';
-}
-
-/** Every checkpoint with its changed-file count: from the index's list part and the lines after it, without the snapshots. */
-export function readCheckpointList(storeDir: string, logFile: string): CheckpointList {
-  const it = indexAndTail(storeDir, logFile, (idx) => idx.listPart());
-  if (!it) {
-    const s = fullRead(storeDir, logFile);
-    const cps = checkpoints(s.records);
-    return {
-      checkpoints: cps.map(summaryOf),
-      files: new Map([...filesPerCheckpoint(s.records)].map(([id, f]) => [id, f.length])),
-      stretches: () =>
-        s.stretches ??
-        rewindStretches(
-          s.histories(),
-          cps.map((c) => c.seq),
-        ),
-      via: 'full',
-    };
-  }
-  const l = it.idx.listPart();
-  const list: CheckpointSummary[] = new Array(l.ids.length);
-  const files = new Map<string, number>();
-  for (let i = 0; i < l.ids.length; i++) {
-    const c: CheckpointSummary = { t: 'checkpoint', id: l.ids[i]!, time: l.time[i]!, kind: l.kind[i]!, label: l.label[i]!, seq: l.seq[i]! };
-    if (l.session[i] !== null) c.session = l.session[i]!;
-    if (l.agent[i] !== null) c.agent = l.agent[i]!;
-    list[i] = c;
-    files.set(c.id, l.files[i] ?? 0);
-  }
-  // The last indexed checkpoint's span, and those after it, go on in the new lines.
-  const newer = it.added.records.concat(it.partial.records);
-  const last = list[list.length - 1];
-  for (const [id, f] of filesPerCheckpoint([...(last ? [last as Sequenced] : []), ...l.lastSpan, ...newer])) files.set(id, f.length);
-  const all = list.concat(checkpoints(newer).map(summaryOf));
-  const stretches = (): Map<string, readonly number[]> => {
-    const seqs = all.map((c) => c.seq);
-    const out = new Map<string, readonly number[]>(l.stretchPaths.map((p, i) => [p, l.stretches[i]!]));
-    // A path the new lines recorded: its whole history swept again (its latest state and the sessions after each target changed).
-    const tails = snapsByPath(newer);
-    if (tails.size === 0) return out;
-    let rows: SnapRows;
-    try {
-      rows = new SnapRows(it.idx.snapPart());
-    } catch {
-      return rewindStretches(fullRead(storeDir, logFile).histories(), seqs);
-    }
-    const touched = new Map<string, SnapHistory>();
-    for (const [p, tail] of tails) {
-      const own = rows.rowsOf(p);
-      touched.set(p, own.length ? new ColumnHistory(rows, own, tail) : new RecordHistory(tail));
-    }
-    const again = rewindStretches(touched, seqs);
-    for (const p of tails.keys()) out.set(p, again.get(p) ?? []);
-    return out;
-  };
-  return { checkpoints: all, files, stretches, via: 'index' };
-}
-
-/** Every checkpoint record, whole (its `cwd` and `roots` too): from the index's checkpoint part and the lines after it, without the snapshots. */
-export function readCheckpointRecords(storeDir: string, logFile: string): Sequenced<CheckpointRecord>[] {
-  const it = indexAndTail(storeDir, logFile, (idx) => idx.checkpointPart());
-  if (!it) return checkpoints(fullRead(storeDir, logFile).records);
-  return checkpoints([...it.idx.checkpointPart().other, ...it.added.records, ...it.partial.records]);
-}
-
 /**
  * For `verify`: null when there is no index, or it is stale (it will be rebuilt), or it agrees
  * with `full` (a full read of the log); otherwise what is wrong with it.
@@ -565,6 +494,8 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
       seq: prefixCps.map((c) => c.seq),
       rest: prefix.records.filter((r) => r.t !== 'checkpoint' && r.t !== 'snap'),
       byPlace: prefixCps,
+      folders: recordedFoldersOf(prefixCps),
+      gaps: readGaps(logFile, { to: idx.pos.size }),
     },
     list: listPartOf(
       prefix.records,
@@ -577,7 +508,7 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
     records: merge(rows.all(), cps.other),
     problems: cps.problems,
     prov: rows.all().map((_, i) => rows.provenance(i)),
-    keys: { ids: keys.ids, seq: keys.seq, rest: keys.rest, byPlace },
+    keys: { ids: keys.ids, seq: keys.seq, rest: keys.rest, byPlace, folders: keys.folders, gaps: keys.gaps },
     list,
   };
   return JSON.stringify(canon(expect)) === JSON.stringify(canon(found))

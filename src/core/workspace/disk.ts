@@ -45,7 +45,11 @@ export function missingAncestors(p: string): string[] {
   return out;
 }
 
-export function readDisk(p: string, maxBytes: number): DiskRead {
+/**
+ * The checks `readDisk` makes before it reads a file's bytes: a missing path, a symlink (read as a link), anything but
+ * a regular file, a file over `maxBytes`, one that cannot be opened; else the open file and what fstat says of it.
+ */
+function openChecked(p: string, maxBytes: number): DiskRead | { fd: number; fst: fs.Stats } {
   let st: fs.Stats;
   try {
     st = fs.lstatSync(p);
@@ -70,13 +74,26 @@ export function readDisk(p: string, maxBytes: number): DiskRead {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { kind: 'missing', missingDirs: missingAncestors(p) };
-    if (code === 'ELOOP') return readDisk(p, maxBytes); // became a symlink in between
+    if (code === 'ELOOP') return openChecked(p, maxBytes); // became a symlink in between
     return { kind: 'unreadable', error: code ?? String(e) };
   }
+  let fst: fs.Stats;
   try {
-    const fst = fs.fstatSync(fd);
-    if (!fst.isFile()) return { kind: 'other' };
-    if (fst.size > maxBytes) return { kind: 'too-large', size: fst.size, mtime: fst.mtimeMs, mode: fst.mode & 0o7777 };
+    fst = fs.fstatSync(fd);
+  } catch (e) {
+    fs.closeSync(fd);
+    return { kind: 'unreadable', error: (e as NodeJS.ErrnoException).code ?? String(e) };
+  }
+  if (fst.isFile() && fst.size <= maxBytes) return { fd, fst };
+  fs.closeSync(fd);
+  return fst.isFile() ? { kind: 'too-large', size: fst.size, mtime: fst.mtimeMs, mode: fst.mode & 0o7777 } : { kind: 'other' };
+}
+
+export function readDisk(p: string, maxBytes: number): DiskRead {
+  const opened = openChecked(p, maxBytes);
+  if ('kind' in opened) return opened;
+  const { fd, fst } = opened;
+  try {
     // Read until EOF rather than trusting fstat's size: the file may grow while we read.
     const parts: Buffer[] = [];
     let total = 0;
@@ -96,6 +113,19 @@ export function readDisk(p: string, maxBytes: number): DiskRead {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * What `readDisk` would find at `p`, from its checks alone (stat, open, fstat), without reading or hashing the bytes:
+ * for the counts of every checkpoint (`checkpoints`, the Files view), which ask only whether a file could be kept.
+ * It differs from `readDisk` only when the read itself fails after the open, or the file grows past `maxBytes` while
+ * being read; the plan of that one rewind reads it whole and says so.
+ */
+export function diskKind(p: string, maxBytes: number): DiskRead['kind'] {
+  const opened = openChecked(p, maxBytes);
+  if ('kind' in opened) return opened.kind;
+  fs.closeSync(opened.fd);
+  return 'file';
 }
 
 /** The disk fact the safety check compares against the log; `read` gets a regular file's bytes (its hash is the fact's). */

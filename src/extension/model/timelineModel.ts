@@ -55,6 +55,13 @@ export class TimelineModel implements vscode.Disposable {
   private nodes: CheckpointNode[] = [];
   private sessionsCache: LoggedSession[] | undefined;
   private turnNodes: TurnNode[] = [];
+  /** Lookups by checkpoint id (10,000 rows: a search per row asked was a scan of them all). */
+  private nodeById = new Map<string, CheckpointNode>();
+  private turnById = new Map<string, TurnNode>();
+  private parentById = new Map<string, TurnNode>();
+  private lastRewindNode: CheckpointNode | undefined;
+  /** False until the log was read the first time (a model made with `loadLater`, before its load). */
+  private loaded = false;
   private summaries = new Map<string, RewindSummary>();
   private turnFileCache = new Map<string, SpanChange[]>();
   private attemptTree: AttemptTree | undefined;
@@ -64,15 +71,31 @@ export class TimelineModel implements vscode.Disposable {
   private countsCache: TimelineCounts | undefined;
   private readonly log: IncrementalLog;
 
+  /**
+   * `loadLater`: the log is read by the first `reload()`, or by the first question asked before it (so activation can
+   * show the views, saying they are loading, before a long log is read).
+   */
   constructor(
     readonly store: Store,
     readonly roots: () => readonly vscode.WorkspaceFolder[],
+    opts: { loadLater?: boolean } = {},
   ) {
     this.log = new IncrementalLog(store.logFile);
-    this.reload();
+    if (!opts.loadLater) this.reload();
+  }
+
+  /** True until the log was read the first time. */
+  get loading(): boolean {
+    return !this.loaded;
+  }
+
+  /** Reads the log now when nothing asked for it yet: every question below sees the log, loaded later or not. */
+  private ensure(): void {
+    if (!this.loaded) this.reload();
   }
 
   reload(): void {
+    this.loaded = true;
     // Only the lines appended since the last reload are read and parsed (a rewritten log: all of it).
     const { records, problems } = this.log.read();
     if (records === this.records && problems.length === this.problems) {
@@ -97,6 +120,16 @@ export class TimelineModel implements vscode.Disposable {
         inside: turn.inside.map((c) => byId.get(c.id)!).reverse(),
       }))
       .reverse();
+    // Newest first, as the linear searches found them: the first row that holds an id wins.
+    this.nodeById = new Map();
+    for (const n of this.nodes) if (!this.nodeById.has(n.checkpoint.id)) this.nodeById.set(n.checkpoint.id, n);
+    this.turnById = new Map();
+    this.parentById = new Map();
+    for (const t of this.turnNodes) {
+      if (!this.turnById.has(t.node.checkpoint.id)) this.turnById.set(t.node.checkpoint.id, t);
+      for (const n of t.inside) if (!this.parentById.has(n.checkpoint.id)) this.parentById.set(n.checkpoint.id, t);
+    }
+    this.lastRewindNode = this.nodes.find((n) => n.isLastRewind);
     this.summaries.clear();
     this.turnFileCache.clear();
     this.sessionsCache = undefined;
@@ -107,25 +140,30 @@ export class TimelineModel implements vscode.Disposable {
   }
 
   get all(): readonly Sequenced[] {
+    this.ensure();
     return this.records;
   }
 
   get badLines(): number {
+    this.ensure();
     return this.problems;
   }
 
   /** Checkpoints, newest first. */
   get checkpoints(): readonly CheckpointNode[] {
+    this.ensure();
     return this.nodes;
   }
 
   /** One row per prompt (and per manual / rewind checkpoint), newest first. */
   get turns(): readonly TurnNode[] {
+    this.ensure();
     return this.turnNodes;
   }
 
   /** The attempts (core/timeline/attempts.ts), built once per change of the log. */
   get attempts(): AttemptTree {
+    this.ensure();
     return (this.attemptTree ??= buildAttempts(this.records));
   }
 
@@ -156,12 +194,14 @@ export class TimelineModel implements vscode.Disposable {
   }
 
   turnOf(id: string): TurnNode | undefined {
-    return this.turnNodes.find((t) => t.node.checkpoint.id === id);
+    this.ensure();
+    return this.turnById.get(id);
   }
 
   /** The row a checkpoint inside a turn belongs to. */
   parentTurn(id: string): TurnNode | undefined {
-    return this.turnNodes.find((t) => t.inside.some((n) => n.checkpoint.id === id));
+    this.ensure();
+    return this.parentById.get(id);
   }
 
   /** What the turn itself edited, from its prompt to its end. */
@@ -178,6 +218,7 @@ export class TimelineModel implements vscode.Disposable {
    * `toRewind`, by the same function (rewindCountsOf), for every checkpoint at once on first ask.
    */
   rewindSummary(id: string): RewindSummary {
+    this.ensure();
     if (this.summaries.size === 0 && this.nodes.length) {
       const oldestFirst = [...this.nodes].reverse();
       const counts = rewindCountsOf(
@@ -197,11 +238,13 @@ export class TimelineModel implements vscode.Disposable {
   }
 
   find(id: string): CheckpointNode | undefined {
-    return this.nodes.find((n) => n.checkpoint.id === id);
+    this.ensure();
+    return this.nodeById.get(id);
   }
 
   lastRewind(): CheckpointNode | undefined {
-    return this.nodes.find((n) => n.isLastRewind);
+    this.ensure();
+    return this.lastRewindNode;
   }
 
   /** What a rewind to this checkpoint is, in words: a rewind, or the undo / redo of one. */
@@ -241,6 +284,7 @@ export class TimelineModel implements vscode.Disposable {
   }
 
   sessions(): LoggedSession[] {
+    this.ensure();
     return (this.sessionsCache ??= sessionsFromLog(this.records));
   }
 

@@ -141,8 +141,9 @@ export class WorkerClient {
     try {
       const w = new Worker(this.workerFile);
       w.on('message', (m: unknown) => this.onMessage(m));
-      w.on('error', (e) => this.fail(`it failed: ${e.message}`));
-      w.on('exit', (code) => this.fail(`it exited (code ${code})`));
+      // A worker retired after a clean-up (onMessage) ends on purpose: only the current one's end is a failure.
+      w.on('error', (e) => w === this.worker && this.fail(`it failed: ${e.message}`));
+      w.on('exit', (code) => w === this.worker && this.fail(`it exited (code ${code})`));
       this.worker = w;
       return w;
     } catch (e) {
@@ -165,6 +166,14 @@ export class WorkerClient {
     const p = this.running;
     this.running = undefined;
     settle(p, m);
+    // A clean-up read the whole log and every blob: its worker's heap is hundreds of MB at 10,000 checkpoints,
+    // which a thread keeps for as long as it lives. It is ended (the next request starts a fresh one), so the
+    // extension host gives that memory back.
+    if (p.upkeep && this.worker) {
+      const done = this.worker;
+      this.worker = undefined;
+      void done.terminate();
+    }
     if (this.lingering) {
       void this.lingering.terminate();
       this.lingering = undefined;

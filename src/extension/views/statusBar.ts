@@ -74,9 +74,14 @@ export class StatusBar implements vscode.Disposable {
   ) {
     this.item.name = vscode.l10n.t('Agent Rewind');
     this.item.command = { command: `${VIEW.files}.focus`, title: vscode.l10n.t('Show Agent Rewind') };
-    model.onDidChange(() => this.update());
-    this.update();
-    this.item.show();
+    // Shown once the model has read the log (a model loaded after activation says so on change): asking it sooner
+    // would read the log during activation.
+    const show = () => {
+      this.update();
+      this.item.show();
+    };
+    model.onDidChange(show);
+    if (!model.loading) show();
   }
 
   /** Shell capture of the newest session, when it turned itself off (too many files). */
