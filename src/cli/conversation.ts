@@ -18,6 +18,7 @@ import { EXIT, ExitError, UsageError, errOut, out, outJson } from './output';
 import { storeFromArgs } from './storeArg';
 import { findHookStore } from '../agents/hookStore';
 import { oneLine, shown } from '../shared/text';
+import { STORE_FILE } from '../core/storeFiles/names';
 
 type OpenStore = (args: string[], create?: boolean) => Store;
 
@@ -71,7 +72,7 @@ function cmdShow(args: string[], openStore: OpenStore): number {
   if ('transcript' in src) {
     // Effect overrides from the store's settings, when there is a store; show needs none.
     const dir = storeFromArgs(args);
-    const overrides = dir && fs.existsSync(path.join(dir, 'store.json')) ? openStore(args).config().effects : [];
+    const overrides = dir && fs.existsSync(path.join(dir, STORE_FILE.meta)) ? openStore(args).config().effects : [];
     const reader = [codexConversation, geminiConversation].find((c) => c.detect(src.transcript));
     const t = reader ? reader.read(src.transcript, overrides) : readTimeline(src.transcript, overrides);
     session = t.session;

@@ -37,6 +37,7 @@ import {
 } from './residentWire';
 import { MAX_PAYLOAD } from './stdin';
 import { storeFromArgs } from './storeArg';
+import { STORE_FILE } from '../core/storeFiles/names';
 
 /** Minutes without a hook after which the resident exits (`AGENT_REWIND_RESIDENT_IDLE_S` in seconds overrides). */
 export const IDLE_DEFAULT_S = 10 * 60;
@@ -118,7 +119,7 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
     }
     const check = setInterval(() => {
       const holder = readLockInfo(path.join(dir, RESIDENT_LOCK));
-      if (!fs.existsSync(path.join(dir, 'store.json')) || holder?.pid !== process.pid) r.stop();
+      if (!fs.existsSync(path.join(dir, STORE_FILE.meta)) || holder?.pid !== process.pid) r.stop();
       sweepPending(dir); // the claims of hooks that stopped waiting, answers nobody read
     }, CHECK_MS);
     let requests: fs.FSWatcher | undefined;
@@ -376,5 +377,5 @@ async function settled(changes: ChangeSource, dir: string): Promise<ChangeSource
  */
 function watcherFor(dir: string): ChangeSource | undefined {
   if (process.env.AGENT_REWIND_WATCH === '0') return undefined;
-  return new DirWatcher(path.join(dir, 'watch-cookies'), (m) => logStoreError(dir, m), [dir]);
+  return new DirWatcher(path.join(dir, STORE_FILE.watchCookies), (m) => logStoreError(dir, m), [dir]);
 }

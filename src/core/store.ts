@@ -18,6 +18,8 @@ import type { CheckpointRecord, GapRecord, LogRecord, Origin, SnapPhase, SnapRec
 import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFiles/storeFormat';
 import { checkStoreFolder } from './storeFiles/workspaceStore';
 import { checkStoreTrusted } from './storeFiles/trust';
+import { STORE_FILE } from './storeFiles/names';
+import { readJson } from './storeFiles/jsonFile';
 
 export class StoreMissingError extends Error {
   constructor(readonly dir: string) {
@@ -33,7 +35,7 @@ export function logStoreError(dir: string, message: string, detail?: unknown): v
   noteWriteFailure(dir, message);
   try {
     const line = JSON.stringify({ time: new Date().toISOString(), message, ...(detail === undefined ? {} : { detail }) });
-    fs.appendFileSync(path.join(dir, 'errors.log'), line + '\n', { mode: 0o600 });
+    fs.appendFileSync(path.join(dir, STORE_FILE.errors), line + '\n', { mode: 0o600 });
   } catch {
     /* the agent is never blocked, not even by a full disk */
   }
@@ -55,7 +57,7 @@ export class Store {
 
   private constructor(readonly dir: string) {
     this.blobs = new BlobStore(dir);
-    this.logFile = path.join(dir, 'files.jsonl');
+    this.logFile = path.join(dir, STORE_FILE.log);
   }
 
   /**
@@ -68,7 +70,7 @@ export class Store {
     const abs = path.resolve(dir);
     checkStoreTrusted(abs); // before anything is read from it: another user's folder, or one others may write, is refused
     const s = new Store(abs);
-    const metaFile = path.join(abs, 'store.json');
+    const metaFile = path.join(abs, STORE_FILE.meta);
     if (!fs.existsSync(metaFile)) {
       checkStoreFolder(abs); // only here: a folder with store.json is a store, and the hook's hot path skips the readdir
       if (!opts.create) {
@@ -87,33 +89,22 @@ export class Store {
 
   /** True once something was recorded here (a hook made the store, or an older store with only its log). */
   exists(): boolean {
-    return fs.existsSync(path.join(this.dir, 'store.json')) || fs.existsSync(this.logFile);
+    return fs.existsSync(path.join(this.dir, STORE_FILE.meta)) || fs.existsSync(this.logFile);
   }
 
   meta(): StoreMeta {
     if (this.cachedMeta) return this.cachedMeta;
-    const file = path.join(this.dir, 'store.json');
-    let raw: unknown;
-    let text: string | null = null;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') raw = { format: STORE_FORMAT, created: 0, roots: [] };
-      else throw e;
-    }
-    if (text !== null) {
-      try {
-        raw = JSON.parse(text);
-      } catch {
-        throw new StoreDamagedError(file, text.trim() === '' ? 'it is empty' : 'it is not valid JSON, perhaps cut short');
-      }
-    }
-    this.cachedMeta = migrateMeta(raw);
+    const file = path.join(this.dir, STORE_FILE.meta);
+    const read = readJson(file);
+    if (!read.ok && read.why === 'unreadable') throw read.error;
+    if (!read.ok && read.why === 'garbled')
+      throw new StoreDamagedError(file, read.text.trim() === '' ? 'it is empty' : 'it is not valid JSON, perhaps cut short');
+    this.cachedMeta = migrateMeta(read.ok ? read.value : { format: STORE_FORMAT, created: 0, roots: [] });
     return this.cachedMeta;
   }
 
   private writeMeta(meta: StoreMeta, exclusive = false): void {
-    const file = path.join(this.dir, 'store.json');
+    const file = path.join(this.dir, STORE_FILE.meta);
     try {
       writeFileAtomic(file, JSON.stringify(meta, null, 2) + '\n', { exclusive });
     } catch (e) {
@@ -199,7 +190,7 @@ export class Store {
   }
 
   config(): StoreConfig {
-    return (this.cachedConfig ??= readConfig(path.join(this.dir, 'config.json')));
+    return (this.cachedConfig ??= readConfig(path.join(this.dir, STORE_FILE.config)));
   }
 
   read(): LogContents {

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { sha256 } from '../core/storeFiles/blobs';
 import type { Store } from '../core/store';
 import type { AgentEvent } from './events';
+import { STORE_FILE } from '../core/storeFiles/names';
 
 /** Both deliveries of one event come within the hook timeout of each other; a later same key is a new event. */
 export const DEDUPE_WINDOW_MS = 10 * 60 * 1000;
@@ -23,7 +24,7 @@ function keyOf(e: AgentEvent, stamp: string): string {
 /** True when this delivery is the first of its event (record it); false for a repeat (drop it). */
 export function firstDelivery(store: Store, e: AgentEvent, stamp: string | undefined, now = Date.now()): boolean {
   if (!stamp) return true;
-  const dir = path.join(store.dir, 'dedupe');
+  const dir = path.join(store.dir, STORE_FILE.dedupe);
   const file = path.join(dir, keyOf(e, stamp));
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -43,7 +44,7 @@ export function firstDelivery(store: Store, e: AgentEvent, stamp: string | undef
 
 /** Removes markers older than the window (at turn boundaries; a handful of files). */
 export function sweepDedupe(store: Store, now = Date.now()): void {
-  const dir = path.join(store.dir, 'dedupe');
+  const dir = path.join(store.dir, STORE_FILE.dedupe);
   let names: string[];
   try {
     names = fs.readdirSync(dir);

@@ -16,8 +16,9 @@ import { checkpoints, filesPerCheckpoint, latestState, stateAt } from '../../src
 import type { LogRecord, Sequenced, SnapRecord } from '../../src/core/storeFiles/records';
 import { encodeSnaps, snapBytes, SnapRows, snapsFromBytes } from '../../src/core/timeline/snapColumns';
 import { Store } from '../../src/core/store';
-import { INDEX_FILE, inSkeleton, readCheckpointList, readSkeleton } from '../../src/core/timeline/timelineIndex';
+import { inSkeleton, readCheckpointList, readSkeleton } from '../../src/core/timeline/timelineIndex';
 import { verifyStore } from '../../src/core/upkeep/verify';
+import { STORE_FILE } from '../../src/core/storeFiles/names';
 
 let dir: string;
 let log: string;
@@ -25,7 +26,7 @@ let index: string;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-tlindex-'));
   log = path.join(dir, 'files.jsonl');
-  index = path.join(dir, INDEX_FILE);
+  index = path.join(dir, STORE_FILE.timelineIndex);
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -204,14 +205,14 @@ describe('timeline index', () => {
     append(records(0, 30));
     skeleton();
     assert.deepEqual(
-      verifyStore(store).errors.filter((e) => e.includes(INDEX_FILE)),
+      verifyStore(store).errors.filter((e) => e.includes(STORE_FILE.timelineIndex)),
       [],
     );
     const text = fs.readFileSync(index, 'latin1');
     fs.writeFileSync(index, Buffer.from(text.replace('"cp3"', '"cpX"'), 'latin1'));
     const errors = verifyStore(store).errors;
     assert.ok(
-      errors.some((e) => e.includes(INDEX_FILE) && e.includes('does not match')),
+      errors.some((e) => e.includes(STORE_FILE.timelineIndex) && e.includes('does not match')),
       errors.join('\n'),
     );
     // The keys a plan reads and the list `checkpoints` prints (the last two parts): a checkpoint id there that
@@ -225,7 +226,7 @@ describe('timeline index', () => {
     ] as const) {
       fs.writeFileSync(index, Buffer.from(text.slice(0, at) + '"cpX"' + text.slice(at + 5), 'latin1'));
       assert.ok(
-        verifyStore(store).errors.some((e) => e.includes(INDEX_FILE) && e.includes('does not match')),
+        verifyStore(store).errors.some((e) => e.includes(STORE_FILE.timelineIndex) && e.includes('does not match')),
         `${what} that disagree`,
       );
     }
@@ -233,7 +234,7 @@ describe('timeline index', () => {
     assert.ok(verifyStore(store).errors.some((e) => e.includes('cannot be read')));
     fs.rmSync(index);
     assert.deepEqual(
-      verifyStore(store).errors.filter((e) => e.includes(INDEX_FILE)),
+      verifyStore(store).errors.filter((e) => e.includes(STORE_FILE.timelineIndex)),
       [],
       'no index: nothing to say',
     );

@@ -9,6 +9,8 @@ import { acquireStoreLock, StoreBusyError } from '../storeFiles/lock';
 import type { SnapRecord } from '../storeFiles/records';
 import type { Store } from '../store';
 import { hashOnDisk, removeEmptiedDirs, removeEmptyDirs, type Write } from './writes';
+import { STORE_FILE } from '../storeFiles/names';
+import { readJsonFile } from '../storeFiles/jsonFile';
 
 export interface Journal {
   checkpoint: string;
@@ -18,24 +20,18 @@ export interface Journal {
   writes: Write[];
 }
 
-const JOURNAL = 'rewind-journal.json';
-
 export function writeJournal(store: Store, j: Journal): void {
-  const file = path.join(store.dir, JOURNAL);
+  const file = path.join(store.dir, STORE_FILE.rewindJournal);
   writeFileAtomic(file, JSON.stringify(j), { tmp: `${file}.tmp`, sync: true });
 }
 
 export function readJournal(store: Store): Journal | null {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(store.dir, JOURNAL), 'utf8')) as Journal;
-  } catch {
-    return null;
-  }
+  return (readJsonFile(path.join(store.dir, STORE_FILE.rewindJournal)) as Journal | null | undefined) ?? null;
 }
 
 export function removeJournal(store: Store): void {
   try {
-    fs.unlinkSync(path.join(store.dir, JOURNAL));
+    fs.unlinkSync(path.join(store.dir, STORE_FILE.rewindJournal));
   } catch {
     /* gone */
   }

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fault, faultsArmed } from '../faults';
 import { replaceFile, writeAll } from './fsx';
+import { STORE_FILE } from './names';
 
 export const HASH_RE = /^[0-9a-f]{64}$/;
 
@@ -49,7 +50,7 @@ export class BlobStore {
   private readonly tmpDir: string;
 
   constructor(storeDir: string) {
-    this.dir = path.join(storeDir, 'objects');
+    this.dir = path.join(storeDir, STORE_FILE.objects);
     this.tmpDir = path.join(this.dir, 'tmp');
   }
 

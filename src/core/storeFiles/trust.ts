@@ -5,33 +5,7 @@
 // nobody else. POSIX only: Windows has no such bits (its ACLs are the profile folder's).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-
-/** Names a store writes in its own folder (files, folders, and their temp files). Nothing else is ours (core/storeFiles/workspaceStore.ts); each is checked here when present. */
-export const STORE_ENTRY_NAMES: readonly string[] = [
-  'store.json',
-  'config.json',
-  'files.jsonl',
-  'errors.log',
-  'objects',
-  'sessions',
-  'scan',
-  'inflight',
-  'writers',
-  'lock',
-  'gc.lock',
-  'lineage.jsonl',
-  'capture.json',
-  'watch-fallbacks.json',
-  'resident.lock',
-  'resident-pending',
-  'watch-cookies',
-  'rewind-journal.json',
-  'workspace-folders.json',
-  'dedupe',
-  'pending',
-  'latest.json',
-  'timeline.idx',
-];
+import { STORE_ENTRY_NAMES } from './names';
 
 export class StoreNotTrustedError extends Error {
   constructor(

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathKey } from '../paths';
-import { STORE_ENTRY_NAMES } from './trust';
+import { STORE_ENTRY_NAMES, STORE_FILE } from './names';
 
 /**
  * The folder name of a workspace's store under a parent: a readable name plus a short hash of the
@@ -25,7 +25,7 @@ export function workspaceStoreName(workspacePath: string, platform: NodeJS.Platf
 
 /** True when `dir` itself holds a store (its store.json, or the log of an older store without one). */
 export function isStoreFolder(dir: string): boolean {
-  return fs.existsSync(path.join(dir, 'store.json')) || fs.existsSync(path.join(dir, 'files.jsonl'));
+  return fs.existsSync(path.join(dir, STORE_FILE.meta)) || fs.existsSync(path.join(dir, STORE_FILE.log));
 }
 
 /**
@@ -68,7 +68,7 @@ export function checkStoreFolder(dir: string): void {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw e;
   }
-  if (names.length === 0 || names.includes('store.json') || names.includes('files.jsonl')) return;
+  if (names.length === 0 || names.includes(STORE_FILE.meta) || names.includes(STORE_FILE.log)) return;
   const foreign = names.filter((n) => !isStoreEntry(n));
   if (foreign.length > 0) throw new NotAStoreError(dir, foreign);
 }
@@ -78,7 +78,14 @@ export function checkStoreFolder(dir: string): void {
  * its identity, settings and the lock files that other processes may be holding.
  */
 export function deleteRecordings(dir: string): void {
-  const keep = new Set(['store.json', 'config.json', 'workspace-folders.json', 'lock', 'gc.lock', 'writers']);
+  const keep = new Set<string>([
+    STORE_FILE.meta,
+    STORE_FILE.config,
+    STORE_FILE.workspaceFolders,
+    STORE_FILE.lock,
+    STORE_FILE.gcLock,
+    STORE_FILE.writers,
+  ]);
   for (const name of fs.readdirSync(dir)) {
     if (keep.has(name) || !isStoreEntry(name)) continue;
     fs.rmSync(path.join(dir, name), { recursive: true, force: true });

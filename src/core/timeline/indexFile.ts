@@ -8,7 +8,8 @@ import { prefixHolds, prefixSum, writeDerived } from '../storeFiles/logPrefix';
 import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail';
 import type { CheckpointRecord, Sequenced } from '../storeFiles/records';
 import { type SnapColumns, snapsFromBytes } from './snapColumns';
-export const INDEX_FILE = 'timeline.idx';
+import { STORE_FILE } from '../storeFiles/names';
+
 export const VERSION = 8;
 
 export type Parts = [number, number, number, number];
@@ -76,7 +77,7 @@ export class IndexRead {
   private part(n: 0 | 1 | 2 | 3, from = 0, to = this.parts[n]): Buffer {
     const fd = fs.openSync(this.file, 'r');
     try {
-      if (fs.fstatSync(fd).ino !== this.ino) throw new Error(`${INDEX_FILE} was replaced while being read`);
+      if (fs.fstatSync(fd).ino !== this.ino) throw new Error(`${STORE_FILE.timelineIndex} was replaced while being read`);
       let at = this.start;
       for (let i = 0; i < n; i++) at += this.parts[i]! + 1;
       return readRange(fd, at + from, at + Math.min(to, this.parts[n]));
@@ -99,7 +100,7 @@ export class IndexRead {
     const k = JSON.parse(this.part(2).toString('latin1')) as KeysPart;
     const n = k.ids.length;
     if (k.seq.length !== n || k.at.length !== n || k.len.length !== n || !Array.isArray(k.rest))
-      throw new Error(`${INDEX_FILE}: keys that do not fit together`);
+      throw new Error(`${STORE_FILE.timelineIndex}: keys that do not fit together`);
     return (this.keyPart = k);
   }
 
@@ -108,8 +109,8 @@ export class IndexRead {
     const l = JSON.parse(this.part(3).toString('latin1')) as ListPart;
     const n = l.ids.length;
     if ([l.seq, l.time, l.kind, l.label, l.session, l.agent, l.files].some((col) => !Array.isArray(col) || col.length !== n))
-      throw new Error(`${INDEX_FILE}: a checkpoint list that does not fit together`);
-    if (!Array.isArray(l.lastSpan)) throw new Error(`${INDEX_FILE}: a checkpoint list without its last span`);
+      throw new Error(`${STORE_FILE.timelineIndex}: a checkpoint list that does not fit together`);
+    if (!Array.isArray(l.lastSpan)) throw new Error(`${STORE_FILE.timelineIndex}: a checkpoint list without its last span`);
     const { stretchPaths: paths, stretches } = l;
     if (
       !Array.isArray(paths) ||
@@ -119,7 +120,7 @@ export class IndexRead {
         (t) => !Array.isArray(t) || t.length % 3 !== 0 || t.some((v, i) => !Number.isInteger(v) || v < 0 || v > (i % 3 === 2 ? 2 : n)),
       )
     )
-      throw new Error(`${INDEX_FILE}: rewind stretches that do not fit the checkpoint list`);
+      throw new Error(`${STORE_FILE.timelineIndex}: rewind stretches that do not fit the checkpoint list`);
     return (this.list = l);
   }
 
@@ -128,7 +129,7 @@ export class IndexRead {
     const k = this.keys();
     const r = JSON.parse(this.part(0, k.at[i]!, k.at[i]! + k.len[i]!).toString('latin1')) as Sequenced<CheckpointRecord>;
     if (check && (r.t !== 'checkpoint' || r.id !== k.ids[i] || r.seq !== k.seq[i]))
-      throw new Error(`${INDEX_FILE}: a checkpoint out of place`);
+      throw new Error(`${STORE_FILE.timelineIndex}: a checkpoint out of place`);
     return r;
   }
 

@@ -4,12 +4,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { STORE_FILE } from '../../core/storeFiles/names';
 
 /**
  * Besides the timeline: conversation lineage, shell capture's status (a baseline running, capture off), and
  * what the resident's file watcher could not narrow.
  */
-const WATCHED = ['lineage.jsonl', 'capture.json', 'watch-fallbacks.json'];
+const WATCHED: readonly string[] = [STORE_FILE.lineage, STORE_FILE.captureStatus, STORE_FILE.watchFallbacks];
 
 export class StoreWatcher implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
@@ -46,7 +47,7 @@ export class StoreWatcher implements vscode.Disposable {
   private watch(fire: () => void): void {
     try {
       this.watcher = fs.watch(this.storeDir, { persistent: false }, (_e, name) => {
-        if (!name || name.startsWith('files.jsonl') || WATCHED.includes(name) || name === 'rewind-journal.json') fire();
+        if (!name || name.startsWith(STORE_FILE.log) || WATCHED.includes(name) || name === STORE_FILE.rewindJournal) fire();
       });
       this.watcher.on('error', () => undefined);
     } catch {
@@ -56,7 +57,7 @@ export class StoreWatcher implements vscode.Disposable {
 
   private stamp(): string {
     const parts: string[] = [];
-    for (const f of ['files.jsonl', ...WATCHED]) {
+    for (const f of [STORE_FILE.log, ...WATCHED]) {
       try {
         const st = fs.statSync(path.join(this.storeDir, f));
         parts.push(`${st.size}:${st.mtimeMs}:${st.ino}`);
