@@ -19,12 +19,11 @@ import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../cor
 import { fault } from '../core/faults';
 import { announceWriter } from '../core/storeFiles/lock';
 import { logStoreError, Store } from '../core/store';
-import { NotAStoreError } from '../core/storeFiles/workspaceStore';
-import { StoreNotTrustedError } from '../core/storeFiles/trust';
 import { logToUser } from './userLog';
 import { storeFromArgs } from './storeArg';
 import { HOOK_STDIN_DEADLINE_MS, MAX_PAYLOAD, readStdin, type StdinResult } from './stdin';
 import type { LogRecord } from '../core/storeFiles/records';
+import { isError } from '../core/errors';
 
 export { HOOK_STDIN_DEADLINE_MS };
 
@@ -134,7 +133,7 @@ function noteDroppedPayload(dir: string, head: string): void {
       },
     ]);
   } catch (e) {
-    if (!(e instanceof NotAStoreError)) logStoreError(dir, `hook: recording a dropped payload: ${(e as Error).message}`);
+    if (!isError(e, 'not-a-store')) logStoreError(dir, `hook: recording a dropped payload: ${(e as Error).message}`);
   }
 }
 
@@ -143,8 +142,8 @@ function logOpening(dir: string, message: string): void {
   try {
     Store.open(dir, { create: true }).logError(message);
   } catch (e) {
-    if (e instanceof StoreNotTrustedError) logToUser(`hook: nothing recorded in ${dir}: ${e.message} (and: ${message})`);
-    else if (!(e instanceof NotAStoreError)) logStoreError(dir, message);
+    if (isError(e, 'store-not-trusted')) logToUser(`hook: nothing recorded in ${dir}: ${e.message} (and: ${message})`);
+    else if (!isError(e, 'not-a-store')) logStoreError(dir, message);
   }
 }
 
@@ -182,10 +181,10 @@ export function recordPayload(
       // A folder that is not a store (someone's documents): nothing of ours goes into it, not even
       // errors.log, and stderr stays quiet as always — the trace is the refusal itself, which the CLI
       // (exit 1) and VS Code (store unusable) state each time anyone looks at this store.
-      if (e instanceof NotAStoreError) return '';
+      if (isError(e, 'not-a-store')) return '';
       // A store another user owns or may write: nothing is read from it nor written to it, its errors.log
       // included (theirs to read); the user's own log says why nothing was recorded (userLog.ts).
-      if (e instanceof StoreNotTrustedError) {
+      if (isError(e, 'store-not-trusted')) {
         logToUser(`hook ${named ?? ''}: nothing recorded in ${dir}: ${e.message}`);
         return '';
       }

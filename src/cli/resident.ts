@@ -11,7 +11,8 @@ import * as path from 'node:path';
 import { holdScanStates } from '../core/capture/heldStates';
 import { fallbacks, writeFallbacks } from '../core/capture/narrowing';
 import { fault } from '../core/faults';
-import { acquireLockFile, readLockInfo, RESIDENT_LOCK, StoreBusyError } from '../core/storeFiles/lock';
+import { acquireLockFile, readLockInfo, RESIDENT_LOCK } from '../core/storeFiles/lock';
+import { isError } from '../core/errors';
 import type { LogRecord } from '../core/storeFiles/records';
 import { logStoreError, Store } from '../core/store';
 import type { ChangeSource } from '../recording/changeSource';
@@ -85,7 +86,7 @@ export function runResident(args: string[], bundleFile: string): Promise<number>
     Store.open(dir); // an existing store only: a resident never creates one
     release = acquireLockFile(path.join(dir, RESIDENT_LOCK), RESIDENT_OP);
   } catch (e) {
-    if (!(e instanceof StoreBusyError)) logStoreError(dir, `resident recorder: ${(e as Error).message}`);
+    if (!isError(e, 'store-busy')) logStoreError(dir, `resident recorder: ${(e as Error).message}`);
     return Promise.resolve(0); // another one runs (or no store): nothing to do
   }
   try {

@@ -15,17 +15,12 @@ import { readWorkspaceFolders, tooBroadRoot } from './workspace/roots';
 import { realExistingDir } from './workspace/realPath';
 import { type CheckpointList, readCheckpointList, readCheckpointRecords, readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
 import type { CheckpointRecord, GapRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
-import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFiles/storeFormat';
+import { migrateMeta, STORE_FORMAT, type StoreMeta } from './storeFiles/storeFormat';
 import { checkStoreFolder } from './storeFiles/workspaceStore';
 import { checkStoreTrusted } from './storeFiles/trust';
 import { STORE_FILE } from './storeFiles/names';
 import { readJson } from './storeFiles/jsonFile';
-
-export class StoreMissingError extends Error {
-  constructor(readonly dir: string) {
-    super(`No Agent Rewind store at ${dir}. Check --store / AGENT_REWIND_STORE, or record a session first.`);
-  }
-}
+import { AgentRewindError } from './errors';
 
 /**
  * Appends one line to `<dir>/errors.log`, also for a store that cannot be opened (a damaged
@@ -76,7 +71,7 @@ export class Store {
       if (!opts.create) {
         // `notYet`: a store the first recorded event will create (VS Code opens it before that and
         // creates nothing); it reads as empty until then (see exists()).
-        if (!s.exists() && !opts.notYet) throw new StoreMissingError(abs);
+        if (!s.exists() && !opts.notYet) throw new AgentRewindError('store-missing', { dir: abs });
       } else {
         fs.mkdirSync(abs, { recursive: true, mode: 0o700 });
         checkStoreTrusted(abs); // made just now, or an empty folder that was there: whose is it?
@@ -98,7 +93,10 @@ export class Store {
     const read = readJson(file);
     if (!read.ok && read.why === 'unreadable') throw read.error;
     if (!read.ok && read.why === 'garbled')
-      throw new StoreDamagedError(file, read.text.trim() === '' ? 'it is empty' : 'it is not valid JSON, perhaps cut short');
+      throw new AgentRewindError('store-damaged', {
+        file,
+        reason: read.text.trim() === '' ? 'it is empty' : 'it is not valid JSON, perhaps cut short',
+      });
     this.cachedMeta = migrateMeta(read.ok ? read.value : { format: STORE_FORMAT, created: 0, roots: [] });
     return this.cachedMeta;
   }

@@ -5,12 +5,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fault } from '../faults';
 import { writeFileAtomic } from '../storeFiles/fsx';
-import { acquireStoreLock, StoreBusyError } from '../storeFiles/lock';
+import { acquireStoreLock } from '../storeFiles/lock';
 import type { SnapRecord } from '../storeFiles/records';
 import type { Store } from '../store';
 import { hashOnDisk, removeEmptiedDirs, removeEmptyDirs, type Write } from './writes';
 import { STORE_FILE } from '../storeFiles/names';
 import { readJsonFile } from '../storeFiles/jsonFile';
+import { isError } from '../errors';
 
 export interface Journal {
   checkpoint: string;
@@ -57,7 +58,7 @@ export function recoverUnfinished(store: Store): Recovery | null {
   try {
     release = acquireStoreLock(store.dir, 'recovery');
   } catch (e) {
-    if (e instanceof StoreBusyError) return null;
+    if (isError(e, 'store-busy')) return null;
     throw e;
   }
   try {

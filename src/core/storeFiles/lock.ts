@@ -11,14 +11,7 @@ import * as path from 'node:path';
 import { errCode, writeFileAtomic } from './fsx';
 import { STORE_FILE } from './names';
 import { readJsonFile } from './jsonFile';
-
-export class StoreBusyError extends Error {
-  constructor(readonly holder: LockInfo | null) {
-    super(
-      `Another ${holder?.op ?? 'rewind or cleanup'} is running on this store${holder?.pid ? ` (process ${holder.pid})` : ''}; wait for it to finish and try again.`,
-    );
-  }
-}
+import { AgentRewindError } from '../errors';
 
 export interface LockInfo {
   pid: number;
@@ -119,7 +112,7 @@ function tryLock(file: string, op: string, staleMs?: number): { release: () => v
 /** Creates `file` exclusively; a lock left by a dead process is taken over; a live holder is StoreBusyError. */
 export function acquireLockFile(file: string, op: string): () => void {
   const r = tryLock(file, op);
-  if ('holder' in r) throw new StoreBusyError(r.holder);
+  if ('holder' in r) throw new AgentRewindError('store-busy', { holder: r.holder });
   return r.release;
 }
 
@@ -257,7 +250,7 @@ export function acquireCompactionLock(storeDir: string, maxWaitMs = 10000): () =
   while (liveWriters(storeDir).length > 0) {
     if (Date.now() > deadline) {
       release();
-      throw new StoreBusyError({ pid: 0, op: 'recording (an agent hook)', time: Date.now() });
+      throw new AgentRewindError('store-busy', { holder: { pid: 0, op: 'recording (an agent hook)', time: Date.now() } });
     }
     sleepMs(20);
   }

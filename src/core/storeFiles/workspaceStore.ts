@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathKey } from '../paths';
 import { STORE_ENTRY_NAMES, STORE_FILE } from './names';
+import { AgentRewindError } from '../errors';
 
 /**
  * The folder name of a workspace's store under a parent: a readable name plus a short hash of the
@@ -48,17 +49,6 @@ export function isStoreEntry(name: string): boolean {
   return name.endsWith('.tmp') && dot > 0 && STORE_ENTRIES.has(name.slice(0, dot));
 }
 
-export class NotAStoreError extends Error {
-  constructor(
-    readonly dir: string,
-    readonly found: string[],
-  ) {
-    super(
-      `${dir} is not empty and is not an Agent Rewind store (it holds ${found.slice(0, 3).join(', ')}${found.length > 3 ? ', …' : ''}). Choose an empty folder or an existing store; nothing was changed.`,
-    );
-  }
-}
-
 /** Refuses a folder that exists, is not empty and is not a store: a store never moves into someone else's folder. */
 export function checkStoreFolder(dir: string): void {
   let names: string[];
@@ -70,7 +60,7 @@ export function checkStoreFolder(dir: string): void {
   }
   if (names.length === 0 || names.includes(STORE_FILE.meta) || names.includes(STORE_FILE.log)) return;
   const foreign = names.filter((n) => !isStoreEntry(n));
-  if (foreign.length > 0) throw new NotAStoreError(dir, foreign);
+  if (foreign.length > 0) throw new AgentRewindError('not-a-store', { dir, found: foreign });
 }
 
 /**

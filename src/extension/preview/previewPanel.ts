@@ -11,7 +11,6 @@ import {
   type Scope,
   type WebviewToHost,
 } from '../../shared/messages';
-import { WorkerCancelled } from '../offHost/workerClient';
 import type { PlainPlan } from '../offHost/protocol';
 import { previewHtml } from './previewHtml';
 import type { ConversationRewinder, ConversationTarget } from '../rewind/conversationRewinder';
@@ -19,6 +18,7 @@ import type { RewindReporter } from '../rewind/rewindReporter';
 import { callKey, type RewindService, dirtyAmong, runCompensations } from '../rewind/rewindService';
 import { snapshotUri } from '../views/snapshotContent';
 import type { TimelineModel } from '../model/timelineModel';
+import { isError, localizedMessage } from '../../core/errors';
 
 /** Plans that take longer than this show a progress notification (with Cancel). */
 const PROGRESS_AFTER_MS = 300;
@@ -236,10 +236,9 @@ export class PreviewPanel implements vscode.Disposable {
         this.reply(gen, { type: 'model', model, ...(this.keptChoices ? { choices: this.keptChoices } : {}) });
       } catch (e) {
         if (gen !== this.generation) return; // superseded: the newer build answers
-        const message =
-          e instanceof WorkerCancelled
-            ? vscode.l10n.t('Planning was cancelled. Press Refresh to plan this rewind again.')
-            : (e as Error).message;
+        const message = isError(e, 'worker-cancelled')
+          ? vscode.l10n.t('Planning was cancelled. Press Refresh to plan this rewind again.')
+          : localizedMessage(e, vscode.l10n);
         this.reply(gen, { type: 'error', message });
       }
     })();
@@ -337,7 +336,7 @@ export class PreviewPanel implements vscode.Disposable {
       if (scope !== 'files' && req.conversation && this.conversation) await this.conversation.fork(req.conversation, !!files);
       this.close();
     } catch (e) {
-      this.send({ type: 'error', message: (e as Error).message });
+      this.send({ type: 'error', message: localizedMessage(e, vscode.l10n) });
     } finally {
       this.send({ type: 'busy', busy: false });
     }
