@@ -233,7 +233,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/extension/settings.ts', 'src/extension/commandIds.ts', 'src/extension/pickFolders.ts'],
+    files: ['src/extension/settings.ts', 'src/extension/commandIds.ts', 'src/extension/pickFolders.ts', 'src/extension/timers.ts'],
     rules: { 'no-restricted-imports': extensionImports(['makePlan'], false, -1) },
   },
   ...EXT_STACK.map((name, level) => ({

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { STORE_FILE } from '../../core/storeFiles/names';
+import { Debouncer } from '../timers';
 
 /**
  * Besides the timeline: conversation lineage, shell capture's status (a baseline running, capture off), and
@@ -16,25 +17,22 @@ export class StoreWatcher implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
   private watcher: fs.FSWatcher | undefined;
-  private timer: NodeJS.Timeout | undefined;
   private poll: NodeJS.Timeout | undefined;
   private last = '';
+  private readonly settled: Debouncer;
 
   constructor(
     private readonly storeDir: string,
     debounceMs = 150,
     pollMs = 3000,
   ) {
-    const fire = () => {
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        if (this.stamp() !== this.last) {
-          this.last = this.stamp();
-          this.emitter.fire();
-        }
-      }, debounceMs);
-    };
+    this.settled = new Debouncer(debounceMs, () => {
+      if (this.stamp() !== this.last) {
+        this.last = this.stamp();
+        this.emitter.fire();
+      }
+    });
+    const fire = () => this.settled.trigger();
     this.last = this.stamp();
     this.watch(fire);
     // The poll also starts the watch once a store that did not exist yet appears (the first hook event creates it).
@@ -70,7 +68,7 @@ export class StoreWatcher implements vscode.Disposable {
 
   dispose(): void {
     this.watcher?.close();
-    if (this.timer) clearTimeout(this.timer);
+    this.settled.dispose();
     if (this.poll) clearInterval(this.poll);
     this.emitter.dispose();
   }

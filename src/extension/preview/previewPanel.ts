@@ -19,6 +19,7 @@ import { callKey, type RewindService, dirtyAmong, runCompensations } from '../re
 import { snapshotUri } from '../views/snapshotContent';
 import type { TimelineModel } from '../model/timelineModel';
 import { isError, localizedMessage } from '../../core/errors';
+import { whenSlow } from '../timers';
 
 /** Plans that take longer than this show a progress notification (with Cancel). */
 const PROGRESS_AFTER_MS = 300;
@@ -202,7 +203,7 @@ export class PreviewPanel implements vscode.Disposable {
     this.planning?.cancel();
     const cts = (this.planning = new vscode.CancellationTokenSource());
     const plan = this.service.plan(targetId, opts, cts.token, 'preview');
-    const timer = setTimeout(() => {
+    whenSlow(plan, PROGRESS_AFTER_MS, () => {
       if (cts.token.isCancellationRequested) return;
       void vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Agent Rewind: planning the rewind…'), cancellable: true },
@@ -214,11 +215,10 @@ export class PreviewPanel implements vscode.Disposable {
           );
         },
       );
-    }, PROGRESS_AFTER_MS);
+    });
     try {
       return await plan;
     } finally {
-      clearTimeout(timer);
       if (this.planning === cts) this.planning = undefined;
       cts.dispose();
     }

@@ -12,6 +12,7 @@ import { escapeMarkdown, oneLine, treeLabel } from '../../shared/text';
 import { relativeTime } from './relativeTime';
 import { RowCounts, type RowStats } from './rowStats';
 import type { StepIndex } from '../model/stepIndex';
+import { whenSlow } from '../timers';
 
 export type ConvElement =
   | { kind: 'session'; session: ConvSession }
@@ -96,9 +97,7 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
     if (!this.running) {
       this.running = this.drain().finally(() => (this.running = undefined));
       const work = this.running;
-      setTimeout(() => {
-        if (this.running === work) this.slow?.(work);
-      }, 300);
+      whenSlow(work, 300, () => this.slow?.(work));
     }
     return this.running;
   }
