@@ -5,18 +5,9 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { newId } from '../core/storeFiles/ids';
 import { gc, storeBytes } from '../core/upkeep/gc';
 import { storageUse } from '../core/upkeep/storageUse';
-import { StoreBusyError } from '../core/storeFiles/lock';
 import { rewind } from '../core/rewind/apply';
-import {
-  AttemptInProgressError,
-  CallNotFoundError,
-  CheckpointNotFoundError,
-  leftAloneJson,
-  makePlan,
-  planJson,
-  rewindSumsOf,
-} from '../core/rewind/plan';
-import { checkFilters, FilterNotFoundError } from '../core/rewind/filters';
+import { leftAloneJson, makePlan, planJson, rewindSumsOf } from '../core/rewind/plan';
+import { checkFilters } from '../core/rewind/filters';
 import { notRestorableJson } from '../core/rewind/gaps';
 import { recoverUnfinished } from '../core/rewind/journal';
 import {
@@ -29,9 +20,8 @@ import {
   ownWorkOfAll,
 } from '../core/timeline/attempts';
 import { attemptRow, checkpointRow, fileWords, promptWords } from '../core/timeline/presentation';
-import { diffPoints, NOW_POINT, PointNotFoundError, resolvePoint } from '../core/timeline/compare';
-import { Store, StoreMissingError } from '../core/store';
-import { StoreDamagedError, StoreFormatError } from '../core/storeFiles/storeFormat';
+import { diffPoints, NOW_POINT, resolvePoint } from '../core/timeline/compare';
+import { Store } from '../core/store';
 import { BEFORE_CALL } from '../core/timeline/timeline';
 import type { Sequenced } from '../core/storeFiles/records';
 import { verifyStore } from '../core/upkeep/verify';
@@ -40,12 +30,9 @@ import { LINE_OPTIONS, lineOptions } from './lineChoice';
 import { iso, printLeftAlone, printNotRestorable, printPlan, quoted, refusalMessage } from './planText';
 import { printStatus } from './status';
 import { printWritten } from './rewindResult';
-import { EXIT, UsageError, errOut, fail, out, outJson } from './output';
+import { EXIT, usageError, errOut, fail, out, outJson } from './output';
 import { storeDir } from './storeDir';
 import { oneLine, rewindCountWords, shown } from '../shared/text';
-import { NotAStoreError } from '../core/storeFiles/workspaceStore';
-import { StoreNotTrustedError } from '../core/storeFiles/trust';
-import { NotRegularFileError } from '../core/storeFiles/fsx';
 
 const HELP = `agent-rewind — record what coding agents do, rewind files and conversations
 
@@ -92,7 +79,7 @@ function parse<T extends NonNullable<ParseArgsConfig['options']>>(args: string[]
   try {
     return parseArgs({ args, options: { ...COMMON, ...options }, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${(e as Error).message.replace(/\.$/, '')}. Run \`agent-rewind help\` for usage.`);
+    throw usageError(`${(e as Error).message.replace(/\.$/, '')}. Run \`agent-rewind help\` for usage.`);
   }
 }
 
@@ -146,9 +133,9 @@ const PLAN_OPTIONS = {
 function planArgs(values: { to?: string; 'before-call'?: string; session?: string[]; path?: string[] }) {
   const call = values['before-call'];
   if (values.to !== undefined && call !== undefined)
-    throw new UsageError('Give --to <checkpoint-id> or --before-call <tool call id>, not both.');
+    throw usageError('Give --to <checkpoint-id> or --before-call <tool call id>, not both.');
   if (!values.to && !call)
-    throw new UsageError(
+    throw usageError(
       'Missing --to <checkpoint-id> (`agent-rewind checkpoints` lists them) or --before-call <tool call id> (`agent-rewind conversation show` lists them).',
     );
   return {
@@ -261,9 +248,9 @@ function cmdGc(args: string[]): number {
   const { values } = parse(args, { 'keep-days': { type: 'string' }, 'max-gb': { type: 'string' } });
   const raw = values['keep-days'];
   const rawGb = values['max-gb'];
-  if (raw !== undefined && !(Number(raw) >= 0)) throw new UsageError('--keep-days takes a number of days (0 or more).');
+  if (raw !== undefined && !(Number(raw) >= 0)) throw usageError('--keep-days takes a number of days (0 or more).');
   if (rawGb !== undefined && !(Number(rawGb) > 0))
-    throw new UsageError('--max-gb takes a size in GB greater than 0, e.g. --max-gb 2 or --max-gb 0.5.');
+    throw usageError('--max-gb takes a size in GB greater than 0, e.g. --max-gb 2 or --max-gb 0.5.');
   const store = openStore(args);
   const keepDays = raw === undefined ? store.config().keepDays : Number(raw);
   const maxBytes = rawGb !== undefined ? Math.round(Number(rawGb) * GB) : store.config().maxStorageBytes || undefined;
@@ -325,7 +312,7 @@ Your own actions (rewinds, undos, takes, manual checkpoints): ${mb(u.own.bytes)}
 function cmdDiff(args: string[]): number {
   const { values, positionals } = parse(args, { path: { type: 'string', multiple: true } });
   if (positionals.length !== 2)
-    throw new UsageError(
+    throw usageError(
       `diff compares two points, ${positionals.length < 2 ? `${positionals.length ? 'one was' : 'none were'} given` : `${positionals.length} were given`}: agent-rewind diff <A> <B>, each a checkpoint id, now, or attempt:<n>.`,
     );
   const [a, b] = positionals as [string, string];
@@ -449,25 +436,10 @@ export async function runCommand(command: string | undefined, args: string[]): P
     return EXIT.ok;
   }
   const fn = COMMANDS[command];
-  if (!fn) return fail(new UsageError(`Unknown command "${command}". Run \`agent-rewind help\` for the list.`));
+  if (!fn) return fail(usageError(`Unknown command "${command}". Run \`agent-rewind help\` for the list.`));
   try {
     return await fn(args);
   } catch (e) {
-    if (
-      e instanceof StoreMissingError ||
-      e instanceof NotAStoreError ||
-      e instanceof StoreNotTrustedError ||
-      e instanceof NotRegularFileError ||
-      e instanceof StoreFormatError ||
-      e instanceof StoreDamagedError ||
-      e instanceof CheckpointNotFoundError ||
-      e instanceof CallNotFoundError ||
-      e instanceof FilterNotFoundError ||
-      e instanceof PointNotFoundError ||
-      e instanceof AttemptInProgressError ||
-      e instanceof StoreBusyError
-    )
-      return fail(e, EXIT.error);
     return fail(e);
   }
 }

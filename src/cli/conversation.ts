@@ -7,14 +7,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { registry } from '../agents/registry';
-import { forkConversation, ForkRefusedError, type ForkResult } from '../recording/forkConversation';
+import { forkConversation, type ForkResult } from '../recording/forkConversation';
+import { AgentRewindError } from '../core/errors';
 import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog';
 import { loggedPrompts } from '../core/conversation/sessionLogView';
 import type { Store } from '../core/store';
-import { EXIT, ExitError, UsageError, errOut, out, outJson } from './output';
+import { EXIT, usageError, errOut, out, outJson } from './output';
 import { storeFromArgs } from '../recording/storeArg';
 import { findHookStore } from '../agents/hookStore';
 import { oneLine, shown } from '../shared/text';
+import { STORE_FILE } from '../core/storeFiles/names';
 
 type OpenStore = (args: string[], create?: boolean) => Store;
 
@@ -41,15 +43,15 @@ function parse(args: string[]) {
   try {
     return parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
-    throw new UsageError(`${(e as Error).message.replace(/\.$/, '')}. ${USAGE}`);
+    throw usageError(`${(e as Error).message.replace(/\.$/, '')}. ${USAGE}`);
   }
 }
 
 function source(values: { transcript?: string; session?: string }): { transcript: string } | { session: string } {
-  if (values.transcript && values.session) throw new UsageError(`Pass either --transcript or --session, not both. ${USAGE}`);
+  if (values.transcript && values.session) throw usageError(`Pass either --transcript or --session, not both. ${USAGE}`);
   if (values.transcript) return { transcript: path.resolve(values.transcript) };
   if (values.session) return { session: values.session };
-  throw new UsageError(`Missing --transcript <path> or --session <id>. ${USAGE}`);
+  throw usageError(`Missing --transcript <path> or --session <id>. ${USAGE}`);
 }
 
 function printPrompts(session: string, prompts: ShownPrompt[]): void {
@@ -68,7 +70,7 @@ function cmdShow(args: string[], openStore: OpenStore): number {
   if ('transcript' in src) {
     // Effect overrides from the store's settings, when there is a store; show needs none.
     const dir = storeFromArgs(args);
-    const overrides = dir && fs.existsSync(path.join(dir, 'store.json')) ? openStore(args).config().effects : [];
+    const overrides = dir && fs.existsSync(path.join(dir, STORE_FILE.meta)) ? openStore(args).config().effects : [];
     const t = registry.transcriptConversation(src.transcript).read(src.transcript, overrides);
     session = t.session;
     prompts = t.prompts.map((p) => ({
@@ -80,11 +82,7 @@ function cmdShow(args: string[], openStore: OpenStore): number {
   } else {
     const store = openStore(args);
     const file = sessionLogFile(store.dir, src.session);
-    if (!fs.existsSync(file))
-      throw new ExitError(
-        `No session log for session ${src.session} in ${store.dir}; check the id (\`agent-rewind checkpoints\` lists recorded sessions).`,
-        EXIT.error,
-      );
+    if (!fs.existsSync(file)) throw new AgentRewindError('session-log-missing', { session: src.session, dir: store.dir });
     session = src.session;
     prompts = loggedPrompts(readSessionLog(file)).map((p) => ({
       uuid: p.uuid,
@@ -101,22 +99,22 @@ function cmdShow(args: string[], openStore: OpenStore): number {
 function cmdFork(args: string[], openStore: OpenStore): number {
   const { values } = parse(args);
   const src = source(values);
-  if (!values.before) throw new UsageError(`Missing --before <prompt id>; run \`agent-rewind conversation show\` to list them. ${USAGE}`);
+  if (!values.before) throw usageError(`Missing --before <prompt id>; run \`agent-rewind conversation show\` to list them. ${USAGE}`);
   const before = values.before;
   const hasStore = storeFromArgs(args) !== null || findHookStore(process.cwd()) !== null;
   if ('session' in src && !hasStore)
-    throw new UsageError(
+    throw usageError(
       'Forking a session log needs the store that holds it: pass --store <dir>, set AGENT_REWIND_STORE, or run this inside a workspace where an agent is connected.',
     );
   const store = hasStore ? openStore(args, true) : null;
 
-  let r: ForkResult;
-  try {
-    r = forkConversation(store, src, before, registry.transcriptConversation('transcript' in src ? src.transcript : undefined).fork);
-  } catch (e) {
-    if (e instanceof ForkRefusedError) throw new ExitError(e.message, EXIT.cutRefused);
-    throw e;
-  }
+  // A refused cut (fork-refused) exits 4 (output.ts).
+  const r: ForkResult = forkConversation(
+    store,
+    src,
+    before,
+    registry.transcriptConversation('transcript' in src ? src.transcript : undefined).fork,
+  );
   if (!r.recorded)
     errOut(
       'Note: no store given (--store, AGENT_REWIND_STORE or a connected agent here), so this fork is not recorded and its resumed agent will not be told what changed.\n',
@@ -136,5 +134,5 @@ export function runConversation(args: string[], openStore: OpenStore): number {
   const [sub, ...rest] = args;
   if (sub === 'show') return cmdShow(rest, openStore);
   if (sub === 'fork') return cmdFork(rest, openStore);
-  throw new UsageError(`Unknown conversation command "${sub ?? ''}". ${USAGE}`);
+  throw usageError(`Unknown conversation command "${sub ?? ''}". ${USAGE}`);
 }

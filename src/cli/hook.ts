@@ -11,9 +11,8 @@ import { type ParsePayload, recordPayload } from '../recording/payload';
 import { logToUser } from '../recording/userLog';
 import { storeFromArgs } from '../recording/storeArg';
 import { logStoreError, Store } from '../core/store';
-import { NotAStoreError } from '../core/storeFiles/workspaceStore';
-import { StoreNotTrustedError } from '../core/storeFiles/trust';
 import { HOOK_STDIN_DEADLINE_MS, MAX_PAYLOAD, readStdin, type StdinResult } from '../recording/stdin';
+import { isError } from '../core/errors';
 
 export { HOOK_STDIN_DEADLINE_MS };
 
@@ -96,7 +95,7 @@ function noteDroppedPayload(dir: string, head: string): void {
       },
     ]);
   } catch (e) {
-    if (!(e instanceof NotAStoreError)) logStoreError(dir, `hook: recording a dropped payload: ${(e as Error).message}`);
+    if (!isError(e, 'not-a-store')) logStoreError(dir, `hook: recording a dropped payload: ${(e as Error).message}`);
   }
 }
 
@@ -105,7 +104,7 @@ function logOpening(dir: string, message: string): void {
   try {
     Store.open(dir, { create: true }).logError(message);
   } catch (e) {
-    if (e instanceof StoreNotTrustedError) logToUser(`hook: nothing recorded in ${dir}: ${e.message} (and: ${message})`);
-    else if (!(e instanceof NotAStoreError)) logStoreError(dir, message);
+    if (isError(e, 'store-not-trusted')) logToUser(`hook: nothing recorded in ${dir}: ${e.message} (and: ${message})`);
+    else if (!isError(e, 'not-a-store')) logStoreError(dir, message);
   }
 }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Plan } from '../core/rewind/plan';
 import { NO_MERGE_WORDS } from '../core/rewind/shape';
 import type { LineRange } from '../core/rewind/lineMerge';
-import { UsageError } from './output';
+import { usageError } from './output';
 
 export const LINE_OPTIONS = {
   'keep-mine': { type: 'boolean' },
@@ -25,7 +25,7 @@ export function parseHunks(values: readonly string[] | undefined): Map<string, s
             .map((s) => s.trim())
             .filter(Boolean);
     if (at <= 0 || ids.length === 0)
-      throw new UsageError(`--hunks takes <path>=<id>[,<id>…] (the ids from \`agent-rewind plan --json\`), not "${v}".`);
+      throw usageError(`--hunks takes <path>=<id>[,<id>…] (the ids from \`agent-rewind plan --json\`), not "${v}".`);
     const p = path.resolve(process.cwd(), v.slice(0, at));
     out.set(p, [...new Set([...(out.get(p) ?? []), ...ids])]);
   }

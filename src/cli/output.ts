@@ -2,20 +2,17 @@
 // character but its own line ends (shared/text.ts `shownLines`; each value a command prints goes
 // through `shown` as well, so a name cannot pass for a line); JSON output is printed as it is.
 import { shownLines } from '../shared/text';
+import { AgentRewindError, type ErrorCode, errorCode, INTERNAL_ERRORS } from '../core/errors';
 
 export const EXIT = { ok: 0, error: 1, usage: 2, refused: 3, cutRefused: 4 } as const;
 
-export class UsageError extends Error {}
-
-/** An error that carries its own exit code (e.g. a refused conversation cut). */
-export class ExitError extends Error {
-  constructor(
-    message: string,
-    readonly code: number,
-  ) {
-    super(message);
-  }
+/** A command line the CLI cannot run: its sentence, and exit code 2. */
+export function usageError(message: string): AgentRewindError<'usage'> {
+  return new AgentRewindError('usage', { message });
 }
+
+/** Codes with an exit code of their own; every other Agent Rewind error exits 1. */
+const EXIT_OF: Partial<Record<ErrorCode, number>> = { usage: EXIT.usage, 'fork-refused': EXIT.cutRefused };
 
 /** Prints text output: a control character in it (a prompt's escape sequence, say) is shown escaped, never sent to the terminal. */
 export function out(text: string): void {
@@ -36,9 +33,11 @@ export function outJson(value: unknown, indent: number | undefined = 2): void {
 export function fail(e: unknown, code?: number): number {
   const msg = shownLines(e instanceof Error ? e.message : String(e));
   process.stderr.write(msg.endsWith('\n') ? msg : msg + '\n');
-  if (e instanceof UsageError) return EXIT.usage;
-  if (e instanceof ExitError) return e.code;
+  const known = errorCode(e);
+  if (known && EXIT_OF[known] !== undefined) return EXIT_OF[known];
   if (code !== undefined) return code;
+  // Said on purpose, in a sentence that says what to do: no stack, unless a guard inside us was reached.
+  if (known && !INTERNAL_ERRORS.has(known)) return EXIT.error;
   if (process.env.AGENT_REWIND_DEBUG && e instanceof Error && e.stack) process.stderr.write(e.stack + '\n');
   return EXIT.error;
 }

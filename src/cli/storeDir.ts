@@ -4,7 +4,7 @@
 // always writes `--store`, and the hook path loads none of the connectors.
 import * as path from 'node:path';
 import { findHookStore } from '../agents/hookStore';
-import { UsageError } from './output';
+import { usageError } from './output';
 import { storeFromArgs } from '../recording/storeArg';
 
 export function storeDir(args: readonly string[], cwd: string = process.cwd()): string {
@@ -12,7 +12,7 @@ export function storeDir(args: readonly string[], cwd: string = process.cwd()): 
   if (given) return given;
   const found = findHookStore(cwd);
   if (!found)
-    throw new UsageError(
+    throw usageError(
       'No store given: pass --store <dir>, set AGENT_REWIND_STORE, or run this inside a workspace where an agent is connected.',
     );
   // Connect names a store outside the workspace (the editor's storage); one inside it came with the

@@ -16,15 +16,12 @@ import { realExistingDir } from './workspace/realPath';
 import { readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
 import { type CheckpointList, readCheckpointList, readGapsSince, readRecordedFolders } from './timeline/checkpointList';
 import type { CheckpointRecord, GapRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
-import { migrateMeta, STORE_FORMAT, StoreDamagedError, type StoreMeta } from './storeFiles/storeFormat';
+import { migrateMeta, STORE_FORMAT, type StoreMeta } from './storeFiles/storeFormat';
 import { checkStoreFolder } from './storeFiles/workspaceStore';
 import { checkStoreTrusted } from './storeFiles/trust';
-
-export class StoreMissingError extends Error {
-  constructor(readonly dir: string) {
-    super(`No Agent Rewind store at ${dir}. Check --store / AGENT_REWIND_STORE, or record a session first.`);
-  }
-}
+import { STORE_FILE } from './storeFiles/names';
+import { readJson } from './storeFiles/jsonFile';
+import { AgentRewindError } from './errors';
 
 /**
  * Appends one line to `<dir>/errors.log`, also for a store that cannot be opened (a damaged
@@ -34,7 +31,7 @@ export function logStoreError(dir: string, message: string, detail?: unknown): v
   noteWriteFailure(dir, message);
   try {
     const line = JSON.stringify({ time: new Date().toISOString(), message, ...(detail === undefined ? {} : { detail }) });
-    fs.appendFileSync(path.join(dir, 'errors.log'), line + '\n', { mode: 0o600 });
+    fs.appendFileSync(path.join(dir, STORE_FILE.errors), line + '\n', { mode: 0o600 });
   } catch {
     /* the agent is never blocked, not even by a full disk */
   }
@@ -56,7 +53,7 @@ export class Store {
 
   private constructor(readonly dir: string) {
     this.blobs = new BlobStore(dir);
-    this.logFile = path.join(dir, 'files.jsonl');
+    this.logFile = path.join(dir, STORE_FILE.log);
   }
 
   /**
@@ -69,13 +66,13 @@ export class Store {
     const abs = path.resolve(dir);
     checkStoreTrusted(abs); // before anything is read from it: another user's folder, or one others may write, is refused
     const s = new Store(abs);
-    const metaFile = path.join(abs, 'store.json');
+    const metaFile = path.join(abs, STORE_FILE.meta);
     if (!fs.existsSync(metaFile)) {
       checkStoreFolder(abs); // only here: a folder with store.json is a store, and the hook's hot path skips the readdir
       if (!opts.create) {
         // `notYet`: a store the first recorded event will create (VS Code opens it before that and
         // creates nothing); it reads as empty until then (see exists()).
-        if (!s.exists() && !opts.notYet) throw new StoreMissingError(abs);
+        if (!s.exists() && !opts.notYet) throw new AgentRewindError('store-missing', { dir: abs });
       } else {
         fs.mkdirSync(abs, { recursive: true, mode: 0o700 });
         checkStoreTrusted(abs); // made just now, or an empty folder that was there: whose is it?
@@ -88,33 +85,25 @@ export class Store {
 
   /** True once something was recorded here (a hook made the store, or an older store with only its log). */
   exists(): boolean {
-    return fs.existsSync(path.join(this.dir, 'store.json')) || fs.existsSync(this.logFile);
+    return fs.existsSync(path.join(this.dir, STORE_FILE.meta)) || fs.existsSync(this.logFile);
   }
 
   meta(): StoreMeta {
     if (this.cachedMeta) return this.cachedMeta;
-    const file = path.join(this.dir, 'store.json');
-    let raw: unknown;
-    let text: string | null = null;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') raw = { format: STORE_FORMAT, created: 0, roots: [] };
-      else throw e;
-    }
-    if (text !== null) {
-      try {
-        raw = JSON.parse(text);
-      } catch {
-        throw new StoreDamagedError(file, text.trim() === '' ? 'it is empty' : 'it is not valid JSON, perhaps cut short');
-      }
-    }
-    this.cachedMeta = migrateMeta(raw);
+    const file = path.join(this.dir, STORE_FILE.meta);
+    const read = readJson(file);
+    if (!read.ok && read.why === 'unreadable') throw read.error;
+    if (!read.ok && read.why === 'garbled')
+      throw new AgentRewindError('store-damaged', {
+        file,
+        reason: read.text.trim() === '' ? 'it is empty' : 'it is not valid JSON, perhaps cut short',
+      });
+    this.cachedMeta = migrateMeta(read.ok ? read.value : { format: STORE_FORMAT, created: 0, roots: [] });
     return this.cachedMeta;
   }
 
   private writeMeta(meta: StoreMeta, exclusive = false): void {
-    const file = path.join(this.dir, 'store.json');
+    const file = path.join(this.dir, STORE_FILE.meta);
     try {
       writeFileAtomic(file, JSON.stringify(meta, null, 2) + '\n', { exclusive });
     } catch (e) {
@@ -194,7 +183,7 @@ export class Store {
   }
 
   config(): StoreConfig {
-    return (this.cachedConfig ??= readConfig(path.join(this.dir, 'config.json')));
+    return (this.cachedConfig ??= readConfig(path.join(this.dir, STORE_FILE.config)));
   }
 
   read(): LogContents {

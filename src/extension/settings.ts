@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { EffectOverride, StoreConfig } from '../core/storeFiles/config';
 import { patternProblem } from '../core/effects/overrides';
 import { replaceFileIfChanged } from '../core/storeFiles/fsx';
+import { STORE_FILE } from '../core/storeFiles/names';
 
 export interface Settings {
   retentionDays: number;
@@ -74,6 +75,6 @@ export function refusedOverrides(s: Settings): string[] {
  */
 export function writeStoreConfig(storeDir: string, s: Settings): string[] | null {
   const text = JSON.stringify(toStoreConfig(s), null, 2) + '\n';
-  if (!replaceFileIfChanged(path.join(storeDir, 'config.json'), text)) return null;
+  if (!replaceFileIfChanged(path.join(storeDir, STORE_FILE.config), text)) return null;
   return refusedOverrides(s);
 }

@@ -11,6 +11,7 @@ import { sha256 } from '../core/storeFiles/blobs';
 import { claimMarker, sweepMarkers } from '../core/storeFiles/markerFiles';
 import type { Store } from '../core/store';
 import type { AgentEvent } from './events';
+import { STORE_FILE } from '../core/storeFiles/names';
 
 /** Both deliveries of one event come within the hook timeout of each other; a later same key is a new event. */
 export const DEDUPE_WINDOW_MS = 10 * 60 * 1000;
@@ -24,7 +25,7 @@ function keyOf(e: AgentEvent, stamp: string): string {
 /** True when this delivery is the first of its event (record it); false for a repeat (drop it). */
 export function firstDelivery(store: Store, e: AgentEvent, stamp: string | undefined, now = Date.now()): boolean {
   if (!stamp) return true;
-  const file = path.join(store.dir, 'dedupe', keyOf(e, stamp));
+  const file = path.join(store.dir, STORE_FILE.dedupe, keyOf(e, stamp));
   try {
     if (claimMarker(file)) return true;
   } catch {
@@ -41,5 +42,5 @@ export function firstDelivery(store: Store, e: AgentEvent, stamp: string | undef
 
 /** Removes markers older than the window (at turn boundaries; a handful of files). */
 export function sweepDedupe(store: Store, now = Date.now()): void {
-  sweepMarkers(path.join(store.dir, 'dedupe'), DEDUPE_WINDOW_MS, now);
+  sweepMarkers(path.join(store.dir, STORE_FILE.dedupe), DEDUPE_WINDOW_MS, now);
 }

@@ -5,8 +5,9 @@
 import * as fs from 'node:fs';
 import { appendLineage, type ForkLineage } from '../core/conversation/lineage';
 import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog';
-import { forkSessionLog, SessionCutRefusedError } from '../core/conversation/sessionLogFork';
+import { forkSessionLog } from '../core/conversation/sessionLogFork';
 import type { Store } from '../core/store';
+import { AgentRewindError, isError } from '../core/errors';
 
 export type ForkSource = { transcript: string } | { session: string };
 
@@ -42,9 +43,6 @@ export interface ForkResult {
   /** False when no store was given: the fork exists but will not be re-grounded. */
   recorded: boolean;
 }
-
-/** A cut that is not before a real prompt (or before the first one): nothing was written. */
-export class ForkRefusedError extends Error {}
 
 function agentOf(storeDir: string, session: string): string {
   const start = readSessionLog(sessionLogFile(storeDir, session)).find((l) => l.t === 'start');
@@ -98,7 +96,8 @@ export function forkConversation(store: Store | null, src: ForkSource, before: s
       };
     }
   } catch (e) {
-    if (e instanceof SessionCutRefusedError || forker.refused(e)) throw new ForkRefusedError((e as Error).message);
+    if (isError(e, 'session-cut-refused') || forker.refused(e))
+      throw new AgentRewindError('fork-refused', { message: (e as Error).message });
     throw e;
   }
   if (!store) return { ...base, lineage, recorded: false };

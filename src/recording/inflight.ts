@@ -12,6 +12,8 @@ import { putMarker } from '../core/storeFiles/markerFiles';
 import type { LogRecord } from '../core/storeFiles/records';
 import type { Store } from '../core/store';
 import type { AfterToolEvent, BeforeToolEvent, EventBase } from './events';
+import { STORE_FILE } from '../core/storeFiles/names';
+import { readJsonFile } from '../core/storeFiles/jsonFile';
 
 interface Marker {
   tool: string;
@@ -21,7 +23,7 @@ interface Marker {
 }
 
 function dirOf(store: Store, session: string): string {
-  return path.join(store.dir, 'inflight', fileNameOf(session, '_'));
+  return path.join(store.dir, STORE_FILE.inflight, fileNameOf(session, '_'));
 }
 
 /** PreToolUse of a file tool: the call is in flight until its PostToolUse. */
@@ -54,13 +56,10 @@ export function repairOrphans(store: Store, e: EventBase): { lines: LogRecord[];
   }
   const now = Date.now();
   for (const n of names) {
-    let m: Marker;
-    try {
-      m = JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as Marker;
-    } catch {
-      continue; // a marker torn by a kill: its PreToolUse recorded nothing either
-    }
-    for (const p of Array.isArray(m.paths) ? m.paths : []) {
+    // A marker torn by a kill reads as nothing: its PreToolUse recorded nothing either.
+    const m = readJsonFile(path.join(dir, n)) as Marker | null | undefined;
+    if (!m || !Array.isArray(m.paths)) continue;
+    for (const p of m.paths) {
       const s = store.snapshot(p, 'after', { origin: 'agent', session: e.session, tool: m.tool, call: m.call, time: now });
       if (s) lines.push(s);
     }

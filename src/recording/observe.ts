@@ -24,6 +24,8 @@ import type { Store } from '../core/store';
 import { sameExec } from '../core/timeline/timeline';
 import type { ChangeSource, ChangeToken } from './changeSource';
 import type { EventBase } from './events';
+import { STORE_FILE } from '../core/storeFiles/names';
+import { readJsonFile } from '../core/storeFiles/jsonFile';
 
 /** True when the disk at `p` may differ from the record `r` (cheap: a stat; content only when the stat moved). */
 export function differsFromRecord(p: string, r: LatestState, maxBytes: number): boolean {
@@ -59,7 +61,7 @@ export function differsFromRecord(p: string, r: LatestState, maxBytes: number): 
 /** Paths that calls still in flight (any session) are writing: their own `after` will record them. */
 function inflightPaths(store: Store): Set<string> {
   const out = new Set<string>();
-  const root = path.join(store.dir, 'inflight');
+  const root = path.join(store.dir, STORE_FILE.inflight);
   let sessions: string[] = [];
   try {
     sessions = fs.readdirSync(root);
@@ -74,12 +76,8 @@ function inflightPaths(store: Store): Set<string> {
       continue;
     }
     for (const n of names) {
-      try {
-        const m = JSON.parse(fs.readFileSync(path.join(root, s, n), 'utf8')) as { paths?: unknown };
-        if (Array.isArray(m.paths)) for (const p of m.paths) if (typeof p === 'string') out.add(p);
-      } catch {
-        /* torn by a kill */
-      }
+      const m = readJsonFile(path.join(root, s, n)) as { paths?: unknown } | null | undefined; // torn by a kill: nothing
+      if (Array.isArray(m?.paths)) for (const p of m.paths) if (typeof p === 'string') out.add(p);
     }
   }
   return out;

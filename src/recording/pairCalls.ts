@@ -14,9 +14,10 @@ import { putMarker, takeMarker } from '../core/storeFiles/markerFiles';
 import { fileNameOf } from '../core/paths';
 import type { Store } from '../core/store';
 import type { AgentEvent } from './events';
+import { STORE_FILE } from '../core/storeFiles/names';
 
 function dirOf(store: Store, session: string): string {
-  return path.join(store.dir, 'pending', fileNameOf(session, '_'));
+  return path.join(store.dir, STORE_FILE.pending, fileNameOf(session, '_'));
 }
 
 /** Gives a tool event without a call id the id of its pair; other events are left as they are. */

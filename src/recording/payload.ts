@@ -15,8 +15,7 @@ import { deliverRegrounding, prepareRegrounding, type Regrounding } from '../cor
 import { fault } from '../core/faults';
 import { announceWriter } from '../core/storeFiles/lock';
 import { logStoreError, Store } from '../core/store';
-import { NotAStoreError } from '../core/storeFiles/workspaceStore';
-import { StoreNotTrustedError } from '../core/storeFiles/trust';
+import { isError } from '../core/errors';
 import type { LogRecord } from '../core/storeFiles/records';
 
 // Loaded only by hooks that carry a shell call.
@@ -82,10 +81,10 @@ export function recordPayload(
       // A folder that is not a store (someone's documents): nothing of ours goes into it, not even
       // errors.log, and stderr stays quiet as always — the trace is the refusal itself, which the CLI
       // (exit 1) and VS Code (store unusable) state each time anyone looks at this store.
-      if (e instanceof NotAStoreError) return '';
+      if (isError(e, 'not-a-store')) return '';
       // A store another user owns or may write: nothing is read from it nor written to it, its errors.log
       // included (theirs to read); the user's own log says why nothing was recorded (userLog.ts).
-      if (e instanceof StoreNotTrustedError) {
+      if (isError(e, 'store-not-trusted')) {
         logToUser(`hook ${named ?? ''}: nothing recorded in ${dir}: ${e.message}`);
         return '';
       }

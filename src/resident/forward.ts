@@ -29,6 +29,7 @@ import { appendJsonLines } from '../core/storeFiles/jsonLines';
 import { processAlive, residentHolder, sleepMs } from '../core/storeFiles/lock';
 import { HOOK_STDIN_DEADLINE_MS, readStdin, type StdinResult } from '../recording/stdin';
 import { storeFromArgs } from '../recording/storeArg';
+import { STORE_FILE } from '../core/storeFiles/names';
 
 /**
  * How long the hook waits for the resident to take its payload (the header's `acceptBy`); then it
@@ -241,7 +242,7 @@ export function finishPendingAppend(dir: string, id: string): boolean {
     fs.rmSync(pending, { force: true });
     return false;
   }
-  const logFile = path.join(dir, 'files.jsonl');
+  const logFile = path.join(dir, STORE_FILE.log);
   const present = linesPresent(logFile, lines, Buffer.byteLength(text));
   if (present < lines.length)
     appendJsonLines(

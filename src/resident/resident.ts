@@ -11,8 +11,9 @@ import * as path from 'node:path';
 import { holdScanStates } from '../core/capture/heldStates';
 import { fallbacks, writeFallbacks } from '../core/capture/narrowing';
 import { fault } from '../core/faults';
-import { acquireLockFile, readLockInfo, RESIDENT_LOCK, StoreBusyError } from '../core/storeFiles/lock';
+import { acquireLockFile, readLockInfo, RESIDENT_LOCK } from '../core/storeFiles/lock';
 import { sweepMarkers } from '../core/storeFiles/markerFiles';
+import { isError } from '../core/errors';
 import type { LogRecord } from '../core/storeFiles/records';
 import { logStoreError, Store } from '../core/store';
 import type { ChangeSource } from '../recording/changeSource';
@@ -38,6 +39,7 @@ import {
 } from './residentWire';
 import { MAX_PAYLOAD } from '../recording/stdin';
 import { storeFromArgs } from '../recording/storeArg';
+import { STORE_FILE } from '../core/storeFiles/names';
 
 /** Minutes without a hook after which the resident exits (`AGENT_REWIND_RESIDENT_IDLE_S` in seconds overrides). */
 export const IDLE_DEFAULT_S = 10 * 60;
@@ -90,7 +92,7 @@ export function runResident(args: string[], bundleFile: string, parse: ParsePayl
     Store.open(dir); // an existing store only: a resident never creates one
     release = acquireLockFile(path.join(dir, RESIDENT_LOCK), RESIDENT_OP);
   } catch (e) {
-    if (!(e instanceof StoreBusyError)) logStoreError(dir, `resident recorder: ${(e as Error).message}`);
+    if (!isError(e, 'store-busy')) logStoreError(dir, `resident recorder: ${(e as Error).message}`);
     return Promise.resolve(0); // another one runs (or no store): nothing to do
   }
   try {
@@ -125,7 +127,7 @@ export function runResident(args: string[], bundleFile: string, parse: ParsePayl
     }
     const check = setInterval(() => {
       const holder = readLockInfo(path.join(dir, RESIDENT_LOCK));
-      if (!fs.existsSync(path.join(dir, 'store.json')) || holder?.pid !== process.pid) r.stop();
+      if (!fs.existsSync(path.join(dir, STORE_FILE.meta)) || holder?.pid !== process.pid) r.stop();
       sweepPending(dir); // the claims of hooks that stopped waiting, answers nobody read
     }, CHECK_MS);
     let requests: fs.FSWatcher | undefined;
@@ -370,5 +372,5 @@ async function settled(changes: ChangeSource, dir: string): Promise<ChangeSource
  */
 function watcherFor(dir: string): ChangeSource | undefined {
   if (process.env.AGENT_REWIND_WATCH === '0') return undefined;
-  return new DirWatcher(path.join(dir, 'watch-cookies'), (m) => logStoreError(dir, m), [dir]);
+  return new DirWatcher(path.join(dir, STORE_FILE.watchCookies), (m) => logStoreError(dir, m), [dir]);
 }

@@ -37,6 +37,7 @@ import * as path from 'node:path';
 import type { Fallbacks } from '../core/capture/narrowing';
 import { writeFileAtomic } from '../core/storeFiles/fsx';
 import { claimMarker, inMarkerFolder } from '../core/storeFiles/markerFiles';
+import { STORE_FILE } from '../core/storeFiles/names';
 
 export const WIRE_VERSION = 3;
 
@@ -102,7 +103,7 @@ export interface ResidentStatus {
 }
 
 /** The folder of requests, answers, claims and write-ahead copies of the resident's appends (0700). */
-export const PENDING_DIR = 'resident-pending';
+export const PENDING_DIR = STORE_FILE.residentPending;
 const ID = /^[0-9a-f]{16}$/;
 const safe = (id: string) => id.replace(/[^0-9a-f]/g, '');
 /** The claim (and, once the resident writes into it, the write-ahead copy) of request `id`. */

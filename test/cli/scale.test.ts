@@ -6,15 +6,15 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { buildScaleStore } from '../../bench/scaleStore.mjs';
-import { INDEX_FILE } from '../../src/core/timeline/timelineIndex';
 import { cli } from '../helpers/cli';
 import { sandbox } from '../helpers/tmp';
+import { STORE_FILE } from '../../src/core/storeFiles/names';
 
 describe('a store of 2,000 checkpoints', () => {
   it('checkpoints and plan (oldest, middle, newest) through the index equal a full read', () => {
     const { ws, store } = sandbox();
     const { ids } = buildScaleStore(store, ws, { checkpoints: 2000, files: 60 });
-    const index = path.join(store, INDEX_FILE);
+    const index = path.join(store, STORE_FILE.timelineIndex);
     const run = (args: string[], env: NodeJS.ProcessEnv = {}) => {
       const r = cli(args, { store, env });
       assert.equal(r.status, 0, r.stderr);

@@ -11,9 +11,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { buildScaleStore } from '../../bench/scaleStore.mjs';
-import { INDEX_FILE } from '../../src/core/timeline/timelineIndex';
 import { cli } from '../helpers/cli';
 import { sandbox } from '../helpers/tmp';
+import { STORE_FILE } from '../../src/core/storeFiles/names';
 
 const FIXTURE = path.resolve(__dirname, '../fixtures/timelineOutputs.json');
 
@@ -42,7 +42,7 @@ describe('reading commands on a store of 400 checkpoints with rewinds', () => {
     const { ws, store } = sandbox();
     const built = buildScaleStore(store, ws, { checkpoints: 400, files: 40, rewindEvery: 50 });
     const log = path.join(store, 'files.jsonl');
-    const index = path.join(store, INDEX_FILE);
+    const index = path.join(store, STORE_FILE.timelineIndex);
     const wsReal = fs.realpathSync(ws);
     const run = (args: string[], env: NodeJS.ProcessEnv = {}) => {
       const r = cli(args, { store, env, cwd: ws });

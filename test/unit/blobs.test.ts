@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { BlobCorruptError, BlobStore, InvalidHashError, sha256 } from '../../src/core/storeFiles/blobs';
+import { BlobStore, sha256 } from '../../src/core/storeFiles/blobs';
 import { tempDir } from '../helpers/tmp';
 
 describe('BlobStore', () => {
@@ -14,9 +14,9 @@ describe('BlobStore', () => {
     fs.writeFileSync(path.join(dir, 'outside', 'secret'), 'not a blob');
     const evil = '../outside/secret'; // pathOf used to join it under objects/: <store>/outside/secret
     assert.equal(s.has(evil), false);
-    assert.throws(() => s.get(evil), InvalidHashError);
-    assert.throws(() => s.get('../../../../../../dev/zero'), InvalidHashError);
-    assert.throws(() => s.get('A'.repeat(64)), InvalidHashError); // upper case is not how blobs are named
+    assert.throws(() => s.get(evil), { code: 'invalid-hash' });
+    assert.throws(() => s.get('../../../../../../dev/zero'), { code: 'invalid-hash' });
+    assert.throws(() => s.get('A'.repeat(64)), { code: 'invalid-hash' }); // upper case is not how blobs are named
   });
 
   it('stores whole content under its sha256 and reads it back verified', () => {
@@ -39,7 +39,7 @@ describe('BlobStore', () => {
     const hash = s.put(Buffer.from('original'));
     fs.chmodSync(s.pathOf(hash), 0o600);
     fs.writeFileSync(s.pathOf(hash), 'tampered');
-    assert.throws(() => s.get(hash), BlobCorruptError);
+    assert.throws(() => s.get(hash), { code: 'blob-corrupt' });
   });
   it('reports a missing blob clearly', () => {
     const s = new BlobStore(tempDir());

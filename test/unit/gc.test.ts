@@ -6,11 +6,12 @@ import { describe, it } from 'node:test';
 import { gc, retain } from '../../src/core/upkeep/gc';
 import { storageUse } from '../../src/core/upkeep/storageUse';
 import { parseLog } from '../../src/core/storeFiles/fileLog';
-import { acquireStoreLock, StoreBusyError } from '../../src/core/storeFiles/lock';
+import { acquireStoreLock } from '../../src/core/storeFiles/lock';
 import { Store } from '../../src/core/store';
 import { checkpoints, stateAt } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 import { sandbox } from '../helpers/tmp';
+import { isError } from '../../src/core/errors';
 
 const DAY = 86400000;
 
@@ -102,7 +103,7 @@ describe('gc', () => {
     try {
       assert.throws(
         () => gc(store, 30),
-        (e: unknown) => e instanceof StoreBusyError && /Another rewind is running/.test((e as Error).message),
+        (e: unknown) => isError(e, 'store-busy') && /Another rewind is running/.test((e as Error).message),
       );
     } finally {
       release();

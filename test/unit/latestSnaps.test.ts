@@ -7,8 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { readLog } from '../../src/core/storeFiles/fileLog';
-import { LATEST_FILE, type LatestState, latestSnaps } from '../../src/core/timeline/latestSnaps';
+import { type LatestState, latestSnaps } from '../../src/core/timeline/latestSnaps';
 import type { SnapRecord } from '../../src/core/storeFiles/records';
+import { STORE_FILE } from '../../src/core/storeFiles/names';
 
 let dir: string;
 let log: string;
@@ -87,13 +88,13 @@ describe('latest record of every path (cached)', () => {
       if (step % 9 === 5) fs.appendFileSync(log, '\n'); // …that the next append would have ended
       assert.deepEqual(answer(), truth(), `step ${step}`);
     }
-    assert.ok(fs.existsSync(path.join(dir, LATEST_FILE)), 'the cache was written');
+    assert.ok(fs.existsSync(path.join(dir, STORE_FILE.latest)), 'the cache was written');
   });
 
   it('reads only the tail when the cache is good, and the tail shadows the cached entries', () => {
     append([snap(1, 1), snap(2, 2)]);
     latestSnaps(dir, log); // writes the cache
-    const cached = JSON.parse(fs.readFileSync(path.join(dir, LATEST_FILE), 'utf8')) as { size: number };
+    const cached = JSON.parse(fs.readFileSync(path.join(dir, STORE_FILE.latest), 'utf8')) as { size: number };
     assert.equal(cached.size, fs.statSync(log).size);
     append([snap(1, 9)]);
     const m = answer();
@@ -103,7 +104,7 @@ describe('latest record of every path (cached)', () => {
 
   it('ignores a damaged, foreign or stale cache and answers from the log', () => {
     append([snap(1, 1), snap(2, 2)]);
-    const cacheFile = path.join(dir, LATEST_FILE);
+    const cacheFile = path.join(dir, STORE_FILE.latest);
     for (const bad of [
       '{"v":2,"ino":',
       '[]',
@@ -138,6 +139,6 @@ describe('latest record of every path (cached)', () => {
 
   it('no log: nothing recorded, and no cache written', () => {
     assert.equal(latestSnaps(dir, log).size, 0);
-    assert.equal(fs.existsSync(path.join(dir, LATEST_FILE)), false);
+    assert.equal(fs.existsSync(path.join(dir, STORE_FILE.latest)), false);
   });
 });

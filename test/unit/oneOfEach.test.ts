@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
 import { readHead, readOpen, readRange, readTailBytes, replaceFile, writeFileAtomic } from '../../src/core/storeFiles/fsx';
-import { acquireStoreLock, holdFileLock, StoreBusyError } from '../../src/core/storeFiles/lock';
+import { acquireStoreLock, holdFileLock } from '../../src/core/storeFiles/lock';
 
 const root = path.resolve(__dirname, '..', '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-one-'));
@@ -117,7 +117,7 @@ function liveChild() {
 test('the store lock: a second taker is refused while the first holds it, and may take it once released', () => {
   const d = dir('store');
   const release = acquireStoreLock(d, 'rewind');
-  assert.throws(() => acquireStoreLock(d, 'gc'), StoreBusyError);
+  assert.throws(() => acquireStoreLock(d, 'gc'), { code: 'store-busy' });
   release();
   acquireStoreLock(d, 'gc')();
 });

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { claudeToolKind } from '../../src/agents/claude/toolKind';
-import { applyRewind, type FileWriter, rewind, WriteRefused } from '../../src/core/rewind/apply';
+import { applyRewind, type FileWriter, rewind } from '../../src/core/rewind/apply';
 import { makePlan } from '../../src/core/rewind/plan';
 import { readJournal, recoverUnfinished } from '../../src/core/rewind/journal';
 import { beginRewind } from '../../src/core/rewind/transaction';
@@ -15,6 +15,7 @@ import { Store } from '../../src/core/store';
 import { checkpoints } from '../../src/core/timeline/timeline';
 import { verifyStore } from '../../src/core/upkeep/verify';
 import { sandbox, snapshotTree } from '../helpers/tmp';
+import { AgentRewindError } from '../../src/core/errors';
 
 function setup() {
   const { ws, store: dir } = sandbox();
@@ -263,7 +264,7 @@ describe('rewind writers', { skip: process.platform === 'win32' ? 'no permission
     write('b.txt', 'new\n');
     const refusing: FileWriter = {
       begin(writes) {
-        throw new WriteRefused([writes[0]!.path]);
+        throw new AgentRewindError('write-refused', { paths: [writes[0]!.path] });
       },
       writeOne: () => assert.fail('nothing is written after a refusal'),
     };

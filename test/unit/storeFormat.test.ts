@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { Store } from '../../src/core/store';
-import { StoreFormatError } from '../../src/core/storeFiles/storeFormat';
 import { checkpoints, latestState } from '../../src/core/timeline/timeline';
 import { sandbox, tempDir } from '../helpers/tmp';
+import { isError } from '../../src/core/errors';
 
 const FIXTURES = path.resolve(__dirname, '../fixtures/stores');
 
@@ -24,7 +24,7 @@ describe('store format', () => {
     fs.writeFileSync(path.join(dir, 'files.jsonl'), '');
     assert.throws(
       () => Store.open(dir, { create: true }),
-      (e: unknown) => e instanceof StoreFormatError && /newer Agent Rewind \(store format 99/.test((e as Error).message),
+      (e: unknown) => isError(e, 'store-format') && /newer Agent Rewind \(store format 99/.test((e as Error).message),
     );
     assert.equal(fs.readFileSync(path.join(dir, 'store.json'), 'utf8'), '{"format":99}');
   });

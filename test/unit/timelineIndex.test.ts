@@ -23,10 +23,11 @@ import {
 import type { CheckpointRecord, GapRecord, LogRecord, Sequenced, SnapRecord } from '../../src/core/storeFiles/records';
 import { encodeSnaps, snapBytes, SnapRows, snapsFromBytes } from '../../src/core/timeline/snapColumns';
 import { Store } from '../../src/core/store';
-import { INDEX_FILE, inSkeleton, readSkeleton } from '../../src/core/timeline/timelineIndex';
+import { inSkeleton, readSkeleton } from '../../src/core/timeline/timelineIndex';
 import { IndexRead } from '../../src/core/timeline/indexFile';
 import { readCheckpointList, readRecordedFolders } from '../../src/core/timeline/checkpointList';
 import { verifyStore } from '../../src/core/upkeep/verify';
+import { STORE_FILE } from '../../src/core/storeFiles/names';
 
 let dir: string;
 let log: string;
@@ -34,7 +35,7 @@ let index: string;
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-tlindex-'));
   log = path.join(dir, 'files.jsonl');
-  index = path.join(dir, INDEX_FILE);
+  index = path.join(dir, STORE_FILE.timelineIndex);
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -213,14 +214,14 @@ describe('timeline index', () => {
     append(records(0, 30));
     skeleton();
     assert.deepEqual(
-      verifyStore(store).errors.filter((e) => e.includes(INDEX_FILE)),
+      verifyStore(store).errors.filter((e) => e.includes(STORE_FILE.timelineIndex)),
       [],
     );
     const text = fs.readFileSync(index, 'latin1');
     fs.writeFileSync(index, Buffer.from(text.replace('"cp3"', '"cpX"'), 'latin1'));
     const errors = verifyStore(store).errors;
     assert.ok(
-      errors.some((e) => e.includes(INDEX_FILE) && e.includes('does not match')),
+      errors.some((e) => e.includes(STORE_FILE.timelineIndex) && e.includes('does not match')),
       errors.join('\n'),
     );
     // The keys a plan reads and the list `checkpoints` prints (the last two parts): a checkpoint id there that
@@ -234,7 +235,7 @@ describe('timeline index', () => {
     ] as const) {
       fs.writeFileSync(index, Buffer.from(text.slice(0, at) + '"cpX"' + text.slice(at + 5), 'latin1'));
       assert.ok(
-        verifyStore(store).errors.some((e) => e.includes(INDEX_FILE) && e.includes('does not match')),
+        verifyStore(store).errors.some((e) => e.includes(STORE_FILE.timelineIndex) && e.includes('does not match')),
         `${what} that disagree`,
       );
     }
@@ -242,7 +243,7 @@ describe('timeline index', () => {
     assert.ok(verifyStore(store).errors.some((e) => e.includes('cannot be read')));
     fs.rmSync(index);
     assert.deepEqual(
-      verifyStore(store).errors.filter((e) => e.includes(INDEX_FILE)),
+      verifyStore(store).errors.filter((e) => e.includes(STORE_FILE.timelineIndex)),
       [],
       'no index: nothing to say',
     );

@@ -8,10 +8,10 @@ import {
   checkStoreFolder,
   deleteRecordings,
   moveStoreAside,
-  NotAStoreError,
   storeUnderParent,
   workspaceStoreName,
 } from '../../src/core/storeFiles/workspaceStore';
+import { isError } from '../../src/core/errors';
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ar-wsstore-'));
 
@@ -34,7 +34,7 @@ describe('workspace stores under a parent folder', () => {
     fs.writeFileSync(path.join(d, 'thesis.docx'), 'mine');
     assert.throws(
       () => checkStoreFolder(d),
-      (e) => e instanceof NotAStoreError && /thesis\.docx/.test(e.message) && /nothing was changed/.test(e.message),
+      (e) => isError(e, 'not-a-store') && /thesis\.docx/.test(e.message) && /nothing was changed/.test(e.message),
     );
     const s = path.join(d, 'store');
     Store.open(s, { create: true });

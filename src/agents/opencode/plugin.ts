@@ -8,6 +8,7 @@
 // it never throws: a failure or a timeout is a line in the store's errors.log, and OpenCode goes on.
 import { CONNECT_MARKER } from '../common/hookCommand';
 import type { HookTarget } from '../common/connector';
+import { STORE_FILE } from '../../core/storeFiles/names';
 
 export const OPENCODE_PLUGIN_REL = '.opencode/plugins/agent-rewind.js';
 
@@ -32,7 +33,7 @@ const TIMEOUT_MS = ${OPENCODE_PLUGIN_TIMEOUT_MS};
 
 function logError(message) {
   try {
-    appendFileSync(join(STORE, "errors.log"), JSON.stringify({ time: new Date().toISOString(), message: "opencode plugin: " + message }) + "\\n");
+    appendFileSync(join(STORE, ${JSON.stringify(STORE_FILE.errors)}), JSON.stringify({ time: new Date().toISOString(), message: "opencode plugin: " + message }) + "\\n");
   } catch {
     // never fail OpenCode, not even on a full disk
   }

@@ -5,10 +5,11 @@
 // What it could not narrow is counted here (DESIGN §5, `resident.fallbacks` of `agent-rewind
 // status`): each scan of a hook call the watcher could not narrow at all, by reason, and the folders
 // it does not cover that narrowed scans look at alone.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../storeFiles/fsx';
 import type { ScanOptions, ScanResult, ScanState } from '../scan/types';
+import { STORE_FILE } from '../storeFiles/names';
+import { readJsonFile } from '../storeFiles/jsonFile';
 
 /** The part of a ChangeSource that narrows a scan. `T` is its opaque token. */
 export interface ChangeSight<T = unknown> {
@@ -74,7 +75,6 @@ export function fallbacks(unwatched: readonly string[] = []): Fallbacks {
 }
 
 /** The resident's fallbacks for VS Code's status bar (it reads files, it asks no process): `<store>/watch-fallbacks.json`. */
-const FALLBACKS_FILE = 'watch-fallbacks.json';
 
 export interface FallbacksFile {
   pid: number;
@@ -84,18 +84,14 @@ export interface FallbacksFile {
 /** Writes them when they differ from what the file holds (`last`: the text written before); returns the text now there. */
 export function writeFallbacks(storeDir: string, f: Fallbacks, last: string): string {
   const text = JSON.stringify({ pid: process.pid, fallbacks: f } satisfies FallbacksFile) + '\n';
-  if (text !== last) writeFileAtomic(path.join(storeDir, FALLBACKS_FILE), text);
+  if (text !== last) writeFileAtomic(path.join(storeDir, STORE_FILE.watchFallbacks), text);
   return text;
 }
 
 /** The fallbacks the resident with this pid wrote, or null (none written, or another process's). */
 export function readFallbacks(storeDir: string, pid: number): Fallbacks | null {
-  try {
-    const v = JSON.parse(fs.readFileSync(path.join(storeDir, FALLBACKS_FILE), 'utf8')) as FallbacksFile;
-    return v.pid === pid && v.fallbacks && typeof v.fallbacks.total === 'number' ? v.fallbacks : null;
-  } catch {
-    return null;
-  }
+  const v = readJsonFile(path.join(storeDir, STORE_FILE.watchFallbacks)) as FallbacksFile | null | undefined;
+  return v?.pid === pid && v.fallbacks && typeof v.fallbacks.total === 'number' ? v.fallbacks : null;
 }
 
 function wholeTree(reason: string): void {

@@ -1,10 +1,11 @@
 // Shell capture's status file, `<store>/capture.json`: per session, is capture on, off (and why), or
 // taking its baseline. Read by the CLI (`agent-rewind status`) and the VS Code status bar.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../storeFiles/fsx';
 import type { ScanState } from '../scan/types';
 import type { Store } from '../store';
+import { STORE_FILE } from '../storeFiles/names';
+import { readJsonFile } from '../storeFiles/jsonFile';
 
 export interface CaptureStatus {
   session: string;
@@ -21,18 +22,12 @@ export interface CaptureStatus {
   time: number;
 }
 
-const STATUS = 'capture.json';
-
 /** A baseline that started this long ago and never finished was killed (its hook is gone). */
 export const BASELINE_STALE_MS = 120000;
 
 export function readCaptureStatus(storeDir: string): Record<string, CaptureStatus> {
-  try {
-    const v = JSON.parse(fs.readFileSync(path.join(storeDir, STATUS), 'utf8')) as { sessions?: Record<string, CaptureStatus> };
-    return v.sessions ?? {};
-  } catch {
-    return {};
-  }
+  const v = readJsonFile(path.join(storeDir, STORE_FILE.captureStatus)) as { sessions?: Record<string, CaptureStatus> } | null | undefined;
+  return v?.sessions ?? {};
 }
 
 /** Sessions whose baseline is running now. */
@@ -47,10 +42,10 @@ export function writeCaptureStatus(store: Store, s: CaptureStatus): void {
     const keep = Object.values(all)
       .sort((a, b) => b.time - a.time)
       .slice(0, 50);
-    const file = path.join(store.dir, STATUS);
+    const file = path.join(store.dir, STORE_FILE.captureStatus);
     writeFileAtomic(file, JSON.stringify({ sessions: Object.fromEntries(keep.map((k) => [k.session, k])) }, null, 2) + '\n');
   } catch (e) {
-    store.logError(`shell capture: could not write ${STATUS}: ${(e as Error).message}`);
+    store.logError(`shell capture: could not write ${STORE_FILE.captureStatus}: ${(e as Error).message}`);
   }
 }
 
@@ -69,6 +64,6 @@ export function offMessage(count: number, limit: number, store: Store): string {
     `Shell capture is off for this session: the workspace has more than ${limit.toLocaleString('en-US')} files that are not ignored ` +
     `(counted ${count.toLocaleString('en-US')} before stopping), the limit set by maxScanFiles. Files changed by shell commands will not be ` +
     `recorded or rewound; edits through the agent's file tools still are. To capture them, raise "maxScanFiles" in ` +
-    `${path.join(store.dir, 'config.json')} (VS Code: the Agent Rewind "Max Scan Files" setting) or add large folders to "excludes", then start a new session.`
+    `${path.join(store.dir, STORE_FILE.config)} (VS Code: the Agent Rewind "Max Scan Files" setting) or add large folders to "excludes", then start a new session.`
   );
 }

@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import { appendJsonLines, jsonObjectLine, readJsonLines } from '../storeFiles/jsonLines';
 import { IncrementalLines } from '../storeFiles/logTail';
+import { STORE_FILE } from '../storeFiles/names';
 
 export const LINEAGE_FORMAT = 1;
 
@@ -49,7 +50,7 @@ export interface RegroundedLineage {
 export type LineageRecord = ForkLineage | RegroundedLineage;
 
 export function lineageFile(storeDir: string): string {
-  return path.join(storeDir, 'lineage.jsonl');
+  return path.join(storeDir, STORE_FILE.lineage);
 }
 
 export function appendLineage(storeDir: string, r: LineageRecord): void {

@@ -6,6 +6,7 @@ import type * as Crypto from 'node:crypto';
 import * as path from 'node:path';
 import type { Effect, LogRecord, Severity } from '../storeFiles/records';
 import { appendJsonLines, readJsonLines } from '../storeFiles/jsonLines';
+import { STORE_FILE } from '../storeFiles/names';
 
 export const SESSION_LOG_FORMAT = 1;
 
@@ -43,7 +44,7 @@ export function sessionLogName(session: string): string {
 }
 
 export function sessionLogFile(storeDir: string, session: string): string {
-  return path.join(storeDir, 'sessions', `${sessionLogName(session)}.jsonl`);
+  return path.join(storeDir, STORE_FILE.sessions, `${sessionLogName(session)}.jsonl`);
 }
 
 /** The log line for one event, given the store records the recorder wrote for it (its checkpoint, its call line). */

@@ -6,8 +6,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { readSessionLog, sessionLogFile, type SessionLogLine } from './sessionLog';
 import { findLoggedPrompt } from './sessionLogView';
-
-export class SessionCutRefusedError extends Error {}
+import { AgentRewindError } from '../errors';
 
 export interface SessionLogFork {
   session: string;
@@ -27,12 +26,9 @@ export function forkSessionLog(storeDir: string, parent: string, before: string,
   const lines = readSessionLog(parentFile);
   const at = findLoggedPrompt(lines, before);
   const show = 'run `agent-rewind conversation show --session ' + parent + '` to list the prompts you can cut before';
-  if (at < 0) throw new SessionCutRefusedError(`Session ${parent} has no prompt ${before}; ${show}.`);
+  if (at < 0) throw new AgentRewindError('session-cut-refused', { parent, before, show });
   const earlier = lines.slice(0, at).filter((l) => l.t === 'prompt');
-  if (earlier.length === 0)
-    throw new SessionCutRefusedError(
-      'Cutting before the first prompt would leave nothing to resume; pick a later prompt, or start a new session instead.',
-    );
+  if (earlier.length === 0) throw new AgentRewindError('session-cut-refused', { first: true });
   const cut = lines[at] as Extract<SessionLogLine, { t: 'prompt' }>;
   const session = opts.newId ?? randomUUID();
   const dest = sessionLogFile(storeDir, session);

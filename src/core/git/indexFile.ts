@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { crypto } from '../storeFiles/blobs';
+import { AgentRewindError } from '../errors';
 
 export interface GitIndexEntry {
   /** Relative to the work-tree root, `/`-separated, as git stores it. */
@@ -45,8 +46,6 @@ export interface GitIndex {
   nsec: boolean;
 }
 
-export class GitIndexUnsupported extends Error {}
-
 /**
  * Parses an index file's bytes. Throws GitIndexUnsupported for anything outside what we read
  * with certainty; `verify` checks the trailing checksum (on by default).
@@ -54,7 +53,7 @@ export class GitIndexUnsupported extends Error {}
 export function parseGitIndex(buf: Buffer, objectFormat: 'sha1' | 'sha256' = 'sha1', verify = true): Omit<GitIndex, 'mtimeMs' | 'key'> {
   const hashLen = objectFormat === 'sha256' ? 32 : 20;
   const bad = (why: string): never => {
-    throw new GitIndexUnsupported(why);
+    throw new AgentRewindError('git-index-unsupported', { why });
   };
   if (buf.length < 12 + hashLen) bad('too short');
   if (buf.toString('latin1', 0, 4) !== 'DIRC') bad('not an index file');

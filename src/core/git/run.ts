@@ -9,6 +9,7 @@ import type * as ChildProcess from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { sleepMs } from '../storeFiles/lock';
+import { AgentRewindError } from '../errors';
 
 let cp: typeof ChildProcess | undefined;
 function child(): typeof ChildProcess {
@@ -23,8 +24,6 @@ delete GIT_ENV.GIT_DIR;
 delete GIT_ENV.GIT_WORK_TREE;
 delete GIT_ENV.GIT_INDEX_FILE;
 
-export class GitWriteRefused extends Error {}
-
 /** The subcommand of a git argument list (after `-c k=v`, `-C dir` and other global options). */
 export function subcommandOf(args: readonly string[]): string | undefined {
   for (let i = 0; i < args.length; i++) {
@@ -38,8 +37,9 @@ export function subcommandOf(args: readonly string[]): string | undefined {
 /** Throws unless `args` only reads: the guard every call goes through. */
 export function assertReadOnly(args: readonly string[]): void {
   const sub = subcommandOf(args);
-  if (!sub || !READ_ONLY_SUBCOMMANDS.has(sub)) throw new GitWriteRefused(`git ${sub ?? '(none)'} is not a read-only command`);
-  if (sub === 'config' && !args.some((a) => a.startsWith('--get'))) throw new GitWriteRefused('git config is only run to read (--get…)');
+  if (!sub || !READ_ONLY_SUBCOMMANDS.has(sub)) throw new AgentRewindError('git-write-refused', { sub, why: 'not-read-only' });
+  if (sub === 'config' && !args.some((a) => a.startsWith('--get')))
+    throw new AgentRewindError('git-write-refused', { sub, why: 'config-write' });
 }
 
 export interface RunOptions {
@@ -54,7 +54,7 @@ export interface RunOptions {
 export function envFor(args: readonly string[], privateIndex?: string): NodeJS.ProcessEnv {
   assertReadOnly(args);
   if (!privateIndex) return GIT_ENV;
-  if (subcommandOf(args) !== 'status') throw new GitWriteRefused('only git status runs on a private index');
+  if (subcommandOf(args) !== 'status') throw new AgentRewindError('git-write-refused', { sub: subcommandOf(args), why: 'private-index' });
   const env: NodeJS.ProcessEnv = { ...GIT_ENV, GIT_INDEX_FILE: privateIndex };
   delete env.GIT_OPTIONAL_LOCKS;
   return env;

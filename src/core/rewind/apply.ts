@@ -11,6 +11,7 @@ import type { Store } from '../store';
 import type { Plan } from './plan';
 import { beginRewind, type BeginOutcome, type FileResult, type RewindOptions, type RewindTxn, type SkipReason } from './transaction';
 import { applyWriteFs, removeEmptiedDirs, type Write } from './writes';
+import { isError } from '../errors';
 
 /** Writes a rewind's files, one at a time, in the order the apply loop gives them. */
 export interface FileWriter {
@@ -23,17 +24,6 @@ export interface FileWriter {
   holdBack?(w: Write): SkipReason | null;
   /** Writes (or deletes) one file, called right after its path was re-read; throws with what went wrong. */
   writeOne(w: Write): void | Promise<void>;
-}
-
-/**
- * Thrown by a writer that refuses, at the moment of writing and before writing anything, because
- * one of the paths cannot be written now (VS Code: an editor holds unsaved changes made after the
- * rewind's check). The rewind is finished as one that wrote nothing, and reported as vetoed.
- */
-export class WriteRefused extends Error {
-  constructor(readonly paths: string[]) {
-    super(`unsaved changes in an editor (${paths.join(', ')}); nothing was written`);
-  }
 }
 
 export type RewindOutcome =
@@ -75,12 +65,12 @@ export async function applyRewind(store: Store, targetId: string, opts: RewindOp
       const b = writer.begin?.(txn.writes);
       if (b) await b;
     } catch (e) {
-      if (!(e instanceof WriteRefused)) throw e;
+      if (!isError(e, 'write-refused')) throw e;
       // Nothing was written: finished as such (every path's result says so), reported as vetoed.
       for (const w of txn.writes) errors.set(w.path, e.message);
       txn.finish(errors);
       files = [];
-      return { status: 'vetoed', plan: txn.plan, paths: e.paths };
+      return { status: 'vetoed', plan: txn.plan, paths: e.details.paths };
     }
     await writeAll(txn, writer, errors);
     files = txn.finish(errors);

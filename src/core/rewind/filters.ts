@@ -3,23 +3,7 @@
 import * as path from 'node:path';
 import { pathKey } from '../paths';
 import type { Sequenced } from '../storeFiles/records';
-import { shown } from '../../shared/text';
-
-export class FilterNotFoundError extends Error {
-  constructor(
-    readonly kind: 'path' | 'session',
-    readonly value: string,
-    readonly close: string[],
-  ) {
-    const what = kind === 'path' ? `file ${shown(value)}` : `session ${JSON.stringify(value)}`;
-    const hint = close.length
-      ? `; did you mean ${close.map((c) => JSON.stringify(c)).join(', ')}?`
-      : kind === 'path'
-        ? '; `agent-rewind plan --to <checkpoint>` lists the recorded files.'
-        : '; `agent-rewind checkpoints` lists the sessions.';
-    super(`Nothing is recorded for the ${what} in this store${hint}`);
-  }
-}
+import { AgentRewindError } from '../errors';
 
 const MAX_CLOSE = 5;
 
@@ -68,11 +52,14 @@ export function checkFilters(records: readonly Sequenced[], opts: { paths?: read
     const recorded = new Map<string, string>();
     for (const r of records) if (r.t === 'snap') recorded.set(pathKey(r.path), r.path);
     for (const p of opts.paths)
-      if (!recorded.has(pathKey(p))) throw new FilterNotFoundError('path', p, closeTo(p, recorded.values(), 'path'));
+      if (!recorded.has(pathKey(p)))
+        throw new AgentRewindError('filter-not-found', { kind: 'path', value: p, close: closeTo(p, recorded.values(), 'path') });
   }
   if (opts.sessions?.length) {
     const sessions = new Set<string>();
     for (const r of records) if ('session' in r && typeof r.session === 'string') sessions.add(r.session);
-    for (const s of opts.sessions) if (!sessions.has(s)) throw new FilterNotFoundError('session', s, closeTo(s, sessions, 'session'));
+    for (const s of opts.sessions)
+      if (!sessions.has(s))
+        throw new AgentRewindError('filter-not-found', { kind: 'session', value: s, close: closeTo(s, sessions, 'session') });
   }
 }

@@ -5,10 +5,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fault } from '../faults';
 import { writeFileAtomic } from '../storeFiles/fsx';
-import { acquireStoreLock, StoreBusyError } from '../storeFiles/lock';
+import { acquireStoreLock } from '../storeFiles/lock';
 import type { SnapRecord } from '../storeFiles/records';
 import type { Store } from '../store';
 import { hashOnDisk, removeEmptiedDirs, removeEmptyDirs, type Write } from './writes';
+import { STORE_FILE } from '../storeFiles/names';
+import { readJsonFile } from '../storeFiles/jsonFile';
+import { isError } from '../errors';
 
 export interface Journal {
   checkpoint: string;
@@ -18,24 +21,18 @@ export interface Journal {
   writes: Write[];
 }
 
-const JOURNAL = 'rewind-journal.json';
-
 export function writeJournal(store: Store, j: Journal): void {
-  const file = path.join(store.dir, JOURNAL);
+  const file = path.join(store.dir, STORE_FILE.rewindJournal);
   writeFileAtomic(file, JSON.stringify(j), { tmp: `${file}.tmp`, sync: true });
 }
 
 export function readJournal(store: Store): Journal | null {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(store.dir, JOURNAL), 'utf8')) as Journal;
-  } catch {
-    return null;
-  }
+  return (readJsonFile(path.join(store.dir, STORE_FILE.rewindJournal)) as Journal | null | undefined) ?? null;
 }
 
 export function removeJournal(store: Store): void {
   try {
-    fs.unlinkSync(path.join(store.dir, JOURNAL));
+    fs.unlinkSync(path.join(store.dir, STORE_FILE.rewindJournal));
   } catch {
     /* gone */
   }
@@ -61,7 +58,7 @@ export function recoverUnfinished(store: Store): Recovery | null {
   try {
     release = acquireStoreLock(store.dir, 'recovery');
   } catch (e) {
-    if (e instanceof StoreBusyError) return null;
+    if (isError(e, 'store-busy')) return null;
     throw e;
   }
   try {

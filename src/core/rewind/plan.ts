@@ -30,51 +30,27 @@ import type { Store } from '../store';
 import { ATTEMPT_POINT, buildAttempts } from '../timeline/attempts';
 import { attemptEnd } from '../timeline/compare';
 import { BEFORE_CALL, beforeCallTarget, findCheckpoint, type RewindTarget, targetOfCheckpoint } from '../timeline/timeline';
-
-export class CheckpointNotFoundError extends Error {
-  constructor(
-    readonly id: string,
-    ambiguous: string[],
-  ) {
-    super(
-      ambiguous.length
-        ? `Checkpoint id ${JSON.stringify(id)} matches several checkpoints (${ambiguous.join(', ')}); give more of the id.`
-        : `No checkpoint ${JSON.stringify(id)} in this store; run \`agent-rewind checkpoints\` to list them.`,
-    );
-  }
-}
-
-export class CallNotFoundError extends Error {
-  constructor(readonly id: string) {
-    super(
-      `No tool call ${JSON.stringify(id)} is recorded in this store; \`agent-rewind conversation show --transcript <path> --json\` lists the call ids of a session.`,
-    );
-  }
-}
+import { AgentRewindError } from '../errors';
 
 /** A target string: a checkpoint id (or a unique prefix of one), `before:<call id>`, or `attempt:<n>` (the end of attempt n). */
 export function resolveTarget(records: readonly Sequenced[], ref: string, find = (r: string) => findCheckpoint(records, r)): RewindTarget {
   if (ref.startsWith(ATTEMPT_POINT)) {
     // An attempt's end is the rewind checkpoint that left it: going there is that rewind's undo.
     const a = attemptEnd(buildAttempts(records), ref);
-    if (!a.end)
-      throw new AttemptInProgressError(
-        `Attempt ${a.n} is the attempt in progress: its files are what is recorded now, so there is nothing to take from it. Compare it with \`agent-rewind diff ${ref} now\`, or name an earlier attempt.`,
-      );
+    if (!a.end) throw new AgentRewindError('attempt-in-progress', { n: a.n, ref });
     return resolveTarget(records, a.end.id, find);
   }
   if (ref.startsWith(BEFORE_CALL)) {
     const id = ref.slice(BEFORE_CALL.length);
     const t = beforeCallTarget(records, id);
-    if (!t) throw new CallNotFoundError(id);
+    if (!t) throw new AgentRewindError('call-not-found', { id });
     return t;
   }
   const found = find(ref);
-  if (!found.ok) throw new CheckpointNotFoundError(ref, found.reason === 'ambiguous' ? found.matches : []);
+  if (!found.ok)
+    throw new AgentRewindError('checkpoint-not-found', { id: ref, ambiguous: found.reason === 'ambiguous' ? found.matches : [] });
   return targetOfCheckpoint(found.checkpoint);
 }
-
-export class AttemptInProgressError extends Error {}
 
 export interface PlanFile extends LineStats {
   path: string;

@@ -21,6 +21,7 @@ import {
   takeHunks,
   threeWay,
 } from './lineMerge';
+import { AgentRewindError } from '../errors';
 
 /** Why a file the user changed cannot be merged: it stays refused, with this reason. */
 export type NoMerge = 'binary' | 'too-large' | 'mode' | 'not-a-file' | 'delete' | 'no-copy';
@@ -101,8 +102,6 @@ export function hunkChoiceOf(
   }
 }
 
-export class HunkSelectionError extends Error {}
-
 /**
  * What the agent left before the user's content entered the timeline at `sinceSeq`: the path's
  * last agent write before it (phase `after`), or failing that its last state before it.
@@ -137,7 +136,7 @@ export interface ShapeInput {
 
 /**
  * The content of each file a keep-mine or hunk rewind writes differently. `hunks`: chosen hunk ids
- * by path (every path must be among the changes, every id among its hunks, or HunkSelectionError).
+ * by path (every path must be among the changes, every id among its hunks, or a 'hunk-selection' error).
  */
 export function shapeWrites(
   store: Store,
@@ -149,22 +148,14 @@ export function shapeWrites(
   const byPath = new Map(plan.changes.map((c) => [c.path, c]));
   for (const [p, ids] of opts.hunks ?? []) {
     const c = byPath.get(p);
-    if (!c)
-      throw new HunkSelectionError(
-        `${p} has nothing to rewind at this point, so none of its hunks can be taken; \`agent-rewind plan\` lists the files and their hunks.`,
-      );
+    if (!c) throw new AgentRewindError('hunk-selection', { path: p, why: 'nothing-to-rewind' });
     const current = plan.disk.get(p);
     const hunks = hunksFor(store, c, current);
-    if (!hunks)
-      throw new HunkSelectionError(
-        `${p} has no hunks to choose (binary, a link, or too many changed lines); rewind it whole with --path ${p}.`,
-      );
+    if (!hunks) throw new AgentRewindError('hunk-selection', { path: p, why: 'no-hunks' });
     const known = new Set(hunks.map((h) => h.id));
     const unknown = ids.filter((id) => !known.has(id));
     if (unknown.length)
-      throw new HunkSelectionError(
-        `${p} has no hunk ${unknown.join(', ')} (it has ${hunks.map((h) => h.id).join(', ') || 'none'}); the file may have changed since the plan: run \`agent-rewind plan --json\` again.`,
-      );
+      throw new AgentRewindError('hunk-selection', { path: p, why: 'unknown-hunk', unknown, known: hunks.map((h) => h.id) });
     const chosen = new Set(ids);
     const b = blocked.get(p);
     const m = plan.merges.get(p);

@@ -29,6 +29,7 @@ import { type DirStat, DirTable, type Entry, FileTable } from './table';
 import { indexOf, indexState, markGitIds, type Tracked } from './tracked';
 import { F_LARGE, F_LINK, F_PENDING, F_RACY, RACY_MS, type ScanOptions, type ScanState } from './types';
 import { ancestorsOf, baseRuleFiles, matchersFor, rulesOfState, walk, type Walked, Walker } from './walker';
+import { STORE_FILE } from '../storeFiles/names';
 
 export interface BaselineResult {
   state: ScanState;
@@ -60,7 +61,7 @@ function startBaselineStatus(state: ScanState, info: RepoInfo, opts: ScanOptions
   const key = gitIndexKey(info.gitDir);
   const copy = indexCopyFile(stateFile(opts.storeDir, state.session));
   if (key === '-' || key === '?' || !copyIndexFile(info.gitDir, key, copy)) return null;
-  return { key, copy, job: statusOnCopy(state.root, copy, path.join(opts.storeDir, 'scan'), racyMs) };
+  return { key, copy, job: statusOnCopy(state.root, copy, path.join(opts.storeDir, STORE_FILE.scan), racyMs) };
 }
 
 /**

@@ -8,6 +8,7 @@ import { PATH_MAX } from '../paths';
 import type { GitIndexEntry } from '../git/indexFile';
 import type { DirStat, Entry } from './table';
 import { F_GITSTAT, F_LARGE, F_LINK, F_RACY, RACY_MS, type ScanLimits } from './types';
+import { STORE_FILE } from '../storeFiles/names';
 
 /**
  * An entry the scan could not stat, said once per scan that meets it: a name that is not valid UTF-8
@@ -93,7 +94,7 @@ export function dirStat(st: fs.Stats, scanStart: number, racyMs: number): DirSta
  */
 export function dirTimesWork(storeDir: string, root: string): boolean {
   const rs = lstat(root);
-  const scanDir = path.join(storeDir, 'scan');
+  const scanDir = path.join(storeDir, STORE_FILE.scan);
   try {
     fs.mkdirSync(scanDir, { recursive: true, mode: 0o700 });
   } catch {

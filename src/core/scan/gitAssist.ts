@@ -15,6 +15,7 @@ import { indexCopyFile, readHeaderOnly, stateFile, validGitCache } from './state
 import { indexOf, markGitIds, type Tracked, type TrackedEntry } from './tracked';
 import { RACY_MS, type ScanLimits, type ScanOptions, type ScanState } from './types';
 import { matchersFor } from './walker';
+import { STORE_FILE } from '../storeFiles/names';
 
 // ---- git's answer, asked for early
 //
@@ -34,7 +35,12 @@ export function prefetchScan(storeDir: string, session: string): void {
     return;
   const copy = indexCopyFile(file);
   if (gitIndexKey(h.git.gitDir) !== h.gitCache.key || !fs.existsSync(copy)) return;
-  prefetched = { copy, key: h.gitCache.key, started: Date.now(), job: statusOnCopy(h.root, copy, path.join(storeDir, 'scan'), RACY_MS) };
+  prefetched = {
+    copy,
+    key: h.gitCache.key,
+    started: Date.now(),
+    job: statusOnCopy(h.root, copy, path.join(storeDir, STORE_FILE.scan), RACY_MS),
+  };
 }
 
 /** The coarse file clock can lag the real one by a tick (1–10 ms); a generous margin for it. */
@@ -142,7 +148,7 @@ export function startGitAssist(state: ScanState, opts: ScanOptions, rules: Rules
     state.indexKey = key;
     dirty = true;
   }
-  const tmpDir = path.join(opts.storeDir, 'scan');
+  const tmpDir = path.join(opts.storeDir, STORE_FILE.scan);
   const copy = indexCopyFile(stateFile(opts.storeDir, state.session));
   if (state.dirTimes && (state.gitCache?.key !== key || !fs.existsSync(copy))) {
     tracked ??= indexOf({ top: state.git.top, gitDir, objectFormat: state.git.objectFormat }, state.root);

@@ -8,6 +8,8 @@ import { readOpen, readRange, writeFileAtomic } from '../storeFiles/fsx';
 import { fileNameOf } from '../paths';
 import { type DirStat, DirTable, type Entry, FileTable, K_GIT, K_HASH } from './table';
 import { F_PENDING, type ScanState } from './types';
+import { STORE_FILE } from '../storeFiles/names';
+import { readJsonFile } from '../storeFiles/jsonFile';
 
 // The format: binary, little-endian, loaded by every shell hook (so it must parse in a millisecond or two):
 //   "ARSCAN2\n", u32 header length, header JSON ({v, root, session, created, scanned, git, off?,
@@ -29,7 +31,7 @@ const MAGIC = Buffer.from('ARSCAN2\n', 'latin1');
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 export function stateFile(storeDir: string, session: string): string {
-  return path.join(storeDir, 'scan', `${fileNameOf(session, 'session')}.scan`);
+  return path.join(storeDir, STORE_FILE.scan, `${fileNameOf(session, 'session')}.scan`);
 }
 
 function legacyFile(file: string): string {
@@ -40,11 +42,11 @@ function legacyFile(file: string): string {
 export function stateFiles(storeDir: string): string[] {
   let names: string[];
   try {
-    names = fs.readdirSync(path.join(storeDir, 'scan'));
+    names = fs.readdirSync(path.join(storeDir, STORE_FILE.scan));
   } catch {
     return [];
   }
-  return names.filter((n) => n.endsWith('.scan') || n.endsWith('.json')).map((n) => path.join(storeDir, 'scan', n));
+  return names.filter((n) => n.endsWith('.scan') || n.endsWith('.json')).map((n) => path.join(storeDir, STORE_FILE.scan, n));
 }
 
 export interface Header {
@@ -195,13 +197,8 @@ type EntryTuple = [number, number, number, number, number, string | null, string
 
 /** A version 1 state (JSON). Its folders have no stats: the first scan lists them all. */
 export function loadLegacy(file: string): ScanState | null {
-  let raw: Record<string, unknown>;
-  try {
-    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
-  if (raw.v !== 1 || typeof raw.root !== 'string') return null;
+  const raw = readJsonFile(file) as Record<string, unknown> | null | undefined;
+  if (!raw || raw.v !== 1 || typeof raw.root !== 'string') return null;
   const files = new FileTable();
   for (const [p, t] of Object.entries((raw.files ?? {}) as Record<string, EntryTuple>)) {
     if (!Array.isArray(t) || t.length < 8) continue;
@@ -255,12 +252,7 @@ interface Journal {
 
 /** The journal written against the state file whose id is `base`; null when there is none, or one of another base. */
 export function readJournal(file: string, base?: string): Journal | null {
-  let j: Journal;
-  try {
-    j = JSON.parse(fs.readFileSync(journalFile(file), 'utf8')) as Journal;
-  } catch {
-    return null;
-  }
+  const j = readJsonFile(journalFile(file)) as Journal | null | undefined;
   const ok = j?.v === 1 && typeof j.base === 'string' && !!j.head && [j.files, j.filesGone, j.dirs, j.dirsGone].every(Array.isArray);
   return ok && (base === undefined || j.base === base) ? j : null;
 }
@@ -392,11 +384,7 @@ function pendingFile(file: string): string {
 
 /** The shell call in flight for the state in `file` (its PreToolUse scanned, no PostToolUse yet), if any. */
 export function readPending(file: string): ScanState['pending'] | null {
-  try {
-    return JSON.parse(fs.readFileSync(pendingFile(file), 'utf8')) as ScanState['pending'];
-  } catch {
-    return null;
-  }
+  return (readJsonFile(pendingFile(file)) as ScanState['pending'] | undefined) ?? null;
 }
 
 export function savePending(file: string, pending: ScanState['pending'] | null): void {

@@ -6,6 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fault, faultsArmed } from '../faults';
 import { replaceFile, writeAll } from './fsx';
+import { STORE_FILE } from './names';
+import { AgentRewindError } from '../errors';
 
 export const HASH_RE = /^[0-9a-f]{64}$/;
 
@@ -25,37 +27,18 @@ export function isSha256(s: string): boolean {
   return HASH_RE.test(s);
 }
 
-export class InvalidHashError extends Error {
-  constructor(readonly hash: string) {
-    super(`"${hash.slice(0, 80)}" is not a content hash (64 hex digits); nothing was read.`);
-  }
-}
-
-export class BlobCorruptError extends Error {
-  constructor(
-    readonly hash: string,
-    readonly actual: string | null,
-  ) {
-    super(
-      actual === null
-        ? `Blob ${hash.slice(0, 12)} is missing from the store; run \`agent-rewind verify\` to see what else is affected.`
-        : `Blob ${hash.slice(0, 12)} does not match its content (found ${actual.slice(0, 12)}); run \`agent-rewind verify\`.`,
-    );
-  }
-}
-
 export class BlobStore {
   readonly dir: string;
   private readonly tmpDir: string;
 
   constructor(storeDir: string) {
-    this.dir = path.join(storeDir, 'objects');
+    this.dir = path.join(storeDir, STORE_FILE.objects);
     this.tmpDir = path.join(this.dir, 'tmp');
   }
 
   pathOf(hash: string): string {
     // A name from outside (a snapshot URI, a hand-edited log) must never lead out of objects/.
-    if (!isSha256(hash)) throw new InvalidHashError(hash);
+    if (!isSha256(hash)) throw new AgentRewindError('invalid-hash', { hash });
     return path.join(this.dir, hash.slice(0, 2), hash.slice(2));
   }
 
@@ -142,10 +125,10 @@ export class BlobStore {
     try {
       data = fs.readFileSync(file);
     } catch {
-      throw new BlobCorruptError(hash, null);
+      throw new AgentRewindError('blob-corrupt', { hash, actual: null });
     }
     const actual = sha256(data);
-    if (actual !== hash) throw new BlobCorruptError(hash, actual);
+    if (actual !== hash) throw new AgentRewindError('blob-corrupt', { hash, actual });
     return data;
   }
 

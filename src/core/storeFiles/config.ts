@@ -1,7 +1,7 @@
 // User settings the hooks and the CLI read from `<store>/config.json` (the VS Code extension
 // writes its settings there, so hooks started by any agent see the same values).
-import * as fs from 'node:fs';
 import type { Effect, Severity } from './records';
+import { readJsonFile } from './jsonFile';
 
 export interface EffectOverride {
   /** Exact tool name (e.g. `mcp__mail__send`) or a glob with `*` (e.g. `mcp__github__*`). */
@@ -75,9 +75,6 @@ export function parseConfig(raw: unknown): StoreConfig {
 }
 
 export function readConfig(file: string): StoreConfig {
-  try {
-    return parseConfig(JSON.parse(fs.readFileSync(file, 'utf8')));
-  } catch {
-    return { ...DEFAULT_CONFIG };
-  }
+  const raw = readJsonFile(file);
+  return raw === undefined ? { ...DEFAULT_CONFIG } : parseConfig(raw);
 }

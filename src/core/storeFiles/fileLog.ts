@@ -3,7 +3,7 @@
 // report) torn or garbage lines; nobody rewrites the file in place.
 import * as fs from 'node:fs';
 import { readOpen, readRange, readTailBytes } from './fsx';
-import { appendJsonLines } from './jsonLines';
+import { appendJsonLines, eachLine } from './jsonLines';
 import type { GapRecord, LogRecord, Sequenced } from './records';
 import { migrateRecord } from './storeFormat';
 
@@ -138,13 +138,12 @@ function gapsIn(bytes: Buffer, from: number): GapRecord[] {
 export function recentRecords(file: string, maxBytes: number, mentions: string): LogRecord[] {
   const tail = readTailBytes(file, maxBytes);
   if (!tail) return [];
-  const lines = tail.bytes.toString('utf8').split('\n');
   const out: LogRecord[] = [];
-  for (const line of tail.from > 0 ? lines.slice(1) : lines) {
-    if (!line.includes(mentions)) continue;
+  eachLine(tail.bytes.toString('utf8'), (line, i) => {
+    if ((i === 0 && tail.from > 0) || !line.includes(mentions)) return;
     const r = parseLine(line);
     if (typeof r !== 'string') out.push(r);
-  }
+  });
   return out;
 }
 
@@ -167,17 +166,11 @@ export function readLog(file: string): LogContents {
 export function parseLog(text: string, from: { seq: number; line: number } = { seq: 0, line: 0 }): LogContents {
   const records: Sequenced[] = [];
   const problems: LogProblem[] = [];
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === '') continue;
+  eachLine(text, (line, i) => {
     const r = parseLine(line);
-    if (r === GAP_LINE) continue;
-    if (typeof r === 'string') {
-      problems.push({ line: from.line + i + 1, reason: r, text: line.slice(0, 120) });
-      continue;
-    }
-    records.push({ ...r, seq: from.seq + records.length });
-  }
+    if (r === GAP_LINE) return;
+    if (typeof r === 'string') problems.push({ line: from.line + i + 1, reason: r, text: line.slice(0, 120) });
+    else records.push({ ...r, seq: from.seq + records.length });
+  });
   return { records, problems };
 }

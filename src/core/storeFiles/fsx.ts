@@ -2,6 +2,7 @@
 // file, then rename it into place" in src/ goes through replaceFile; a unit test keeps it so) and the one
 // bounded read.
 import * as fs from 'node:fs';
+import { AgentRewindError } from '../errors';
 
 /**
  * Writes all of `data` at the fd's position. `fs.writeSync` returns after a *short* write (a full
@@ -115,12 +116,6 @@ export function readRange(fd: number, from: number, to: number): Buffer {
   return got < buf.length ? buf.subarray(0, got) : buf;
 }
 
-export class NotRegularFileError extends Error {
-  constructor(readonly file: string) {
-    super(`${file} is not a regular file (a pipe, a device or a folder), so it was not read: pass the path of a file.`);
-  }
-}
-
 /**
  * Opens `file` for reading, a regular file only (NotRegularFileError otherwise), never waiting on it: a FIFO
  * opened for reading blocks until someone writes to it, so it is opened non-blocking and refused after a look
@@ -134,7 +129,7 @@ export function openRegularFile(file: string): number {
   } finally {
     if (!regular) fs.closeSync(fd);
   }
-  if (!regular) throw new NotRegularFileError(file);
+  if (!regular) throw new AgentRewindError('not-regular-file', { file });
   return fd;
 }
 

@@ -44,6 +44,33 @@ export function appendJsonLines(file: string, values: readonly unknown[], opts: 
   }
 }
 
+/**
+ * The one line splitter of every JSONL reader: calls `fn` with each line of `text` that holds something,
+ * and its 0-based line number (blank lines counted, so a problem names the line an editor shows). Lines
+ * end at LF; a CR before it (a file edited on Windows) is dropped; blank lines are skipped. A last line
+ * without its LF is passed too: a torn one fails to parse and is skipped by the caller, as any garbage.
+ */
+export function eachLine(text: string, fn: (line: string, index: number) => void): void {
+  let index = 0;
+  for (let start = 0; start <= text.length; index++) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const line = text.charCodeAt(end - 1) === 0x0d && end > start ? text.slice(start, end - 1) : text.slice(start, end);
+    if (line.trim() !== '') fn(line, index);
+    start = end + 1;
+  }
+}
+
+/** The JSON objects of JSONL text, in order; blank, torn, garbage and non-object lines skipped. */
+export function jsonObjectsOf(text: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  eachLine(text, (line) => {
+    const v = jsonObjectLine(line);
+    if (v) out.push(v);
+  });
+  return out;
+}
+
 /** The JSON objects of a file, in order; missing file = none, bad lines skipped. */
 export function readJsonLines(file: string): Record<string, unknown>[] {
   let text: string;
@@ -53,12 +80,7 @@ export function readJsonLines(file: string): Record<string, unknown>[] {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
   }
-  const out: Record<string, unknown>[] = [];
-  for (const line of text.split('\n')) {
-    const v = jsonObjectLine(line);
-    if (v) out.push(v);
-  }
-  return out;
+  return jsonObjectsOf(text);
 }
 
 /** One line's JSON object, or null (blank, torn or garbage, or not an object). */

@@ -10,14 +10,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { errCode, writeFileAtomic } from './fsx';
 import { putMarker } from './markerFiles';
-
-export class StoreBusyError extends Error {
-  constructor(readonly holder: LockInfo | null) {
-    super(
-      `Another ${holder?.op ?? 'rewind or cleanup'} is running on this store${holder?.pid ? ` (process ${holder.pid})` : ''}; wait for it to finish and try again.`,
-    );
-  }
-}
+import { STORE_FILE } from './names';
+import { readJsonFile } from './jsonFile';
+import { AgentRewindError } from '../errors';
 
 export interface LockInfo {
   pid: number;
@@ -55,13 +50,9 @@ export function procStat(pid: number | 'self'): string[] | undefined {
 }
 
 export function readLockInfo(file: string): LockInfo | null {
-  try {
-    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo | number;
-    if (typeof v === 'number') return v > 0 ? { pid: v, op: 'shell capture', time: 0 } : null; // a bare pid: an older hook's scan lock
-    return typeof v?.pid === 'number' ? v : null;
-  } catch {
-    return null;
-  }
+  const v = readJsonFile(file) as LockInfo | number | null | undefined;
+  if (typeof v === 'number') return v > 0 ? { pid: v, op: 'shell capture', time: 0 } : null; // a bare pid: an older hook's scan lock
+  return typeof v?.pid === 'number' ? v : null;
 }
 
 /**
@@ -119,10 +110,10 @@ function tryLock(file: string, op: string, staleMs?: number): { release: () => v
   return { holder: readLockInfo(file) };
 }
 
-/** Creates `file` exclusively; a lock left by a dead process is taken over; a live holder is StoreBusyError. */
+/** Creates `file` exclusively; a lock left by a dead process is taken over; a live holder is a 'store-busy' error. */
 export function acquireLockFile(file: string, op: string): () => void {
   const r = tryLock(file, op);
-  if ('holder' in r) throw new StoreBusyError(r.holder);
+  if ('holder' in r) throw new AgentRewindError('store-busy', { holder: r.holder });
   return r.release;
 }
 
@@ -158,11 +149,11 @@ function mtimeOf(file: string): number {
 
 /** The exclusive store lock for rewinds and gc. */
 export function acquireStoreLock(storeDir: string, op: string): () => void {
-  return acquireLockFile(path.join(storeDir, 'lock'), op);
+  return acquireLockFile(path.join(storeDir, STORE_FILE.lock), op);
 }
 
 /** The lock of the store's resident recorder (resident/resident.ts). */
-export const RESIDENT_LOCK = 'resident.lock';
+export const RESIDENT_LOCK = STORE_FILE.residentLock;
 
 /** The store's resident recorder, when its lock names a live process (pid, since: `time`). */
 export function residentHolder(storeDir: string): LockInfo | null {
@@ -171,7 +162,7 @@ export function residentHolder(storeDir: string): LockInfo | null {
 }
 
 export function storeLockHolder(storeDir: string): LockInfo | null {
-  const h = readLockInfo(path.join(storeDir, 'lock'));
+  const h = readLockInfo(path.join(storeDir, STORE_FILE.lock));
   return h && processAlive(h.pid) ? h : null;
 }
 
@@ -188,8 +179,8 @@ let writerSeq = 0;
  * compaction runs. Returns the function that withdraws the announcement.
  */
 export function announceWriter(storeDir: string, maxWaitMs = 5000): () => void {
-  const dir = path.join(storeDir, 'writers');
-  const gcLock = path.join(storeDir, 'gc.lock');
+  const dir = path.join(storeDir, STORE_FILE.writers);
+  const gcLock = path.join(storeDir, STORE_FILE.gcLock);
   const me = path.join(dir, `${process.pid}.${writerSeq++}`);
   const deadline = Date.now() + maxWaitMs;
   for (;;) {
@@ -224,7 +215,7 @@ export function announceWriter(storeDir: string, maxWaitMs = 5000): () => void {
 
 /** Announced writers that are still alive (announcements of killed hooks are removed). */
 export function liveWriters(storeDir: string, staleMs = 60000): string[] {
-  const dir = path.join(storeDir, 'writers');
+  const dir = path.join(storeDir, STORE_FILE.writers);
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -248,14 +239,14 @@ export function liveWriters(storeDir: string, staleMs = 60000): string[] {
   return live;
 }
 
-/** Blocks new writers and waits for announced ones to finish; throws StoreBusyError after `maxWaitMs`. */
+/** Blocks new writers and waits for announced ones to finish; throws a 'store-busy' error after `maxWaitMs`. */
 export function acquireCompactionLock(storeDir: string, maxWaitMs = 10000): () => void {
-  const release = acquireLockFile(path.join(storeDir, 'gc.lock'), 'gc');
+  const release = acquireLockFile(path.join(storeDir, STORE_FILE.gcLock), 'gc');
   const deadline = Date.now() + maxWaitMs;
   while (liveWriters(storeDir).length > 0) {
     if (Date.now() > deadline) {
       release();
-      throw new StoreBusyError({ pid: 0, op: 'recording (an agent hook)', time: Date.now() });
+      throw new AgentRewindError('store-busy', { holder: { pid: 0, op: 'recording (an agent hook)', time: Date.now() } });
     }
     sleepMs(20);
   }

@@ -1,6 +1,7 @@
 // `store.json`: the store's format version and identity. A reader that finds an older format
 // migrates on read (defaults and renames only, never fails); a newer format is refused with a
 // clear message, never guessed at.
+import { AgentRewindError } from '../errors';
 
 export const STORE_FORMAT = 1;
 
@@ -13,41 +14,18 @@ export interface StoreMeta {
   createdBy?: string;
 }
 
-export class StoreFormatError extends Error {
-  constructor(readonly found: unknown) {
-    super(
-      typeof found === 'number' && found > STORE_FORMAT
-        ? `This store was written by a newer Agent Rewind (store format ${found}; this version reads up to ${STORE_FORMAT}). Update Agent Rewind to use it; nothing was changed.`
-        : `This store's store.json is not one Agent Rewind understands (format ${JSON.stringify(found)}). Move the store aside or point --store at another folder; nothing was changed.`,
-    );
-  }
-}
-
-/**
- * store.json exists but cannot be read as JSON (truncated, overwritten, not text): the store's files
- * cannot be trusted to be written to. Carries the file and what is wrong, for the CLI and VS Code.
- */
-export class StoreDamagedError extends Error {
-  constructor(
-    readonly file: string,
-    readonly reason: string,
-  ) {
-    super(
-      `${file} is damaged (${reason}), so nothing was read or changed: move it aside (rename it to store.json.damaged; the store opens without it), then run \`agent-rewind verify\`.`,
-    );
-  }
-}
-
 /**
  * Brings a parsed store.json of any known format to the current one. Format 0 is the
  * pre-release layout (no `format` field, `workspaces` instead of `roots`).
  */
 export function migrateMeta(raw: unknown): StoreMeta {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new StoreFormatError(raw);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new AgentRewindError('store-format', { found: raw, supported: STORE_FORMAT });
   const r = raw as Record<string, unknown>;
   const format = r.format === undefined ? 0 : r.format;
-  if (typeof format !== 'number' || !Number.isInteger(format) || format < 0) throw new StoreFormatError(format);
-  if (format > STORE_FORMAT) throw new StoreFormatError(format);
+  if (typeof format !== 'number' || !Number.isInteger(format) || format < 0)
+    throw new AgentRewindError('store-format', { found: format, supported: STORE_FORMAT });
+  if (format > STORE_FORMAT) throw new AgentRewindError('store-format', { found: format, supported: STORE_FORMAT });
   const rootsRaw = format === 0 ? (r.workspaces ?? r.roots) : r.roots;
   const roots = Array.isArray(rootsRaw) ? rootsRaw.filter((x): x is string => typeof x === 'string') : [];
   const meta: StoreMeta = {

@@ -5,55 +5,14 @@
 // nobody else. POSIX only: Windows has no such bits (its ACLs are the profile folder's).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-
-/** Names a store writes in its own folder (files, folders, and their temp files). Nothing else is ours (core/storeFiles/workspaceStore.ts); each is checked here when present. */
-export const STORE_ENTRY_NAMES: readonly string[] = [
-  'store.json',
-  'config.json',
-  'files.jsonl',
-  'errors.log',
-  'objects',
-  'sessions',
-  'scan',
-  'inflight',
-  'writers',
-  'lock',
-  'gc.lock',
-  'lineage.jsonl',
-  'capture.json',
-  'watch-fallbacks.json',
-  'resident.lock',
-  'resident-pending',
-  'watch-cookies',
-  'rewind-journal.json',
-  'workspace-folders.json',
-  'dedupe',
-  'pending',
-  'latest.json',
-  'timeline.idx',
-];
-
-export class StoreNotTrustedError extends Error {
-  constructor(
-    readonly dir: string,
-    readonly offending: string,
-    readonly why: 'owner' | 'writable' | 'link',
-  ) {
-    super(
-      why === 'owner'
-        ? `${offending} belongs to another user, who could change what a rewind writes, so nothing was read or changed: use a store folder you own (or \`chown\` it to yourself if it is yours).`
-        : why === 'writable'
-          ? `${offending} can be written by other users, who could change what a rewind writes, so nothing was read or changed: run \`chmod go-w ${offending}\` if it is yours, or use a store folder you own.`
-          : `${offending} is a symbolic link inside the store, which Agent Rewind never makes, so nothing was read or changed: move the store aside and use a store folder you own.`,
-    );
-  }
-}
+import { STORE_ENTRY_NAMES } from './names';
+import { AgentRewindError } from '../errors';
 
 const uid = (): number | null => (process.platform === 'win32' || !process.getuid ? null : process.getuid());
 
 function checkOne(dir: string, p: string, st: fs.Stats, me: number): void {
-  if (st.uid !== me) throw new StoreNotTrustedError(dir, p, 'owner');
-  if ((st.mode & 0o022) !== 0) throw new StoreNotTrustedError(dir, p, 'writable');
+  if (st.uid !== me) throw new AgentRewindError('store-not-trusted', { dir, offending: p, why: 'owner' });
+  if ((st.mode & 0o022) !== 0) throw new AgentRewindError('store-not-trusted', { dir, offending: p, why: 'writable' });
 }
 
 /**
@@ -76,7 +35,7 @@ export function checkStoreTrusted(dir: string): void {
     const p = path.join(real, name);
     const st = fs.lstatSync(p, { throwIfNoEntry: false }); // missing: nothing to check (no exception: this is every hook's path)
     if (!st) continue;
-    if (st.isSymbolicLink()) throw new StoreNotTrustedError(dir, path.join(dir, name), 'link');
+    if (st.isSymbolicLink()) throw new AgentRewindError('store-not-trusted', { dir, offending: path.join(dir, name), why: 'link' });
     checkOne(dir, path.join(dir, name), st, me);
   }
 }

@@ -5,7 +5,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathKey } from '../paths';
-import { STORE_ENTRY_NAMES } from './trust';
+import { STORE_ENTRY_NAMES, STORE_FILE } from './names';
+import { AgentRewindError } from '../errors';
 
 /**
  * The folder name of a workspace's store under a parent: a readable name plus a short hash of the
@@ -25,7 +26,7 @@ export function workspaceStoreName(workspacePath: string, platform: NodeJS.Platf
 
 /** True when `dir` itself holds a store (its store.json, or the log of an older store without one). */
 export function isStoreFolder(dir: string): boolean {
-  return fs.existsSync(path.join(dir, 'store.json')) || fs.existsSync(path.join(dir, 'files.jsonl'));
+  return fs.existsSync(path.join(dir, STORE_FILE.meta)) || fs.existsSync(path.join(dir, STORE_FILE.log));
 }
 
 /**
@@ -48,17 +49,6 @@ export function isStoreEntry(name: string): boolean {
   return name.endsWith('.tmp') && dot > 0 && STORE_ENTRIES.has(name.slice(0, dot));
 }
 
-export class NotAStoreError extends Error {
-  constructor(
-    readonly dir: string,
-    readonly found: string[],
-  ) {
-    super(
-      `${dir} is not empty and is not an Agent Rewind store (it holds ${found.slice(0, 3).join(', ')}${found.length > 3 ? ', …' : ''}). Choose an empty folder or an existing store; nothing was changed.`,
-    );
-  }
-}
-
 /** Refuses a folder that exists, is not empty and is not a store: a store never moves into someone else's folder. */
 export function checkStoreFolder(dir: string): void {
   let names: string[];
@@ -68,9 +58,9 @@ export function checkStoreFolder(dir: string): void {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw e;
   }
-  if (names.length === 0 || names.includes('store.json') || names.includes('files.jsonl')) return;
+  if (names.length === 0 || names.includes(STORE_FILE.meta) || names.includes(STORE_FILE.log)) return;
   const foreign = names.filter((n) => !isStoreEntry(n));
-  if (foreign.length > 0) throw new NotAStoreError(dir, foreign);
+  if (foreign.length > 0) throw new AgentRewindError('not-a-store', { dir, found: foreign });
 }
 
 /**
@@ -78,7 +68,14 @@ export function checkStoreFolder(dir: string): void {
  * its identity, settings and the lock files that other processes may be holding.
  */
 export function deleteRecordings(dir: string): void {
-  const keep = new Set(['store.json', 'config.json', 'workspace-folders.json', 'lock', 'gc.lock', 'writers']);
+  const keep = new Set<string>([
+    STORE_FILE.meta,
+    STORE_FILE.config,
+    STORE_FILE.workspaceFolders,
+    STORE_FILE.lock,
+    STORE_FILE.gcLock,
+    STORE_FILE.writers,
+  ]);
   for (const name of fs.readdirSync(dir)) {
     if (keep.has(name) || !isStoreEntry(name)) continue;
     fs.rmSync(path.join(dir, name), { recursive: true, force: true });

@@ -7,20 +7,10 @@ import { lineStats } from './lineStats';
 import { pathKey } from '../paths';
 import type { Sequenced } from '../storeFiles/records';
 import { BEFORE_CALL, beforeCallTarget, type FileState, findCheckpoint, latestState, sameExec, stateAt } from './timeline';
+import { AgentRewindError } from '../errors';
 
 /** `now`: the disk as it is. */
 export const NOW_POINT = 'now';
-
-export class PointNotFoundError extends Error {
-  constructor(
-    readonly point: string,
-    detail = '',
-  ) {
-    super(
-      `No point ${JSON.stringify(point)} in this store${detail}: give a checkpoint id (\`agent-rewind checkpoints\` lists them), \`now\`, or \`attempt:<n>\` (\`agent-rewind attempts\` lists them).`,
-    );
-  }
-}
 
 /** A point resolved: what it is, and the recorded state of every path known there (none for `now`: read the disk). */
 export interface ResolvedPoint {
@@ -37,7 +27,7 @@ export interface ResolvedPoint {
 /** The checkpoint a left attempt's end is, or an error saying why the attempt is no point to go to. */
 export function attemptEnd(tree: AttemptTree, point: string): Attempt {
   const a = attemptOfPoint(tree, point);
-  if (!a) throw new PointNotFoundError(point, tree.attempts.length ? ` (attempts 1 to ${tree.attempts.length})` : ' (no attempts yet)');
+  if (!a) throw new AgentRewindError('point-not-found', { point, attempts: tree.attempts.length });
   return a;
 }
 
@@ -51,15 +41,12 @@ export function resolvePoint(records: readonly Sequenced[], point: string, tree?
   }
   if (point.startsWith(BEFORE_CALL)) {
     const t = beforeCallTarget(records, point.slice(BEFORE_CALL.length));
-    if (!t) throw new PointNotFoundError(point);
+    if (!t) throw new AgentRewindError('point-not-found', { point });
     return { point, kind: 'before-call', seq: t.seq, state: stateAt(records, t.seq + 1) };
   }
   const found = findCheckpoint(records, point);
   if (!found.ok)
-    throw new PointNotFoundError(
-      point,
-      found.reason === 'ambiguous' ? ` (it matches ${found.matches.join(', ')}; give more of the id)` : '',
-    );
+    throw new AgentRewindError('point-not-found', { point, ...(found.reason === 'ambiguous' ? { matches: found.matches } : {}) });
   const c = found.checkpoint;
   return { point, kind: 'checkpoint', checkpoint: c.id, seq: c.seq, state: stateAt(records, c.seq) };
 }

@@ -9,7 +9,8 @@ import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail
 import type { CheckpointRecord, GapRecord, Sequenced } from '../storeFiles/records';
 import type { RecordedFolders } from './timeline';
 import { type SnapColumns, snapsFromBytes } from './snapColumns';
-export const INDEX_FILE = 'timeline.idx';
+import { STORE_FILE } from '../storeFiles/names';
+
 export const VERSION = 9;
 
 export type Parts = [number, number, number, number];
@@ -81,7 +82,7 @@ export class IndexRead {
   private part(n: 0 | 1 | 2 | 3, from = 0, to = this.parts[n]): Buffer {
     const fd = fs.openSync(this.file, 'r');
     try {
-      if (fs.fstatSync(fd).ino !== this.ino) throw new Error(`${INDEX_FILE} was replaced while being read`);
+      if (fs.fstatSync(fd).ino !== this.ino) throw new Error(`${STORE_FILE.timelineIndex} was replaced while being read`);
       let at = this.start;
       for (let i = 0; i < n; i++) at += this.parts[i]! + 1;
       return readRange(fd, at + from, at + Math.min(to, this.parts[n]));
@@ -115,7 +116,7 @@ export class IndexRead {
       !strings(f.cwds) ||
       !strings(f.roots)
     )
-      throw new Error(`${INDEX_FILE}: keys that do not fit together`);
+      throw new Error(`${STORE_FILE.timelineIndex}: keys that do not fit together`);
     return (this.keyPart = k);
   }
 
@@ -124,11 +125,11 @@ export class IndexRead {
     const l = JSON.parse(this.part(3).toString('latin1')) as ListPart;
     const n = l.ids.length;
     if ([l.seq, l.time, l.kind, l.label, l.session, l.agent, l.files].some((col) => !Array.isArray(col) || col.length !== n))
-      throw new Error(`${INDEX_FILE}: a checkpoint list that does not fit together`);
-    if (!Array.isArray(l.lastSpan)) throw new Error(`${INDEX_FILE}: a checkpoint list without its last span`);
+      throw new Error(`${STORE_FILE.timelineIndex}: a checkpoint list that does not fit together`);
+    if (!Array.isArray(l.lastSpan)) throw new Error(`${STORE_FILE.timelineIndex}: a checkpoint list without its last span`);
     const { stretchPaths: paths, stretches } = l;
     if (!Array.isArray(paths) || !Array.isArray(stretches) || paths.length !== stretches.length || !stretches.every((t) => triples(t, n)))
-      throw new Error(`${INDEX_FILE}: rewind stretches that do not fit the checkpoint list`);
+      throw new Error(`${STORE_FILE.timelineIndex}: rewind stretches that do not fit the checkpoint list`);
     return (this.list = l);
   }
 
@@ -137,7 +138,7 @@ export class IndexRead {
     const k = this.keys();
     const r = JSON.parse(this.part(0, k.at[i]!, k.at[i]! + k.len[i]!).toString('latin1')) as Sequenced<CheckpointRecord>;
     if (check && (r.t !== 'checkpoint' || r.id !== k.ids[i] || r.seq !== k.seq[i]))
-      throw new Error(`${INDEX_FILE}: a checkpoint out of place`);
+      throw new Error(`${STORE_FILE.timelineIndex}: a checkpoint out of place`);
     return r;
   }
 

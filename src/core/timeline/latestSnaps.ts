@@ -8,9 +8,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseLine } from '../storeFiles/fileLog';
+import { eachLine } from '../storeFiles/jsonLines';
 import { readRange } from '../storeFiles/fsx';
 import { markAt, prefixHolds, writeDerived } from '../storeFiles/logPrefix';
 import type { SnapRecord } from '../storeFiles/records';
+import { STORE_FILE } from '../storeFiles/names';
+import { readJsonFile } from '../storeFiles/jsonFile';
 
 /** What the boundary observation compares with the disk. */
 export type LatestState = Pick<SnapRecord, 'path' | 'hash' | 'size' | 'mtime' | 'mode' | 'link' | 'skipped'>;
@@ -147,15 +150,9 @@ export class LatestTable {
 /** Rewrite the cache once this much log has been appended since (a prompt adds a line or two). */
 const REWRITE_AFTER_BYTES = 64 * 1024;
 
-export const LATEST_FILE = 'latest.json';
-
 function readCache(file: string): CacheFile | null {
-  try {
-    const c = JSON.parse(fs.readFileSync(file, 'utf8')) as CacheFile;
-    return c && c.v === 2 && typeof c.paths === 'string' && typeof c.hashes === 'string' && typeof c.size === 'number' ? c : null;
-  } catch {
-    return null;
-  }
+  const c = readJsonFile(file) as CacheFile | null | undefined;
+  return c && c.v === 2 && typeof c.paths === 'string' && typeof c.hashes === 'string' && typeof c.size === 'number' ? c : null;
 }
 
 /**
@@ -184,7 +181,7 @@ function readCacheOnce(file: string): { cache: CacheFile | null; cols: Columns |
  * in `storeDir`; falls back to reading the whole log whenever the cache cannot vouch for a prefix.
  */
 export function latestSnaps(storeDir: string, logFile: string): LatestTable {
-  const cacheFile = path.join(storeDir, LATEST_FILE);
+  const cacheFile = path.join(storeDir, STORE_FILE.latest);
   let fd: number;
   try {
     fd = fs.openSync(logFile, 'r');
@@ -207,11 +204,10 @@ export function latestSnaps(storeDir: string, logFile: string): LatestTable {
     const end = buf.lastIndexOf(0x0a, got - 1) + 1;
     if (end > 0) {
       // The log reader's own rules (parseLog): blank lines skipped, bad lines ignored.
-      for (const line of buf.toString('utf8', 0, end).split('\n')) {
-        if (line.trim() === '') continue;
+      eachLine(buf.toString('utf8', 0, end), (line) => {
         const r = parseLine(line);
         if (typeof r !== 'string' && r.t === 'snap') out.set(r.path, r);
-      }
+      });
     }
     const size = from + end;
     if (!usable || size - from >= REWRITE_AFTER_BYTES) {

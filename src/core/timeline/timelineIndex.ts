@@ -22,11 +22,11 @@ import { FactsFold, type PathFacts } from './changeSet';
 import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
 import { writeDerived } from '../storeFiles/logPrefix';
 import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail';
+import { STORE_FILE } from '../storeFiles/names';
 import {
   asciiJson,
   type CheckpointPart,
   type Header,
-  INDEX_FILE,
   IndexRead,
   type KeysPart,
   type ListPart,
@@ -38,8 +38,6 @@ import type { CheckpointRecord, GapRecord, LogRecord, Sequenced, SnapRecord } fr
 import { historiesOf, RecordHistory, rewindStretches, type SnapHistory, snapsByPath } from './rewindCounts';
 import { ColumnHistory, encodeSnaps, snapBytes, SnapRows } from './snapColumns';
 import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn, recordedFoldersOf } from './timeline';
-
-export { INDEX_FILE };
 
 /** Write the index again once this much log has been appended since (a prompt adds a few KB). */
 const REWRITE_AFTER_BYTES = 256 * 1024;
@@ -156,7 +154,7 @@ const indexOff = () => process.env.AGENT_REWIND_INDEX === 'off';
  */
 export function indexAndTail(storeDir: string, logFile: string, use: (idx: IndexRead, tail: TailRead) => void) {
   if (indexOff()) return null;
-  const opened = openIndex(path.join(storeDir, INDEX_FILE), logFile);
+  const opened = openIndex(path.join(storeDir, STORE_FILE.timelineIndex), logFile);
   if (!opened) return null;
   const { idx, tail } = opened;
   try {
@@ -218,7 +216,14 @@ export function fullRead(storeDir: string, logFile: string): SkeletonRead & { st
   const prov = provenanceOf(upTo.records);
   const kept =
     tail.to.size > 0 && !indexOff()
-      ? writeIndex(path.join(storeDir, INDEX_FILE), logFile, tail.to, upTo, (seq) => prov.get(seq), readGaps(logFile, { to: tail.to.size }))
+      ? writeIndex(
+          path.join(storeDir, STORE_FILE.timelineIndex),
+          logFile,
+          tail.to,
+          upTo,
+          (seq) => prov.get(seq),
+          readGaps(logFile, { to: tail.to.size }),
+        )
       : undefined;
   const partial = skeletonOf(tail.partial);
   const records = upTo.records.concat(partial.records);
@@ -323,7 +328,7 @@ export function readSkeleton(storeDir: string, logFile: string): SkeletonRead {
   const problems = () => idx.checkpointPart().problems.concat(added.problems, partial.problems);
   if (tail.to.size - idx.pos.size >= REWRITE_AFTER_BYTES)
     writeIndex(
-      path.join(storeDir, INDEX_FILE),
+      path.join(storeDir, STORE_FILE.timelineIndex),
       logFile,
       tail.to,
       { records: upTo(), problems: idx.checkpointPart().problems.concat(added.problems) },
@@ -457,9 +462,9 @@ function attemptInputOf(
  * with `full` (a full read of the log); otherwise what is wrong with it.
  */
 export function checkIndex(storeDir: string, logFile: string, full: LogContents): string | null {
-  const file = path.join(storeDir, INDEX_FILE);
+  const file = path.join(storeDir, STORE_FILE.timelineIndex);
   if (!fs.existsSync(file)) return null;
-  const unreadable = `${INDEX_FILE} cannot be read; delete it (it is rebuilt from files.jsonl on the next read)`;
+  const unreadable = `${STORE_FILE.timelineIndex} cannot be read; delete it (it is rebuilt from files.jsonl on the next read)`;
   if (!IndexRead.read(file)) return unreadable;
   const opened = openIndex(file, logFile);
   if (!opened) return null; // stale: not used, rewritten on the next read
@@ -513,7 +518,7 @@ export function checkIndex(storeDir: string, logFile: string, full: LogContents)
   };
   return JSON.stringify(canon(expect)) === JSON.stringify(canon(found))
     ? null
-    : `${INDEX_FILE} does not match files.jsonl; delete it (it is rebuilt from files.jsonl on the next read)`;
+    : `${STORE_FILE.timelineIndex} does not match files.jsonl; delete it (it is rebuilt from files.jsonl on the next read)`;
 }
 
 /** A value with object keys sorted (and undefined fields dropped, as JSON does), to compare by content. */

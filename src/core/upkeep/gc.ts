@@ -13,6 +13,7 @@ import { type CheckpointRecord, isCheckpoint, isSnap, type LogRecord, type Seque
 import { referencedBlobs, stateBlobs } from '../scan/references';
 import { stateCompanions, stateFile, stateFiles } from '../scan/stateFile';
 import type { Store } from '../store';
+import { STORE_FILE } from '../storeFiles/names';
 
 export interface GcReport {
   /** With a size limit: how many checkpoints it dropped besides the retention days, and whether the store fits now. */
@@ -41,7 +42,7 @@ export interface GcKept {
 
 /** Temp files a killed hook left in scan/ (a state being saved, git's output for a scan). */
 function staleScanTemps(storeDir: string, olderThanMs: number, now: number): string[] {
-  const dir = path.join(storeDir, 'scan');
+  const dir = path.join(storeDir, STORE_FILE.scan);
   let names: string[];
   try {
     names = fs.readdirSync(dir);

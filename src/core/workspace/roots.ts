@@ -11,6 +11,8 @@ import { replaceFileIfChanged } from '../storeFiles/fsx';
 import { gitRoot } from '../git/repo';
 import { isInside, pathKey } from '../paths';
 import { realDir } from './realPath';
+import { STORE_FILE } from '../storeFiles/names';
+import { readJsonFile } from '../storeFiles/jsonFile';
 
 /** Why a folder is too broad to be a workspace root, or null when it is fine. Home and the temp folder count by name and by their real paths. */
 export function tooBroadRoot(dir: string): string | null {
@@ -24,26 +26,19 @@ export function tooBroadRoot(dir: string): string | null {
   return null;
 }
 
-/** The store file naming the folders VS Code has open for this workspace. */
-export const WORKSPACE_FOLDERS_FILE = 'workspace-folders.json';
-
 /**
  * The folders VS Code has open, as its extension last wrote them; null when none are known (no file —
  * the CLI used without VS Code — or an unreadable one): then any folder may become a root, as always.
  */
 export function readWorkspaceFolders(storeDir: string): string[] | null {
-  try {
-    const v = JSON.parse(fs.readFileSync(path.join(storeDir, WORKSPACE_FOLDERS_FILE), 'utf8')) as { folders?: unknown };
-    const folders = Array.isArray(v.folders) ? v.folders.filter((f): f is string => typeof f === 'string' && path.isAbsolute(f)) : [];
-    return folders.length ? folders : null;
-  } catch {
-    return null;
-  }
+  const v = readJsonFile(path.join(storeDir, STORE_FILE.workspaceFolders)) as { folders?: unknown } | null | undefined;
+  const folders = Array.isArray(v?.folders) ? v.folders.filter((f): f is string => typeof f === 'string' && path.isAbsolute(f)) : [];
+  return folders.length ? folders : null;
 }
 
 /** Writes the open folders (a hook reads the old list or the new one). Returns false when unchanged. */
 export function writeWorkspaceFolders(storeDir: string, folders: readonly string[]): boolean {
-  return replaceFileIfChanged(path.join(storeDir, WORKSPACE_FOLDERS_FILE), JSON.stringify({ folders }, null, 2) + '\n');
+  return replaceFileIfChanged(path.join(storeDir, STORE_FILE.workspaceFolders), JSON.stringify({ folders }, null, 2) + '\n');
 }
 
 /** The folders a session's folder must lie in: VS Code's open folders plus the hook's `--root`s; null when VS Code's are unknown. */

@@ -19,6 +19,7 @@ import { snapshotUri } from '../views/snapshotContent';
 import { restoreOne, stepHandlers } from './stepCommands';
 import { compareHandlers } from './compareCommands';
 import type { TimelineModel } from '../model/timelineModel';
+import { localizedMessage } from '../../core/errors';
 
 /** Every diff from the tree is titled by both its sides: "greet.js (before ↔ after this turn)". */
 const diffTitle = (p: string, what: string) => vscode.l10n.t('{0} (before ↔ after {1})', path.basename(p), what);
@@ -337,7 +338,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       try {
         return await fn(...args);
       } catch (e) {
-        const msg = (e as Error).message ?? String(e);
+        const msg = localizedMessage(e, vscode.l10n);
         const showLog = vscode.l10n.t('Show Log');
         d.output.error(`${id} failed: ${(e as Error).stack ?? msg}`);
         void vscode.window.showErrorMessage(vscode.l10n.t('Agent Rewind: {0}', msg), showLog).then((p) => p && d.output.show(true));

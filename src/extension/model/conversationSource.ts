@@ -11,7 +11,7 @@ import type { Store } from '../../core/store';
 import { type ConvPrompt, type ConvSession, fromLog } from './conversationModel';
 import type { TranscriptReader } from '../offHost/transcriptReader';
 import type { Outline } from '../offHost/transcriptOutline';
-import { WorkerCancelled } from '../offHost/workerClient';
+import { isError } from '../../core/errors';
 
 interface Cached {
   stamp: string;
@@ -66,7 +66,7 @@ export class ConversationSource {
         try {
           outline = await this.reader.read(file, overrides);
         } catch (e) {
-          if (e instanceof WorkerCancelled) throw e;
+          if (isError(e, 'worker-cancelled')) throw e;
           outline = null; // a transcript we cannot read: fall back to the hooks' record
         }
         this.cache.set(file, { stamp, outline });

@@ -4,9 +4,10 @@
 import * as vscode from 'vscode';
 import { moveStoreAside } from '../../core/storeFiles/workspaceStore';
 import { CMD, type CommandId, CTX, VIEW } from '../commandIds';
+import { localizedMessage } from '../../core/errors';
 
 export function showStoreUnusable(dir: string, error: Error, output: vscode.LogOutputChannel): vscode.Disposable[] {
-  const message = vscode.l10n.t("Agent Rewind cannot use this workspace's store ({0}): {1}", dir, error.message);
+  const message = vscode.l10n.t("Agent Rewind cannot use this workspace's store ({0}): {1}", dir, localizedMessage(error, vscode.l10n));
   const revealFolder = vscode.l10n.t('Reveal Folder');
   const moveAsideAndStart = vscode.l10n.t('Move Aside and Start Fresh');
   output.error(message);

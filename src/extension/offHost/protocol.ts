@@ -9,6 +9,7 @@ import type { Plan, PlanOptions } from '../../core/rewind/plan';
 import type { LineStats } from '../../core/timeline/lineStats';
 import type { StorageUse } from '../../core/upkeep/storageUse';
 import type { OutlineDelta } from './transcriptOutline';
+import { type ErrorCode, type ErrorDetails } from '../../core/errors';
 
 /** What a dry run asks: the options the preview and the commands use (never `records`: the worker reads the log itself). */
 export type WorkerPlanOptions = Pick<PlanOptions, 'paths' | 'sessions' | 'noGit' | 'noStats'>;
@@ -68,7 +69,7 @@ export type FromWorker =
   | { type: 'usage'; id: number; usage: StorageUse }
   | { type: 'outline'; id: number; delta: OutlineDelta }
   | { type: 'stats'; id: number; stats: LineStats[] }
-  | { type: 'failed'; id: number; message: string };
+  | { type: 'failed'; id: number; message: string; code?: ErrorCode; details?: ErrorDetails[ErrorCode] };
 
 /** The request for a plan, with only the options a worker understands. */
 export function planRequest(id: number, storeDir: string, target: string, opts: WorkerPlanOptions): PlanRequest {

@@ -14,6 +14,7 @@ import { storageUse } from '../../core/upkeep/storageUse';
 import { Store } from '../../core/store';
 import { type FromWorker, isToWorker, type ToWorker } from './protocol';
 import { OutlineSender } from './transcriptOutline';
+import { AgentRewindError } from '../../core/errors';
 
 /** Each store's log as parsed so far (one store per window; kept across plans; a clean-up's rewrite is read whole). */
 const logs = new Map<string, IncrementalLog>();
@@ -40,7 +41,9 @@ export function answer(req: ToWorker): FromWorker {
     const { records: _records, ...plan } = makePlan(store, req.target, { ...req.options, records: log.read().records });
     return { type: 'plan', id: req.id, plan };
   } catch (e) {
-    return { type: 'failed', id: req.id, message: (e as Error).message };
+    // An Agent Rewind error keeps its code across the thread: the host says it in the user's language.
+    const known = e instanceof AgentRewindError ? { code: e.code, details: e.details } : {};
+    return { type: 'failed', id: req.id, message: (e as Error).message, ...known };
   }
 }
 

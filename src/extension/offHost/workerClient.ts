@@ -10,17 +10,12 @@ import type { LineStats } from '../../core/timeline/lineStats';
 import type { StorageUse } from '../../core/upkeep/storageUse';
 import { type FromWorker, isFromWorker, type PlainPlan, planRequest, type ToWorker, type WorkerPlanOptions } from './protocol';
 import type { OutlineDelta } from './transcriptOutline';
+import { AgentRewindError } from '../../core/errors';
 
 const PLAN_ROLE = {
   name: 'plan',
   fallback: 'rewinds are planned on the extension host, which may pause the window on a large store.',
 };
-
-export class WorkerCancelled extends Error {
-  constructor() {
-    super('Cancelled: a newer request was made, or the one who asked no longer waits (a preview closed, the window is closing).');
-  }
-}
 
 /** The part of a cancellation token the client needs (vscode.CancellationToken fits). */
 export interface Cancellation {
@@ -66,7 +61,7 @@ export class WorkerClient {
 
   /**
    * A dry run in the worker; `fallback` runs it on the host when the worker is unusable. Rejects
-   * with WorkerCancelled when `token` cancels it, or a newer request with the same `supersede` key.
+   * with a worker-cancelled error (core/errors.ts) when `token` cancels it, or a newer request with the same `supersede` key.
    */
   plan(
     storeDir: string,
@@ -133,7 +128,7 @@ export class WorkerClient {
     if (i >= 0) this.queue.splice(i, 1);
     // A running plan cannot be interrupted mid-fold: its answer is dropped when it comes.
     if (this.running === p) this.running = { ...p, resolve: () => {}, reject: () => {} };
-    p.reject(new WorkerCancelled());
+    p.reject(new AgentRewindError('worker-cancelled', {}));
   }
 
   private start(): Worker | undefined {
@@ -208,7 +203,7 @@ export class WorkerClient {
 function settle(p: Pending, m: FromWorker): void {
   switch (m.type) {
     case 'failed':
-      return p.reject(new Error(m.message));
+      return p.reject(m.code && m.details ? new AgentRewindError(m.code, m.details) : new Error(m.message));
     case 'plan':
       return p.resolve(m.plan);
     case 'gc':

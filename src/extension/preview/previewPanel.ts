@@ -12,7 +12,6 @@ import {
   type Scope,
   type WebviewToHost,
 } from '../../shared/messages';
-import { WorkerCancelled } from '../offHost/workerClient';
 import type { PlainPlan } from '../offHost/protocol';
 import { previewHtml } from './previewHtml';
 import { followWorld } from './followWorld';
@@ -21,6 +20,8 @@ import type { RewindReporter } from '../rewind/rewindReporter';
 import { callKey, type RewindService, dirtyAmong, runCompensations } from '../rewind/rewindService';
 import { snapshotUri } from '../views/snapshotContent';
 import type { TimelineModel } from '../model/timelineModel';
+import { isError, localizedMessage } from '../../core/errors';
+import { whenSlow } from '../timers';
 
 /** Plans that take longer than this show a progress notification (with Cancel). */
 const PROGRESS_AFTER_MS = 300;
@@ -227,7 +228,7 @@ export class PreviewPanel implements vscode.Disposable {
     this.planning?.cancel();
     const cts = (this.planning = new vscode.CancellationTokenSource());
     const plan = this.service.plan(targetId, opts, cts.token, 'preview');
-    const timer = setTimeout(() => {
+    whenSlow(plan, PROGRESS_AFTER_MS, () => {
       if (cts.token.isCancellationRequested) return;
       void vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Agent Rewind: planning the rewind…'), cancellable: true },
@@ -239,11 +240,10 @@ export class PreviewPanel implements vscode.Disposable {
           );
         },
       );
-    }, PROGRESS_AFTER_MS);
+    });
     try {
       return await plan;
     } finally {
-      clearTimeout(timer);
       if (this.planning === cts) this.planning = undefined;
       cts.dispose();
     }
@@ -261,10 +261,9 @@ export class PreviewPanel implements vscode.Disposable {
         this.reply(gen, { type: 'model', model, ...(this.keptChoices ? { choices: this.keptChoices } : {}) });
       } catch (e) {
         if (gen !== this.generation) return; // superseded: the newer build answers
-        const message =
-          e instanceof WorkerCancelled
-            ? vscode.l10n.t('Planning was cancelled. Press Refresh to plan this rewind again.')
-            : (e as Error).message;
+        const message = isError(e, 'worker-cancelled')
+          ? vscode.l10n.t('Planning was cancelled. Press Refresh to plan this rewind again.')
+          : localizedMessage(e, vscode.l10n);
         this.reply(gen, { type: 'error', message });
       }
     })();
@@ -370,7 +369,7 @@ export class PreviewPanel implements vscode.Disposable {
       if (scope !== 'files' && req.conversation && this.conversation) await this.conversation.fork(req.conversation, !!files);
       this.close();
     } catch (e) {
-      this.send({ type: 'error', message: (e as Error).message });
+      this.send({ type: 'error', message: localizedMessage(e, vscode.l10n) });
     } finally {
       this.send({ type: 'busy', busy: false });
     }

@@ -59,7 +59,7 @@ export class RewindService {
 
   /**
    * The dry run, in the plan worker when there is one (`token` cancels it, and so does a newer plan
-   * with the same `supersede` key: WorkerCancelled). The rewind itself plans again under the lock.
+   * with the same `supersede` key: a worker-cancelled error). The rewind itself plans again under the lock.
    */
   plan(targetId: string, req: WorkerPlanOptions = {}, token?: Cancellation, supersede?: string): Promise<PlainPlan> {
     if (!this.planner) return this.planHere(targetId, req);

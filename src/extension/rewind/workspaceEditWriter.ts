@@ -11,10 +11,11 @@
 // the first write (WriteRefused), and leaves that one file as it is once writing has begun.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { type FileWriter, fsWriter, WriteRefused } from '../../core/rewind/apply';
+import { type FileWriter, fsWriter } from '../../core/rewind/apply';
 import type { Write } from '../../core/rewind/writes';
 import type { Store } from '../../core/store';
 import { pathKey } from '../../core/paths';
+import { AgentRewindError } from '../../core/errors';
 
 /** What the rewind's check saw of the open editors, for the check repeated at the moment of writing. */
 export interface EditorGate {
@@ -74,7 +75,7 @@ export function workspaceEditWriter(store: Store, gate: EditorGate): FileWriter 
         gate,
         writes.map((w) => w.path),
       );
-      if (changed.length) throw new WriteRefused(changed);
+      if (changed.length) throw new AgentRewindError('write-refused', { paths: changed });
     },
     holdBack: (w) => (changedSinceCheck(gate, [w.path]).length ? 'unsaved-during-rewind' : null),
     async writeOne(w) {

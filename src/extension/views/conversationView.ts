@@ -13,6 +13,7 @@ import { promptWords } from '../../core/timeline/presentation';
 import { relativeTime } from './relativeTime';
 import { RowCounts, type RowStats } from './rowStats';
 import type { StepIndex } from '../model/stepIndex';
+import { whenSlow } from '../timers';
 
 export type ConvElement =
   | { kind: 'session'; session: ConvSession }
@@ -97,9 +98,7 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
     if (!this.running) {
       this.running = this.drain().finally(() => (this.running = undefined));
       const work = this.running;
-      setTimeout(() => {
-        if (this.running === work) this.slow?.(work);
-      }, 300);
+      whenSlow(work, 300, () => this.slow?.(work));
     }
     return this.running;
   }

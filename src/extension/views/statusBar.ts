@@ -11,6 +11,7 @@ import { VIEW } from '../commandIds';
 import type { TimelineModel } from '../model/timelineModel';
 import { promptWords, type TimelineCounts } from '../../core/timeline/presentation';
 import { clockTime } from '../../shared/time';
+import { Debouncer } from '../timers';
 
 /** An agent whose hooks are installed, and the file (workspace-relative) that holds them. */
 export interface Recording {
@@ -65,7 +66,7 @@ export class StatusBar implements vscode.Disposable {
   private warned = new Set<string>();
   /** Resolves the window progress shown while a session's baseline runs. */
   private endProgress: (() => void) | undefined;
-  private staleCheck: NodeJS.Timeout | undefined;
+  private readonly staleCheck = new Debouncer(5000, () => this.update());
 
   constructor(
     private readonly model: TimelineModel,
@@ -112,8 +113,7 @@ export class StatusBar implements vscode.Disposable {
       return;
     }
     // A hook killed mid-baseline never says it is done: look again once it would count as stale.
-    clearTimeout(this.staleCheck);
-    this.staleCheck = setTimeout(() => this.update(), 5000);
+    this.staleCheck.trigger();
     if (this.endProgress) return;
     void vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Agent Rewind') },
@@ -225,7 +225,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.staleCheck);
+    this.staleCheck.dispose();
     this.endProgress?.();
     this.item.dispose();
   }
