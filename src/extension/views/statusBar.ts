@@ -77,6 +77,7 @@ export class StatusBar implements vscode.Disposable {
   /** Resolves the window progress shown while a session's baseline runs. */
   private endProgress: (() => void) | undefined;
   private staleCheck: NodeJS.Timeout | undefined;
+  private readonly modelChange: vscode.Disposable;
 
   constructor(
     private readonly model: TimelineModel,
@@ -85,7 +86,7 @@ export class StatusBar implements vscode.Disposable {
   ) {
     this.item.name = vscode.l10n.t('Agent Rewind');
     this.item.command = { command: `${VIEW.files}.focus`, title: vscode.l10n.t('Show Agent Rewind') };
-    model.onDidChange(() => this.update());
+    this.modelChange = model.onDidChange(() => this.update());
     this.update();
     this.item.show();
   }
@@ -230,6 +231,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.modelChange.dispose();
     clearTimeout(this.staleCheck);
     this.endProgress?.();
     this.item.dispose();
