@@ -3,6 +3,7 @@
 export const CMD = {
   rewindFilesToHere: 'agentRewind.rewindFilesToHere',
   previewRewind: 'agentRewind.previewRewind',
+  rewindToFolded: 'agentRewind.rewindToFolded',
   restoreFile: 'agentRewind.restoreFile',
   undoLastRewind: 'agentRewind.undoLastRewind',
   rewindConversation: 'agentRewind.rewindConversation',

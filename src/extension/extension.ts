@@ -155,6 +155,7 @@ function installStoreWatcher(store: Store, model: TimelineModel, sync: StoreSync
   // Whether the store existed at the last look.
   let existed = store.exists();
   const watcher = new StoreWatcher(store.dir);
+  // On the watcher's own emitter: disposing the watcher (the extension context owns it) drops this listener.
   watcher.onDidChange(() => {
     if (!existed && store.exists()) {
       existed = true;
@@ -259,7 +260,7 @@ function installContextKeys(
   agents: AgentConnections,
   folders: () => readonly vscode.WorkspaceFolder[],
   setContext: SetContext,
-): { status: StatusBar; update: () => void; connected: () => Recording[] } {
+): { status: StatusBar; update: () => void; connected: () => Recording[]; owned: vscode.Disposable } {
   let connected: Recording[] = [];
   const status = new StatusBar(model, () => connected);
   const update = () => {
@@ -274,8 +275,10 @@ function installContextKeys(
     setContext(CTX.canUndo, !!model.lastRewind());
     status.update();
   };
-  model.onDidChange(update);
-  return { status, update, connected: () => connected };
+  // The status bar goes with the context keys: one disposable for both (the extension context owns it).
+  const onModel = model.onDidChange(update);
+  const owned: vscode.Disposable = { dispose: () => (onModel.dispose(), status.dispose()) };
+  return { status, update, connected: () => connected, owned };
 }
 
 /** A changed storeDirectory takes effect after a reload: say so. */
@@ -436,7 +439,8 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
     output,
     updateContext,
   };
-  context.subscriptions.push(model, watcher, filesTree, convTree, preview, keys.status);
+  // Views before the model they listen to: each drops its listeners, then the model its emitter.
+  context.subscriptions.push(keys.owned, files, conversation, filesTree, convTree, preview, watcher, model);
   context.subscriptions.push(...installWorkspaceListeners(context, store, convTree, sync, updateContext), ...registerCommands(deps));
   installTerminalEnv(context, store);
   showTimeline(model, [filesTree, convTree], loading, () => {

@@ -25,7 +25,7 @@ export const tests = [
       s.edit('notes.txt', 'Remember to rewind.', 'Remember to rewind.\nShipped the farewell.');
       s.tool('Bash', { command: 'git push origin main' });
       s.tool('Read', { file_path: path.join(ws, 'README.md') });
-      ctx = { ws, original: { greet: fs.readFileSync(path.join(ws, 'src/greet.js'), 'utf8') } };
+      ctx = { ws, s, original: { greet: fs.readFileSync(path.join(ws, 'src/greet.js'), 'utf8') } };
       await wb.openViewContainer('Agent Rewind');
       await wb.viewPane('Files');
       await wb.viewPane('Conversation');
@@ -33,11 +33,9 @@ export const tests = [
         .treeItem(/Add a farewell next to the greeting/, { view: 'Files' })
         .first()
         .waitFor();
-      // One row per prompt: the checkpoint before the push sits inside its turn; the session start is a row of its
-      // own at the top level, below (before) the first prompt — never nested under a later one.
-      const start = wb.treeItem(/Session started/, { view: 'Files' }).first();
-      await start.waitFor();
-      assert.equal(await start.getAttribute('aria-level'), '1', "the session start is at its session's level");
+      // One row per prompt: the checkpoint before the push sits inside its turn; the session start, identical to the
+      // first prompt's files, is folded into that prompt's row (named in its tooltip), never a row of its own.
+      assert.equal(await wb.treeItem(/Session started/, { view: 'Files' }).count(), 0, 'the start is folded into its prompt');
       assert.equal(
         await wb
           .treeItem(/Add a farewell next to the greeting/, { view: 'Files' })
@@ -186,6 +184,68 @@ export const tests = [
         .first()
         .waitFor();
       assert.equal(await wb.treeItem(/Before rewind to "Before/, { view: 'Files' }).count(), 0, 'no nested label');
+    },
+  },
+  {
+    name: 'after a rewind, its undo and a new prompt, at the default width: every prompt row shows its count; no file list twice',
+    async run({ wb }) {
+      const { s } = ctx;
+      s.prompt('Log the farewell too');
+      s.write('src/log.js', "'use strict';\n\nmodule.exports = () => console.log('bye');\n");
+      const newest = wb.treeItem(/Log the farewell too/, { view: 'Files' }).first();
+      await newest.waitFor({ timeout: 30000 });
+      // Open every prompt row: their files, and the steps inside their turns.
+      for (const re of [/Log the farewell too/, /Update the notes and push the branch/, /Add a farewell next to the greeting/])
+        await wb.expand(wb.treeItem(re, { view: 'Files' }).first());
+      await wb
+        .treeItem(/log\.js/, { view: 'Files' })
+        .first()
+        .waitFor();
+      const files = wb.page
+        .locator('.part.sidebar .pane')
+        .filter({ has: wb.page.locator('.pane-header h3.title', { hasText: /^Files$/ }) });
+      const rows = await files.locator('.monaco-list-row').evaluateAll((rows) =>
+        rows.map((row) => {
+          const name = row.querySelector('.label-name');
+          const box = row.querySelector('.monaco-icon-label-container').getBoundingClientRect();
+          const text = name ? document.createTreeWalker(name, NodeFilter.SHOW_TEXT).nextNode() : null;
+          const count = /^(\d+ files? to rewind|nothing to rewind)/.exec(name?.textContent ?? '');
+          let countRight = null;
+          if (text && count) {
+            const range = document.createRange();
+            range.setStart(text, 0);
+            range.setEnd(text, Math.min(text.length, count[0].length));
+            countRight = range.getBoundingClientRect().right;
+          }
+          return {
+            label: name?.textContent ?? '',
+            level: row.getAttribute('aria-level'),
+            expandable: row.getAttribute('aria-expanded') !== null,
+            icon: row.querySelector('.custom-view-tree-node-item-icon, .codicon')?.className ?? '',
+            countRight,
+            rowRight: box.right,
+          };
+        }),
+      );
+      const prompts = rows.filter((r) => /Log the farewell too|Update the notes and push|Add a farewell next to/.test(r.label));
+      assert.equal(prompts.length, 3, rows.map((r) => r.label).join(' | '));
+      for (const r of prompts) {
+        assert.ok(r.countRight !== null, `"${r.label}" leads with its count`);
+        assert.ok(
+          r.countRight <= r.rowRight,
+          `the count of "${r.label}" is visible (ends at ${r.countRight}px, the row at ${r.rowRight}px)`,
+        );
+      }
+      // A step inside a turn holds nothing: the turn's files are listed once, under its prompt.
+      const steps = rows.filter((r) => r.level === '2' && /Before /.test(r.label));
+      assert.ok(steps.length >= 1, 'the step before the push is shown inside its turn');
+      assert.ok(
+        steps.every((r) => !r.expandable),
+        'no step row repeats its turn’s files',
+      );
+      const fileRows = rows.filter((r) => r.level === '2' && !/ · /.test(r.label)).map((r) => r.label);
+      assert.equal(new Set(fileRows).size, fileRows.length, `each file once: ${fileRows.join(', ')}`);
+      await wb.screenshot('story-after-rewind-undo-prompt');
     },
   },
 ];

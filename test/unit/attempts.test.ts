@@ -214,7 +214,7 @@ describe('the line (Files view layout)', () => {
     );
   });
 
-  it('right after a rewind (no new work yet), the work rewound away is already a row', () => {
+  it('right after a rewind (no new work yet), the work rewound away stays on the line: prompting again starts an attempt', () => {
     const b = new LogBuilder()
       .checkpoint('S', 'session-start')
       .checkpoint('P1')
@@ -226,11 +226,39 @@ describe('the line (Files view layout)', () => {
     const view = lineView(tree);
     const at = (id: string) => rs.find((r) => r.t === 'checkpoint' && r.id === id)!.seq;
     assert.equal(view.onLine('S', at('S'), 'session-start'), true);
-    assert.equal(view.onLine('P1', at('P1'), 'prompt'), false);
+    assert.equal(view.onLine('P1', at('P1'), 'prompt'), true);
+    assert.equal(view.onLine('R1', at('R1'), 'rewind'), true);
+    assert.deepEqual(view.rows, []);
+    // The next prompt starts attempt 2: attempt 1 becomes one row where it left the line.
+    const after = b.checkpoint('P2').snap('/w/a', h('a2')).records();
+    const next = lineView(buildAttempts(after));
+    assert.equal(next.onLine('P1', at('P1'), 'prompt'), false);
+    assert.equal(next.onLine('R1', at('R1'), 'rewind'), false, "the rewind that left attempt 1 is attempt 1's row");
     assert.deepEqual(
-      view.rows.map((r) => [r.attempt.n, r.at]),
+      next.rows.map((r) => [r.attempt.n, r.at]),
       [[1, at('P1')]],
     );
+  });
+
+  it('rewind bookkeeping (a rewind and its undo) sits on the line, not inside the attempt later left', () => {
+    const rs = new LogBuilder()
+      .checkpoint('P1')
+      .snap('/w/a', h('a1'))
+      .checkpoint('P2')
+      .snap('/w/a', h('a2'))
+      .checkpoint('R1', 'rewind', { target: 'P2' })
+      .snap('/w/a', h('a1'), 'rewind')
+      .checkpoint('R2', 'rewind', { target: 'R1' })
+      .snap('/w/a', h('a2'), 'rewind')
+      .checkpoint('R3', 'rewind', { target: 'P2' })
+      .snap('/w/a', h('a1'), 'rewind')
+      .checkpoint('P3')
+      .snap('/w/a', h('a3'))
+      .records();
+    const view = lineView(buildAttempts(rs));
+    const c = (id: string) => rs.find((r) => r.t === 'checkpoint' && r.id === id) as { seq: number; kind: 'prompt' | 'rewind' };
+    const on = ['P1', 'P2', 'R1', 'R2', 'R3', 'P3'].filter((id) => view.onLine(id, c(id).seq, c(id).kind));
+    assert.deepEqual(on, ['P1', 'R1', 'R2', 'P3']);
   });
 
   it('a session started after the rewind and before new work is on the line, not inside the attempt left', () => {

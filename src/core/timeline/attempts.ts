@@ -339,11 +339,24 @@ export function ownWorkOfAll(tree: AttemptTree): Map<number, OwnWork> {
   return new Map(tree.attempts.map((a) => [a.n, ownWork(tree, a, cuts)]));
 }
 
+/**
+ * While no attempt is in progress (a rewind nothing followed yet), the attempt that rewind left: its
+ * work stays on the line until new work starts the next attempt (README: rewinding and prompting
+ * again starts one), so the view gains an attempt row only then.
+ */
+function justLeft(tree: AttemptTree): Attempt | undefined {
+  if (tree.current !== null) return undefined;
+  let last: Attempt | undefined;
+  for (const a of tree.attempts) if (a.end && (!last || a.end.seq > last.end!.seq)) last = a;
+  return last;
+}
+
 export function lineView(tree: AttemptTree): LineView {
-  const cut = lineCuts(tree);
+  const left = justLeft(tree);
+  const cut = left ? lineCuts({ ...tree, current: left.n }) : lineCuts(tree);
   const rows: LineView['rows'] = [];
   for (const a of tree.attempts) {
-    if (a.current) continue;
+    if (a.current || a === left) continue;
     const own = cut.get(a.n);
     if (own !== undefined) {
       rows.push({ attempt: a, at: own });
@@ -359,10 +372,13 @@ export function lineView(tree: AttemptTree): LineView {
     onLine: (id, seq, kind) => {
       const owner = tree.attemptOf.get(id);
       if (owner === undefined) return true;
+      const ended = tree.attempts[owner - 1]?.end;
+      // Rewind bookkeeping ("Before rewind…", "Before undo of rewind…") is on the line where it happened, never
+      // inside an attempt's work; but the rewind that left an attempt is that attempt's row.
+      if (kind === 'rewind') return ended?.id !== id || owner === left?.n;
       // Taken after its attempt was left and before any new work (a new session's start): it happened on the
       // way to what followed, not inside the work that was rewound away.
-      const left = tree.attempts[owner - 1]?.end;
-      if (left && seq > left.seq) return true;
+      if (ended && seq > ended.seq) return true;
       const c = cut.get(owner);
       // A prompt at the branch point is the first of the work that was left: it goes with its attempt.
       return c !== undefined && (seq < c || (seq === c && kind !== 'prompt'));

@@ -10,15 +10,15 @@ import { CMD, type CommandId } from '../commandIds';
 import { refuseUnsavedConfig } from '../connect/agentConnections';
 import type { ConvPrompt, ConvSession } from '../model/conversationModel';
 import type { CommandDeps } from './commandDeps';
-import type { ConvElement } from '../views/conversationView';
-import { checkpointLabel, kindName, type FilesElement } from '../views/filesView';
+import { type ConvElement, PromptNode } from '../views/conversationView';
+import { checkpointLabel, FileRow, kindName, type FilesElement } from '../views/filesView';
 import { pickFolders } from '../pickFolders';
 import { oneLine, rewindCountWords } from '../../shared/text';
 import { relativeTime } from '../views/relativeTime';
 import { snapshotUri } from '../views/snapshotContent';
 import { restoreOne, stepHandlers } from './stepCommands';
 import { compareHandlers } from './compareCommands';
-import type { TimelineModel } from '../model/timelineModel';
+import type { CheckpointNode, TimelineModel } from '../model/timelineModel';
 import { localizedMessage } from '../../core/errors';
 
 /** Every diff from the tree is titled by both its sides: "greet.js (before ↔ after this turn)". */
@@ -27,7 +27,12 @@ const diffTitle = (p: string, what: string) => vscode.l10n.t('{0} (before ↔ af
 async function pickCheckpoint(model: TimelineModel, placeHolder: string, onlyPath?: string): Promise<string | undefined> {
   // With a file in mind: only the checkpoints a rewind of that file would change it at.
   const nodes = onlyPath ? model.checkpoints.filter((n) => model.rewindsPath(n.checkpoint.id, onlyPath)) : model.checkpoints;
-  const items = (nodes.length ? nodes : model.checkpoints).map((n) => ({
+  return pickCheckpointOf(model, nodes.length ? nodes : model.checkpoints, placeHolder);
+}
+
+/** A quick pick of `nodes` (every checkpoint, folded ones too: each is a rewind target). */
+async function pickCheckpointOf(model: TimelineModel, nodes: readonly CheckpointNode[], placeHolder: string): Promise<string | undefined> {
+  const items = nodes.map((n) => ({
     label: checkpointLabel(n, 80),
     // The count its Files view row shows (the row `checkpoints --json` prints).
     description: `${relativeTime(n.checkpoint.time)} · ${rewindCountWords(model.row(n.checkpoint.id)?.toRewind ?? 0, vscode.l10n)}`,
@@ -62,7 +67,7 @@ async function pickPrompt(d: CommandDeps): Promise<Extract<ConvElement, { kind: 
     session.prompts.map((prompt, index) => ({
       label: oneLine(prompt.text, 80),
       description: `${relativeTime(prompt.time)} · ${session.title.slice(0, 40)}`,
-      el: { kind: 'prompt' as const, session, prompt, index },
+      el: new PromptNode(session, prompt, index),
     })),
   );
   if (!items.length) {
@@ -106,6 +111,18 @@ function fileRewindHandlers(d: CommandDeps) {
       const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, vscode.l10n.t('Rewind files to which checkpoint?')));
       if (id) filesPreview(d, id);
     },
+    // A row that holds folded checkpoints (identical files): pick which of them to rewind to (a session start and its prompt differ for the conversation).
+    [CMD.rewindToFolded]: async (arg) => {
+      const id = checkpointOf(arg);
+      const row = id ? d.model.find(d.model.rowOf(id)) : undefined;
+      if (!row) return;
+      const id2 = await pickCheckpointOf(
+        d.model,
+        [row, ...row.folded],
+        vscode.l10n.t('Rewind to which of these checkpoints (the same files)?'),
+      );
+      if (id2) filesPreview(d, id2);
+    },
     [CMD.previewRewind]: async (arg) => {
       const id = checkpointOf(arg) ?? (await pickCheckpoint(d.model, vscode.l10n.t('Preview a rewind to which checkpoint?')));
       if (id) filesPreview(d, id);
@@ -128,14 +145,14 @@ function fileRewindHandlers(d: CommandDeps) {
         const own = activePath ? changes.find((c) => c.path === activePath) : undefined;
         const planned = activePath && !own ? (await d.service.plan(id, { paths: [activePath], noGit: true })).changes[0] : undefined;
         const change = own ?? (planned ? { path: planned.path, from: undefined, to: planned.to } : undefined);
-        if (change) el = { kind: 'file', checkpointId: id, change };
+        if (change) el = new FileRow(id, change);
         else {
           const pick = await vscode.window.showQuickPick(
             changes.map((c) => ({ label: d.model.relative(c.path), change: c })),
             { placeHolder: vscode.l10n.t('Which file?') },
           );
           if (!pick) return;
-          el = { kind: 'file', checkpointId: id, change: pick.change };
+          el = new FileRow(id, pick.change);
         }
       }
       const cp = d.model.find(el.checkpointId);

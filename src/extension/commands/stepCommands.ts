@@ -9,7 +9,7 @@ import { oneLine } from '../../shared/text';
 import { CMD } from '../commandIds';
 import type { CommandDeps } from './commandDeps';
 import type { ConvPrompt, ConvSession, ConvTool } from '../model/conversationModel';
-import type { ConvElement } from '../views/conversationView';
+import { type ConvElement, StepFileNode } from '../views/conversationView';
 import { relativeTime } from '../views/relativeTime';
 import { snapshotUri } from '../views/snapshotContent';
 import type { StepPlace } from '../model/stepIndex';
@@ -130,7 +130,7 @@ export function stepHandlers(d: CommandDeps) {
                 )
               )?.c;
         if (!change) return;
-        el = { kind: 'stepFile', prompt: step.prompt, tool: step.tool, callId: step.tool.id!, change };
+        el = new StepFileNode(step.prompt, step.tool, step.tool.id!, change);
       }
       const place = d.steps.place(el.callId);
       if (!place) return;

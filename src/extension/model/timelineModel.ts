@@ -20,6 +20,7 @@ import {
   type OwnWork,
   ownWorkOfAll,
 } from '../../core/timeline/attempts';
+import { foldsOf } from '../../core/timeline/folding';
 import { checkpoints, filesPerCheckpoint, type SpanChange, spanChanges } from '../../core/timeline/timeline';
 import { type RewindLookups, rewindLookups, type RewindMeaning, rewindMeaning } from '../../core/timeline/rewindLabels';
 import {
@@ -39,6 +40,8 @@ export interface CheckpointNode {
   label: string;
   /** The newest rewind checkpoint: undo target. */
   isLastRewind: boolean;
+  /** Checkpoints of identical workspace state folded into this row (core/timeline/folding.ts), oldest first. */
+  folded: CheckpointNode[];
 }
 
 export interface TurnNode {
@@ -69,6 +72,7 @@ export class TimelineModel implements vscode.Disposable {
   private line: LineView | undefined;
   private lookups: RewindLookups = rewindLookups([]);
   private countsCache: TimelineCounts | undefined;
+  private folds = new Map<string, string>();
   private readonly log: IncrementalLog;
 
   /**
@@ -110,14 +114,25 @@ export class TimelineModel implements vscode.Disposable {
     const cps = checkpoints(records);
     const lastRewind = [...cps].reverse().find((c) => c.kind === 'rewind');
     this.nodes = cps
-      .map((c) => ({ checkpoint: c, fileCount: (files.get(c.id) ?? []).length, label: this.label(c), isLastRewind: c === lastRewind }))
+      .map((c) => ({
+        checkpoint: c,
+        fileCount: (files.get(c.id) ?? []).length,
+        label: this.label(c),
+        isLastRewind: c === lastRewind,
+        folded: [] as CheckpointNode[],
+      }))
       .reverse();
     const byId = new Map(this.nodes.map((n) => [n.checkpoint.id, n]));
+    // A row whose workspace state is its neighbour's is listed on that row, not as a row of its own.
+    this.folds = foldsOf(records).into;
+    for (const [id, host] of this.folds) byId.get(host)!.folded.push(byId.get(id)!);
     this.turnNodes = groupTurns(cps)
+      .filter((turn) => !this.folds.has(turn.head.id))
       .map((turn) => ({
         turn,
         node: byId.get(turn.head.id)!,
-        inside: turn.inside.map((c) => byId.get(c.id)!).reverse(),
+        // Steps inside a turn in the order they happened, as the Conversation view lists a prompt's calls.
+        inside: turn.inside.filter((c) => !this.folds.has(c.id)).map((c) => byId.get(c.id)!),
       }))
       .reverse();
     // Newest first, as the linear searches found them: the first row that holds an id wins.
@@ -240,6 +255,11 @@ export class TimelineModel implements vscode.Disposable {
   find(id: string): CheckpointNode | undefined {
     this.ensure();
     return this.nodeById.get(id);
+  }
+
+  /** The checkpoint whose row shows `id`: itself, or the row it is folded into. */
+  rowOf(id: string): string {
+    return this.folds.get(id) ?? id;
   }
 
   lastRewind(): CheckpointNode | undefined {

@@ -15,11 +15,14 @@ import { RowCounts, type RowStats } from './rowStats';
 import type { StepIndex } from '../model/stepIndex';
 import { whenSlow } from '../timers';
 
-export type ConvElement =
-  | { kind: 'session'; session: ConvSession }
-  | { kind: 'prompt'; session: ConvSession; prompt: ConvPrompt; index: number }
-  | { kind: 'tool'; prompt: ConvPrompt; tool: ConvTool; index: number }
-  | { kind: 'stepFile'; prompt: ConvPrompt; tool: ConvTool; callId: string; change: SpanChange };
+export type ConvElement = SessionNode | PromptNode | ToolNode | StepFileNode;
+
+/** What a row needs of its view to draw itself. */
+interface ConvContext {
+  readonly relative: (p: string) => string;
+  readonly steps?: StepSource | undefined;
+  readonly counts: RowCounts<ConvElement> | undefined;
+}
 
 /** The steps behind the view: what the store recorded of each call, and +/- counts of a change. */
 export interface StepSource {
@@ -66,10 +69,11 @@ export interface SessionSource {
   build(): ConvSession[];
 }
 
-export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
+export class ConversationView implements vscode.TreeDataProvider<ConvElement>, vscode.Disposable, ConvContext {
   private readonly emitter = new vscode.EventEmitter<ConvElement | ConvElement[] | undefined>();
   /** Step file rows and their counts (drawn again when the counts are in). */
-  private readonly counts: RowCounts<ConvElement> | undefined;
+  readonly counts: RowCounts<ConvElement> | undefined;
+  private readonly disposables: vscode.Disposable[] = [this.emitter];
   readonly onDidChangeTreeData = this.emitter.event;
   private sessions: ConvSession[] = [];
   /** Refreshes asked for and done (a refresh asked for while one runs is done after it, once). */
@@ -80,16 +84,21 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
   constructor(
     private readonly source: SessionSource,
     onChange: vscode.Event<void>,
-    private readonly relative: (p: string) => string = (p) => p,
-    private readonly steps?: StepSource,
+    readonly relative: (p: string) => string = (p) => p,
+    readonly steps?: StepSource,
     /** Shown while a refresh takes long (the view's progress bar). */
     private readonly slow?: (work: Promise<void>) => void,
   ) {
     // What the hooks recorded, at once; the transcripts follow.
     this.sessions = source.build();
     void this.refresh();
-    onChange(() => void this.refresh());
+    this.disposables.push(onChange(() => void this.refresh()));
     this.counts = steps && new RowCounts(steps.stats, (rows) => this.emitter.fire(rows));
+    if (this.counts) this.disposables.push(this.counts);
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
   }
 
   /** Reads what changed and shows it; resolves when the view shows everything asked for until now. */
@@ -122,114 +131,150 @@ export class ConversationView implements vscode.TreeDataProvider<ConvElement> {
   }
 
   getChildren(el?: ConvElement): ConvElement[] {
-    if (!el) return this.sessions.map((session) => ({ kind: 'session', session }));
+    if (!el) return this.sessions.map((session) => new SessionNode(session));
     if (el.kind === 'session') {
-      return [
-        ...el.session.prompts.map((prompt, index): ConvElement => ({ kind: 'prompt', session: el.session, prompt, index })),
-        ...el.session.forks.map((session): ConvElement => ({ kind: 'session', session })),
-      ];
+      // Newest first, as the Files view lists its rows (a prompt's calls stay in the order they ran, as a turn's steps there).
+      const prompts = el.session.prompts.map((prompt, index) => new PromptNode(el.session, prompt, index)).reverse();
+      return [...prompts, ...el.session.forks.map((session) => new SessionNode(session))];
     }
-    if (el.kind === 'prompt') return el.prompt.tools.map((tool, index) => ({ kind: 'tool', prompt: el.prompt, tool, index }));
+    if (el.kind === 'prompt') return el.prompt.tools.map((tool, index) => new ToolNode(el.prompt, tool, index));
     if (el.kind === 'tool' && el.tool.id && this.steps) {
       const callId = el.tool.id;
-      return this.steps.index.changes(callId).map((change) => ({ kind: 'stepFile', prompt: el.prompt, tool: el.tool, callId, change }));
+      return this.steps.index.changes(callId).map((change) => new StepFileNode(el.prompt, el.tool, callId, change));
     }
     return [];
   }
 
   getTreeItem(el: ConvElement): vscode.TreeItem {
-    switch (el.kind) {
-      case 'session': {
-        const s = el.session;
-        const agent = agentInfo(s.agent);
-        // The agent leads the label: at the default sidebar width the description is cut off first.
-        const item = new vscode.TreeItem(treeLabel(`${agent.name} · ${s.title}`), vscode.TreeItemCollapsibleState.Collapsed);
-        item.id = `session:${s.id}`;
-        const filesOnly = agent.conversationUnavailable !== null;
-        item.description = [filesOnly ? vscode.l10n.t('files only') : '', relativeTime(s.time), s.parent ? vscode.l10n.t('fork') : '']
-          .filter(Boolean)
-          .join(' · ');
-        item.iconPath = s.parent ? new vscode.ThemeIcon('repo-forked') : agent.icon;
-        item.contextValue = `agentRewind.session${s.transcript ? '.transcript' : ''}${filesOnly ? '.filesOnly' : ''}`;
-        const tip = new vscode.MarkdownString();
-        tip.appendText(
-          `${vscode.l10n.t('{0} session {1}', agent.name, s.id)}\n${promptWords(s.prompts.length, vscode.l10n)}${s.cwd ? `\n${s.cwd}` : ''}`,
-        );
-        if (agent.conversationUnavailable)
-          tip.appendMarkdown(`\n\n${escapeMarkdown(vscode.l10n.t('{0} Files can still be rewound.', agent.conversationUnavailable))}`);
-        item.tooltip = tip;
-        item.accessibilityInformation = {
-          label: filesOnly
-            ? vscode.l10n.t('{0} session: {1}, files only', agent.name, oneLine(s.title, 60))
-            : vscode.l10n.t('{0} session: {1}', agent.name, oneLine(s.title, 60)),
-        };
-        return item;
-      }
-      case 'prompt': {
-        const p = el.prompt;
-        const risky = p.tools.filter((t) => t.effect === 'irreversible' || t.effect === 'compensatable').length;
-        const item = new vscode.TreeItem(
-          treeLabel(p.text) || vscode.l10n.t('(empty prompt)'),
-          p.tools.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
-        );
-        item.id = `prompt:${el.session.id}:${p.key}`;
-        const calls = p.tools.length;
-        item.description = [
-          relativeTime(p.time),
-          calls ? countWords(calls, vscode.l10n.t('1 tool call'), vscode.l10n.t('{0} tool calls', calls)) : '',
-          risky ? vscode.l10n.t('{0} not undoable', risky) : '',
-        ]
-          .filter(Boolean)
-          .join(' · ');
-        item.iconPath = new vscode.ThemeIcon(risky ? 'comment-unresolved' : 'comment');
-        item.contextValue = `agentRewind.prompt${p.checkpointId ? '.hasCheckpoint' : ''}${p.forkable ? '.forkable' : ''}`;
-        const unavailable = agentInfo(el.session.agent).conversationUnavailable;
-        item.tooltip = new vscode.MarkdownString().appendText(p.text.slice(0, 2000));
-        if (unavailable)
-          item.tooltip.appendMarkdown(`\n\n${escapeMarkdown(vscode.l10n.t('{0} Rewind files only to before this prompt.', unavailable))}`);
-        return item;
-      }
-      case 'tool': {
-        const t = el.tool;
-        // File tools summarize as an absolute path: show it relative to the workspace.
-        const summary = t.summary.startsWith('/') || /^[A-Za-z]:\\/.test(t.summary) ? this.relative(t.summary) : t.summary;
-        const changed = this.steps?.index.changes(t.id).length ?? 0;
-        // Ordinary calls carry no tag; the exceptions lead the label, so the tree's cut never hides them.
-        const tag = rowTag(t.effect);
-        const text = treeLabel(`${tag ? `${tag} · ` : ''}${t.name}: ${summary}`);
-        const item = new vscode.TreeItem(
-          tag ? { label: text, highlights: [[0, tag.length]] } : text,
-          changed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
-        );
-        item.id = `tool:${el.prompt.key}:${t.id ?? el.index}`;
-        // A recorded call that cannot be undone had a checkpoint taken just before it (DESIGN §4).
-        const recorded = this.steps?.index.recorded(t.id) ?? false;
-        if (tag && recorded) item.description = vscode.l10n.t('checkpoint before this call');
-        item.iconPath = toolIcon(t);
-        // `.recorded`: the store holds this call, so a rewind to just before it can be planned.
-        item.contextValue = `agentRewind.tool.${t.effect}${recorded ? '.recorded' : ''}`;
-        item.tooltip = new vscode.MarkdownString().appendText(
-          `${t.name} — ${t.severity === 'low' ? vscode.l10n.t('{0} (unknown command)', String(effectWords(t.effect))) : effectWords(t.effect)}\n${t.summary.slice(0, 2000)}`,
-        );
-        return item;
-      }
-      case 'stepFile':
-        return this.stepFileItem(el);
-    }
+    return el.item(this);
   }
+}
 
-  private stepFileItem(el: Extract<ConvElement, { kind: 'stepFile' }>): vscode.TreeItem {
-    const c = el.change;
-    const rel = this.relative(c.path);
+/** An agent session (a fork: under its parent). */
+export class SessionNode {
+  readonly kind = 'session';
+  constructor(public session: ConvSession) {}
+
+  item(): vscode.TreeItem {
+    const s = this.session;
+    const agent = agentInfo(s.agent);
+    // The agent leads the label: at the default sidebar width the description is cut off first.
+    const item = new vscode.TreeItem(treeLabel(`${agent.name} · ${s.title}`), vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `session:${s.id}`;
+    const filesOnly = agent.conversationUnavailable !== null;
+    item.description = [filesOnly ? vscode.l10n.t('files only') : '', relativeTime(s.time), s.parent ? vscode.l10n.t('fork') : '']
+      .filter(Boolean)
+      .join(' · ');
+    item.iconPath = s.parent ? new vscode.ThemeIcon('repo-forked') : agent.icon;
+    item.contextValue = `agentRewind.session${s.transcript ? '.transcript' : ''}${filesOnly ? '.filesOnly' : ''}`;
+    const tip = new vscode.MarkdownString();
+    tip.appendText(
+      `${vscode.l10n.t('{0} session {1}', agent.name, s.id)}\n${promptWords(s.prompts.length, vscode.l10n)}${s.cwd ? `\n${s.cwd}` : ''}`,
+    );
+    if (agent.conversationUnavailable)
+      tip.appendMarkdown(`\n\n${escapeMarkdown(vscode.l10n.t('{0} Files can still be rewound.', agent.conversationUnavailable))}`);
+    item.tooltip = tip;
+    item.accessibilityInformation = {
+      label: filesOnly
+        ? vscode.l10n.t('{0} session: {1}, files only', agent.name, oneLine(s.title, 60))
+        : vscode.l10n.t('{0} session: {1}', agent.name, oneLine(s.title, 60)),
+    };
+    return item;
+  }
+}
+
+/** A user prompt; its tool calls are its children. */
+export class PromptNode {
+  readonly kind = 'prompt';
+  constructor(
+    public session: ConvSession,
+    public prompt: ConvPrompt,
+    public index: number,
+  ) {}
+
+  item(): vscode.TreeItem {
+    const p = this.prompt;
+    const risky = p.tools.filter((t) => t.effect === 'irreversible' || t.effect === 'compensatable').length;
+    const item = new vscode.TreeItem(
+      treeLabel(p.text) || vscode.l10n.t('(empty prompt)'),
+      p.tools.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
+    item.id = `prompt:${this.session.id}:${p.key}`;
+    const calls = p.tools.length;
+    item.description = [
+      relativeTime(p.time),
+      calls ? countWords(calls, vscode.l10n.t('1 tool call'), vscode.l10n.t('{0} tool calls', calls)) : '',
+      risky ? vscode.l10n.t('{0} not undoable', risky) : '',
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    item.iconPath = new vscode.ThemeIcon(risky ? 'comment-unresolved' : 'comment');
+    item.contextValue = `agentRewind.prompt${p.checkpointId ? '.hasCheckpoint' : ''}${p.forkable ? '.forkable' : ''}`;
+    const unavailable = agentInfo(this.session.agent).conversationUnavailable;
+    item.tooltip = new vscode.MarkdownString().appendText(p.text.slice(0, 2000));
+    if (unavailable)
+      item.tooltip.appendMarkdown(`\n\n${escapeMarkdown(vscode.l10n.t('{0} Rewind files only to before this prompt.', unavailable))}`);
+    return item;
+  }
+}
+
+/** A tool call, an icon per effect class; a recorded call's changed files are its children. */
+export class ToolNode {
+  readonly kind = 'tool';
+  constructor(
+    public prompt: ConvPrompt,
+    public tool: ConvTool,
+    public index: number,
+  ) {}
+
+  item(ctx: ConvContext): vscode.TreeItem {
+    const t = this.tool;
+    // File tools summarize as an absolute path: show it relative to the workspace.
+    const summary = t.summary.startsWith('/') || /^[A-Za-z]:\\/.test(t.summary) ? ctx.relative(t.summary) : t.summary;
+    const changed = ctx.steps?.index.changes(t.id).length ?? 0;
+    // Ordinary calls carry no tag; the exceptions lead the label, so the tree's cut never hides them.
+    const tag = rowTag(t.effect);
+    const text = treeLabel(`${tag ? `${tag} · ` : ''}${t.name}: ${summary}`);
+    const item = new vscode.TreeItem(
+      tag ? { label: text, highlights: [[0, tag.length]] } : text,
+      changed ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+    );
+    item.id = `tool:${this.prompt.key}:${t.id ?? this.index}`;
+    // A recorded call that cannot be undone had a checkpoint taken just before it (DESIGN §4).
+    const recorded = ctx.steps?.index.recorded(t.id) ?? false;
+    if (tag && recorded) item.description = vscode.l10n.t('checkpoint before this call');
+    item.iconPath = toolIcon(t);
+    // `.recorded`: the store holds this call, so a rewind to just before it can be planned.
+    item.contextValue = `agentRewind.tool.${t.effect}${recorded ? '.recorded' : ''}`;
+    item.tooltip = new vscode.MarkdownString().appendText(
+      `${t.name} — ${t.severity === 'low' ? vscode.l10n.t('{0} (unknown command)', String(effectWords(t.effect))) : effectWords(t.effect)}\n${t.summary.slice(0, 2000)}`,
+    );
+    return item;
+  }
+}
+
+/** A file one recorded call changed; it opens the diff of just that step. */
+export class StepFileNode {
+  readonly kind = 'stepFile';
+  constructor(
+    public prompt: ConvPrompt,
+    public tool: ConvTool,
+    public callId: string,
+    public change: SpanChange,
+  ) {}
+
+  item(ctx: ConvContext): vscode.TreeItem {
+    const c = this.change;
+    const rel = ctx.relative(c.path);
     const item = new vscode.TreeItem(path.basename(c.path), vscode.TreeItemCollapsibleState.None);
-    item.id = `step:${el.prompt.key}:${el.callId}:${c.path}`;
+    item.id = `step:${this.prompt.key}:${this.callId}:${c.path}`;
     item.resourceUri = vscode.Uri.file(c.path);
-    const what = this.counts?.words(el, c) ?? '';
+    const what = ctx.counts?.words(this, c) ?? '';
     const dir = path.dirname(rel);
     item.description = [dir === '.' ? '' : dir, what].filter(Boolean).join(' · ');
     item.contextValue = 'agentRewind.stepFile';
-    item.tooltip = new vscode.MarkdownString().appendText(`${c.path}\n${vscode.l10n.t('{0} in this step ({1})', what, el.tool.name)}`);
-    item.command = { command: CMD.openStepFileDiff, title: vscode.l10n.t('Open Changes of This Step'), arguments: [el] };
+    item.tooltip = new vscode.MarkdownString().appendText(`${c.path}\n${vscode.l10n.t('{0} in this step ({1})', what, this.tool.name)}`);
+    item.command = { command: CMD.openStepFileDiff, title: vscode.l10n.t('Open Changes of This Step'), arguments: [this] };
     return item;
   }
 }

@@ -1,66 +1,49 @@
-// The Files view: checkpoints newest first; under each, the files its span changed with +/-
-// counts; a file opens the native diff between its states at both ends of the span. A long
+// The Files view: checkpoints newest first, as a story: rows of identical workspace state fold into
+// one (core/timeline/folding.ts), rewind bookkeeping sits on the line, every earlier attempt is one
+// row where it left the line. Under a prompt, the steps inside its turn and the files the turn
+// changed with +/- counts; a file opens the native diff between its states at both ends. A long
 // timeline (thousands of prompts) is grouped by session, each group's rows built only when it is
 // expanded and shown a page at a time ("Load more"); a filter by prompt text lists the matches.
-import * as path from 'node:path';
+// The rows themselves (what each says) are filesRows.ts.
 import * as vscode from 'vscode';
-import type { CheckpointKind } from '../../core/storeFiles/records';
-import type { SpanChange } from '../../core/timeline/timeline';
-import { agentInfo } from './agentInfo';
 import type { Attempt } from '../../core/timeline/attempts';
-import { attemptItem } from './attemptRows';
-import { CMD, CTX } from '../commandIds';
 import { countWords } from '../../shared/l10n';
-import { oneLine, rewindCountWords, treeLabel } from '../../shared/text';
-import { relativeTime } from './relativeTime';
-import { clockTime } from '../../shared/time';
-import { kindName as coreKindName, promptWords, rowTitle } from '../../core/timeline/presentation';
+import { oneLine } from '../../shared/text';
+import { CTX } from '../commandIds';
+import type { TimelineModel, TurnNode } from '../model/timelineModel';
+import {
+  AttemptRow,
+  CheckpointRow,
+  type FilesElement,
+  FileRow,
+  MoreRow,
+  PAGE,
+  type RowContext,
+  rowHasChildren,
+  SessionGroup,
+} from './filesRows';
 import { RowCounts, type RowStats } from './rowStats';
-import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode } from '../model/timelineModel';
 
-export type FilesElement =
-  | { kind: 'checkpoint'; node: CheckpointNode }
-  | { kind: 'file'; checkpointId: string; change: SpanChange }
-  | { kind: 'session'; key: string; session: string; agent: string; title: string; turns: TurnNode[]; attempts?: Attempt[] }
-  | { kind: 'more'; key: string; remaining: number }
-  | { kind: 'attempt'; attempt: Attempt };
+export { checkpointLabel, type FilesElement, FileRow, kindName, PAGE } from './filesRows';
 
 /** Above this many rows the root groups them by session; each group (and a filter's result) shows PAGE rows at a time. */
 export const GROUP_AFTER = 200;
-export const PAGE = 50;
 const FILTER_KEY = 'filter:';
 
-const ICONS: Record<CheckpointKind, [string, string?]> = {
-  prompt: ['comment'],
-  'session-start': ['debug-start'],
-  'before-tool': ['warning', 'editorWarning.foreground'],
-  manual: ['bookmark'],
-  rewind: ['history', 'charts.blue'],
-};
-
-/** The kind in words, for tooltips and quick picks (core/timeline/presentation.ts). */
-export function kindName(kind: CheckpointKind): string {
-  return coreKindName(kind, vscode.l10n);
-}
-
-/** A row's label: cut by the tree at the sidebar's edge (treeLabel), or to `width` where no tree cuts it (quick picks). */
-export function checkpointLabel(n: CheckpointNode, width?: number): string {
-  const title = rowTitle({ kind: n.checkpoint.kind, label: n.label }, vscode.l10n);
-  return width ? oneLine(title, width) : treeLabel(title);
-}
-
-export class FilesView implements vscode.TreeDataProvider<FilesElement> {
+export class FilesView implements vscode.TreeDataProvider<FilesElement>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<FilesElement | FilesElement[] | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly byId = new Map<string, FilesElement>();
   /** Rows shown per group (or filter), beyond the first page. */
   private readonly shown = new Map<string, number>();
+  /** Ids of the rows the user has open (kept while a filter hides them). */
+  private readonly open = new Set<string>();
   private groups: FilesElement[] | undefined;
   /** Whether checkpoints of more than one agent are on the timeline (then each row names its agent). */
   private several: boolean | undefined;
   private filterText = '';
-  /** The tree, for its message (set by the composition root). */
-  tree: vscode.TreeView<FilesElement> | undefined;
+  private treeView: vscode.TreeView<FilesElement> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
 
   /** File rows and their counts (drawn again when the counts are in). */
   private readonly counts: RowCounts<FilesElement>;
@@ -70,24 +53,68 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     stats: RowStats,
   ) {
     this.counts = new RowCounts(stats, (rows) => this.emitter.fire(rows));
-    model.onDidChange(() => {
-      this.byId.clear();
-      this.counts.forget(); // every row is drawn again
-      this.groups = undefined;
-      this.several = undefined;
-      this.emitter.fire(undefined);
-    });
+    this.disposables.push(
+      this.emitter,
+      this.counts,
+      model.onDidChange(() => {
+        this.byId.clear();
+        this.counts.forget(); // every row is drawn again
+        this.groups = undefined;
+        this.several = undefined;
+        this.emitter.fire(undefined);
+      }),
+    );
   }
 
-  /** Lists only the prompts whose text contains `text` (any case); empty: everything again. */
+  /** The tree that shows this view (set by the composition root): its message, and which rows are open. */
+  set tree(tree: vscode.TreeView<FilesElement> | undefined) {
+    this.treeView = tree;
+    if (!tree) return;
+    this.disposables.push(
+      tree.onDidExpandElement((e) => this.open.add(this.keyOf(e.element))),
+      tree.onDidCollapseElement((e) => this.open.delete(this.keyOf(e.element))),
+    );
+  }
+
+  get tree(): vscode.TreeView<FilesElement> | undefined {
+    return this.treeView;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+  }
+
+  private keyOf(el: FilesElement): string {
+    if (el.kind === 'checkpoint') return el.node.checkpoint.id;
+    if (el.kind === 'session') return el.key;
+    if (el.kind === 'attempt') return `attempt:${el.attempt.n}`;
+    return '';
+  }
+
+  private get ctx(): RowContext {
+    return { model: this.model, large: this.large, severalAgents: this.severalAgents, counts: this.counts, open: this.open };
+  }
+
+  /** Lists only the prompts whose text contains `text` (any case); empty: everything again, opened as it was. */
   setFilter(text: string): void {
     this.filterText = text.trim();
     this.shown.delete(FILTER_KEY);
     this.byId.clear();
     void vscode.commands.executeCommand('setContext', CTX.filtered, this.filterText !== '');
-    if (this.tree)
-      this.tree.message = this.filterText ? vscode.l10n.t('Prompts containing "{0}"', oneLine(this.filterText, 60)) : undefined;
+    if (this.treeView) this.treeView.message = this.filterMessage();
     this.emitter.fire(undefined);
+  }
+
+  /** 'Prompts containing "x": 3 matches' (undefined without a filter). */
+  filterMessage(): string | undefined {
+    if (!this.filterText) return undefined;
+    const n = this.matches().length;
+    const what = oneLine(this.filterText, 60);
+    return countWords(
+      n,
+      vscode.l10n.t('Prompts containing "{0}": 1 match', what),
+      vscode.l10n.t('Prompts containing "{0}": {1} matches', what, n),
+    );
   }
 
   get filter(): string {
@@ -110,32 +137,34 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     return (this.several ??= new Set(this.model.checkpoints.map((n) => n.checkpoint.agent).filter(Boolean)).size > 1);
   }
 
+  private matches(): readonly TurnNode[] {
+    const f = this.filterText.toLowerCase();
+    return this.model.turns.filter((t) => t.node.label.toLowerCase().includes(f));
+  }
+
   getChildren(el?: FilesElement): FilesElement[] {
     if (!el) {
-      const turns = this.model.turns;
-      if (this.filterText) {
-        const f = this.filterText.toLowerCase();
-        return this.page(
-          FILTER_KEY,
-          turns.filter((t) => t.node.label.toLowerCase().includes(f)),
-        );
-      }
+      if (this.filterText) return this.page(FILTER_KEY, this.matches());
       // The line that leads to the attempt in progress; every other attempt is one row where it left the line.
       if (!this.large) return this.lineRows(this.lineTurns(), this.model.attemptRows());
       return (this.groups ??= this.sessionGroups(this.lineTurns()));
     }
-    if (el.kind === 'session') return [...(el.attempts ?? []).map((a) => this.attemptElement(a)), ...this.page(el.key, el.turns)];
-    if (el.kind === 'attempt')
-      return this.model.attemptTurns(el.attempt.n).map((t) => this.remember(t.node.checkpoint.id, { kind: 'checkpoint', node: t.node }));
+    if (el.kind === 'session') return [...el.attempts.map((a) => this.attemptElement(a)), ...this.page(el.key, el.turns)];
+    if (el.kind === 'attempt') return this.model.attemptTurns(el.attempt.n).map((t) => this.checkpointRow(t.node.checkpoint.id));
     if (el.kind === 'file' || el.kind === 'more') return [];
     const id = el.node.checkpoint.id;
+    if (!rowHasChildren(this.model, el.node)) return [];
     const turn = this.model.turnOf(id);
-    // A prompt's row holds its turn: the checkpoints inside it and what the turn edited.
+    // A prompt's row holds its turn: the steps inside it (in the order they happened) and what the turn edited.
     const files = (turn ? this.model.turnFiles(id) : this.model.spanFiles(id)).map((change) =>
-      this.remember(`${id}/${change.path}`, { kind: 'file', checkpointId: id, change }),
+      this.remember(`${id}/${change.path}`, new FileRow(id, change)),
     );
-    const inside = (turn?.inside ?? []).map((node) => this.remember(node.checkpoint.id, { kind: 'checkpoint', node }));
+    const inside = (turn?.inside ?? []).map((node) => this.checkpointRow(node.checkpoint.id));
     return [...inside, ...files];
+  }
+
+  private checkpointRow(id: string): FilesElement {
+    return this.remember(id, new CheckpointRow(this.model.find(id)!));
   }
 
   private lineTurns(): TurnNode[] {
@@ -146,21 +175,21 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
   private lineRows(line: readonly TurnNode[], attempts: { attempt: Attempt; at: number }[]): FilesElement[] {
     const rows: { at: number; el: FilesElement }[] = line.map((t) => ({
       at: t.node.checkpoint.seq,
-      el: this.remember(t.node.checkpoint.id, { kind: 'checkpoint', node: t.node }),
+      el: this.checkpointRow(t.node.checkpoint.id),
     }));
     for (const r of attempts) rows.push({ at: r.at + 0.5, el: this.attemptElement(r.attempt) });
     return rows.sort((a, b) => b.at - a.at).map((r) => r.el);
   }
 
   private attemptElement(attempt: Attempt): FilesElement {
-    return this.remember(`attempt:${attempt.n}`, { kind: 'attempt', attempt });
+    return this.remember(`attempt:${attempt.n}`, new AttemptRow(attempt));
   }
 
   /** The first rows of `turns` (PAGE more per Load more), and a Load more row when some are left. */
   private page(key: string, turns: readonly TurnNode[]): FilesElement[] {
     const n = this.shown.get(key) ?? PAGE;
-    const rows = turns.slice(0, n).map((t) => this.remember(t.node.checkpoint.id, { kind: 'checkpoint', node: t.node }));
-    if (turns.length > n) rows.push(this.remember(`more:${key}`, { kind: 'more', key, remaining: turns.length - n }));
+    const rows = turns.slice(0, n).map((t) => this.checkpointRow(t.node.checkpoint.id));
+    if (turns.length > n) rows.push(this.remember(`more:${key}`, new MoreRow(key, turns.length - n)));
     return rows;
   }
 
@@ -169,14 +198,14 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     const groups = this.turnGroups(turns);
     const rest: FilesElement[] = [];
     for (const { attempt } of this.model.attemptRows()) {
-      const g = groups.find((el) => el.kind === 'session' && el.session === (attempt.sessions[0] ?? ''));
-      if (g?.kind === 'session') (g.attempts ??= []).unshift(attempt);
+      const g = groups.find((el) => el.session === (attempt.sessions[0] ?? ''));
+      if (g) g.attempts.unshift(attempt);
       else rest.push(this.attemptElement(attempt));
     }
     return [...rest, ...groups];
   }
 
-  private turnGroups(turns: readonly TurnNode[]): FilesElement[] {
+  private turnGroups(turns: readonly TurnNode[]): SessionGroup[] {
     const bySession = new Map<string, TurnNode[]>();
     for (const t of turns) {
       const s = t.node.checkpoint.session ?? '';
@@ -185,26 +214,10 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
       else bySession.set(s, [t]);
     }
     return [...bySession].map(([session, list]) => {
-      const first = [...list].reverse().find((t) => t.node.checkpoint.kind === 'prompt') ?? list[list.length - 1]!;
       const agent = list.find((t) => t.node.checkpoint.agent)?.node.checkpoint.agent ?? '';
-      const title = treeLabel(`${agentInfo(agent).name} · ${first.node.label || 'Session'}`);
-      return this.remember(`session:${session}`, {
-        kind: 'session',
-        key: `session:${session}`,
-        session,
-        agent,
-        title,
-        turns: list,
-        attempts: [],
-      });
+      const key = `session:${session}`;
+      return this.remember(key, new SessionGroup(key, session, agent, list)) as SessionGroup;
     });
-  }
-
-  private hasChildren(node: CheckpointNode): boolean {
-    if (this.large) return true; // decided when expanded: a row's children cost a scan of the log
-    const turn = this.model.turnOf(node.checkpoint.id);
-    if (!turn) return node.fileCount > 0;
-    return turn.inside.length > 0 || this.model.turnFiles(node.checkpoint.id).length > 0;
   }
 
   private remember(id: string, el: FilesElement): FilesElement {
@@ -217,10 +230,10 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     return el;
   }
 
-  /** The element of a checkpoint, for reveal(). */
+  /** The element of a checkpoint's row, for reveal(): a folded checkpoint's is the row it is folded into. */
   checkpointElement(id: string): FilesElement | undefined {
-    const node = this.model.find(id);
-    return node ? this.remember(id, { kind: 'checkpoint', node }) : undefined;
+    const row = this.model.rowOf(id);
+    return this.model.find(row) ? this.checkpointRow(row) : undefined;
   }
 
   getParent(el: FilesElement): FilesElement | undefined {
@@ -228,7 +241,7 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
     if (el.kind === 'attempt') {
       if (!this.large || this.filterText) return undefined;
       const groups = (this.groups ??= this.sessionGroups(this.lineTurns()));
-      return groups.find((g) => g.kind === 'session' && !!g.attempts?.some((a) => a.n === el.attempt.n));
+      return groups.find((g) => g.kind === 'session' && g.attempts.some((a) => a.n === el.attempt.n));
     }
     if (el.kind === 'more') return el.key === FILTER_KEY ? undefined : this.byId.get(el.key);
     if (el.kind === 'file') return this.checkpointElement(el.checkpointId);
@@ -253,114 +266,6 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement> {
   }
 
   getTreeItem(el: FilesElement): vscode.TreeItem {
-    if (el.kind === 'attempt')
-      return attemptItem(el.attempt, this.model.attemptTurns(el.attempt.n), this.model.attemptOwnWork(el.attempt.n)!);
-    if (el.kind === 'session') {
-      const item = new vscode.TreeItem(el.title, vscode.TreeItemCollapsibleState.Collapsed);
-      item.id = el.key;
-      const newest = el.turns[0]!.node.checkpoint;
-      const prompts = el.turns.filter((t) => t.node.checkpoint.kind === 'prompt').length;
-      item.description = `${promptWords(prompts, vscode.l10n)} · ${relativeTime(newest.time)}`;
-      item.iconPath = agentInfo(el.agent).icon;
-      item.contextValue = 'agentRewind.sessionGroup';
-      item.tooltip = new vscode.MarkdownString().appendText(
-        `${el.title}\n${vscode.l10n.t('Session {0}', el.session || vscode.l10n.t('(none)'))}`,
-      );
-      return item;
-    }
-    if (el.kind === 'more') {
-      const item = new vscode.TreeItem(vscode.l10n.t('Load {0} more', Math.min(PAGE, el.remaining)), vscode.TreeItemCollapsibleState.None);
-      item.id = `more:${el.key}`;
-      item.description = vscode.l10n.t('{0} not shown', el.remaining);
-      item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.contextValue = 'agentRewind.loadMore';
-      item.command = { command: CMD.loadMore, title: vscode.l10n.t('Load More'), arguments: [el.key] };
-      return item;
-    }
-    if (el.kind === 'checkpoint') {
-      const { node } = el;
-      const c = node.checkpoint;
-      const item = new vscode.TreeItem(
-        checkpointLabel(node),
-        this.hasChildren(node) ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
-      );
-      item.id = c.id;
-      const turn = this.model.turnOf(c.id);
-      if (this.large) return this.largeItem(item, node);
-      // One count everywhere: what a rewind to this point would change (the row `checkpoints --json` prints; the preview says the same).
-      const row = this.model.row(c.id)!;
-      const sum = this.model.rewindSummary(c.id);
-      const edited = turn ? this.model.turnFiles(c.id).length : node.fileCount;
-      const count = rewindCountWords(row.toRewind, vscode.l10n);
-      // The count first: at the default sidebar width it is what stays visible after the label.
-      const agent = c.agent ? agentInfo(c.agent).name : undefined;
-      item.description = `${count} · ${relativeTime(c.time)}${agent && this.severalAgents ? ` · ${agent}` : ''}`;
-      const [kindIcon, color] = ICONS[c.kind] ?? ['circle-outline'];
-      // With several agents on the timeline a prompt shows whose it was by its agent's icon.
-      const icon =
-        agent && this.severalAgents && (c.kind === 'prompt' || c.kind === 'session-start') ? agentInfo(c.agent!).codicon : kindIcon;
-      // A row a rewind would not change is de-emphasised: its icon is greyed.
-      item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(sum.total === 0 ? 'disabledForeground' : (color ?? 'foreground')));
-      item.contextValue = `agentRewind.checkpoint.${c.kind}${node.isLastRewind ? '.lastRewind' : ''}`;
-      const tip = new vscode.MarkdownString();
-      tip.appendMarkdown(`**${kindName(c.kind)}** · ${clockTime(row.time)}\n\n`);
-      tip.appendText(row.label.slice(0, 1000));
-      tip.appendMarkdown(`\n\n${describeSummary(sum, vscode.l10n)}.`);
-      if (edited) tip.appendMarkdown(`\n\n${editedWords(turn !== undefined && c.kind === 'prompt', edited)}`);
-      // Agent-provided strings (labels, session ids) go in as text: never markdown, links or command URIs.
-      if (c.session)
-        tip
-          .appendMarkdown('\n\n')
-          .appendText(
-            agent ? vscode.l10n.t('{0} session {1}', agent, c.session.slice(0, 8)) : vscode.l10n.t('Session {0}', c.session.slice(0, 8)),
-          );
-      item.tooltip = tip;
-      item.accessibilityInformation = {
-        label: `${checkpointLabel(node)}, ${kindName(c.kind).toLowerCase()}, ${relativeTime(c.time)}, ${count}${agent && this.severalAgents ? `, ${agent}` : ''}`,
-      };
-      return item;
-    }
-    const { change } = el;
-    const rel = this.model.relative(change.path);
-    const item = new vscode.TreeItem(path.basename(change.path), vscode.TreeItemCollapsibleState.None);
-    item.id = `${el.checkpointId}/${change.path}`;
-    item.resourceUri = vscode.Uri.file(change.path);
-    const dir = path.dirname(rel);
-    const what = this.counts.words(el, change);
-    item.description = `${dir === '.' ? '' : dir + ' · '}${what}`;
-    item.contextValue = 'agentRewind.file';
-    item.tooltip = new vscode.MarkdownString().appendText(`${change.path}\n${what}`);
-    item.command = { command: CMD.openFileDiff, title: vscode.l10n.t('Open Changes'), arguments: [el] };
-    return item;
+    return el.item(this.ctx);
   }
-
-  /** A row of a grouped timeline: the same count (one sweep counts every row), a shorter tooltip. */
-  private largeItem(item: vscode.TreeItem, node: CheckpointNode): vscode.TreeItem {
-    const c = node.checkpoint;
-    const row = this.model.row(c.id)!;
-    const count = rewindCountWords(row.toRewind, vscode.l10n);
-    item.description = `${count} · ${relativeTime(row.time)}`;
-    const [icon, color] = ICONS[c.kind] ?? ['circle-outline'];
-    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-    item.contextValue = `agentRewind.checkpoint.${c.kind}${node.isLastRewind ? '.lastRewind' : ''}`;
-    const tip = new vscode.MarkdownString();
-    tip.appendMarkdown(`**${kindName(c.kind)}** · ${clockTime(row.time)}\n\n`);
-    tip.appendText(row.label.slice(0, 1000));
-    tip.appendMarkdown(`\n\n${vscode.l10n.t('Preview Rewind says what a rewind to this point would change.')}`);
-    item.tooltip = tip;
-    item.accessibilityInformation = {
-      label: `${checkpointLabel(node)}, ${kindName(c.kind).toLowerCase()}, ${relativeTime(c.time)}, ${count}`,
-    };
-    return item;
-  }
-}
-
-/** "This turn edited 3 files." (a prompt's row) or "After this point, until the next checkpoint, the agent edited 1 file." */
-function editedWords(ownTurn: boolean, n: number): string {
-  if (ownTurn) return countWords(n, vscode.l10n.t('This turn edited 1 file.'), vscode.l10n.t('This turn edited {0} files.', n));
-  return countWords(
-    n,
-    vscode.l10n.t('After this point, until the next checkpoint, the agent edited 1 file.'),
-    vscode.l10n.t('After this point, until the next checkpoint, the agent edited {0} files.', n),
-  );
 }

@@ -26,14 +26,15 @@ function changeWords(c: SpanChange, stats: RowStats): { words: string; counting:
  * A view's file rows and their counts: `words` says what to draw now and keeps a row drawn without
  * its counts, and when counts come in those rows are handed to `redraw` (the view fires them).
  */
-export class RowCounts<T> {
+export class RowCounts<T> implements vscode.Disposable {
   private readonly waiting = new Set<T>();
+  private readonly ready: vscode.Disposable;
 
   constructor(
     private readonly stats: RowStats,
     redraw: (rows: T[]) => void,
   ) {
-    stats.onReady(() => {
+    this.ready = stats.onReady(() => {
       const rows = [...this.waiting];
       this.waiting.clear();
       if (rows.length) redraw(rows);
@@ -45,6 +46,11 @@ export class RowCounts<T> {
     const { words, counting } = changeWords(c, this.stats);
     if (counting) this.waiting.add(el);
     return words;
+  }
+
+  dispose(): void {
+    this.ready.dispose();
+    this.waiting.clear();
   }
 
   /** The whole view is drawn again: no row waits any more. */

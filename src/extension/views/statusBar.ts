@@ -67,6 +67,7 @@ export class StatusBar implements vscode.Disposable {
   /** Resolves the window progress shown while a session's baseline runs. */
   private endProgress: (() => void) | undefined;
   private readonly staleCheck = new Debouncer(5000, () => this.update());
+  private readonly modelChange: vscode.Disposable;
 
   constructor(
     private readonly model: TimelineModel,
@@ -81,7 +82,7 @@ export class StatusBar implements vscode.Disposable {
       this.update();
       this.item.show();
     };
-    model.onDidChange(show);
+    this.modelChange = model.onDidChange(show);
     if (!model.loading) show();
   }
 
@@ -225,6 +226,7 @@ export class StatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.modelChange.dispose();
     this.staleCheck.dispose();
     this.endProgress?.();
     this.item.dispose();

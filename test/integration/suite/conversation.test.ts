@@ -62,7 +62,10 @@ suite('Conversation timeline (real Claude Code transcript)', function () {
 
   const sessionEl = () => api.conversation!.getChildren().find((e) => e.kind === 'session' && e.session.id === sessionId)!;
   const promptEls = () =>
-    api.conversation!.getChildren(sessionEl()).filter((e): e is Extract<ConvElement, { kind: 'prompt' }> => e.kind === 'prompt');
+    api
+      .conversation!.getChildren(sessionEl())
+      .filter((e): e is Extract<ConvElement, { kind: 'prompt' }> => e.kind === 'prompt')
+      .reverse(); // the view lists them newest first: here in the order they were prompted
 
   test('shows the real prompts in order, their tool calls, and what can be forked', () => {
     const prompts = promptEls();

@@ -16,6 +16,10 @@ import { EXTENSION_ID } from './paths';
 import { until } from './until';
 
 const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : (item.label?.label ?? ''));
+/** A tooltip as it reads: agent text goes in through appendText (spaces as &nbsp;, markdown characters escaped). */
+const shownText = (tip: vscode.MarkdownString) => tip.value.replace(/&nbsp;/g, ' ').replace(/\\(.)/g, '$1');
+/** A checkpoint row's label leads with its count ("3 files to rewind · "): what follows it. */
+const rowText = (item: vscode.TreeItem) => label(item).replace(/^(\d+ files? to rewind|nothing to rewind) · /, '');
 
 suite('Agent Rewind in VS Code', function () {
   this.timeout(60000);
@@ -74,12 +78,14 @@ suite('Agent Rewind in VS Code', function () {
   test('the Files view lists one row per prompt newest first, with its turn inside, counts and a diff command', async () => {
     const roots = api.files!.getChildren().filter((el) => el.kind === 'checkpoint' && el.node.checkpoint.session === session.session);
     const items = roots.map((el) => api.files!.getTreeItem(el));
-    // The checkpoint before the push is inside its turn; the session start is a row of its own, where it happened.
-    assert.deepEqual(items.map(label), ['Ship it <b>now</b> & push', 'Create the greeting module', 'Session started (startup)']);
+    // The checkpoint before the push is inside its turn; the session start (nothing changed before the first prompt) is
+    // folded into that prompt's row, and named in its tooltip.
+    assert.deepEqual(items.map(rowText), ['Ship it <b>now</b> & push', 'Create the greeting module']);
+    assert.match(shownText(items[1]!.tooltip as vscode.MarkdownString), /Session started \(startup\)/);
     const inShip = (api.files!.getChildren(roots[0]) as FilesElement[]).map((el) => label(api.files!.getTreeItem(el)));
-    assert.match(inShip[0]!, /^Before Bash: git -C \. push/);
-    assert.match(String(items[1]!.description), /\d+ files? to rewind/);
-    assert.equal(items[1]!.contextValue, 'agentRewind.checkpoint.prompt');
+    assert.match(inShip[0]!, /^(\d+ files? to rewind|nothing to rewind) · Before Bash: git -C \. push/);
+    assert.match(label(items[1]!), /^\d+ files? to rewind · /);
+    assert.equal(items[1]!.contextValue, 'agentRewind.checkpoint.prompt.folded');
     assert.equal(items[1]!.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
     const children = (api.files!.getChildren(roots[1]) as FilesElement[]).map((el) => [el, api.files!.getTreeItem(el)] as const);
     assert.ok(
@@ -119,11 +125,12 @@ suite('Agent Rewind in VS Code', function () {
     const sessions = api.conversation!.getChildren().filter((e) => e.kind === 'session' && e.session.id === session.session);
     assert.equal(sessions.length, 1);
     const prompts = api.conversation!.getChildren(sessions[0]) as ConvElement[];
+    // Newest first, as the Files view lists them; a prompt's calls in the order they ran.
     assert.deepEqual(
       prompts.map((p) => label(api.conversation!.getTreeItem(p))),
-      ['Create the greeting module', 'Ship it <b>now</b> & push'],
+      ['Ship it <b>now</b> & push', 'Create the greeting module'],
     );
-    const tools = api.conversation!.getChildren(prompts[1]).map((t) => api.conversation!.getTreeItem(t));
+    const tools = api.conversation!.getChildren(prompts[0]).map((t) => api.conversation!.getTreeItem(t));
     // Ordinary calls carry no tag; the one that cannot be undone leads with it (what stays visible at the default width).
     assert.deepEqual(tools.map(label), [
       'Write: ' + path.join('src', 'deep', 'new.js'),
@@ -136,7 +143,7 @@ suite('Agent Rewind in VS Code', function () {
     );
     const push = tools[1]!;
     assert.equal((push.iconPath as vscode.ThemeIcon).id, 'error', 'irreversible calls stand out');
-    assert.match(String(api.conversation!.getTreeItem(prompts[1]!).contextValue), /hasCheckpoint/);
+    assert.match(String(api.conversation!.getTreeItem(prompts[0]!).contextValue), /hasCheckpoint/);
   });
 
   test('the preview lists what will not be undone, the files and nothing blocked', async () => {
@@ -158,7 +165,7 @@ suite('Agent Rewind in VS Code', function () {
       .files!.getChildren()
       .find((el) => el.kind === 'checkpoint' && el.node.checkpoint.id === prompt('Ship it <b>now</b> & push'))!;
     const n = m.files.length;
-    assert.match(String(api.files!.getTreeItem(row).description), new RegExp(`^${n} files? to rewind ·`));
+    assert.match(label(api.files!.getTreeItem(row)), new RegExp(`^${n} files? to rewind ·`));
     assert.equal(api.planner!.offHost, true, 'the plan came from the worker thread, not the extension host');
   });
 

@@ -99,7 +99,10 @@ for (const c of CASES) {
 
     const sessionEl = () => api.conversation!.getChildren().find((e) => e.kind === 'session' && e.session.id === rec.session)!;
     const promptEls = () =>
-      api.conversation!.getChildren(sessionEl()).filter((e): e is Extract<ConvElement, { kind: 'prompt' }> => e.kind === 'prompt');
+      api
+        .conversation!.getChildren(sessionEl())
+        .filter((e): e is Extract<ConvElement, { kind: 'prompt' }> => e.kind === 'prompt')
+        .reverse(); // the view lists them newest first: here in the order they were prompted
 
     test(`the ${c.name} session: its agent, its real prompts in order and their tool calls`, () => {
       const errors = path.join(api.storeDir!, 'errors.log');

@@ -80,11 +80,12 @@ suite('Files view at 10,000 checkpoints', function () {
       ['sess-0003-', 'Cursor', 'inspect'],
     ] as const) {
       const item = itemOf(prefix);
-      assert.match(
-        label(item),
-        new RegExp(`^${name} · Prompt \\d+: refactor module`),
-        `the agent's display name and the first prompt name ${prefix}'s group`,
-      );
+      const g = groups.find((el) => el.session.startsWith(prefix))!;
+      // Named by what tells it from the others: its newest prompt (its first row, on the first page), its agent by its icon.
+      assert.equal(label(item), g.turns[0]!.node.label, `${prefix}'s group is named by its newest prompt`);
+      assert.match(label(item), /^Prompt \d+: refactor module/);
+      assert.match((item.tooltip as vscode.MarkdownString).value, new RegExp(`^${name} · `), `the tooltip names ${name}`);
+      assert.match(String(item.description), /^99 prompts · \S/, 'the count, then the time span');
       assert.equal((item.iconPath as vscode.ThemeIcon | undefined)?.id, icon, `${prefix}'s group shows ${name}'s icon`);
     }
     const first = items[roots.indexOf(groups[0]!)]!;
@@ -108,7 +109,8 @@ suite('Files view at 10,000 checkpoints', function () {
     // The newest prompt first; the row says what a rewind to it would write, as every row does.
     const top = rows[0]!;
     assert.ok(top.kind === 'checkpoint');
-    assert.match(String(files.getTreeItem(top).description), /^(\d+ files? to rewind|nothing to rewind) · /);
+    assert.match(label(files.getTreeItem(top)), /^(\d+ files? to rewind|nothing to rewind) · /);
+    assert.equal(label(files.getTreeItem(groups[0]!)), top.node.label, "the group's name is its first row: Load more never hides it");
 
     await vscode.commands.executeCommand(moreItem.command!.command, ...(moreItem.command!.arguments ?? []));
     rows = files.getChildren(groups[0]);
@@ -128,13 +130,17 @@ suite('Files view at 10,000 checkpoints', function () {
     assert.ok(files.getChildren(groups[5]).includes(el), 'the group shows far enough to hold the revealed row');
   });
 
-  test('filter by prompt text, paged; clearing it groups again', () => {
+  test('filter by prompt text, paged, its count said; clearing it groups again with the open group still open', async () => {
     const files = api.files!;
+    const open = files.getChildren().find((el) => el.kind === 'session' && el.session.startsWith('sess-'))!;
+    await files.tree!.reveal(open, { expand: true });
+    await until('the group to be open', () => files.getTreeItem(open).collapsibleState === vscode.TreeItemCollapsibleState.Expanded);
     files.setFilter('Prompt 1234:');
     let roots = files.getChildren();
     assert.equal(roots.length, 1);
     assert.ok(roots[0]!.kind === 'checkpoint' && roots[0]!.node.label.startsWith('Prompt 1234: '));
     files.setFilter('REFACTOR MODULE M3 ');
+    assert.equal(files.filterMessage(), 'Prompts containing "REFACTOR MODULE M3": 1000 matches');
     roots = files.getChildren();
     assert.equal(roots.length, PAGE + 1, 'a page of the matches and Load more');
     assert.ok(roots.slice(0, PAGE).every((el) => el.kind === 'checkpoint' && el.node.label.includes('refactor module m3 ')));
@@ -149,5 +155,7 @@ suite('Files view at 10,000 checkpoints', function () {
     assert.deepEqual(files.getChildren(), []);
     files.setFilter('');
     assert.ok(files.getChildren().every((el) => el.kind === 'session'));
+    const back = files.getChildren().find((el) => el.kind === 'session' && el.key === (open.kind === 'session' ? open.key : ''))!;
+    assert.equal(files.getTreeItem(back).collapsibleState, vscode.TreeItemCollapsibleState.Expanded, 'the group the user had open');
   });
 });
