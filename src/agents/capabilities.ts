@@ -6,6 +6,8 @@ import { claudeForker } from './claude/forkTranscript';
 import { readTimeline, TranscriptFollower, type TranscriptTimeline } from './claude/transcriptTimeline';
 import { codexConversation } from './codex/conversation';
 import { geminiConversation } from './gemini/conversation';
+import { opencodeConversation } from './opencode/conversation';
+import { qwenConversation } from './qwen/conversation';
 import type { EffectOverride } from '../core/storeFiles/config';
 import { ENGLISH, type Localizer } from '../shared/l10n';
 import type { AgentId } from './connector';
@@ -85,28 +87,24 @@ function capabilityTable(l10n: Localizer): Record<AgentId, AgentCapabilities> {
         "Cline keeps its task history in its own storage, which no other program can fork or resume; use Cline's own checkpoints for the conversation",
       ),
     },
-    // Not forked yet (issue 29's compat tier ran the real clients: OpenCode 1.18.33, Qwen Code 0.24.4,
-    // Droid 0.225.2): files only, with where the conversation lives and the agent's own command for it.
     opencode: {
       agent: 'opencode',
       displayName: 'OpenCode',
       icon: 'code',
-      transcriptReadable: false,
-      conversationUnavailable: l10n.t(
-        "OpenCode keeps its sessions in its own database (~/.local/share/opencode/opencode.db), which Agent Rewind does not fork yet; use OpenCode's /undo, or opencode run --session <id> --fork, for the conversation",
-      ),
+      transcriptReadable: true,
+      conversationUnavailable: null,
       install: 'npm install -g opencode-ai',
     },
     qwen: {
       agent: 'qwen',
       displayName: 'Qwen Code',
       icon: 'hubot',
-      transcriptReadable: false,
-      conversationUnavailable: l10n.t(
-        "Qwen Code saves each chat as a file under ~/.qwen/projects/<project>/chats/ (resumed with qwen --resume <id>), which Agent Rewind does not fork yet; use Qwen Code's own --fork-session for the conversation",
-      ),
+      transcriptReadable: true,
+      conversationUnavailable: null,
       install: 'npm install -g @qwen-code/qwen-code',
     },
+    // Not forked yet (issue 29's compat tier ran the real client, Droid 0.225.2): files only, with where
+    // the conversation lives and the agent's own command for it.
     droid: {
       agent: 'droid',
       displayName: 'Factory Droid',
@@ -172,12 +170,26 @@ export const TRANSCRIPT_FORKERS: Partial<Record<AgentId, TranscriptForker>> = {
   claude: claudeForker,
   codex: codexConversation.forker,
   gemini: geminiConversation.forker,
+  qwen: qwenConversation.forker,
+  opencode: opencodeConversation.forker,
 };
+
+/** The agents whose transcript is told apart by content; a file none of them claims is read as Claude's. */
+export const TRANSCRIPT_READERS = [codexConversation, geminiConversation, qwenConversation, opencodeConversation] as const;
+
+/** Which agent's reader and forker a transcript file needs (by content; Claude's otherwise). */
+export function conversationOf(file: string): {
+  read: typeof readTimeline;
+  forker: TranscriptForker;
+  follow(file: string): TimelineFollower;
+} {
+  const other = TRANSCRIPT_READERS.find((c) => c.detect(file));
+  return other ?? { read: readTimeline, forker: claudeForker, follow: (f: string) => new TranscriptFollower(f) };
+}
 
 /** A transcript's prompts and tool calls, in whichever agent's format it is (told apart by content; Claude's otherwise). */
 export function readAnyTimeline(file: string, overrides: readonly EffectOverride[] = []): TranscriptTimeline {
-  const other = [codexConversation, geminiConversation].find((c) => c.detect(file));
-  return other ? other.read(file, overrides) : readTimeline(file, overrides);
+  return conversationOf(file).read(file, overrides);
 }
 
 /** What a follower of a transcript gives: the timeline now, parsing only what was appended since the last call. */
@@ -188,10 +200,9 @@ export interface TimelineFollower {
 
 /**
  * A transcript followed as it grows, in whichever agent's format it is: each read parses only the
- * lines appended since the last (all three formats are append-only JSONL); a file rewritten, shrunk
- * or replaced is read whole.
+ * lines appended since the last (the JSONL formats are append-only; an OpenCode export is rewritten
+ * whole); a file rewritten, shrunk or replaced is read whole.
  */
 export function followAnyTimeline(file: string): TimelineFollower {
-  const other = [codexConversation, geminiConversation].find((c) => c.detect(file));
-  return other ? other.follow(file) : new TranscriptFollower(file);
+  return conversationOf(file).follow(file);
 }

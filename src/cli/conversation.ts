@@ -1,15 +1,13 @@
 // `agent-rewind conversation show|fork`: list the prompts of a conversation, or fork it
-// before one of them. Sources: an agent's transcript (--transcript: a Claude Code transcript or a
-// Codex rollout or Gemini CLI chat, told apart by content) or our own session log
+// before one of them. Sources: an agent's transcript (--transcript: a Claude Code transcript, a
+// Codex rollout, a Gemini CLI or Qwen Code chat, or an OpenCode export, told apart by content) or our own session log
 // (--session, for agents without a readable transcript). A cut that is not before a real prompt
 // (or is before the first one) exits 4 having written nothing.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { conversationOf } from '../agents/capabilities';
 import { claudeForker } from '../agents/claude/forkTranscript';
-import { readTimeline } from '../agents/claude/transcriptTimeline';
-import { codexConversation } from '../agents/codex/conversation';
-import { geminiConversation } from '../agents/gemini/conversation';
 import { forkConversation, ForkRefusedError, type ForkResult } from '../recording/forkConversation';
 import { readSessionLog, sessionLogFile } from '../core/conversation/sessionLog';
 import { loggedPrompts } from '../core/conversation/sessionLogView';
@@ -72,8 +70,7 @@ function cmdShow(args: string[], openStore: OpenStore): number {
     // Effect overrides from the store's settings, when there is a store; show needs none.
     const dir = storeFromArgs(args);
     const overrides = dir && fs.existsSync(path.join(dir, 'store.json')) ? openStore(args).config().effects : [];
-    const reader = [codexConversation, geminiConversation].find((c) => c.detect(src.transcript));
-    const t = reader ? reader.read(src.transcript, overrides) : readTimeline(src.transcript, overrides);
+    const t = conversationOf(src.transcript).read(src.transcript, overrides);
     session = t.session;
     prompts = t.prompts.map((p) => ({
       uuid: p.uuid,
@@ -116,9 +113,8 @@ function cmdFork(args: string[], openStore: OpenStore): number {
 
   let r: ForkResult;
   try {
-    const agentConv = 'transcript' in src ? [codexConversation, geminiConversation].find((c) => c.detect(src.transcript)) : undefined;
-    const forker = agentConv ? agentConv.forker : claudeForker;
-    r = forkConversation(store, src, before, forker);
+    // A session log is forked by recording itself; the forker is used only for a transcript.
+    r = forkConversation(store, src, before, 'transcript' in src ? conversationOf(src.transcript).forker : claudeForker);
   } catch (e) {
     if (e instanceof ForkRefusedError) throw new ExitError(e.message, EXIT.cutRefused);
     throw e;

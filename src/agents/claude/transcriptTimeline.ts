@@ -4,43 +4,15 @@
 import * as path from 'node:path';
 import type { EffectOverride } from '../../core/storeFiles/config';
 import { classifyCall } from '../../core/effects/classifyCall';
-import type { Effect, Severity } from '../../core/storeFiles/records';
 import { claudeToolKind } from './toolKind';
 import { isRealPrompt, sessionOf, TranscriptGraph } from './transcriptChain';
 import type { TranscriptEntry } from './transcriptLine';
-import { IncrementalLines, type LineFold } from '../../core/storeFiles/logTail';
 import { readTranscript, TRANSCRIPT_FOLD, type TranscriptContents } from './transcriptRead';
+import { FoldedTimeline, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../common/conversationTimeline';
 
-export interface TimelineTool {
-  id: string;
-  name: string;
-  input: unknown;
-  summary: string;
-  effect: Effect;
-  severity?: Severity;
-  result?: { isError: boolean; preview: string };
-}
-
-export interface TimelinePrompt {
-  uuid: string;
-  /** Claude Code's prompt id (the hook's `prompt_id`), which the file timeline's prompt checkpoints carry. */
-  promptId?: string;
-  text: string;
-  /** ISO 8601, or null when the line has no usable timestamp. */
-  time: string | null;
-  cwd?: string;
-  /** The assistant's text replies of this turn, in order. */
-  replies: string[];
-  tools: TimelineTool[];
-}
-
-export interface TranscriptTimeline {
-  session: string;
-  leaf?: string;
-  prompts: TimelinePrompt[];
-  /** Lines that could not be parsed (skipped). */
-  badLines: number;
-}
+// The timeline shapes every agent's reader returns live in common/ (no agent imports another).
+export type { TimelinePrompt, TimelineTool, TranscriptTimeline } from '../common/conversationTimeline';
+export { FoldedTimeline } from '../common/conversationTimeline';
 
 export function isoTime(ts: string | undefined): string | null {
   if (!ts) return null;
@@ -105,32 +77,6 @@ export function readTimeline(file: string, overrides: readonly EffectOverride[] 
 
 /** A transcript's session when its lines do not say: its file name (Claude Code names them by session id). */
 const sessionFallback = (file: string) => path.basename(file).replace(/\.jsonl$/, '');
-
-/**
- * A transcript of any agent's format read again and again as it grows (the extension follows the
- * open sessions): only the lines appended since the last read are folded (`fold`); a rewritten,
- * shrunk or replaced file is read whole. The timeline is rebuilt from the folded state (no I/O, no JSON).
- */
-export class FoldedTimeline<S> {
-  private readonly lines: IncrementalLines<S>;
-
-  constructor(
-    readonly file: string,
-    fold: LineFold<S>,
-    private readonly build: (state: S, overrides: readonly EffectOverride[]) => TranscriptTimeline,
-  ) {
-    this.lines = new IncrementalLines(file, fold);
-  }
-
-  /** How the last read went: 'full' or only the appended lines ('tail'). */
-  get lastRead(): 'full' | 'tail' {
-    return this.lines.lastRead;
-  }
-
-  timeline(overrides: readonly EffectOverride[] = []): TranscriptTimeline {
-    return this.build(this.lines.read(), overrides);
-  }
-}
 
 /** A Claude Code transcript, followed. */
 export class TranscriptFollower extends FoldedTimeline<TranscriptContents> {

@@ -1,0 +1,50 @@
+// What the rest of Agent Rewind needs to offer conversation rewind for OpenCode sessions. OpenCode
+// keeps a session in its SQLite store, so its "transcript" is the session's export file
+// (`opencode export <id>`; `find` writes one), read and forked like any other transcript; the fork is
+// loaded back with `opencode import` and resumed with `opencode --session <fork id>` (proven by
+// test/compat/opencode against the version below).
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isOpencodeExport, OpencodeExportFollower, parseOpencodeExport, readOpencodeTimeline } from './exportFile';
+import { opencodeBin, opencodeForker, opencodeResumeCommand } from './forkExport';
+
+/** The OpenCode version the export format, the import of a fork and its resume were checked against. */
+export const CHECKED_OPENCODE_VERSION = '1.18.33';
+
+/**
+ * Exports `session` (run in its folder `cwd`) to `<intoDir>/<session>.json`, mode 0600, and returns
+ * that path; throws with OpenCode's own words when it cannot.
+ */
+export function exportOpencodeSession(session: string, cwd: string | undefined, intoDir: string): string {
+  const r = spawnSync(opencodeBin(), ['export', session], { cwd, encoding: 'utf8', timeout: 180000, maxBuffer: 256 << 20 });
+  const e = r.status === 0 ? parseOpencodeExport(String(r.stdout)) : null;
+  if (!e || e.info.id !== session)
+    throw new Error(
+      `\`opencode export ${session}\` gave no export (${
+        r.error?.message ??
+        `exit ${r.status}: ${String(r.stderr ?? '')
+          .trim()
+          .slice(-300)}`
+      }); check that OpenCode runs here (or set AGENT_REWIND_OPENCODE_BIN).`,
+    );
+  fs.mkdirSync(intoDir, { recursive: true });
+  const file = path.join(intoDir, `${session}.json`);
+  fs.writeFileSync(file, JSON.stringify(e, null, 2) + '\n', { mode: 0o600 });
+  return file;
+}
+
+export const opencodeConversation = {
+  agent: 'opencode',
+  /** The session's export file, written now into `intoDir` (OpenCode has no transcript file of its own). */
+  find: exportOpencodeSession,
+  /** Is this file an OpenCode export? (By content: `info.id` is a `ses_…` id, with `messages`.) */
+  detect: isOpencodeExport,
+  /** Prompts (id = the user message's id), replies and tool calls, in the common timeline shape. */
+  read: readOpencodeTimeline,
+  /** The same, read again when the export is rewritten. */
+  follow: (file: string) => new OpencodeExportFollower(file),
+  forker: opencodeForker,
+  /** A fork written (and imported) by `forker` is resumed by the real client; this is the command to show. */
+  resume: { supported: true, command: opencodeResumeCommand },
+} as const;

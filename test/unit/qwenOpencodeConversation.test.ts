@@ -1,0 +1,207 @@
+// Conversation rewind for Qwen Code and OpenCode on real files: a Qwen Code 0.24.4 chat with three
+// prompts (test/fixtures/agents/qwen/real-0.24.4/chats/, written by the real client in the compat
+// tier on 2026-12-07: two prompts, then a third after `qwen --resume` of a copy) and an OpenCode 1.18.33
+// export with two prompts (test/fixtures/agents/opencode/real-1.18.33/export/, `opencode export`,
+// 2026-12-07). Workspace `/WORKSPACE` in both. The real clients resume these forks in test/compat.
+import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { conversationOf, conversationUnavailableText, readAnyTimeline } from '../../src/agents/capabilities';
+import { cutExport, forkOpencodeExport, opencodeId } from '../../src/agents/opencode/forkExport';
+import { activeChain, isQwenChat, readQwenRecords } from '../../src/agents/qwen/chatFile';
+import { forkQwenChat } from '../../src/agents/qwen/forkChat';
+import { readOpencodeExport } from '../../src/agents/opencode/exportFile';
+import { tempDir } from '../helpers/tmp';
+
+const fixtures = path.join(__dirname, '..', 'fixtures', 'agents');
+const QWEN_CHAT = path.join(fixtures, 'qwen', 'real-0.24.4', 'chats', 'c8a64f10-8823-4004-961d-fb0481c4e5e0.jsonl');
+const OPENCODE_EXPORT = path.join(fixtures, 'opencode', 'real-1.18.33', 'export', 'ses_daff6fc81ffe00KYXYgVpbLifj.json');
+const CLAUDE_TRANSCRIPT = path.join(fixtures, '..', 'transcripts');
+
+const hash = (f: string) => createHash('sha256').update(fs.readFileSync(f)).digest('hex');
+
+function copyInto(dir: string, file: string): string {
+  const to = path.join(dir, path.basename(file));
+  fs.copyFileSync(file, to);
+  return to;
+}
+
+test('a Qwen Code chat reads as its three prompts with their tool calls, told apart from other transcripts by content', () => {
+  const t = readAnyTimeline(QWEN_CHAT);
+  assert.equal(t.session, 'c8a64f10-8823-4004-961d-fb0481c4e5e0');
+  assert.deepEqual(
+    t.prompts.map((p) => p.text),
+    [
+      'Release 1.1.0: add a changelog, bump the version, drop the old notes and turn debug off.',
+      'Also say in the changelog that the release is ready.',
+      'What does the changelog say now?',
+    ],
+  );
+  assert.deepEqual(
+    t.prompts[0]!.tools.map((x) => [x.name, x.effect]),
+    [
+      ['write_file', 'rewindable'],
+      ['read_file', 'none'],
+      ['edit', 'rewindable'],
+      ['run_shell_command', 'rewindable'],
+      ['read_file', 'none'],
+      ['run_shell_command', 'rewindable'],
+    ],
+  );
+  assert.deepEqual(t.prompts[0]!.replies, ['Released 1.1.0.']);
+  assert.equal(t.prompts[0]!.cwd, '/WORKSPACE');
+  assert.ok(t.prompts[0]!.tools.every((x) => x.result && !x.result.isError));
+  assert.equal(isQwenChat(QWEN_CHAT), true);
+  assert.equal(isQwenChat(OPENCODE_EXPORT), false);
+  // Claude Code's transcripts are a uuid chain too: the real one and the synthetic ones are not taken for Qwen chats.
+  const claudeFiles = fs.readdirSync(CLAUDE_TRANSCRIPT).filter((f) => f.endsWith('.jsonl'));
+  assert.ok(claudeFiles.includes('real-2.1.332-two-prompts.jsonl'));
+  assert.deepEqual(
+    claudeFiles.filter((f) => isQwenChat(path.join(CLAUDE_TRANSCRIPT, f))),
+    [],
+  );
+  assert.equal(readAnyTimeline(path.join(CLAUDE_TRANSCRIPT, 'real-2.1.332-two-prompts.jsonl')).prompts.length, 2);
+});
+
+test('a Qwen Code fork before prompt 2 of 3 keeps only the chain up to it, under a new id, beside the parent; the parent is byte-identical', () => {
+  const dir = tempDir();
+  const parent = copyInto(dir, QWEN_CHAT);
+  const before = hash(parent);
+  const t = readAnyTimeline(parent);
+  const f = forkQwenChat(parent, t.prompts[1]!.uuid, '11111111-2222-4333-8444-555555555555');
+  assert.equal(hash(parent), before);
+  assert.equal(f.transcript, path.join(dir, '11111111-2222-4333-8444-555555555555.jsonl'));
+  assert.equal(f.resume, 'qwen --resume 11111111-2222-4333-8444-555555555555');
+  assert.equal(f.parent, 'c8a64f10-8823-4004-961d-fb0481c4e5e0');
+  assert.equal(f.cwd, '/WORKSPACE');
+  assert.equal(fs.statSync(f.transcript).mode & 0o777, 0o600);
+  const forked = readAnyTimeline(f.transcript);
+  assert.equal(forked.session, f.session);
+  assert.deepEqual(
+    forked.prompts.map((p) => p.uuid),
+    [t.prompts[0]!.uuid],
+  );
+  assert.deepEqual(forked.prompts[0]!.tools, t.prompts[0]!.tools);
+  const records = readQwenRecords(f.transcript);
+  assert.ok(records.every((r) => r.sessionId === f.session));
+  // One line: each record's parent is the one before it, so the loader's chain walk reaches the root.
+  assert.deepEqual(
+    records.map((r) => r.parentUuid),
+    [null, ...records.slice(0, -1).map((r) => r.uuid)],
+  );
+  assert.equal(activeChain(records).length, records.length);
+  assert.deepEqual(records[0]!.forkedFrom, { sessionId: f.parent, messageUuid: t.prompts[0]!.uuid });
+});
+
+test('a Qwen Code cut before the first prompt, or before something that is not a prompt, writes nothing', () => {
+  const dir = tempDir();
+  const parent = copyInto(dir, QWEN_CHAT);
+  const t = readAnyTimeline(parent);
+  const notPrompt = readQwenRecords(parent).find((r) => r.type === 'assistant')!.uuid;
+  for (const cut of [t.prompts[0]!.uuid, notPrompt, 'no-such-uuid'])
+    assert.throws(
+      () => conversationOf(parent).forker.fork(parent, cut),
+      (e: unknown) => conversationOf(parent).forker.refused(e),
+    );
+  assert.deepEqual(fs.readdirSync(dir), [path.basename(parent)]);
+});
+
+test('an OpenCode export reads as its prompts (the user messages) with their tool calls', () => {
+  const t = readAnyTimeline(OPENCODE_EXPORT);
+  assert.equal(t.session, 'ses_daff6fc81ffe00KYXYgVpbLifj');
+  assert.deepEqual(
+    t.prompts.map((p) => p.text),
+    [
+      '"Release 1.1.0: add a changelog, bump the version, drop the old notes and turn debug off."',
+      '"Also say in the changelog that the release is ready."',
+    ],
+  );
+  assert.deepEqual(
+    t.prompts[0]!.tools.map((x) => x.name),
+    ['write', 'edit', 'bash', 'bash'],
+  );
+  assert.deepEqual(t.prompts[0]!.replies, ['Released 1.1.0.']);
+  assert.equal(t.prompts[0]!.cwd, '/WORKSPACE');
+});
+
+test('an OpenCode fork before prompt 2 is a new export with every id new and every reference followed, handed to `opencode import`; the parent is byte-identical', () => {
+  const dir = tempDir();
+  const parent = copyInto(dir, OPENCODE_EXPORT);
+  const before = hash(parent);
+  const t = readAnyTimeline(parent);
+  const imported: { file: string; cwd: string | undefined; session: string }[] = [];
+  const f = forkOpencodeExport(parent, t.prompts[1]!.uuid, {
+    importer: (file, cwd, session) => void imported.push({ file, cwd, session }),
+  });
+  assert.equal(hash(parent), before);
+  assert.deepEqual(imported, [{ file: f.transcript, cwd: '/WORKSPACE', session: f.session }]);
+  assert.match(f.session, /^ses_[0-9a-f]{12}[0-9A-Za-z]{14}$/);
+  assert.equal(f.transcript, path.join(dir, `${f.session}.json`));
+  assert.equal(f.resume, `opencode --session ${f.session}`);
+  assert.equal(fs.statSync(f.transcript).mode & 0o777, 0o600);
+  const p = readOpencodeExport(parent);
+  const fork = readOpencodeExport(f.transcript);
+  const kept = p.messages.findIndex((m) => m.info.id === t.prompts[1]!.uuid);
+  assert.equal(fork.messages.length, kept);
+  const parentIds = new Set([p.info.id, ...p.messages.flatMap((m) => [m.info.id, ...m.parts.map((x) => x.id)])]);
+  const forkIds = [fork.info.id, ...fork.messages.flatMap((m) => [m.info.id, ...m.parts.map((x) => x.id)])];
+  assert.deepEqual(
+    forkIds.filter((id) => parentIds.has(id)),
+    [],
+  );
+  // Ids sort in the kept order (OpenCode replays messages and parts by id).
+  const msgIds = fork.messages.map((m) => m.info.id);
+  assert.deepEqual([...msgIds].sort(), msgIds);
+  for (const m of fork.messages) {
+    assert.equal(m.info.sessionID, f.session);
+    for (const x of m.parts) assert.deepEqual([x.sessionID, x.messageID], [f.session, m.info.id]);
+  }
+  // Every assistant message answers the kept prompt: its parentID is the prompt's new id.
+  assert.deepEqual(
+    [...new Set(fork.messages.slice(1).map((m) => [m.info.role, m.info.parentID].join(' ')))],
+    [`assistant ${fork.messages[0]!.info.id}`],
+  );
+  assert.deepEqual(
+    readAnyTimeline(f.transcript).prompts.map((x) => [x.text, x.tools.map((y) => y.id)]),
+    t.prompts.slice(0, 1).map((x) => [x.text, x.tools.map((y) => y.id)]),
+  );
+});
+
+test('an OpenCode fork that `opencode import` refuses leaves no file; a cut before the first prompt writes nothing', () => {
+  const dir = tempDir();
+  const parent = copyInto(dir, OPENCODE_EXPORT);
+  const t = readAnyTimeline(parent);
+  assert.throws(
+    () =>
+      forkOpencodeExport(parent, t.prompts[1]!.uuid, {
+        importer: () => {
+          throw new Error('import failed');
+        },
+      }),
+    /import failed/,
+  );
+  assert.throws(
+    () => conversationOf(parent).forker.fork(parent, t.prompts[0]!.uuid),
+    (e: unknown) => conversationOf(parent).forker.refused(e),
+  );
+  assert.deepEqual(fs.readdirSync(dir), [path.basename(parent)]);
+});
+
+test('OpenCode ids: time-ordered ascending, newest-first descending, as OpenCode makes them', () => {
+  const a = opencodeId('msg', 1796639098182, 1);
+  const b = opencodeId('msg', 1796639098182, 2);
+  const c = opencodeId('msg', 1796639098183, 1);
+  assert.ok(a < b && b < c);
+  assert.ok(opencodeId('ses', 1796639098183, 1, true) < opencodeId('ses', 1796639098182, 1, true));
+  // The parent's own first message id was made at its creation time: its 12 hex digits say so.
+  assert.equal(opencodeId('msg', 1796639098182, 1).slice(0, 16), 'msg_250090546001');
+  const e = readOpencodeExport(OPENCODE_EXPORT);
+  assert.equal(cutExport(e, 1, 'ses_x', 1).messages.length, 1);
+});
+
+test('the capability sentences offer conversation rewind for Qwen Code and OpenCode', () => {
+  assert.equal(conversationUnavailableText('qwen'), null);
+  assert.equal(conversationUnavailableText('opencode'), null);
+});
