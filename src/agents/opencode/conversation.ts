@@ -13,11 +13,16 @@ import { opencodeBin, opencodeForker, opencodeResumeCommand } from './forkExport
 export const CHECKED_OPENCODE_VERSION = '1.18.33';
 
 /**
- * Exports `session` (run in its folder `cwd`) to `<intoDir>/<session>.json`, mode 0600, and returns
+ * Exports `session` (run in its folder `cwd`, OpenCode's environment `env`) to `<intoDir>/<session>.json`, mode 0600, and returns
  * that path; throws with OpenCode's own words when it cannot.
  */
-export function exportOpencodeSession(session: string, cwd: string | undefined, intoDir: string): string {
-  const r = spawnSync(opencodeBin(), ['export', session], { cwd, encoding: 'utf8', timeout: 180000, maxBuffer: 256 << 20 });
+export function exportOpencodeSession(
+  session: string,
+  cwd: string | undefined,
+  intoDir: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  const r = spawnSync(opencodeBin(env), ['export', session], { cwd, env, encoding: 'utf8', timeout: 180000, maxBuffer: 256 << 20 });
   const e = r.status === 0 ? parseOpencodeExport(String(r.stdout)) : null;
   if (!e || e.info.id !== session)
     throw new Error(

@@ -49,7 +49,7 @@ function idSource(now: number): (prefix: 'msg' | 'prt') => string {
 export type OpencodeImporter = (file: string, cwd: string | undefined, session: string) => void;
 
 /** The OpenCode executable: AGENT_REWIND_OPENCODE_BIN when set, else `opencode` on the PATH. */
-export const opencodeBin = (): string => process.env.AGENT_REWIND_OPENCODE_BIN || 'opencode';
+export const opencodeBin = (env: NodeJS.ProcessEnv = process.env): string => env.AGENT_REWIND_OPENCODE_BIN || 'opencode';
 
 export const runOpencodeImport: OpencodeImporter = (file, cwd, session) => {
   const r = spawnSync(opencodeBin(), ['import', file], { cwd, encoding: 'utf8', timeout: 180000, maxBuffer: 16 << 20 });
