@@ -174,6 +174,15 @@ export const TRANSCRIPT_FORKERS: Partial<Record<AgentId, TranscriptForker>> = {
   opencode: opencodeConversation.forker,
 };
 
+/**
+ * Agents whose hooks name no transcript file (OpenCode keeps its sessions in a database): the
+ * transcript of a session is made on demand into `intoDir` (an export), then read and forked like any other.
+ */
+export const TRANSCRIPT_FINDERS: Partial<Record<AgentId, (session: string, cwd: string | undefined, intoDir: string) => Promise<string>>> =
+  {
+    opencode: opencodeConversation.findAsync,
+  };
+
 /** The agents whose transcript is told apart by content; a file none of them claims is read as Claude's. */
 export const TRANSCRIPT_READERS = [codexConversation, geminiConversation, qwenConversation, opencodeConversation] as const;
 

@@ -13,6 +13,10 @@ import { cutExport, forkOpencodeExport, opencodeId } from '../../src/agents/open
 import { activeChain, isQwenChat, readQwenRecords } from '../../src/agents/qwen/chatFile';
 import { forkQwenChat } from '../../src/agents/qwen/forkChat';
 import { readOpencodeExport } from '../../src/agents/opencode/exportFile';
+import { Store } from '../../src/core/store';
+import type { LoggedSession } from '../../src/core/timeline/sessionsFromLog';
+import { ConversationSource } from '../../src/extension/model/conversationSource';
+import { TranscriptReader } from '../../src/extension/offHost/transcriptReader';
 import { tempDir } from '../helpers/tmp';
 
 const fixtures = path.join(__dirname, '..', 'fixtures', 'agents');
@@ -204,4 +208,52 @@ test('OpenCode ids: time-ordered ascending, newest-first descending, as OpenCode
 test('the capability sentences offer conversation rewind for Qwen Code and OpenCode', () => {
   assert.equal(conversationUnavailableText('qwen'), null);
   assert.equal(conversationUnavailableText('opencode'), null);
+});
+
+test('the Conversation view makes an OpenCode session its transcript by `opencode export` (the hooks name none): its prompts get their message ids, the later ones forkable', async () => {
+  const dir = tempDir();
+  // A stand-in for the OpenCode CLI (AGENT_REWIND_OPENCODE_BIN): `export <id>` prints the real 1.18.33 export, as OpenCode does.
+  const bin = path.join(dir, 'opencode');
+  fs.writeFileSync(
+    bin,
+    `#!${process.execPath}\nif (process.argv[2] !== 'export') process.exit(2);\nprocess.stderr.write('Exporting session: ' + process.argv[3] + '\\n');\nprocess.stdout.write(require('fs').readFileSync(${JSON.stringify(OPENCODE_EXPORT)}, 'utf8'));\n`,
+    { mode: 0o755 },
+  );
+  const saved = process.env.AGENT_REWIND_OPENCODE_BIN;
+  process.env.AGENT_REWIND_OPENCODE_BIN = bin;
+  try {
+    const store = Store.open(path.join(dir, 'store'), { create: true });
+    const source = new ConversationSource(store, new TranscriptReader(undefined));
+    const checkpoint = {
+      id: 'cp1',
+      label: 'Release 1.1.0',
+      time: 1796639098182,
+      kind: 'prompt',
+      session: 'ses_daff6fc81ffe00KYXYgVpbLifj',
+    };
+    const logged = [
+      {
+        session: 'ses_daff6fc81ffe00KYXYgVpbLifj',
+        agent: 'opencode',
+        started: 1796639097727,
+        cwd: dir,
+        prompts: [{ checkpoint, calls: [] }],
+        orphanCalls: [],
+      },
+    ] as unknown as LoggedSession[];
+    await source.prepare(logged);
+    const [s] = source.build(logged);
+    const e = readOpencodeExport(OPENCODE_EXPORT);
+    assert.equal(s!.transcript, path.join(store.dir, 'transcripts', 'opencode', 'ses_daff6fc81ffe00KYXYgVpbLifj.json'));
+    assert.deepEqual(
+      s!.prompts.map((p) => [p.uuid, p.forkable]),
+      [
+        [e.messages[0]!.info.id, false],
+        [e.messages.find((m, i) => i > 0 && m.info.role === 'user')!.info.id, true],
+      ],
+    );
+  } finally {
+    if (saved === undefined) delete process.env.AGENT_REWIND_OPENCODE_BIN;
+    else process.env.AGENT_REWIND_OPENCODE_BIN = saved;
+  }
 });

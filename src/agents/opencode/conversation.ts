@@ -3,7 +3,7 @@
 // (`opencode export <id>`; `find` writes one), read and forked like any other transcript; the fork is
 // loaded back with `opencode import` and resumed with `opencode --session <fork id>` (proven by
 // test/compat/opencode against the version below).
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isOpencodeExport, OpencodeExportFollower, parseOpencodeExport, readOpencodeTimeline } from './exportFile';
@@ -39,10 +39,39 @@ export function exportOpencodeSession(
   return file;
 }
 
+/** The same, without blocking (the extension host): the export runs as a child process, the file is written when it ends. */
+export function exportOpencodeSessionAsync(session: string, cwd: string | undefined, intoDir: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      opencodeBin(),
+      ['export', session],
+      { cwd, encoding: 'utf8', timeout: 180000, maxBuffer: 256 << 20 },
+      (err, stdout, stderr) => {
+        const e = err ? null : parseOpencodeExport(stdout);
+        if (!e || e.info.id !== session)
+          return reject(new Error(`\`opencode export ${session}\` gave no export (${err?.message ?? String(stderr).trim().slice(-300)}).`));
+        try {
+          fs.mkdirSync(intoDir, { recursive: true });
+          const file = path.join(intoDir, `${session}.json`);
+          // Written whole then renamed: a reader never sees half an export.
+          const tmp = `${file}.${process.pid}.tmp`;
+          fs.writeFileSync(tmp, JSON.stringify(e, null, 2) + '\n', { mode: 0o600 });
+          fs.renameSync(tmp, file);
+          resolve(file);
+        } catch (x) {
+          reject(x as Error);
+        }
+      },
+    );
+  });
+}
+
 export const opencodeConversation = {
   agent: 'opencode',
   /** The session's export file, written now into `intoDir` (OpenCode has no transcript file of its own). */
   find: exportOpencodeSession,
+  /** `find` without blocking, for the extension host. */
+  findAsync: exportOpencodeSessionAsync,
   /** Is this file an OpenCode export? (By content: `info.id` is a `ses_…` id, with `messages`.) */
   detect: isOpencodeExport,
   /** Prompts (id = the user message's id), replies and tool calls, in the common timeline shape. */
