@@ -257,3 +257,11 @@ test('the Conversation view makes an OpenCode session its transcript by `opencod
     else process.env.AGENT_REWIND_OPENCODE_BIN = saved;
   }
 });
+
+test('an OpenCode fork whose session folder is gone is refused before `opencode import` runs (import files a session under the folder it runs in); nothing is left', () => {
+  const dir = tempDir();
+  const parent = copyInto(dir, OPENCODE_EXPORT); // its folder, /WORKSPACE, does not exist here
+  const t = readAnyTimeline(parent);
+  assert.throws(() => forkOpencodeExport(parent, t.prompts[1]!.uuid), /folder \/WORKSPACE does not exist/);
+  assert.deepEqual(fs.readdirSync(dir), [path.basename(parent)]);
+});

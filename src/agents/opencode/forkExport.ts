@@ -52,6 +52,10 @@ export type OpencodeImporter = (file: string, cwd: string | undefined, session: 
 export const opencodeBin = (env: NodeJS.ProcessEnv = process.env): string => env.AGENT_REWIND_OPENCODE_BIN || 'opencode';
 
 export const runOpencodeImport: OpencodeImporter = (file, cwd, session) => {
+  if (cwd && !fs.existsSync(cwd))
+    throw new Error(
+      `OpenCode files an imported session under the project of the folder it runs in, and this session's folder ${cwd} does not exist; nothing was kept — restore the folder and fork again.`,
+    );
   const r = spawnSync(opencodeBin(), ['import', file], { cwd, encoding: 'utf8', timeout: 180000, maxBuffer: 16 << 20 });
   if (r.error || r.status !== 0 || !String(r.stdout).includes(`Imported session: ${session}`))
     throw new Error(
