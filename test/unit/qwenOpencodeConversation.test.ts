@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { conversationOf, conversationUnavailableText, readAnyTimeline } from '../../src/agents/capabilities';
+import { conversationOf, conversationUnavailableText, readAnyTimeline, TRANSCRIPT_FORKERS } from '../../src/agents/capabilities';
+import { forkConversationAsync, ForkRefusedError } from '../../src/recording/forkConversation';
 import { cutExport, forkOpencodeExport, opencodeId } from '../../src/agents/opencode/forkExport';
 import { activeChain, isQwenChat, readQwenRecords } from '../../src/agents/qwen/chatFile';
 import { forkQwenChat } from '../../src/agents/qwen/forkChat';
@@ -264,4 +265,42 @@ test('an OpenCode fork whose session folder is gone is refused before `opencode 
   const t = readAnyTimeline(parent);
   assert.throws(() => forkOpencodeExport(parent, t.prompts[1]!.uuid), /folder \/WORKSPACE does not exist/);
   assert.deepEqual(fs.readdirSync(dir), [path.basename(parent)]);
+});
+
+test('the extension forks OpenCode without blocking: the import runs as a child process, then the fork is recorded like any other; a refused cut is a ForkRefusedError', async () => {
+  const dir = tempDir();
+  const ws = path.join(dir, 'ws');
+  fs.mkdirSync(ws);
+  const parent = path.join(dir, 'ses_daff6fc81ffe00KYXYgVpbLifj.json');
+  fs.writeFileSync(parent, fs.readFileSync(OPENCODE_EXPORT, 'utf8').replaceAll('/WORKSPACE', ws));
+  const log = path.join(dir, 'imports.log');
+  const bin = path.join(dir, 'opencode');
+  fs.writeFileSync(
+    bin,
+    `#!${process.execPath}\nconst fs = require('fs');\nfs.appendFileSync(${JSON.stringify(log)}, process.cwd() + ' ' + process.argv.slice(2).join(' ') + '\\n');\nprocess.stdout.write('Imported session: ' + JSON.parse(fs.readFileSync(process.argv[3], 'utf8')).info.id + '\\n');\n`,
+    { mode: 0o755 },
+  );
+  const saved = process.env.AGENT_REWIND_OPENCODE_BIN;
+  process.env.AGENT_REWIND_OPENCODE_BIN = bin;
+  try {
+    const store = Store.open(path.join(dir, 'store'), { create: true });
+    const t = readAnyTimeline(parent);
+    const pending = forkConversationAsync(store, { transcript: parent }, t.prompts[1]!.uuid, TRANSCRIPT_FORKERS.opencode!);
+    assert.ok(pending instanceof Promise);
+    const f = await pending;
+    assert.equal(f.resume, `opencode --session ${f.session}`);
+    assert.equal(f.recorded, true);
+    assert.equal(fs.readFileSync(log, 'utf8'), `${ws} import ${f.transcript}\n`);
+    assert.match(
+      fs.readFileSync(path.join(store.dir, 'lineage.jsonl'), 'utf8'),
+      new RegExp(`"agent":"opencode".*"session":"${f.session}"`),
+    );
+    await assert.rejects(
+      forkConversationAsync(store, { transcript: parent }, t.prompts[0]!.uuid, TRANSCRIPT_FORKERS.opencode!),
+      ForkRefusedError,
+    );
+  } finally {
+    if (saved === undefined) delete process.env.AGENT_REWIND_OPENCODE_BIN;
+    else process.env.AGENT_REWIND_OPENCODE_BIN = saved;
+  }
 });

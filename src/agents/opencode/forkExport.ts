@@ -9,7 +9,7 @@
 // (`sessionID`, `messageID`, an assistant's `parentID`) follows. The parent's rows and file are only read.
 // Proven against the real 1.18.33 by test/compat/opencode: `opencode run --session <fork>` continues
 // with only the kept turns in the model's request.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -52,16 +52,32 @@ export type OpencodeImporter = (file: string, cwd: string | undefined, session: 
 export const opencodeBin = (env: NodeJS.ProcessEnv = process.env): string => env.AGENT_REWIND_OPENCODE_BIN || 'opencode';
 
 export const runOpencodeImport: OpencodeImporter = (file, cwd, session) => {
-  if (cwd && !fs.existsSync(cwd))
-    throw new Error(
-      `OpenCode files an imported session under the project of the folder it runs in, and this session's folder ${cwd} does not exist; nothing was kept — restore the folder and fork again.`,
-    );
+  if (cwd && !fs.existsSync(cwd)) throw folderGone(cwd);
   const r = spawnSync(opencodeBin(), ['import', file], { cwd, encoding: 'utf8', timeout: 180000, maxBuffer: 16 << 20 });
   if (r.error || r.status !== 0 || !String(r.stdout).includes(`Imported session: ${session}`))
-    throw new Error(
-      `\`opencode import\` did not load the fork (${r.error?.message ?? `exit ${r.status}: ${oneLineOf(r.stderr || r.stdout)}`}); check that OpenCode runs here (or set AGENT_REWIND_OPENCODE_BIN) and fork again.`,
-    );
+    throw importFailed(r.error?.message ?? `exit ${r.status}: ${oneLineOf(r.stderr || r.stdout)}`);
 };
+
+/** `opencode import` without blocking (the extension host: a cold OpenCode start took 7 s to a minute here, see the notes). */
+export function runOpencodeImportAsync(file: string, cwd: string | undefined, session: string): Promise<void> {
+  if (cwd && !fs.existsSync(cwd)) return Promise.reject(folderGone(cwd));
+  return new Promise((resolve, reject) => {
+    execFile(opencodeBin(), ['import', file], { cwd, encoding: 'utf8', timeout: 180000, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      if (!err && String(stdout).includes(`Imported session: ${session}`)) return resolve();
+      reject(importFailed(err?.message ?? `exit 0: ${oneLineOf(stderr || stdout)}`));
+    });
+  });
+}
+
+const folderGone = (cwd: string) =>
+  new Error(
+    `OpenCode files an imported session under the project of the folder it runs in, and this session's folder ${cwd} does not exist; nothing was kept — restore the folder and fork again.`,
+  );
+
+const importFailed = (why: string) =>
+  new Error(
+    `\`opencode import\` did not load the fork (${why}); check that OpenCode runs here (or set AGENT_REWIND_OPENCODE_BIN) and fork again.`,
+  );
 
 const oneLineOf = (s: unknown) =>
   String(s ?? '')
@@ -93,11 +109,8 @@ export function cutExport(parent: OpencodeExport, cut: number, newId: string, no
   return { info: { ...info, id: newId, title: `${String(info.title ?? 'Session')} (rewound)`, time }, messages };
 }
 
-export function forkOpencodeExport(
-  parentFile: string,
-  beforeId: string,
-  opts: { newId?: string; now?: number; importer?: OpencodeImporter } = {},
-): OpencodeFork {
+/** Writes the fork's export beside the parent (mode 0600, never over a file); the caller imports it. */
+function writeFork(parentFile: string, beforeId: string, opts: { newId?: string; now?: number }): OpencodeFork {
   const now = opts.now ?? Date.now();
   const newId = opts.newId ?? opencodeId('ses', now, 1, true);
   const parentTranscript = path.resolve(parentFile);
@@ -118,12 +131,6 @@ export function forkOpencodeExport(
   const file = path.join(path.dirname(parentTranscript), `${newId}.json`);
   fs.writeFileSync(file, JSON.stringify(fork, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
   const cwd = typeof parent.info.directory === 'string' ? parent.info.directory : undefined;
-  try {
-    (opts.importer ?? runOpencodeImport)(file, cwd, newId);
-  } catch (e) {
-    fs.rmSync(file, { force: true }); // a fork OpenCode does not have is no fork: leave nothing behind
-    throw e;
-  }
   return {
     session: newId,
     transcript: file,
@@ -136,6 +143,33 @@ export function forkOpencodeExport(
   };
 }
 
+export function forkOpencodeExport(
+  parentFile: string,
+  beforeId: string,
+  opts: { newId?: string; now?: number; importer?: OpencodeImporter } = {},
+): OpencodeFork {
+  const f = writeFork(parentFile, beforeId, opts);
+  try {
+    (opts.importer ?? runOpencodeImport)(f.transcript, f.cwd, f.session);
+  } catch (e) {
+    fs.rmSync(f.transcript, { force: true }); // a fork OpenCode does not have is no fork: leave nothing behind
+    throw e;
+  }
+  return f;
+}
+
+/** The same, the import run without blocking. */
+export async function forkOpencodeExportAsync(parentFile: string, beforeId: string): Promise<OpencodeFork> {
+  const f = writeFork(parentFile, beforeId, {});
+  try {
+    await runOpencodeImportAsync(f.transcript, f.cwd, f.session);
+  } catch (e) {
+    fs.rmSync(f.transcript, { force: true });
+    throw e;
+  }
+  return f;
+}
+
 /** The command that resumes an OpenCode session (its TUI; `opencode run --session <id> <prompt>` is the headless form). */
 export const opencodeResumeCommand = (session: string): string => `opencode --session ${session}`;
 
@@ -143,5 +177,6 @@ export const opencodeResumeCommand = (session: string): string => `opencode --se
 export const opencodeForker: TranscriptForker = {
   agent: 'opencode',
   fork: (transcript, before) => forkOpencodeExport(transcript, before),
+  forkAsync: forkOpencodeExportAsync,
   refused: (e) => e instanceof OpencodeCutRefusedError,
 };
