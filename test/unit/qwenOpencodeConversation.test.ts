@@ -243,6 +243,11 @@ test('the Conversation view makes an OpenCode session its transcript by `opencod
       },
     ] as unknown as LoggedSession[];
     await source.prepare(logged);
+    // The export is made in the background; the view's 2 s fingerprint poll notices when it lands, and prepares again.
+    const printed = source.fingerprint(source.build(logged));
+    await source.transcriptsMade();
+    assert.notEqual(source.fingerprint(source.build(logged)), printed);
+    await source.prepare(logged);
     const [s] = source.build(logged);
     const e = readOpencodeExport(OPENCODE_EXPORT);
     assert.equal(s!.transcript, path.join(store.dir, 'transcripts', 'opencode', 'ses_daff6fc81ffe00KYXYgVpbLifj.json'));

@@ -63,7 +63,7 @@ export class ConversationSource {
    * hooks recorded.
    */
   async prepare(logged: readonly LoggedSession[]): Promise<void> {
-    await this.findTranscripts(logged);
+    this.findTranscripts(logged); // not awaited: the view shows the hooks' record until the export lands (the fingerprint notices it)
     const files = new Set<string>();
     for (const s of logged) {
       const t = this.transcriptOf(s);
@@ -97,28 +97,30 @@ export class ConversationSource {
    * Makes the transcript of each session whose agent keeps none in a file (OpenCode: `opencode export`
    * into the store's `transcripts/<agent>/`), again only when the hooks recorded more of it (a prompt or
    * a call), one export at a time per session. A failed export keeps the last one (or the hooks'
-   * record) until the session moves on: no retry loop when the agent's CLI is missing.
+   * record) until the session moves on: no retry loop when the agent's CLI is missing. Never awaited
+   * by the view: a cold OpenCode start can take a minute on a busy machine.
    */
-  private async findTranscripts(logged: readonly LoggedSession[]): Promise<void> {
-    await Promise.all(
-      logged.map(async (s) => {
-        const find = s.transcript ? undefined : TRANSCRIPT_FINDERS[s.agent as AgentId];
-        if (!find || !s.prompts.length) return;
-        const stamp = `${s.prompts.length}:${s.prompts.reduce((n, p) => n + p.calls.length, 0)}`;
-        const had = this.found.get(s.session);
-        if (had?.running) return had.running;
-        if (had?.stamp === stamp) return;
-        const entry: Found = { stamp, ...(had?.file ? { file: had.file } : {}) };
-        this.found.set(s.session, entry);
-        entry.running = find(s.session, s.cwd, path.join(this.store.dir, 'transcripts', s.agent))
-          .then(
-            (file) => void (entry.file = file),
-            () => undefined,
-          )
-          .finally(() => delete entry.running);
-        return entry.running;
-      }),
-    );
+  private findTranscripts(logged: readonly LoggedSession[]): void {
+    for (const s of logged) {
+      const find = s.transcript ? undefined : TRANSCRIPT_FINDERS[s.agent as AgentId];
+      if (!find || !s.prompts.length) continue;
+      const stamp = `${s.prompts.length}:${s.prompts.reduce((n, p) => n + p.calls.length, 0)}`;
+      const had = this.found.get(s.session);
+      if (had?.running || had?.stamp === stamp) continue;
+      const entry: Found = { stamp, ...(had?.file ? { file: had.file } : {}) };
+      this.found.set(s.session, entry);
+      entry.running = find(s.session, s.cwd, path.join(this.store.dir, 'transcripts', s.agent))
+        .then(
+          (file) => void (entry.file = file),
+          () => undefined,
+        )
+        .finally(() => delete entry.running);
+    }
+  }
+
+  /** Resolves when every transcript being made now is made (or failed). */
+  async transcriptsMade(): Promise<void> {
+    await Promise.all([...this.found.values()].map((f) => f.running));
   }
 
   /** A cheap fingerprint of every transcript we show, to notice growth without a hook event. */
@@ -129,6 +131,8 @@ export class ConversationSource {
       s.forks.forEach(walk);
     };
     sessions.forEach(walk);
+    // A transcript made on demand that landed (or was made again) since the view was built.
+    for (const [session, f] of this.found) parts.push(`${session}:${f.file ? (this.stampOf(f.file) ?? '-') : '-'}`);
     return parts.join('|');
   }
 
