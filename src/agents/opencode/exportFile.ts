@@ -78,7 +78,9 @@ export function isOpencodeExport(file: string): boolean {
   const at = head.indexOf('{');
   return (
     at >= 0 &&
-    /^\{\s*"info"\s*:\s*\{\s*"id"\s*:\s*"ses_/.test(head.slice(at)) &&
+    // The cheap look first (the object opens with `info`, a session id in the head), then the whole parse.
+    /^\{\s*"info"\s*:\s*\{/.test(head.slice(at)) &&
+    head.includes('"ses_') &&
     parseOpencodeExport(fs.readFileSync(file, 'utf8')) !== null
   );
 }
