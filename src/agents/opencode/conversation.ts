@@ -6,6 +6,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../../core/storeFiles/fsx';
 import { isOpencodeExport, OpencodeExportFollower, parseOpencodeExport, readOpencodeTimeline } from './exportFile';
 import { opencodeBin, opencodeForker, opencodeResumeCommand } from './forkExport';
 
@@ -35,7 +36,7 @@ export function exportOpencodeSession(
     );
   fs.mkdirSync(intoDir, { recursive: true });
   const file = path.join(intoDir, `${session}.json`);
-  fs.writeFileSync(file, JSON.stringify(e, null, 2) + '\n', { mode: 0o600 });
+  writeFileAtomic(file, JSON.stringify(e, null, 2) + '\n');
   return file;
 }
 
@@ -53,10 +54,8 @@ export function exportOpencodeSessionAsync(session: string, cwd: string | undefi
         try {
           fs.mkdirSync(intoDir, { recursive: true });
           const file = path.join(intoDir, `${session}.json`);
-          // Written whole then renamed: a reader never sees half an export.
-          const tmp = `${file}.${process.pid}.tmp`;
-          fs.writeFileSync(tmp, JSON.stringify(e, null, 2) + '\n', { mode: 0o600 });
-          fs.renameSync(tmp, file);
+          // Written whole then renamed into place (mode 0600): a reader never sees half an export.
+          writeFileAtomic(file, JSON.stringify(e, null, 2) + '\n');
           resolve(file);
         } catch (x) {
           reject(x as Error);
