@@ -32,6 +32,11 @@ export interface AgentConversation {
   fork: TranscriptForker;
   /** The command that resumes session `session` (a fork's). */
   resume(session: string): string;
+  /**
+   * For an agent whose hooks name no transcript file (OpenCode keeps sessions in a database): writes the
+   * session's transcript into `intoDir` without blocking and gives its path (an export), read like any other.
+   */
+  exportTranscript?(session: string, cwd: string | undefined, intoDir: string): Promise<string>;
 }
 
 export interface AgentAdapterBase {

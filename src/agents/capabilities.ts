@@ -8,6 +8,7 @@ import type { AgentId } from './common/connector';
 import type { TimelineFollower, TranscriptTimeline } from './common/timeline';
 import type { TranscriptForker } from '../recording/forkConversation';
 import { registry } from './registry';
+import type { AgentConversation } from './adapter';
 
 export interface AgentCapabilities {
   agent: string;
@@ -56,6 +57,14 @@ export function transcriptForker(agent: AgentId): TranscriptForker | undefined {
   return registry.get(agent)?.conversation?.().fork;
 }
 
+/**
+ * How to make the transcript of a session whose agent's hooks name none (OpenCode keeps its sessions in a
+ * database): an export into `intoDir`, then read and forked like any other; undefined for other agents.
+ */
+export function transcriptMaker(agent: AgentId): AgentConversation['exportTranscript'] {
+  return registry.get(agent)?.conversation?.().exportTranscript;
+}
+
 /** A transcript's prompts and tool calls, in whichever agent's format it is (told apart by content; Claude's otherwise). */
 export function readAnyTimeline(file: string, overrides: readonly EffectOverride[] = []): TranscriptTimeline {
   return registry.transcriptConversation(file).read(file, overrides);
@@ -63,8 +72,8 @@ export function readAnyTimeline(file: string, overrides: readonly EffectOverride
 
 /**
  * A transcript followed as it grows, in whichever agent's format it is: each read parses only the
- * lines appended since the last (all three formats are append-only JSONL); a file rewritten, shrunk
- * or replaced is read whole.
+ * lines appended since the last (the JSONL formats are append-only; an OpenCode export is rewritten
+ * whole); a file rewritten, shrunk or replaced is read whole.
  */
 export function followAnyTimeline(file: string): TimelineFollower {
   return registry.transcriptConversation(file).follow(file);

@@ -1,6 +1,6 @@
 // `agent-rewind conversation show|fork`: list the prompts of a conversation, or fork it
-// before one of them. Sources: an agent's transcript (--transcript: a Claude Code transcript or a
-// Codex rollout or Gemini CLI chat, told apart by content) or our own session log
+// before one of them. Sources: an agent's transcript (--transcript: a Claude Code transcript, a
+// Codex rollout, a Gemini CLI or Qwen Code chat, or an OpenCode export, told apart by content) or our own session log
 // (--session, for agents without a readable transcript). A cut that is not before a real prompt
 // (or is before the first one) exits 4 having written nothing.
 import * as fs from 'node:fs';

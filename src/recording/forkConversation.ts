@@ -29,6 +29,8 @@ export interface TranscriptForker {
   agent: string;
   /** Writes a fork of `transcript` cut before prompt `before`; throws when it cannot. */
   fork(transcript: string, before: string): TranscriptForkResult;
+  /** The same without blocking, for a forker that runs the agent's own CLI (OpenCode's import); the extension prefers it. */
+  forkAsync?(transcript: string, before: string): Promise<TranscriptForkResult>;
   /** Is this error thrown by `fork` a refused cut (nothing written)? */
   refused(e: unknown): boolean;
 }
@@ -112,4 +114,25 @@ export function forkConversation(store: Store | null, src: ForkSource, before: s
     );
   }
   return { ...base, lineage, recorded: true };
+}
+
+/**
+ * `forkConversation` for a caller that must not block (the extension host): a forker with `forkAsync`
+ * makes the fork first without blocking, then the one implementation above records it.
+ */
+export async function forkConversationAsync(
+  store: Store | null,
+  src: ForkSource,
+  before: string,
+  forker: TranscriptForker,
+): Promise<ForkResult> {
+  if (!('transcript' in src) || !forker.forkAsync) return forkConversation(store, src, before, forker);
+  let made: TranscriptForkResult;
+  try {
+    made = await forker.forkAsync(src.transcript, before);
+  } catch (e) {
+    if (forker.refused(e)) throw new AgentRewindError('fork-refused', { message: (e as Error).message });
+    throw e;
+  }
+  return forkConversation(store, src, before, { ...forker, fork: () => made });
 }

@@ -10,8 +10,5 @@ export const opencodeAdapter: AgentAdapter = {
   parser: () => (t, c) => parser().parseOpencodePayload(t, c),
   connector: (use) => (require('./connect') as typeof import('./connect')).opencodeConnector(use.displayName),
   install: 'npm install -g opencode-ai',
-  noConversation: (l10n) =>
-    l10n.t(
-      "OpenCode keeps its sessions in its own database (~/.local/share/opencode/opencode.db), which Agent Rewind does not fork yet; use OpenCode's /undo, or opencode run --session <id> --fork, for the conversation",
-    ),
+  conversation: () => (require('./conversation') as typeof import('./conversation')).opencodeConversation,
 };

@@ -11,8 +11,5 @@ export const qwenAdapter: AgentAdapter = {
   parser: () => (t) => parser().parseQwenPayload(t),
   connector: () => (require('./connect') as typeof import('./connect')).qwenConnector,
   install: 'npm install -g @qwen-code/qwen-code',
-  noConversation: (l10n) =>
-    l10n.t(
-      "Qwen Code saves each chat as a file under ~/.qwen/projects/<project>/chats/ (resumed with qwen --resume <id>), which Agent Rewind does not fork yet; use Qwen Code's own --fork-session for the conversation",
-    ),
+  conversation: () => (require('./conversation') as typeof import('./conversation')).qwenConversation,
 };

@@ -1,10 +1,12 @@
-// Builds the Conversation view's sessions: from each session's transcript (Claude Code, Codex, Gemini) when it can
+// Builds the Conversation view's sessions: from each session's transcript (Claude Code, Codex, Gemini, Qwen Code;
+// OpenCode's made on demand by export) when it can
 // be read (prompts with their uuids, so a fork can cut before them), else from what the hooks
 // recorded. Forks from lineage.jsonl are nested under their parent. Transcripts are read off the
 // extension host (the view worker), again only when they change (size/mtime), and then only
 // their appended lines (they can be tens of MB); lineage.jsonl (small) is followed here the same way.
 import * as fs from 'node:fs';
-import { agentCapabilities } from '../../agents/capabilities';
+import * as path from 'node:path';
+import { agentCapabilities, transcriptMaker } from '../../agents/capabilities';
 import { type ForkLineage, LineageFollower } from '../../core/conversation/lineage';
 import type { LoggedSession } from '../../core/timeline/sessionsFromLog';
 import type { Store } from '../../core/store';
@@ -18,9 +20,17 @@ interface Cached {
   outline: Outline | null;
 }
 
+/** A transcript made on demand for a session whose hooks name none (an OpenCode export), and the session state it was made at. */
+interface Found {
+  stamp: string;
+  file?: string;
+  running?: Promise<void>;
+}
+
 export class ConversationSource {
   private readonly cache = new Map<string, Cached>();
   private readonly lineage: LineageFollower;
+  private readonly found = new Map<string, Found>();
 
   constructor(
     private readonly store: Store,
@@ -52,8 +62,12 @@ export class ConversationSource {
    * hooks recorded.
    */
   async prepare(logged: readonly LoggedSession[]): Promise<void> {
+    this.findTranscripts(logged); // not awaited: the view shows the hooks' record until the export lands (the fingerprint notices it)
     const files = new Set<string>();
-    for (const s of logged) if (s.transcript && agentCapabilities(s.agent).transcriptReadable) files.add(s.transcript);
+    for (const s of logged) {
+      const t = this.transcriptOf(s);
+      if (t && agentCapabilities(s.agent).transcriptReadable) files.add(t);
+    }
     const known = new Set(logged.map((s) => s.session));
     for (const f of this.forks()) if (f.source === 'transcript' && !known.has(f.session)) files.add(f.transcript);
     const overrides = this.store.config().effects;
@@ -74,6 +88,40 @@ export class ConversationSource {
     );
   }
 
+  private transcriptOf(s: LoggedSession): string | undefined {
+    return s.transcript ?? this.found.get(s.session)?.file;
+  }
+
+  /**
+   * Makes the transcript of each session whose agent keeps none in a file (OpenCode: `opencode export`
+   * into the store's `transcripts/<agent>/`), again only when the hooks recorded more of it (a prompt or
+   * a call), one export at a time per session. A failed export keeps the last one (or the hooks'
+   * record) until the session moves on: no retry loop when the agent's CLI is missing. Never awaited
+   * by the view: a cold OpenCode start can take a minute on a busy machine.
+   */
+  private findTranscripts(logged: readonly LoggedSession[]): void {
+    for (const s of logged) {
+      const find = s.transcript ? undefined : transcriptMaker(s.agent);
+      if (!find || !s.prompts.length) continue;
+      const stamp = `${s.prompts.length}:${s.prompts.reduce((n, p) => n + p.calls.length, 0)}`;
+      const had = this.found.get(s.session);
+      if (had?.running || had?.stamp === stamp) continue;
+      const entry: Found = { stamp, ...(had?.file ? { file: had.file } : {}) };
+      this.found.set(s.session, entry);
+      entry.running = find(s.session, s.cwd, path.join(this.store.dir, 'transcripts', s.agent))
+        .then(
+          (file) => void (entry.file = file),
+          () => undefined,
+        )
+        .finally(() => delete entry.running);
+    }
+  }
+
+  /** Resolves when every transcript being made now is made (or failed). */
+  async transcriptsMade(): Promise<void> {
+    await Promise.all([...this.found.values()].map((f) => f.running));
+  }
+
   /** A cheap fingerprint of every transcript we show, to notice growth without a hook event. */
   fingerprint(sessions: readonly ConvSession[]): string {
     const parts: string[] = [];
@@ -82,6 +130,8 @@ export class ConversationSource {
       s.forks.forEach(walk);
     };
     sessions.forEach(walk);
+    // A transcript made on demand that landed (or was made again) since the view was built.
+    for (const [session, f] of this.found) parts.push(`${session}:${f.file ? (this.stampOf(f.file) ?? '-') : '-'}`);
     return parts.join('|');
   }
 
@@ -90,8 +140,10 @@ export class ConversationSource {
     const byId = new Map<string, ConvSession>();
     for (const s of logged) {
       const base = fromHooks.get(s.session)!;
+      const transcript = this.transcriptOf(s);
+      if (transcript) base.transcript = transcript;
       // Only a transcript format we can read (the capability table); else our own record of the session.
-      byId.set(s.session, s.transcript && agentCapabilities(s.agent).transcriptReadable ? this.withTranscript(base, s) : base);
+      byId.set(s.session, transcript && agentCapabilities(s.agent).transcriptReadable ? this.withTranscript(base, s) : base);
     }
     const lineage = this.forks();
     // Forks not resumed yet have no hook records: show them from their transcript.

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentCapabilities, conversationUnavailableText, transcriptForker } from '../../agents/capabilities';
-import { forkConversation, type ForkResult } from '../../recording/forkConversation';
+import { forkConversationAsync, type ForkResult } from '../../recording/forkConversation';
 import { computeChanges } from '../../core/timeline/changeSet';
 import type { Store } from '../../core/store';
 import { checkpoints } from '../../core/timeline/timeline';
@@ -108,7 +108,8 @@ export class ClaudeConversationRewinder implements ConversationRewinder {
     const forker = transcriptForker(t.session.agent);
     if (!forker)
       throw new Error(conversationUnavailableText(t.session.agent, vscode.l10n) ?? vscode.l10n.t('This agent has no transcript forker.'));
-    const fork = forkConversation(this.store, { transcript: t.session.transcript }, t.prompt.uuid, forker);
+    // Without blocking the host where the forker runs the agent's own CLI (OpenCode's import).
+    const fork = await forkConversationAsync(this.store, { transcript: t.session.transcript }, t.prompt.uuid, forker);
     const cwd = t.session.cwd ?? fork.lineage.cwd;
     const command = fork.resume ?? `claude --resume ${fork.session}`;
     const searched = terminalPathNow();

@@ -3,7 +3,8 @@
 // offline against the kit's scripted model server in its OpenAI chat-completions wire format (a
 // custom provider on `@ai-sdk/openai-compatible`, which the binary bundles). The shared session is
 // kit/filesScenario.ts; this file says how OpenCode is installed, configured and run, and checks
-// where it keeps the conversation. Prints `opencode <version>: <n> checks, <n> passed, <n> failed`.
+// where it keeps the conversation and that our conversation fork (through export/import) resumes with only
+// the kept turns (kit/conversationFork.ts). Prints `opencode <version>: <n> checks, <n> passed, <n> failed`.
 //
 // What keeps it offline (found with the real 1.18 binary, see the README's compatibility notes):
 //   - OPENCODE_DISABLE_MODELS_FETCH / OPENCODE_DISABLE_AUTOUPDATE: no models.dev catalogue, no update check;
@@ -15,7 +16,9 @@
 //   node --import tsx test/compat/opencode/compat.ts      (test/compat/run.mjs runs it)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { exportOpencodeSession } from '../../../src/agents/opencode/conversation';
 import { baseEnv, runCli, type ToolSpec, versionFromOutput } from '../kit/cli';
+import { checkForkAndResume } from '../kit/conversationFork';
 import { type ClientDriver, type ClientWorld, runClient } from '../kit/filesScenario';
 import type { Report } from '../report';
 
@@ -49,6 +52,12 @@ function sessionOf(stdout: string): string | undefined {
   return /"sessionID"\s*:\s*"(ses_[A-Za-z0-9]+)"/.exec(stdout)?.[1];
 }
 
+async function prompt(bin: string, w: ClientWorld, text: string, resume?: string) {
+  const args = ['run', '--format', 'json', '--model', MODEL, ...(resume ? ['--session', resume] : []), text];
+  const run = await runCli(bin, args, { cwd: w.ws, env: env(w), timeoutMs: 240000, name: 'opencode' });
+  return { run, session: sessionOf(run.stdout) };
+}
+
 function driver(bin: string, version: string): ClientDriver {
   return {
     agent: 'opencode',
@@ -77,11 +86,7 @@ function driver(bin: string, version: string): ClientDriver {
       };
       fs.writeFileSync(path.join(w.root, 'opencode.json'), JSON.stringify(config, null, 2));
     },
-    async prompt(w, text, resume) {
-      const args = ['run', '--format', 'json', '--model', MODEL, ...(resume ? ['--session', resume] : []), text];
-      const run = await runCli(bin, args, { cwd: w.ws, env: env(w), timeoutMs: 240000, name: 'opencode' });
-      return { run, session: sessionOf(run.stdout) };
-    },
+    prompt: (w, text, resume) => prompt(bin, w, text, resume),
     // `opencode run <message..>` joins its words and wraps each one holding a space in double quotes: the
     // prompt `fix it` given as one argument reaches the plugin and the model as `"fix it"`.
     promptAsSent: (text) => (text.includes(' ') ? `"${text}"` : text),
@@ -112,6 +117,47 @@ async function conversation(bin: string, w: ClientWorld, report: Report, s: { se
     }
     for (const prompt of s.prompts) if (!text.includes(prompt)) p.push(`prompt missing: ${prompt.slice(0, 40)}`);
     return p;
+  });
+  await forkAndResume(bin, w, report, s.session, s.prompts);
+}
+
+/**
+ * Conversation rewind: a third prompt, the session exported to a file (our `find`), forked before
+ * prompt 2 by our CLI (which loads the fork with `opencode import`), resumed with `opencode run --session`.
+ * The parent session in OpenCode's own store keeps every message (exported again after the fork).
+ */
+async function forkAndResume(bin: string, w: ClientWorld, report: Report, session: string, prompts: string[]): Promise<void> {
+  const P3 = 'What does the changelog say now?';
+  w.model.setScript([{ text: 'It says the release is ready.' }], 'third prompt');
+  const third = await prompt(bin, w, P3, session);
+  report.check('a third prompt continues the session', () =>
+    third.run.status === 0 ? [] : [`exited ${third.run.status}: ${third.run.stderr.slice(-300)}`],
+  );
+  const exports = path.join(w.root, 'exports');
+  const oenv = { ...env(w), AGENT_REWIND_OPENCODE_BIN: bin };
+  let transcript = '';
+  report.check("our `find` writes the session's export (`opencode export`) to a file", () => {
+    transcript = exportOpencodeSession(session, w.ws, exports, oenv);
+    return fs.existsSync(transcript) ? [] : [`no ${transcript}`];
+  });
+  if (!transcript) return;
+  const messageIds = (file: string) =>
+    (JSON.parse(fs.readFileSync(file, 'utf8')) as { messages: { info: { id: string } }[] }).messages.map((m) => m.info.id);
+  const before = messageIds(transcript);
+  const asSent = (t: string) => (t.includes(' ') ? `"${t}"` : t);
+  await checkForkAndResume({
+    w,
+    report,
+    transcript,
+    prompts: [asSent(prompts[0]!), asSent(prompts[1]!), asSent(P3)],
+    env: { ...process.env, ...oenv },
+    resumeCommand: (id) => `opencode --session ${id}`,
+    resume: (id, text) => prompt(bin, w, text, id),
+  });
+  report.check("the parent session in OpenCode's store keeps every message after the fork was resumed", () => {
+    const again = exportOpencodeSession(session, w.ws, path.join(w.root, 'exports-after'), oenv);
+    const after = messageIds(again);
+    return JSON.stringify(after) === JSON.stringify(before) ? [] : [`messages before ${before.length}, after ${after.length}`];
   });
 }
 

@@ -3,7 +3,8 @@
 // by the kit's driver), offline against the kit's scripted model server in its OpenAI chat-completions
 // wire format (OPENAI_BASE_URL / OPENAI_API_KEY / OPENAI_MODEL; headless `-p … --yolo -o json`). The
 // shared session is kit/filesScenario.ts; this file says how Qwen Code is installed and run, and
-// checks where it keeps the conversation and that a copied chat file resumes with `--resume`.
+// checks where it keeps the conversation, that a copied chat file resumes with `--resume`, and that our
+// conversation fork (before prompt 2 of 3) resumes with only the kept turns (kit/conversationFork.ts).
 // kit/netGuard.cjs logs any host but loopback the CLI tries to reach. Prints
 // `qwen <version>: <n> checks, <n> passed, <n> failed`.
 //
@@ -12,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { baseEnv, jsonOf, runCli, type ToolSpec } from '../kit/cli';
+import { checkForkAndResume } from '../kit/conversationFork';
 import { type ClientDriver, type ClientWorld, runClient } from '../kit/filesScenario';
 import { readRequests } from '../kit/model.mjs';
 import type { RequestRecord, Step } from '../kit/wire/chat.mjs';
@@ -153,6 +155,16 @@ async function conversation(
     if (r.session !== copy) p.push(`ran as session ${r.session}, not the copy's ${copy}`);
     for (const t of [...s.prompts, P3]) if (!q?.userTexts?.some((u) => u.includes(t))) p.push(`not in the history: ${t.slice(0, 40)}`);
     return p;
+  });
+  // Conversation rewind: the copy now holds three prompts; fork it before the second with our CLI and resume the fork.
+  await checkForkAndResume({
+    w,
+    report,
+    transcript: chatFile(w, copy),
+    prompts: [s.prompts[0]!, s.prompts[1]!, P3],
+    env: { ...process.env, ...env(w) },
+    resumeCommand: (id) => `qwen --resume ${id}`,
+    resume: (id, text) => prompt(w, text, id),
   });
 }
 
