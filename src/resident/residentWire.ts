@@ -52,7 +52,7 @@ export const RESIDENT_OP = `resident (wire ${WIRE_VERSION})`;
 export const residentOff = (env: NodeJS.ProcessEnv): boolean => env.AGENT_REWIND_RESIDENT === '0';
 
 /** Made by the hook that starts a resident, removed by the resident once it watches for requests: one start at a time. */
-export const STARTING_FILE = 'resident.starting';
+export const STARTING_FILE = STORE_FILE.residentStarting;
 
 /** Which bundle a process runs: size, mtime and inode of the file (a rebuild or an update changes them). */
 export interface BundleId {

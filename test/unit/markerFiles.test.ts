@@ -100,6 +100,9 @@ test('src/ claims a marker by exclusive create only through markerFiles.ts; the 
     ['src/agents/claude/forkTranscript.ts', 1],
     ['src/agents/codex/forkRollout.ts', 1],
     ['src/agents/gemini/forkChat.ts', 1],
+    ['src/agents/common/lines.ts', 1],
+    ['src/agents/qwen/forkChat.ts', 1],
+    ['src/agents/opencode/forkExport.ts', 1],
     ['src/resident/forward.ts', 1],
   ]);
   const found: string[] = [];

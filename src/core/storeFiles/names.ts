@@ -24,6 +24,8 @@ export const STORE_FILE = {
   watchFallbacks: 'watch-fallbacks.json',
   residentLock: 'resident.lock',
   residentPending: 'resident-pending',
+  /** Made by the hook that starts the resident, so a burst of hooks starts one (resident/forward.ts). */
+  residentStarting: 'resident.starting',
   watchCookies: 'watch-cookies',
   rewindJournal: 'rewind-journal.json',
   workspaceFolders: 'workspace-folders.json',
@@ -31,6 +33,8 @@ export const STORE_FILE = {
   pending: 'pending',
   latest: 'latest.json',
   timelineIndex: 'timeline.idx',
+  /** Transcripts made on demand for agents whose hooks name none (OpenCode's exports), `transcripts/<agent>/`. */
+  transcripts: 'transcripts',
 } as const;
 
 /** Names a store writes in its own folder (files, folders, and their temp files). Nothing else is ours (workspaceStore.ts); each is checked by trust.ts when present. */

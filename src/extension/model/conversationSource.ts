@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentCapabilities, transcriptMaker } from '../../agents/capabilities';
+import { STORE_FILE } from '../../core/storeFiles/names';
 import { type ForkLineage, LineageFollower } from '../../core/conversation/lineage';
 import type { LoggedSession } from '../../core/timeline/sessionsFromLog';
 import type { Store } from '../../core/store';
@@ -108,7 +109,7 @@ export class ConversationSource {
       if (had?.running || had?.stamp === stamp) continue;
       const entry: Found = { stamp, ...(had?.file ? { file: had.file } : {}) };
       this.found.set(s.session, entry);
-      entry.running = find(s.session, s.cwd, path.join(this.store.dir, 'transcripts', s.agent))
+      entry.running = find(s.session, s.cwd, path.join(this.store.dir, STORE_FILE.transcripts, s.agent))
         .then(
           (file) => void (entry.file = file),
           () => undefined,
