@@ -44,6 +44,18 @@ export interface ErrorDetails {
   'session-cut-refused': { parent: string; before: string; show: string } | { first: true };
   /** A cut that is not before a real prompt (or before the first one), refused by our session log or an agent's transcript forker: nothing was written; their sentence. */
   'fork-refused': { message: string };
+  /** An agent's transcript forker will not make this cut (agents/common/fork.ts names the reasons); nothing was written. forkConversation says it as fork-refused. */
+  'cut-refused': { message: string; reason: string };
+  /** A Claude Code transcript that is not there. */
+  'transcript-missing': { file: string };
+  /** A Codex rollout that is not there. */
+  'rollout-missing': { file: string };
+  /** An agent's config file Connect will not edit (not JSON, not an object, a field of the wrong type, changing under it): the sentence says what to fix. */
+  'config-file': { message: string };
+  /** The same for a hooks file in the grouped shape (agents/common/hooksFile.ts). */
+  'hooks-file': { message: string };
+  /** A hook command that cannot be written safely (a path no shell can quote, a bad agent or event name). */
+  'hook-command': { message: string };
   'git-write-refused': { sub: string | undefined; why: 'not-read-only' | 'config-write' | 'private-index' };
   /** A git index we do not read with certainty: the reason, for the log (callers fall back to git status). */
   'git-index-unsupported': { why: string };
@@ -189,6 +201,17 @@ const MESSAGES: Messages = {
       ? l10n.t('Cutting before the first prompt would leave nothing to resume; pick a later prompt, or start a new session instead.')
       : l10n.t('Session {0} has no prompt {1}; {2}.', d.parent, d.before, d.show),
   'fork-refused': (d) => d.message,
+  'cut-refused': (d) => d.message,
+  'transcript-missing': (d, l10n) =>
+    l10n.t('No transcript at {0}; check the path (Claude Code keeps them in ~/.claude/projects/<project>/<session id>.jsonl).', d.file),
+  'rollout-missing': (d, l10n) =>
+    l10n.t(
+      'No Codex rollout at {0}; check the path (Codex keeps them in $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl).',
+      d.file,
+    ),
+  'config-file': (d) => d.message,
+  'hooks-file': (d) => d.message,
+  'hook-command': (d) => d.message,
   'git-write-refused': (d, l10n) =>
     d.why === 'not-read-only'
       ? l10n.t('git {0} is not a read-only command', d.sub ?? '(none)')

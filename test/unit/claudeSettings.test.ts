@@ -6,15 +6,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import {
-  cmdQuote,
-  CONNECT_MARKER,
-  hookCommand,
-  HookCommandError,
-  isConnectedHandler,
-  shellQuote,
-} from '../../src/agents/common/hookCommand';
-import { HooksFileError, STANDARD_HOOK_EVENTS } from '../../src/agents/common/hooksFile';
+import { cmdQuote, CONNECT_MARKER, hookCommand, isConnectedHandler, shellQuote } from '../../src/agents/common/hookCommand';
+import { STANDARD_HOOK_EVENTS } from '../../src/agents/common/hooksFile';
+import { isError } from '../../src/core/errors';
 import {
   connectClaude,
   connectClaudeFile,
@@ -157,8 +151,15 @@ test('Disconnect of a file without our entries returns it byte-identical', () =>
 });
 
 test('a file that is not valid JSON, or has a "hooks" that is not an object, is refused, not overwritten', () => {
-  assert.throws(() => connectClaude('{ "hooks": ', HOOK), HooksFileError);
-  assert.throws(() => connectClaude('[1, 2]', HOOK), HooksFileError);
+  assert.throws(
+    () => connectClaude('{ "hooks": ', HOOK),
+    (e: unknown) =>
+      isError(e, 'hooks-file') && /is not valid JSON \(.+ at offset \d+\); fix it by hand, then connect again\.$/.test(e.message),
+  );
+  assert.throws(
+    () => connectClaude('[1, 2]', HOOK),
+    (e: unknown) => isError(e, 'hooks-file') && /does not hold a JSON object/.test(e.message),
+  );
   assert.throws(() => connectClaude('{"hooks": []}', HOOK), /not an object/);
   assert.throws(() => connectClaude('{"hooks": {"Stop": {}}}', HOOK), /not a list/);
   assert.throws(() => connectClaude('{}', { command: 'node cli.js hook claude' }), /connected-by/);
@@ -178,9 +179,17 @@ test('shell quoting: plain words bare, everything else single-quoted; cmd quotin
   assert.equal(shellQuote('/usr/bin/node'), '/usr/bin/node');
   assert.equal(shellQuote("/a b/it's"), `'/a b/it'\\''s'`);
   assert.equal(shellQuote(''), "''");
-  assert.throws(() => shellQuote('a\0b'), HookCommandError);
+  assert.throws(
+    () => shellQuote('a\0b'),
+    (e: unknown) => isError(e, 'hook-command'),
+  );
   assert.equal(cmdQuote('C:\\Program Files\\node.exe'), '"C:\\Program Files\\node.exe"');
-  assert.throws(() => cmdQuote('C:\\100%\\x'), HookCommandError);
+  assert.throws(
+    () => cmdQuote('C:\\100%\\x'),
+    (e: unknown) =>
+      isError(e, 'hook-command') &&
+      e.message === 'The path C:\\100%\\x contains a character cmd.exe cannot quote safely (" % !); choose a folder without it.',
+  );
   assert.equal(
     hookCommand({ node: 'C:\\n\\node.exe', cli: 'C:\\a b\\cli.js', store: 'C:\\s', agent: 'claude', shell: 'cmd' }),
     `"C:\\n\\node.exe" "C:\\a b\\cli.js" hook claude --store "C:\\s" ${CONNECT_MARKER}`,
@@ -189,7 +198,10 @@ test('shell quoting: plain words bare, everything else single-quoted; cmd quotin
     hookCommand({ node: '/n', cli: '/c.js', store: '/s', agent: 'claude', env: { ELECTRON_RUN_AS_NODE: '1' } }),
     `ELECTRON_RUN_AS_NODE=1 /n /c.js hook claude --store /s ${CONNECT_MARKER}`,
   );
-  assert.throws(() => hookCommand({ node: '/n', cli: '/c', store: '/s', agent: 'claude; rm -rf /' }), HookCommandError);
+  assert.throws(
+    () => hookCommand({ node: '/n', cli: '/c', store: '/s', agent: 'claude; rm -rf /' }),
+    (e: unknown) => isError(e, 'hook-command'),
+  );
 });
 
 test(

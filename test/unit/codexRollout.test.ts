@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { codexConversation } from '../../src/agents/codex/conversation';
 import { forkRollout, sessionsRoot } from '../../src/agents/codex/forkRollout';
-import { CutRefusedError } from '../../src/agents/common/fork';
 import { isCodexRollout, readRollout } from '../../src/agents/codex/rolloutRead';
 import { readRolloutTimeline, turnsOf } from '../../src/agents/codex/rolloutTimeline';
+import { AgentRewindError, isError } from '../../src/core/errors';
 import { tempDir } from '../helpers/tmp';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'agents');
@@ -111,7 +111,10 @@ test('a fork before prompt 2: turn 1 only, new id everywhere, in sessions/<today
   );
   assert.equal(sessionsRoot(parent), path.join(home, 'sessions'));
   // The fork can itself be read and forked again (its only prompt is the first: refused).
-  assert.throws(() => forkRollout(f.transcript, t.prompts[0]!.uuid), CutRefusedError);
+  assert.throws(
+    () => forkRollout(f.transcript, t.prompts[0]!.uuid),
+    (e: unknown) => isError(e, 'cut-refused'),
+  );
 });
 
 test('refused cuts write nothing: the first prompt, an unknown id, a turn that never finished', () => {
@@ -121,11 +124,11 @@ test('refused cuts write nothing: the first prompt, an unknown id, a turn that n
   const t = readRolloutTimeline(parent);
   assert.throws(
     () => forkRollout(parent, t.prompts[0]!.uuid),
-    (e: unknown) => e instanceof CutRefusedError && e.reason === 'first-prompt',
+    (e: unknown) => isError(e, 'cut-refused') && e.details.reason === 'first-prompt',
   );
   assert.throws(
     () => forkRollout(parent, 'nope'),
-    (e: unknown) => e instanceof CutRefusedError && e.reason === 'not-found',
+    (e: unknown) => isError(e, 'cut-refused') && e.details.reason === 'not-found',
   );
   // Turn 1 without its task_complete (Codex killed mid-turn): no clean place to cut before turn 2.
   const open = path.join(path.dirname(parent), `rollout-2026-12-03T17-48-53-01a23d05-0000-7000-8000-000000000000.jsonl`);
@@ -136,10 +139,20 @@ test('refused cuts write nothing: the first prompt, an unknown id, a turn that n
   fs.writeFileSync(open, kept.join('\n'));
   assert.throws(
     () => forkRollout(open, t.prompts[1]!.uuid),
-    (e: unknown) => e instanceof CutRefusedError && e.reason === 'open-turn',
+    (e: unknown) => isError(e, 'cut-refused') && e.details.reason === 'open-turn',
   );
   assert.equal(files(), n + 1, 'nothing but the file this test wrote');
-  assert.equal(codexConversation.fork.refused(new CutRefusedError('x', 'unpaired')), true);
+  assert.equal(codexConversation.fork.refused(new AgentRewindError('cut-refused', { message: 'x', reason: 'unpaired' })), true);
+  // A rollout that is not there is a failure, not a refused cut: its own code and words.
+  const missing = path.join(home, 'sessions', 'rollout-gone.jsonl');
+  assert.throws(
+    () => forkRollout(missing, 'nope'),
+    (e: unknown) =>
+      isError(e, 'rollout-missing') &&
+      !codexConversation.fork.refused(e) &&
+      e.message ===
+        `No Codex rollout at ${missing}; check the path (Codex keeps them in $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl).`,
+  );
 });
 
 test('turns: each task_started to its task_complete; the reader keeps byte offsets that match the file', () => {

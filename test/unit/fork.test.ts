@@ -8,10 +8,10 @@ import { test } from 'node:test';
 import { checkFork, danglingToolUses } from '../../src/agents/claude/forkCheck';
 import { isWholeParentMetadata } from '../../src/agents/claude/forkPlan';
 import { forkTranscript } from '../../src/agents/claude/forkTranscript';
-import { CutRefusedError } from '../../src/agents/common/fork';
 import { isRealPrompt, TranscriptGraph } from '../../src/agents/claude/transcriptChain';
 import { readTranscript } from '../../src/agents/claude/transcriptRead';
 import { readTimeline } from '../../src/agents/claude/transcriptTimeline';
+import { isError } from '../../src/core/errors';
 import { tempDir } from '../helpers/tmp';
 
 const FIX = path.resolve(__dirname, '../fixtures/transcripts');
@@ -182,7 +182,7 @@ function refused(file: string, uuid: string, reason: string): void {
   const hash = sha(file);
   assert.throws(
     () => forkTranscript(file, uuid),
-    (e: unknown) => e instanceof CutRefusedError && e.reason === reason && /^[^\n]+\.$/.test(e.message),
+    (e: unknown) => isError(e, 'cut-refused') && e.details.reason === reason && /^[^\n]+\.$/.test(e.message),
   );
   assert.deepEqual(listing(dir), before, 'nothing written');
   assert.equal(sha(file), hash);

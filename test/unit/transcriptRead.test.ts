@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { classifyUserText } from '../../src/agents/claude/transcriptLine';
-import { readTranscript, TranscriptMissingError } from '../../src/agents/claude/transcriptRead';
+import { readTranscript } from '../../src/agents/claude/transcriptRead';
+import { isError } from '../../src/core/errors';
 import { forEachLine } from '../../src/agents/common/lines';
 import { readTimeline } from '../../src/agents/claude/transcriptTimeline';
 import { tempDir } from '../helpers/tmp';
@@ -48,7 +49,14 @@ test('readTranscript skips blank and torn lines, tolerates CRLF, and reports wha
 });
 
 test('a missing transcript is a clear error', () => {
-  assert.throws(() => readTranscript('/nonexistent/x.jsonl'), TranscriptMissingError);
+  assert.throws(
+    () => readTranscript('/nonexistent/x.jsonl'),
+    (e: unknown) =>
+      isError(e, 'transcript-missing') &&
+      e.details.file === '/nonexistent/x.jsonl' &&
+      e.message ===
+        'No transcript at /nonexistent/x.jsonl; check the path (Claude Code keeps them in ~/.claude/projects/<project>/<session id>.jsonl).',
+  );
 });
 
 test('user text classification: command and shell wrappers are prompts, caveats and outputs are not', () => {

@@ -12,7 +12,7 @@ import { planFork } from './forkPlan';
 import { sessionOf, TranscriptGraph } from './transcriptChain';
 import type { TranscriptEntry } from './transcriptLine';
 import { readTranscript } from './transcriptRead';
-import { CutRefusedError, transcriptForker } from '../common/fork';
+import { cutRefused, transcriptForker } from '../common/fork';
 import { copyLines } from '../common/lines';
 
 export interface TranscriptFork {
@@ -44,7 +44,7 @@ export function forkTranscript(file: string, cutUuid: string, opts: { newId?: st
   const parentTranscript = path.resolve(file);
   const { entries, lines } = readTranscript(parentTranscript);
   const planned = planFork(entries, cutUuid);
-  if (!planned.ok) throw new CutRefusedError(planned.refusal.message, planned.refusal.reason);
+  if (!planned.ok) throw cutRefused(planned.refusal.message, planned.refusal.reason);
   const plan = planned.plan;
   const parent = sessionOf(entries, new TranscriptGraph(entries).leaf(), path.basename(parentTranscript).replace(/\.jsonl$/, ''));
   const session = opts.newId ?? randomUUID();
@@ -58,7 +58,7 @@ export function forkTranscript(file: string, cutUuid: string, opts: { newId?: st
     const written = readTranscript(into);
     const problems = checkFork(written.entries, written.badLines.length, { session, leaf: plan.leaf, prompts: plan.prompts });
     if (problems.length) {
-      throw new CutRefusedError(
+      throw cutRefused(
         `The transcript could not be cut cleanly before ${cutUuid} (${problems.slice(0, 3).join('; ')}); nothing was written — pick another prompt.`,
         'unclean',
       );

@@ -15,7 +15,6 @@ import {
   disconnectHooks,
   disconnectHooksFile,
   type HookSpec,
-  HooksFileError,
   type HooksFileFormat,
   hooksState,
   matchEveryTool,
@@ -65,7 +64,7 @@ export function settingsProblems(text: string | undefined): ('comments' | 'trail
 export function hooksDisabled(text: string | undefined): boolean {
   if (text === undefined || text.trim() === '') return false;
   try {
-    const n = child(parseJsonObject(text, CLAUDE_SETTINGS_FORMAT.what, HooksFileError), 'disableAllHooks');
+    const n = child(parseJsonObject(text, CLAUDE_SETTINGS_FORMAT.what, 'hooks-file'), 'disableAllHooks');
     return n !== undefined && nodeToValue(n) === true;
   } catch {
     return false;

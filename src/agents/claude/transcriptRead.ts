@@ -1,6 +1,7 @@
 // Reads a Claude Code transcript line by line (common/lines.ts), keeping only a small projection of each
 // line (transcriptLine.ts) and its byte offset, so a fork can copy lines unchanged.
 import * as fs from 'node:fs';
+import { AgentRewindError } from '../../core/errors';
 import type { LineFold } from '../../core/storeFiles/logTail';
 import { forEachLine } from '../common/lines';
 import { parseTranscriptLine, type TranscriptEntry } from './transcriptLine';
@@ -11,12 +12,6 @@ export interface TranscriptContents {
   badLines: number[];
   /** Non-empty lines read. */
   lines: number;
-}
-
-export class TranscriptMissingError extends Error {
-  constructor(readonly file: string) {
-    super(`No transcript at ${file}; check the path (Claude Code keeps them in ~/.claude/projects/<project>/<session id>.jsonl).`);
-  }
 }
 
 /** How a transcript's lines fold into its contents: the one copy for a whole read and the extension's incremental one. */
@@ -35,7 +30,7 @@ export const TRANSCRIPT_FOLD: LineFold<TranscriptContents> = {
 };
 
 export function readTranscript(file: string): TranscriptContents {
-  if (!fs.existsSync(file)) throw new TranscriptMissingError(file); // not a regular file: forEachLine says so
+  if (!fs.existsSync(file)) throw new AgentRewindError('transcript-missing', { file }); // not a regular file: forEachLine says so
   const c = TRANSCRIPT_FOLD.start();
   forEachLine(file, (raw, offset) => TRANSCRIPT_FOLD.add(c, raw, offset));
   return c;

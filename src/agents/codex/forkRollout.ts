@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { replaceFile } from '../../core/storeFiles/fsx';
-import { CutRefusedError, transcriptForker } from '../common/fork';
+import { cutRefused, transcriptForker } from '../common/fork';
 import { copyLines } from '../common/lines';
 import type { RolloutEntry } from './rolloutLine';
 import { readRollout } from './rolloutRead';
@@ -108,23 +108,23 @@ function plan(entries: readonly RolloutEntry[], turnId: string): Plan {
   const withPrompt = turns.filter((t) => t.prompt);
   const at = withPrompt.findIndex((t) => t.turnId === turnId);
   if (at < 0)
-    throw new CutRefusedError(
+    throw cutRefused(
       `${turnId} is not a prompt of this rollout; run \`agent-rewind conversation show --transcript <rollout>\` to list them.`,
       'not-found',
     );
   if (at === 0)
-    throw new CutRefusedError('A fork before the first prompt would hold no conversation to resume; pick a later prompt.', 'first-prompt');
+    throw cutRefused('A fork before the first prompt would hold no conversation to resume; pick a later prompt.', 'first-prompt');
   const turn = withPrompt[at]!;
   const before = turns[turns.indexOf(turn) - 1]!;
   if (before.end === null)
-    throw new CutRefusedError(
+    throw cutRefused(
       `The turn before "${turn.prompt!.prompt!.slice(0, 60)}" never finished (no task_complete), so there is no clean place to cut; pick another prompt.`,
       'open-turn',
     );
   const keep = entries.slice(0, before.end + 1);
   const unpaired = unpairedCalls(keep);
   if (unpaired.length)
-    throw new CutRefusedError(
+    throw cutRefused(
       `The conversation before that prompt has tool calls without results (${unpaired.slice(0, 3).join(', ')}); nothing was written — pick another prompt.`,
       'unpaired',
     );
@@ -165,7 +165,7 @@ export function forkRollout(file: string, turnId: string, opts: { newId?: string
     copyLines(parentTranscript, into, p.keep, (raw, e) => rewrite(raw, e, parent, session));
     const problems = checkWritten(into, session, p);
     if (problems.length)
-      throw new CutRefusedError(
+      throw cutRefused(
         `The rollout could not be cut cleanly before ${turnId} (${problems.slice(0, 3).join('; ')}); nothing was written — pick another prompt.`,
         'unclean',
       );

@@ -2,6 +2,7 @@
 // rollout from another agent's transcript by its content: its first line is a `session_meta`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { AgentRewindError } from '../../core/errors';
 import { readHead } from '../../core/storeFiles/fsx';
 import type { LineFold } from '../../core/storeFiles/logTail';
 import { forEachLine } from '../common/lines';
@@ -16,12 +17,6 @@ export interface RolloutContents {
   cwd?: string;
   /** Non-empty lines read. */
   lines: number;
-}
-
-export class RolloutMissingError extends Error {
-  constructor(readonly file: string) {
-    super(`No Codex rollout at ${file}; check the path (Codex keeps them in $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl).`);
-  }
 }
 
 /** The session id in a rollout's file name (`rollout-<time>-<uuid>.jsonl`). */
@@ -72,7 +67,7 @@ export function rolloutContents(file: string, s: RolloutState): RolloutContents 
 }
 
 export function readRollout(file: string): RolloutContents {
-  if (!fs.existsSync(file)) throw new RolloutMissingError(file); // not a regular file: forEachLine says so
+  if (!fs.existsSync(file)) throw new AgentRewindError('rollout-missing', { file }); // not a regular file: forEachLine says so
   const s = ROLLOUT_FOLD.start();
   forEachLine(file, (raw, offset) => ROLLOUT_FOLD.add(s, raw, offset));
   return rolloutContents(file, s);

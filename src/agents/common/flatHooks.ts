@@ -7,7 +7,6 @@ import { hasMarker } from './hookCommand';
 import type { AgentConnectionState } from './connector';
 import { eventLists, type HooksLayout, mergeOurEntries, type OurEntry, removeOurEntries } from './hookEntries';
 import {
-  ConfigFileError,
   applyEdits,
   child,
   isEmptyObjectText,
@@ -66,7 +65,7 @@ function flatLayout(f: FlatHooksFormat): HooksLayout<Located> {
   return {
     what: f.what,
     where: f.what,
-    error: ConfigFileError,
+    errorCode: 'config-file',
     events: f.events,
     header: f.header,
     ours,
@@ -83,7 +82,7 @@ export function connectFlat(text: string | undefined, f: FlatHooksFormat): strin
 
 /** Removes every handler of ours (and the lists / `hooks` object left empty by that), nothing else. */
 export function disconnectFlat(text: string, what: string): string {
-  return removeOurEntries(text, { what, error: ConfigFileError, ours, removeOne });
+  return removeOurEntries(text, { what, errorCode: 'config-file', ours, removeOne });
 }
 
 /** Whether the file holds our current handlers for every event, older ones of ours, or none. */

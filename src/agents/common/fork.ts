@@ -1,5 +1,6 @@
 // What every transcript forker shares: one refusal (a cut it will not make, nothing written) and the
 // forker object recording/forkConversation.ts calls, which tells a refusal from a failure.
+import { AgentRewindError, isError } from '../../core/errors';
 import type { TranscriptForker, TranscriptForkResult } from '../../recording/forkConversation';
 
 /**
@@ -10,16 +11,14 @@ import type { TranscriptForker, TranscriptForkResult } from '../../recording/for
 export type CutRefusal = 'not-found' | 'first-prompt' | 'unclean' | (string & {});
 
 /** A cut that cannot be made; nothing was written. The message says what to pick instead. */
-export class CutRefusedError extends Error {
-  constructor(
-    message: string,
-    readonly reason: CutRefusal,
-  ) {
-    super(message);
-  }
+export function cutRefused(message: string, reason: CutRefusal): AgentRewindError<'cut-refused'> {
+  return new AgentRewindError('cut-refused', { message, reason });
 }
 
-/** An agent's transcript forker: `fork` throws a CutRefusedError for a cut it refuses. */
+/** Is `e` a cut a forker refused (nothing written), as opposed to a failure (a missing file, a bug)? */
+export const isCutRefused = (e: unknown): boolean => isError(e, 'cut-refused');
+
+/** An agent's transcript forker: `fork` throws `cutRefused(…)` for a cut it refuses. */
 export function transcriptForker(agent: string, fork: (transcript: string, before: string) => TranscriptForkResult): TranscriptForker {
-  return { agent, fork, refused: (e) => e instanceof CutRefusedError };
+  return { agent, fork, refused: isCutRefused };
 }

@@ -6,7 +6,7 @@
 // ours (a stale path, a moved store) instead of adding a second one, and Disconnect removes every
 // entry carrying the marker — and nothing else, not even a hand-written `agent-rewind hook claude`.
 import { quoteArg } from '../../core/shell/quote';
-import { ConfigFileError } from './jsonEdit';
+import { AgentRewindError } from '../../core/errors';
 
 /** The argument that marks a hook command as written by Connect. */
 export const CONNECT_MARKER = '--connected-by=agent-rewind';
@@ -15,7 +15,7 @@ export const CONNECT_MARKER = '--connected-by=agent-rewind';
 export const HOOK_TIMEOUT_S = 30;
 
 /** A hook command that cannot be written safely (a path no shell can quote, a bad agent or event name). */
-export class HookCommandError extends ConfigFileError {}
+const hookCommandError = (message: string) => new AgentRewindError('hook-command', { message });
 
 // ---------------------------------------------------------------------------------------- quoting
 
@@ -30,7 +30,7 @@ export class HookCommandError extends ConfigFileError {}
  */
 export function shellQuote(arg: string): string {
   if (arg === '') return "''";
-  if (arg.includes('\0')) throw new HookCommandError('A path in the hook command contains a NUL byte; choose another folder.');
+  if (arg.includes('\0')) throw hookCommandError('A path in the hook command contains a NUL byte; choose another folder.');
   return quoteArg(arg);
 }
 
@@ -41,7 +41,7 @@ export function shellQuote(arg: string): string {
  */
 export function cmdQuote(arg: string): string {
   if (/["%!\0\r\n]/.test(arg))
-    throw new HookCommandError(`The path ${arg} contains a character cmd.exe cannot quote safely (" % !); choose a folder without it.`);
+    throw hookCommandError(`The path ${arg} contains a character cmd.exe cannot quote safely (" % !); choose a folder without it.`);
   return `"${arg}"`;
 }
 
@@ -64,13 +64,13 @@ export interface HookCommandParts {
 
 /** The hook command line: `'<node>' '<cli>' hook <agent> --store '<store>' --connected-by=agent-rewind`. */
 export function hookCommand(p: HookCommandParts): string {
-  if (!/^[a-z][a-z0-9-]*$/.test(p.agent)) throw new HookCommandError(`Unknown agent name "${p.agent}".`);
-  if (p.event !== undefined && !/^[A-Za-z][A-Za-z0-9_]*$/.test(p.event)) throw new HookCommandError(`Bad event name "${p.event}".`);
+  if (!/^[a-z][a-z0-9-]*$/.test(p.agent)) throw hookCommandError(`Unknown agent name "${p.agent}".`);
+  if (p.event !== undefined && !/^[A-Za-z][A-Za-z0-9_]*$/.test(p.event)) throw hookCommandError(`Bad event name "${p.event}".`);
   const q = p.shell === 'cmd' ? cmdQuote : shellQuote;
   const env = Object.entries(p.env ?? {});
-  if (env.length && p.shell === 'cmd') throw new HookCommandError('Environment assignments cannot be put before a cmd.exe command.');
+  if (env.length && p.shell === 'cmd') throw hookCommandError('Environment assignments cannot be put before a cmd.exe command.');
   const assigns = env.map(([k, v]) => {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new HookCommandError(`Bad environment variable name "${k}".`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw hookCommandError(`Bad environment variable name "${k}".`);
     return `${k}=${shellQuote(v)}`;
   });
   const event = p.event === undefined ? [] : [p.event];

@@ -3,7 +3,7 @@
 // entries are recognised by the Connect marker (hookCommand.ts); everything else in the file is kept byte
 // for byte. Connect drops our stale, misplaced or doubled entries, then adds what is missing at the end of
 // each list; it is idempotent. Disconnect removes every entry of ours and the containers left empty.
-import { appendTo, applyEdits, child, formatting, type Node, parseJsonObject } from './jsonEdit';
+import { appendTo, applyEdits, child, type ConfigFileCode, configFileError, formatting, type Node, parseJsonObject } from './jsonEdit';
 
 /** One entry of ours, where it stands. */
 export interface OurEntry {
@@ -16,8 +16,8 @@ export interface HooksLayout<E extends OurEntry> {
   what: string;
   /** Names it inside a sentence ("the Codex hooks file"). */
   where: string;
-  /** The error thrown for a file that cannot be edited safely. */
-  error: new (message: string) => Error;
+  /** The code of the error thrown for a file that cannot be edited safely. */
+  errorCode: ConfigFileCode;
   events: readonly string[];
   /** Top-level properties of a file Connect creates, before `hooks` (`{version: 1}`). */
   header: Record<string, unknown>;
@@ -31,7 +31,7 @@ export interface HooksLayout<E extends OurEntry> {
   removeOne(text: string, root: Node, entry: E): string;
 }
 
-const parse = <E extends OurEntry>(text: string, l: HooksLayout<E>) => parseJsonObject(text, l.what, l.error);
+const parse = <E extends OurEntry>(text: string, l: HooksLayout<E>) => parseJsonObject(text, l.what, l.errorCode);
 
 /** Our entry for every event, merged with what is there (see the file's head). */
 export function mergeOurEntries<E extends OurEntry>(fileText: string | undefined, l: HooksLayout<E>): string {
@@ -45,10 +45,11 @@ export function mergeOurEntries<E extends OurEntry>(fileText: string | undefined
   let root = parse(text, l);
   const hooksNode = child(root, 'hooks');
   if (hooksNode && hooksNode.type !== 'object')
-    throw new l.error(`"hooks" in ${l.where} is not an object; fix it by hand, then connect again.`);
+    throw configFileError(l.errorCode, `"hooks" in ${l.where} is not an object; fix it by hand, then connect again.`);
   for (const e of l.events) {
     const arr = child(hooksNode, e);
-    if (arr && arr.type !== 'array') throw new l.error(`"hooks.${e}" in ${l.where} is not a list; fix it by hand, then connect again.`);
+    if (arr && arr.type !== 'array')
+      throw configFileError(l.errorCode, `"hooks.${e}" in ${l.where} is not a list; fix it by hand, then connect again.`);
   }
 
   // 1. Drop entries of ours that are stale, misplaced or duplicated (last first: indexes stay valid).
@@ -84,15 +85,15 @@ export function mergeOurEntries<E extends OurEntry>(fileText: string | undefined
 /** The text without any entry of ours (and without the lists or `hooks` object left empty by that). */
 export function removeOurEntries<E extends OurEntry>(
   text: string,
-  l: Pick<HooksLayout<E>, 'what' | 'error' | 'ours' | 'removeOne'>,
+  l: Pick<HooksLayout<E>, 'what' | 'errorCode' | 'ours' | 'removeOne'>,
 ): string {
   if (text.trim() === '') return text;
-  let root = parseJsonObject(text, l.what, l.error);
+  let root = parseJsonObject(text, l.what, l.errorCode);
   for (;;) {
     const found = l.ours(root);
     if (!found.length) return text;
     text = l.removeOne(text, root, found[found.length - 1]!);
-    root = parseJsonObject(text, l.what, l.error);
+    root = parseJsonObject(text, l.what, l.errorCode);
   }
 }
 

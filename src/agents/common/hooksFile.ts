@@ -5,7 +5,7 @@
 import {
   applyEdits,
   child,
-  ConfigFileError,
+  configFileError,
   editFile,
   isEmptyObjectText,
   type Node,
@@ -41,11 +41,8 @@ export interface HookSpec {
   command: string;
 }
 
-/** A hooks file we cannot edit safely (not a JSON object, `hooks` of the wrong type). */
-export class HooksFileError extends ConfigFileError {}
-
 function parseHooksFile(text: string, what: string): Node {
-  return parseJsonObject(text, what, HooksFileError);
+  return parseJsonObject(text, what, 'hooks-file');
 }
 
 interface Located extends OurEntry {
@@ -147,7 +144,7 @@ function groupedLayout(f: HooksFileFormat, hook: HookSpec): HooksLayout<Located>
   return {
     what: f.what,
     where: f.what.replace(/^The /, 'the '),
-    error: HooksFileError,
+    errorCode: 'hooks-file',
     events: f.events,
     header: {},
     ours,
@@ -163,7 +160,8 @@ function groupedLayout(f: HooksFileFormat, hook: HookSpec): HooksLayout<Located>
  * (another CLI path or store) are replaced, never duplicated.
  */
 export function connectHooks(settingsFileText: string | undefined, hook: HookSpec, f: HooksFileFormat): string {
-  if (!hasMarker(hook.command)) throw new HooksFileError(`The hook command must carry ${CONNECT_MARKER}; build it with hookCommand().`);
+  if (!hasMarker(hook.command))
+    throw configFileError('hooks-file', `The hook command must carry ${CONNECT_MARKER}; build it with hookCommand().`);
   return mergeOurEntries(settingsFileText, groupedLayout(f, hook));
 }
 
@@ -174,7 +172,7 @@ export function connectHooks(settingsFileText: string | undefined, hook: HookSpe
  * does not come back — the one case where the text is not restored exactly.
  */
 export function disconnectHooks(text: string, f: HooksFileFormat): string {
-  return removeOurEntries(text, { what: f.what, error: HooksFileError, ours, removeOne });
+  return removeOurEntries(text, { what: f.what, errorCode: 'hooks-file', ours, removeOne });
 }
 
 /** Whether the file holds our current entries for every event, older ones of ours, or none. */

@@ -5,22 +5,28 @@
 // neighbours, which would break that, hence hand-made edits. Plus the one atomic file writer.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { AgentRewindError } from '../../core/errors';
 import { writeFileAtomic } from '../../core/storeFiles/fsx';
 import { applyEdits, type Edit, type FormattingOptions, type Node, parseTree, type ParseError, printParseErrorCode } from 'jsonc-parser';
 
-/** A config file we will not edit (not JSON, not an object, a field of the wrong type): the message says what to fix. */
-export class ConfigFileError extends Error {}
+/** The code of a config file we will not edit (not JSON, not an object, a field of the wrong type): a hooks file in the grouped shape says `hooks-file`. */
+export type ConfigFileCode = 'config-file' | 'hooks-file';
+
+/** A config file we will not edit: `message` says what to fix. */
+export function configFileError(code: ConfigFileCode, message: string): AgentRewindError<ConfigFileCode> {
+  return new AgentRewindError(code, { message });
+}
 
 /** Parses a JSONC object; `what` names the file in the error ("The Cursor hooks file"). */
-export function parseJsonObject(text: string, what: string, Err: new (m: string) => Error = ConfigFileError): Node {
+export function parseJsonObject(text: string, what: string, code: ConfigFileCode = 'config-file'): Node {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length || !root) {
     const e = errors[0];
     const where = e ? ` (${printParseErrorCode(e.error)} at offset ${e.offset})` : '';
-    throw new Err(`${what} is not valid JSON${where}; fix it by hand, then connect again.`);
+    throw configFileError(code, `${what} is not valid JSON${where}; fix it by hand, then connect again.`);
   }
-  if (root.type !== 'object') throw new Err(`${what} does not hold a JSON object; fix it by hand, then connect again.`);
+  if (root.type !== 'object') throw configFileError(code, `${what} does not hold a JSON object; fix it by hand, then connect again.`);
   return root;
 }
 
@@ -198,7 +204,7 @@ export function editFile(file: string, edit: (text: string | undefined) => FileE
     }
     if (writeTextFileAtomic(file, r.text, { expected: before, checkExpected: true, ...opts })) return true;
   }
-  throw new ConfigFileError(`${file} kept changing while Agent Rewind edited it; try again.`);
+  throw configFileError('config-file', `${file} kept changing while Agent Rewind edited it; try again.`);
 }
 
 /** Removes `dir` and its parents up to (not including) `stop` while they are empty: folders Connect created. */

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { replaceFile } from '../../core/storeFiles/fsx';
-import { CutRefusedError, transcriptForker } from '../common/fork';
+import { cutRefused, transcriptForker } from '../common/fork';
 import { type ChatMessage, dropDuplicateResponses, partsOf, projectRootOf, promptOf, readChat } from './chatFile';
 
 const HOOK_CONTEXT_PREFIX = /^<hook_context>[\s\S]*?<\/hook_context>\s*/;
@@ -70,17 +70,14 @@ export function forkChat(
   const cut = parent.messages.findIndex((m) => m.id === beforeId);
   const prompt = cut >= 0 ? promptOf(parent.messages[cut]!) : null;
   if (!prompt)
-    throw new CutRefusedError(
+    throw cutRefused(
       `${beforeId} is not a prompt of ${parentTranscript}; nothing was written — pick a prompt id from \`conversation show\`.`,
       'not-found',
     );
   const before = parent.messages.slice(0, cut);
   const earlier = before.map(promptOf).filter((p) => p !== null);
   if (!earlier.length)
-    throw new CutRefusedError(
-      'Cannot fork before the first prompt: the fork would hold no conversation; nothing was written.',
-      'first-prompt',
-    );
+    throw cutRefused('Cannot fork before the first prompt: the fork would hold no conversation; nothing was written.', 'first-prompt');
   let kept = before;
   let dropped: string[] = [];
   if (repair) {
@@ -88,7 +85,7 @@ export function forkChat(
     kept = kept.map(stripHookContext);
     const open = unansweredCalls(kept);
     if (open.length)
-      throw new CutRefusedError(
+      throw cutRefused(
         `The chat cannot be cut cleanly before ${beforeId}: tool call(s) ${open.slice(0, 3).join(', ')} have no single result; nothing was written — pick another prompt.`,
         'unpaired',
       );
@@ -119,10 +116,7 @@ export function forkChat(
       ...(repair ? unansweredCalls(written.messages).map((id) => `call ${id} has no single result`) : []),
     ];
     if (problems.length)
-      throw new CutRefusedError(
-        `The chat could not be cut cleanly before ${beforeId} (${problems.join('; ')}); nothing was written.`,
-        'unclean',
-      );
+      throw cutRefused(`The chat could not be cut cleanly before ${beforeId} (${problems.join('; ')}); nothing was written.`, 'unclean');
   };
   replaceFile(file, fill, { tmp, exclusive: true }); // exclusive: never over an existing file
   const occurrence = earlier.filter((p) => p.text === prompt.text).length;

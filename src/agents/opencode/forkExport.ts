@@ -13,7 +13,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CutRefusedError } from '../common/fork';
+import { cutRefused, isCutRefused } from '../common/fork';
 import type { TranscriptForker, TranscriptForkResult } from '../../recording/forkConversation';
 import { type OpencodeExport, opencodePromptOf, readOpencodeExport } from './exportFile';
 
@@ -117,7 +117,7 @@ function writeFork(parentFile: string, beforeId: string, opts: { newId?: string;
   const cut = parent.messages.findIndex((m) => m.info.id === beforeId);
   const prompt = cut >= 0 ? opencodePromptOf(parent.messages[cut]!) : null;
   if (!prompt)
-    throw new CutRefusedError(
+    throw cutRefused(
       `${beforeId} is not a prompt of ${parentTranscript}; nothing was written — pick a prompt id from \`conversation show\`.`,
       'not-found',
     );
@@ -126,10 +126,7 @@ function writeFork(parentFile: string, beforeId: string, opts: { newId?: string;
     .map(opencodePromptOf)
     .filter((p) => p !== null);
   if (!earlier.length)
-    throw new CutRefusedError(
-      'Cannot fork before the first prompt: the fork would hold no conversation; nothing was written.',
-      'first-prompt',
-    );
+    throw cutRefused('Cannot fork before the first prompt: the fork would hold no conversation; nothing was written.', 'first-prompt');
   const fork = cutExport(parent, cut, newId, now);
   const file = path.join(path.dirname(parentTranscript), `${newId}.json`);
   fs.writeFileSync(file, JSON.stringify(fork, null, 2) + '\n', { flag: 'wx', mode: 0o600 });
@@ -181,5 +178,5 @@ export const opencodeForker: TranscriptForker = {
   agent: 'opencode',
   fork: (transcript, before) => forkOpencodeExport(transcript, before),
   forkAsync: forkOpencodeExportAsync,
-  refused: (e) => e instanceof CutRefusedError,
+  refused: isCutRefused,
 };

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { replaceFile } from '../../core/storeFiles/fsx';
-import { CutRefusedError } from '../common/fork';
+import { cutRefused, isCutRefused } from '../common/fork';
 import type { TranscriptForker, TranscriptForkResult } from '../../recording/forkConversation';
 import { activeChain, qwenPromptOf, type QwenRecord, readQwenRecords } from './chatFile';
 
@@ -37,17 +37,14 @@ export function forkQwenChat(parentFile: string, beforeId: string, newId: string
   const cut = chain.findIndex((f) => f[0]!.uuid === beforeId);
   const prompt = cut >= 0 ? qwenPromptOf(chain[cut]!) : null;
   if (!prompt)
-    throw new CutRefusedError(
+    throw cutRefused(
       `${beforeId} is not a prompt of ${parentTranscript}; nothing was written — pick a prompt id from \`conversation show\`.`,
       'not-found',
     );
   const before = chain.slice(0, cut);
   const earlier = before.map(qwenPromptOf).filter((p) => p !== null);
   if (!earlier.length)
-    throw new CutRefusedError(
-      'Cannot fork before the first prompt: the fork would hold no conversation; nothing was written.',
-      'first-prompt',
-    );
+    throw cutRefused('Cannot fork before the first prompt: the fork would hold no conversation; nothing was written.', 'first-prompt');
   const parent = chain[0]![0]!.sessionId;
   const kept = before.filter((f) => !(f[0]!.type === 'system' && PARENT_ONLY.has(f[0]!.subtype ?? '')));
   let prev: string | null = null;
@@ -74,10 +71,7 @@ export function forkQwenChat(parentFile: string, beforeId: string, newId: string
           : []),
       ];
       if (problems.length)
-        throw new CutRefusedError(
-          `The chat could not be cut cleanly before ${beforeId} (${problems.join('; ')}); nothing was written.`,
-          'unclean',
-        );
+        throw cutRefused(`The chat could not be cut cleanly before ${beforeId} (${problems.join('; ')}); nothing was written.`, 'unclean');
     },
     { tmp, exclusive: true },
   );
@@ -102,5 +96,5 @@ export const qwenResumeCommand = (session: string): string => `qwen --resume ${s
 export const qwenForker: TranscriptForker = {
   agent: 'qwen',
   fork: (transcript, before) => forkQwenChat(transcript, before),
-  refused: (e) => e instanceof CutRefusedError,
+  refused: isCutRefused,
 };
