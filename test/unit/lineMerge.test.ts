@@ -29,9 +29,27 @@ test('conflicts: overlapping, adjacent, and two insertions at one place — rang
   const base = set(target, 4, 'agent5\n');
   // The user also inserted two lines at the top: the range is shifted by them.
   const mine = ['top1\n', 'top2\n', ...set(base, 4, 'mine5\n', 'mine6\n')];
-  assert.deepEqual(threeWay(text(...base), text(...mine), text(...target)), { merge: 'conflict', conflicts: [{ from: [7, 2] }] });
+  // Each side of the region, for the preview's side-by-side view: in mine, the base and the target, with their lines.
+  assert.deepEqual(threeWay(text(...base), text(...mine), text(...target)), {
+    merge: 'conflict',
+    conflicts: [
+      {
+        from: [7, 2],
+        base: [5, 2],
+        target: [5, 2],
+        lines: { mine: ['mine5\n', 'mine6\n'], base: ['agent5\n', 'l6\n'], target: ['l5\n', 'l6\n'] },
+      },
+    ],
+  });
   const adjacent = set(base, 5, 'mine6\n');
-  assert.deepEqual(threeWay(text(...base), text(...adjacent), text(...target)), { merge: 'conflict', conflicts: [{ from: [5, 2] }] });
+  const near = threeWay(text(...base), text(...adjacent), text(...target));
+  assert.deepEqual(near.merge === 'conflict' && near.conflicts.map((c) => [c.from, c.base, c.target, c.lines]), [
+    [[5, 2], [5, 2], [5, 2], { mine: ['agent5\n', 'mine6\n'], base: ['agent5\n', 'l6\n'], target: ['l5\n', 'l6\n'] }],
+  ]);
+  // The agent also added a line at the top (the rewind removes it, cleanly): the target's range is one line up.
+  const grown = ['t0\n', ...base];
+  const r = threeWay(text(...grown), text(...set(grown, 5, 'mine5\n')), text(...target));
+  assert.deepEqual(r.merge === 'conflict' && r.conflicts.map((c) => [c.from, c.base, c.target]), [[[6, 1], [6, 1], [5, 1]]]);
   const tBase = [...target];
   const agentInsert = [...L(3), 'agent\n', ...L(10).slice(3)];
   const userInsert = [...L(3), 'user\n', ...L(10).slice(3)];

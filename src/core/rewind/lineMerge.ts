@@ -162,8 +162,31 @@ export function takeHunks(current: Uint8Array | null, target: Uint8Array | null,
   return joinLines(out);
 }
 
-export type MergeResult =
-  { merge: 'clean'; content: Buffer } | { merge: 'conflict'; conflicts: { from: LineRange }[] } | { merge: 'too-large' };
+/**
+ * Where both sides changed the same or adjacent lines: `from` in mine (the file now, as the plan names
+ * it), the same region in the base (what the agent left) and in the target (the rewind point), and
+ * each side's lines there (latin1, with their line ends: the bytes as they are).
+ */
+export interface Conflict {
+  from: LineRange;
+  base: LineRange;
+  target: LineRange;
+  lines: { mine: string[]; base: string[]; target: string[] };
+}
+
+export type MergeResult = { merge: 'clean'; content: Buffer } | { merge: 'conflict'; conflicts: Conflict[] } | { merge: 'too-large' };
+
+/** The base lines `o[start, end)` with one side's edits (all within them) applied. */
+function sideOf(o: readonly string[], start: number, end: number, side: readonly Edit[]): string[] {
+  const out: string[] = [];
+  let at = start;
+  for (const e of side) {
+    out.push(...o.slice(at, e.start), ...e.lines);
+    at = e.end;
+  }
+  out.push(...o.slice(at, end));
+  return out;
+}
 
 const sameEdit = (x: Edit, y: Edit) => x.start === y.start && x.end === y.end && x.lines.join('') === y.lines.join('');
 
@@ -181,9 +204,10 @@ export function threeWay(base: Uint8Array, mine: Uint8Array, target: Uint8Array)
     (x, y) => x.e.start - y.e.start || x.e.end - y.e.end,
   );
   const out: string[] = [];
-  const conflicts: { from: LineRange }[] = [];
+  const conflicts: Conflict[] = [];
   let i = 0;
   let shift = 0; // lines mine has more than base before `i`
+  let targetShift = 0; // and the target
   for (let k = 0; k < all.length;) {
     // A cluster: changes that touch one another, transitively.
     const cluster = [all[k]!];
@@ -195,18 +219,22 @@ export function threeWay(base: Uint8Array, mine: Uint8Array, target: Uint8Array)
     const start = cluster[0]!.e.start;
     const mineEdits = cluster.filter((c) => c.mine).map((c) => c.e);
     const targetEdits = cluster.filter((c) => !c.mine).map((c) => c.e);
-    const mineGrowth = mineEdits.reduce((n, e) => n + e.lines.length - (e.end - e.start), 0);
+    const growth = (side: Edit[]) => side.reduce((n, e) => n + e.lines.length - (e.end - e.start), 0);
+    const mineGrowth = growth(mineEdits);
+    const targetGrowth = growth(targetEdits);
     out.push(...o.slice(i, start));
     const same = mineEdits.length === 1 && targetEdits.length === 1 && sameEdit(mineEdits[0]!, targetEdits[0]!);
-    if (mineEdits.length && targetEdits.length && !same) conflicts.push({ from: range(start + shift, end - start + mineGrowth) });
+    if (mineEdits.length && targetEdits.length && !same)
+      conflicts.push({
+        from: range(start + shift, end - start + mineGrowth),
+        base: range(start, end - start),
+        target: range(start + targetShift, end - start + targetGrowth),
+        lines: { mine: sideOf(o, start, end, mineEdits), base: o.slice(start, end), target: sideOf(o, start, end, targetEdits) },
+      });
     // One side only (or both the same): its changes, in order, over the base lines between them.
-    let at = start;
-    for (const e of mineEdits.length ? mineEdits : targetEdits) {
-      out.push(...o.slice(at, e.start), ...e.lines);
-      at = e.end;
-    }
-    out.push(...o.slice(at, end));
+    out.push(...sideOf(o, start, end, mineEdits.length ? mineEdits : targetEdits));
     shift += mineGrowth;
+    targetShift += targetGrowth;
     i = end;
   }
   if (conflicts.length) return { merge: 'conflict', conflicts };

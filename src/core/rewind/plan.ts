@@ -399,7 +399,8 @@ function mergeJson(b: Blocked, m: MergeVerdict | undefined) {
   if (!m || m.merge === 'never') return {};
   return {
     merge: m.merge,
-    ...(m.merge === 'conflict' ? { conflicts: m.conflicts } : {}),
+    // The ranges in the file now, as DESIGN §5 gives them (the lines of each side are for the preview).
+    ...(m.merge === 'conflict' ? { conflicts: m.conflicts.map((c) => ({ from: c.from })) } : {}),
     ...(b.touching ? { touching: b.touching.map((from) => ({ from })) } : {}),
   };
 }

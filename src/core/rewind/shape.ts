@@ -10,6 +10,7 @@ import { isSnap, type Sequenced, type SnapRecord } from '../storeFiles/records';
 import type { DiskFact } from '../workspace/disk';
 import type { Store } from '../store';
 import {
+  type Conflict,
   type Hunk,
   hunkIdsTouchingMine,
   hunkLinesOf,
@@ -29,7 +30,7 @@ export type NoMerge = 'binary' | 'too-large' | 'mode' | 'not-a-file' | 'delete' 
 /** `base`: the hash of what the agent left, the merge's base. */
 export type MergeVerdict =
   | { merge: 'clean'; content: Buffer; base: string }
-  | { merge: 'conflict'; conflicts: { from: LineRange }[]; base: string }
+  | { merge: 'conflict'; conflicts: Conflict[]; base: string }
   | { merge: 'never'; reason: NoMerge };
 
 export const NO_MERGE_WORDS: Record<NoMerge | 'conflict', string> = {

@@ -5,6 +5,7 @@
 // after they settle. Everything here lives as long as the panel.
 import * as vscode from 'vscode';
 import { dirtyAmong } from '../model/unsavedEditors';
+import { Debouncer } from '../timers';
 
 /** How long the events must be quiet before the preview is checked again. */
 export const FOLLOW_DELAY_MS = 250;
@@ -14,22 +15,18 @@ export const FOLLOW_DELAY_MS = 250;
  * created, changed or deleted on disk. `paths`: the files the preview's plan names, asked at each event.
  */
 export function followWorld(paths: () => ReadonlySet<string>, recheck: () => void, delayMs = FOLLOW_DELAY_MS): vscode.Disposable {
-  let timer: NodeJS.Timeout | undefined;
   let diskChanged = false;
   /** The unsaved files among the plan's, as last seen: a typed character changes nothing the preview says. */
   let unsaved = dirtyAmong(paths()).sort().join('\n');
   const settle = () => {
-    timer = undefined;
     const now = dirtyAmong(paths()).sort().join('\n');
     if (now === unsaved && !diskChanged) return;
     unsaved = now;
     diskChanged = false;
     recheck();
   };
-  const soon = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(settle, delayMs);
-  };
+  const settled = new Debouncer(delayMs, settle);
+  const soon = () => settled.trigger();
   const named = (uri: vscode.Uri) => uri.scheme === 'file' && paths().has(uri.fsPath);
   const onDisk = (uri: vscode.Uri) => {
     if (!named(uri)) return;
@@ -51,7 +48,7 @@ export function followWorld(paths: () => ReadonlySet<string>, recheck: () => voi
     vscode.window.tabGroups.onDidChangeTabs((e) => e.changed.length > 0 && soon()),
   ];
   return new vscode.Disposable(() => {
-    if (timer) clearTimeout(timer);
+    settled.dispose();
     for (const s of subscriptions) s.dispose();
   });
 }
