@@ -171,6 +171,11 @@ async function cmdRewind(args: string[]): Promise<number> {
     errOut(refusalMessage(r.plan) + '\n');
     return EXIT.refused;
   }
+  if (r.status === 'stale') {
+    // Only VS Code passes the plan it showed (`expect`); kept for completeness.
+    errOut(`Refused: ${r.changed.map((c) => shown(c.path)).join(', ')} changed since the plan was made. Nothing was written.\n`);
+    return EXIT.refused;
+  }
   if (r.status === 'vetoed') {
     // Only VS Code vetoes (unsaved editors); kept for completeness.
     errOut(`Refused: ${r.paths.map(shown).join(', ')} cannot be written right now. Nothing was written.\n`);

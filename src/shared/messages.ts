@@ -56,6 +56,21 @@ export interface PreviewProblem {
   detail?: string;
   /** For a file the user changed since the agent: what Keep mine would do (absent: it never merges). */
   merge?: 'clean' | 'conflict';
+  /** For `merge: 'conflict'`: where the user's changes and the agent's meet, each side's lines to compare. */
+  conflicts?: PreviewConflict[];
+}
+
+/**
+ * One place where Keep mine cannot merge a file: `from` in the file now (the range the plan names),
+ * the same region at the rewind point (`target`) and as the agent left it (`base`, the merge's base),
+ * with each side's lines (UTF-8, without line ends), cut at HUNK_LINES_SHOWN each (`more`: how many were cut).
+ */
+export interface PreviewConflict {
+  from: [number, number];
+  target: [number, number];
+  base: [number, number];
+  lines: { mine: string[]; target: string[]; base: string[] };
+  more: number;
 }
 
 export interface PreviewConversation {
@@ -110,6 +125,10 @@ export interface PreviewModel {
   conversation: PreviewConversation | null;
   /** Only this session's changes (null = every session). */
   onlySession: string | null;
+  /** Which plan this model shows: the page's rewind names it, so the host rewinds by the plan the user saw. */
+  stamp?: string;
+  /** What changed since the page last showed a plan, in words (a rewind found the files changed and wrote nothing). */
+  notice?: string;
 }
 
 /**
@@ -161,12 +180,15 @@ export type HostToWebview =
 export type WebviewToHost =
   | { type: 'ready' }
   | { type: 'openDiff'; path: string }
+  // A file Keep mine cannot merge, in the diff editor to resolve: the rewind point (read-only) and the file on disk.
+  | { type: 'openConflict'; path: string }
   | { type: 'saveAll' }
   | { type: 'refresh' }
   | { type: 'setSession'; session: string | null }
   // `files`: the chosen files when not every one is (each with its chosen hunk ids when not every hunk is);
   // `keepMine`: merge the files the user changed, where that is clean.
-  | { type: 'rewind'; scope: Scope; compensations: string[]; force: boolean; keepMine?: boolean; files?: ChosenFile[] }
+  // `stamp`: the model's stamp, the plan the user saw (a rewind by another plan writes nothing).
+  | { type: 'rewind'; scope: Scope; compensations: string[]; force: boolean; keepMine?: boolean; files?: ChosenFile[]; stamp?: string }
   | { type: 'cancel' }
   | { type: 'choices'; choices: unknown };
 
@@ -183,6 +205,7 @@ export function isWebviewMessage(m: unknown): m is WebviewToHost {
     case 'choices':
       return typeof v.choices === 'object' && v.choices !== null && JSON.stringify(v.choices).length < 100_000;
     case 'openDiff':
+    case 'openConflict':
       return typeof v.path === 'string';
     case 'setSession':
       return v.session === null || typeof v.session === 'string';
@@ -193,6 +216,7 @@ export function isWebviewMessage(m: unknown): m is WebviewToHost {
         v.compensations.every((c) => typeof c === 'string') &&
         typeof v.force === 'boolean' &&
         (v.keepMine === undefined || typeof v.keepMine === 'boolean') &&
+        (v.stamp === undefined || typeof v.stamp === 'string') &&
         (v.files === undefined || (Array.isArray(v.files) && v.files.every(isChosenFile)))
       );
     default:

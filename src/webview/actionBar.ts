@@ -60,5 +60,7 @@ function doRewind(state: ShownState, act: Actions): void {
     force: d.force,
     ...(choices.keepMine && hasFiles(scope) ? { keepMine: true } : {}),
     ...(files && hasFiles(scope) ? { files } : {}),
+    // The plan this page shows: the host rewinds by it (a newer one, not yet seen here, writes nothing).
+    ...(model.stamp !== undefined ? { stamp: model.stamp } : {}),
   });
 }

@@ -4,7 +4,7 @@ import { h, truncated } from './dom';
 import type { Actions, Section, ShownState } from './state';
 import { l10n } from './l10n';
 import { checkpointKind, formatTime, oneLine, visible } from './text';
-import { iconButton } from './widgets';
+import { iconButton, note } from './widgets';
 
 export function renderHeader(state: ShownState, act: Actions): Section {
   const m = state.model;
@@ -35,6 +35,8 @@ export function renderHeader(state: ShownState, act: Actions): Section {
           label ? truncated('target-label', `“${label}”`) : h('span', { class: 'target-label' }, l10n.t('this checkpoint')),
           h('span', { class: 'target-meta' }, ` · ${kind}`, m.target.time ? ` · ${formatTime(m.target.time)}` : ''),
         ),
+    // A click that found the files changed since this preview was made wrote nothing: what changed, first thing on the page.
+    m.notice ? h('div', { class: 'stale-notice', role: 'alert' }, note('warning', 'warning', h('p', null, visible(m.notice)))) : null,
     h(
       'p',
       { class: 'dry-run' },

@@ -28,6 +28,7 @@ const PATHS = {
   file: ['M9.5 1.5H3.5v13h9v-10z', 'M9.5 1.5v3h3'],
   'git-commit': ['M8 5.3a2.7 2.7 0 1 0 0 5.4A2.7 2.7 0 1 0 8 5.3z', 'M1 8h4.3', 'M10.7 8H15'],
   'chevron-right': ['M6 3.5l4.5 4.5L6 12.5'],
+  'split-horizontal': ['M1.5 2.5h13v11h-13z', 'M8 2.5v11'],
 } satisfies Record<string, string[]>;
 
 export type IconName = keyof typeof PATHS;

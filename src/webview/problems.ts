@@ -1,6 +1,7 @@
 // Section (d): conflicts and warnings. Files changed outside the agent (they stop the rewind; the
 // "Rewind anyway" checkbox is the way through), unsaved editors (Save All), files saved again with the
 // same content, and git's uncommitted changes — each with its way out in words.
+import { conflictView } from './conflicts';
 import { h } from './dom';
 import { icon } from './icons';
 import { blockedKey, type Actions, type Section, type ShownState } from './state';
@@ -110,7 +111,7 @@ function mergeDetail(b: Model['blocked'][number]): string | undefined {
   return [b.detail, merge].filter(Boolean).join(' ') || undefined;
 }
 
-function blockedCallout(m: Model, act: Actions, force: HTMLElement[]): HTMLElement {
+function blockedCallout(m: Model, act: Actions, force: HTMLElement[], conflicts: HTMLElement[]): HTMLElement {
   return callout(
     'callout error blocked',
     'error',
@@ -130,6 +131,7 @@ function blockedCallout(m: Model, act: Actions, force: HTMLElement[]): HTMLEleme
       blockedReason,
       act,
     ),
+    ...conflicts,
     ...force,
   );
 }
@@ -221,7 +223,16 @@ export function renderProblems(state: ShownState, act: Actions): Section {
   );
   const force = m.blocked.length ? forceOption(state, act) : null;
   const keepMine = m.blocked.some((b) => b.merge) ? keepMineOption(state, act) : null;
-  if (force) parts.push(blockedCallout(m, act, keepMine ? [keepMine.el, force.el] : [force.el]));
+  const conflicts = m.blocked.map((b) => conflictView(b, state, act)).filter((c) => c !== null);
+  if (force)
+    parts.push(
+      blockedCallout(
+        m,
+        act,
+        keepMine ? [keepMine.el, force.el] : [force.el],
+        conflicts.map((c) => c.el),
+      ),
+    );
   if (m.dirty.length) parts.push(dirtyCallout(m, act));
   const yours = (w: { reason: string }) => w.reason === 'observed' || w.reason === 'restored-edit';
   const reverted = m.warnings.filter(yours);
@@ -250,6 +261,7 @@ export function renderProblems(state: ShownState, act: Actions): Section {
       problemsNote.hidden = s.choices.scope !== null && hasFiles(s.choices.scope);
       if (force) force.box.checked = s.choices.force;
       if (keepMine) keepMine.box.checked = s.choices.keepMine;
+      for (const c of conflicts) c.update(s);
     },
   };
 }

@@ -742,6 +742,102 @@ test('choose files and hunks: checkboxes count on the button, unticked files lef
   await page.close();
 });
 
+test('a file Keep mine cannot merge: side by side, the agent’s version on request, its ways out by keyboard', async () => {
+  const page = await open('dark');
+  await model(page, M.conflict);
+  const W = '/home/dev/shop';
+  const view = page.locator(`section.conflict[data-path="${W}/src/cart/tax.ts"]`);
+  assert.equal(await page.locator('section.conflict').count(), 1, 'only the conflicting file (page.tsx merges cleanly)');
+  assert.match(await text(view.locator('h4')), /^Where your changes and the agent’s meet in src\/cart\/tax\.ts$/);
+  // Each region: yours now and the rewind point's, named with the exact ranges the plan gives.
+  const regions = view.locator('.conflict-region');
+  assert.equal(await regions.count(), 2);
+  const captions = (r) => r.locator('figcaption').evaluateAll((els) => els.map((e) => e.textContent.replace(/\s+/g, ' ').trim()));
+  assert.deepEqual(await captions(regions.nth(0)), ['Yours, on disk now Lines 40–41', 'At the rewind point Line 40']);
+  assert.deepEqual(await captions(regions.nth(1)), ['Yours, on disk now After line 52', 'At the rewind point Line 51']);
+  assert.equal(await text(regions.nth(0).locator('.conflict-side.side-target pre')), 'export const rate = () => 0;');
+  assert.equal(await text(regions.nth(1).locator('.conflict-side.side-mine pre')), '(no lines)');
+  assert.equal(await regions.nth(0).getAttribute('aria-label'), 'Conflict at Lines 40–41');
+  // Side by side at the default width: the two columns share one row.
+  const [a, b] = await regions.nth(0).locator('figure').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+  assert.equal(a, b, 'the columns sit side by side');
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), true, 'nothing overflows the width');
+  await shot(page, 'conflict-dark');
+
+  // The agent's version (the merge base): a toggle, by keyboard.
+  const base = view.locator(`button[data-key="conflict-base:${W}/src/cart/tax.ts"]`);
+  assert.equal(await base.getAttribute('aria-pressed'), 'false');
+  await base.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await base.getAttribute('aria-pressed'), 'true');
+  assert.deepEqual(await captions(regions.nth(0)), [
+    'Yours, on disk now Lines 40–41',
+    'At the rewind point Line 40',
+    'The agent’s (what it left) Line 40',
+  ]);
+  assert.equal(await text(regions.nth(0).locator('.conflict-side.side-base pre')), 'export const rate = () => 0.2;');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.key), `conflict-base:${W}/src/cart/tax.ts`, 'focus stays');
+  await shot(page, 'conflict-base-dark');
+  await setTheme(page, 'light');
+  await shot(page, 'conflict-base-light');
+
+  // Open in Diff Editor: asks the host, with the file.
+  await clearPosted(page);
+  await view.locator(`button[data-key="conflict-diff:${W}/src/cart/tax.ts"]`).focus();
+  await page.keyboard.press('Enter');
+  assert.deepEqual(await lastPosted(page), { type: 'openConflict', path: `${W}/src/cart/tax.ts` });
+
+  // Leave it out: the file is unticked (Space), the rest can be rewound with Keep mine; the message leaves it out.
+  const rw = rewindButton(page);
+  await page.locator('label[for="keep-mine"]').click();
+  assert.equal(await rw.getAttribute('aria-disabled'), 'true', 'the conflicting file still stops the whole rewind');
+  const leave = view.locator(`button[data-key="conflict-leave:${W}/src/cart/tax.ts"]`);
+  await leave.focus();
+  await page.keyboard.press('Space');
+  assert.equal(await leave.getAttribute('aria-pressed'), 'true');
+  assert.equal(await text(leave), 'Include It Again');
+  assert.match(await text(view.locator('.conflict-left')), /^Left out: src\/cart\/tax\.ts stays as it is; the other files are rewound\.$/);
+  assert.equal(await page.locator(`input[data-key="pick:${W}/src/cart/tax.ts"]`).isChecked(), false, 'its file checkbox follows');
+  assert.equal(await text(rw), 'Rewind 3 of 4 files, 3 hunks');
+  assert.equal(await rw.getAttribute('aria-disabled'), 'false');
+  await clearPosted(page);
+  await rw.click();
+  assert.deepEqual(await lastPosted(page), {
+    type: 'rewind',
+    scope: 'files',
+    compensations: [],
+    force: false,
+    keepMine: true,
+    files: [{ path: `${W}/src/checkout/page.tsx` }, { path: `${W}/src/cart/total.ts` }, { path: `${W}/src/checkout/stripe.ts` }],
+    stamp: '7',
+  });
+  // And back in: the file is chosen again.
+  await leave.click();
+  assert.equal(await text(leave), 'Leave It Out');
+  assert.equal(await text(rw), 'Rewind 4 files');
+  await setTheme(page, 'dark');
+  await assertClean(page, 'conflict');
+  await page.close();
+});
+
+test('a click that found the files changed: the new plan says so first, and the next click names it', async () => {
+  const page = await open('dark');
+  await model(page, { ...M.conflict, stamp: '8', notice: 'src/cart/tax.ts changed on disk after this preview was made — check the new plan. Nothing was written.' });
+  const notice = page.locator('.stale-notice');
+  assert.equal(await notice.getAttribute('role'), 'alert');
+  assert.equal(await text(notice), 'src/cart/tax.ts changed on disk after this preview was made — check the new plan. Nothing was written.');
+  const box = await notice.boundingBox();
+  const dryRun = await page.locator('.dry-run').boundingBox();
+  assert.ok(box.y < dryRun.y, 'above the rest of the page');
+  await shot(page, 'stale-notice-dark');
+  await page.locator('label[for="force"]').click();
+  await clearPosted(page);
+  await rewindButton(page).click();
+  assert.equal((await lastPosted(page)).stamp, '8', 'the rewind names the plan shown now');
+  await assertClean(page, 'stale');
+  await page.close();
+});
+
 test('codicons: used when codicon.css loads, own drawings when it does not', async () => {
   let page = await open('dark');
   await model(page, M.rich);

@@ -125,16 +125,19 @@ export interface HunkLines {
   plus: string[];
 }
 
+/** A line as split here (latin1, with its end), for a reader: decoded as UTF-8, without its line end. */
+export const lineText = (l: string): string =>
+  Buffer.from(l, 'latin1')
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+
 /** Each hunk's lines by id (as hunksOf gives the ids), decoded as UTF-8 without their line ends; null as hunksOf. */
 export function hunkLinesOf(current: Uint8Array | null, target: Uint8Array | null): Map<string, HunkLines> | null {
   if (!isTextContent(current, target)) return null;
   const a = splitLines(current);
   const list = edits(a, splitLines(target));
   if (!list) return null;
-  const text = (l: string) =>
-    Buffer.from(l, 'latin1')
-      .toString('utf8')
-      .replace(/\r?\n$/, '');
+  const text = lineText;
   return new Map(list.map((e) => [hunkId(e, a), { minus: a.slice(e.start, e.end).map(text), plus: e.lines.map(text) }]));
 }
 

@@ -20,7 +20,7 @@ import type { Sequenced } from '../storeFiles/records';
 import { type CountOptions, rewindCounts, type SnapHistory, sumStretches } from '../timeline/rewindCounts';
 import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
-import { folderKeeps, isFolder } from './writes';
+import { factKey, folderKeeps, isFolder } from './writes';
 import { pathKey } from '../paths';
 import { notRecordedSince, notRestorableJson } from './gaps';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
@@ -82,7 +82,16 @@ export interface Plan {
   bytes?: Map<string, Buffer | null>;
   /** For each `modified-outside` file: what a three-way merge ("keep mine") of it gives. */
   merges: Map<string, MergeVerdict>;
+  /**
+   * What the plan found at each path it would write, and what it would write there, as one key
+   * (seenKey). A caller that showed this plan passes it back as the rewind's `expect`: the rewind
+   * plans again under the store lock and refuses (`stale`) where its own keys differ.
+   */
+  seen: Map<string, string>;
 }
+
+/** The key of one changed path: the disk there (factKey) and the content the rewind would write ('none': delete it). */
+export const seenKey = (disk: DiskFact, to: string | null): string => `${factKey(disk)} ${to ?? 'none'}`;
 
 export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
   /** Skip line statistics (the apply step does not need them). */
@@ -104,6 +113,8 @@ export interface PlanOptions extends Omit<ChangeOptions, 'allowed'> {
   keepMine?: boolean;
   /** Write only these hunks (ids from the plan's `hunks`) of these files, by absolute path. */
   hunks?: ReadonlyMap<string, readonly string[]>;
+  /** The `seen` of the plan the user was shown (only the paths this rewind covers): a rewind whose own differs is refused as stale. */
+  expect?: ReadonlyMap<string, string>;
 }
 
 /** The disk's bytes of a changed file: as the plan read them, or read again when they are what the safety check hashed. */
@@ -330,6 +341,7 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
     changes,
     records,
     merges,
+    seen: new Map(changes.map((c) => [c.path, seenKey(disk.get(c.path) ?? { kind: 'missing' }, c.to.hash)])),
     ...(bytes ? { bytes } : {}),
   };
 }

@@ -66,8 +66,15 @@ export interface RewindTxn {
   abort(): void;
 }
 
+/** A path where the plan made under the lock is not the one the caller showed: its disk changed, or what the rewind would do there. */
+export interface StalePath {
+  path: string;
+  why: 'disk' | 'plan';
+}
+
 export type BeginOutcome =
   | { status: 'refused'; plan: Plan }
+  | { status: 'stale'; plan: Plan; changed: StalePath[] }
   | { status: 'vetoed'; plan: Plan; paths: string[] }
   | { status: 'nothing'; plan: Plan }
   | { status: 'blocked-io'; plan: Plan; problems: { path: string; error: string }[] }
@@ -87,6 +94,11 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
   try {
     recoverLocked(store);
     const plan = makePlan(store, targetId, { ...opts, noStats: true });
+    const changed = opts.expect ? staleAgainst(plan.seen, opts.expect) : [];
+    if (changed.length) {
+      release();
+      return { status: 'stale', plan, changed };
+    }
     const vetoed = opts.veto && plan.changes.length ? opts.veto(plan.changes.map((c) => c.path)) : [];
     if (vetoed.length) {
       release();
@@ -210,6 +222,23 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
     release();
     throw e;
   }
+}
+
+/**
+ * Where the plan under the lock (`now`) differs from the one the caller showed (`expect`): a path
+ * in one and not the other is the plan's change; a path in both whose disk half differs changed on
+ * disk; the same disk with other content to write is the plan's change (the store moved on).
+ */
+export function staleAgainst(now: ReadonlyMap<string, string>, expect: ReadonlyMap<string, string>): StalePath[] {
+  const out: StalePath[] = [];
+  const disk = (k: string) => k.slice(0, k.lastIndexOf(' '));
+  for (const p of new Set([...now.keys(), ...expect.keys()])) {
+    const a = now.get(p);
+    const b = expect.get(p);
+    if (a === b) continue;
+    out.push({ path: p, why: a !== undefined && b !== undefined && disk(a) !== disk(b) ? 'disk' : 'plan' });
+  }
+  return out.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
 }
 
 /** The rewind checkpoint's label: before a call, to another attempt's end, or to the checkpoint it names. */

@@ -98,6 +98,11 @@ function keyOf(kind: DiskFact['kind'] | 'folder', hash: string | null | undefine
   return `${mode !== undefined && mode & 0o111 ? 'x' : 'f'}:${hash}`;
 }
 
+/** A disk fact as a key (see keyOf): what the plan found at a path, compared under the lock with what a caller saw. */
+export function factKey(f: DiskFact): string {
+  return keyOf(f.kind, f.hash, f.mode);
+}
+
 /** What stands at `p` now, as a key (see keyOf). */
 export function diskKey(store: Store, p: string): string {
   const f = diskFact(p, store.config().maxFileBytes);

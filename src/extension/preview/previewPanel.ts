@@ -13,6 +13,7 @@ import {
   type WebviewToHost,
 } from '../../shared/messages';
 import type { PlainPlan } from '../offHost/protocol';
+import type { StalePath } from '../../core/rewind/transaction';
 import { previewHtml } from './previewHtml';
 import { followWorld } from './followWorld';
 import type { ConversationRewinder, ConversationTarget } from '../rewind/conversationRewinder';
@@ -25,6 +26,30 @@ import { whenSlow } from '../timers';
 
 /** Plans that take longer than this show a progress notification (with Cancel). */
 const PROGRESS_AFTER_MS = 300;
+
+/** How many of the plans last sent are kept to rewind by (a click can cross a few re-plans in flight). */
+const KEPT_PLANS = 4;
+
+/**
+ * The line a click that wrote nothing shows above the new plan: which files changed after the preview
+ * the user acted on was made (on disk, or in what the rewind would do there).
+ */
+export function staleNotice(changed: readonly StalePath[], rel: (p: string) => string): string {
+  const names = (why: StalePath['why']) =>
+    changed
+      .filter((c) => c.why === why)
+      .map((c) => rel(c.path))
+      .join(', ');
+  const disk = names('disk');
+  const plan = names('plan');
+  return [
+    disk ? vscode.l10n.t('{0} changed on disk after this preview was made — check the new plan.', disk) : '',
+    plan ? vscode.l10n.t('What the rewind would do to {0} changed after this preview was made — check the new plan.', plan) : '',
+    vscode.l10n.t('Nothing was written.'),
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
 
 /**
  * Why a rewind to just before a tool call rewinds files only: a Claude transcript can be cut only
@@ -69,11 +94,16 @@ export class PreviewPanel implements vscode.Disposable {
   private lastReply: { generation: number; message: HostToWebview } | undefined;
   private building: Promise<void> = Promise.resolve();
   private generation = 0;
+  /** The plans last sent, by their model's stamp: a page may act on one a newer build has replaced (a few are kept). */
+  private readonly shown = new Map<string, PlainPlan>();
+  private stamps = 0;
+  /** Said with every model until the next rewind click: what changed under a click that wrote nothing. */
+  private notice: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    model: TimelineModel,
+    private readonly model: TimelineModel,
     private readonly service: RewindService,
     private readonly reporter: RewindReporter,
     private readonly conversation: ConversationRewinder | undefined,
@@ -85,6 +115,7 @@ export class PreviewPanel implements vscode.Disposable {
     this.request = request;
     this.onlySession = null;
     this.lastModel = undefined;
+    this.notice = undefined;
     if (!this.panel) {
       const roots = [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')];
       this.panel = vscode.window.createWebviewPanel('agentRewind.preview', vscode.l10n.t('Rewind Preview'), vscode.ViewColumn.Active, {
@@ -195,7 +226,14 @@ export class PreviewPanel implements vscode.Disposable {
       });
       if (gen !== this.generation) return undefined; // superseded, or the panel closed meanwhile
       this.plan = plan;
-      return this.service.previewModel(plan, scope, conv, this.onlySession);
+      const stamp = String(++this.stamps);
+      this.shown.set(stamp, plan);
+      for (const old of this.shown.keys()) if (this.shown.size > KEPT_PLANS) this.shown.delete(old);
+      return {
+        ...this.service.previewModel(plan, scope, conv, this.onlySession),
+        stamp,
+        ...(this.notice ? { notice: this.notice } : {}),
+      };
     }
     this.plan = undefined;
     return {
@@ -292,6 +330,9 @@ export class PreviewPanel implements vscode.Disposable {
       case 'openDiff':
         await this.openDiff(m.path);
         return;
+      case 'openConflict':
+        await this.openConflict(m.path);
+        return;
       case 'cancel':
         this.close();
         // Back where the rewind was started from, not on a page body.
@@ -303,7 +344,7 @@ export class PreviewPanel implements vscode.Disposable {
       case 'rewind':
         // A choice like "Rewind anyway" is for this one rewind: never carried into the next preview.
         this.keptChoices = undefined;
-        await this.rewind(m.scope, m.compensations, { force: m.force, keepMine: m.keepMine === true, files: m.files });
+        await this.rewind(m.scope, m.compensations, { force: m.force, keepMine: m.keepMine === true, files: m.files, stamp: m.stamp });
         return;
       default: {
         const never: never = m;
@@ -322,14 +363,37 @@ export class PreviewPanel implements vscode.Disposable {
     });
   }
 
+  /**
+   * A file Keep mine cannot merge, to resolve by hand: the diff editor (the public `vscode.diff`) with the
+   * rewind point on the left, read-only (the store's copy, served by the snapshot content provider), and the
+   * file on disk on the right, where the user edits it; saving it re-plans the preview (followWorld). Not the
+   * 3-way merge editor: it opens only through an internal command whose arguments changed between releases.
+   */
+  private async openConflict(p: string): Promise<void> {
+    const change = this.plan?.changes.find((c) => c.path === p);
+    if (!change || !this.plan || change.to.hash === null) return;
+    const label = vscode.l10n.t('{0} (at the rewind point ↔ yours on disk)', path.basename(p));
+    await vscode.commands.executeCommand('vscode.diff', snapshotUri(p, change.to.hash, this.plan.target.id), vscode.Uri.file(p), label, {
+      preview: false,
+    });
+  }
+
   private async rewind(
     scope: Scope,
     compensations: string[],
-    how: { force: boolean; keepMine: boolean; files: ChosenFile[] | undefined },
+    how: { force: boolean; keepMine: boolean; files: ChosenFile[] | undefined; stamp: string | undefined },
   ): Promise<void> {
-    await this.settled(); // the plan the page shows, not one still being built
+    // The plan the page showed (by its stamp; a caller without one: the newest, once built) — never one it did not.
+    if (how.stamp === undefined) await this.settled();
+    const seen = how.stamp === undefined ? this.plan : this.shown.get(how.stamp);
     const req = this.request;
     if (!req) return;
+    this.notice = undefined;
+    if (!seen && req.targetId && scope !== 'conversation') {
+      this.notice = vscode.l10n.t('The preview changed after you clicked — check the new plan. Nothing was written.');
+      this.post();
+      return;
+    }
     if (scope !== 'files' && req.targetId?.startsWith(BEFORE_CALL)) {
       // The page disables these choices; a message that asks anyway is refused out loud, never ignored.
       this.send({ type: 'error', message: vscode.l10n.t('The conversation cannot be rewound here: {0}', stepConversationReason()) });
@@ -352,14 +416,33 @@ export class PreviewPanel implements vscode.Disposable {
           });
           return;
         }
-        const picked = (this.plan?.notUndone ?? []).filter((n) => compensations.includes(callKey(n)));
-        const ok = await this.reporter.applyAndReport(req.targetId!, {
-          ...(req.paths ? { paths: req.paths } : {}),
-          ...chosenOnly(how.files),
-          ...(this.onlySession ? { sessions: [this.onlySession] } : {}),
-          force: how.force,
-          ...(how.keepMine ? { keepMine: true } : {}),
-        });
+        const picked = (seen?.notUndone ?? []).filter((n) => compensations.includes(callKey(n)));
+        // What the page showed for the files it chose: under the lock, a plan that differs writes nothing.
+        const chosen = how.files && new Set(how.files.map((f) => f.path));
+        const expect = new Map([...(seen?.seen ?? [])].filter(([p]) => !chosen || chosen.has(p)));
+        let stale = false;
+        const ok = await this.reporter.applyAndReport(
+          req.targetId!,
+          {
+            ...(req.paths ? { paths: req.paths } : {}),
+            ...chosenOnly(how.files),
+            ...(this.onlySession ? { sessions: [this.onlySession] } : {}),
+            force: how.force,
+            ...(how.keepMine ? { keepMine: true } : {}),
+            expect,
+          },
+          {
+            onStale: (changed) => {
+              stale = true;
+              this.notice = staleNotice(changed, (p) => this.model.relative(p));
+            },
+          },
+        );
+        if (stale) {
+          // The new plan, with the line saying what changed; the conversation is not forked either.
+          this.post();
+          return;
+        }
         if (!ok) {
           this.post();
           return;

@@ -7,6 +7,7 @@ import { countWords } from '../../shared/l10n';
 import { reasonTable } from '../../shared/reasons';
 import { oneLine } from '../../shared/text';
 import type { RewindRequest, RewindService } from './rewindService';
+import type { StalePath } from '../../core/rewind/transaction';
 import type { TimelineModel } from '../model/timelineModel';
 
 /** What a rewind came to, of one status. */
@@ -20,8 +21,15 @@ export class RewindReporter {
     private readonly output: vscode.LogOutputChannel,
   ) {}
 
-  /** True when files were rewound (fully). */
-  async applyAndReport(targetId: string, req: RewindRequest = {}): Promise<boolean> {
+  /**
+   * True when files were rewound (fully). `onStale`: the caller showed a plan (`req.expect`) that is no longer
+   * the one under the lock — nothing was written, and the caller shows the new one.
+   */
+  async applyAndReport(
+    targetId: string,
+    req: RewindRequest = {},
+    how: { onStale?: (changed: StalePath[]) => void } = {},
+  ): Promise<boolean> {
     if (!vscode.workspace.isTrusted) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t('Agent Rewind does not rewind files in an untrusted workspace. Trust the workspace first.'),
@@ -58,6 +66,16 @@ export class RewindReporter {
         return this.onVetoed(r, targetId, req);
       case 'refused':
         return this.onRefused(r, targetId, req);
+      case 'stale':
+        if (how.onStale) how.onStale(r.changed);
+        else
+          void vscode.window.showWarningMessage(
+            vscode.l10n.t(
+              'Nothing was rewound: {0} changed after the plan was made. Look at the plan again and rewind.',
+              r.changed.map((c) => this.model.relative(c.path)).join(', '),
+            ),
+          );
+        return false;
       case 'blocked-io':
         void vscode.window.showErrorMessage(
           vscode.l10n.t(

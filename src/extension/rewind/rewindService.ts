@@ -11,7 +11,8 @@ import { makePlan } from '../../core/rewind/plan';
 import type { EditOrigin } from '../../core/rewind/safety';
 import type { Store } from '../../core/store';
 import { type EditWords, yourEditWords } from '../../shared/reasons';
-import { HUNK_LINES_SHOWN, type PreviewHunk, type PreviewModel, type PreviewProblem, type Scope } from '../../shared/messages';
+import { type Conflict, lineText } from '../../core/rewind/lineMerge';
+import { HUNK_LINES_SHOWN, type PreviewConflict, type PreviewHunk, type PreviewModel, type PreviewProblem, type Scope } from '../../shared/messages';
 import { hunkChoiceOf } from '../../core/rewind/shape';
 import type { Cancellation, WorkerClient } from '../offHost/workerClient';
 import type { PlainPlan, WorkerPlanOptions } from '../offHost/protocol';
@@ -27,6 +28,8 @@ export interface RewindRequest extends WorkerPlanOptions {
   keepMine?: boolean;
   /** Write only these hunks (ids of the plan's hunks) of these files, by absolute path: no other file. */
   hunks?: ReadonlyMap<string, readonly string[]>;
+  /** The plan the user was shown (its `seen`, for the paths this rewind covers): a rewind whose plan differs writes nothing. */
+  expect?: ReadonlyMap<string, string>;
 }
 
 /** A time of day for the preview, the one way every surface writes one (shared/time.ts). */
@@ -141,6 +144,7 @@ export class RewindService {
           return {
             ...problem(b.path, b.reason, b.edit ? capitalise(yourEditWords(editWords(b.edit), vscode.l10n)) + '.' : undefined),
             ...(m && m.merge !== 'never' ? { merge: m.merge } : {}),
+            ...(m?.merge === 'conflict' ? { conflicts: m.conflicts.map(previewConflict) } : {}),
           };
         }),
         ...plan.uncertain.map((u) =>
@@ -216,6 +220,19 @@ export class RewindService {
       this.model.reload();
     }
   }
+}
+
+/** A merge conflict as the preview shows it: each side's lines as text, cut at HUNK_LINES_SHOWN each. */
+function previewConflict(c: Conflict): PreviewConflict {
+  const side = (l: readonly string[]) => l.slice(0, HUNK_LINES_SHOWN).map(lineText);
+  const cut = (l: readonly string[]) => Math.max(0, l.length - HUNK_LINES_SHOWN);
+  return {
+    from: c.from,
+    target: c.target,
+    base: c.base,
+    lines: { mine: side(c.lines.mine), target: side(c.lines.target), base: side(c.lines.base) },
+    more: cut(c.lines.mine) + cut(c.lines.target) + cut(c.lines.base),
+  };
 }
 
 /** Compensations the user ticked, run visibly in a terminal after the files are restored. */
