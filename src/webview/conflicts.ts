@@ -29,7 +29,13 @@ function side(cls: string, who: string, range: [number, number], lines: readonly
   return h(
     'figure',
     { class: `conflict-side ${cls}`, 'aria-labelledby': id },
-    h('figcaption', { id, class: 'conflict-caption' }, h('span', { class: 'conflict-who' }, who), ' ', h('span', { class: 'conflict-where' }, place(range))),
+    h(
+      'figcaption',
+      { id, class: 'conflict-caption' },
+      h('span', { class: 'conflict-who' }, who),
+      ' ',
+      h('span', { class: 'conflict-where' }, place(range)),
+    ),
     h(
       'pre',
       { class: 'conflict-lines' },
@@ -56,7 +62,11 @@ function region(c: PreviewConflict, base: boolean): HTMLElement {
 }
 
 /** The conflict view of one blocked file, or null when Keep mine merges it (or never can). */
-export function conflictView(b: PreviewProblem, state: ShownState, act: Actions): { el: HTMLElement; update: (s: ShownState) => void } | null {
+export function conflictView(
+  b: PreviewProblem,
+  state: ShownState,
+  act: Actions,
+): { el: HTMLElement; update: (s: ShownState) => void } | null {
   if (b.merge !== 'conflict' || !b.conflicts?.length) return null;
   const file: PreviewFile | undefined = state.model.files.find((f) => f.path === b.path);
   const name = visible(b.rel || b.path);
@@ -124,7 +134,9 @@ export function conflictView(b: PreviewProblem, state: ShownState, act: Actions)
       el.classList.toggle('left-out', !chosen);
       const base = withBase.has(b.path);
       baseToggle.setAttribute('aria-pressed', String(base));
-      baseToggle.querySelector('.button-text')!.textContent = base ? l10n.t('Hide the agent’s version') : l10n.t('Show the agent’s version');
+      baseToggle.querySelector('.button-text')!.textContent = base
+        ? l10n.t('Hide the agent’s version')
+        : l10n.t('Show the agent’s version');
     },
   };
 }

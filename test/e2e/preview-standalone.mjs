@@ -759,7 +759,10 @@ test('a file Keep mine cannot merge: side by side, the agent’s version on requ
   assert.equal(await text(regions.nth(1).locator('.conflict-side.side-mine pre')), '(no lines)');
   assert.equal(await regions.nth(0).getAttribute('aria-label'), 'Conflict at Lines 40–41');
   // Side by side at the default width: the two columns share one row.
-  const [a, b] = await regions.nth(0).locator('figure').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
+  const [a, b] = await regions
+    .nth(0)
+    .locator('figure')
+    .evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
   assert.equal(a, b, 'the columns sit side by side');
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), true, 'nothing overflows the width');
   await shot(page, 'conflict-dark');
@@ -822,10 +825,17 @@ test('a file Keep mine cannot merge: side by side, the agent’s version on requ
 
 test('a click that found the files changed: the new plan says so first, and the next click names it', async () => {
   const page = await open('dark');
-  await model(page, { ...M.conflict, stamp: '8', notice: 'src/cart/tax.ts changed on disk after this preview was made — check the new plan. Nothing was written.' });
+  await model(page, {
+    ...M.conflict,
+    stamp: '8',
+    notice: 'src/cart/tax.ts changed on disk after this preview was made — check the new plan. Nothing was written.',
+  });
   const notice = page.locator('.stale-notice');
   assert.equal(await notice.getAttribute('role'), 'alert');
-  assert.equal(await text(notice), 'src/cart/tax.ts changed on disk after this preview was made — check the new plan. Nothing was written.');
+  assert.equal(
+    await text(notice),
+    'src/cart/tax.ts changed on disk after this preview was made — check the new plan. Nothing was written.',
+  );
   const box = await notice.boundingBox();
   const dryRun = await page.locator('.dry-run').boundingBox();
   assert.ok(box.y < dryRun.y, 'above the rest of the page');

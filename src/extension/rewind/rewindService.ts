@@ -12,7 +12,14 @@ import type { EditOrigin } from '../../core/rewind/safety';
 import type { Store } from '../../core/store';
 import { type EditWords, yourEditWords } from '../../shared/reasons';
 import { type Conflict, lineText } from '../../core/rewind/lineMerge';
-import { HUNK_LINES_SHOWN, type PreviewConflict, type PreviewHunk, type PreviewModel, type PreviewProblem, type Scope } from '../../shared/messages';
+import {
+  HUNK_LINES_SHOWN,
+  type PreviewConflict,
+  type PreviewHunk,
+  type PreviewModel,
+  type PreviewProblem,
+  type Scope,
+} from '../../shared/messages';
 import { hunkChoiceOf } from '../../core/rewind/shape';
 import type { Cancellation, WorkerClient } from '../offHost/workerClient';
 import type { PlainPlan, WorkerPlanOptions } from '../offHost/protocol';

@@ -209,4 +209,113 @@ suite('Keep both: chosen files and hunks, keep mine', function () {
     assert.equal(read('clash.txt').toString(), mine, 'nothing written');
     await api.preview!.handleMessage({ type: 'cancel' });
   });
+
+  /** Two files of one prompt: `rel` (a conflict: the user and the agent both changed line 40) and `rel`-other.txt (clean). */
+  async function conflictAndOther(rel: string) {
+    const { s, base, agent, point } = await agentTwoHunks(rel);
+    const other = rel.replace('.txt', '-other.txt');
+    s.tool('Write', { file_path: file(other), content: 'agent other\n' }, () => fs.writeFileSync(file(other), 'agent other\n'));
+    const mine = replace(agent, 39, 'my 40\n').join('');
+    fs.writeFileSync(file(rel), mine);
+    return { base, agent, point, other, mine };
+  }
+
+  test('a conflicting file: the preview shows each side of the plan’s exact ranges; Leave It Out rewinds the rest and leaves it byte for byte', async () => {
+    const { base, point, other, mine } = await conflictAndOther('side.txt');
+    const m = await preview(point);
+    const b = m.blocked.find((x) => x.rel.endsWith('side.txt'))!;
+    assert.equal(b.merge, 'conflict');
+    // The ranges are the plan's own (what `plan --json` names), each with its lines: yours, the point's, the agent's.
+    const plan = await api.service!.plan(point);
+    const verdict = plan.merges.get(b.path);
+    assert.equal(verdict?.merge, 'conflict');
+    assert.deepEqual(
+      b.conflicts?.map((c) => c.from),
+      verdict.merge === 'conflict' && verdict.conflicts.map((c) => c.from),
+    );
+    assert.deepEqual(b.conflicts, [
+      { from: [40, 1], target: [40, 1], base: [40, 1], lines: { mine: ['my 40'], target: ['line 40'], base: ['agent 40'] }, more: 0 },
+    ]);
+    assert.equal(base[39], 'line 40\n');
+    assert.ok(m.stamp, 'the model names its plan');
+    // Leave it out: the page unticks it; with Keep mine the other file is rewound, this one is not touched.
+    const rest = m.files.filter((f) => f.path !== b.path).map((f) => ({ path: f.path }));
+    assert.deepEqual(
+      rest.map((f) => path.basename(f.path)),
+      [other],
+    );
+    const before = read('side.txt');
+    await api.preview!.handleMessage({
+      type: 'rewind',
+      scope: 'files',
+      compensations: [],
+      force: false,
+      keepMine: true,
+      files: rest,
+      stamp: m.stamp!,
+    });
+    await until('the other file rewound', () => !fs.existsSync(file(other)));
+    assert.ok(read('side.txt').equals(before), 'the conflicting file is left byte for byte');
+    assert.equal(before.toString(), mine);
+    const last = await until('the rewind', () => api.model!.lastRewind()?.checkpoint.target === point && api.model!.lastRewind());
+    assert.equal(last.checkpoint.partial, true);
+  });
+
+  test('Open in Diff Editor: the rewind point (read-only, from the store) on the left, the file on disk on the right', async () => {
+    const { point } = await conflictAndOther('diffed.txt');
+    const m = await preview(point);
+    const b = m.blocked.find((x) => x.rel.endsWith('diffed.txt'))!;
+    await api.preview!.handleMessage({ type: 'openConflict', path: b.path });
+    const tab = await until('the diff tab', () => {
+      const t = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return t?.input instanceof vscode.TabInputTextDiff && t.input.modified.fsPath === b.path ? t : undefined;
+    });
+    const input = tab.input as vscode.TabInputTextDiff;
+    assert.equal(input.modified.scheme, 'file');
+    assert.equal(input.original.scheme, 'agent-rewind-snapshot');
+    assert.equal(tab.label, 'diffed.txt (at the rewind point ↔ yours on disk)');
+    // The left side is the file at the rewind point, byte for byte as the rewind would write it; the right side is the disk.
+    const plan = await api.service!.plan(point);
+    assert.equal(new URLSearchParams(input.original.query).get('h'), plan.changes.find((c) => c.path === b.path)!.to.hash);
+    const left = await vscode.workspace.openTextDocument(input.original);
+    assert.equal(left.getText(), lines(50).join(''));
+    const right = await vscode.workspace.openTextDocument(input.modified);
+    assert.equal(right.getText(), read('diffed.txt').toString());
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await api.preview!.handleMessage({ type: 'cancel' });
+  });
+
+  test('a file changed on disk between the preview and the click: nothing is written, the new plan says so, the next click rewinds', async () => {
+    const { s, agent, point } = await agentTwoHunks('moved.txt');
+    s.tool('Write', { file_path: file('moved-b.txt'), content: 'agent b\n' }, () => fs.writeFileSync(file('moved-b.txt'), 'agent b\n'));
+    const m = await preview(point);
+    assert.deepEqual(m.blocked, [], 'nothing stops it as shown');
+    const rewinds = api.model!.checkpoints.filter((c) => c.checkpoint.kind === 'rewind').length;
+    // The user saves moved-b.txt after the preview was made; the click (even with Rewind anyway) names the plan it saw.
+    fs.writeFileSync(file('moved-b.txt'), 'mine b\n');
+    await api.preview!.handleMessage({ type: 'rewind', scope: 'files', compensations: [], force: true, stamp: m.stamp! });
+    const again = await until('the new plan, with what changed', () => {
+      const c = api.preview!.current();
+      return c?.notice && c.stamp !== m.stamp ? c : undefined;
+    });
+    assert.equal(
+      again.notice,
+      'moved-b.txt changed on disk after this preview was made — check the new plan. Nothing was written.'.replace(
+        'moved-b.txt',
+        path.join('keep-both', 'moved-b.txt'),
+      ),
+    );
+    assert.equal(read('moved.txt').toString(), agent.join(''), 'nothing written');
+    assert.equal(read('moved-b.txt').toString(), 'mine b\n', 'nothing written');
+    assert.equal(api.model!.checkpoints.filter((c) => c.checkpoint.kind === 'rewind').length, rewinds, 'no rewind recorded');
+    assert.deepEqual(
+      again.blocked.map((b) => path.basename(b.path)),
+      ['moved-b.txt'],
+      'the new plan: the user’s file now stops it',
+    );
+    // The next click, on the new plan, rewinds (Rewind anyway: the user's content is kept in the store).
+    await api.preview!.handleMessage({ type: 'rewind', scope: 'files', compensations: [], force: true, stamp: again.stamp! });
+    await until('the rewind', () => !fs.existsSync(file('moved-b.txt')));
+    assert.equal(read('moved.txt').toString(), lines(50).join(''));
+  });
 });
