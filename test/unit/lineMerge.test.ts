@@ -49,7 +49,13 @@ test('conflicts: overlapping, adjacent, and two insertions at one place — rang
   // The agent also added a line at the top (the rewind removes it, cleanly): the target's range is one line up.
   const grown = ['t0\n', ...base];
   const r = threeWay(text(...grown), text(...set(grown, 5, 'mine5\n')), text(...target));
-  assert.deepEqual(r.merge === 'conflict' && r.conflicts.map((c) => [c.from, c.base, c.target]), [[[6, 1], [6, 1], [5, 1]]]);
+  assert.deepEqual(r.merge === 'conflict' && r.conflicts.map((c) => [c.from, c.base, c.target]), [
+    [
+      [6, 1],
+      [6, 1],
+      [5, 1],
+    ],
+  ]);
   const tBase = [...target];
   const agentInsert = [...L(3), 'agent\n', ...L(10).slice(3)];
   const userInsert = [...L(3), 'user\n', ...L(10).slice(3)];

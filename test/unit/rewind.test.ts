@@ -403,4 +403,34 @@ describe('keep mine under a racing save', () => {
       .at(-1)!;
     assert.deepEqual([snap.t === 'snap' && snap.phase, snap.t === 'snap' && snap.mixed], ['rewind', 'keep-mine']);
   });
+
+  it('a rewind given the plan a user saw (expect) writes nothing and records nothing when its own plan differs', async () => {
+    const { ws, store, prompt, write } = setup();
+    const p1 = prompt('first');
+    write('a.txt', 'agent a\n');
+    write('b.txt', 'agent b\n');
+    const shown = makePlan(store, p1);
+    // After the plan was shown: the user saves a.txt, and the agent writes c.txt (a path the plan did not name).
+    fs.writeFileSync(path.join(ws, 'a.txt'), 'mine a\n');
+    write('c.txt', 'agent c\n');
+    const tree = snapshotTree(ws);
+    const lines = store.read().records.length;
+    const r = await rewind(store, p1, { expect: shown.seen, force: true });
+    assert.equal(r.status, 'stale');
+    assert.deepEqual(r.status === 'stale' && r.changed, [
+      { path: path.join(ws, 'a.txt'), why: 'disk' },
+      { path: path.join(ws, 'c.txt'), why: 'plan' },
+    ]);
+    assert.deepEqual(snapshotTree(ws), tree, 'nothing written, even with force');
+    assert.equal(store.read().records.length, lines, 'nothing recorded');
+    // Narrowed to b.txt, the plan the user saw still holds there: the rewind goes ahead.
+    const b = path.join(ws, 'b.txt');
+    const only = await rewind(store, p1, { paths: [b], expect: new Map([[b, shown.seen.get(b)!]]) });
+    assert.equal(only.status, 'done');
+    assert.equal(fs.existsSync(b), false);
+    // The plan shown again (the new one): its click rewinds.
+    const again = makePlan(store, p1);
+    assert.equal((await rewind(store, p1, { expect: again.seen, force: true })).status, 'done');
+    assert.deepEqual(fs.readdirSync(ws), []);
+  });
 });
