@@ -120,7 +120,7 @@ export function conflictView(
       ),
     ),
     regions,
-    h('div', { class: 'conflict-actions' }, leave, diff, baseToggle),
+    h('div', { class: 'conflict-actions' }, file ? leave : null, diff, baseToggle),
     left,
   );
   return {

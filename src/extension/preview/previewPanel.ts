@@ -405,7 +405,7 @@ export class PreviewPanel implements vscode.Disposable {
       const files = scope !== 'conversation' && how.files?.length !== 0 && req.targetId;
       if (files) {
         // Only the files the page chose are written: an unsaved editor on a file left alone does not stop it.
-        const dirty = dirtyAmong(how.files?.map((f) => f.path) ?? (this.plan?.files ?? []).map((f) => f.path));
+        const dirty = dirtyAmong(how.files?.map((f) => f.path) ?? (seen?.files ?? []).map((f) => f.path));
         if (dirty.length) {
           this.send({
             type: 'error',

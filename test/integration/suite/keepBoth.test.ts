@@ -281,6 +281,15 @@ suite('Keep both: chosen files and hunks, keep mine', function () {
     assert.equal(left.getText(), lines(50).join(''));
     const right = await vscode.workspace.openTextDocument(input.modified);
     assert.equal(right.getText(), read('diffed.txt').toString());
+    // The user resolves it: line 40 as at the rewind point (the same change as the rewind's). The preview plans again by itself.
+    const stamp = api.preview!.current()!.stamp;
+    fs.writeFileSync(file('diffed.txt'), read('diffed.txt').toString().replace('my 40\n', 'line 40\n'));
+    const resolved = await until('the preview planned again', () => {
+      const c = api.preview!.current();
+      return c && c.stamp !== stamp ? c : undefined;
+    });
+    assert.equal(resolved.blocked.find((x) => x.path === b.path)?.merge, 'clean', 'Keep mine now merges it');
+    assert.equal(resolved.blocked.find((x) => x.path === b.path)?.conflicts, undefined);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     await api.preview!.handleMessage({ type: 'cancel' });
   });
