@@ -783,6 +783,8 @@ test('a file Keep mine cannot merge: side by side, the agent’s version on requ
   await shot(page, 'conflict-base-dark');
   await setTheme(page, 'light');
   await shot(page, 'conflict-base-light');
+  await setTheme(page, 'hc');
+  await shot(page, 'conflict-base-hc');
 
   // Open in Diff Editor: asks the host, with the file.
   await clearPosted(page);
