@@ -76,6 +76,28 @@ test('the worker answers as the host plans (without the records), and names a mi
   assert.match(missing.type === 'failed' ? missing.message : '', /No checkpoint "nope"/);
 });
 
+test('a dry run to a checkpoint reads the timeline index, as `plan` does; one with a path filter reads the log, and both equal the host', () => {
+  const { store, ws } = scenario();
+  const idx = path.join(store.dir, 'timeline.idx');
+  assert.ok(!fs.existsSync(idx));
+  const got = answer(planRequest(1, store.dir, 'C1', { noGit: true }));
+  const { records: _r, ...here } = makePlan(store, 'C1', { noGit: true });
+  assert.deepEqual(got.type === 'plan' && got.plan, here);
+  assert.ok(fs.existsSync(idx), 'the worker went through the index (written on its first read)');
+  // Appended after the index: read from the log's tail.
+  fs.appendFileSync(
+    store.logFile,
+    JSON.stringify({ t: 'checkpoint', id: 'C3', kind: 'prompt', label: 'C3', time: 2_000_000, session: 's1' }) + '\n',
+  );
+  const c3 = answer(planRequest(2, store.dir, 'C3', { noGit: true }));
+  assert.deepEqual(c3.type === 'plan' && c3.plan.files, []);
+  const paths = [path.join(ws, 'a.txt')];
+  const filtered = answer(planRequest(3, store.dir, 'C1', { noGit: true, paths }));
+  const { records: _r2, ...hereFiltered } = makePlan(store, 'C1', { noGit: true, paths });
+  assert.deepEqual(filtered.type === 'plan' && filtered.plan, hereFiltered);
+  assert.deepEqual(summary(hereFiltered), [['a.txt', 'restore', 0, 1]]);
+});
+
 test("line statistics take the `from` side from the disk when it holds the recorded content (the store's copy is not read)", () => {
   const { store, ws } = scenario();
   const { records: _r, ...before } = makePlan(store, 'C1', { noGit: true });

@@ -9,7 +9,7 @@ import { parentPort } from 'node:worker_threads';
 import { gc } from '../../core/upkeep/gc';
 import { storedLineStats } from '../../core/timeline/lineStats';
 import { IncrementalLog } from '../../core/storeFiles/logTail';
-import { makePlan } from '../../core/rewind/plan';
+import { makePlan, plansViaIndex } from '../../core/rewind/plan';
 import { storageUse } from '../../core/upkeep/storageUse';
 import { Store } from '../../core/store';
 import { type FromWorker, isToWorker, type ToWorker } from './protocol';
@@ -35,6 +35,13 @@ export function answer(req: ToWorker): FromWorker {
     if (req.type === 'stats') {
       const content = (h: string) => store.content(h);
       return { type: 'stats', id: req.id, stats: req.pairs.map(([from, to]) => storedLineStats(content, from, to)) };
+    }
+    // A dry run to a checkpoint reads the timeline index, as `plan` does (10,000 checkpoints: the index's
+    // columns, not 100,000 parsed lines held for the window's life); the others read the log, parsed once and kept.
+    if (plansViaIndex(req.target, req.options)) {
+      logs.delete(store.dir); // a log parsed for an earlier plan of the other kind: not held as well
+      const { records: _records, ...plan } = makePlan(store, req.target, { ...req.options, viaIndex: true });
+      return { type: 'plan', id: req.id, plan };
     }
     let log = logs.get(store.dir);
     if (!log) logs.set(store.dir, (log = new IncrementalLog(store.logFile)));
