@@ -195,7 +195,6 @@ export function rewindSumsOf(store: Store, stretches: Iterable<[string, readonly
   return sumStretches(stretches, n, countOptions(store));
 }
 
-/** The dry run: touches nothing. */
 /**
  * Whether a dry run to `target` can read the timeline index (with `viaIndex`): a call target counts the
  * calls of its turn, which are not all in the skeleton; strict filters look at every path and session
@@ -207,6 +206,7 @@ export function plansViaIndex(target: string, opts: Omit<PlanOptions, 'viaIndex'
   return !strict && !opts.paths?.length && !target.startsWith(BEFORE_CALL) && !target.startsWith(ATTEMPT_POINT);
 }
 
+/** The dry run: touches nothing. */
 export function makePlan(store: Store, target: string, opts: PlanOptions = {}): Plan {
   const strict = opts.strictFilters && !!(opts.paths?.length || opts.sessions?.length);
   const indexed = opts.viaIndex && plansViaIndex(target, opts) ? store.timeline() : null;
