@@ -114,13 +114,23 @@ async function oneLaunch(checkpoints) {
 
     // First row: the click on the activity-bar icon until a checkpoint row shows in the Files view.
     const files = page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header h3.title', { hasText: /^Files$/i }) });
+    // One click; a click the workbench dropped (under load, before it restored its parts) is clicked again and
+    // the time taken from that click (the row's time is the extension's, not the workbench's start).
+    const tab = wb.activityTab('Agent Rewind');
+    const heading = page.locator('.part.sidebar .composite.title').filter({ hasText: /Agent Rewind/i }).first();
+    await tab.waitFor({ state: 'visible' });
     let t = performance.now();
-    const activated = Date.now();
-    await wb.openViewContainer('Agent Rewind');
-    await files
-      .getByRole('treeitem', { name: /Prompt \d+:/ })
-      .first()
-      .waitFor({ state: 'visible' });
+    let activated = Date.now();
+    r.clicks = 0;
+    for (;;) {
+      t = performance.now();
+      activated = Date.now();
+      await tab.click();
+      r.clicks++;
+      if (await heading.waitFor({ state: 'visible', timeout: 15000 }).then(() => true, () => false)) break;
+      if (r.clicks === 4) throw new Error('the side bar did not open after 4 clicks on its tab');
+    }
+    await files.getByRole('treeitem', { name: /Prompt \d+:/ }).first().waitFor({ state: 'visible' });
     r.firstRow = performance.now() - t;
 
     // Hook → row: a new session's prompt; its row (or its session's group, named by it) shows at the top.
@@ -185,7 +195,7 @@ export async function runVscodeScaleBench() {
     for (const n of i % 2 ? [LARGE, SMALL] : [SMALL, LARGE]) {
       const r = await oneLaunch(n);
       log(
-        `${n} checkpoints (load ${r.load.toFixed(2)}): first row ${r.firstRow.toFixed(0)} ms, hook→row ${r.hookRow.toFixed(0)} ms, preview Prompt 1 ${r.previewOldest.ms.toFixed(0)} ms (${r.previewOldest.files} files)` +
+        `${n} checkpoints (load ${r.load.toFixed(2)}): first row ${r.firstRow.toFixed(0)} ms (${r.clicks} click(s)), hook→row ${r.hookRow.toFixed(0)} ms, preview Prompt 1 ${r.previewOldest.ms.toFixed(0)} ms (${r.previewOldest.files} files)` +
           (r.previewNear ? `, preview near ${r.previewNear.ms.toFixed(0)} ms (${r.previewNear.files} files)` : '') +
           `, host RSS before clean-up ${r.beforeCleanupRss.toFixed(0)} MiB, at rest ${r.restRss.toFixed(0)} MiB (PSS ${r.restPss.toFixed(0)}), peak ${r.peakRss.toFixed(0)} MiB`,
       );
