@@ -9,9 +9,10 @@
 //   - preview: the pick of a checkpoint in "Preview Rewind" until the preview has its plan
 //     (aria-busy false); "Prompt 1" (the oldest prompt: every file the store has changed since) and,
 //     on the big store, a prompt as far from the newest as the small store's oldest (the same files);
-//   - the extension host's memory (RSS and PSS of its process, worker threads included) at rest:
-//     sampled each 500 ms; "at rest" is the last sample, taken after the daily clean-up (30 s after
-//     activation) finished and REST_S seconds passed with nothing asked; and its peak.
+//   - the extension host's memory (RSS and PSS of its process, worker threads included), sampled each
+//     500 ms: just before the daily clean-up (29 s after activation); at rest after it (SETTLE_S after
+//     activation, the host quiet, then REST_S seconds with nothing asked); at rest again after the
+//     previews (the plan worker's share); and its peak.
 // Launches alternate small and large (BENCH_VSCODE_ROUNDS, default 3, each a small and a large one);
 // rows are medians, ratios are of the medians; the load average before each launch is printed.
 // BENCH_VSCODE_EXTENSION=<dir>: load the extension from that folder (a built copy of another commit, to
@@ -117,7 +118,10 @@ async function oneLaunch(checkpoints) {
     // One click; a click the workbench dropped (under load, before it restored its parts) is clicked again and
     // the time taken from that click (the row's time is the extension's, not the workbench's start).
     const tab = wb.activityTab('Agent Rewind');
-    const heading = page.locator('.part.sidebar .composite.title').filter({ hasText: /Agent Rewind/i }).first();
+    const heading = page
+      .locator('.part.sidebar .composite.title')
+      .filter({ hasText: /Agent Rewind/i })
+      .first();
     await tab.waitFor({ state: 'visible' });
     let t = performance.now();
     let activated = Date.now();
@@ -127,10 +131,19 @@ async function oneLaunch(checkpoints) {
       activated = Date.now();
       await tab.click();
       r.clicks++;
-      if (await heading.waitFor({ state: 'visible', timeout: 15000 }).then(() => true, () => false)) break;
+      if (
+        await heading.waitFor({ state: 'visible', timeout: 15000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
       if (r.clicks === 4) throw new Error('the side bar did not open after 4 clicks on its tab');
     }
-    await files.getByRole('treeitem', { name: /Prompt \d+:/ }).first().waitFor({ state: 'visible' });
+    await files
+      .getByRole('treeitem', { name: /Prompt \d+:/ })
+      .first()
+      .waitFor({ state: 'visible' });
     r.firstRow = performance.now() - t;
 
     // Hook → row: a new session's prompt; its row (or its session's group, named by it) shows at the top.
@@ -146,6 +159,17 @@ async function oneLaunch(checkpoints) {
       .first()
       .waitFor({ state: 'visible' });
     r.hookRow = performance.now() - t;
+
+    // At rest: past the clean-up's start (30 s after activation), then REST_S seconds with nothing asked.
+    const restAt = Math.max(activated + SETTLE_S * 1000, Date.now() + REST_S * 1000);
+    await sleep(restAt - Date.now());
+    await quiet(host, 60000);
+    await sleep(REST_S * 1000);
+    const rest = memMiB(host);
+    r.restRss = rest.rss;
+    r.restPss = rest.pss;
+    const before = samples.filter((x) => x.t < activated + 29000);
+    r.beforeCleanupRss = before.length ? before[before.length - 1].rss : NaN;
 
     // Previews: the oldest prompt, and (big store) one as far from the newest as the small store's oldest.
     const preview = async (label) => {
@@ -167,17 +191,11 @@ async function oneLaunch(checkpoints) {
     r.previewOldest = await preview('Prompt 1');
     if (checkpoints > SMALL) r.previewNear = await preview(`Prompt ${checkpoints - SMALL + 1}`);
 
-    // At rest: past the clean-up's start, then REST_S seconds with nothing asked.
-    const restAt = Math.max(activated + SETTLE_S * 1000, Date.now() + REST_S * 1000);
-    await sleep(restAt - Date.now());
+    // And at rest again after the previews (the plan worker's share).
     await quiet(host, 60000);
     await sleep(REST_S * 1000);
-    const last = memMiB(host);
-    r.restRss = last.rss;
-    r.restPss = last.pss;
-    r.peakRss = Math.max(...samples.map((x) => x.rss), last.rss);
-    const before = samples.filter((x) => x.t < activated + 29000);
-    r.beforeCleanupRss = before.length ? before[before.length - 1].rss : NaN;
+    r.afterPreviewRss = memMiB(host).rss;
+    r.peakRss = Math.max(...samples.map((x) => x.rss), r.afterPreviewRss);
   } finally {
     clearInterval(timer);
     await session.close();
@@ -197,7 +215,7 @@ export async function runVscodeScaleBench() {
       log(
         `${n} checkpoints (load ${r.load.toFixed(2)}): first row ${r.firstRow.toFixed(0)} ms (${r.clicks} click(s)), hook→row ${r.hookRow.toFixed(0)} ms, preview Prompt 1 ${r.previewOldest.ms.toFixed(0)} ms (${r.previewOldest.files} files)` +
           (r.previewNear ? `, preview near ${r.previewNear.ms.toFixed(0)} ms (${r.previewNear.files} files)` : '') +
-          `, host RSS before clean-up ${r.beforeCleanupRss.toFixed(0)} MiB, at rest ${r.restRss.toFixed(0)} MiB (PSS ${r.restPss.toFixed(0)}), peak ${r.peakRss.toFixed(0)} MiB`,
+          `, host RSS before clean-up ${r.beforeCleanupRss.toFixed(0)} MiB, at rest after it ${r.restRss.toFixed(0)} MiB (PSS ${r.restPss.toFixed(0)}), after the previews ${r.afterPreviewRss.toFixed(0)} MiB, peak ${r.peakRss.toFixed(0)} MiB`,
       );
       runs[n].push(r);
     }
@@ -223,9 +241,10 @@ export async function runVscodeScaleBench() {
     ms: med(LARGE, (r) => r.previewNear.ms),
     vs: `${(med(LARGE, (r) => r.previewNear.ms) / med(SMALL, (r) => r.previewOldest.ms)).toFixed(2)}× the small store's Prompt 1`,
   });
-  pair('extension host RSS at rest', (r) => r.restRss, 'MiB');
-  pair('extension host PSS at rest', (r) => r.restPss, 'MiB');
+  pair('extension host RSS at rest (after the clean-up)', (r) => r.restRss, 'MiB');
+  pair('extension host PSS at rest (after the clean-up)', (r) => r.restPss, 'MiB');
   pair('extension host RSS before the clean-up', (r) => r.beforeCleanupRss, 'MiB');
+  pair('extension host RSS at rest after the previews', (r) => r.afterPreviewRss, 'MiB');
   pair('extension host RSS peak', (r) => r.peakRss, 'MiB');
   const loads = [...runs[SMALL], ...runs[LARGE]].map((r) => r.load);
   return {
