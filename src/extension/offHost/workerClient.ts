@@ -166,7 +166,8 @@ export class WorkerClient {
         execArgv: [],
         serialization: 'advanced',
         stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-        env: { ...process.env, AGENT_REWIND_UPKEEP_PROCESS: '1' },
+        // ELECTRON_RUN_AS_NODE: in desktop VS Code process.execPath is Electron's; the child must run as Node (as language servers are forked).
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', AGENT_REWIND_UPKEEP_PROCESS: '1' },
       });
       c.on('message', (m: unknown) => this.onMessage(m));
       c.on('error', (e) => c === this.child && this.fail(`its process failed: ${e.message}`));
