@@ -1,6 +1,7 @@
 // Run by bench/timelineScale.mjs (node --import tsx) on its 10,000-checkpoint store: what the daily clean-up costs the extension host's memory at
-// rest. The extension runs it in its off-host worker thread (dist/offHostWorker.js, the real bundle), whose heap is
-// the host process's memory; the worker that ran it is ended when it answers (workerClient.ts). Prints JSON, in MiB
+// rest. The extension runs it in a child process of its own (dist/offHostWorker.js, the real bundle, started by
+// workerClient.ts), which exits when it answers: a worker thread's heap was the host process's memory, and ending the
+// thread did not give it back on Node 24 (211 → 340 MiB at rest). Prints JSON, in MiB
 // of the process's resident set: before (a worker that answered storage counts), the peak while cleaning, and after
 // the answer once the worker is gone.
 import * as path from 'node:path';

@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, medians and ratios measured in the same run.
-//   BENCH_RUNS=<n> (default 25) repetitions per measurement; BENCH_ONLY=hooks|resident|watcher|fallbacks|observe|scan|timeline
+//   BENCH_RUNS=<n> (default 25) repetitions per measurement; BENCH_ONLY=hooks|resident|watcher|fallbacks|observe|scan|timeline|vscode (vscode: not in the default run — real VS Code launches, minutes)
 import { runHookBench } from './hooks.mjs';
 
 // Every suite measures hooks that record by themselves (cold) unless it says otherwise: a resident
@@ -15,6 +15,8 @@ if (!only || only === 'fallbacks') suites.push((await import('./fallbacks.mjs'))
 if (!only || only === 'observe') suites.push((await import('./observe.mjs')).runObserveBench);
 if (!only || only === 'scan') suites.push((await import('./scan.mjs')).runScanBench);
 if (!only || only === 'timeline') suites.push((await import('./timelineScale.mjs')).runTimelineScaleBench);
+// Real VS Code launches take minutes and need code-server and Chromium: only when asked for.
+if (only === 'vscode') suites.push((await import('./vscodeScale.mjs')).runVscodeScaleBench);
 for (const suite of suites) {
   const r = await suite();
   console.log(`\n## ${r.title}`);

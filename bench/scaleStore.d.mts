@@ -3,5 +3,5 @@
 export function buildScaleStore(
   storeDir: string,
   wsDir: string,
-  opts?: { checkpoints?: number; files?: number; seed?: number; rewindEvery?: number },
+  opts?: { checkpoints?: number; files?: number; seed?: number; rewindEvery?: number; start?: number },
 ): { ids: string[]; ws: string; logBytes: number; lines: number };

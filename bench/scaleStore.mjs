@@ -30,7 +30,8 @@ export function buildScaleStore(storeDir, wsDir, opts = {}) {
   fs.mkdirSync(storeDir, { recursive: true, mode: 0o700 });
   fs.mkdirSync(wsDir, { recursive: true });
   const ws = fs.realpathSync(wsDir);
-  const t0 = Date.UTC(2026, 0, 1);
+  // `start`: a store whose checkpoints are recent, so a clean-up by retention days keeps them (a window's daily clean-up).
+  const t0 = opts.start ?? Date.UTC(2026, 0, 1);
   fs.writeFileSync(path.join(storeDir, 'store.json'), JSON.stringify({ format: 1, created: t0, roots: [ws], createdBy: 'bench' }));
   const paths = Array.from({ length: files }, (_, i) => path.join(ws, `src/m${i % 10}/file${i}.ts`));
   const version = new Array(files).fill(0);

@@ -76,6 +76,28 @@ test('the worker answers as the host plans (without the records), and names a mi
   assert.match(missing.type === 'failed' ? missing.message : '', /No checkpoint "nope"/);
 });
 
+test('a dry run to a checkpoint reads the timeline index, as `plan` does; one with a path filter reads the log, and both equal the host', () => {
+  const { store, ws } = scenario();
+  const idx = path.join(store.dir, 'timeline.idx');
+  assert.ok(!fs.existsSync(idx));
+  const got = answer(planRequest(1, store.dir, 'C1', { noGit: true }));
+  const { records: _r, ...here } = makePlan(store, 'C1', { noGit: true });
+  assert.deepEqual(got.type === 'plan' && got.plan, here);
+  assert.ok(fs.existsSync(idx), 'the worker went through the index (written on its first read)');
+  // Appended after the index: read from the log's tail.
+  fs.appendFileSync(
+    store.logFile,
+    JSON.stringify({ t: 'checkpoint', id: 'C3', kind: 'prompt', label: 'C3', time: 2_000_000, session: 's1' }) + '\n',
+  );
+  const c3 = answer(planRequest(2, store.dir, 'C3', { noGit: true }));
+  assert.deepEqual(c3.type === 'plan' && c3.plan.files, []);
+  const paths = [path.join(ws, 'a.txt')];
+  const filtered = answer(planRequest(3, store.dir, 'C1', { noGit: true, paths }));
+  const { records: _r2, ...hereFiltered } = makePlan(store, 'C1', { noGit: true, paths });
+  assert.deepEqual(filtered.type === 'plan' && filtered.plan, hereFiltered);
+  assert.deepEqual(summary(hereFiltered), [['a.txt', 'restore', 0, 1]]);
+});
+
 test("line statistics take the `from` side from the disk when it holds the recorded content (the store's copy is not read)", () => {
   const { store, ws } = scenario();
   const { records: _r, ...before } = makePlan(store, 'C1', { noGit: true });
@@ -216,20 +238,32 @@ test('a clean-up under way when the client is disposed finishes (its lock releas
   assert.deepEqual(verifyStore(store).errors, []);
 });
 
-test('the worker that ran a clean-up is ended when it answers (its memory given back); the next request starts a new one', async () => {
+test('a clean-up runs in a process of its own that ends when it answers (its memory given back); the thread stays', async () => {
   const store = oldScenario();
   const told: string[] = [];
   const client = new WorkerClient(WORKER, (l) => told.push(l));
+  const threadOf = () => (client as unknown as { worker: { threadId: number } | undefined }).worker?.threadId;
   try {
     await client.usage(store.dir, YEAR_LATER, nothing);
-    const first = (client as unknown as { worker: { threadId: number } | undefined }).worker?.threadId;
-    assert.ok(first, 'a worker answered the storage counts and stays for the next request');
+    const thread = threadOf();
+    assert.ok(thread, 'a worker thread answered the storage counts and stays for the next request');
+    const report = await client.gc(store.dir, 30, YEAR_LATER, {}, nothing);
+    assert.ok(report.droppedCheckpoints > 0, 'it cleaned');
+    const pid = client.upkeepPid;
+    assert.ok(pid && pid !== process.pid, 'in a child process');
+    await waitUntil(() => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 'the clean-up’s process to exit');
+    assert.equal(threadOf(), thread, 'the thread that plans was not the one that cleaned');
+    assert.deepEqual(await client.usage(store.dir, YEAR_LATER, nothing), storageUse(store, YEAR_LATER), 'the thread answers on');
+    // A second clean-up: a new process.
     await client.gc(store.dir, 30, YEAR_LATER, {}, nothing);
-    assert.equal((client as unknown as { worker: unknown }).worker, undefined, 'the clean-up’s worker is gone');
-    const usage = await client.usage(store.dir, YEAR_LATER, nothing);
-    const second = (client as unknown as { worker: { threadId: number } | undefined }).worker?.threadId;
-    assert.deepEqual(usage, storageUse(store, YEAR_LATER), 'a new worker answers');
-    assert.ok(second && second !== first, 'a new thread');
+    assert.ok(client.upkeepPid && client.upkeepPid !== pid, 'a new process');
     assert.ok(client.offHost, 'its end was no failure');
     assert.deepEqual(told, [], 'nothing said');
   } finally {

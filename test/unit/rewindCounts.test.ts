@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { computeChanges } from '../../src/core/timeline/changeSet';
 import type { CheckpointRecord, Sequenced, SnapPhase } from '../../src/core/storeFiles/records';
-import { historiesOf, rewindCounts } from '../../src/core/timeline/rewindCounts';
+import { historiesOf, IncrementalStretches, rewindCounts, rewindStretches } from '../../src/core/timeline/rewindCounts';
 import { checkpoints } from '../../src/core/timeline/timeline';
 import { h, LogBuilder } from '../helpers/records';
 
@@ -119,5 +119,55 @@ describe('rewindCounts: one sweep, the same count as a plan per checkpoint', () 
       [...asked.cannotKeep].sort(),
       paths.map((p) => [p, 1]),
     );
+  });
+});
+
+describe('IncrementalStretches: kept across appends, equal to a sweep of the whole log', () => {
+  it('appended records sweep only their paths; the stretches equal a whole sweep after every append', () => {
+    for (let seed = 1; seed <= 40; seed++) {
+      const all = randomLog(seed);
+      const inc = new IncrementalStretches();
+      // The log as a reader that reads only appended lines sees it: the same record objects, then more.
+      for (const cut of [Math.floor(all.length / 3), Math.floor(all.length / 2), all.length - 1, all.length]) {
+        const records = all.slice(0, cut);
+        const seqs = checkpoints(records).map((c) => c.seq);
+        const got = inc.of(records, seqs);
+        const whole = rewindStretches(historiesOf(records), seqs);
+        const nonEmpty = (m: ReadonlyMap<string, readonly number[]>) => [...m].filter(([, l]) => l.length > 0).sort();
+        assert.deepEqual(nonEmpty(got), nonEmpty(whole), `seed ${seed}, first ${cut} records`);
+      }
+    }
+  });
+
+  it('sweeps only the paths the appended records recorded; a rewritten log (other records) is swept whole', () => {
+    const b = new LogBuilder().checkpoint('c1').snap('/w/a', h('1'), 'before').snap('/w/a', h('2'), 'after');
+    b.snap('/w/b', h('1'), 'before').snap('/w/b', h('2'), 'after').checkpoint('c2');
+    const first = b.records();
+    const inc = new IncrementalStretches();
+    inc.of(
+      first,
+      checkpoints(first).map((c) => c.seq),
+    );
+    assert.equal(inc.swept, 2);
+    b.snap('/w/b', h('3'), 'after');
+    const more = [...first, ...b.records().slice(first.length)];
+    const got = inc.of(
+      more,
+      checkpoints(more).map((c) => c.seq),
+    );
+    assert.equal(inc.swept, 1, 'only /w/b');
+    assert.deepEqual(
+      got.get('/w/b'),
+      rewindStretches(
+        historiesOf(more),
+        checkpoints(more).map((c) => c.seq),
+      ).get('/w/b'),
+    );
+    const rewritten = more.map((r) => ({ ...r }));
+    inc.of(
+      rewritten,
+      checkpoints(rewritten).map((c) => c.seq),
+    );
+    assert.equal(inc.swept, 2, 'records it did not see: every path');
   });
 });

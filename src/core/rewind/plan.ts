@@ -206,17 +206,21 @@ export function rewindSumsOf(store: Store, stretches: Iterable<[string, readonly
   return sumStretches(stretches, n, countOptions(store));
 }
 
+/**
+ * Whether a dry run to `target` can read the timeline index (with `viaIndex`): a call target counts the
+ * calls of its turn, which are not all in the skeleton; strict filters look at every path and session
+ * ever recorded; a path filter reads every snapshot after the target (which calls changed the chosen
+ * files), and attempts are built from the whole log. The others need the whole log (`records`).
+ */
+export function plansViaIndex(target: string, opts: Omit<PlanOptions, 'viaIndex' | 'records'>): boolean {
+  const strict = opts.strictFilters && !!(opts.paths?.length || opts.sessions?.length);
+  return !strict && !opts.paths?.length && !target.startsWith(BEFORE_CALL) && !target.startsWith(ATTEMPT_POINT);
+}
+
 /** The dry run: touches nothing. */
 export function makePlan(store: Store, target: string, opts: PlanOptions = {}): Plan {
-  // A call target counts the calls of its turn: those are not all in the skeleton. Strict filters
-  // look at every path and session ever recorded: the whole log.
   const strict = opts.strictFilters && !!(opts.paths?.length || opts.sessions?.length);
-  // A path filter reads every snapshot after the target (which calls changed the chosen files), and
-  // attempts are built from the whole log.
-  const indexed =
-    opts.viaIndex && !strict && !opts.paths?.length && !target.startsWith(BEFORE_CALL) && !target.startsWith(ATTEMPT_POINT)
-      ? store.timeline()
-      : null;
+  const indexed = opts.viaIndex && plansViaIndex(target, opts) ? store.timeline() : null;
   let records: Sequenced[];
   let to: RewindTarget;
   let facts: Map<string, PathFacts> | undefined;

@@ -166,3 +166,47 @@ export function historiesOf(records: readonly Sequenced[]): Map<string, SnapHist
   for (const [p, rows] of snapsByPath(records)) out.set(p, new RecordHistory(rows));
   return out;
 }
+
+/**
+ * rewindStretches kept across appends, for a reader that holds the log parsed and reads only what was
+ * appended (the extension's model, after each hook): a path the appended records recorded is swept
+ * again (its latest state and the sessions after each target changed); every other path keeps its
+ * stretches, which end at its last snapshot, before any appended checkpoint. Records that are not
+ * the ones it saw plus appended ones (a rewritten log, a torn last line completed) are swept whole.
+ */
+export class IncrementalStretches {
+  private byPath = new Map<string, Sequenced<SnapRecord>[]>();
+  private stretches = new Map<string, readonly number[]>();
+  private count = 0;
+  private last: Sequenced | undefined;
+  /** How many paths the last `of` swept (for tests and the bench). */
+  swept = 0;
+
+  /** The stretches of `records` (log order) for the checkpoints at `checkpointSeqs` (theirs, ascending). */
+  of(records: readonly Sequenced[], checkpointSeqs: ArrayLike<number>): ReadonlyMap<string, readonly number[]> {
+    const appended = this.count > 0 && records.length >= this.count && records[this.count - 1] === this.last;
+    if (!appended) {
+      this.byPath = snapsByPath(records);
+      this.stretches = rewindStretches(
+        [...this.byPath].map(([p, rows]): [string, SnapHistory] => [p, new RecordHistory(rows)]),
+        checkpointSeqs,
+      );
+      this.swept = this.byPath.size;
+    } else {
+      const tails = snapsByPath(records.slice(this.count));
+      const touched = new Map<string, SnapHistory>();
+      for (const [p, tail] of tails) {
+        const rows = this.byPath.get(p);
+        if (rows) rows.push(...tail);
+        else this.byPath.set(p, tail);
+        touched.set(p, new RecordHistory(this.byPath.get(p)!));
+      }
+      const again = rewindStretches(touched, checkpointSeqs);
+      for (const p of tails.keys()) this.stretches.set(p, again.get(p) ?? []);
+      this.swept = tails.size;
+    }
+    this.count = records.length;
+    this.last = records[records.length - 1];
+    return this.stretches;
+  }
+}

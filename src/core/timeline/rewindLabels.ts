@@ -98,13 +98,21 @@ export function labelOfRewindCheckpoint(
   return t ? rewindCheckpointLabel(t, look, l10n) : c.label;
 }
 
-/** Lookups over the records, in one pass. */
+/**
+ * Lookups over the records, in one pass made on the first question: only rewinds ask, and the
+ * extension makes new lookups after every hook (10,000 checkpoints: a map of 30,000 calls each time).
+ */
 export function rewindLookups(records: readonly LogRecord[]): RewindLookups {
-  const cps = new Map<string, CheckpointRecord>();
-  const calls = new Map<string, { tool: string; summary: string }>();
-  for (const r of records) {
-    if (isCheckpoint(r)) cps.set(r.id, r);
-    else if (isCall(r) && r.call && !calls.has(r.call)) calls.set(r.call, { tool: r.tool, summary: r.summary });
-  }
-  return { checkpoint: (id) => cps.get(id), call: (id) => calls.get(id) };
+  let built: { cps: Map<string, CheckpointRecord>; calls: Map<string, { tool: string; summary: string }> } | undefined;
+  const build = () => {
+    if (built) return built;
+    const cps = new Map<string, CheckpointRecord>();
+    const calls = new Map<string, { tool: string; summary: string }>();
+    for (const r of records) {
+      if (isCheckpoint(r)) cps.set(r.id, r);
+      else if (isCall(r) && r.call && !calls.has(r.call)) calls.set(r.call, { tool: r.tool, summary: r.summary });
+    }
+    return (built = { cps, calls });
+  };
+  return { checkpoint: (id) => build().cps.get(id), call: (id) => build().calls.get(id) };
 }

@@ -7,8 +7,8 @@ import type { CheckpointRecord, Sequenced } from '../../core/storeFiles/records'
 import { type LoggedSession, sessionsFromLog } from '../../core/timeline/sessionsFromLog';
 import type { Store } from '../../core/store';
 import { computeChanges } from '../../core/timeline/changeSet';
-import { rewindCountsOf } from '../../core/rewind/plan';
-import { historiesOf } from '../../core/timeline/rewindCounts';
+import { rewindSumsOf } from '../../core/rewind/plan';
+import { IncrementalStretches } from '../../core/timeline/rewindCounts';
 import { groupTurns, type RewindSummary, type Turn, turnChanges } from '../../core/timeline/turns';
 export { describeSummary, type RewindSummary } from '../../core/timeline/turns';
 import {
@@ -66,6 +66,7 @@ export class TimelineModel implements vscode.Disposable {
   /** False until the log was read the first time (a model made with `loadLater`, before its load). */
   private loaded = false;
   private summaries = new Map<string, RewindSummary>();
+  private readonly stretches = new IncrementalStretches();
   private turnFileCache = new Map<string, SpanChange[]>();
   private attemptTree: AttemptTree | undefined;
   private ownWork: Map<number, OwnWork> | undefined;
@@ -236,11 +237,12 @@ export class TimelineModel implements vscode.Disposable {
     this.ensure();
     if (this.summaries.size === 0 && this.nodes.length) {
       const oldestFirst = [...this.nodes].reverse();
-      const counts = rewindCountsOf(
-        this.store,
-        historiesOf(this.records),
+      // After a hook only the paths its lines recorded are swept again (10,000 checkpoints: every path's sweep was most of a refresh).
+      const stretches = this.stretches.of(
+        this.records,
         oldestFirst.map((n) => n.checkpoint.seq),
       );
+      const counts = rewindSumsOf(this.store, stretches, oldestFirst.length);
       oldestFirst.forEach((n, i) => this.summaries.set(n.checkpoint.id, counts[i]!));
     }
     return this.summaries.get(id) ?? { total: 0, restore: 0, delete: 0, recreate: 0 };
