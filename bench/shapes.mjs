@@ -25,8 +25,9 @@ const git = (cwd, ...a) => {
   const r = spawnSync('git', ['-c', 'protocol.file.allow=always', '-c', 'user.name=b', '-c', 'user.email=b@b', ...a], {
     cwd,
     encoding: 'utf8',
+    maxBuffer: 1 << 30, // a real repository's file list is megabytes
   });
-  if (r.status !== 0) throw new Error(`git ${a.join(' ')} in ${cwd}: ${r.stderr}`);
+  if (r.status !== 0) throw new Error(`git ${a.join(' ')} in ${cwd}: ${r.error?.message ?? r.stderr}`);
   return r.stdout;
 };
 const put = (file, text) => {

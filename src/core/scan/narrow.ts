@@ -52,10 +52,14 @@ export function narrowTo(state: ScanState, changed: WatchedChanges): Narrowed {
   };
   const cached = changed.coverage === undefined ? undefined : uncoveredOf.get(dt);
   if (cached && cached.membership === dt.membership && cached.coverage === changed.coverage) {
-    // The same folders, the same watches: only the racy ones are looked at again, and the uncovered ones.
+    // The same folders, the same watches: the watcher is asked again only about the folders it did not cover.
     const known = new Set(cached.rels);
-    for (let i = 0; i < dt.rows; i++) if (dt.isLive(i) && dt.racyAt(i) && !known.has(dt.pathAt(i))) dirs.add(dt.pathAt(i));
-    for (const rel of cached.rels) look(rel, false);
+    for (let i = 0; i < dt.rows; i++) {
+      if (!dt.isLive(i)) continue;
+      const rel = dt.pathAt(i);
+      if (known.size && known.has(rel)) look(rel, dt.racyAt(i));
+      else if (dt.racyAt(i)) dirs.add(rel);
+    }
   } else {
     const rels: string[] = [];
     for (let i = 0; i < dt.rows; i++) {
