@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark, medians and ratios measured in the same run.
-//   BENCH_RUNS=<n> (default 25) repetitions per measurement; BENCH_ONLY=hooks|resident|watcher|fallbacks|observe|scan|timeline|vscode (vscode: not in the default run — real VS Code launches, minutes)
+//   BENCH_RUNS=<n> (default 25) repetitions per measurement; BENCH_ONLY=hooks|resident|watcher|shapes|fallbacks|observe|scan|timeline|vscode (vscode: not in the default run — real VS Code launches, minutes)
 import { runHookBench } from './hooks.mjs';
 
 // Every suite measures hooks that record by themselves (cold) unless it says otherwise: a resident
@@ -11,6 +11,7 @@ const suites = [];
 if (!only || only === 'hooks') suites.push(runHookBench);
 if (!only || only === 'resident') suites.push((await import('./resident.mjs')).runResidentBench);
 if (!only || only === 'watcher') suites.push((await import('./watcher.mjs')).runWatcherBench);
+if (!only || only === 'shapes') suites.push((await import('./shapes.mjs')).runShapesBench);
 if (!only || only === 'fallbacks') suites.push((await import('./fallbacks.mjs')).runFallbacksBench);
 if (!only || only === 'observe') suites.push((await import('./observe.mjs')).runObserveBench);
 if (!only || only === 'scan') suites.push((await import('./scan.mjs')).runScanBench);

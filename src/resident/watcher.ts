@@ -90,6 +90,8 @@ export class DirWatcher implements ChangeSource {
   private readonly said = new Set<string>();
   private readonly queueLimit = Math.floor(maxQueuedEvents() / 2);
   private eventsSinceSettle = 0;
+  /** Bumped whenever a folder's watch is added or removed (`coverage`). */
+  private cover = 0;
   private cookieWatch: fs.FSWatcher | null = null;
   private cookieN = 0;
   private waiting = new Map<string, () => void>();
@@ -163,6 +165,10 @@ export class DirWatcher implements ChangeSource {
     const out = new Set<string>();
     for (const [p, seq] of w.changed) if (seq > token.seq) out.add(p);
     return out;
+  }
+
+  coverage(_root: string): number {
+    return this.cover;
   }
 
   covers(root: string, dir: string): boolean {
@@ -272,6 +278,7 @@ export class DirWatcher implements ChangeSource {
       unwatched: new Map(),
     };
     this.roots.set(root, w);
+    this.cover++;
     this.since ??= Date.now();
     if (process.platform !== 'linux') return this.say(root, 'watching is implemented on Linux only', 'not-linux');
     try {
@@ -298,6 +305,7 @@ export class DirWatcher implements ChangeSource {
       const fw = this.os.watch(abs, (event, name) => this.onEvent(w, abs, relOf(w.root, abs), event, name));
       fw.on('error', (e) => this.distrust(w, `a folder's watch failed (${(e as Error).message})`, true, 'watch-failed'));
       w.dirs.set(abs, fw);
+      this.cover++;
       this.mark(w, abs); // what changed in it before its watch: its files are looked at once
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
@@ -323,6 +331,7 @@ export class DirWatcher implements ChangeSource {
   private unwatchAll(w: RootWatch): void {
     for (const fw of w.dirs.values()) fw.close();
     w.dirs.clear();
+    this.cover++;
   }
 
   /** Watches `abs` and every folder below it the scan could enter. `fresh`: its entries count as changed (made before the watch). */
@@ -335,6 +344,7 @@ export class DirWatcher implements ChangeSource {
         const fw = this.os.watch(d.abs, (event, name) => this.onEvent(w, d.abs, d.rel, event, name));
         fw.on('error', (e) => this.distrust(w, `a folder's watch failed (${(e as Error).message})`, true, 'watch-failed'));
         w.dirs.set(d.abs, fw);
+        this.cover++;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'ENOENT' || code === 'ENOTDIR') continue; // gone meanwhile: its parent's event says so
@@ -390,6 +400,7 @@ export class DirWatcher implements ChangeSource {
       if (d === abs || d.startsWith(prefix)) {
         fw.close();
         w.dirs.delete(d);
+        this.cover++;
         this.mark(w, d);
       }
     for (const d of [...w.unwatched.keys()]) if (d === abs || d.startsWith(prefix)) w.unwatched.delete(d);

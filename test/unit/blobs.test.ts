@@ -53,3 +53,24 @@ describe('BlobStore', () => {
     assert.equal(fs.statSync(s.pathOf(hash)).mode & 0o777, 0o600);
   });
 });
+
+describe('BlobStore.makeDurable', () => {
+  it('a blob this process fsynced and nobody touched since is durable without reading it; one rewritten since is verified again', () => {
+    const store = new BlobStore(tempDir('ar-blobs-'));
+    const data = Buffer.from('fsynced by this process\n');
+    const hash = store.put(data); // written with fsync
+    assert.equal(store.makeDurable(hash), true);
+    // Damaged in place behind the store's back (a new inode, as any rewrite): not taken on trust.
+    const file = store.pathOf(hash);
+    fs.chmodSync(file, 0o600);
+    fs.rmSync(file);
+    fs.writeFileSync(file, 'damaged, same name\n', { mode: 0o600 });
+    assert.equal(store.makeDurable(hash), false);
+    // Written without fsync (a scan's copy): read, hashed and fsynced, then remembered.
+    const other = Buffer.from('a scan copy\n');
+    const h2 = store.put(other, undefined, { sync: false });
+    assert.equal(store.makeDurable(h2), true);
+    fs.rmSync(store.pathOf(h2));
+    assert.equal(store.makeDurable(h2), false, 'gone: not durable');
+  });
+});

@@ -259,3 +259,57 @@ describe('file watcher: a fallback is as small as its cause', () => {
     await w.close();
   });
 });
+
+describe('narrowed scans remember which folders the watcher covers only while neither the watches nor the folders change', () => {
+  it('a folder whose watch went away (the coverage changed) and a folder new to the state are scanned alone again', () => {
+    const base = tempDir('ar-wfb-');
+    const ws = path.join(base, 'ws');
+    for (const f of ['src/a.txt', 'other/c.txt']) {
+      fs.mkdirSync(path.dirname(path.join(ws, f)), { recursive: true });
+      fs.writeFileSync(path.join(ws, f), `${f}\n`);
+    }
+    const o: ScanOptions = {
+      storeDir: path.join(base, 'store'),
+      storeContent: true,
+      racyMs: 0,
+      limits: { maxFiles: 1000, maxFileBytes: 1 << 20, excludes: [], skipAbs: [] },
+    };
+    fs.mkdirSync(o.storeDir);
+    const state = baseline(ws, 's', { ...o, budgetMs: 1e9 }).state;
+    const uncovered = new Set<string>();
+    const changed = (paths: string[], coverage: number) => ({
+      paths: new Set(paths),
+      covers: (d: string) => !uncovered.has(d),
+      coverage,
+    });
+    // Every folder watched: nothing named, nothing found; the answer is remembered for coverage 1.
+    assert.deepEqual(
+      rescan(state, { ...o, changed: changed([], 1) }).changes.map((c) => c.path),
+      [],
+    );
+    // The watch of src went away (coverage 2): a change there that no event named is found.
+    uncovered.add(path.join(ws, 'src'));
+    fs.writeFileSync(path.join(ws, 'src', 'a.txt'), 'changed, unwatched\n');
+    const r2 = rescan(state, { ...o, changed: changed([], 2) });
+    assert.deepEqual(r2.alone, ['src']);
+    assert.deepEqual(
+      r2.changes.map((c) => c.path),
+      ['src/a.txt'],
+    );
+    // A folder new to the state (named once), not covered: the next call, same coverage, scans it alone.
+    fs.mkdirSync(path.join(ws, 'made'));
+    fs.writeFileSync(path.join(ws, 'made', 'm.txt'), 'm\n');
+    uncovered.add(path.join(ws, 'made'));
+    assert.deepEqual(
+      rescan(state, { ...o, changed: changed([path.join(ws, 'made')], 2) }).changes.map((c) => c.path),
+      ['made/m.txt'],
+    );
+    fs.writeFileSync(path.join(ws, 'made', 'm.txt'), 'changed again, unwatched\n');
+    const r4 = rescan(state, { ...o, changed: changed([], 2) });
+    assert.deepEqual([...r4.alone!].sort(), ['made', 'src']);
+    assert.deepEqual(
+      r4.changes.map((c) => c.path),
+      ['made/m.txt'],
+    );
+  });
+});

@@ -21,6 +21,8 @@ export interface ChangeSight<T = unknown> {
   covers(root: string, dir: string): boolean;
   /** A short code for why `root` does not vouch (or did not since a token was taken). */
   reason?(root: string): string;
+  /** A number that changes whenever the set of folders watched under `root` does (`covers` answers may be remembered until then). */
+  coverage?(root: string): number;
   /** Watch these folders (absolute) too: the scan enters them, the watcher does not cover them. */
   include?(root: string, dirs: readonly string[]): void;
 }
@@ -105,11 +107,16 @@ export function heldTokenFiles(): string[] {
   return [...tokens.entries()].sort((a, b) => b[1].scanned - a[1].scanned).map(([file]) => file);
 }
 
+function watched(source: ChangeSight, state: ScanState, paths: ReadonlySet<string>): NonNullable<ScanOptions['changed']> {
+  const coverage = source.coverage?.(state.root);
+  return { paths, covers: (dir) => source.covers(state.root, dir), ...(coverage !== undefined ? { coverage } : {}) };
+}
+
 /** The paths the watcher vouches changed since the state in `file` was scanned, or undefined (not counted). */
 export function vouchedChanges(source: ChangeSight, file: string, state: ScanState): ScanOptions['changed'] {
   const held = tokens.get(file);
   const paths = held && held.scanned === state.scanned ? source.changedSince(state.root, held.token) : undefined;
-  return paths ? { paths, covers: (dir) => source.covers(state.root, dir) } : undefined;
+  return paths ? watched(source, state, paths) : undefined;
 }
 
 /** The paths the watcher vouches changed since this state was scanned, or undefined (scan; counted). */
@@ -123,7 +130,7 @@ export function watchedChanges(source: ChangeSight | undefined, file: string, st
     wholeTree(!mine ? 'state-not-held' : (source.reason?.(state.root) ?? 'not-watched'));
     return undefined;
   }
-  return { paths, covers: (dir) => source.covers(state.root, dir) };
+  return watched(source, state, paths);
 }
 
 /**

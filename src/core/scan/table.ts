@@ -33,6 +33,7 @@ abstract class Table<T extends object> implements Iterable<[string, T]> {
   protected over: Map<string, T>;
   private rowOf: Map<string, number> | null = null;
   private count: number;
+  private members = 0;
   /** True while the rows are the state file's columns plus changes (not a table built anew, not cleared). */
   private fromFile = false;
 
@@ -49,12 +50,18 @@ abstract class Table<T extends object> implements Iterable<[string, T]> {
     this.rowOf = null;
     this.over = new Map();
     this.count = paths.length;
+    this.members++;
   }
 
   protected abstract materialize(i: number): T;
 
   get size(): number {
     return this.count;
+  }
+
+  /** Changes whenever a path joins or leaves the table (not when a row's values change): for caches of which paths it holds. */
+  get membership(): number {
+    return this.members;
   }
 
   /** Loaded rows (live or not): for loops that read columns without building objects. */
@@ -143,12 +150,14 @@ abstract class Table<T extends object> implements Iterable<[string, T]> {
     }
     this.over.set(rel, v);
     this.count++;
+    this.members++;
     return this;
   }
 
   delete(rel: string): boolean {
     if (this.over.delete(rel)) {
       this.count--;
+      this.members++;
       return true;
     }
     const r = this.row(rel);
@@ -156,6 +165,7 @@ abstract class Table<T extends object> implements Iterable<[string, T]> {
     this.live[r] = 0;
     this.objs[r] = undefined;
     this.count--;
+    this.members++;
     return true;
   }
 

@@ -161,6 +161,8 @@ export interface WatchedChanges {
   paths: ReadonlySet<string>;
   /** Is this folder (absolute) watched? */
   covers(dir: string): boolean;
+  /** Changes whenever the set of watched folders does: which of a state's folders `covers` may be remembered until then. */
+  coverage?: number;
 }
 
 export interface ScanOptions {

@@ -27,6 +27,33 @@ export function isSha256(s: string): boolean {
   return HASH_RE.test(s);
 }
 
+/**
+ * Blobs this process fsynced itself (written with sync, or made durable), by path, with their identity then
+ * (inode, size, nanosecond times). A blob still of that identity is durable and sound: `makeDurable` need not
+ * read, hash and fsync it again. A shell call's `before` is the previous call's `after` — already fsynced by
+ * this very process (the resident) — and an fsync, even of a clean file, costs a flush of the disk's cache.
+ */
+const fsyncedHere = new Map<string, string>();
+const FSYNCED_MAX = 100000;
+
+function identity(st: fs.BigIntStats): string {
+  return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
+function noteFsynced(file: string, st: fs.BigIntStats): void {
+  if (fsyncedHere.size >= FSYNCED_MAX) fsyncedHere.clear();
+  fsyncedHere.set(file, identity(st));
+}
+
+function fsyncedUnchanged(file: string): boolean {
+  const known = fsyncedHere.get(file);
+  if (known === undefined) return false;
+  const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
+  if (st && st.isFile() && identity(st) === known) return true;
+  fsyncedHere.delete(file);
+  return false;
+}
+
 export class BlobStore {
   readonly dir: string;
   private readonly tmpDir: string;
@@ -77,6 +104,10 @@ export class BlobStore {
     };
     // A failed write (full disk…) leaves no temp file behind and, above all, no blob.
     replaceFile(dest, fill, { tmp });
+    if (opts.sync !== false) {
+      const st = fs.statSync(dest, { bigint: true, throwIfNoEntry: false });
+      if (st) noteFsynced(dest, st);
+    }
     return hash;
   }
 
@@ -85,15 +116,20 @@ export class BlobStore {
    * `sync: false`: verifies only (the caller makes a whole batch durable at once: fsx.ts `syncFileSystem`).
    */
   makeDurable(hash: string, sync = true): boolean {
+    const file = this.pathOf(hash);
+    if (fsyncedUnchanged(file)) return true;
     let fd: number;
     try {
-      fd = fs.openSync(this.pathOf(hash), 'r');
+      fd = fs.openSync(file, 'r');
     } catch {
       return false;
     }
     try {
       if (sha256(fs.readFileSync(fd)) !== hash) return false;
-      if (sync) fs.fsyncSync(fd);
+      if (sync) {
+        fs.fsyncSync(fd);
+        noteFsynced(file, fs.fstatSync(fd, { bigint: true }));
+      }
       return true;
     } catch {
       return false;
