@@ -100,16 +100,21 @@ function openStore(args: string[], create = false): Store {
 function cmdCheckpoints(args: string[]): number {
   const { values } = parse(args, {});
   const store = openStore(args);
-  const { checkpoints, files, stretches } = store.checkpointList();
+  const { checkpoints, files, stretches, labels, folds } = store.checkpointList();
+  // The label every surface shows (presentation.ts checkpointLabel), old stores' rewinds too; the attempts read only for a rewind to a rewind.
+  const label = labels(() => buildAttempts(store.timeline().attemptInput()));
   // The count the Files view and the preview show: what a rewind to each would write (plan --to's `files`).
   const toRewind = checkpoints.length ? rewindSumsOf(store, stretches(), checkpoints.length) : [];
   // The rows every surface presents (core/timeline/presentation.ts), the time in ISO 8601.
   const list = checkpoints.map((c, i) => {
-    const row = checkpointRow(c, { toRewind: toRewind[i]!.total, edited: files.get(c.id) ?? 0 });
+    const row = checkpointRow(c, { toRewind: toRewind[i]!.total, edited: files.get(c.id) ?? 0 }, label[i]);
     return { ...row, time: iso(row.time), files: row.edited };
   });
   if (values.json) {
-    outJson(list);
+    // The story the views tell (core/timeline/folding.ts): a checkpoint whose workspace state is its neighbour's names
+    // the row it folds into; the text listing stays one line per checkpoint (DESIGN §5).
+    const into = folds().into;
+    outJson(list.map((c) => (into.has(c.id) ? { ...c, foldedInto: into.get(c.id)! } : c)));
     return EXIT.ok;
   }
   if (list.length === 0) {

@@ -5,6 +5,7 @@
 // its own: it looks the words up (a `Localizer`: English for the CLI, vscode.l10n in the extension, the
 // page's bundle in the preview) and lays them out. Pure: no file, no clock (the time is a number).
 import { countWords, ENGLISH, type Localizer } from '../../shared/l10n';
+import { rewindCountWords, treeLabel } from '../../shared/text';
 import type { CheckpointKind, CheckpointRecord } from '../storeFiles/records';
 import { type Attempt, attemptBroughtBy, type AttemptTree, type OwnWork } from './attempts';
 import { attemptRewindLabel, labelOfRewindCheckpoint, type RewindLookups } from './rewindLabels';
@@ -83,6 +84,18 @@ export function kindName(kind: string, l10n: Localizer = ENGLISH): string {
 export function rowTitle(row: Pick<CheckpointRow, 'kind' | 'label'>, l10n: Localizer = ENGLISH): string {
   if (row.kind === 'before-tool') return l10n.t('Before {0}', row.label);
   return row.label || kindName(row.kind, l10n);
+}
+
+/**
+ * A checkpoint's line in the Files view, as its two parts: `lead` (the tree item's label) and `after` (what its
+ * description starts with). The count leads the line, so it survives the default sidebar width — but a rewind's
+ * bookkeeping row leads with its title, whose first words say the action ("Before undo of rewind to…", which
+ * the count would push out of sight), and says its count after. The words are `rowTitle`'s, the CLI's label.
+ */
+export function rowLine(row: Pick<CheckpointRow, 'kind' | 'label' | 'toRewind'>, l10n: Localizer = ENGLISH): { lead: string; after?: string } {
+  const count = rewindCountWords(row.toRewind, l10n);
+  const title = treeLabel(rowTitle(row, l10n));
+  return row.kind === 'rewind' ? { lead: title, after: count } : { lead: treeLabel(`${count} · ${title}`) };
 }
 
 /** "1 prompt" / "3 prompts". */

@@ -14,7 +14,7 @@ import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode
 import { agentInfo } from './agentInfo';
 import { attemptItem } from './attemptRows';
 import { clockTime } from '../../shared/time';
-import { kindName as coreKindName, promptWords, rowTitle } from '../../core/timeline/presentation';
+import { kindName as coreKindName, promptWords, rowLine, rowTitle } from '../../core/timeline/presentation';
 import { relativeTime } from './relativeTime';
 import type { RowCounts } from './rowStats';
 
@@ -83,11 +83,12 @@ export class CheckpointRow {
     // One count everywhere: what a rewind to this point would change (the row `checkpoints --json` prints; the preview says the same).
     const row = model.row(c.id)!;
     const count = rewindCountWords(row.toRewind, vscode.l10n);
-    // The count leads the row: at the default sidebar width a long prompt hides everything after it.
-    const item = new vscode.TreeItem(treeLabel(`${count} · ${checkpointLabel(node)}`), collapsible(ctx, c.id, rowHasChildren(model, node)));
+    // The count leads the row (at the default sidebar width a long prompt hides everything after it); a rewind's row leads with its action.
+    const line = rowLine(row, vscode.l10n);
+    const item = new vscode.TreeItem(line.lead, collapsible(ctx, c.id, rowHasChildren(model, node)));
     item.id = c.id;
     const agent = c.agent && ctx.severalAgents && !ctx.large ? agentInfo(c.agent).name : undefined;
-    item.description = `${relativeTime(row.time)}${agent ? ` · ${agent}` : ''}`;
+    item.description = [line.after, relativeTime(row.time), agent].filter(Boolean).join(' · ');
     const [kindIcon, color] = ICONS[c.kind] ?? ['circle-outline'];
     // With several agents on the timeline a prompt shows whose it was by its agent's icon.
     const icon = agent && (c.kind === 'prompt' || c.kind === 'session-start') ? agentInfo(c.agent!).codicon : kindIcon;
