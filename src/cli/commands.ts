@@ -6,7 +6,7 @@ import { newId } from '../core/storeFiles/ids';
 import { gc, storeBytes } from '../core/upkeep/gc';
 import { storageUse } from '../core/upkeep/storageUse';
 import { rewind } from '../core/rewind/apply';
-import { leftAloneJson, makePlan, planJson, rewindSumsOf } from '../core/rewind/plan';
+import { leftAloneJson, makePlan, type Plan, planJson, rewindSumsOf } from '../core/rewind/plan';
 import { checkFilters } from '../core/rewind/filters';
 import { notRestorableJson } from '../core/rewind/gaps';
 import { recoverUnfinished } from '../core/rewind/journal';
@@ -154,11 +154,21 @@ function planArgs(values: { to?: string; 'before-call'?: string; session?: strin
   };
 }
 
+/** The plan with its target's label as `checkpoints` and every view say it (a rewind checkpoint's, from its target). */
+function shownPlan(store: Store, plan: Plan): Plan {
+  if (plan.target.kind !== 'rewind' || plan.target.call) return plan;
+  const list = store.checkpointList();
+  const i = list.checkpoints.findIndex((c) => c.id === plan.target.id);
+  if (i < 0) return plan;
+  const label = list.labels(() => buildAttempts(store.timeline().attemptInput()))[i]!;
+  return { ...plan, target: { ...plan.target, label } };
+}
+
 function cmdPlan(args: string[]): number {
   const { values } = parse(args, PLAN_OPTIONS);
   const { to, opts } = planArgs(values);
   const store = openStore(args);
-  const plan = makePlan(store, to, { ...opts, viaIndex: true });
+  const plan = shownPlan(store, makePlan(store, to, { ...opts, viaIndex: true }));
   if (values.json) outJson(planJson(plan));
   else printPlan(plan, to);
   return EXIT.ok;

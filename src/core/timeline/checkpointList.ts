@@ -79,7 +79,14 @@ export function readCheckpointList(storeDir: string, logFile: string): Checkpoin
     const summaries = cps.map(summaryOf);
     return {
       checkpoints: summaries,
-      labels: (tree) => modelLabels(summaries, (i) => cps[i]!, s.records.filter((r) => r.t === 'call'), logFile, tree),
+      labels: (tree) =>
+        modelLabels(
+          summaries,
+          (i) => cps[i]!,
+          s.records.filter((r) => r.t === 'call'),
+          logFile,
+          tree,
+        ),
       folds: () => foldsOf(s.records),
       files: new Map([...filesPerCheckpoint(s.records)].map(([id, f]) => [id, f.length])),
       stretches: () =>
@@ -114,7 +121,13 @@ export function readCheckpointList(storeDir: string, logFile: string): Checkpoin
       // The index replaced while being read (another writer): the log read whole.
       const s = fullRead(storeDir, logFile);
       const cps = checkpoints(s.records);
-      return modelLabels(cps.map(summaryOf), (i) => cps[i]!, s.records.filter((r) => r.t === 'call'), logFile, tree);
+      return modelLabels(
+        cps.map(summaryOf),
+        (i) => cps[i]!,
+        s.records.filter((r) => r.t === 'call'),
+        logFile,
+        tree,
+      );
     }
   };
   const indexedLabels = (tree: () => AttemptTree): string[] =>

@@ -92,7 +92,10 @@ export function rowTitle(row: Pick<CheckpointRow, 'kind' | 'label'>, l10n: Local
  * bookkeeping row leads with its title, whose first words say the action ("Before undo of rewind to…", which
  * the count would push out of sight), and says its count after. The words are `rowTitle`'s, the CLI's label.
  */
-export function rowLine(row: Pick<CheckpointRow, 'kind' | 'label' | 'toRewind'>, l10n: Localizer = ENGLISH): { lead: string; after?: string } {
+export function rowLine(
+  row: Pick<CheckpointRow, 'kind' | 'label' | 'toRewind'>,
+  l10n: Localizer = ENGLISH,
+): { lead: string; after?: string } {
   const count = rewindCountWords(row.toRewind, l10n);
   const title = treeLabel(rowTitle(row, l10n));
   return row.kind === 'rewind' ? { lead: title, after: count } : { lead: treeLabel(`${count} · ${title}`) };

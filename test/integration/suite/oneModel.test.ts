@@ -140,9 +140,11 @@ suite('one presentation model on every surface', function () {
       const row = { ...r, time: Date.parse(r.time) };
       // The count leads the label (it survives the default sidebar width), then the row's title; a rewind's row leads
       // with its title (its action) and says its count first in its description.
-      const expected = r.kind === 'rewind' ? treeLabel(r.label) : treeLabel(`${rewindCountWords(r.toRewind)} · ${treeLabel(rowTitle(row))}`);
+      const expected =
+        r.kind === 'rewind' ? treeLabel(r.label) : treeLabel(`${rewindCountWords(r.toRewind)} · ${treeLabel(rowTitle(row))}`);
       assert.equal(label(item), expected, `label of ${r.id}`);
-      if (r.kind === 'rewind') assert.ok(String(item.description).startsWith(`${rewindCountWords(r.toRewind)} · `), String(item.description));
+      if (r.kind === 'rewind')
+        assert.ok(String(item.description).startsWith(`${rewindCountWords(r.toRewind)} · `), String(item.description));
       const count = r.toRewind === 0 ? /changes nothing/ : new RegExp(`\\b${r.toRewind} files? will change`);
       assert.match(tipOf(item), count, `tooltip of ${r.label}`);
       assert.match(
