@@ -19,7 +19,7 @@ import {
   type OwnWork,
   ownWorkOfAll,
 } from '../core/timeline/attempts';
-import { attemptRow, checkpointRow, fileWords, promptWords } from '../core/timeline/presentation';
+import { attemptRow, checkpointRow, checkpointWords, fileWords, promptWords, sessionWords } from '../core/timeline/presentation';
 import { diffPoints, NOW_POINT, resolvePoint } from '../core/timeline/compare';
 import { Store } from '../core/store';
 import { BEFORE_CALL } from '../core/timeline/timeline';
@@ -311,15 +311,15 @@ function cmdStorage(args: string[]): number {
       `shell-capture baselines ${mb(u.scanBytes)}, unused (freed by gc) ${mb(u.unreferencedBytes)}, other ${mb(u.otherBytes)}.`,
   );
   out('\nBy age (file copies counted when first recorded):');
-  for (const a of u.byAge) out(`  ${`${a.days} days`.padEnd(10)} ${mb(a.bytes).padStart(10)}  ${a.checkpoints} checkpoint(s)`);
-  out(`\nBy session (${u.sessions.length}, largest first):`);
+  for (const a of u.byAge) out(`  ${`${a.days} days`.padEnd(10)} ${mb(a.bytes).padStart(10)}  ${checkpointWords(a.checkpoints)}`);
+  out(`\nBy session (${sessionWords(u.sessions.length)}, largest first):`);
   for (const s of u.sessions)
     out(
-      `  ${mb(s.bytes).padStart(10)}  ${String(s.checkpoints).padStart(5)} checkpoint(s)  ${ago(s.last).padStart(8)}  ${shown(s.agent ?? '-')}  ${shown(s.session)}  ${shown(oneLine(s.label, 50))}`,
+      `  ${mb(s.bytes).padStart(10)}  ${checkpointWords(s.checkpoints).padStart(17)}  ${ago(s.last).padStart(8)}  ${shown(s.agent ?? '-')}  ${shown(s.session)}  ${shown(oneLine(s.label, 50))}`,
     );
   if (u.own.checkpoints || u.own.bytes)
     out(`
-Your own actions (rewinds, undos, takes, manual checkpoints): ${mb(u.own.bytes)}, ${u.own.checkpoints} checkpoint(s).`);
+Your own actions (rewinds, undos, takes, manual checkpoints): ${mb(u.own.bytes)}, ${checkpointWords(u.own.checkpoints)}.`);
   out(`\nFree space: agent-rewind gc --keep-days <days> [--max-gb <size>]`);
   return EXIT.ok;
 }

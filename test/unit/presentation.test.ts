@@ -10,7 +10,13 @@ import {
   attemptRow,
   checkpointLabel,
   checkpointRow,
+  checkpointWords,
+  fileWords,
+  pathWords,
+  promptWords,
+  rowLine,
   rowTitle,
+  sessionWords,
   timelineCounts,
 } from '../../src/core/timeline/presentation';
 import { rewindLookups } from '../../src/core/timeline/rewindLabels';
@@ -59,6 +65,31 @@ describe('presentation model', () => {
     assert.equal(rowTitle({ kind: 'before-tool', label: 'Bash: git push' }), 'Before Bash: git push');
     assert.equal(rowTitle({ kind: 'prompt', label: 'Add dates' }), 'Add dates');
     assert.equal(rowTitle({ kind: 'session-start', label: '' }), 'Session start');
+  });
+
+  it('a Files row leads with its count, a rewind’s row with its action (the count after it)', () => {
+    assert.deepEqual(rowLine({ kind: 'prompt', label: 'Add dates', toRewind: 3 }), { lead: '3 files to rewind · Add dates' });
+    assert.deepEqual(rowLine({ kind: 'before-tool', label: 'Bash: git push', toRewind: 1 }), {
+      lead: '1 file to rewind · Before Bash: git push',
+    });
+    assert.deepEqual(rowLine({ kind: 'rewind', label: 'Before undo of rewind to "Add dates"', toRewind: 0 }), {
+      lead: 'Before undo of rewind to "Add dates"',
+      after: 'nothing to rewind',
+    });
+  });
+
+  it('one count function per noun, singular and plural (the CLI’s storage, status and conversation show, and the views)', () => {
+    const words = [promptWords, fileWords, sessionWords, checkpointWords, pathWords];
+    assert.deepEqual(
+      words.map((w) => [w(1), w(2), w(0)]),
+      [
+        ['1 prompt', '2 prompts', '0 prompts'],
+        ['1 file', '2 files', '0 files'],
+        ['1 session', '2 sessions', '0 sessions'],
+        ['1 checkpoint', '2 checkpoints', '0 checkpoints'],
+        ['1 path', '2 paths', '0 paths'],
+      ],
+    );
   });
 
   it('an attempt row counts its own work, worded alike for the view and the CLI', () => {

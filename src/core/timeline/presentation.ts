@@ -111,6 +111,16 @@ export function fileWords(n: number, l10n: Localizer = ENGLISH): string {
   return countWords(n, l10n.t('1 file'), l10n.t('{0} files', n));
 }
 
+/** "1 checkpoint" / "3 checkpoints". */
+export function checkpointWords(n: number, l10n: Localizer = ENGLISH): string {
+  return countWords(n, l10n.t('1 checkpoint'), l10n.t('{0} checkpoints', n));
+}
+
+/** "1 path" / "3 paths". */
+export function pathWords(n: number, l10n: Localizer = ENGLISH): string {
+  return countWords(n, l10n.t('1 path'), l10n.t('{0} paths', n));
+}
+
 /** "1 session" / "2 sessions". */
 export function sessionWords(n: number, l10n: Localizer = ENGLISH): string {
   return countWords(n, l10n.t('1 session'), l10n.t('{0} sessions', n));
