@@ -16,6 +16,8 @@ import {
   promptWords,
   rowLine,
   rowTitle,
+  sessionGroupDescription,
+  sessionGroups,
   sessionWords,
   timelineCounts,
 } from '../../src/core/timeline/presentation';
@@ -90,6 +92,29 @@ describe('presentation model', () => {
         ['1 path', '2 paths', '0 paths'],
       ],
     );
+  });
+
+  it('session groups: named by the newest prompt, counted, spanned; the rows of no session apart; a group without a prompt has no count', () => {
+    const rows = [
+      { id: 'p3', kind: 'prompt' as const, session: 's1', agent: 'claude', time: 3_000 },
+      { id: 'r', kind: 'rewind' as const, time: 2_500 },
+      { id: 'b', kind: 'before-tool' as const, session: 's1', agent: 'claude', time: 2_000 },
+      { id: 'p1', kind: 'prompt' as const, session: 's1', agent: 'claude', time: 1_000 },
+      { id: 'st', kind: 'session-start' as const, session: 's0', agent: 'codex', time: 500 },
+    ];
+    const groups = sessionGroups(rows, (r) => r);
+    assert.deepEqual(
+      groups.map((g) => [g.session, g.agent, g.title.id, g.prompts, g.rows.map((r) => r.id), g.oldest, g.newest]),
+      [
+        ['s1', 'claude', 'p3', 2, ['p3', 'b', 'p1'], 1_000, 3_000],
+        ['', '', 'r', 0, ['r'], 2_500, 2_500],
+        ['s0', 'codex', 'st', 0, ['st'], 500, 500],
+      ],
+    );
+    const t = (ms: number) => `t${ms}`;
+    assert.equal(sessionGroupDescription(groups[0]!, t), '2 prompts · t1000–t3000');
+    assert.equal(sessionGroupDescription({ prompts: 1, oldest: 5, newest: 5 }, t), '1 prompt · t5');
+    assert.equal(sessionGroupDescription(groups[2]!, t), 't500', 'a session start alone says no "0 prompts"');
   });
 
   it('an attempt row counts its own work, worded alike for the view and the CLI', () => {

@@ -195,3 +195,57 @@ export function timelineCounts(cps: readonly Pick<CheckpointRecord, 'kind' | 'se
   n.sessions = sessions.size;
   return n;
 }
+
+/**
+ * A grouped timeline's session group (the Files view groups a long timeline by session): its rows (newest first,
+ * as given), what tells it apart — its agent, its newest prompt (the first row it shows, so "Load more" never hides
+ * what names it), its time span — and its prompt count.
+ */
+export interface SessionGroupOf<T> {
+  /** '' for the rows of no session (the user's own: rewinds, manual checkpoints). */
+  session: string;
+  /** The first agent its rows name, or ''. */
+  agent: string;
+  rows: T[];
+  /** The row it is named after: its newest prompt, else its newest row. */
+  title: T;
+  prompts: number;
+  oldest: number;
+  newest: number;
+}
+
+/** What grouping reads of a row. */
+export type GroupedRow = Pick<CheckpointRecord, 'kind' | 'session' | 'agent' | 'time'>;
+
+/** Rows (newest first) grouped by session, in order of each session's newest row. */
+export function sessionGroups<T>(rows: readonly T[], of: (row: T) => GroupedRow): SessionGroupOf<T>[] {
+  const bySession = new Map<string, T[]>();
+  for (const r of rows) {
+    const s = of(r).session ?? '';
+    const list = bySession.get(s);
+    if (list) list.push(r);
+    else bySession.set(s, [r]);
+  }
+  return [...bySession].map(([session, list]) => {
+    const times = list.map((r) => of(r).time);
+    return {
+      session,
+      agent: list.map((r) => of(r).agent).find((a) => a) ?? '',
+      rows: list,
+      title: list.find((r) => of(r).kind === 'prompt') ?? list[0]!,
+      prompts: list.filter((r) => of(r).kind === 'prompt').length,
+      oldest: Math.min(...times),
+      newest: Math.max(...times),
+    };
+  });
+}
+
+/** "50 prompts · 5:02 AM–6:40 AM": its count (none for a group without a prompt), then its span (`time` writes a moment). */
+export function sessionGroupDescription(
+  g: Pick<SessionGroupOf<unknown>, 'prompts' | 'oldest' | 'newest'>,
+  time: (t: number) => string,
+  l10n: Localizer = ENGLISH,
+): string {
+  const span = g.oldest === g.newest || time(g.oldest) === time(g.newest) ? time(g.newest) : `${time(g.oldest)}–${time(g.newest)}`;
+  return [g.prompts ? promptWords(g.prompts, l10n) : '', span].filter(Boolean).join(' · ');
+}

@@ -14,7 +14,13 @@ import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode
 import { agentInfo } from './agentInfo';
 import { attemptItem } from './attemptRows';
 import { clockTime } from '../../shared/time';
-import { kindName as coreKindName, promptWords, rowLine, rowTitle } from '../../core/timeline/presentation';
+import {
+  kindName as coreKindName,
+  rowLine,
+  rowTitle,
+  sessionGroupDescription,
+  type SessionGroupOf,
+} from '../../core/timeline/presentation';
 import { relativeTime } from './relativeTime';
 import type { RowCounts } from './rowStats';
 
@@ -148,33 +154,38 @@ export class FileRow {
   }
 }
 
-/** One session's rows of a grouped timeline (rows newest first), with its earlier attempts. */
+/** One session's rows of a grouped timeline (rows newest first), with its earlier attempts: the model's group (presentation.ts), drawn. */
 export class SessionGroup {
   readonly kind = 'session';
   constructor(
     public key: string,
-    public session: string,
-    public agent: string,
-    public turns: TurnNode[],
+    public group: SessionGroupOf<TurnNode>,
     public attempts: Attempt[] = [],
   ) {}
 
+  get session(): string {
+    return this.group.session;
+  }
+
+  get agent(): string {
+    return this.group.agent;
+  }
+
+  get turns(): TurnNode[] {
+    return this.group.rows;
+  }
+
   /** What tells it apart: its newest prompt (the first row it shows, so Load more never hides it), else its newest row. */
   get title(): string {
-    const newest = this.turns.find((t) => t.node.checkpoint.kind === 'prompt') ?? this.turns[0]!;
-    return treeLabel(checkpointLabel(newest.node));
+    return treeLabel(checkpointLabel(this.group.title.node));
   }
 
   item(ctx: RowContext): vscode.TreeItem {
     const item = new vscode.TreeItem(this.title, collapsible(ctx, this.key, true));
     item.id = this.key;
-    const newest = this.turns[0]!.node.checkpoint.time;
-    const oldest = this.turns[this.turns.length - 1]!.node.checkpoint.time;
-    const prompts = this.turns.filter((t) => t.node.checkpoint.kind === 'prompt').length;
+    const { oldest, newest } = this.group;
     // Its time span tells it from a group of the same agent; a group without a prompt says no count at all.
-    const span =
-      oldest === newest || clockTime(oldest) === clockTime(newest) ? clockTime(newest) : `${clockTime(oldest)}–${clockTime(newest)}`;
-    item.description = [prompts ? promptWords(prompts, vscode.l10n) : '', span].filter(Boolean).join(' · ');
+    item.description = sessionGroupDescription(this.group, (t) => clockTime(t), vscode.l10n);
     const agent = agentInfo(this.agent);
     // The agent is its icon (and in the tooltip): the label keeps its width for what differs between groups.
     item.iconPath = agent.icon;
