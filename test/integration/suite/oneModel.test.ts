@@ -143,8 +143,12 @@ suite('one presentation model on every surface', function () {
       const expected =
         r.kind === 'rewind' ? treeLabel(r.label) : treeLabel(`${rewindCountWords(r.toRewind)} · ${treeLabel(rowTitle(row))}`);
       assert.equal(label(item), expected, `label of ${r.id}`);
-      if (r.kind === 'rewind')
-        assert.ok(String(item.description).startsWith(`${rewindCountWords(r.toRewind)} · `), String(item.description));
+      // A rewind's row says its count first in its description; every other row says its time first.
+      assert.equal(
+        String(item.description).startsWith(`${rewindCountWords(r.toRewind)} · `),
+        r.kind === 'rewind',
+        `description of ${r.label}: ${String(item.description)}`,
+      );
       const count = r.toRewind === 0 ? /changes nothing/ : new RegExp(`\\b${r.toRewind} files? will change`);
       assert.match(tipOf(item), count, `tooltip of ${r.label}`);
       assert.match(
