@@ -180,7 +180,7 @@ async function cmdRewind(args: string[]): Promise<number> {
   const store = openStore(args);
   const r = await rewind(store, to, { ...opts, ...lineOptions(values, opts), force: !!values.force });
   if (r.status === 'refused') {
-    if (values.json) outJson({ status: 'refused', ...planJson(r.plan) });
+    if (values.json) outJson({ status: 'refused', ...planJson(shownPlan(store, r.plan)) });
     // The result says what a scoped rewind leaves alone, refused or not (the refusal itself is on stderr).
     else printLeftAlone(r.plan);
     errOut(refusalMessage(r.plan) + '\n');
