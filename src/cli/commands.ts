@@ -6,7 +6,7 @@ import { newId } from '../core/storeFiles/ids';
 import { gc, storeBytes } from '../core/upkeep/gc';
 import { storageUse } from '../core/upkeep/storageUse';
 import { rewind } from '../core/rewind/apply';
-import { leftAloneJson, makePlan, planJson, rewindSumsOf } from '../core/rewind/plan';
+import { leftAloneJson, makePlan, type Plan, planJson, rewindSumsOf } from '../core/rewind/plan';
 import { checkFilters } from '../core/rewind/filters';
 import { notRestorableJson } from '../core/rewind/gaps';
 import { recoverUnfinished } from '../core/rewind/journal';
@@ -19,7 +19,7 @@ import {
   type OwnWork,
   ownWorkOfAll,
 } from '../core/timeline/attempts';
-import { attemptRow, checkpointRow, fileWords, promptWords } from '../core/timeline/presentation';
+import { attemptRow, checkpointRow, checkpointWords, fileWords, promptWords, sessionWords } from '../core/timeline/presentation';
 import { diffPoints, NOW_POINT, resolvePoint } from '../core/timeline/compare';
 import { Store } from '../core/store';
 import { BEFORE_CALL } from '../core/timeline/timeline';
@@ -100,16 +100,21 @@ function openStore(args: string[], create = false): Store {
 function cmdCheckpoints(args: string[]): number {
   const { values } = parse(args, {});
   const store = openStore(args);
-  const { checkpoints, files, stretches } = store.checkpointList();
+  const { checkpoints, files, stretches, labels, folds } = store.checkpointList();
+  // The label every surface shows (presentation.ts checkpointLabel), old stores' rewinds too; the attempts read only for a rewind to a rewind.
+  const label = labels(() => buildAttempts(store.timeline().attemptInput()));
   // The count the Files view and the preview show: what a rewind to each would write (plan --to's `files`).
   const toRewind = checkpoints.length ? rewindSumsOf(store, stretches(), checkpoints.length) : [];
   // The rows every surface presents (core/timeline/presentation.ts), the time in ISO 8601.
   const list = checkpoints.map((c, i) => {
-    const row = checkpointRow(c, { toRewind: toRewind[i]!.total, edited: files.get(c.id) ?? 0 });
+    const row = checkpointRow(c, { toRewind: toRewind[i]!.total, edited: files.get(c.id) ?? 0 }, label[i]);
     return { ...row, time: iso(row.time), files: row.edited };
   });
   if (values.json) {
-    outJson(list);
+    // The story the views tell (core/timeline/folding.ts): a checkpoint whose workspace state is its neighbour's names
+    // the row it folds into; the text listing stays one line per checkpoint (DESIGN §5).
+    const into = folds().into;
+    outJson(list.map((c) => (into.has(c.id) ? { ...c, foldedInto: into.get(c.id)! } : c)));
     return EXIT.ok;
   }
   if (list.length === 0) {
@@ -149,11 +154,21 @@ function planArgs(values: { to?: string; 'before-call'?: string; session?: strin
   };
 }
 
+/** The plan with its target's label as `checkpoints` and every view say it (a rewind checkpoint's, from its target). */
+function shownPlan(store: Store, plan: Plan): Plan {
+  if (plan.target.kind !== 'rewind' || plan.target.call) return plan;
+  const list = store.checkpointList();
+  const i = list.checkpoints.findIndex((c) => c.id === plan.target.id);
+  if (i < 0) return plan;
+  const label = list.labels(() => buildAttempts(store.timeline().attemptInput()))[i]!;
+  return { ...plan, target: { ...plan.target, label } };
+}
+
 function cmdPlan(args: string[]): number {
   const { values } = parse(args, PLAN_OPTIONS);
   const { to, opts } = planArgs(values);
   const store = openStore(args);
-  const plan = makePlan(store, to, { ...opts, viaIndex: true });
+  const plan = shownPlan(store, makePlan(store, to, { ...opts, viaIndex: true }));
   if (values.json) outJson(planJson(plan));
   else printPlan(plan, to);
   return EXIT.ok;
@@ -165,7 +180,7 @@ async function cmdRewind(args: string[]): Promise<number> {
   const store = openStore(args);
   const r = await rewind(store, to, { ...opts, ...lineOptions(values, opts), force: !!values.force });
   if (r.status === 'refused') {
-    if (values.json) outJson({ status: 'refused', ...planJson(r.plan) });
+    if (values.json) outJson({ status: 'refused', ...planJson(shownPlan(store, r.plan)) });
     // The result says what a scoped rewind leaves alone, refused or not (the refusal itself is on stderr).
     else printLeftAlone(r.plan);
     errOut(refusalMessage(r.plan) + '\n');
@@ -301,15 +316,15 @@ function cmdStorage(args: string[]): number {
       `shell-capture baselines ${mb(u.scanBytes)}, unused (freed by gc) ${mb(u.unreferencedBytes)}, other ${mb(u.otherBytes)}.`,
   );
   out('\nBy age (file copies counted when first recorded):');
-  for (const a of u.byAge) out(`  ${`${a.days} days`.padEnd(10)} ${mb(a.bytes).padStart(10)}  ${a.checkpoints} checkpoint(s)`);
-  out(`\nBy session (${u.sessions.length}, largest first):`);
+  for (const a of u.byAge) out(`  ${`${a.days} days`.padEnd(10)} ${mb(a.bytes).padStart(10)}  ${checkpointWords(a.checkpoints)}`);
+  out(`\nBy session (${sessionWords(u.sessions.length)}, largest first):`);
   for (const s of u.sessions)
     out(
-      `  ${mb(s.bytes).padStart(10)}  ${String(s.checkpoints).padStart(5)} checkpoint(s)  ${ago(s.last).padStart(8)}  ${shown(s.agent ?? '-')}  ${shown(s.session)}  ${shown(oneLine(s.label, 50))}`,
+      `  ${mb(s.bytes).padStart(10)}  ${checkpointWords(s.checkpoints).padStart(17)}  ${ago(s.last).padStart(8)}  ${shown(s.agent ?? '-')}  ${shown(s.session)}  ${shown(oneLine(s.label, 50))}`,
     );
   if (u.own.checkpoints || u.own.bytes)
     out(`
-Your own actions (rewinds, undos, takes, manual checkpoints): ${mb(u.own.bytes)}, ${u.own.checkpoints} checkpoint(s).`);
+Your own actions (rewinds, undos, takes, manual checkpoints): ${mb(u.own.bytes)}, ${checkpointWords(u.own.checkpoints)}.`);
   out(`\nFree space: agent-rewind gc --keep-days <days> [--max-gb <size>]`);
   return EXIT.ok;
 }

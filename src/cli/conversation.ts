@@ -17,6 +17,7 @@ import { storeFromArgs } from '../recording/storeArg';
 import { findHookStore } from '../agents/hookStore';
 import { oneLine, shown } from '../shared/text';
 import { STORE_FILE } from '../core/storeFiles/names';
+import { promptWords } from '../core/timeline/presentation';
 
 type OpenStore = (args: string[], create?: boolean) => Store;
 
@@ -55,7 +56,7 @@ function source(values: { transcript?: string; session?: string }): { transcript
 }
 
 function printPrompts(session: string, prompts: ShownPrompt[]): void {
-  out(`Session ${shown(session)}: ${prompts.length} prompt(s)`);
+  out(`Session ${shown(session)}: ${promptWords(prompts.length)}`);
   prompts.forEach((p, i) => {
     out(`${String(i + 1).padStart(3)}. ${p.time ?? '(no time)'}  ${shown(p.uuid)}\n     ${shown(oneLine(p.text, 100))}`);
     for (const t of p.tools) out(`       ${shown(t.name).padEnd(10)} ${t.effect.padEnd(13)} ${shown(oneLine(t.summary, 80))}`);

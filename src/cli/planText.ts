@@ -8,22 +8,10 @@ import { oneLine, shown } from '../shared/text';
 import { ATTEMPT_POINT } from '../core/timeline/attempts';
 import { keepMineWayOut, mergeWords } from './lineChoice';
 import { out } from './output';
+import { isoTime } from '../shared/time';
 
-export function iso(t: number): string {
-  // A listing of 10,000 checkpoints asks for 10,000 times over a few days: each day's date is made once (Date's
-  // own formatting), the time of day by arithmetic. Out of Date's four-digit years, Date says it all.
-  const day = Math.floor(t / DAY_MS);
-  if (!Number.isInteger(t) || t < 0 || t >= YEAR_10000) return new Date(t).toISOString();
-  let date = isoDays.get(day);
-  if (date === undefined) isoDays.set(day, (date = new Date(day * DAY_MS).toISOString().slice(0, 11)));
-  const ms = t - day * DAY_MS;
-  const two = (n: number) => (n < 10 ? '0' : '') + n;
-  const milli = ms % 1000;
-  return `${date}${two(Math.floor(ms / 3_600_000))}:${two(Math.floor(ms / 60_000) % 60)}:${two(Math.floor(ms / 1000) % 60)}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
-}
-const DAY_MS = 86_400_000;
-const YEAR_10000 = Date.UTC(10000, 0, 1);
-const isoDays = new Map<number, string>();
+/** ISO 8601, as every CLI time is written (shared/time.ts). */
+export const iso = isoTime;
 
 /** A label in quotes: as `shown` quotes it when it holds a control character, else in plain quotes. */
 export function quoted(s: string): string {

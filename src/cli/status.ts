@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import type { Fallbacks } from '../core/capture/narrowing';
 import { residentHolder } from '../core/storeFiles/lock';
 import type { Store } from '../core/store';
-import { timelineCounts } from '../core/timeline/presentation';
+import { checkpointWords, pathWords, promptWords, sessionWords, timelineCounts } from '../core/timeline/presentation';
+import { isoTime } from '../shared/time';
 import { recordingHealth } from '../core/upkeep/recordingHealth';
 import { askResident } from '../resident/forward';
 import { EXIT, out, outJson } from './output';
@@ -26,7 +27,7 @@ export interface StatusJson {
   };
 }
 
-const iso = (t: number) => new Date(t).toISOString();
+const iso = isoTime;
 
 function recordingJson(store: Store): StatusJson['recording'] {
   const h = recordingHealth(store);
@@ -133,7 +134,7 @@ export async function printStatus(store: Store, json: boolean): Promise<number> 
   const fb = s.resident.running ? fallbacksLine(s.resident.fallbacks) : null;
   if (fb) out(fb);
   out(
-    `Recorded: ${c.checkpoints} checkpoint(s), ${c.prompts} prompt(s), ${c.sessions} session(s), ${c.paths} path(s); timeline ${(c.logBytes / 1048576).toFixed(1)} MB.`,
+    `Recorded: ${checkpointWords(c.checkpoints)}, ${promptWords(c.prompts)}, ${sessionWords(c.sessions)}, ${pathWords(c.paths)}; timeline ${(c.logBytes / 1048576).toFixed(1)} MB.`,
   );
   const gaps = recordingLines(s.recording);
   if (gaps.length) out(`Not recorded:\n${gaps.map((l) => `  ${l}`).join('\n')}`);

@@ -3,6 +3,25 @@
 // with the date when it is not today. Relative times ("3 min ago") are a description's, not this; the
 // CLI writes ISO 8601 (DESIGN §5).
 
+/**
+ * A moment in ISO 8601 (UTC, milliseconds): how the CLI writes every time (DESIGN §5). A listing of 10,000
+ * checkpoints asks for 10,000 times over a few days: each day's date is made once (Date's own formatting), the
+ * time of day by arithmetic. Out of Date's four-digit years, Date says it all.
+ */
+export function isoTime(t: number): string {
+  const day = Math.floor(t / DAY_MS);
+  if (!Number.isInteger(t) || t < 0 || t >= YEAR_10000) return new Date(t).toISOString();
+  let date = isoDays.get(day);
+  if (date === undefined) isoDays.set(day, (date = new Date(day * DAY_MS).toISOString().slice(0, 11)));
+  const ms = t - day * DAY_MS;
+  const two = (n: number) => (n < 10 ? '0' : '') + n;
+  const milli = ms % 1000;
+  return `${date}${two(Math.floor(ms / 3_600_000))}:${two(Math.floor(ms / 60_000) % 60)}:${two(Math.floor(ms / 1000) % 60)}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
+}
+const DAY_MS = 86_400_000;
+const YEAR_10000 = Date.UTC(10000, 0, 1);
+const isoDays = new Map<number, string>();
+
 /** "5:24 AM" today, "Dec 3, 2026, 5:24 AM" on another day (in the locale's own forms). */
 export function clockTime(time: number, now: number = Date.now(), locale?: string): string {
   const d = new Date(time);

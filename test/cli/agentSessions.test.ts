@@ -64,9 +64,9 @@ test('one agent session, a rewind, its undo, a manual checkpoint and more work: 
   );
   assert.equal(storage.own.checkpoints, 4, 'three rewinds and the manual checkpoint');
   const storageText = cli(['storage'], { store });
-  assert.match(storageText.stdout, /By session \(1, largest first\)/);
+  assert.match(storageText.stdout, /By session \(1 session, largest first\)/);
   assert.doesNotMatch(storageText.stdout, /no session/);
-  assert.match(storageText.stdout, /Your own actions \(rewinds, undos, takes, manual checkpoints\): .*, 4 checkpoint\(s\)\./);
+  assert.match(storageText.stdout, /Your own actions \(rewinds, undos, takes, manual checkpoints\): .*, 4 checkpoints\./);
   const statusText = cli(['status'], { store });
-  assert.match(statusText.stdout, /, 1 session\(s\),/);
+  assert.match(statusText.stdout, /, 1 session, /);
 });

@@ -59,7 +59,7 @@ test('show without --json prints a readable list; effect overrides from the stor
   const { file } = REAL();
   const r = cli(['conversation', 'show', '--transcript', file]);
   assert.equal(r.status, 0);
-  assert.match(r.stdout, /2 prompt\(s\)/);
+  assert.match(r.stdout, /: 2 prompts\n/);
   assert.match(r.stdout, /git push origin main/);
   const { store } = sandbox();
   cli(['checkpoint'], { store });

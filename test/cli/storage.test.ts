@@ -44,7 +44,7 @@ describe('agent-rewind storage and gc --max-gb', () => {
     assert.ok(u.totalBytes >= u.recordedBytes + u.logBytes);
     const text = cli(['storage'], { store });
     assert.equal(text.status, 0, text.stderr);
-    assert.match(text.stdout, /By session \(3, largest first\)/);
+    assert.match(text.stdout, /By session \(3 sessions, largest first\)/);
     assert.match(text.stdout, /sess-2 +"version 2"/);
     assert.match(text.stdout, /0-1 days/);
   });

@@ -37,7 +37,7 @@ describe('agent-rewind with no store given, inside a connected workspace', () =>
     const top = cli(['status'], { cwd: ws });
     assert.equal(top.status, 0, top.stderr);
     assert.equal(top.stderr, `agent-rewind: using the store named in ${path.join('.claude', 'settings.local.json')}: ${store}\n`);
-    assert.match(top.stdout, /1 session\(s\)/);
+    assert.match(top.stdout, /, 1 session,/);
   });
 
   it('the nearest connected folder wins; --store and AGENT_REWIND_STORE still come first, and say nothing', () => {

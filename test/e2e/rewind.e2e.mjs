@@ -209,7 +209,8 @@ export const tests = [
           const name = row.querySelector('.label-name');
           const box = row.querySelector('.monaco-icon-label-container').getBoundingClientRect();
           const text = name ? document.createTreeWalker(name, NodeFilter.SHOW_TEXT).nextNode() : null;
-          const count = /^(\d+ files? to rewind|nothing to rewind)/.exec(name?.textContent ?? '');
+          // What must survive the width: a row's leading count, or a rewind's row's action ("Before undo").
+          const count = /^(\d+ files? to rewind|nothing to rewind|Before (?:rewind|undo|redo))/.exec(name?.textContent ?? '');
           let countRight = null;
           if (text && count) {
             const range = document.createRange();
@@ -229,7 +230,7 @@ export const tests = [
       );
       // Prompt rows (a rewind's bookkeeping row quotes a prompt too: "Before rewind to "Add a farewell…"").
       const prompts = rows.filter(
-        (r) => /Log the farewell too|Update the notes and push|Add a farewell next to/.test(r.label) && !/ · Before /.test(r.label),
+        (r) => /Log the farewell too|Update the notes and push|Add a farewell next to/.test(r.label) && !/^Before /.test(r.label),
       );
       assert.equal(prompts.length, 3, rows.map((r) => r.label).join(' | '));
       for (const r of prompts) {
@@ -239,6 +240,14 @@ export const tests = [
           `the count of "${r.label}" is visible (ends at ${r.countRight}px, the row at ${r.rowRight}px)`,
         );
       }
+      // A rewind's bookkeeping rows lead with their action, which the default width shows whole (the count is after it).
+      const bookkeeping = rows.filter((r) => /^Before (rewind|undo of rewind) to /.test(r.label));
+      assert.ok(bookkeeping.length >= 2, `the rewind's and the undo's rows: ${rows.map((r) => r.label).join(' | ')}`);
+      for (const r of bookkeeping)
+        assert.ok(
+          r.countRight !== null && r.countRight <= r.rowRight,
+          `the action of "${r.label}" is visible (${r.countRight}px, row ${r.rowRight}px)`,
+        );
       // A step inside a turn holds nothing: the turn's files are listed once, under its prompt.
       const steps = rows.filter((r) => r.level === '2' && /Before /.test(r.label));
       assert.ok(steps.length >= 1, 'the step before the push is shown inside its turn');

@@ -1,7 +1,7 @@
-// The CLI's times (planText.ts iso): its day-cached formatting is Date's toISOString, character for character.
+// The CLI's times (shared/time.ts isoTime, which every CLI time goes through): its day-cached formatting is Date's toISOString, character for character.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { iso } from '../../src/cli/planText';
+import { isoTime as iso } from '../../src/shared/time';
 
 describe('iso', () => {
   it("equals Date's toISOString for every millisecond shape, day edge and year, in and out of four digits", () => {

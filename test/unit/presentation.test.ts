@@ -10,7 +10,15 @@ import {
   attemptRow,
   checkpointLabel,
   checkpointRow,
+  checkpointWords,
+  fileWords,
+  pathWords,
+  promptWords,
+  rowLine,
   rowTitle,
+  sessionGroupDescription,
+  sessionGroups,
+  sessionWords,
   timelineCounts,
 } from '../../src/core/timeline/presentation';
 import { rewindLookups } from '../../src/core/timeline/rewindLabels';
@@ -59,6 +67,54 @@ describe('presentation model', () => {
     assert.equal(rowTitle({ kind: 'before-tool', label: 'Bash: git push' }), 'Before Bash: git push');
     assert.equal(rowTitle({ kind: 'prompt', label: 'Add dates' }), 'Add dates');
     assert.equal(rowTitle({ kind: 'session-start', label: '' }), 'Session start');
+  });
+
+  it('a Files row leads with its count, a rewind’s row with its action (the count after it)', () => {
+    assert.deepEqual(rowLine({ kind: 'prompt', label: 'Add dates', toRewind: 3 }), { lead: '3 files to rewind · Add dates' });
+    assert.deepEqual(rowLine({ kind: 'before-tool', label: 'Bash: git push', toRewind: 1 }), {
+      lead: '1 file to rewind · Before Bash: git push',
+    });
+    assert.deepEqual(rowLine({ kind: 'rewind', label: 'Before undo of rewind to "Add dates"', toRewind: 0 }), {
+      lead: 'Before undo of rewind to "Add dates"',
+      after: 'nothing to rewind',
+    });
+  });
+
+  it('one count function per noun, singular and plural (the CLI’s storage, status and conversation show, and the views)', () => {
+    const words = [promptWords, fileWords, sessionWords, checkpointWords, pathWords];
+    assert.deepEqual(
+      words.map((w) => [w(1), w(2), w(0)]),
+      [
+        ['1 prompt', '2 prompts', '0 prompts'],
+        ['1 file', '2 files', '0 files'],
+        ['1 session', '2 sessions', '0 sessions'],
+        ['1 checkpoint', '2 checkpoints', '0 checkpoints'],
+        ['1 path', '2 paths', '0 paths'],
+      ],
+    );
+  });
+
+  it('session groups: named by the newest prompt, counted, spanned; the rows of no session apart; a group without a prompt has no count', () => {
+    const rows = [
+      { id: 'p3', kind: 'prompt' as const, session: 's1', agent: 'claude', time: 3_000 },
+      { id: 'r', kind: 'rewind' as const, time: 2_500 },
+      { id: 'b', kind: 'before-tool' as const, session: 's1', agent: 'claude', time: 2_000 },
+      { id: 'p1', kind: 'prompt' as const, session: 's1', agent: 'claude', time: 1_000 },
+      { id: 'st', kind: 'session-start' as const, session: 's0', agent: 'codex', time: 500 },
+    ];
+    const groups = sessionGroups(rows, (r) => r);
+    assert.deepEqual(
+      groups.map((g) => [g.session, g.agent, g.title.id, g.prompts, g.rows.map((r) => r.id), g.oldest, g.newest]),
+      [
+        ['s1', 'claude', 'p3', 2, ['p3', 'b', 'p1'], 1_000, 3_000],
+        ['', '', 'r', 0, ['r'], 2_500, 2_500],
+        ['s0', 'codex', 'st', 0, ['st'], 500, 500],
+      ],
+    );
+    const t = (ms: number) => `t${ms}`;
+    assert.equal(sessionGroupDescription(groups[0]!, t), '2 prompts · t1000–t3000');
+    assert.equal(sessionGroupDescription({ prompts: 1, oldest: 5, newest: 5 }, t), '1 prompt · t5');
+    assert.equal(sessionGroupDescription(groups[2]!, t), 't500', 'a session start alone says no "0 prompts"');
   });
 
   it('an attempt row counts its own work, worded alike for the view and the CLI', () => {

@@ -22,6 +22,7 @@ import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
 import { factKey, folderKeeps, isFolder } from './writes';
 import { pathKey } from '../paths';
+import { isoTime } from '../../shared/time';
 import { notRecordedSince, notRestorableJson } from './gaps';
 import { type Blocked, checkSafety, type DiskFact, type EditOrigin, type Warning } from './safety';
 import { hunksFor, mergeOf, type MergeVerdict, stateBefore } from './shape';
@@ -350,7 +351,7 @@ export function makePlan(store: Store, target: string, opts: PlanOptions = {}): 
   };
 }
 
-const iso = (t: number) => new Date(t).toISOString();
+const iso = isoTime;
 
 function editJson(e: EditOrigin) {
   return { since: iso(e.since), how: e.how, ...(e.restored ? { restored: { time: iso(e.restored.time), undo: e.restored.undo } } : {}) };

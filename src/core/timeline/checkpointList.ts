@@ -1,8 +1,13 @@
 // What `checkpoints`, the counts and Store.roots read of the timeline without its snapshots: the checkpoint list (the
 // index's list part, timelineIndex.ts) and the folders the checkpoints name (its keys part), each with the lines
 // appended after the index.
-import { readGaps } from '../storeFiles/fileLog';
-import type { GapRecord, Sequenced } from '../storeFiles/records';
+import { readGaps, readLog } from '../storeFiles/fileLog';
+import type { CheckpointRecord, GapRecord, Sequenced, SnapRecord } from '../storeFiles/records';
+import { isCall } from '../storeFiles/records';
+import type { AttemptTree } from './attempts';
+import { type Folds, foldRows, foldsOf, sameStateAsPrevious } from './folding';
+import { checkpointLabel } from './presentation';
+import type { RewindLookups } from './rewindLabels';
 import { RecordHistory, rewindStretches, type SnapHistory, snapsByPath } from './rewindCounts';
 import { ColumnHistory, SnapRows } from './snapColumns';
 import { checkpoints, filesPerCheckpoint, type RecordedFolders, recordedFoldersOf } from './timeline';
@@ -15,6 +20,54 @@ export interface CheckpointList {
   /** Where a rewind to each of `checkpoints` would write (rewindStretches): kept in the index, only the paths appended since are swept. */
   stretches: () => Map<string, readonly number[]>;
   via: 'index' | 'full';
+  /**
+   * The label every surface shows of each of `checkpoints` (presentation.ts checkpointLabel): the recorded one, but a
+   * rewind's said from its target, so a store recorded by an older build (nested or stale labels) reads as the views
+   * say it. Reads the rewind checkpoints whole (a few); `tree` is asked only for a rewind to a rewind (an undo, a
+   * switch, a take).
+   */
+  labels: (tree: () => AttemptTree) => string[];
+  /** The rows the checkpoints fold into (folding.ts), as the Files view shows them: from the index's snapshot columns, no record built. */
+  folds: () => Folds;
+}
+
+/**
+ * The model labels of `list`: `rewindAt(i)` gives the `i`th checkpoint whole (asked only for rewinds), `calls` the
+ * calls the list part kept (those a rewind cannot undo); a rewind to just before another call reads the log's calls.
+ */
+function modelLabels(
+  list: readonly CheckpointSummary[],
+  rewindAt: (i: number) => CheckpointRecord,
+  calls: readonly Sequenced[],
+  logFile: string,
+  tree: () => AttemptTree,
+): string[] {
+  const rewinds = new Map<string, CheckpointRecord>();
+  list.forEach((c, i) => {
+    if (c.kind === 'rewind') rewinds.set(c.id, rewindAt(i));
+  });
+  if (rewinds.size === 0) return list.map((c) => c.label);
+  const byId = new Map<string, CheckpointSummary | CheckpointRecord>(list.map((c) => [c.id, rewinds.get(c.id) ?? c]));
+  let callMap: Map<string, { tool: string; summary: string }> | undefined;
+  const callsOf = (records: readonly Sequenced[]) => {
+    const m = new Map<string, { tool: string; summary: string }>();
+    for (const r of records) if (isCall(r) && r.call && !m.has(r.call)) m.set(r.call, { tool: r.tool, summary: r.summary });
+    return m;
+  };
+  let whole = false;
+  const look: RewindLookups = {
+    checkpoint: (id) => byId.get(id) as CheckpointRecord | undefined,
+    call: (id) => {
+      callMap ??= callsOf(calls);
+      // A reversible call is not in the index: the log read whole once (only a rewind to just before such a call asks).
+      if (!callMap.has(id) && !whole) {
+        whole = true;
+        callMap = callsOf(readLog(logFile).records);
+      }
+      return callMap.get(id);
+    },
+  };
+  return list.map((c) => (c.kind === 'rewind' ? checkpointLabel(rewinds.get(c.id)!, look, tree) : c.label));
 }
 
 /** Every checkpoint with its changed-file count: from the index's list part and the lines after it, without the snapshots. */
@@ -23,8 +76,18 @@ export function readCheckpointList(storeDir: string, logFile: string): Checkpoin
   if (!it) {
     const s = fullRead(storeDir, logFile);
     const cps = checkpoints(s.records);
+    const summaries = cps.map(summaryOf);
     return {
-      checkpoints: cps.map(summaryOf),
+      checkpoints: summaries,
+      labels: (tree) =>
+        modelLabels(
+          summaries,
+          (i) => cps[i]!,
+          s.records.filter((r) => r.t === 'call'),
+          logFile,
+          tree,
+        ),
+      folds: () => foldsOf(s.records),
       files: new Map([...filesPerCheckpoint(s.records)].map(([id, f]) => [id, f.length])),
       stretches: () =>
         s.stretches ??
@@ -49,7 +112,35 @@ export function readCheckpointList(storeDir: string, logFile: string): Checkpoin
   const newer = it.added.records.concat(it.partial.records);
   const last = list[list.length - 1];
   for (const [id, f] of filesPerCheckpoint([...(last ? [last as Sequenced] : []), ...l.lastSpan, ...newer])) files.set(id, f.length);
-  const all = list.concat(checkpoints(newer).map(summaryOf));
+  const newerCps = checkpoints(newer);
+  const all = list.concat(newerCps.map(summaryOf));
+  const labels = (tree: () => AttemptTree): string[] => {
+    try {
+      return indexedLabels(tree);
+    } catch {
+      // The index replaced while being read (another writer): the log read whole.
+      const s = fullRead(storeDir, logFile);
+      const cps = checkpoints(s.records);
+      return modelLabels(
+        cps.map(summaryOf),
+        (i) => cps[i]!,
+        s.records.filter((r) => r.t === 'call'),
+        logFile,
+        tree,
+      );
+    }
+  };
+  const indexedLabels = (tree: () => AttemptTree): string[] =>
+    modelLabels(
+      all,
+      (i) => (i < list.length ? it.idx.checkpoint(i) : newerCps[i - list.length]!),
+      it.idx
+        .keys()
+        .rest.filter((r) => r.t === 'call')
+        .concat(newer.filter((r) => r.t === 'call')),
+      logFile,
+      tree,
+    );
   const stretches = (): Map<string, readonly number[]> => {
     const seqs = all.map((c) => c.seq);
     const out = new Map<string, readonly number[]>(l.stretchPaths.map((p, i) => [p, l.stretches[i]!]));
@@ -71,7 +162,34 @@ export function readCheckpointList(storeDir: string, logFile: string): Checkpoin
     for (const p of tails.keys()) out.set(p, again.get(p) ?? []);
     return out;
   };
-  return { checkpoints: all, files, stretches, via: 'index' };
+  const folds = (): Folds => {
+    const same = new Set<string>();
+    for (let i = 0; i < l.ids.length; i++) if (l.same[i]) same.add(l.ids[i]!);
+    if (newerCps.length) {
+      // The new checkpoints compared from the last indexed one on: each path the lines since it recorded, as it was
+      // there (its last row at or before it), then those lines.
+      let rows: SnapRows;
+      try {
+        rows = new SnapRows(it.idx.snapPart());
+      } catch {
+        return foldsOf(fullRead(storeDir, logFile).records);
+      }
+      const since = l.lastSpan.concat(newer);
+      const at = last?.seq ?? -1;
+      const before: Sequenced[] = [];
+      for (const p of new Set(since.filter((r) => r.t === 'snap').map((r) => (r as Sequenced<SnapRecord>).path))) {
+        const own = rows.rowsOf(p);
+        let k = own.length - 1;
+        while (k >= 0 && rows.c.seq[own[k]!]! > at) k--;
+        if (k >= 0) before.push(rows.row(own[k]!));
+      }
+      before.sort((a, b) => a.seq - b.seq);
+      const tail = sameStateAsPrevious([...before, ...(last ? [last as Sequenced] : []), ...since]);
+      for (const c of newerCps) if (tail.has(c.id)) same.add(c.id);
+    }
+    return foldRows(all as Sequenced<CheckpointRecord>[], same);
+  };
+  return { checkpoints: all, files, stretches, labels, folds, via: 'index' };
 }
 
 /**

@@ -14,7 +14,7 @@ import { BEFORE_PHASES, type FileState, sameContent, stateOf } from './timeline'
  * the previous checkpoint's in log order: nothing recorded between the two changed any content.
  * A path whose content is unknown at either end (too large, unreadable) never counts as identical.
  */
-export function sameStateAsPrevious(records: readonly Sequenced[]): Set<string> {
+export function sameStateAsPrevious(records: Iterable<Sequenced>): Set<string> {
   const same = new Set<string>();
   const latest = new Map<string, FileState>();
   /** Of each path recorded since the previous checkpoint: its state at that checkpoint (undefined: unknown there). */

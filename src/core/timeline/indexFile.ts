@@ -11,7 +11,7 @@ import type { RecordedFolders } from './timeline';
 import { type SnapColumns, snapsFromBytes } from './snapColumns';
 import { STORE_FILE } from '../storeFiles/names';
 
-export const VERSION = 9;
+export const VERSION = 10;
 
 export type Parts = [number, number, number, number];
 
@@ -55,6 +55,8 @@ export interface ListPart {
   agent: (string | null)[];
   /** Changed-file count of each checkpoint (filesPerCheckpoint). */
   files: number[];
+  /** 1 where a checkpoint's workspace state is the previous checkpoint's (folding.ts sameStateAsPrevious: what the log up to it says). */
+  same: (0 | 1)[];
   /** The snapshots after the last checkpoint: its span may go on in the lines after the index. */
   lastSpan: Sequenced[];
   /** Where a rewind to each checkpoint would write (rewindStretches): the paths, and each one's triples. */
@@ -124,7 +126,7 @@ export class IndexRead {
     if (this.list) return this.list;
     const l = JSON.parse(this.part(3).toString('latin1')) as ListPart;
     const n = l.ids.length;
-    if ([l.seq, l.time, l.kind, l.label, l.session, l.agent, l.files].some((col) => !Array.isArray(col) || col.length !== n))
+    if ([l.seq, l.time, l.kind, l.label, l.session, l.agent, l.files, l.same].some((col) => !Array.isArray(col) || col.length !== n))
       throw new Error(`${STORE_FILE.timelineIndex}: a checkpoint list that does not fit together`);
     if (!Array.isArray(l.lastSpan)) throw new Error(`${STORE_FILE.timelineIndex}: a checkpoint list without its last span`);
     const { stretchPaths: paths, stretches } = l;

@@ -5,6 +5,7 @@
 // its own: it looks the words up (a `Localizer`: English for the CLI, vscode.l10n in the extension, the
 // page's bundle in the preview) and lays them out. Pure: no file, no clock (the time is a number).
 import { countWords, ENGLISH, type Localizer } from '../../shared/l10n';
+import { rewindCountWords, treeLabel } from '../../shared/text';
 import type { CheckpointKind, CheckpointRecord } from '../storeFiles/records';
 import { type Attempt, attemptBroughtBy, type AttemptTree, type OwnWork } from './attempts';
 import { attemptRewindLabel, labelOfRewindCheckpoint, type RewindLookups } from './rewindLabels';
@@ -85,6 +86,21 @@ export function rowTitle(row: Pick<CheckpointRow, 'kind' | 'label'>, l10n: Local
   return row.label || kindName(row.kind, l10n);
 }
 
+/**
+ * A checkpoint's line in the Files view, as its two parts: `lead` (the tree item's label) and `after` (what its
+ * description starts with). The count leads the line, so it survives the default sidebar width — but a rewind's
+ * bookkeeping row leads with its title, whose first words say the action ("Before undo of rewind to…", which
+ * the count would push out of sight), and says its count after. The words are `rowTitle`'s, the CLI's label.
+ */
+export function rowLine(
+  row: Pick<CheckpointRow, 'kind' | 'label' | 'toRewind'>,
+  l10n: Localizer = ENGLISH,
+): { lead: string; after?: string } {
+  const count = rewindCountWords(row.toRewind, l10n);
+  const title = treeLabel(rowTitle(row, l10n));
+  return row.kind === 'rewind' ? { lead: title, after: count } : { lead: treeLabel(`${count} · ${title}`) };
+}
+
 /** "1 prompt" / "3 prompts". */
 export function promptWords(n: number, l10n: Localizer = ENGLISH): string {
   return countWords(n, l10n.t('1 prompt'), l10n.t('{0} prompts', n));
@@ -93,6 +109,16 @@ export function promptWords(n: number, l10n: Localizer = ENGLISH): string {
 /** "1 file" / "7 files". */
 export function fileWords(n: number, l10n: Localizer = ENGLISH): string {
   return countWords(n, l10n.t('1 file'), l10n.t('{0} files', n));
+}
+
+/** "1 checkpoint" / "3 checkpoints". */
+export function checkpointWords(n: number, l10n: Localizer = ENGLISH): string {
+  return countWords(n, l10n.t('1 checkpoint'), l10n.t('{0} checkpoints', n));
+}
+
+/** "1 path" / "3 paths". */
+export function pathWords(n: number, l10n: Localizer = ENGLISH): string {
+  return countWords(n, l10n.t('1 path'), l10n.t('{0} paths', n));
 }
 
 /** "1 session" / "2 sessions". */
@@ -168,4 +194,58 @@ export function timelineCounts(cps: readonly Pick<CheckpointRecord, 'kind' | 'se
   }
   n.sessions = sessions.size;
   return n;
+}
+
+/**
+ * A grouped timeline's session group (the Files view groups a long timeline by session): its rows (newest first,
+ * as given), what tells it apart — its agent, its newest prompt (the first row it shows, so "Load more" never hides
+ * what names it), its time span — and its prompt count.
+ */
+export interface SessionGroupOf<T> {
+  /** '' for the rows of no session (the user's own: rewinds, manual checkpoints). */
+  session: string;
+  /** The first agent its rows name, or ''. */
+  agent: string;
+  rows: T[];
+  /** The row it is named after: its newest prompt, else its newest row. */
+  title: T;
+  prompts: number;
+  oldest: number;
+  newest: number;
+}
+
+/** What grouping reads of a row. */
+export type GroupedRow = Pick<CheckpointRecord, 'kind' | 'session' | 'agent' | 'time'>;
+
+/** Rows (newest first) grouped by session, in order of each session's newest row. */
+export function sessionGroups<T>(rows: readonly T[], of: (row: T) => GroupedRow): SessionGroupOf<T>[] {
+  const bySession = new Map<string, T[]>();
+  for (const r of rows) {
+    const s = of(r).session ?? '';
+    const list = bySession.get(s);
+    if (list) list.push(r);
+    else bySession.set(s, [r]);
+  }
+  return [...bySession].map(([session, list]) => {
+    const times = list.map((r) => of(r).time);
+    return {
+      session,
+      agent: list.map((r) => of(r).agent).find((a) => a) ?? '',
+      rows: list,
+      title: list.find((r) => of(r).kind === 'prompt') ?? list[0]!,
+      prompts: list.filter((r) => of(r).kind === 'prompt').length,
+      oldest: Math.min(...times),
+      newest: Math.max(...times),
+    };
+  });
+}
+
+/** "50 prompts · 5:02 AM–6:40 AM": its count (none for a group without a prompt), then its span (`time` writes a moment). */
+export function sessionGroupDescription(
+  g: Pick<SessionGroupOf<unknown>, 'prompts' | 'oldest' | 'newest'>,
+  time: (t: number) => string,
+  l10n: Localizer = ENGLISH,
+): string {
+  const span = g.oldest === g.newest || time(g.oldest) === time(g.newest) ? time(g.newest) : `${time(g.oldest)}–${time(g.newest)}`;
+  return [g.prompts ? promptWords(g.prompts, l10n) : '', span].filter(Boolean).join(' · ');
 }

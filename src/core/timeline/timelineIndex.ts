@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { type AttemptInput, WORK_PHASES, type WriteRun } from './attempts';
 import { type LogContents, readGaps } from '../storeFiles/fileLog';
 import { FactsFold, type PathFacts } from './changeSet';
+import { sameStateAsPrevious } from './folding';
 import { type PathHistory, type Provenance, ProvenanceFold, contentKey, provenanceOf } from './provenance';
 import { writeDerived } from '../storeFiles/logPrefix';
 import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail';
@@ -81,6 +82,7 @@ function listPartOf(
     historiesOf(records),
     cps.map((c) => c.seq),
   );
+  const same = sameStateAsPrevious(records);
   return {
     ids: cps.map((c) => c.id),
     seq: cps.map((c) => c.seq),
@@ -90,6 +92,7 @@ function listPartOf(
     session: cps.map((c) => c.session ?? null),
     agent: cps.map((c) => c.agent ?? null),
     files,
+    same: cps.map((c) => (same.has(c.id) ? 1 : 0)),
     lastSpan,
     stretchPaths: [...stretches.keys()],
     stretches: [...stretches.values()],

@@ -9,6 +9,7 @@ import { acquireCompactionLock, acquireStoreLock } from '../../core/storeFiles/l
 import type { Store } from '../../core/store';
 import { deleteRecordings } from '../../core/storeFiles/workspaceStore';
 import { oneLine } from '../../shared/text';
+import { checkpointWords, sessionWords } from '../../core/timeline/presentation';
 import type { Busy } from '../rewind/busy';
 import type { WorkerClient } from '../offHost/workerClient';
 import type { Settings } from '../settings';
@@ -49,16 +50,16 @@ export class StorageCommands {
     );
     o.info('  By age (file copies counted when first recorded):');
     for (const a of u.byAge)
-      o.info(`    ${`${a.days} days`.padEnd(10)} ${formatBytes(a.bytes).padStart(9)}  ${a.checkpoints} checkpoint(s)`);
-    o.info(`  By session (${u.sessions.length}, largest first):`);
+      o.info(`    ${`${a.days} days`.padEnd(10)} ${formatBytes(a.bytes).padStart(9)}  ${checkpointWords(a.checkpoints)}`);
+    o.info(`  By session (${sessionWords(u.sessions.length)}, largest first):`);
     for (const s of u.sessions.slice(0, 50))
       o.info(
-        `    ${formatBytes(s.bytes).padStart(9)}  ${s.checkpoints} checkpoint(s), last ${new Date(s.last).toLocaleString()}  ${s.agent ?? ''} ${oneLine(s.label, 60)}`,
+        `    ${formatBytes(s.bytes).padStart(9)}  ${checkpointWords(s.checkpoints)}, last ${new Date(s.last).toLocaleString()}  ${s.agent ?? ''} ${oneLine(s.label, 60)}`,
       );
     if (u.sessions.length > 50) o.info(`    … and ${u.sessions.length - 50} smaller sessions (agent-rewind storage lists them all).`);
     if (u.own.checkpoints || u.own.bytes)
       o.info(
-        `  Your own actions (rewinds, undos, takes, manual checkpoints): ${formatBytes(u.own.bytes)}, ${u.own.checkpoints} checkpoint(s).`,
+        `  Your own actions (rewinds, undos, takes, manual checkpoints): ${formatBytes(u.own.bytes)}, ${checkpointWords(u.own.checkpoints)}.`,
       );
   }
 

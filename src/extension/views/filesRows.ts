@@ -14,7 +14,13 @@ import { type CheckpointNode, describeSummary, type TimelineModel, type TurnNode
 import { agentInfo } from './agentInfo';
 import { attemptItem } from './attemptRows';
 import { clockTime } from '../../shared/time';
-import { kindName as coreKindName, promptWords, rowTitle } from '../../core/timeline/presentation';
+import {
+  kindName as coreKindName,
+  rowLine,
+  rowTitle,
+  sessionGroupDescription,
+  type SessionGroupOf,
+} from '../../core/timeline/presentation';
 import { relativeTime } from './relativeTime';
 import type { RowCounts } from './rowStats';
 
@@ -83,11 +89,12 @@ export class CheckpointRow {
     // One count everywhere: what a rewind to this point would change (the row `checkpoints --json` prints; the preview says the same).
     const row = model.row(c.id)!;
     const count = rewindCountWords(row.toRewind, vscode.l10n);
-    // The count leads the row: at the default sidebar width a long prompt hides everything after it.
-    const item = new vscode.TreeItem(treeLabel(`${count} · ${checkpointLabel(node)}`), collapsible(ctx, c.id, rowHasChildren(model, node)));
+    // The count leads the row (at the default sidebar width a long prompt hides everything after it); a rewind's row leads with its action.
+    const line = rowLine(row, vscode.l10n);
+    const item = new vscode.TreeItem(line.lead, collapsible(ctx, c.id, rowHasChildren(model, node)));
     item.id = c.id;
     const agent = c.agent && ctx.severalAgents && !ctx.large ? agentInfo(c.agent).name : undefined;
-    item.description = `${relativeTime(row.time)}${agent ? ` · ${agent}` : ''}`;
+    item.description = [line.after, relativeTime(row.time), agent].filter(Boolean).join(' · ');
     const [kindIcon, color] = ICONS[c.kind] ?? ['circle-outline'];
     // With several agents on the timeline a prompt shows whose it was by its agent's icon.
     const icon = agent && (c.kind === 'prompt' || c.kind === 'session-start') ? agentInfo(c.agent!).codicon : kindIcon;
@@ -147,33 +154,38 @@ export class FileRow {
   }
 }
 
-/** One session's rows of a grouped timeline (rows newest first), with its earlier attempts. */
+/** One session's rows of a grouped timeline (rows newest first), with its earlier attempts: the model's group (presentation.ts), drawn. */
 export class SessionGroup {
   readonly kind = 'session';
   constructor(
     public key: string,
-    public session: string,
-    public agent: string,
-    public turns: TurnNode[],
+    public group: SessionGroupOf<TurnNode>,
     public attempts: Attempt[] = [],
   ) {}
 
+  get session(): string {
+    return this.group.session;
+  }
+
+  get agent(): string {
+    return this.group.agent;
+  }
+
+  get turns(): TurnNode[] {
+    return this.group.rows;
+  }
+
   /** What tells it apart: its newest prompt (the first row it shows, so Load more never hides it), else its newest row. */
   get title(): string {
-    const newest = this.turns.find((t) => t.node.checkpoint.kind === 'prompt') ?? this.turns[0]!;
-    return treeLabel(checkpointLabel(newest.node));
+    return treeLabel(checkpointLabel(this.group.title.node));
   }
 
   item(ctx: RowContext): vscode.TreeItem {
     const item = new vscode.TreeItem(this.title, collapsible(ctx, this.key, true));
     item.id = this.key;
-    const newest = this.turns[0]!.node.checkpoint.time;
-    const oldest = this.turns[this.turns.length - 1]!.node.checkpoint.time;
-    const prompts = this.turns.filter((t) => t.node.checkpoint.kind === 'prompt').length;
+    const { oldest, newest } = this.group;
     // Its time span tells it from a group of the same agent; a group without a prompt says no count at all.
-    const span =
-      oldest === newest || clockTime(oldest) === clockTime(newest) ? clockTime(newest) : `${clockTime(oldest)}–${clockTime(newest)}`;
-    item.description = [prompts ? promptWords(prompts, vscode.l10n) : '', span].filter(Boolean).join(' · ');
+    item.description = sessionGroupDescription(this.group, (t) => clockTime(t), vscode.l10n);
     const agent = agentInfo(this.agent);
     // The agent is its icon (and in the tooltip): the label keeps its width for what differs between groups.
     item.iconPath = agent.icon;

@@ -7,6 +7,7 @@
 // The rows themselves (what each says) are filesRows.ts.
 import * as vscode from 'vscode';
 import type { Attempt } from '../../core/timeline/attempts';
+import { sessionGroups } from '../../core/timeline/presentation';
 import { countWords } from '../../shared/l10n';
 import { oneLine } from '../../shared/text';
 import { CTX } from '../commandIds';
@@ -206,17 +207,10 @@ export class FilesView implements vscode.TreeDataProvider<FilesElement>, vscode.
   }
 
   private turnGroups(turns: readonly TurnNode[]): SessionGroup[] {
-    const bySession = new Map<string, TurnNode[]>();
-    for (const t of turns) {
-      const s = t.node.checkpoint.session ?? '';
-      const list = bySession.get(s);
-      if (list) list.push(t);
-      else bySession.set(s, [t]);
-    }
-    return [...bySession].map(([session, list]) => {
-      const agent = list.find((t) => t.node.checkpoint.agent)?.node.checkpoint.agent ?? '';
-      const key = `session:${session}`;
-      return this.remember(key, new SessionGroup(key, session, agent, list)) as SessionGroup;
+    // The grouping is the model's (presentation.ts): the view only draws it.
+    return sessionGroups(turns, (t) => t.node.checkpoint).map((g) => {
+      const key = `session:${g.session}`;
+      return this.remember(key, new SessionGroup(key, g)) as SessionGroup;
     });
   }
 

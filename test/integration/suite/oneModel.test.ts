@@ -19,7 +19,7 @@ import { CLI, HookSession } from './hookSession';
 import { EXTENSION_ID } from './paths';
 import { until } from './until';
 
-type CliRow = Omit<CheckpointRow, 'time'> & { time: string };
+type CliRow = Omit<CheckpointRow, 'time'> & { time: string; foldedInto?: string };
 interface CliAttempt {
   n: number;
   current: boolean;
@@ -128,11 +128,27 @@ suite('one presentation model on every surface', function () {
       folded.every((r) => hostOf(r.id)?.folded.some((f) => f.checkpoint.id === r.id)),
       folded.map((r) => r.label).join(' | '),
     );
+    // The CLI tells the same story: `foldedInto` names the row each folded checkpoint is shown on, and only those.
+    assert.ok(folded.length > 0, 'the script made a row that folds');
+    assert.deepEqual(
+      rows.map((r) => [r.id, r.foldedInto ?? null]),
+      rows.map((r) => [r.id, folded.includes(r) ? hostOf(r.id)!.checkpoint.id : null]),
+      'foldedInto is the row the Files view shows each checkpoint on',
+    );
     for (const r of rows.filter((x) => !folded.includes(x))) {
       const item = api.files!.getTreeItem(rowOf(r.id));
       const row = { ...r, time: Date.parse(r.time) };
-      // The count leads the label (it survives the default sidebar width), then the row's title.
-      assert.equal(label(item), treeLabel(`${rewindCountWords(r.toRewind)} · ${treeLabel(rowTitle(row))}`), `label of ${r.id}`);
+      // The count leads the label (it survives the default sidebar width), then the row's title; a rewind's row leads
+      // with its title (its action) and says its count first in its description.
+      const expected =
+        r.kind === 'rewind' ? treeLabel(r.label) : treeLabel(`${rewindCountWords(r.toRewind)} · ${treeLabel(rowTitle(row))}`);
+      assert.equal(label(item), expected, `label of ${r.id}`);
+      // A rewind's row says its count first in its description; every other row says its time first.
+      assert.equal(
+        String(item.description).startsWith(`${rewindCountWords(r.toRewind)} · `),
+        r.kind === 'rewind',
+        `description of ${r.label}: ${String(item.description)}`,
+      );
       const count = r.toRewind === 0 ? /changes nothing/ : new RegExp(`\\b${r.toRewind} files? will change`);
       assert.match(tipOf(item), count, `tooltip of ${r.label}`);
       assert.match(
