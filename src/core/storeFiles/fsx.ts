@@ -151,6 +151,19 @@ export function readOpen<T>(file: string, read: (fd: number) => T): T | null {
   }
 }
 
+/**
+ * All of `file` as UTF-8 text, a regular file only (`openRegularFile`: a FIFO is refused, never waited on);
+ * unlike `readOpen` it throws when the file cannot be read, for a caller that names the file to the user.
+ */
+export function readRegularText(file: string): string {
+  const fd = openRegularFile(file);
+  try {
+    return fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** The first `maxBytes` of `file` (all of it when shorter), or null when it cannot be opened: a look at a file's head. */
 export function readHead(file: string, maxBytes: number): Buffer | null {
   return readOpen(file, (fd) => readRange(fd, 0, maxBytes));
