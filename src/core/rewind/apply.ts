@@ -65,6 +65,10 @@ export async function applyRewind(store: Store, targetId: string, opts: RewindOp
   const { txn } = begun;
   const errors = new Map<string, string>();
   let files: FileResult[] | null = null;
+  // Once `finish` has begun, its own failure (a full disk while recording the results) is the error to
+  // report: finishing again would only throw "already finished" in its place. Its journal stays, and the
+  // next command records what was written.
+  let finishing = false;
   try {
     try {
       const b = writer.begin?.(txn.writes);
@@ -73,14 +77,16 @@ export async function applyRewind(store: Store, targetId: string, opts: RewindOp
       if (!isError(e, 'write-refused')) throw e;
       // Nothing was written: finished as such (every path's result says so), reported as vetoed.
       for (const w of txn.writes) errors.set(w.path, e.message);
+      finishing = true;
       txn.finish(errors);
       files = [];
       return { status: 'vetoed', plan: txn.plan, paths: e.details.paths };
     }
     await writeAll(txn, writer, errors);
+    finishing = true;
     files = txn.finish(errors);
   } finally {
-    if (!files) txn.finish(errors.size ? errors : new Map([['', 'interrupted']]));
+    if (!files && !finishing) txn.finish(errors.size ? errors : new Map([['', 'interrupted']]));
   }
   return { status: files.every((f) => f.ok) ? 'done' : 'partial', plan: txn.plan, checkpoint: txn.checkpoint, files };
 }
