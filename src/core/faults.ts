@@ -20,6 +20,7 @@
 //   rewind.recorded   the `rewind` snapshots are recorded, the journal not removed yet
 //   recover.recorded  a recovery has recorded what the killed rewind wrote, journal not removed
 //   lock.acquired     the store lock is held (by a rewind, gc or recovery), nothing else done
+//   gc.read           gc holds its locks and has read the log, nothing rewritten or swept yet
 
 export const faultsArmed: boolean = !!process.env.AGENT_REWIND_FAULT;
 
