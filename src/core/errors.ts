@@ -41,6 +41,8 @@ export interface ErrorDetails {
   /** store.json exists but cannot be read as JSON (truncated, overwritten, not text): the store's files cannot be trusted to be written to. */
   'store-damaged': { file: string; reason: string };
   'store-busy': { holder: Holder | null };
+  /** A rewind could not record what it needs before writing (the pre-rewind copies, its checkpoint, its journal): nothing was rewound. `code`: the file system's error code. */
+  'store-write-failed': { dir: string; code: string | undefined; detail: string };
   'not-regular-file': { file: string };
   'invalid-hash': { hash: string };
   'blob-corrupt': { hash: string; actual: string | null };
@@ -133,6 +135,18 @@ const MESSAGES: Messages = {
     return d.holder?.pid
       ? l10n.t('Another {0} is running on this store (process {1}); wait for it to finish and try again.', op, d.holder.pid)
       : l10n.t('Another {0} is running on this store; wait for it to finish and try again.', op);
+  },
+  'store-write-failed': (d, l10n) => {
+    if (d.code === 'ENOSPC' || d.code === 'EDQUOT')
+      return l10n.t(
+        'The disk holding the store ({0}) is full (or over quota), so nothing was rewound and your files are as they were. Free some space and try again.',
+        d.dir,
+      );
+    if (d.code === 'EROFS')
+      return l10n.t('The store ({0}) is on a read-only file system, so nothing was rewound and your files are as they were.', d.dir);
+    if (d.code === 'EACCES' || d.code === 'EPERM')
+      return l10n.t('Permission denied writing the store ({0}), so nothing was rewound and your files are as they were.', d.dir);
+    return l10n.t('The store ({0}) could not be written ({1}), so nothing was rewound and your files are as they were.', d.dir, d.detail);
   },
   'not-regular-file': (d, l10n) =>
     l10n.t('{0} is not a regular file (a pipe, a device or a folder), so it was not read: pass the path of a file.', d.file),

@@ -33,3 +33,19 @@ describe('a full disk in the middle of a rewind', () => {
     });
   }
 });
+
+describe('a full disk before a rewind writes any file', () => {
+  for (const point of ['log.append', 'rewind.checkpoint', 'rewind.journal']) {
+    it(`at ${point}: nothing is rewound, and the user is told the store's disk is full and their files are as they were`, () => {
+      const w = agentWorld(12, 79);
+      const r = run(w.store, ['rewind', '--to', w.start], { fault: `${point}:1:enospc` });
+      assert.equal(r.status, 1);
+      assert.match(
+        r.stderr,
+        /The disk holding the store \(.*\) is full \(or over quota\), so nothing was rewound and your files are as they were/,
+      );
+      assertTree(w.ws, w.after, 'no file written');
+      assertSound(w.store, 'after the refused rewind');
+    });
+  }
+});
