@@ -8,6 +8,7 @@ import { writtenTarget } from './common/hookTarget';
 import type { AgentConnectionState, AgentConnector, AgentConnectResult, AgentId, HookTarget } from './common/connector';
 import { type Registry, registry } from './registry';
 import { ENGLISH, type Localizer } from '../shared/l10n';
+import { localizedMessage } from '../core/errors';
 
 /** In the order the quick pick shows them (the registry's). */
 export const CONNECTORS: readonly AgentConnector[] = registry.allConnectors();
@@ -62,6 +63,18 @@ export function retireVscodeFile(
   };
 }
 
+/** The row of an agent whose Connect or Disconnect threw: its files untouched, the reason in `l10n`'s language. */
+function failed(c: AgentConnector, workspace: string, e: unknown, l10n: Localizer) {
+  return {
+    agent: c.agent,
+    displayName: c.displayName,
+    files: c.files(workspace),
+    changed: false,
+    notes: [],
+    error: localizedMessage(e, l10n),
+  };
+}
+
 /** Connects `agents` in one workspace: Claude first, so the VS Code connector sees whether Claude's file serves it. */
 export function connectAgents(
   agents: readonly AgentId[],
@@ -76,14 +89,7 @@ export function connectAgents(
     try {
       out.push({ agent: c.agent, displayName: c.displayName, ...c.connect(workspace, target, l10n) });
     } catch (e) {
-      out.push({
-        agent: c.agent,
-        displayName: c.displayName,
-        files: c.files(workspace),
-        changed: false,
-        notes: [],
-        error: (e as Error).message,
-      });
+      out.push(failed(c, workspace, e, l10n));
     }
   }
   if (agents.includes('claude') && !agents.includes('vscode')) {
@@ -117,14 +123,7 @@ export function disconnectAgents(
     try {
       out.push({ agent: c.agent, displayName: c.displayName, ...c.disconnect(workspace), notes: [] });
     } catch (e) {
-      out.push({
-        agent: c.agent,
-        displayName: c.displayName,
-        files: c.files(workspace),
-        changed: false,
-        notes: [],
-        error: (e as Error).message,
-      });
+      out.push(failed(c, workspace, e, l10n));
     }
   }
   const claude = out.find((o) => o.agent === 'claude');

@@ -14,6 +14,24 @@ export interface Holder {
   time: number;
 }
 
+/** Why Connect will not edit an agent's config file (or hooks file): each says what to fix. `what` names the file ("The Cursor hooks file"). */
+export type ConfigFileProblem =
+  | { why: 'not-json'; what: string; parseError?: { code: string; offset: number } }
+  | { why: 'not-object'; what: string }
+  | { why: 'hooks-not-object'; where: string }
+  | { why: 'event-not-list'; where: string; event: string }
+  | { why: 'kept-changing'; file: string }
+  | { why: 'no-marker'; marker: string };
+
+/** Why a hook command cannot be written safely (a path no shell can quote, a bad agent, event or variable name). */
+export type HookCommandProblem =
+  | { why: 'nul-in-path' }
+  | { why: 'cmd-unquotable'; path: string }
+  | { why: 'agent-name'; name: string }
+  | { why: 'event-name'; name: string }
+  | { why: 'cmd-env' }
+  | { why: 'env-name'; name: string };
+
 /** Every code, with the facts its message is made of. */
 export interface ErrorDetails {
   'store-missing': { dir: string };
@@ -23,6 +41,8 @@ export interface ErrorDetails {
   /** store.json exists but cannot be read as JSON (truncated, overwritten, not text): the store's files cannot be trusted to be written to. */
   'store-damaged': { file: string; reason: string };
   'store-busy': { holder: Holder | null };
+  /** A rewind could not record what it needs before writing (the pre-rewind copies, its checkpoint, its journal): nothing was rewound. `code`: the file system's error code. */
+  'store-write-failed': { dir: string; code: string | undefined; detail: string };
   'not-regular-file': { file: string };
   'invalid-hash': { hash: string };
   'blob-corrupt': { hash: string; actual: string | null };
@@ -51,11 +71,11 @@ export interface ErrorDetails {
   /** A Codex rollout that is not there. */
   'rollout-missing': { file: string };
   /** An agent's config file Connect will not edit (not JSON, not an object, a field of the wrong type, changing under it): the sentence says what to fix. */
-  'config-file': { message: string };
+  'config-file': ConfigFileProblem;
   /** The same for a hooks file in the grouped shape (agents/common/hooksFile.ts). */
-  'hooks-file': { message: string };
+  'hooks-file': ConfigFileProblem;
   /** A hook command that cannot be written safely (a path no shell can quote, a bad agent or event name). */
-  'hook-command': { message: string };
+  'hook-command': HookCommandProblem;
   'git-write-refused': { sub: string | undefined; why: 'not-read-only' | 'config-write' | 'private-index' };
   /** A git index we do not read with certainty: the reason, for the log (callers fall back to git status). */
   'git-index-unsupported': { why: string };
@@ -115,6 +135,18 @@ const MESSAGES: Messages = {
     return d.holder?.pid
       ? l10n.t('Another {0} is running on this store (process {1}); wait for it to finish and try again.', op, d.holder.pid)
       : l10n.t('Another {0} is running on this store; wait for it to finish and try again.', op);
+  },
+  'store-write-failed': (d, l10n) => {
+    if (d.code === 'ENOSPC' || d.code === 'EDQUOT')
+      return l10n.t(
+        'The disk holding the store ({0}) is full (or over quota), so nothing was rewound and your files are as they were. Free some space and try again.',
+        d.dir,
+      );
+    if (d.code === 'EROFS')
+      return l10n.t('The store ({0}) is on a read-only file system, so nothing was rewound and your files are as they were.', d.dir);
+    if (d.code === 'EACCES' || d.code === 'EPERM')
+      return l10n.t('Permission denied writing the store ({0}), so nothing was rewound and your files are as they were.', d.dir);
+    return l10n.t('The store ({0}) could not be written ({1}), so nothing was rewound and your files are as they were.', d.dir, d.detail);
   },
   'not-regular-file': (d, l10n) =>
     l10n.t('{0} is not a regular file (a pipe, a device or a folder), so it was not read: pass the path of a file.', d.file),
@@ -209,9 +241,24 @@ const MESSAGES: Messages = {
       'No Codex rollout at {0}; check the path (Codex keeps them in $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl).',
       d.file,
     ),
-  'config-file': (d) => d.message,
-  'hooks-file': (d) => d.message,
-  'hook-command': (d) => d.message,
+  'config-file': (d, l10n) => configFileMessage(d, l10n),
+  'hooks-file': (d, l10n) => configFileMessage(d, l10n),
+  'hook-command': (d, l10n) => {
+    switch (d.why) {
+      case 'cmd-unquotable':
+        return l10n.t('The path {0} contains a character cmd.exe cannot quote safely (" % !); choose a folder without it.', d.path);
+      case 'agent-name':
+        return l10n.t('Unknown agent name "{0}".', d.name);
+      case 'event-name':
+        return l10n.t('Bad event name "{0}".', d.name);
+      case 'cmd-env':
+        return l10n.t('Environment assignments cannot be put before a cmd.exe command.');
+      case 'env-name':
+        return l10n.t('Bad environment variable name "{0}".', d.name);
+      default:
+        return l10n.t('A path in the hook command contains a NUL byte; choose another folder.');
+    }
+  },
   'git-write-refused': (d, l10n) =>
     d.why === 'not-read-only'
       ? l10n.t('git {0} is not a read-only command', d.sub ?? '(none)')
@@ -223,6 +270,30 @@ const MESSAGES: Messages = {
   'worker-cancelled': (_d, l10n) =>
     l10n.t('Cancelled: a newer request was made, or the one who asked no longer waits (a preview closed, the window is closing).'),
 };
+
+function configFileMessage(d: ConfigFileProblem, l10n: Localizer): string {
+  switch (d.why) {
+    case 'not-json':
+      return d.parseError
+        ? l10n.t(
+            '{0} is not valid JSON ({1} at offset {2}); fix it by hand, then connect again.',
+            d.what,
+            d.parseError.code,
+            d.parseError.offset,
+          )
+        : l10n.t('{0} is not valid JSON; fix it by hand, then connect again.', d.what);
+    case 'hooks-not-object':
+      return l10n.t('"hooks" in {0} is not an object; fix it by hand, then connect again.', d.where);
+    case 'event-not-list':
+      return l10n.t('"hooks.{0}" in {1} is not a list; fix it by hand, then connect again.', d.event, d.where);
+    case 'kept-changing':
+      return l10n.t('{0} kept changing while Agent Rewind edited it; try again.', d.file);
+    case 'no-marker':
+      return l10n.t('The hook command must carry {0}; build it with hookCommand().', d.marker);
+    default:
+      return l10n.t('{0} does not hold a JSON object; fix it by hand, then connect again.', d.what);
+  }
+}
 
 /** Every code, for the test that each has its words. */
 export const ERROR_CODES = Object.keys(MESSAGES) as ErrorCode[];

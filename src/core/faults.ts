@@ -2,7 +2,7 @@
 // makes the process SIGKILL itself at the n-th time (1-based) it reaches the named point, so a
 // test can stop a real `agent-rewind` process at an exact step instead of hoping a timer lands
 // there. `<point>:<n>:stop` stops it there instead (SIGSTOP): the test does what must happen
-// meanwhile, then lets it go on (SIGCONT). Unset (always, outside tests), `fault` is a no-op and `faultsArmed` is false: nothing is
+// meanwhile, then lets it go on (SIGCONT). `<point>:<n>:enospc` throws there the error a full disk gives. Unset (always, outside tests), `fault` is a no-op and `faultsArmed` is false: nothing is
 // parsed, counted or slowed down.
 //
 // Points (where the process dies, i.e. what has happened already when it does):
@@ -20,13 +20,15 @@
 //   rewind.recorded   the `rewind` snapshots are recorded, the journal not removed yet
 //   recover.recorded  a recovery has recorded what the killed rewind wrote, journal not removed
 //   lock.acquired     the store lock is held (by a rewind, gc or recovery), nothing else done
+//   gc.read           gc holds its locks and has read the log, nothing rewritten or swept yet
 
 export const faultsArmed: boolean = !!process.env.AGENT_REWIND_FAULT;
 
 interface Armed {
   at: number;
   seen: number;
-  signal: 'SIGKILL' | 'SIGSTOP';
+  /** Kill, stop, or throw the error a full disk gives (`enospc`): what a write there would throw. */
+  signal: 'SIGKILL' | 'SIGSTOP' | 'ENOSPC';
 }
 
 let counts: Map<string, Armed> | undefined;
@@ -36,7 +38,8 @@ function parse(spec: string): Map<string, Armed> {
   for (const part of spec.split(',')) {
     const [name, n, how] = part.trim().split(':');
     const at = Number(n ?? 1);
-    if (name && Number.isInteger(at) && at > 0) m.set(name, { at, seen: 0, signal: how === 'stop' ? 'SIGSTOP' : 'SIGKILL' });
+    if (name && Number.isInteger(at) && at > 0)
+      m.set(name, { at, seen: 0, signal: how === 'stop' ? 'SIGSTOP' : how === 'enospc' ? 'ENOSPC' : 'SIGKILL' });
   }
   return m;
 }
@@ -48,6 +51,8 @@ export const fault: (point: string) => void = faultsArmed
       const c = counts.get(point);
       if (!c) return;
       c.seen++;
-      if (c.seen === c.at) process.kill(process.pid, c.signal);
+      if (c.seen !== c.at) return;
+      if (c.signal === 'ENOSPC') throw Object.assign(new Error(`ENOSPC: no space left on device (fault ${point})`), { code: 'ENOSPC' });
+      process.kill(process.pid, c.signal);
     }
   : () => {};

@@ -20,6 +20,7 @@ import { migrateMeta, STORE_FORMAT, type StoreMeta } from './storeFiles/storeFor
 import { checkStoreFolder } from './storeFiles/workspaceStore';
 import { checkStoreTrusted } from './storeFiles/trust';
 import { STORE_FILE } from './storeFiles/names';
+import { appendErrorLine } from './storeFiles/errorLog';
 import { readJson } from './storeFiles/jsonFile';
 import { AgentRewindError } from './errors';
 
@@ -29,12 +30,7 @@ import { AgentRewindError } from './errors';
  */
 export function logStoreError(dir: string, message: string, detail?: unknown): void {
   noteWriteFailure(dir, message);
-  try {
-    const line = JSON.stringify({ time: new Date().toISOString(), message, ...(detail === undefined ? {} : { detail }) });
-    fs.appendFileSync(path.join(dir, STORE_FILE.errors), line + '\n', { mode: 0o600 });
-  } catch {
-    /* the agent is never blocked, not even by a full disk */
-  }
+  appendErrorLine(path.join(dir, STORE_FILE.errors), message, detail);
 }
 
 export interface SnapshotMeta {

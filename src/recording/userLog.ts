@@ -5,7 +5,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { writeAll } from '../core/storeFiles/fsx';
+import { appendErrorLine } from '../core/storeFiles/errorLog';
 
 const MAX_BYTES = 1 << 20;
 
@@ -16,7 +16,7 @@ export function userLogFile(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(state, 'agent-rewind', 'errors.log');
 }
 
-/** Appends one line to the user's own log; never throws. */
+/** Appends one line to the user's own log, while its folder is the user's alone; never throws. */
 export function logToUser(message: string, env: NodeJS.ProcessEnv = process.env): void {
   try {
     const file = userLogFile(env);
@@ -24,21 +24,7 @@ export function logToUser(message: string, env: NodeJS.ProcessEnv = process.env)
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = fs.lstatSync(dir);
     if (!st.isDirectory() || (process.getuid && st.uid !== process.getuid()) || (st.mode & 0o022) !== 0) return;
-    let size = 0;
-    try {
-      size = fs.lstatSync(file).size;
-    } catch {
-      /* first line */
-    }
-    if (size >= MAX_BYTES) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), message });
-    const { O_APPEND, O_CREAT, O_WRONLY, O_NOFOLLOW } = fs.constants;
-    const fd = fs.openSync(file, O_APPEND | O_CREAT | O_WRONLY | O_NOFOLLOW, 0o600);
-    try {
-      writeAll(fd, line + '\n');
-    } finally {
-      fs.closeSync(fd);
-    }
+    appendErrorLine(file, message, undefined, MAX_BYTES);
   } catch {
     /* the agent is never blocked */
   }

@@ -30,3 +30,9 @@ export function clockTime(time: number, now: number = Date.now(), locale?: strin
     ? d.toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' })
     : d.toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/** A transcript's timestamp as ISO 8601 (what the CLI writes), or null when it is not a parsable date string. */
+export function isoTime(ts: unknown): string | null {
+  const t = typeof ts === 'string' && ts ? Date.parse(ts) : NaN;
+  return Number.isFinite(t) ? new Date(t).toISOString() : null;
+}

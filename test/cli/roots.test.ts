@@ -6,17 +6,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { cli, cliJson } from '../helpers/cli';
+import { ClaudeSession } from '../helpers/claudeSession';
 import { tempDir } from '../helpers/tmp';
-
-function hook(store: string, home: string, payload: Record<string, unknown>, extra: string[] = []): void {
-  const r = cli(['hook', 'claude', ...extra], {
-    store,
-    env: { HOME: home },
-    input: JSON.stringify({ session_id: 'sess-home', transcript_path: '', ...payload }),
-  });
-  assert.equal(r.status, 0);
-  assert.equal(r.stdout, '');
-}
 
 describe('a session started in the home folder', () => {
   it('adds no root, copies no dot-folder, records file tools, and says so once', () => {
@@ -26,29 +17,11 @@ describe('a session started in the home folder', () => {
     fs.writeFileSync(path.join(home, '.ssh', 'id_secret'), 'PRIVATE-KEY-BYTES\n');
     fs.mkdirSync(path.join(home, 'proj'));
     const file = path.join(home, 'proj', 'a.txt');
-    hook(store, home, { hook_event_name: 'SessionStart', source: 'startup', cwd: home });
-    hook(store, home, { hook_event_name: 'UserPromptSubmit', prompt: 'write a file', cwd: home });
-    const input = { file_path: file, content: 'agent\n' };
-    hook(store, home, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: input, tool_use_id: 'toolu_1', cwd: home });
-    fs.writeFileSync(file, 'agent\n');
-    hook(store, home, {
-      hook_event_name: 'PostToolUse',
-      tool_name: 'Write',
-      tool_input: input,
-      tool_use_id: 'toolu_1',
-      tool_response: {},
-      cwd: home,
-    });
-    const bash = { command: 'touch ~/.ssh/x', description: 'run' };
-    hook(store, home, { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: bash, tool_use_id: 'toolu_2', cwd: home });
-    hook(store, home, {
-      hook_event_name: 'PostToolUse',
-      tool_name: 'Bash',
-      tool_input: bash,
-      tool_use_id: 'toolu_2',
-      tool_response: {},
-      cwd: home,
-    });
+    const agent = new ClaudeSession(store, home, 'sess-home', { env: { HOME: home } });
+    agent.start();
+    agent.prompt('write a file');
+    agent.write(file, 'agent\n');
+    agent.bash('touch ~/.ssh/x');
 
     const meta = JSON.parse(fs.readFileSync(path.join(store, 'store.json'), 'utf8'));
     assert.deepEqual(meta.roots, [], 'home is never a root');
@@ -74,21 +47,11 @@ describe('a session started in the home folder', () => {
   it('a plain folder (not a repository) stays a root, as before: plan and rewind work', () => {
     const ws = tempDir();
     const store = path.join(tempDir(), 'store');
-    const home = tempDir();
-    hook(store, home, { hook_event_name: 'SessionStart', source: 'startup', cwd: ws });
-    hook(store, home, { hook_event_name: 'UserPromptSubmit', prompt: 'p', cwd: ws });
     const file = path.join(ws, 'b.txt');
-    const input = { file_path: file, content: 'x\n' };
-    hook(store, home, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: input, tool_use_id: 't1', cwd: ws });
-    fs.writeFileSync(file, 'x\n');
-    hook(store, home, {
-      hook_event_name: 'PostToolUse',
-      tool_name: 'Write',
-      tool_input: input,
-      tool_use_id: 't1',
-      tool_response: {},
-      cwd: ws,
-    });
+    const agent = new ClaudeSession(store, ws, 'sess-home', { env: { HOME: tempDir() } });
+    agent.start();
+    agent.prompt('p');
+    agent.write(file, 'x\n');
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(store, 'store.json'), 'utf8')).roots, [ws]);
     const p = cliJson<{ id: string; kind: string }[]>(['checkpoints'], { store }).find((c) => c.kind === 'prompt')!;
     assert.equal(cliJson(['rewind', '--to', p.id], { store }).status, 'done');
@@ -100,26 +63,19 @@ describe('a session started in the home folder', () => {
     const proj = path.join(home, 'proj');
     fs.mkdirSync(proj, { recursive: true });
     const store = path.join(path.dirname(home), 'store');
-    hook(store, home, { hook_event_name: 'SessionStart', source: 'startup', cwd: home }, ['--root', proj]);
+    new ClaudeSession(store, home, 'sess-home', { env: { HOME: home }, args: ['--root', proj] }).start();
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(store, 'store.json'), 'utf8')).roots, [proj]);
   });
 });
 
 describe('a session outside the folders VS Code has open (workspace-folders.json in the store)', () => {
   /** One session through real hooks: start, prompt, a Write of `written`, a Bash call that makes `shellMade`. */
-  function session(store: string, cwd: string, id: string, written: string, shellMade: string, extra: string[] = []): void {
-    const home = tempDir();
-    const send = (payload: Record<string, unknown>) => hook(store, home, { session_id: id, cwd, ...payload }, extra);
-    send({ hook_event_name: 'SessionStart', source: 'startup' });
-    send({ hook_event_name: 'UserPromptSubmit', prompt: `work in ${path.basename(cwd)}` });
-    const input = { file_path: written, content: 'agent\n' };
-    send({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: input, tool_use_id: `${id}-w` });
-    fs.writeFileSync(written, 'agent\n');
-    send({ hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: input, tool_use_id: `${id}-w`, tool_response: {} });
-    const bash = { command: `touch ${shellMade}`, description: 'make a file' };
-    send({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: bash, tool_use_id: `${id}-b` });
-    fs.writeFileSync(shellMade, '');
-    send({ hook_event_name: 'PostToolUse', tool_name: 'Bash', tool_input: bash, tool_use_id: `${id}-b`, tool_response: {} });
+  function session(store: string, cwd: string, id: string, written: string, shellMade: string, args: string[] = []): void {
+    const agent = new ClaudeSession(store, cwd, id, { env: { HOME: tempDir() }, args });
+    agent.start();
+    agent.prompt(`work in ${path.basename(cwd)}`);
+    agent.write(written, 'agent\n');
+    agent.bash(`touch ${shellMade}`, () => fs.writeFileSync(shellMade, ''));
   }
   const snapsOf = (store: string, p: string) =>
     fs
@@ -199,21 +155,11 @@ describe('roots written into store.json that no recording vouches for', () => {
     fs.mkdirSync(ws);
     fs.mkdirSync(outside);
     const store = path.join(parent, 'store');
-    const home = tempDir();
     const file = path.join(outside, 'o.txt');
-    hook(store, home, { hook_event_name: 'SessionStart', source: 'startup', cwd: ws });
-    hook(store, home, { hook_event_name: 'UserPromptSubmit', prompt: 'p', cwd: ws });
-    const input = { file_path: file, content: 'agent\n' };
-    hook(store, home, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: input, tool_use_id: 't1', cwd: ws });
-    fs.writeFileSync(file, 'agent\n');
-    hook(store, home, {
-      hook_event_name: 'PostToolUse',
-      tool_name: 'Write',
-      tool_input: input,
-      tool_use_id: 't1',
-      tool_response: {},
-      cwd: ws,
-    });
+    const agent = new ClaudeSession(store, ws, 'sess-home', { env: { HOME: tempDir() } });
+    agent.start();
+    agent.prompt('p');
+    agent.write(file, 'agent\n');
     const metaFile = path.join(store, 'store.json');
     const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8'));
     assert.deepEqual(meta.roots, [ws]);
@@ -228,17 +174,7 @@ describe('roots written into store.json that no recording vouches for', () => {
     }
     // What a session recorded stays a root: the workspace's own files rewind as before.
     const mine = path.join(ws, 'm.txt');
-    const minput = { file_path: mine, content: 'm\n' };
-    hook(store, home, { hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: minput, tool_use_id: 't2', cwd: ws });
-    fs.writeFileSync(mine, 'm\n');
-    hook(store, home, {
-      hook_event_name: 'PostToolUse',
-      tool_name: 'Write',
-      tool_input: minput,
-      tool_use_id: 't2',
-      tool_response: {},
-      cwd: ws,
-    });
+    agent.write(mine, 'm\n');
     assert.deepEqual(
       cliJson(['plan', '--to', prompt.id], { store }).files.map((f: { path: string }) => f.path),
       [mine],

@@ -128,6 +128,37 @@ describe('a file saved while a rewind writes', () => {
     assertSound(w.store, 'after the rewind');
   });
 
+  it('a save that lands after the path was re-read but before the new content is renamed in is not overwritten', async () => {
+    const w = agentWorld(40, 6161);
+    // Stopped with the first file's new content complete in its temp file beside it, not renamed in yet
+    // (the fsync of a large file on a busy disk takes that long): the user saves that very file then.
+    let pid = 0;
+    const rewinding = runAsync(w.store, ['rewind', '--to', w.start, '--json'], { fault: 'rewind.tmp:1:stop', started: (p) => (pid = p) });
+    await waitUntil(() => pid !== 0 && stopped(pid), 'the rewind to stop before its first rename');
+    const tmp = Object.keys(tree(w.ws)).find((k) => /\.agent-rewind-[A-Za-z0-9_-]+\.tmp$/.test(k));
+    assert.ok(tmp, 'a temp file stands beside the file being written');
+    const saved = path.join(
+      w.ws,
+      path.dirname(tmp),
+      path
+        .basename(tmp)
+        .replace(/^\./, '')
+        .replace(/\.agent-rewind-[A-Za-z0-9_-]+\.tmp$/, ''),
+    );
+    const mine = 'saved by the user just before the rename\n';
+    fs.writeFileSync(saved, mine);
+    process.kill(pid, 'SIGCONT');
+    const r = await rewinding;
+    assert.equal(fs.readFileSync(saved, 'utf8'), mine, `on disk: as the user saved it (${r.stdout})`);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(out.skipped, [{ path: saved, reason: 'changed-during-rewind' }]);
+    assert.ok(
+      lines(w.store).some((l) => l.phase === 'observed' && l.path === saved && l.hash === sha(mine)),
+      'its content is kept in the store',
+    );
+    assertSound(w.store, 'after the rewind');
+  });
+
   it('a write that fails is counted as failed, not as done (the text summary)', async () => {
     const w = agentWorld(40, 5151);
     const files = planned(w);

@@ -6,12 +6,9 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { claudeToolKind } from '../../src/agents/claude/toolKind';
-import { record } from '../../src/recording/recorder';
-import { Store } from '../../src/core/store';
-import { checkpoints } from '../../src/core/timeline/timeline';
 import { CLI } from '../helpers/cli';
-import { sandbox, snapshotTree } from '../helpers/tmp';
+import { recordingSession } from '../helpers/recording';
+import { snapshotTree } from '../helpers/tmp';
 
 /** Whether the process is stopped (SIGSTOP): its state in /proc (this tier runs on Linux). */
 export function stopped(pid: number): boolean {
@@ -61,7 +58,7 @@ function content(rand: () => number, i: number, gen: number): Buffer {
  */
 export function agentWorld(n: number, seed = SEED): World {
   const rand = prng(seed);
-  const { ws, store: dir } = sandbox();
+  const { ws, store, start: sessionStart, prompt, write } = recordingSession('kill-session');
   const rel = (i: number) => (i % 5 === 0 ? `src/mod${i % 13}/file-${i}.ts` : `file ${i} ünï.txt`);
   for (let i = 0; i < n; i++) {
     const p = path.join(ws, rel(i));
@@ -69,31 +66,9 @@ export function agentWorld(n: number, seed = SEED): World {
     fs.writeFileSync(p, content(rand, i, 0));
   }
   fs.writeFileSync(path.join(ws, 'user-notes.txt'), 'never touched by the agent\n');
-  const store = Store.open(dir, { create: true });
-  const ev = { agent: 'claude', session: 'kill-session', cwd: ws };
-  record(store, { ...ev, type: 'session_start', source: 'startup' });
-  record(store, { ...ev, type: 'prompt', text: 'change many files' });
-  const start = checkpoints(store.read().records).at(-1)!.id;
+  sessionStart();
+  const start = prompt('change many files');
   const before = snapshotTree(ws);
-  let call = 0;
-  const write = (p: string, data: Buffer | null) => {
-    const e = {
-      ...ev,
-      tool: 'Write',
-      kind: claudeToolKind('Write', { file_path: p }),
-      input: { file_path: p },
-      paths: [p],
-      shell: false,
-      callId: `toolu_k${call++}`,
-    };
-    record(store, { ...e, type: 'before_tool' });
-    if (data === null) fs.rmSync(p);
-    else {
-      fs.mkdirSync(path.dirname(p), { recursive: true });
-      fs.writeFileSync(p, data);
-    }
-    record(store, { ...e, type: 'after_tool', ok: true });
-  };
   for (let i = 0; i < n; i++) {
     const r = rand();
     if (r < 0.6) write(path.join(ws, rel(i)), content(rand, i, 1));
@@ -101,7 +76,7 @@ export function agentWorld(n: number, seed = SEED): World {
   }
   for (let i = 0; i < Math.ceil(n / 5); i++)
     write(path.join(ws, i % 3 === 0 ? `new/deep/er${i % 4}/n${i}.bin` : `added-${i}.txt`), content(rand, n + i, 1));
-  return { ws, store: dir, start, before, after: snapshotTree(ws) };
+  return { ws, store: store.dir, start, before, after: snapshotTree(ws) };
 }
 
 export interface Run {

@@ -13,13 +13,16 @@ export class ClaudeSession {
     readonly store: string,
     readonly cwd: string,
     readonly session = `sess-${Math.random().toString(36).slice(2, 10)}`,
+    /** The hook processes' environment (a HOME of the test's own) and extra arguments (`--root <dir>`). */
+    readonly opts: { env?: NodeJS.ProcessEnv; args?: string[] } = {},
   ) {
     this.transcript = path.join(path.dirname(store), `${this.session}.jsonl`);
   }
 
   hook(payload: Record<string, unknown>): CliResult {
-    const r = cli(['hook', 'claude'], {
+    const r = cli(['hook', 'claude', ...(this.opts.args ?? [])], {
       store: this.store,
+      ...(this.opts.env ? { env: this.opts.env } : {}),
       input: JSON.stringify({
         session_id: this.session,
         transcript_path: this.transcript,

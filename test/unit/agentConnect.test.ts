@@ -16,7 +16,7 @@ import { agentStates, connectAgents, CONNECTORS, connectorFor, disconnectAgents 
 import { CURSOR_HOOK_EVENTS } from '../../src/agents/cursor/connect';
 import { VSCODE_HOOK_EVENTS } from '../../src/agents/vscode/connect';
 import { agentCapabilities, conversationUnavailableText } from '../../src/agents/capabilities';
-import { bundleLocalizer } from '../../src/shared/l10n';
+import { bundleLocalizer, ENGLISH } from '../../src/shared/l10n';
 import { CLI } from '../helpers/cli';
 import { tempDir } from '../helpers/tmp';
 import { registry } from '../../src/agents/registry';
@@ -272,6 +272,10 @@ test('a file Connect cannot parse is left alone with a sentence that says what t
   const out = connectAgents(['cursor'], ws, TARGET)[0]!;
   assert.match(out.error ?? '', /not valid JSON.*fix it by hand/);
   assert.equal(read(path.join(ws, '.cursor/hooks.json')), '{ "hooks": [ }');
+  // The sentence is in the caller's language (the extension's localizer), for Connect and Disconnect alike.
+  const shouting = { t: (m: string, ...a: Parameters<typeof ENGLISH.t>[1][]) => ENGLISH.t(m, ...a).toUpperCase() };
+  assert.match(connectAgents(['cursor'], ws, TARGET, shouting)[0]!.error ?? '', /NOT VALID JSON.*FIX IT BY HAND/);
+  assert.match(disconnectAgents(['cursor'], ws, TARGET, shouting)[0]!.error ?? '', /NOT VALID JSON.*FIX IT BY HAND/);
 });
 
 test('the registry lists one connector per agent family; detect() names its evidence', () => {

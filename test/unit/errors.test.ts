@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { AgentRewindError, ERROR_CODES, errorCode, errorMessage, isError, localizedMessage } from '../../src/core/errors';
-import { bundleLocalizer } from '../../src/shared/l10n';
+import { bundleLocalizer, ENGLISH } from '../../src/shared/l10n';
 
 const root = path.resolve(__dirname, '..', '..');
 const source = fs.readFileSync(path.join(root, 'src', 'core', 'errors.ts'), 'utf8');
@@ -99,6 +99,33 @@ test('the English words are the ones the CLI has always printed', () => {
   assert.equal(
     said(new AgentRewindError('hunk-selection', { path: '/a.ts', why: 'unknown-hunk', unknown: ['h9'], known: [] })),
     '/a.ts has no hunk h9 (it has none); the file may have changed since the plan: run `agent-rewind plan --json` again.',
+  );
+});
+
+test('the config-file, hooks-file and hook-command codes carry facts, not sentences: the same English words, localizable', () => {
+  const said = (e: AgentRewindError) => e.message;
+  assert.equal(
+    said(
+      new AgentRewindError('config-file', {
+        why: 'not-json',
+        what: 'The Cursor hooks file',
+        parseError: { code: 'ValueExpected', offset: 3 },
+      }),
+    ),
+    'The Cursor hooks file is not valid JSON (ValueExpected at offset 3); fix it by hand, then connect again.',
+  );
+  assert.equal(
+    said(new AgentRewindError('hooks-file', { why: 'event-not-list', where: 'the hooks file', event: 'Stop' })),
+    '"hooks.Stop" in the hooks file is not a list; fix it by hand, then connect again.',
+  );
+  assert.equal(
+    said(new AgentRewindError('hook-command', { why: 'cmd-unquotable', path: 'C:\\a%b' })),
+    'The path C:\\a%b contains a character cmd.exe cannot quote safely (" % !); choose a folder without it.',
+  );
+  const upper = { t: (m: string, ...args: Parameters<typeof ENGLISH.t>[1][]) => ENGLISH.t(m, ...args).toUpperCase() };
+  assert.equal(
+    localizedMessage(new AgentRewindError('hook-command', { why: 'agent-name', name: 'x!' }), upper),
+    'UNKNOWN AGENT NAME "X!".',
   );
 });
 

@@ -11,42 +11,12 @@ import { readJournal, recoverUnfinished } from '../../src/core/rewind/journal';
 import { beginRewind } from '../../src/core/rewind/transaction';
 import { applyWriteFs } from '../../src/core/rewind/writes';
 import { record } from '../../src/recording/recorder';
-import { Store } from '../../src/core/store';
-import { checkpoints } from '../../src/core/timeline/timeline';
 import { verifyStore } from '../../src/core/upkeep/verify';
-import { sandbox, snapshotTree } from '../helpers/tmp';
+import { recordingSession } from '../helpers/recording';
+import { snapshotTree } from '../helpers/tmp';
 import { AgentRewindError } from '../../src/core/errors';
 
-function setup() {
-  const { ws, store: dir } = sandbox();
-  const store = Store.open(dir, { create: true });
-  const ev = { agent: 'claude', session: 's1', cwd: ws };
-  const prompt = (text: string) => {
-    record(store, { ...ev, type: 'prompt', text });
-    return checkpoints(store.read().records).at(-1)!.id;
-  };
-  const write = (rel: string, content: string | Buffer | null, mode?: number) => {
-    const p = path.join(ws, rel);
-    const e = {
-      ...ev,
-      tool: 'Write',
-      kind: claudeToolKind('Write', { file_path: p }),
-      input: { file_path: p },
-      paths: [p],
-      shell: false,
-      callId: `c${Math.random()}`,
-    };
-    record(store, { ...e, type: 'before_tool' });
-    if (content === null) fs.rmSync(p);
-    else {
-      fs.mkdirSync(path.dirname(p), { recursive: true });
-      fs.writeFileSync(p, content);
-      if (mode !== undefined) fs.chmodSync(p, mode);
-    }
-    record(store, { ...e, type: 'after_tool', ok: true });
-  };
-  return { ws, store, prompt, write };
-}
+const setup = () => recordingSession();
 
 describe('rewind', () => {
   it('brings the workspace back byte-exact to each checkpoint, and undo brings it forward again', async () => {

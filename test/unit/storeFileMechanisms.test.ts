@@ -10,6 +10,7 @@ import { readJson, readJsonFile } from '../../src/core/storeFiles/jsonFile';
 import { eachLine, readJsonLines } from '../../src/core/storeFiles/jsonLines';
 import { parseLog } from '../../src/core/storeFiles/fileLog';
 import { STORE_ENTRY_NAMES, STORE_FILE } from '../../src/core/storeFiles/names';
+import { appendErrorLine } from '../../src/core/storeFiles/errorLog';
 
 const root = path.resolve(__dirname, '..', '..');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ar-mech-'));
@@ -91,4 +92,43 @@ test('src/ reads a JSON file only through readJsonFile (jsonFile.ts)', () => {
     if (n) found.push(`${rel}: ${n}`);
   }
   assert.deepEqual(found, []);
+});
+
+test('appendErrorLine: one JSON line each, a torn last line mended, no write through a planted link, none past the cap', () => {
+  const log = path.join(tmp, 'errors.log');
+  fs.writeFileSync(log, '{"time":"x","mess'); // a killed writer's half line
+  appendErrorLine(log, 'first', { n: 1 });
+  appendErrorLine(log, 'second');
+  const lines = fs.readFileSync(log, 'utf8').split('\n');
+  assert.deepEqual(
+    lines.slice(1, 3).map((l) => {
+      const { message, detail } = JSON.parse(l) as { message: string; detail?: unknown };
+      return { message, detail };
+    }),
+    [
+      { message: 'first', detail: { n: 1 } },
+      { message: 'second', detail: undefined },
+    ],
+  );
+  const victim = path.join(tmp, 'victim.txt');
+  fs.writeFileSync(victim, 'mine');
+  const planted = path.join(tmp, 'planted.log');
+  fs.symlinkSync(victim, planted);
+  appendErrorLine(planted, 'through the link');
+  assert.equal(fs.readFileSync(victim, 'utf8'), 'mine');
+  const size = fs.statSync(log).size;
+  appendErrorLine(log, 'over the cap', undefined, size);
+  assert.equal(fs.statSync(log).size, size);
+});
+
+test('every errors.log line is written by appendErrorLine (errorLog.ts): no second append beside it in src/', () => {
+  const found: string[] = [];
+  for (const f of sources(path.join(root, 'src'))) {
+    const rel = path.relative(root, f).split(path.sep).join('/');
+    // The OpenCode plugin is source text written into the user's OpenCode config, run by OpenCode, not by us.
+    if (rel === 'src/agents/opencode/plugin.ts') continue;
+    const n = (fs.readFileSync(f, 'utf8').match(/appendFileSync\(|O_APPEND \|/g) ?? []).length;
+    if (n) found.push(`${rel}: ${n}`);
+  }
+  assert.deepEqual(found, ['src/core/storeFiles/jsonLines.ts: 1']);
 });

@@ -7,7 +7,8 @@ import { classifyCall } from '../../core/effects/classifyCall';
 import { claudeToolKind } from './toolKind';
 import { isRealPrompt, sessionOf, TranscriptGraph } from './transcriptChain';
 import type { TranscriptEntry } from './transcriptLine';
-import { FoldedTimeline, isoTime, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../common/timeline';
+import { isoTime } from '../../shared/time';
+import { FoldedTimeline, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../common/timeline';
 import { readTranscript, TRANSCRIPT_FOLD, type TranscriptContents } from './transcriptRead';
 
 /** Builds the timeline of a list of lines (the current conversation, or any chain's conversation). */

@@ -4,7 +4,8 @@
 // turn's `turn_id` — the id UserPromptSubmit sends, which the prompt checkpoint carries as `promptId`.
 import type { EffectOverride } from '../../core/storeFiles/config';
 import { classifyCall } from '../../core/effects/classifyCall';
-import { FoldedTimeline, isoTime, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../common/timeline';
+import { isoTime } from '../../shared/time';
+import { FoldedTimeline, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../common/timeline';
 import type { RolloutEntry } from './rolloutLine';
 import { readRollout, ROLLOUT_FOLD, type RolloutContents, rolloutContents, type RolloutState } from './rolloutRead';
 import { codexToolKind } from './toolKind';

@@ -6,7 +6,7 @@
 // ours (a stale path, a moved store) instead of adding a second one, and Disconnect removes every
 // entry carrying the marker — and nothing else, not even a hand-written `agent-rewind hook claude`.
 import { quoteArg } from '../../core/shell/quote';
-import { AgentRewindError } from '../../core/errors';
+import { AgentRewindError, type HookCommandProblem } from '../../core/errors';
 
 /** The argument that marks a hook command as written by Connect. */
 export const CONNECT_MARKER = '--connected-by=agent-rewind';
@@ -15,7 +15,7 @@ export const CONNECT_MARKER = '--connected-by=agent-rewind';
 export const HOOK_TIMEOUT_S = 30;
 
 /** A hook command that cannot be written safely (a path no shell can quote, a bad agent or event name). */
-const hookCommandError = (message: string) => new AgentRewindError('hook-command', { message });
+const hookCommandError = (problem: HookCommandProblem) => new AgentRewindError('hook-command', problem);
 
 // ---------------------------------------------------------------------------------------- quoting
 
@@ -30,7 +30,7 @@ const hookCommandError = (message: string) => new AgentRewindError('hook-command
  */
 export function shellQuote(arg: string): string {
   if (arg === '') return "''";
-  if (arg.includes('\0')) throw hookCommandError('A path in the hook command contains a NUL byte; choose another folder.');
+  if (arg.includes('\0')) throw hookCommandError({ why: 'nul-in-path' });
   return quoteArg(arg);
 }
 
@@ -40,8 +40,7 @@ export function shellQuote(arg: string): string {
  * expands) and `!` expands under delayed expansion, so such paths are refused rather than guessed.
  */
 export function cmdQuote(arg: string): string {
-  if (/["%!\0\r\n]/.test(arg))
-    throw hookCommandError(`The path ${arg} contains a character cmd.exe cannot quote safely (" % !); choose a folder without it.`);
+  if (/["%!\0\r\n]/.test(arg)) throw hookCommandError({ why: 'cmd-unquotable', path: arg });
   return `"${arg}"`;
 }
 
@@ -64,13 +63,13 @@ export interface HookCommandParts {
 
 /** The hook command line: `'<node>' '<cli>' hook <agent> --store '<store>' --connected-by=agent-rewind`. */
 export function hookCommand(p: HookCommandParts): string {
-  if (!/^[a-z][a-z0-9-]*$/.test(p.agent)) throw hookCommandError(`Unknown agent name "${p.agent}".`);
-  if (p.event !== undefined && !/^[A-Za-z][A-Za-z0-9_]*$/.test(p.event)) throw hookCommandError(`Bad event name "${p.event}".`);
+  if (!/^[a-z][a-z0-9-]*$/.test(p.agent)) throw hookCommandError({ why: 'agent-name', name: p.agent });
+  if (p.event !== undefined && !/^[A-Za-z][A-Za-z0-9_]*$/.test(p.event)) throw hookCommandError({ why: 'event-name', name: p.event });
   const q = p.shell === 'cmd' ? cmdQuote : shellQuote;
   const env = Object.entries(p.env ?? {});
-  if (env.length && p.shell === 'cmd') throw hookCommandError('Environment assignments cannot be put before a cmd.exe command.');
+  if (env.length && p.shell === 'cmd') throw hookCommandError({ why: 'cmd-env' });
   const assigns = env.map(([k, v]) => {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw hookCommandError(`Bad environment variable name "${k}".`);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw hookCommandError({ why: 'env-name', name: k });
     return `${k}=${shellQuote(v)}`;
   });
   const event = p.event === undefined ? [] : [p.event];

@@ -44,12 +44,10 @@ export function mergeOurEntries<E extends OurEntry>(fileText: string | undefined
   const fmt = formatting(text);
   let root = parse(text, l);
   const hooksNode = child(root, 'hooks');
-  if (hooksNode && hooksNode.type !== 'object')
-    throw configFileError(l.errorCode, `"hooks" in ${l.where} is not an object; fix it by hand, then connect again.`);
+  if (hooksNode && hooksNode.type !== 'object') throw configFileError(l.errorCode, { why: 'hooks-not-object', where: l.where });
   for (const e of l.events) {
     const arr = child(hooksNode, e);
-    if (arr && arr.type !== 'array')
-      throw configFileError(l.errorCode, `"hooks.${e}" in ${l.where} is not a list; fix it by hand, then connect again.`);
+    if (arr && arr.type !== 'array') throw configFileError(l.errorCode, { why: 'event-not-list', where: l.where, event: e });
   }
 
   // 1. Drop entries of ours that are stale, misplaced or duplicated (last first: indexes stay valid).

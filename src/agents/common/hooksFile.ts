@@ -160,8 +160,7 @@ function groupedLayout(f: HooksFileFormat, hook: HookSpec): HooksLayout<Located>
  * (another CLI path or store) are replaced, never duplicated.
  */
 export function connectHooks(settingsFileText: string | undefined, hook: HookSpec, f: HooksFileFormat): string {
-  if (!hasMarker(hook.command))
-    throw configFileError('hooks-file', `The hook command must carry ${CONNECT_MARKER}; build it with hookCommand().`);
+  if (!hasMarker(hook.command)) throw configFileError('hooks-file', { why: 'no-marker', marker: CONNECT_MARKER });
   return mergeOurEntries(settingsFileText, groupedLayout(f, hook));
 }
 

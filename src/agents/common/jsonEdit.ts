@@ -5,16 +5,16 @@
 // neighbours, which would break that, hence hand-made edits. Plus the one atomic file writer.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AgentRewindError } from '../../core/errors';
+import { AgentRewindError, type ConfigFileProblem } from '../../core/errors';
 import { writeFileAtomic } from '../../core/storeFiles/fsx';
 import { applyEdits, type Edit, type FormattingOptions, type Node, parseTree, type ParseError, printParseErrorCode } from 'jsonc-parser';
 
 /** The code of a config file we will not edit (not JSON, not an object, a field of the wrong type): a hooks file in the grouped shape says `hooks-file`. */
 export type ConfigFileCode = 'config-file' | 'hooks-file';
 
-/** A config file we will not edit: `message` says what to fix. */
-export function configFileError(code: ConfigFileCode, message: string): AgentRewindError<ConfigFileCode> {
-  return new AgentRewindError(code, { message });
+/** A config file we will not edit: `problem` says what to fix. */
+export function configFileError(code: ConfigFileCode, problem: ConfigFileProblem): AgentRewindError<ConfigFileCode> {
+  return new AgentRewindError(code, problem);
 }
 
 /** Parses a JSONC object; `what` names the file in the error ("The Cursor hooks file"). */
@@ -23,10 +23,13 @@ export function parseJsonObject(text: string, what: string, code: ConfigFileCode
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length || !root) {
     const e = errors[0];
-    const where = e ? ` (${printParseErrorCode(e.error)} at offset ${e.offset})` : '';
-    throw configFileError(code, `${what} is not valid JSON${where}; fix it by hand, then connect again.`);
+    throw configFileError(code, {
+      why: 'not-json',
+      what,
+      ...(e ? { parseError: { code: printParseErrorCode(e.error), offset: e.offset } } : {}),
+    });
   }
-  if (root.type !== 'object') throw configFileError(code, `${what} does not hold a JSON object; fix it by hand, then connect again.`);
+  if (root.type !== 'object') throw configFileError(code, { why: 'not-object', what });
   return root;
 }
 
@@ -204,7 +207,7 @@ export function editFile(file: string, edit: (text: string | undefined) => FileE
     }
     if (writeTextFileAtomic(file, r.text, { expected: before, checkExpected: true, ...opts })) return true;
   }
-  throw configFileError('config-file', `${file} kept changing while Agent Rewind edited it; try again.`);
+  throw configFileError('config-file', { why: 'kept-changing', file });
 }
 
 /** Removes `dir` and its parents up to (not including) `stop` while they are empty: folders Connect created. */

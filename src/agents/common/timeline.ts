@@ -36,12 +36,6 @@ export interface TranscriptTimeline {
   badLines: number;
 }
 
-export function isoTime(ts: string | undefined): string | null {
-  if (!ts) return null;
-  const t = Date.parse(ts);
-  return Number.isFinite(t) ? new Date(t).toISOString() : null;
-}
-
 /**
  * A transcript of any agent's format read again and again as it grows (the extension follows the
  * open sessions): only the lines appended since the last read are folded (`fold`); a rewritten,

@@ -9,9 +9,8 @@
 //   - `{ "$set": { … } }` metadata updates (`lastUpdated`, `sessionId` on resume, `summary`, …);
 //     a `$set` carrying `messages` is a checkpoint: the message list starts over from it;
 //   - `{ "$rewindTo": "<message id>" }`: drop that message and everything after it.
-import { openRegularFile, readHead } from '../../core/storeFiles/fsx';
+import { readHead, readRegularText } from '../../core/storeFiles/fsx';
 import type { LineFold } from '../../core/storeFiles/logTail';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export type Part = {
@@ -67,13 +66,7 @@ function addRecord(out: Record<string, unknown>[], line: string): void {
 
 export function readRecords(file: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  const fd = openRegularFile(file); // a FIFO given as a chat file is refused, never waited on
-  let text: string;
-  try {
-    text = fs.readFileSync(fd, 'utf8');
-  } finally {
-    fs.closeSync(fd);
-  }
+  const text = readRegularText(file); // a FIFO given as a chat file is refused, never waited on
   for (const line of text.split('\n')) addRecord(out, line);
   return out;
 }
@@ -254,7 +247,7 @@ export function isGeminiChat(file: string): boolean {
  */
 export function projectRootOf(chatFile: string): string | undefined {
   try {
-    const root = fs.readFileSync(path.join(path.dirname(path.dirname(chatFile)), '.project_root'), 'utf8').trim();
+    const root = readRegularText(path.join(path.dirname(path.dirname(chatFile)), '.project_root')).trim();
     return root || undefined;
   } catch {
     return undefined;

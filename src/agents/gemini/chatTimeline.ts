@@ -6,14 +6,10 @@ import * as path from 'node:path';
 import type { EffectOverride } from '../../core/storeFiles/config';
 import { classifyCall } from '../../core/effects/classifyCall';
 import { oneLine } from '../../shared/text';
+import { isoTime } from '../../shared/time';
 import { FoldedTimeline, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../common/timeline';
 import { type Chat, partsOf, projectRootOf, promptOf, readRecords, RECORDS_FOLD, replayChat } from './chatFile';
 import { geminiToolKind } from './toolKind';
-
-function isoTime(ts: unknown): string | null {
-  const t = typeof ts === 'string' ? Date.parse(ts) : NaN;
-  return Number.isFinite(t) ? new Date(t).toISOString() : null;
-}
 
 function resultPreview(result: unknown): string {
   if (typeof result === 'string') return oneLine(result, 200);

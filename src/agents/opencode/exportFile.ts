@@ -7,9 +7,8 @@
 // (`{ tool, callID, state: { status, input, output?, error? } }`). Findings: test/fixtures/agents/opencode/real-1.18.33/.
 import type { EffectOverride } from '../../core/storeFiles/config';
 import { classifyCall } from '../../core/effects/classifyCall';
-import { openRegularFile, readHead } from '../../core/storeFiles/fsx';
+import { readHead, readRegularText } from '../../core/storeFiles/fsx';
 import type { LineFold } from '../../core/storeFiles/logTail';
-import * as fs from 'node:fs';
 import { oneLine } from '../../shared/text';
 import { FoldedTimeline, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../common/timeline';
 import { opencodeToolKind } from './hookPayload';
@@ -60,13 +59,7 @@ export function parseOpencodeExport(text: string): OpencodeExport | null {
 }
 
 export function readOpencodeExport(file: string): OpencodeExport {
-  const fd = openRegularFile(file);
-  let text: string;
-  try {
-    text = fs.readFileSync(fd, 'utf8');
-  } finally {
-    fs.closeSync(fd);
-  }
+  const text = readRegularText(file); // a FIFO given as a chat file is refused, never waited on
   const e = parseOpencodeExport(text);
   if (!e) throw new Error(`${file} is not an OpenCode session export (\`opencode export <session>\` writes one).`);
   return e;
@@ -81,7 +74,7 @@ export function isOpencodeExport(file: string): boolean {
     // The cheap look first (the object opens with `info`, a session id in the head), then the whole parse.
     /^\{\s*"info"\s*:\s*\{/.test(head.slice(at)) &&
     head.includes('"ses_') &&
-    parseOpencodeExport(fs.readFileSync(file, 'utf8')) !== null
+    parseOpencodeExport(readRegularText(file)) !== null
   );
 }
 

@@ -8,9 +8,8 @@
 // managed-session records are not), follow `parentUuid` to the root. Several records may share a uuid
 // (fragments of one message, in file order); all carry the same parent. A resume sends the chain's
 // messages to the model, so a fork is the chain up to a cut, under a new session id.
-import { openRegularFile, readHead } from '../../core/storeFiles/fsx';
+import { readHead, readRegularText } from '../../core/storeFiles/fsx';
 import type { LineFold } from '../../core/storeFiles/logTail';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export type QwenPart = {
@@ -75,13 +74,7 @@ function addRecord(out: QwenRecord[], line: string): void {
 }
 
 export function readQwenRecords(file: string): QwenRecord[] {
-  const fd = openRegularFile(file); // a FIFO given as a chat file is refused, never waited on
-  let text: string;
-  try {
-    text = fs.readFileSync(fd, 'utf8');
-  } finally {
-    fs.closeSync(fd);
-  }
+  const text = readRegularText(file); // a FIFO given as a chat file is refused, never waited on
   const out: QwenRecord[] = [];
   for (const line of text.split('\n')) addRecord(out, line);
   return out;

@@ -5,14 +5,10 @@ import * as path from 'node:path';
 import type { EffectOverride } from '../../core/storeFiles/config';
 import { classifyCall } from '../../core/effects/classifyCall';
 import { oneLine } from '../../shared/text';
+import { isoTime } from '../../shared/time';
 import { FoldedTimeline, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../common/timeline';
 import { activeChain, partsOf, QWEN_RECORDS_FOLD, qwenPromptOf, type QwenRecord, readQwenRecords } from './chatFile';
 import { qwenToolKind } from './hookPayload';
-
-function isoTime(ts: unknown): string | null {
-  const t = typeof ts === 'string' ? Date.parse(ts) : NaN;
-  return Number.isFinite(t) ? new Date(t).toISOString() : null;
-}
 
 function responsePreview(response: { output?: unknown; error?: unknown } | undefined): string {
   if (!response) return '';

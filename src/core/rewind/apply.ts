@@ -22,8 +22,13 @@ export interface FileWriter {
   begin?(writes: readonly Write[]): void | Promise<void>;
   /** Why `w` is to be left as it is now, beyond its content on disk (VS Code: its editor changed since the check), or null. */
   holdBack?(w: Write): SkipReason | null;
-  /** Writes (or deletes) one file, called right after its path was re-read; throws with what went wrong. */
-  writeOne(w: Write): void | Promise<void>;
+  /**
+   * Writes (or deletes) one file, called right after its path was re-read; throws with what went wrong.
+   * `recheck` re-reads the path once more (as the claim did): a writer that prepares the content first (a
+   * temp file, fsynced) calls it at the last moment before the content takes the path's place, and writes
+   * nothing when it is false (the user saved meanwhile: the path is then left as saved, its content stored).
+   */
+  writeOne(w: Write, recheck: () => boolean): void | Promise<void>;
 }
 
 export type RewindOutcome =
@@ -32,7 +37,7 @@ export type RewindOutcome =
 
 /** Plain file-system writes, each atomic. */
 export function fsWriter(store: Store): FileWriter {
-  return { writeOne: (w) => applyWriteFs(store, w) };
+  return { writeOne: (w, recheck) => applyWriteFs(store, w, recheck) };
 }
 
 /** Every write in its order, each claimed right before it is written; the errors by path. */
@@ -40,7 +45,7 @@ async function writeAll(txn: RewindTxn, writer: FileWriter, errors: Map<string, 
   const one = async (w: Write): Promise<boolean> => {
     if (!txn.claim(w, writer.holdBack?.(w) ?? undefined)) return false;
     try {
-      const p = writer.writeOne(w);
+      const p = writer.writeOne(w, () => txn.claim(w));
       if (p) await p;
     } catch (e) {
       errors.set(w.path, (e as Error).message);
@@ -60,6 +65,10 @@ export async function applyRewind(store: Store, targetId: string, opts: RewindOp
   const { txn } = begun;
   const errors = new Map<string, string>();
   let files: FileResult[] | null = null;
+  // Once `finish` has begun, its own failure (a full disk while recording the results) is the error to
+  // report: finishing again would only throw "already finished" in its place. Its journal stays, and the
+  // next command records what was written.
+  let finishing = false;
   try {
     try {
       const b = writer.begin?.(txn.writes);
@@ -68,14 +77,16 @@ export async function applyRewind(store: Store, targetId: string, opts: RewindOp
       if (!isError(e, 'write-refused')) throw e;
       // Nothing was written: finished as such (every path's result says so), reported as vetoed.
       for (const w of txn.writes) errors.set(w.path, e.message);
+      finishing = true;
       txn.finish(errors);
       files = [];
       return { status: 'vetoed', plan: txn.plan, paths: e.details.paths };
     }
     await writeAll(txn, writer, errors);
+    finishing = true;
     files = txn.finish(errors);
   } finally {
-    if (!files) txn.finish(errors.size ? errors : new Map([['', 'interrupted']]));
+    if (!files && !finishing) txn.finish(errors.size ? errors : new Map([['', 'interrupted']]));
   }
   return { status: files.every((f) => f.ok) ? 'done' : 'partial', plan: txn.plan, checkpoint: txn.checkpoint, files };
 }

@@ -11,6 +11,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathKey } from '../paths';
 import { fault } from '../faults';
+import { AgentRewindError } from '../errors';
+import { errCode } from '../storeFiles/fsx';
 import { newId } from '../storeFiles/ids';
 import { acquireStoreLock } from '../storeFiles/lock';
 import type { CheckpointRecord, LogRecord, SnapRecord } from '../storeFiles/records';
@@ -137,7 +139,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       return { status: 'blocked-io', plan, problems };
     }
     // Stored only once the rewind goes ahead (a refused one leaves nothing behind).
-    const computed = storeShaped(store, shaped, writes);
+    const computed = recording(store, () => storeShaped(store, shaped, writes));
     fault('rewind.planned');
     // 0. what shell calls still running changed so far is theirs (and the undo's); what this rewind writes is not
     during = captureBeforeRewind(store);
@@ -145,7 +147,7 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
     const now = Date.now();
     const pre: LogRecord[] = [];
     for (const w of writes) {
-      const s = store.snapshot(w.path, 'pre-rewind', { time: now });
+      const s = recording(store, () => store.snapshot(w.path, 'pre-rewind', { time: now }));
       if (s) pre.push(s);
       w.expect = !s || s.skipped ? 'unknown' : s.hash;
       w.found = snapKey(s, w.path);
@@ -168,12 +170,15 @@ export function beginRewind(store: Store, targetId: string, opts: RewindOptions 
       ...(partial ? { partial: true } : {}),
       time: now,
     });
-    store.append([...during.lines, ...pre, checkpoint]);
+    const lines = [...during.lines, ...pre, checkpoint];
+    recording(store, () => store.append(lines));
     appended = true;
-    fault('rewind.checkpoint');
     // 3. the journal, so a crash from here on is finished by the next command
-    writeJournal(store, { checkpoint: id, target: plan.target.id, started: now, pid: process.pid, writes });
-    fault('rewind.journal');
+    recording(store, () => {
+      fault('rewind.checkpoint');
+      writeJournal(store, { checkpoint: id, target: plan.target.id, started: now, pid: process.pid, writes });
+      fault('rewind.journal');
+    });
     let done = false;
     const skipped = new Map<string, Skip>();
     const txn: RewindTxn = {
@@ -239,6 +244,20 @@ export function staleAgainst(now: ReadonlyMap<string, string>, expect: ReadonlyM
     out.push({ path: p, why: a !== undefined && b !== undefined && disk(a) !== disk(b) ? 'disk' : 'plan' });
   }
   return out.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+}
+
+/**
+ * Runs one of the store writes a rewind makes before it writes any file: one that fails (a full disk, a
+ * read-only or foreign store) is said as that, with the promise it keeps — nothing was rewound.
+ */
+function recording<T>(store: Store, write: () => T): T {
+  try {
+    return write();
+  } catch (e) {
+    const code = errCode(e);
+    if (code === undefined || e instanceof AgentRewindError) throw e;
+    throw new AgentRewindError('store-write-failed', { dir: store.dir, code, detail: (e as Error).message });
+  }
 }
 
 /** The rewind checkpoint's label: before a call, to another attempt's end, or to the checkpoint it names. */

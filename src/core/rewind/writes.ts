@@ -197,8 +197,12 @@ export function removeEmptyDirs(dirs: Iterable<string>): Map<string, string> {
   return failed;
 }
 
-/** Writes one file atomically (temp in the same folder, fsync, rename), or deletes it. */
-export function applyWriteFs(store: Store, w: Write): void {
+/**
+ * Writes one file atomically (temp in the same folder, fsync, rename), or deletes it. `recheck` (the
+ * transaction's claim, asked again) runs right before the rename: a save that landed while the temp file
+ * was written and fsynced keeps the path (the temp file goes, the claim recorded what the user saved).
+ */
+export function applyWriteFs(store: Store, w: Write, recheck: () => boolean = () => true): void {
   if (w.to === null) {
     try {
       fs.unlinkSync(w.path);
@@ -210,7 +214,10 @@ export function applyWriteFs(store: Store, w: Write): void {
   const data = store.content(w.to);
   fs.mkdirSync(path.dirname(w.path), { recursive: true });
   // The temp file is the one the journal names (recovery removes it); the kill tests stop us just before the rename.
-  const beforeRename = () => fault('rewind.tmp');
+  const beforeRename = () => {
+    fault('rewind.tmp');
+    return recheck();
+  };
   if (w.link) replaceFile(w.path, (tmp) => fs.symlinkSync(data.toString(), tmp), { tmp: w.tmp, beforeRename });
   else writeFileAtomic(w.path, data, { tmp: w.tmp, beforeRename, mode: w.mode ?? 0o644, exactMode: w.mode !== undefined, sync: true });
 }

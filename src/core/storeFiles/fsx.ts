@@ -25,15 +25,6 @@ export function errCode(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException | null)?.code;
 }
 
-/** A sentence for a store write that failed because the disk is full (or another I/O error). */
-export function storeWriteProblem(e: unknown): string {
-  const code = errCode(e);
-  if (code === 'ENOSPC' || code === 'EDQUOT') return 'the disk holding the store is full (or over quota); free some space and try again';
-  if (code === 'EROFS') return 'the store is on a read-only file system';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied writing the store';
-  return (e as Error)?.message ?? String(e);
-}
-
 export interface ReplaceOptions {
   /**
    * The temp file's path (default: beside `file`, unique among live processes). A temp file found there is
@@ -146,6 +137,19 @@ export function readOpen<T>(file: string, read: (fd: number) => T): T | null {
   }
   try {
     return read(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * All of `file` as UTF-8 text, a regular file only (`openRegularFile`: a FIFO is refused, never waited on);
+ * unlike `readOpen` it throws when the file cannot be read, for a caller that names the file to the user.
+ */
+export function readRegularText(file: string): string {
+  const fd = openRegularFile(file);
+  try {
+    return fs.readFileSync(fd, 'utf8');
   } finally {
     fs.closeSync(fd);
   }

@@ -11,17 +11,24 @@ import { writeAll } from './fsx';
  * `mkdir`, its folder (0700). Survives a torn last line left by a killed writer. A short write (a
  * full disk) loops and then throws: never a silently truncated line.
  */
-export function appendJsonLines(file: string, values: readonly unknown[], opts: { mkdir?: boolean; faultPoint?: string } = {}): void {
+export function appendJsonLines(
+  file: string,
+  values: readonly unknown[],
+  opts: { mkdir?: boolean; faultPoint?: string; noFollow?: boolean } = {},
+): void {
   if (values.length === 0) return;
   let text = '';
   for (const v of values) text += JSON.stringify(v) + '\n';
+  // `noFollow`: a link planted where the file should be is refused (ELOOP), never appended through.
+  const { O_APPEND, O_CREAT, O_RDWR, O_NOFOLLOW } = fs.constants;
+  const flags = opts.noFollow ? O_APPEND | O_CREAT | O_RDWR | (O_NOFOLLOW ?? 0) : 'a+';
   let fd: number;
   try {
-    fd = fs.openSync(file, 'a+', 0o600);
+    fd = fs.openSync(file, flags, 0o600);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || !opts.mkdir) throw e;
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fd = fs.openSync(file, 'a+', 0o600);
+    fd = fs.openSync(file, flags, 0o600);
   }
   try {
     // A writer killed mid-line leaves no newline: start on a fresh line so only the fragment is lost.

@@ -6,9 +6,10 @@
 // log is rewritten).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../storeFiles/fsx';
-import { readGaps } from '../storeFiles/fileLog';
-import { acquireCompactionLock, acquireStoreLock } from '../storeFiles/lock';
+import { errCode, writeFileAtomic } from '../storeFiles/fsx';
+import { fault } from '../faults';
+import { parseLog, readGaps } from '../storeFiles/fileLog';
+import { acquireCompactionLock, acquireStoreLock, liveWriters } from '../storeFiles/lock';
 import { type CheckpointRecord, isCheckpoint, isSnap, type LogRecord, type Sequenced } from '../storeFiles/records';
 import { referencedBlobs, stateBlobs } from '../scan/references';
 import { stateCompanions, stateFile, stateFiles } from '../scan/stateFile';
@@ -285,6 +286,37 @@ export interface GcLimits {
   maxBytes?: number;
 }
 
+function readLogBytes(file: string): Buffer {
+  try {
+    return fs.readFileSync(file);
+  } catch (e) {
+    if (errCode(e) === 'ENOENT') return Buffer.alloc(0);
+    throw e;
+  }
+}
+
+/**
+ * Replaces the log with `kept` (and the gap lines of the kept span), unless it grew past the `readBytes`
+ * gc read: a hook that stopped waiting for gc appended to it, and renaming the compacted copy over it would
+ * drop that line. Checked at the rename (`beforeRename`); false when the log was left whole.
+ */
+function compact(store: Store, kept: readonly LogRecord[], readBytes: number): boolean {
+  // Gap lines take no place in the sequence (they are placed by time): those of the kept span stay, after the records.
+  const from = kept.find((r) => r.t === 'checkpoint')?.time ?? Number.POSITIVE_INFINITY;
+  const lines: unknown[] = [...kept, ...readGaps(store.logFile, { to: readBytes }).filter((g) => g.time >= from)];
+  const text = lines.map((r) => JSON.stringify(r)).join('\n') + (lines.length ? '\n' : '');
+  const grown = () => (fs.statSync(store.logFile, { throwIfNoEntry: false })?.size ?? 0) !== readBytes;
+  return writeFileAtomic(store.logFile, text, { tmp: `${store.logFile}.gc.tmp`, sync: true, beforeRename: () => !grown() });
+}
+
+/**
+ * May unreferenced blobs be deleted now? Not while a hook records (one that stopped waiting for gc): a blob it
+ * has just written is named by a line it has not appended yet. Hooks that come later wait for gc's lock.
+ */
+function sweepable(store: Store): boolean {
+  return liveWriters(store.dir).length === 0;
+}
+
 export function gc(store: Store, keepDays: number, now = Date.now(), limits: GcLimits = {}): GcReport {
   const releaseStore = acquireStoreLock(store.dir, 'cleanup');
   try {
@@ -298,7 +330,11 @@ export function gc(store: Store, keepDays: number, now = Date.now(), limits: GcL
     let sizeLimit: GcReport['sizeLimit'];
     let kept: GcKept[] = [];
     try {
-      const { records, problems } = store.read();
+      // The log's bytes as read: a hook that gave up waiting for this gc (the agent is never blocked long)
+      // may append after them, and nothing it appends may be lost (see `compact` and `sweepable`).
+      const logBytes = readLogBytes(store.logFile);
+      const { records, problems } = parseLog(logBytes.toString('utf8'));
+      fault('gc.read');
       const guard = guardedRewinds(records);
       const byDays = daysBoundary(records, now - keepDays * 86400000);
       let boundary = Math.min(byDays, guardFloor(guard));
@@ -320,20 +356,19 @@ export function gc(store: Store, keepDays: number, now = Date.now(), limits: GcL
       droppedCheckpoints = cut.droppedCheckpoints;
       keptRecords = cut.kept;
       droppedLines = records.length + problems.length - cut.kept.length;
-      if (droppedLines > 0) {
-        // Gap lines take no place in the sequence (they are placed by time): those of the kept span stay, after the records.
-        const from = keptRecords.find((r) => r.t === 'checkpoint')?.time ?? Number.POSITIVE_INFINITY;
-        const kept: unknown[] = [...keptRecords, ...readGaps(store.logFile).filter((g) => g.time >= from)];
-        const text = kept.map((r) => JSON.stringify(r)).join('\n') + (kept.length ? '\n' : '');
-        writeFileAtomic(store.logFile, text, { tmp: `${store.logFile}.gc.tmp`, sync: true });
+      if (droppedLines > 0 && !compact(store, keptRecords, logBytes.length)) {
+        // A hook recorded meanwhile: the log stays whole (nothing dropped this time; the next gc compacts it).
+        keptRecords = records;
+        droppedCheckpoints = 0;
+        droppedLines = 0;
       }
-      // Sweep while hooks still wait: a blob a hook writes now could not be referenced yet. A
-      // live session's scan state holds the only copy of files as they were before the next
+      // A live session's scan state holds the only copy of files as they were before the next
       // shell command (untracked or dirty ones): those blobs stay.
       scanStatesRemoved += dropOldScanStates(store.dir, now - keepDays * 86400000);
       const referenced = referencedBlobs(store.dir);
-      for (const r of keptRecords) if (r.t === 'snap' && r.hash) referenced.add(r.hash);
-      for (const hash of [...store.blobs.list()]) {
+      // Every line in the log now (a hook's line appended since the read too) keeps its blob.
+      for (const r of store.read().records) if (r.t === 'snap' && r.hash) referenced.add(r.hash);
+      for (const hash of sweepable(store) ? [...store.blobs.list()] : []) {
         if (referenced.has(hash)) continue;
         const p = store.blobs.pathOf(hash);
         try {

@@ -78,8 +78,8 @@ export function workspaceEditWriter(store: Store, gate: EditorGate): FileWriter 
       if (changed.length) throw new AgentRewindError('write-refused', { paths: changed });
     },
     holdBack: (w) => (changedSinceCheck(gate, [w.path]).length ? 'unsaved-during-rewind' : null),
-    async writeOne(w) {
-      if (w.link || (w.to !== null && fs.existsSync(w.path) && fs.lstatSync(w.path).isSymbolicLink())) return direct.writeOne(w);
+    async writeOne(w, recheck) {
+      if (w.link || (w.to !== null && fs.existsSync(w.path) && fs.lstatSync(w.path).isSymbolicLink())) return direct.writeOne(w, recheck);
       const edit = new vscode.WorkspaceEdit();
       const uri = vscode.Uri.file(w.path);
       if (w.to === null) edit.deleteFile(uri, { ignoreIfNotExists: true });

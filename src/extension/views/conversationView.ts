@@ -1,19 +1,19 @@
 // The Conversation view: agent sessions (forks under their parent) -> user prompts -> tool calls,
 // an icon per effect class so irreversible calls stand out; under each recorded step (tool call),
 // the files that call itself changed, each opening a diff of just that step.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SpanChange } from '../../core/timeline/timeline';
 import { agentInfo } from './agentInfo';
 import { CMD } from '../commandIds';
 import type { ConvPrompt, ConvSession, ConvTool } from '../model/conversationModel';
 import { countWords } from '../../shared/l10n';
-import { escapeMarkdown, oneLine, treeLabel } from '../../shared/text';
+import { oneLine, treeLabel } from '../../shared/text';
 import { promptWords } from '../../core/timeline/presentation';
 import { relativeTime } from './relativeTime';
 import { RowCounts, type RowStats } from './rowStats';
 import type { StepIndex } from '../model/stepIndex';
 import { whenSlow } from '../timers';
+import { describeRow, fileRowItem, textTip } from './rowTip';
 
 export type ConvElement = SessionNode | PromptNode | ToolNode | StepFileNode;
 
@@ -167,19 +167,16 @@ export class SessionNode {
       .join(' · ');
     item.iconPath = s.parent ? new vscode.ThemeIcon('repo-forked') : agent.icon;
     item.contextValue = `agentRewind.session${s.transcript ? '.transcript' : ''}${filesOnly ? '.filesOnly' : ''}`;
-    const tip = new vscode.MarkdownString();
-    tip.appendText(
-      `${vscode.l10n.t('{0} session {1}', agent.name, s.id)}\n${promptWords(s.prompts.length, vscode.l10n)}${s.cwd ? `\n${s.cwd}` : ''}`,
-    );
-    if (agent.conversationUnavailable)
-      tip.appendMarkdown(`\n\n${escapeMarkdown(vscode.l10n.t('{0} Files can still be rewound.', agent.conversationUnavailable))}`);
-    item.tooltip = tip;
-    item.accessibilityInformation = {
-      label: filesOnly
+    return describeRow(
+      item,
+      textTip(
+        `${vscode.l10n.t('{0} session {1}', agent.name, s.id)}\n${promptWords(s.prompts.length, vscode.l10n)}${s.cwd ? `\n${s.cwd}` : ''}`,
+        agent.conversationUnavailable && vscode.l10n.t('{0} Files can still be rewound.', agent.conversationUnavailable),
+      ),
+      filesOnly
         ? vscode.l10n.t('{0} session: {1}, files only', agent.name, oneLine(s.title, 60))
         : vscode.l10n.t('{0} session: {1}', agent.name, oneLine(s.title, 60)),
-    };
-    return item;
+    );
   }
 }
 
@@ -211,10 +208,10 @@ export class PromptNode {
     item.iconPath = new vscode.ThemeIcon(risky ? 'comment-unresolved' : 'comment');
     item.contextValue = `agentRewind.prompt${p.checkpointId ? '.hasCheckpoint' : ''}${p.forkable ? '.forkable' : ''}`;
     const unavailable = agentInfo(this.session.agent).conversationUnavailable;
-    item.tooltip = new vscode.MarkdownString().appendText(p.text.slice(0, 2000));
-    if (unavailable)
-      item.tooltip.appendMarkdown(`\n\n${escapeMarkdown(vscode.l10n.t('{0} Rewind files only to before this prompt.', unavailable))}`);
-    return item;
+    return describeRow(
+      item,
+      textTip(p.text.slice(0, 2000), unavailable && vscode.l10n.t('{0} Rewind files only to before this prompt.', unavailable)),
+    );
   }
 }
 
@@ -246,10 +243,12 @@ export class ToolNode {
     item.iconPath = toolIcon(t);
     // `.recorded`: the store holds this call, so a rewind to just before it can be planned.
     item.contextValue = `agentRewind.tool.${t.effect}${recorded ? '.recorded' : ''}`;
-    item.tooltip = new vscode.MarkdownString().appendText(
-      `${t.name} — ${t.severity === 'low' ? vscode.l10n.t('{0} (unknown command)', String(effectWords(t.effect))) : effectWords(t.effect)}\n${t.summary.slice(0, 2000)}`,
+    return describeRow(
+      item,
+      textTip(
+        `${t.name} — ${t.severity === 'low' ? vscode.l10n.t('{0} (unknown command)', String(effectWords(t.effect))) : effectWords(t.effect)}\n${t.summary.slice(0, 2000)}`,
+      ),
     );
-    return item;
   }
 }
 
@@ -265,15 +264,10 @@ export class StepFileNode {
 
   item(ctx: ConvContext): vscode.TreeItem {
     const c = this.change;
-    const rel = ctx.relative(c.path);
-    const item = new vscode.TreeItem(path.basename(c.path), vscode.TreeItemCollapsibleState.None);
-    item.id = `step:${this.prompt.key}:${this.callId}:${c.path}`;
-    item.resourceUri = vscode.Uri.file(c.path);
     const what = ctx.counts?.words(this, c) ?? '';
-    const dir = path.dirname(rel);
-    item.description = [dir === '.' ? '' : dir, what].filter(Boolean).join(' · ');
+    const item = fileRowItem(c.path, ctx.relative(c.path), what, vscode.l10n.t('{0} in this step ({1})', what, this.tool.name));
+    item.id = `step:${this.prompt.key}:${this.callId}:${c.path}`;
     item.contextValue = 'agentRewind.stepFile';
-    item.tooltip = new vscode.MarkdownString().appendText(`${c.path}\n${vscode.l10n.t('{0} in this step ({1})', what, this.tool.name)}`);
     item.command = { command: CMD.openStepFileDiff, title: vscode.l10n.t('Open Changes of This Step'), arguments: [this] };
     return item;
   }

@@ -2,7 +2,6 @@
 // step, a manual or rewind checkpoint), a file of its span, a session's group, "Load more", an
 // attempt. Each holds what it shows and draws its own tree item; which rows exist and in what order
 // is the view's (filesView.ts).
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckpointKind } from '../../core/storeFiles/records';
 import type { Attempt } from '../../core/timeline/attempts';
@@ -23,6 +22,7 @@ import {
 } from '../../core/timeline/presentation';
 import { relativeTime } from './relativeTime';
 import type { RowCounts } from './rowStats';
+import { describeRow, fileRowItem, textTip } from './rowTip';
 
 /** Rows shown per group (or filter) at a time; "Load more" shows as many again. */
 export const PAGE = 50;
@@ -123,11 +123,11 @@ export class CheckpointRow {
       tip.appendMarkdown(`\n\n${vscode.l10n.t('Same files as this row, also rewind targets (Rewind to…):')}`);
       for (const f of node.folded) tip.appendMarkdown('\n- ').appendText(`${checkpointLabel(f, 120)} · ${clockTime(f.checkpoint.time)}`);
     }
-    item.tooltip = tip;
-    item.accessibilityInformation = {
-      label: `${checkpointLabel(node)}, ${kindName(c.kind).toLowerCase()}, ${relativeTime(c.time)}, ${count}${agent ? `, ${agent}` : ''}`,
-    };
-    return item;
+    return describeRow(
+      item,
+      tip,
+      `${checkpointLabel(node)}, ${kindName(c.kind).toLowerCase()}, ${relativeTime(c.time)}, ${count}${agent ? `, ${agent}` : ''}`,
+    );
   }
 }
 
@@ -140,15 +140,10 @@ export class FileRow {
 
   item(ctx: RowContext): vscode.TreeItem {
     const { change } = this;
-    const rel = ctx.model.relative(change.path);
-    const item = new vscode.TreeItem(path.basename(change.path), vscode.TreeItemCollapsibleState.None);
-    item.id = `${this.checkpointId}/${change.path}`;
-    item.resourceUri = vscode.Uri.file(change.path);
-    const dir = path.dirname(rel);
     const what = ctx.counts.words(this, change);
-    item.description = `${dir === '.' ? '' : dir + ' · '}${what}`;
+    const item = fileRowItem(change.path, ctx.model.relative(change.path), what, what);
+    item.id = `${this.checkpointId}/${change.path}`;
     item.contextValue = 'agentRewind.file';
-    item.tooltip = new vscode.MarkdownString().appendText(`${change.path}\n${what}`);
     item.command = { command: CMD.openFileDiff, title: vscode.l10n.t('Open Changes'), arguments: [this] };
     return item;
   }
@@ -190,11 +185,13 @@ export class SessionGroup {
     // The agent is its icon (and in the tooltip): the label keeps its width for what differs between groups.
     item.iconPath = agent.icon;
     item.contextValue = 'agentRewind.sessionGroup';
-    item.tooltip = new vscode.MarkdownString().appendText(
-      `${agent.name} · ${this.title}\n${vscode.l10n.t('Session {0}', this.session || vscode.l10n.t('(none)'))}\n${clockTime(oldest)} – ${clockTime(newest)}`,
+    return describeRow(
+      item,
+      textTip(
+        `${agent.name} · ${this.title}\n${vscode.l10n.t('Session {0}', this.session || vscode.l10n.t('(none)'))}\n${clockTime(oldest)} – ${clockTime(newest)}`,
+      ),
+      `${agent.name}, ${this.title}, ${String(item.description)}`,
     );
-    item.accessibilityInformation = { label: `${agent.name}, ${this.title}, ${String(item.description)}` };
-    return item;
   }
 }
 
