@@ -32,7 +32,7 @@ export function clockTime(time: number, now: number = Date.now(), locale?: strin
 }
 
 /** A transcript's timestamp as ISO 8601 (what the CLI writes), or null when it is not a parsable date string. */
-export function isoTime(ts: unknown): string | null {
+export function isoFromTimestamp(ts: unknown): string | null {
   const t = typeof ts === 'string' && ts ? Date.parse(ts) : NaN;
   return Number.isFinite(t) ? new Date(t).toISOString() : null;
 }

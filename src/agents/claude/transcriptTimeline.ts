@@ -7,7 +7,7 @@ import { classifyCall } from '../../core/effects/classifyCall';
 import { claudeToolKind } from './toolKind';
 import { isRealPrompt, sessionOf, TranscriptGraph } from './transcriptChain';
 import type { TranscriptEntry } from './transcriptLine';
-import { isoTime } from '../../shared/time';
+import { isoFromTimestamp } from '../../shared/time';
 import { FoldedTimeline, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../common/timeline';
 import { readTranscript, TRANSCRIPT_FOLD, type TranscriptContents } from './transcriptRead';
 
@@ -19,7 +19,7 @@ export function promptsOf(lines: readonly TranscriptEntry[], overrides: readonly
   for (const e of lines) {
     if (e.sidechain) continue;
     if (isRealPrompt(e)) {
-      const time = isoTime(e.timestamp);
+      const time = isoFromTimestamp(e.timestamp);
       cur = { uuid: e.uuid!, text: e.user!.text, time, replies: [], tools: [] };
       if (e.user!.promptId) cur.promptId = e.user!.promptId;
       if (e.cwd) cur.cwd = e.cwd;

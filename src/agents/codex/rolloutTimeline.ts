@@ -4,7 +4,7 @@
 // turn's `turn_id` — the id UserPromptSubmit sends, which the prompt checkpoint carries as `promptId`.
 import type { EffectOverride } from '../../core/storeFiles/config';
 import { classifyCall } from '../../core/effects/classifyCall';
-import { isoTime } from '../../shared/time';
+import { isoFromTimestamp } from '../../shared/time';
 import { FoldedTimeline, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../common/timeline';
 import type { RolloutEntry } from './rolloutLine';
 import { readRollout, ROLLOUT_FOLD, type RolloutContents, rolloutContents, type RolloutState } from './rolloutRead';
@@ -66,7 +66,7 @@ export function promptsOf(entries: readonly RolloutEntry[], overrides: readonly 
           uuid: turn.turnId,
           promptId: turn.turnId,
           text: turn.prompt.prompt!,
-          time: isoTime(turn.prompt.timestamp ?? e.timestamp),
+          time: isoFromTimestamp(turn.prompt.timestamp ?? e.timestamp),
           replies: [],
           tools: [],
         };

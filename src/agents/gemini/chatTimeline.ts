@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { EffectOverride } from '../../core/storeFiles/config';
 import { classifyCall } from '../../core/effects/classifyCall';
 import { oneLine } from '../../shared/text';
-import { isoTime } from '../../shared/time';
+import { isoFromTimestamp } from '../../shared/time';
 import { FoldedTimeline, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../common/timeline';
 import { type Chat, partsOf, projectRootOf, promptOf, readRecords, RECORDS_FOLD, replayChat } from './chatFile';
 import { geminiToolKind } from './toolKind';
@@ -28,7 +28,7 @@ export function chatPrompts(chat: Chat, opts: { cwd?: string; overrides?: readon
   for (const m of chat.messages) {
     const p = promptOf(m);
     if (p) {
-      cur = { uuid: p.id, text: p.text, time: isoTime(p.time), replies: [], tools: [] };
+      cur = { uuid: p.id, text: p.text, time: isoFromTimestamp(p.time), replies: [], tools: [] };
       if (opts.cwd) cur.cwd = opts.cwd;
       prompts.push(cur);
       continue;

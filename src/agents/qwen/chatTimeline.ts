@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { EffectOverride } from '../../core/storeFiles/config';
 import { classifyCall } from '../../core/effects/classifyCall';
 import { oneLine } from '../../shared/text';
-import { isoTime } from '../../shared/time';
+import { isoFromTimestamp } from '../../shared/time';
 import { FoldedTimeline, type TimelinePrompt, type TimelineTool, type TranscriptTimeline } from '../common/timeline';
 import { activeChain, partsOf, QWEN_RECORDS_FOLD, qwenPromptOf, type QwenRecord, readQwenRecords } from './chatFile';
 import { qwenToolKind } from './hookPayload';
@@ -23,7 +23,7 @@ export function qwenPrompts(chain: readonly QwenRecord[][], overrides: readonly 
     const first = fragments[0]!;
     const p = qwenPromptOf(fragments);
     if (p) {
-      cur = { uuid: p.id, text: p.text, time: isoTime(p.time), replies: [], tools: [] };
+      cur = { uuid: p.id, text: p.text, time: isoFromTimestamp(p.time), replies: [], tools: [] };
       if (first.cwd) cur.cwd = first.cwd;
       prompts.push(cur);
       continue;
