@@ -6,7 +6,7 @@ import { newId } from '../core/storeFiles/ids';
 import { gc, storeBytes } from '../core/upkeep/gc';
 import { storageUse } from '../core/upkeep/storageUse';
 import { rewind } from '../core/rewind/apply';
-import { leftAloneJson, makePlan, planJson, rewindSumsOf } from '../core/rewind/plan';
+import { leftAloneJson, makePlan, planJson, rewindTotalsOf } from '../core/rewind/plan';
 import { checkFilters } from '../core/rewind/filters';
 import { notRestorableJson } from '../core/rewind/gaps';
 import { recoverUnfinished } from '../core/rewind/journal';
@@ -30,7 +30,7 @@ import { LINE_OPTIONS, lineOptions } from './lineChoice';
 import { iso, printLeftAlone, printNotRestorable, printPlan, quoted, refusalMessage } from './planText';
 import { printStatus } from './status';
 import { printWritten } from './rewindResult';
-import { EXIT, usageError, errOut, fail, out, outJson } from './output';
+import { EXIT, usageError, errOut, fail, out, outJson, outJsonRows } from './output';
 import { storeDir } from './storeDir';
 import { oneLine, rewindCountWords, shown } from '../shared/text';
 
@@ -100,26 +100,43 @@ function openStore(args: string[], create = false): Store {
 function cmdCheckpoints(args: string[]): number {
   const { values } = parse(args, {});
   const store = openStore(args);
-  const { checkpoints, files, stretches } = store.checkpointList();
+  const { columns: c, stretches } = store.checkpointList();
+  const n = c.ids.length;
   // The count the Files view and the preview show: what a rewind to each would write (plan --to's `files`).
-  const toRewind = checkpoints.length ? rewindSumsOf(store, stretches(), checkpoints.length) : [];
-  // The rows every surface presents (core/timeline/presentation.ts), the time in ISO 8601.
-  const list = checkpoints.map((c, i) => {
-    const row = checkpointRow(c, { toRewind: toRewind[i]!.total, edited: files.get(c.id) ?? 0 });
+  const toRewind = n ? rewindTotalsOf(store, stretches(), n) : new Int32Array(0);
+  // The row every surface presents (core/timeline/presentation.ts), the time in ISO 8601. Made from the columns
+  // one at a time and printed, not kept: 10,000 rows alive to the end were most of the garbage collector's work.
+  const rowAt = (i: number) => {
+    const row = checkpointRow(
+      {
+        id: c.ids[i]!,
+        time: c.time[i]!,
+        kind: c.kind[i]!,
+        label: c.label[i]!,
+        session: c.session[i] ?? undefined,
+        agent: c.agent[i] ?? undefined,
+      },
+      { toRewind: toRewind[i]!, edited: c.files[i]! },
+    );
     return { ...row, time: iso(row.time), files: row.edited };
-  });
+  };
   if (values.json) {
-    outJson(list);
+    outJsonRows(n, rowAt);
     return EXIT.ok;
   }
-  if (list.length === 0) {
+  if (n === 0) {
     out('No checkpoints recorded yet. Connect an agent (e.g. Claude Code hooks) and start a session.');
     return EXIT.ok;
   }
   // One write, not one per row (10,000 rows were 10,000 writes to the pipe); each count worded once.
   const words = new Map<number, string>();
-  const worded = (n: number) => words.get(n) ?? words.set(n, rewindCountWords(n).padStart(19)).get(n)!;
-  out(list.map((c) => `${c.time}  ${c.id}  ${c.kind.padEnd(13)} ${worded(c.toRewind)}  ${shown(oneLine(c.label, 70))}`).join('\n'));
+  const worded = (k: number) => words.get(k) ?? words.set(k, rewindCountWords(k).padStart(19)).get(k)!;
+  const lines = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    const r = rowAt(i);
+    lines[i] = `${r.time}  ${r.id}  ${r.kind.padEnd(13)} ${worded(r.toRewind)}  ${shown(oneLine(r.label, 70))}`;
+  }
+  out(lines.join('\n'));
   return EXIT.ok;
 }
 
