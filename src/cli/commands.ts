@@ -23,7 +23,7 @@ import { attemptRow, checkpointRow, fileWords, promptWords } from '../core/timel
 import { diffPoints, NOW_POINT, resolvePoint } from '../core/timeline/compare';
 import { Store } from '../core/store';
 import { BEFORE_CALL } from '../core/timeline/timeline';
-import type { Sequenced } from '../core/storeFiles/records';
+import type { CheckpointRecord, Sequenced } from '../core/storeFiles/records';
 import { verifyStore } from '../core/upkeep/verify';
 import { runConversation } from './conversation';
 import { LINE_OPTIONS, lineOptions } from './lineChoice';
@@ -343,16 +343,24 @@ function cmdDiff(args: string[]): number {
     // Checkpoints, attempts' ends and `now`: the index, with of each path only the snapshots around the two points.
     const s = store.timeline();
     if (a.startsWith(ATTEMPT_POINT) || b.startsWith(ATTEMPT_POINT)) tree = buildAttempts(s.attemptInput());
+    // The checkpoints the points name: all the records need of the checkpoints, unless one is not found (then all
+    // of them, for resolvePoint to say which ones a prefix matches).
+    const named: Sequenced<CheckpointRecord>[] = [];
+    let unfound = false;
     const seqOf = (p: string): number[] => {
       if (p === NOW_POINT) return [];
       if (p.startsWith(ATTEMPT_POINT)) {
         const end = attemptOfPoint(tree!, p)?.end;
+        unfound ||= !end; // an attempt in progress ends now, at the log's last line (a checkpoint, maybe)
         return end ? [end.seq] : [];
       }
       const found = s.findCheckpoint(p);
+      if (found.ok) named.push(found.checkpoint);
+      else unfound = true;
       return found.ok ? [found.checkpoint.seq] : [];
     };
-    records = s.around([...seqOf(a), ...seqOf(b)]);
+    const seqs = [...seqOf(a), ...seqOf(b)];
+    records = s.around(seqs, unfound ? undefined : named);
   }
   const from = resolvePoint(records, a, tree);
   const to = resolvePoint(records, b, tree);
