@@ -29,6 +29,24 @@ export function outJson(value: unknown, indent: number | undefined = 2): void {
   process.stdout.write(JSON.stringify(value, null, indent) + '\n');
 }
 
+/**
+ * Prints `n` rows, made by `row(i)`, as `outJson` prints the array of them — the same bytes — a few hundred
+ * rows at a time: each row is garbage once written into the text, none lives to the end.
+ */
+export function outJsonRows(n: number, row: (i: number) => unknown): void {
+  if (n === 0) return outJson([]);
+  const parts: string[] = [];
+  for (let from = 0; from < n; from += ROWS_AT_ONCE) {
+    const chunk = new Array<unknown>(Math.min(ROWS_AT_ONCE, n - from));
+    for (let k = 0; k < chunk.length; k++) chunk[k] = row(from + k);
+    // `[\n  {…},\n  {…}\n]`: its rows, between the brackets' lines.
+    const text = JSON.stringify(chunk, null, 2);
+    parts.push(text.slice(2, -2));
+  }
+  process.stdout.write(`[\n${parts.join(',\n')}\n]\n`);
+}
+const ROWS_AT_ONCE = 500;
+
 /** Prints an error as one plain sentence on stderr and returns its exit code. */
 export function fail(e: unknown, code?: number): number {
   const msg = shownLines(e instanceof Error ? e.message : String(e));

@@ -10,11 +10,12 @@ import { appendGaps, type LogContents, readGaps, readLog } from '../../src/core/
 import { IncrementalLog } from '../../src/core/storeFiles/logTail';
 import { computeChanges } from '../../src/core/timeline/changeSet';
 import { provenanceOf } from '../../src/core/timeline/provenance';
-import { rewindCounts, sumStretches } from '../../src/core/timeline/rewindCounts';
+import { rewindCounts, sumStretches, sumStretchTotals } from '../../src/core/timeline/rewindCounts';
 import { buildAttempts } from '../../src/core/timeline/attempts';
 import {
   checkpoints,
   filesPerCheckpoint,
+  findCheckpoint,
   latestState,
   type RecordedFolders,
   recordedFoldersOf,
@@ -332,11 +333,29 @@ describe('what the index gives plans', () => {
       // What diff reads of two points: the snapshots around them say each path's state there, and now, as all of them do.
       for (let i = 0; i + 1 < cps.length; i += 5) {
         const around = s.around([cps[i]!.seq, cps[i + 1]!.seq]);
-        for (const c of [cps[i]!, cps[i + 1]!]) assert.deepEqual(stateAt(around, c.seq), stateAt(full, c.seq), `state at ${c.id}`);
+        // With only the two checkpoints (what diff passes when it found both): the same states, those two checkpoints found.
+        const only = s.around([cps[i]!.seq, cps[i + 1]!.seq], [cps[i]!, cps[i + 1]!]);
+        for (const c of [cps[i]!, cps[i + 1]!]) {
+          assert.deepEqual(stateAt(around, c.seq), stateAt(full, c.seq), `state at ${c.id}`);
+          assert.deepEqual(stateAt(only, c.seq), stateAt(full, c.seq), `state at ${c.id}, only the points' checkpoints`);
+          assert.deepEqual(plain2(findCheckpoint(only, c.id)), plain2(findCheckpoint(full, c.id)), `${c.id} found`);
+        }
         assert.deepEqual(latestState(around), latestState(full));
+        assert.deepEqual(latestState(only), latestState(full));
       }
       // The same counts from the stretches the index keeps (only the paths appended since swept again).
       assert.deepEqual(sumStretches(list.stretches(), cps.length), planned, `counts from the kept stretches (${list.via})`);
+      assert.deepEqual(
+        [...sumStretchTotals(list.stretches(), cps.length)],
+        planned.map((p) => p.total),
+        `the totals alone (what \`checkpoints\` prints) (${list.via})`,
+      );
+      // The list's columns (what `checkpoints` reads) hold what its objects hold.
+      const c = list.columns;
+      assert.deepEqual(
+        c.ids.map((id, i) => [id, c.seq[i], c.time[i], c.kind[i], c.label[i], c.session[i], c.agent[i], c.files[i]]),
+        list.checkpoints.map((x) => [x.id, x.seq, x.time, x.kind, x.label, x.session ?? null, x.agent ?? null, list.files.get(x.id)]),
+      );
       // Attempts from what the index hands them (the list, the calls, each write's path and phase) and from the records.
       const tree = (t: ReturnType<typeof buildAttempts>) =>
         plain2({ ...t, attemptOf: [...t.attemptOf], ends: [...t.ends], switches: [...t.switches] });

@@ -17,7 +17,7 @@ import {
   type YourEdit,
 } from '../timeline/changeSet';
 import type { Sequenced } from '../storeFiles/records';
-import { type CountOptions, rewindCounts, type SnapHistory, sumStretches } from '../timeline/rewindCounts';
+import { type CountOptions, rewindCounts, type SnapHistory, sumStretches, sumStretchTotals } from '../timeline/rewindCounts';
 import type { RewindSummary } from '../timeline/turns';
 import { checkFilters } from './filters';
 import { factKey, folderKeeps, isFolder } from './writes';
@@ -202,9 +202,17 @@ export function rewindCountsOf(
   return rewindCounts(histories, checkpointSeqs, countOptions(store));
 }
 
-/** The same counts for `n` checkpoints from the stretches already judged (the timeline index keeps them: CheckpointList.stretches). */
+/** The same counts for `n` checkpoints by action (what the Files view's rows say), from the stretches already judged. */
 export function rewindSumsOf(store: Store, stretches: Iterable<[string, readonly number[]]>, n: number): RewindSummary[] {
   return sumStretches(stretches, n, countOptions(store));
+}
+
+/**
+ * The totals of the same counts for `n` checkpoints (what `checkpoints` prints), one number per checkpoint, from the stretches
+ * already judged (the timeline index keeps them: CheckpointList.stretches).
+ */
+export function rewindTotalsOf(store: Store, stretches: Iterable<[string, readonly number[]]>, n: number): Int32Array {
+  return sumStretchTotals(stretches, n, countOptions(store));
 }
 
 /**

@@ -13,10 +13,26 @@ import { ColumnHistory, SnapRows } from './snapColumns';
 import { checkpoints, filesPerCheckpoint, type RecordedFolders, recordedFoldersOf } from './timeline';
 import { type CheckpointSummary, fullRead, indexAndTail, summaryOf } from './timelineIndex';
 
+/** The checkpoints as columns, oldest first: what `checkpoints` prints of each, read in place (no object per checkpoint). */
+export interface CheckpointColumns {
+  ids: readonly string[];
+  seq: readonly number[];
+  time: readonly number[];
+  kind: readonly CheckpointSummary['kind'][];
+  label: readonly string[];
+  session: readonly (string | null)[];
+  agent: readonly (string | null)[];
+  /** Changed-file count of each (filesPerCheckpoint). */
+  files: readonly number[];
+}
+
 export interface CheckpointList {
-  checkpoints: CheckpointSummary[];
-  /** Changed-file count by checkpoint id (filesPerCheckpoint). */
-  files: Map<string, number>;
+  /** The checkpoints, as columns: at 10,000 checkpoints, 10,000 objects that live to the end of a listing are most of its garbage collector's work. */
+  columns: CheckpointColumns;
+  /** The same checkpoints as objects, built when first asked for. */
+  readonly checkpoints: CheckpointSummary[];
+  /** Changed-file count by checkpoint id (filesPerCheckpoint), built when first asked for. */
+  readonly files: Map<string, number>;
   /** Where a rewind to each of `checkpoints` would write (rewindStretches): kept in the index, only the paths appended since are swept. */
   stretches: () => Map<string, readonly number[]>;
   via: 'index' | 'full';
@@ -70,79 +86,113 @@ function modelLabels(
   return list.map((c) => (c.kind === 'rewind' ? checkpointLabel(rewinds.get(c.id)!, look, tree) : c.label));
 }
 
+function columnsOf(cps: readonly CheckpointSummary[], files: (c: CheckpointSummary) => number): CheckpointColumns {
+  return {
+    ids: cps.map((c) => c.id),
+    seq: cps.map((c) => c.seq),
+    time: cps.map((c) => c.time),
+    kind: cps.map((c) => c.kind),
+    label: cps.map((c) => c.label),
+    session: cps.map((c) => c.session ?? null),
+    agent: cps.map((c) => c.agent ?? null),
+    files: cps.map(files),
+  };
+}
+
+/** The list over `columns`, its objects built on first use. */
+function listOf(
+  columns: CheckpointColumns,
+  stretches: () => Map<string, readonly number[]>,
+  via: CheckpointList['via'],
+  story: (list: CheckpointList) => Pick<CheckpointList, 'labels' | 'folds'>,
+): CheckpointList {
+  let cps: CheckpointSummary[] | undefined;
+  let files: Map<string, number> | undefined;
+  const list: CheckpointList = {
+    columns,
+    get checkpoints() {
+      return (cps ??= columns.ids.map((id, i) => {
+        const c: CheckpointSummary = {
+          t: 'checkpoint',
+          id,
+          time: columns.time[i]!,
+          kind: columns.kind[i]!,
+          label: columns.label[i]!,
+          seq: columns.seq[i]!,
+        };
+        if (columns.session[i] !== null) c.session = columns.session[i]!;
+        if (columns.agent[i] !== null) c.agent = columns.agent[i]!;
+        return c;
+      }));
+    },
+    get files() {
+      return (files ??= new Map(columns.ids.map((id, i) => [id, columns.files[i]!])));
+    },
+    stretches,
+    via,
+    labels: (tree) => story(list).labels(tree),
+    folds: () => story(list).folds(),
+  };
+  return list;
+}
+
 /** Every checkpoint with its changed-file count: from the index's list part and the lines after it, without the snapshots. */
 export function readCheckpointList(storeDir: string, logFile: string): CheckpointList {
   const it = indexAndTail(storeDir, logFile, (idx) => idx.listPart());
   if (!it) {
     const s = fullRead(storeDir, logFile);
     const cps = checkpoints(s.records);
-    const summaries = cps.map(summaryOf);
-    return {
-      checkpoints: summaries,
-      labels: (tree) =>
-        modelLabels(
-          summaries,
-          (i) => cps[i]!,
-          s.records.filter((r) => r.t === 'call'),
-          logFile,
-          tree,
-        ),
-      folds: () => foldsOf(s.records),
-      files: new Map([...filesPerCheckpoint(s.records)].map(([id, f]) => [id, f.length])),
-      stretches: () =>
+    const files = filesPerCheckpoint(s.records);
+    return listOf(
+      columnsOf(cps.map(summaryOf), (c) => files.get(c.id)?.length ?? 0),
+      () =>
         s.stretches ??
         rewindStretches(
           s.histories(),
           cps.map((c) => c.seq),
         ),
-      via: 'full',
-    };
+      'full',
+      (list) => ({
+        labels: (tree) =>
+          modelLabels(
+            list.checkpoints,
+            (i) => cps[i]!,
+            s.records.filter((r) => r.t === 'call'),
+            logFile,
+            tree,
+          ),
+        folds: () => foldsOf(s.records),
+      }),
+    );
   }
   const l = it.idx.listPart();
-  const list: CheckpointSummary[] = new Array(l.ids.length);
-  const files = new Map<string, number>();
-  for (let i = 0; i < l.ids.length; i++) {
-    const c: CheckpointSummary = { t: 'checkpoint', id: l.ids[i]!, time: l.time[i]!, kind: l.kind[i]!, label: l.label[i]!, seq: l.seq[i]! };
-    if (l.session[i] !== null) c.session = l.session[i]!;
-    if (l.agent[i] !== null) c.agent = l.agent[i]!;
-    list[i] = c;
-    files.set(c.id, l.files[i] ?? 0);
-  }
   // The last indexed checkpoint's span, and those after it, go on in the new lines.
   const newer = it.added.records.concat(it.partial.records);
-  const last = list[list.length - 1];
-  for (const [id, f] of filesPerCheckpoint([...(last ? [last as Sequenced] : []), ...l.lastSpan, ...newer])) files.set(id, f.length);
+  const n = l.ids.length;
+  const lastOne = n ? [{ t: 'checkpoint', id: l.ids[n - 1]!, seq: l.seq[n - 1]! } as Sequenced] : [];
+  const counted = filesPerCheckpoint([...lastOne, ...l.lastSpan, ...newer]);
   const newerCps = checkpoints(newer);
-  const all = list.concat(newerCps.map(summaryOf));
-  const labels = (tree: () => AttemptTree): string[] => {
-    try {
-      return indexedLabels(tree);
-    } catch {
-      // The index replaced while being read (another writer): the log read whole.
-      const s = fullRead(storeDir, logFile);
-      const cps = checkpoints(s.records);
-      return modelLabels(
-        cps.map(summaryOf),
-        (i) => cps[i]!,
-        s.records.filter((r) => r.t === 'call'),
-        logFile,
-        tree,
-      );
-    }
-  };
-  const indexedLabels = (tree: () => AttemptTree): string[] =>
-    modelLabels(
-      all,
-      (i) => (i < list.length ? it.idx.checkpoint(i) : newerCps[i - list.length]!),
-      it.idx
-        .keys()
-        .rest.filter((r) => r.t === 'call')
-        .concat(newer.filter((r) => r.t === 'call')),
-      logFile,
-      tree,
-    );
+  const added = newerCps.map(summaryOf);
+  const lastFiles = n ? counted.get(l.ids[n - 1]!)?.length : undefined;
+  let columns: CheckpointColumns = l;
+  if (added.length || (lastFiles !== undefined && lastFiles !== l.files[n - 1])) {
+    const more = columnsOf(added, () => 0);
+    columns = {
+      ids: l.ids.concat(more.ids),
+      seq: l.seq.concat(more.seq),
+      time: l.time.concat(more.time),
+      kind: l.kind.concat(more.kind),
+      label: l.label.concat(more.label),
+      session: l.session.concat(more.session),
+      agent: l.agent.concat(more.agent),
+      files: l.files.concat(more.files),
+    };
+    const files = columns.files as number[];
+    if (lastFiles !== undefined) files[n - 1] = lastFiles;
+    added.forEach((c, k) => (files[n + k] = counted.get(c.id)?.length ?? 0));
+  }
   const stretches = (): Map<string, readonly number[]> => {
-    const seqs = all.map((c) => c.seq);
+    const seqs = columns.seq;
     const out = new Map<string, readonly number[]>(l.stretchPaths.map((p, i) => [p, l.stretches[i]!]));
     // A path the new lines recorded: its whole history swept again (its latest state and the sessions after each target changed).
     const tails = snapsByPath(newer);
@@ -162,34 +212,64 @@ export function readCheckpointList(storeDir: string, logFile: string): Checkpoin
     for (const p of tails.keys()) out.set(p, again.get(p) ?? []);
     return out;
   };
-  const folds = (): Folds => {
-    const same = new Set<string>();
-    for (let i = 0; i < l.ids.length; i++) if (l.same[i]) same.add(l.ids[i]!);
-    if (newerCps.length) {
-      // The new checkpoints compared from the last indexed one on: each path the lines since it recorded, as it was
-      // there (its last row at or before it), then those lines.
-      let rows: SnapRows;
+  const story = (list: CheckpointList): Pick<CheckpointList, 'labels' | 'folds'> => {
+    const labels = (tree: () => AttemptTree): string[] => {
       try {
-        rows = new SnapRows(it.idx.snapPart());
+        return indexedLabels(tree);
       } catch {
-        return foldsOf(fullRead(storeDir, logFile).records);
+        // The index replaced while being read (another writer): the log read whole.
+        const s = fullRead(storeDir, logFile);
+        const cps = checkpoints(s.records);
+        return modelLabels(
+          cps.map(summaryOf),
+          (i) => cps[i]!,
+          s.records.filter((r) => r.t === 'call'),
+          logFile,
+          tree,
+        );
       }
-      const since = l.lastSpan.concat(newer);
-      const at = last?.seq ?? -1;
-      const before: Sequenced[] = [];
-      for (const p of new Set(since.filter((r) => r.t === 'snap').map((r) => (r as Sequenced<SnapRecord>).path))) {
-        const own = rows.rowsOf(p);
-        let k = own.length - 1;
-        while (k >= 0 && rows.c.seq[own[k]!]! > at) k--;
-        if (k >= 0) before.push(rows.row(own[k]!));
+    };
+    const indexedLabels = (tree: () => AttemptTree): string[] =>
+      modelLabels(
+        list.checkpoints,
+        (i) => (i < n ? it.idx.checkpoint(i) : newerCps[i - n]!),
+        it.idx
+          .keys()
+          .rest.filter((r) => r.t === 'call')
+          .concat(newer.filter((r) => r.t === 'call')),
+        logFile,
+        tree,
+      );
+    const folds = (): Folds => {
+      const same = new Set<string>();
+      for (let i = 0; i < l.ids.length; i++) if (l.same[i]) same.add(l.ids[i]!);
+      if (newerCps.length) {
+        // The new checkpoints compared from the last indexed one on: each path the lines since it recorded, as it was
+        // there (its last row at or before it), then those lines.
+        let rows: SnapRows;
+        try {
+          rows = new SnapRows(it.idx.snapPart());
+        } catch {
+          return foldsOf(fullRead(storeDir, logFile).records);
+        }
+        const since = l.lastSpan.concat(newer);
+        const at = lastOne[0]?.seq ?? -1;
+        const before: Sequenced[] = [];
+        for (const p of new Set(since.filter((r) => r.t === 'snap').map((r) => (r as Sequenced<SnapRecord>).path))) {
+          const own = rows.rowsOf(p);
+          let k = own.length - 1;
+          while (k >= 0 && rows.c.seq[own[k]!]! > at) k--;
+          if (k >= 0) before.push(rows.row(own[k]!));
+        }
+        before.sort((a, b) => a.seq - b.seq);
+        const tail = sameStateAsPrevious([...before, ...lastOne, ...since]);
+        for (const c of newerCps) if (tail.has(c.id)) same.add(c.id);
       }
-      before.sort((a, b) => a.seq - b.seq);
-      const tail = sameStateAsPrevious([...before, ...(last ? [last as Sequenced] : []), ...since]);
-      for (const c of newerCps) if (tail.has(c.id)) same.add(c.id);
-    }
-    return foldRows(all as Sequenced<CheckpointRecord>[], same);
+      return foldRows(list.checkpoints as Sequenced<CheckpointRecord>[], same);
+    };
+    return { labels, folds };
   };
-  return { checkpoints: all, files, stretches, labels, folds, via: 'index' };
+  return listOf(columns, stretches, 'index', story);
 }
 
 /**

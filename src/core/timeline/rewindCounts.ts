@@ -113,14 +113,7 @@ export function rewindStretches(histories: Iterable<[string, SnapHistory]>, chec
  * per path, only of a path with something to write).
  */
 export function sumStretches(stretches: Iterable<[string, readonly number[]]>, n: number, opts: CountOptions = {}): RewindSummary[] {
-  const diff = [new Int32Array(n + 1), new Int32Array(n + 1), new Int32Array(n + 1)];
-  for (const [p, list] of stretches) {
-    if (list.length === 0 || (opts.allowed && !opts.allowed(p)) || opts.cannotKeep?.(p)) continue;
-    for (let i = 0; i < list.length; i += 3) {
-      diff[list[i + 2]!]![list[i]!]!++;
-      diff[list[i + 2]!]![list[i + 1]!]!--;
-    }
-  }
+  const diff = stretchSteps(stretches, n, opts);
   const out: RewindSummary[] = new Array(n);
   let restore = 0;
   let del = 0;
@@ -132,6 +125,28 @@ export function sumStretches(stretches: Iterable<[string, readonly number[]]>, n
     out[i] = { total: restore + del + recreate, restore, delete: del, recreate };
   }
   return out;
+}
+
+/** sumStretches' totals alone, one number per checkpoint: no object for each of 10,000 checkpoints (what `checkpoints` prints). */
+export function sumStretchTotals(stretches: Iterable<[string, readonly number[]]>, n: number, opts: CountOptions = {}): Int32Array {
+  const diff = stretchSteps(stretches, n, opts);
+  const out = new Int32Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) out[i] = total += diff[0]![i]! + diff[1]![i]! + diff[2]![i]!;
+  return out;
+}
+
+/** Per action, where each stretch of the paths that count starts (+1) and ends (-1): the running sum is the count. */
+function stretchSteps(stretches: Iterable<[string, readonly number[]]>, n: number, opts: CountOptions): Int32Array[] {
+  const diff = [new Int32Array(n + 1), new Int32Array(n + 1), new Int32Array(n + 1)];
+  for (const [p, list] of stretches) {
+    if (list.length === 0 || (opts.allowed && !opts.allowed(p)) || opts.cannotKeep?.(p)) continue;
+    for (let i = 0; i < list.length; i += 3) {
+      diff[list[i + 2]!]![list[i]!]!++;
+      diff[list[i + 2]!]![list[i + 1]!]!--;
+    }
+  }
+  return diff;
 }
 
 /**
