@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import nodeFs = require('node:fs');
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { BlobStore, sha256 } from '../../src/core/storeFiles/blobs';
@@ -72,5 +73,21 @@ describe('BlobStore.makeDurable', () => {
     assert.equal(store.makeDurable(h2), true);
     fs.rmSync(store.pathOf(h2));
     assert.equal(store.makeDurable(h2), false, 'gone: not durable');
+  });
+});
+
+describe('BlobStore.put of a blob already there', () => {
+  it('fsyncs a recent copy a scan wrote without fsync before a caller that wants it durable is given its name, and only once', (t) => {
+    const store = new BlobStore(tempDir('ar-blobs-'));
+    const data = Buffer.from('a scan copy an Edit call then names\n');
+    const hash = store.put(data, undefined, { sync: false });
+    // The module object the store's own calls go through (the test's `fs` is a copy of its bindings).
+    const fsyncs = t.mock.method(nodeFs, 'fsyncSync');
+    assert.equal(store.put(data), hash);
+    assert.equal(fsyncs.mock.callCount(), 1, 'the unsynced copy is fsynced once a caller wants it durable');
+    assert.equal(store.put(data), hash);
+    assert.equal(fsyncs.mock.callCount(), 1, 'fsynced here and unchanged since: not again');
+    assert.equal(store.put(data, undefined, { sync: false }), hash);
+    assert.equal(fsyncs.mock.callCount(), 1, 'a caller that does not want it durable pays nothing');
   });
 });

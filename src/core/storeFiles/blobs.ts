@@ -35,6 +35,8 @@ export function isSha256(s: string): boolean {
  */
 const fsyncedHere = new Map<string, string>();
 const FSYNCED_MAX = 100000;
+/** Longer than Linux's default dirty-page expiry (30 s) plus its writeback interval (5 s), with margin. */
+const WRITEBACK_MS = 60_000;
 
 function identity(st: fs.BigIntStats): string {
   return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
@@ -83,7 +85,10 @@ export class BlobStore {
   put(data: Uint8Array, knownHash?: string, opts: { verify?: boolean; sync?: boolean } = {}): string {
     const hash = knownHash ?? sha256(data);
     const dest = this.pathOf(hash);
-    if (this.soundExisting(dest, hash, data.length, !!opts.verify)) return hash;
+    if (this.soundExisting(dest, hash, data.length, !!opts.verify)) {
+      if (opts.sync !== false) this.durableIfRecent(dest);
+      return hash;
+    }
     fs.mkdirSync(path.dirname(dest), { recursive: true, mode: 0o700 });
     fs.mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
     const tmp = path.join(this.tmpDir, `${hash.slice(0, 16)}.${process.pid}.${crypto().randomBytes(4).toString('hex')}`);
@@ -133,6 +138,25 @@ export class BlobStore {
       return true;
     } catch {
       return false;
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * An existing blob a caller wants durable: a scan may have written it moments ago without fsync (`sync: false`), and
+   * a timeline line about to name it must not outlive it in a crash. One changed within the kernel's writeback window
+   * (dirty pages are written back within ~30 s) and not fsynced by this process is fsynced now; an older one is on
+   * the disk already, so the common dedupe (an Edit's unchanged `before`) pays no flush.
+   */
+  private durableIfRecent(dest: string): void {
+    if (fsyncedUnchanged(dest)) return;
+    const st = fs.statSync(dest, { bigint: true, throwIfNoEntry: false });
+    if (!st || Date.now() - Number(st.ctimeMs) > WRITEBACK_MS) return;
+    const fd = fs.openSync(dest, 'r');
+    try {
+      fs.fsyncSync(fd);
+      noteFsynced(dest, fs.fstatSync(fd, { bigint: true }));
     } finally {
       fs.closeSync(fd);
     }
