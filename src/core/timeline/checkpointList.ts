@@ -11,20 +11,9 @@ import type { RewindLookups } from './rewindLabels';
 import { RecordHistory, rewindStretches, type SnapHistory, snapsByPath } from './rewindCounts';
 import { ColumnHistory, SnapRows } from './snapColumns';
 import { checkpoints, filesPerCheckpoint, type RecordedFolders, recordedFoldersOf } from './timeline';
-import { type CheckpointSummary, fullRead, indexAndTail, summaryOf } from './timelineIndex';
+import { type CheckpointColumns, type CheckpointSummary, columnsOf, fullRead, indexAndTail, summaryOf } from './timelineIndex';
 
-/** The checkpoints as columns, oldest first: what `checkpoints` prints of each, read in place (no object per checkpoint). */
-export interface CheckpointColumns {
-  ids: readonly string[];
-  seq: readonly number[];
-  time: readonly number[];
-  kind: readonly CheckpointSummary['kind'][];
-  label: readonly string[];
-  session: readonly (string | null)[];
-  agent: readonly (string | null)[];
-  /** Changed-file count of each (filesPerCheckpoint). */
-  files: readonly number[];
-}
+export type { CheckpointColumns } from './timelineIndex';
 
 export interface CheckpointList {
   /** The checkpoints, as columns: at 10,000 checkpoints, 10,000 objects that live to the end of a listing are most of its garbage collector's work. */
@@ -84,19 +73,6 @@ function modelLabels(
     },
   };
   return list.map((c) => (c.kind === 'rewind' ? checkpointLabel(rewinds.get(c.id)!, look, tree) : c.label));
-}
-
-function columnsOf(cps: readonly CheckpointSummary[], files: (c: CheckpointSummary) => number): CheckpointColumns {
-  return {
-    ids: cps.map((c) => c.id),
-    seq: cps.map((c) => c.seq),
-    time: cps.map((c) => c.time),
-    kind: cps.map((c) => c.kind),
-    label: cps.map((c) => c.label),
-    session: cps.map((c) => c.session ?? null),
-    agent: cps.map((c) => c.agent ?? null),
-    files: cps.map(files),
-  };
 }
 
 /** The list over `columns`, its objects built on first use. */

@@ -72,6 +72,36 @@ export function summaryOf(c: Sequenced<CheckpointRecord>): CheckpointSummary {
   return s;
 }
 
+/** The checkpoints as columns, oldest first: what `checkpoints` prints of each, read in place (no object per checkpoint). */
+export interface CheckpointColumns {
+  ids: readonly string[];
+  seq: readonly number[];
+  time: readonly number[];
+  kind: readonly CheckpointSummary['kind'][];
+  label: readonly string[];
+  session: readonly (string | null)[];
+  agent: readonly (string | null)[];
+  /** Changed-file count of each (filesPerCheckpoint). */
+  files: readonly number[];
+}
+
+/** The columns of `cps`, `files(c)` each one's changed-file count. */
+export function columnsOf(
+  cps: readonly CheckpointSummary[],
+  files: (c: CheckpointSummary, i: number) => number,
+): { [K in keyof CheckpointColumns]: CheckpointColumns[K][number][] } {
+  return {
+    ids: cps.map((c) => c.id),
+    seq: cps.map((c) => c.seq),
+    time: cps.map((c) => c.time),
+    kind: cps.map((c) => c.kind),
+    label: cps.map((c) => c.label),
+    session: cps.map((c) => c.session ?? null),
+    agent: cps.map((c) => c.agent ?? null),
+    files: cps.map((c, i) => files(c, i)),
+  };
+}
+
 function listPartOf(
   records: readonly Sequenced[],
   cps: readonly Sequenced<CheckpointRecord>[],
@@ -84,14 +114,7 @@ function listPartOf(
   );
   const same = sameStateAsPrevious(records);
   return {
-    ids: cps.map((c) => c.id),
-    seq: cps.map((c) => c.seq),
-    time: cps.map((c) => c.time),
-    kind: cps.map((c) => c.kind),
-    label: cps.map((c) => c.label),
-    session: cps.map((c) => c.session ?? null),
-    agent: cps.map((c) => c.agent ?? null),
-    files,
+    ...columnsOf(cps, (_, i) => files[i]!),
     same: cps.map((c) => (same.has(c.id) ? 1 : 0)),
     lastSpan,
     stretchPaths: [...stretches.keys()],
