@@ -40,7 +40,7 @@ Usage:
   agent-rewind hook <agent> [event]               record one hook payload from stdin (claude, codex, gemini,
                                                   vscode, copilot, cursor, cline, opencode, qwen, droid,
                                                   auggie, windsurf, kiro; the payload's shape wins over the name)
-  agent-rewind checkpoints [--json]               list checkpoints, oldest first
+  agent-rewind checkpoints [--json [--folds]]     list checkpoints, oldest first (--folds: each one's foldedInto)
   agent-rewind plan --to <checkpoint> [--json]    dry run: what a rewind would do (touches nothing)
   agent-rewind rewind --to <checkpoint> [--force] [--keep-mine] [--hunks <file>=<id>[,<id>…]]... [--json]
   agent-rewind plan|rewind --before-call <tool call id> ...   to just before one tool call
@@ -98,7 +98,7 @@ function openStore(args: string[], create = false): Store {
 }
 
 function cmdCheckpoints(args: string[]): number {
-  const { values } = parse(args, {});
+  const { values } = parse(args, { folds: { type: 'boolean' } });
   const store = openStore(args);
   const { columns: c, stretches, labels, folds } = store.checkpointList();
   const n = c.ids.length;
@@ -125,8 +125,13 @@ function cmdCheckpoints(args: string[]): number {
     return Object.assign(row as Omit<typeof row, 'time'> & { time: number | string }, { time: iso(row.time), files: row.edited });
   };
   if (values.json) {
-    // The story the views tell (core/timeline/folding.ts): a checkpoint whose workspace state is its neighbour's names
-    // the row it folds into; the text listing stays one line per checkpoint (DESIGN §5).
+    // The story the views tell (core/timeline/folding.ts), asked for with --folds: a checkpoint whose workspace state
+    // is its neighbour's names the row it folds into. Without it the rows are exactly DESIGN §5's fields, which
+    // scripts compare whole; the text listing stays one line per checkpoint.
+    if (!values.folds) {
+      outJsonRows(n, rowAt);
+      return EXIT.ok;
+    }
     const into = folds().into;
     outJsonRows(n, (i) => {
       const row = rowAt(i);

@@ -3,7 +3,8 @@
 // (core/timeline/presentation.ts checkpointLabel over the whole log) — also on a store whose labels were
 // written by older builds (nested "Before rewind to "Before rewind to …"", "Rewind to: …", a take stored as
 // an undo), read whole, through the timeline index and through the index plus appended lines. And
-// `checkpoints --json` names the row each checkpoint folds into (foldedInto), as the Files view folds it.
+// `checkpoints --json --folds` names the row each checkpoint folds into (foldedInto), as the Files view folds it; without
+// --folds the rows are exactly DESIGN §5's fields.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -27,7 +28,7 @@ interface Row {
 }
 
 const OFF = { AGENT_REWIND_INDEX: 'off' };
-const rows = (store: string, env: NodeJS.ProcessEnv = {}) => cliJson<Row[]>(['checkpoints'], { store, env });
+const rows = (store: string, env: NodeJS.ProcessEnv = {}) => cliJson<Row[]>(['checkpoints', '--folds'], { store, env });
 
 /** What the views compute: every checkpoint's label from the whole log (TimelineModel.label), and its fold. */
 function viewsSay(store: string): { labels: string[]; into: Map<string, string> } {

@@ -50,7 +50,7 @@ suite('one presentation model on every surface', function () {
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout) as T;
   };
-  const ours = () => cli<CliRow[]>('checkpoints').filter((c) => !before.has(c.id));
+  const ours = () => cli<CliRow[]>('checkpoints', '--folds').filter((c) => !before.has(c.id));
   /** The model has read every checkpoint the CLI lists (the store watcher is debounced). */
   const caughtUp = (what: string) =>
     until(what, () => {
