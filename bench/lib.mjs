@@ -98,14 +98,16 @@ export function timeSpawn(cmd, args, opts = {}) {
  */
 export function timeNode(args, opts = {}) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--require', CPU_AT_EXIT, ...args], { stdio: ['pipe', 'ignore', 'pipe', 'pipe'], ...opts });
+  const r = spawnSync(process.execPath, ['--require', cpuAtExit(), ...args], { stdio: ['pipe', 'ignore', 'pipe', 'pipe'], ...opts });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   const cpu = Number(String(r.output[3]).trim());
   if (!Number.isFinite(cpu)) throw new Error(`node ${args.join(' ')} did not say its CPU time`);
   return { wall: ms, cpu };
 }
-const CPU_AT_EXIT = new URL('./cpuAtExit.cjs', import.meta.url).pathname;
+// Resolved when first used, not at load: the integration tier bundles this file (through scaleStore.mjs) as CommonJS,
+// where `import.meta` is empty and a URL made from it at load throws before any test runs.
+const cpuAtExit = () => new URL('./cpuAtExit.cjs', import.meta.url).pathname;
 
 export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
