@@ -91,10 +91,26 @@ export function workbench(page) {
       return scope.getByRole('treeitem', { name: asRe(label) });
     },
 
-    /** Expands a collapsed tree item (clicking the twistie only, so no command runs). */
-    async expand(item) {
-      await item.first().waitFor();
-      if ((await item.first().getAttribute('aria-expanded')) === 'false') await item.first().locator('.monaco-tl-twistie').click();
+    /**
+     * Expands a tree item (clicking the twistie only, so no command runs) and waits until it shows open. A row
+     * can be drawn before it holds anything (a prompt's row before its turn's first edit is read) and a click can
+     * land while a refresh draws the row again: this waits for the row to be expandable, and clicks again when
+     * a click was lost. A row that never becomes expandable fails here, by its label, not later.
+     */
+    async expand(item, { timeout = 30000 } = {}) {
+      const row = item.first();
+      const end = Date.now() + timeout;
+      await row.waitFor({ timeout });
+      for (;;) {
+        const state = await row.getAttribute('aria-expanded');
+        if (state === 'true') return;
+        if (Date.now() > end)
+          throw new Error(`the row "${await row.getAttribute('aria-label')}" did not open within ${timeout} ms (aria-expanded: ${state})`);
+        if (state === 'false') {
+          await row.locator('.monaco-tl-twistie').click({ timeout: Math.max(end - Date.now(), 1) });
+          if (await reaches(row.and(page.locator('[aria-expanded="true"]')), 'attached', 3000)) return;
+        } else await reaches(row.and(page.locator('[aria-expanded]')), 'attached', Math.min(3000, Math.max(end - Date.now(), 1)));
+      }
     },
 
     /** Hovers a tree row and clicks one of its inline actions (the icons that appear on hover), by title. */

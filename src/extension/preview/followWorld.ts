@@ -4,30 +4,34 @@
 // model, which the store watcher reloads.) Events come in bursts (typing, an agent writing): one check
 // after they settle. Everything here lives as long as the panel.
 import * as vscode from 'vscode';
-import { dirtyAmong } from '../model/unsavedEditors';
 import { Debouncer } from '../timers';
 
 /** How long the events must be quiet before the preview is checked again. */
 export const FOLLOW_DELAY_MS = 250;
 
-/**
- * Calls `recheck` (once per burst) when the unsaved state of one of `paths()` changes, or one of them is
- * created, changed or deleted on disk. `paths`: the files the preview's plan names, asked at each event.
- */
-export function followWorld(paths: () => ReadonlySet<string>, recheck: () => void, delayMs = FOLLOW_DELAY_MS): vscode.Disposable {
+/** What the preview shows, as the following asks it at each event. */
+export interface Shown {
+  /** Every file the plan shown names: a change on disk to one of them re-plans. */
+  paths(): ReadonlySet<string>;
+  /**
+   * True when the unsaved files the preview says stop it are not the unsaved files now. Compared with what
+   * the page shows, not with what this saw at its last check: a refresh asked for between two checks (the
+   * Refresh button) must not make a later change look like no change.
+   */
+  unsavedDiffers(): boolean;
+}
+
+/** Calls `recheck` (once per burst) when the preview's unsaved files are no longer so, or a file it names changes on disk. */
+export function followWorld(shown: Shown, recheck: () => void, delayMs = FOLLOW_DELAY_MS): vscode.Disposable {
   let diskChanged = false;
-  /** The unsaved files among the plan's, as last seen: a typed character changes nothing the preview says. */
-  let unsaved = dirtyAmong(paths()).sort().join('\n');
   const settle = () => {
-    const now = dirtyAmong(paths()).sort().join('\n');
-    if (now === unsaved && !diskChanged) return;
-    unsaved = now;
+    if (!diskChanged && !shown.unsavedDiffers()) return; // a typed character changes nothing the preview says
     diskChanged = false;
     recheck();
   };
   const settled = new Debouncer(delayMs, settle);
   const soon = () => settled.trigger();
-  const named = (uri: vscode.Uri) => uri.scheme === 'file' && paths().has(uri.fsPath);
+  const named = (uri: vscode.Uri) => uri.scheme === 'file' && shown.paths().has(uri.fsPath);
   const onDisk = (uri: vscode.Uri) => {
     if (!named(uri)) return;
     diskChanged = true;

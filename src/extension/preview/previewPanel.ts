@@ -18,7 +18,7 @@ import { previewHtml } from './previewHtml';
 import { followWorld } from './followWorld';
 import type { ConversationRewinder, ConversationTarget } from '../rewind/conversationRewinder';
 import type { RewindReporter } from '../rewind/rewindReporter';
-import { callKey, type RewindService, dirtyAmong, runCompensations } from '../rewind/rewindService';
+import { callKey, type RewindService, dirtyAmong, runCompensations, unsavedToWrite } from '../rewind/rewindService';
 import { snapshotUri } from '../views/snapshotContent';
 import type { TimelineModel } from '../model/timelineModel';
 import { isError, localizedMessage } from '../../core/errors';
@@ -136,7 +136,7 @@ export class PreviewPanel implements vscode.Disposable {
       });
       // Unsaved editors and the files on disk, followed while the panel is open (the store: the model, above).
       const following = followWorld(
-        () => this.planPaths(),
+        { paths: () => this.planPaths(), unsavedDiffers: () => this.unsavedDiffers() },
         () => this.post(),
       );
       this.panel.onDidDispose(
@@ -159,6 +159,14 @@ export class PreviewPanel implements vscode.Disposable {
     const p = this.plan;
     if (!p) return new Set();
     return new Set([...p.files, ...p.blocked, ...p.uncertain, ...p.warnings, ...p.leftAlone].map((x) => x.path));
+  }
+
+  /** The plan's unsaved files now are not the ones the model last sent says (a build under way will say them). */
+  private unsavedDiffers(): boolean {
+    if (!this.plan || !this.lastModel) return false;
+    const now = unsavedToWrite(this.plan).sort();
+    const shown = this.lastModel.dirty.map((d) => d.path).sort();
+    return now.length !== shown.length || now.some((p, i) => p !== shown[i]);
   }
 
   get isOpen(): boolean {

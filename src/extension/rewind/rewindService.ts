@@ -59,6 +59,11 @@ export function callKey(n: NotUndone): string {
   return n.call ?? `${n.tool}@${n.time}`;
 }
 
+/** The files a plan would write that have unsaved changes in an editor: what stops its rewind ("unsaved"). */
+export function unsavedToWrite(plan: Pick<PlainPlan, 'files'>): string[] {
+  return dirtyAmong(plan.files.map((f) => f.path));
+}
+
 export class RewindService {
   constructor(
     private readonly store: Store,
@@ -169,7 +174,7 @@ export class RewindService {
               : undefined,
         ),
       ),
-      dirty: dirtyAmong(plan.files.map((f) => f.path)).map((p) => problem(p, 'unsaved')),
+      dirty: unsavedToWrite(plan).map((p) => problem(p, 'unsaved')),
       uncommitted: plan.uncommitted,
       sessions: plan.sessions,
       leftAlone: plan.leftAlone.map((l) => ({

@@ -235,7 +235,8 @@ suite('one presentation model on every surface', function () {
     );
     await vscode.commands.executeCommand('workbench.action.files.revert');
     await until('the revert', () => !doc.isDirty);
-    // No refresh asked for: the page checks again by itself.
+    // No refresh asked for: the page checks again by itself (the revert comes within the wait after the edit,
+    // so it is compared with what the refresh showed, not with what the following saw last).
     await until('the preview to see no unsaved file', () => api.preview!.current()?.dirty.length === 0);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
