@@ -21,6 +21,7 @@
 //   recover.recorded  a recovery has recorded what the killed rewind wrote, journal not removed
 //   lock.acquired     the store lock is held (by a rewind, gc or recovery), nothing else done
 //   gc.read           gc holds its locks and has read the log, nothing rewritten or swept yet
+//   roots.read        a writer adding a workspace root has read store.json, not written it yet
 
 export const faultsArmed: boolean = !!process.env.AGENT_REWIND_FAULT;
 

@@ -3,7 +3,7 @@
 // source files and conversations.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { errCode, writeFileAtomic } from './storeFiles/fsx';
+import { errCode, fileMark, writeFileAtomic } from './storeFiles/fsx';
 import { BlobStore, sha256 } from './storeFiles/blobs';
 import { readConfig, type StoreConfig } from './storeFiles/config';
 import { readDisk } from './workspace/disk';
@@ -21,8 +21,10 @@ import { checkStoreFolder } from './storeFiles/workspaceStore';
 import { checkStoreTrusted } from './storeFiles/trust';
 import { STORE_FILE } from './storeFiles/names';
 import { appendErrorLine } from './storeFiles/errorLog';
+import { holdFileLock } from './storeFiles/lock';
 import { readJson } from './storeFiles/jsonFile';
 import { AgentRewindError } from './errors';
+import { fault } from './faults';
 
 /**
  * Appends one line to `<dir>/errors.log`, also for a store that cannot be opened (a damaged
@@ -44,8 +46,14 @@ export interface SnapshotMeta {
 export class Store {
   readonly blobs: BlobStore;
   readonly logFile: string;
-  private cachedMeta: StoreMeta | undefined;
-  private cachedConfig: StoreConfig | undefined;
+  /**
+   * store.json and config.json as last read, each with the file's mark then: read again when the file is no
+   * longer the one read (another process wrote it — a hook adding a root, the extension writing settings). A
+   * store object lives as long as a VS Code window: one opened before the first hook made store.json must
+   * not keep "no roots" for its life, nor write that back over the roots a hook added.
+   */
+  private cachedMeta: { mark: string; value: StoreMeta } | undefined;
+  private cachedConfig: { mark: string; value: StoreConfig } | undefined;
 
   private constructor(readonly dir: string) {
     this.blobs = new BlobStore(dir);
@@ -85,8 +93,9 @@ export class Store {
   }
 
   meta(): StoreMeta {
-    if (this.cachedMeta) return this.cachedMeta;
     const file = path.join(this.dir, STORE_FILE.meta);
+    const mark = fileMark(file);
+    if (this.cachedMeta?.mark === mark) return this.cachedMeta.value;
     const read = readJson(file);
     if (!read.ok && read.why === 'unreadable') throw read.error;
     if (!read.ok && read.why === 'garbled')
@@ -94,8 +103,9 @@ export class Store {
         file,
         reason: read.text.trim() === '' ? 'it is empty' : 'it is not valid JSON, perhaps cut short',
       });
-    this.cachedMeta = migrateMeta(read.ok ? read.value : { format: STORE_FORMAT, created: 0, roots: [] });
-    return this.cachedMeta;
+    const value = migrateMeta(read.ok ? read.value : { format: STORE_FORMAT, created: 0, roots: [] });
+    this.cachedMeta = { mark, value };
+    return value;
   }
 
   private writeMeta(meta: StoreMeta, exclusive = false): void {
@@ -111,10 +121,27 @@ export class Store {
 
   /** Adds workspace folders this store may write (the agent's project folder, VS Code's folders). */
   addRoots(roots: readonly string[]): void {
-    const meta = this.meta();
-    const add = roots.filter((r) => !meta.roots.some((k) => isInside(r, k)));
-    if (add.length === 0) return;
-    this.writeMeta({ ...meta, roots: [...meta.roots, ...add] });
+    const missing = (meta: StoreMeta) => roots.filter((r) => !meta.roots.some((k) => isInside(r, k)));
+    if (missing(this.meta()).length === 0) return; // nearly every call: no write, no lock
+    // Two writers adding roots at once (a hook in a new folder, the extension's folders) must not each write
+    // back a store.json without the other's root. Under a lock of their own; and since a writer stalled past
+    // the lock's wait is let go of, the file is written only when it is still the one read (else read again).
+    const file = path.join(this.dir, STORE_FILE.meta);
+    const release = holdFileLock(path.join(this.dir, STORE_FILE.rootsLock), 'roots', { waitMs: 2000, staleMs: 10000 });
+    try {
+      for (let tries = 0; tries < 10; tries++) {
+        const meta = this.meta();
+        const read = this.cachedMeta?.mark;
+        fault('roots.read');
+        const add = missing(meta);
+        if (add.length === 0) return;
+        if (fileMark(file) !== read) continue; // written meanwhile: read it again
+        this.writeMeta({ ...meta, roots: [...meta.roots, ...add] });
+        return;
+      }
+    } finally {
+      release();
+    }
   }
 
   /**
@@ -179,7 +206,10 @@ export class Store {
   }
 
   config(): StoreConfig {
-    return (this.cachedConfig ??= readConfig(path.join(this.dir, STORE_FILE.config)));
+    const file = path.join(this.dir, STORE_FILE.config);
+    const mark = fileMark(file);
+    if (this.cachedConfig?.mark !== mark) this.cachedConfig = { mark, value: readConfig(file) };
+    return this.cachedConfig.value;
   }
 
   read(): LogContents {

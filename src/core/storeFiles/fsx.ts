@@ -76,6 +76,15 @@ export interface WriteOptions extends ReplaceOptions {
   sync?: boolean;
 }
 
+/**
+ * What tells one version of a file from another without reading it: inode, size and nanosecond times
+ * ('-' when there is none). A file replaced by rename is a new inode; one written in place moves its times.
+ */
+export function fileMark(file: string): string {
+  const st = fs.statSync(file, { throwIfNoEntry: false, bigint: true });
+  return st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : '-';
+}
+
 /** `replaceFile` with `data` as the content: the temp file is created exclusively (never through a link left there). */
 export function writeFileAtomic(file: string, data: Uint8Array | string, opts: WriteOptions = {}): boolean {
   const mode = opts.mode ?? 0o600;

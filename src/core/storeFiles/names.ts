@@ -19,6 +19,8 @@ export const STORE_FILE = {
   writers: 'writers',
   lock: 'lock',
   gcLock: 'gc.lock',
+  /** Held while store.json's roots are read and written again (hooks and the extension add roots at once). */
+  rootsLock: 'roots.lock',
   lineage: 'lineage.jsonl',
   captureStatus: 'capture.json',
   watchFallbacks: 'watch-fallbacks.json',

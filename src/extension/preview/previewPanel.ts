@@ -135,10 +135,7 @@ export class PreviewPanel implements vscode.Disposable {
         language: vscode.env.language,
       });
       // Unsaved editors and the files on disk, followed while the panel is open (the store: the model, above).
-      const following = followWorld(
-        { paths: () => this.planPaths(), unsavedDiffers: () => this.unsavedDiffers() },
-        () => this.post(),
-      );
+      const following = followWorld({ paths: () => this.planPaths(), unsavedDiffers: () => this.unsavedDiffers() }, () => this.post());
       this.panel.onDidDispose(
         () => {
           this.panel = undefined;
