@@ -110,6 +110,28 @@ export const tests = [
     },
   },
   {
+    name: 'expand waits for a row to become expandable and opens it; a row that never does fails by its label',
+    async run({ wb }) {
+      await wb.openViewContainer('Rewind Probe');
+      await wb.viewPane('Probe Items');
+      const beta = wb.treeItem(/^Beta \d+\b/, { view: 'Probe Items' });
+      assert.equal(await beta.first().getAttribute('aria-expanded'), null, 'Beta holds nothing yet');
+      // Asked to open before it holds anything; it gains a row meanwhile (the bump draws it again).
+      const opening = wb.expand(beta);
+      await wb.clickInlineAction(beta, 'Bump');
+      await opening;
+      await wb
+        .treeItem(/^Beta child\b/, { view: 'Probe Items' })
+        .first()
+        .waitFor();
+      const alpha = wb.treeItem(/^Alpha \d+\b/, { view: 'Probe Items' });
+      await assert.rejects(
+        wb.expand(alpha, { timeout: 2000 }),
+        /the row "Alpha \d+.*" did not open within 2000 ms \(aria-expanded: null\)/,
+      );
+    },
+  },
+  {
     // Last: a side bar closed and opened again re-creates its webview views (the webview view test above would look for a new one).
     name: 'openViewContainer opens a closed side bar though its first click is dropped, and never toggles an open one closed',
     async run({ page, wb }) {

@@ -84,6 +84,10 @@ export function workspaceEditWriter(store: Store, gate: EditorGate): FileWriter 
       const uri = vscode.Uri.file(w.path);
       if (w.to === null) edit.deleteFile(uri, { ignoreIfNotExists: true });
       else edit.createFile(uri, { overwrite: true, contents: store.content(w.to) });
+      // The content is ready (a large file's copy takes a while to read): the path is read once more, and
+      // nothing is awaited between that and handing VS Code the edit. A save meanwhile leaves the file as saved.
+      // (What VS Code does between taking the edit and writing is its own; the file-system writer has no such window.)
+      if (!recheck()) return;
       if (!(await vscode.workspace.applyEdit(edit, { isRefactoring: false })))
         throw new Error(vscode.l10n.t('VS Code did not apply the edit'));
       const e = setMode(w);

@@ -36,9 +36,15 @@ function activate(context) {
   const changed = new vscode.EventEmitter();
   const tree = {
     onDidChangeTreeData: changed.event,
-    getChildren: () => Object.keys(counts),
+    // Beta holds a row once bumped: a row drawn before it holds anything, as a prompt's before its first edit.
+    getChildren: (el) => (!el ? Object.keys(counts) : el === 'Beta' && counts.Beta > 0 ? ['Beta child'] : []),
     getTreeItem: (name) => {
-      const item = new vscode.TreeItem(`${name} ${counts[name]}`);
+      if (name === 'Beta child') return new vscode.TreeItem('Beta child');
+      const holds = name === 'Beta' && counts.Beta > 0;
+      const item = new vscode.TreeItem(
+        `${name} ${counts[name]}`,
+        holds ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+      );
       item.id = name;
       item.contextValue = 'probeItem';
       item.description = 'probe';
