@@ -119,6 +119,11 @@ export function vouchedChanges(source: ChangeSight, file: string, state: ScanSta
   return paths ? watched(source, state, paths) : undefined;
 }
 
+/** Is the token this process kept for `file` the one of the scan that made a state scanned at `scanned`? */
+export function holdsToken(file: string, scanned: number): boolean {
+  return tokens.get(file)?.scanned === scanned;
+}
+
 /** The paths the watcher vouches changed since this state was scanned, or undefined (scan; counted). */
 export function watchedChanges(source: ChangeSight | undefined, file: string, state: ScanState): ScanOptions['changed'] {
   if (!source) return undefined;
