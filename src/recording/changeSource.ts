@@ -57,6 +57,14 @@ export interface ChangeSource {
   reason(root: string): string;
   /** Watches folders the scan enters that it does not cover (ignored, yet holding tracked files). */
   include(root: string, dirs: readonly string[]): void;
+  /**
+   * Since when it vouches for `root`: the token of the moment its watch became ready (every folder watched)
+   * and that moment's wall-clock time; undefined when it does not vouch. With `watchedAt`, what lets shell
+   * capture narrow a scan of a state another process saved (core/capture/narrowing.ts).
+   */
+  readySince?(root: string): { token: ChangeToken; wall: number } | undefined;
+  /** When the watch of this folder (absolute) under `root` was set up (wall-clock ms); undefined: not watched. */
+  watchedAt?(root: string, dir: string): number | undefined;
   /** Stops every watch. */
   close(): Promise<void>;
 }

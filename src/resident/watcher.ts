@@ -73,6 +73,10 @@ interface RootWatch {
   /** Path → the seq of its last change. */
   changed: Map<string, number>;
   dirs: Map<string, fs.FSWatcher>;
+  /** Folder → when its watch was set up (wall-clock ms): `watchedAt`. */
+  since: Map<string, number>;
+  /** The moment the watch of this epoch became ready (every folder watched): `readySince`. */
+  ready?: { token: ChangeToken; wall: number };
   rules: Rules;
   vouching: boolean;
   /** Why it does not vouch, as a short code (`reason`). */
@@ -176,6 +180,22 @@ export class DirWatcher implements ChangeSource {
     return !!w && w.vouching && w.dirs.has(dir);
   }
 
+  /**
+   * Since when it vouches for `root`: the token of the moment its watch (this epoch's) became ready, and
+   * that moment's wall-clock time; undefined when it does not vouch. A state scanned after it (a hook's,
+   * saved while the resident was starting) is narrowed from that token (core/capture/narrowing.ts).
+   */
+  readySince(root: string): { token: ChangeToken; wall: number } | undefined {
+    const w = this.roots.get(root);
+    return w?.vouching ? w.ready : undefined;
+  }
+
+  /** When the watch of folder `dir` (absolute) under `root` was set up (wall-clock ms); undefined when not watched. */
+  watchedAt(root: string, dir: string): number | undefined {
+    const w = this.roots.get(root);
+    return w?.vouching ? w.since.get(dir) : undefined;
+  }
+
   async settle(): Promise<void> {
     const live = [...this.roots.values()].filter((w) => w.vouching);
     if (!live.length) return;
@@ -271,6 +291,7 @@ export class DirWatcher implements ChangeSource {
       seq: 0,
       changed: new Map(),
       dirs: new Map(),
+      since: new Map(),
       rules: rulesFor({ root, excludes: [] }), // only the tree's own .gitignore files: never watch less than the scan covers
       vouching: false,
       ...(this.roots.get(root)?.doubt ? { doubt: this.roots.get(root)!.doubt } : {}),
@@ -294,6 +315,10 @@ export class DirWatcher implements ChangeSource {
       return;
     }
     w.vouching = true;
+    // Every folder is watched now, and none of their events was delivered yet (the setup above runs at
+    // once): each event of a folder after its watch was set up comes after this token.
+    const wall = Date.now();
+    w.ready = { token: { root, epoch: w.epoch, seq: w.seq, wall, mono: performance.now() }, wall };
     const extra = [...w.extra];
     w.extra.clear();
     this.include(root, extra);
@@ -305,6 +330,7 @@ export class DirWatcher implements ChangeSource {
       const fw = this.os.watch(abs, (event, name) => this.onEvent(w, abs, relOf(w.root, abs), event, name));
       fw.on('error', (e) => this.distrust(w, `a folder's watch failed (${(e as Error).message})`, true, 'watch-failed'));
       w.dirs.set(abs, fw);
+      w.since.set(abs, Date.now());
       this.cover++;
       this.mark(w, abs); // what changed in it before its watch: its files are looked at once
     } catch (e) {
@@ -331,6 +357,8 @@ export class DirWatcher implements ChangeSource {
   private unwatchAll(w: RootWatch): void {
     for (const fw of w.dirs.values()) fw.close();
     w.dirs.clear();
+    w.since.clear();
+    delete w.ready;
     this.cover++;
   }
 
@@ -344,6 +372,7 @@ export class DirWatcher implements ChangeSource {
         const fw = this.os.watch(d.abs, (event, name) => this.onEvent(w, d.abs, d.rel, event, name));
         fw.on('error', (e) => this.distrust(w, `a folder's watch failed (${(e as Error).message})`, true, 'watch-failed'));
         w.dirs.set(d.abs, fw);
+        w.since.set(d.abs, Date.now());
         this.cover++;
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
@@ -400,6 +429,7 @@ export class DirWatcher implements ChangeSource {
       if (d === abs || d.startsWith(prefix)) {
         fw.close();
         w.dirs.delete(d);
+        w.since.delete(d);
         this.cover++;
         this.mark(w, d);
       }

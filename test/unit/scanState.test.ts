@@ -7,9 +7,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
 import { stateBlobs } from '../../src/core/scan/references';
-import { journalFile, journalRows, loadState, saveState, stateFile } from '../../src/core/scan/stateFile';
+import { journalFile, journalRows, loadState, readJournal, saveState, stateFile } from '../../src/core/scan/stateFile';
 import { DirTable, type DirStat, type Entry, FileTable } from '../../src/core/scan/table';
-import type { ScanState } from '../../src/core/scan/types';
+import { F_PENDING, type ScanState } from '../../src/core/scan/types';
 import { tempDir } from '../helpers/tmp';
 
 const hex = (n: number, len: number) =>
@@ -173,6 +173,30 @@ describe('scan state journal', () => {
     assert.deepEqual(contents(loadState(w.file)!), viaJournal);
   });
 
+  it('the journal lists exactly the rows touched since the load, in the file’s row order: not those only read through the columns', () => {
+    const { file, loaded: s } = savedAndLoaded(tempDir('ar-scanjournal-'), 1000);
+    const pk = { size: 0, mtime: 0, ctime: 0, ino: 0, flags: 0, hasHash: false, hasGit: false };
+    for (let i = 0; i < s.files.rows; i++) s.files.peek(i, pk); // a scan's stat check of every row: no row handed out
+    s.files.hashAt(3);
+    s.files.set('src/f900.ts', entry(9000)); // replaced
+    void s.files.get('src/f7.ts'); // handed out: may be changed through the object
+    s.files.setFlagsAt(500, 0x40); // changed in its columns
+    s.files.delete('src/f20.ts');
+    s.files.set('added.txt', entry(1));
+    void s.dirs.get('src');
+    assert.equal(saveState(file, s), 'journal');
+    const j = readJournal(file)!;
+    assert.deepEqual(
+      j.files.map(([rel]) => rel),
+      ['src/f7.ts', 'src/f500.ts', 'src/f900.ts', 'added.txt'],
+    );
+    assert.deepEqual(j.filesGone, ['src/f20.ts']);
+    assert.deepEqual(
+      j.dirs.map(([rel]) => rel),
+      ['src'],
+    );
+  });
+
   it('journals accumulate against the same state file: load, change, save, again', () => {
     const dir = tempDir('ar-scanjournal-');
     const { file } = savedAndLoaded(dir, 1000);
@@ -194,12 +218,52 @@ describe('scan state journal', () => {
     const dir = tempDir('ar-scanjournal-');
     const { file, loaded } = savedAndLoaded(dir, 1000);
     const before = fs.readFileSync(file);
+    const base = loaded.journalBase;
     for (let i = 0; i <= journalRows(1000); i++) loaded.files.get(`src/f${i}.ts`)!.size = 1;
     assert.equal(saveState(file, loaded), 'whole');
-    assert.equal(loaded.journalBase, undefined, 'its tables are no longer the file’s columns');
+    assert.ok(loaded.journalBase && loaded.journalBase !== base, 'the new file is the base of the next journal');
+    assert.equal(loaded.journalBase, loadState(file)!.journalBase);
     assert.notDeepEqual(fs.readFileSync(file), before);
     assert.equal(fs.existsSync(journalFile(file)), false);
     assert.equal(loadState(file)!.files.get('src/f7.ts')!.size, 1);
+  });
+
+  it('written whole, the state in memory is what a load of the file gives: the rows written, the new base, the pending count', () => {
+    const dir = tempDir('ar-scanjournal-');
+    const file = stateFile(dir, 'sess');
+    const files = new Map<string, Entry>();
+    for (let i = 0; i < 600; i++) files.set(`src/f${i}.ts`, entry(i)); // flags i % 8: every 8th of 4..7 is a pending copy
+    files.set('bad/id.txt', { ...entry(3), hash: 'not hex', git: 'ab' }); // ids a load cannot give back are not kept
+    const s = state('/ws', files, new Map([['', { mtime: 1, ctime: 1, ino: 1, racy: false }]]));
+    s.indexKey = 'k1';
+    s.gitCache = { key: 'k1', gitlinks: [], watch: ['gone.txt'] };
+    assert.equal(saveState(file, s), 'whole', 'built anew');
+    const loaded = loadState(file)!;
+    // Read as the file's columns: a row handed out would count as changed (listed by the next journal).
+    const view = (t: ScanState) => {
+      const { files: f, dirs: d, ...rest } = t;
+      return { rest, files: f.columns(20, F_PENDING), dirs: d.columns() };
+    };
+    assert.deepEqual(view(s), view(loaded));
+    assert.equal(s.pendingAtLoad, 300);
+    assert.equal(s.files.columns(20, F_PENDING).paths.length, 601);
+    // Its tables are the file's columns: a few rows changed are a journal, and loads the same.
+    const again = loadState(file)!;
+    for (const t of [s, again]) {
+      t.files.set('src/f1.ts', entry(4242));
+      t.files.delete('src/f2.ts');
+      t.dirs.set('new', { mtime: 2, ctime: 2, ino: 2, racy: true });
+    }
+    assert.equal(saveState(file, s), 'journal');
+    assert.deepEqual(contents(loadState(file)!), contents(again));
+    assert.deepEqual([s.files.get('bad/id.txt')!.hash, s.files.get('bad/id.txt')!.git], [null, null]);
+    // A state turned off is written whole without a base (never journaled).
+    s.off = { reason: 'too-many-files', files: 9, limit: 1, message: 'off' };
+    s.files.clear();
+    s.dirs.clear();
+    assert.equal(saveState(file, s), 'whole');
+    assert.equal(s.journalBase, undefined);
+    assert.equal(loadState(file)!.journalBase, undefined);
   });
 
   it('a journal of another state file (a crash between the whole save and its removal) is not applied', () => {

@@ -30,11 +30,11 @@ import { rescan } from '../scan/rescan';
 import { loadState, peekState, readPending, savePending, saveState, stateFile, stateFiles } from '../scan/stateFile';
 import type { ScanLimits, ScanOptions, ScanState } from '../scan/types';
 import type { Store } from '../store';
-import { type ChangeSight, countScan, countStart, includeUncovered, keepToken, watchedChanges } from './narrowing';
+import { type ChangeSight, countScan, countStart, holdsToken, includeUncovered, keepToken, watchedChanges } from './narrowing';
 import { watchedBaseline } from './watchedStart';
 import { snapshotsOf } from './snapshots';
 import { type CaptureStatus, offMessage, refreshStatus, writeCaptureStatus } from './status';
-import { keepState, takeState } from './heldStates';
+import { keepState, keepUnchanged, takeState } from './heldStates';
 import { CaptureHold } from './hold';
 import { Unrecordable } from './unrecordable';
 
@@ -149,7 +149,8 @@ function takeBaseline(
   if (source) countStart(!!warm);
   if (warm) {
     ctx.hold.save(() => {
-      keepState(file, warm.state, saveState(file, warm.state));
+      saveState(file, warm.state);
+      keepState(file, warm.state);
       keepToken(file, warm.state, warm.token);
     }, false);
     const status: CaptureStatus = {
@@ -183,6 +184,7 @@ function takeBaseline(
   } else if (r.pending) status.pending = r.pending;
   ctx.hold.save(() => {
     saveState(file, r.state);
+    keepState(file, r.state); // written whole, it is what a load gives: the first shell call need not read it
     keepToken(file, r.state, token);
   }, false);
   if (token !== undefined) includeUncovered(source, r.state);
@@ -236,6 +238,22 @@ function turnOff(store: Store, state: ScanState, file: string, count: number, li
 }
 
 /**
+ * After a shell call's scan of the state in `file` (`savedScanned`: its `scanned` as taken; `token`: the
+ * watcher's, taken before the scan; `fromOwnToken`: the watcher narrowed it from the token kept with the state): a
+ * state that changed is saved, held and kept with its token. One that did not is not written: it is held
+ * again as the disk has it, and keeps the token it was saved with — unless that token did not narrow this
+ * scan (a hook saved the state, or the watch restarted since) while the watcher vouches now: then it is
+ * saved (its journal, small) so that this scan's token narrows the next call's.
+ */
+function keepScanned(file: string, state: ScanState, dirty: boolean, savedScanned: number, token: unknown, fromOwnToken: boolean): void {
+  if (dirty || (token !== undefined && !fromOwnToken)) {
+    saveState(file, state);
+    keepState(file, state);
+    keepToken(file, state, token);
+  } else keepUnchanged(file, state, savedScanned);
+}
+
+/**
  * Before a shell command: brings the state up to date with the disk (changes since the last
  * scan are not the command's), copies content the command might overwrite, marks the call pending.
  * Returns the lines to write before the call's checkpoint (none today; kept for the order of §3).
@@ -264,21 +282,21 @@ function beforeShellStep(store: Store, e: ShellCall, cwd: string | undefined, ct
       if (state.off) return [];
       const sink = new Unrecordable();
       const opts = optsOf(store, state.root, true, sink, ctx.source, state.files.size);
-      const copied = finishPending(state, opts);
+      const members = state.files.membership;
+      // Pending copies made, or pending files gone (dropped from the state): the state differs from the disk's.
+      const copied = finishPending(state, opts) > 0 || state.files.membership !== members;
+      const savedScanned = state.scanned;
       const changed = watchedChanges(ctx.source, file, state);
+      const fromOwnToken = !!changed && holdsToken(file, savedScanned);
       const token = ctx.source?.token(state.root);
       const r = rescan(state, { ...opts, ...(changed ? { changed } : {}) });
       countScan(ctx.source, state, changed, r);
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles, ctx.hold);
-      // An unchanged state is not saved (its `scanned` stays the saved one's): it keeps its token.
       // (Nothing here is logged: what changed before the command is folded in, not recorded.)
       const log = fs.statSync(store.logFile, { throwIfNoEntry: false })?.size ?? 0;
       const call = { call: e.callId ?? '', tool: e.tool, time: Date.now(), session: e.session, log };
       ctx.hold.save(() => {
-        if (r.dirty || copied) {
-          keepState(file, state, saveState(file, state));
-          keepToken(file, state, token);
-        }
+        keepScanned(file, state, r.dirty || copied, savedScanned, token, fromOwnToken);
         savePending(file, call);
       }, false);
       if (pendingCount(state) === 0) refreshStatus(store, state);
@@ -303,8 +321,10 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
       const mine = state.pending?.call === (e.callId ?? '') ? state.pending : undefined;
       const since = mine?.time;
       const lastScan = state.scanned;
+      const savedScanned = state.scanned;
       const stillPending = midCall ? (state.pending ?? null) : null;
       const changed = watchedChanges(ctx.source, file, state);
+      const fromOwnToken = !!changed && holdsToken(file, savedScanned);
       const token = ctx.source?.token(state.root);
       const r = rescan(state, {
         ...opts,
@@ -319,10 +339,7 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
       // The state now holds the content hashes of the `after` snapshots, all stored durably; it is saved,
       // and the call is no longer pending, only once those lines are in the log (./hold.ts).
       ctx.hold.save(() => {
-        if (r.dirty) {
-          keepState(file, state, saveState(file, state));
-          keepToken(file, state, token);
-        }
+        keepScanned(file, state, r.dirty, savedScanned, token, fromOwnToken);
         savePending(file, stillPending);
       }, lines.length > 0);
       return lines;

@@ -25,17 +25,35 @@ export interface ChangeSight<T = unknown> {
   coverage?(root: string): number;
   /** Watch these folders (absolute) too: the scan enters them, the watcher does not cover them. */
   include?(root: string, dirs: readonly string[]): void;
+  /**
+   * Since when it vouches for `root`: the token of the moment its watch (of this epoch) became ready, and
+   * that moment's wall-clock time. Undefined: it does not vouch. (A state a hook saved may be narrowed from it.)
+   */
+  readySince?(root: string): { token: T; wall: number } | undefined;
+  /** When the watch of this folder (absolute) under `root` was set up (wall-clock ms); undefined: not watched. */
+  watchedAt?(root: string, dir: string): number | undefined;
 }
 
 /**
  * Per state file: the watcher's token taken just before the scan that produced the state as saved
- * (identified by its `scanned` time). Only a state this process saved itself can be narrowed: one
- * a hook saved meanwhile (the resident did not answer in time) has another `scanned`, and is scanned.
+ * (identified by its `scanned` time). A state this process saved itself is narrowed from it; one a hook
+ * saved (the resident was starting, or did not answer in time) has another `scanned`, and is narrowed
+ * only where the watcher vouches for everything since that scan began (`adopted`), else scanned whole.
  */
 const tokens = new Map<string, { scanned: number; token: unknown }>();
 
-/** Scans this process ran with a watcher at hand: narrowed to its paths, or whole (for status and tests). */
-export const watchedScans = { narrowed: 0, whole: 0 };
+/**
+ * How much later than the watch a scan must have begun for the watch to vouch for what changed after it:
+ * the scan's start (a hook's `Date.now()`) and the watch's (the resident's) are read from the wall clock,
+ * in two processes, in milliseconds, and the clock may have been set a little between them.
+ */
+export const ADOPT_SLACK_MS = 1000;
+
+/**
+ * Scans this process ran with a watcher at hand: narrowed to its paths, or whole (for status and tests);
+ * `adopted`: of the narrowed ones, those of a state this process did not save (a hook's, scanned after the watch was up).
+ */
+export const watchedScans = { narrowed: 0, whole: 0, adopted: 0 };
 
 /**
  * What the watcher could not narrow since this process started: `total` scans of the whole tree
@@ -119,18 +137,59 @@ export function vouchedChanges(source: ChangeSight, file: string, state: ScanSta
   return paths ? watched(source, state, paths) : undefined;
 }
 
+/** Is the token this process kept for `file` the one of the scan that made a state scanned at `scanned`? */
+export function holdsToken(file: string, scanned: number): boolean {
+  return tokens.get(file)?.scanned === scanned;
+}
+
 /** The paths the watcher vouches changed since this state was scanned, or undefined (scan; counted). */
 export function watchedChanges(source: ChangeSight | undefined, file: string, state: ScanState): ScanOptions['changed'] {
   if (!source) return undefined;
   const held = tokens.get(file);
   const mine = !!held && held.scanned === state.scanned;
-  const paths = mine ? source.changedSince(state.root, held.token) : undefined;
+  if (!mine) {
+    // Not the state this process saved last: a hook saved it (before the resident was ready, or when it did
+    // not answer in time), or none since the start. Adopted where the watch vouches for what changed since.
+    const adopted = adoptedChanges(source, state);
+    if (adopted) watchedScans.adopted++;
+    else wholeTree('state-not-held');
+    return adopted;
+  }
+  const paths = source.changedSince(state.root, held.token);
   if (!paths) {
-    // Not the state this process saved last (a hook saved it, or none since the start), or the watcher's doubt.
-    wholeTree(!mine ? 'state-not-held' : (source.reason?.(state.root) ?? 'not-watched'));
+    wholeTree(source.reason?.(state.root) ?? 'not-watched'); // the watcher's doubt
     return undefined;
   }
   return watched(source, state, paths);
+}
+
+/**
+ * A state this process did not save, narrowed where the watcher vouches for every change since its scan
+ * began (`state.scanned`, a time taken before the scan looked at anything):
+ * - begun after the root's watch was ready (with ADOPT_SLACK_MS to spare): what changed since is what the
+ *   watcher saw since it was ready. Every folder's watch was set up before the ready moment, and the events
+ *   of the setup are only delivered after it (the setup runs at once, without yielding): they are there too.
+ * - begun while the watch was being set up: the same, except that each folder watched later than the scan
+ *   began (or too close to it to tell) is scanned alone — what changed in it between the scan and its watch
+ *   raised no event.
+ * - begun before the root's own watch, or unknown: undefined (the whole tree is scanned).
+ * A scan time in the future (the clock was set back since) proves nothing: the whole tree too.
+ */
+function adoptedChanges(source: ChangeSight, state: ScanState): ScanOptions['changed'] {
+  const root = state.root;
+  const ready = source.readySince?.(root);
+  const rootAt = source.watchedAt?.(root, root);
+  if (!ready || rootAt === undefined || !(state.scanned > rootAt + ADOPT_SLACK_MS) || state.scanned > Date.now()) return undefined;
+  const paths = source.changedSince(root, ready.token);
+  if (!paths) return undefined;
+  if (state.scanned > ready.wall + ADOPT_SLACK_MS) return watched(source, state, paths);
+  // Which folders are covered differs from the watcher's own answer: not remembered (no `coverage`).
+  const before = state.scanned - ADOPT_SLACK_MS;
+  const covers = (dir: string) => {
+    const at = source.watchedAt!(root, dir);
+    return at !== undefined && at < before && source.covers(root, dir);
+  };
+  return { paths, covers };
 }
 
 /**
@@ -143,8 +202,12 @@ export function countScan(source: ChangeSight | undefined, state: ScanState, cha
   else if (changed) {
     watchedScans.narrowed++;
     const base = state.root + path.sep;
-    const alone = (r.alone ?? []).map((rel) => (rel ? base + rel.split('/').join(path.sep) : state.root));
-    if (alone.length) counted.partial++;
+    // Only the folders it does not watch: one an adopted state's scan looked at alone (its watch began after
+    // that state's scan) is watched, and no fallback to show.
+    const alone = (r.alone ?? [])
+      .map((rel) => (rel ? base + rel.split('/').join(path.sep) : state.root))
+      .filter((abs) => !source.covers(state.root, abs));
+    if (r.alone?.length) counted.partial++;
     counted.alone.set(state.root, alone);
     if (!r.uncovered) return; // every folder it enters is watched: nothing to hand over
   }

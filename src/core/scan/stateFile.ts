@@ -303,17 +303,18 @@ function saveJournal(file: string, s: ScanState): boolean {
 
 /**
  * Saves the state: its journal when only a few rows changed since it was loaded, else the whole state
- * (a new id; the journal of the old one is removed). Says which, since a state written whole is no
- * longer what its tables were loaded from: a holder of it must load it again before journaling more.
+ * (a new id; the journal of the old one is removed). Either way the state in memory is then what a
+ * load of the file gives: written whole, its tables become the columns written, the new file is the
+ * base of its next journal, and the pending count is the one written (a holder may use it again).
  */
 export function saveState(file: string, s: ScanState): 'journal' | 'whole' {
   if (saveJournal(file, s)) return 'journal';
   saveWhole(file, s);
-  delete s.journalBase;
   fs.rmSync(journalFile(file), { force: true });
   return 'whole';
 }
 
+/** Writes the state whole, and makes the state in memory what a load of the written file gives (see `decode`). */
 function saveWhole(file: string, s: ScanState): void {
   const gitLen = s.git?.objectFormat === 'sha256' ? 32 : 20;
   const f = s.files.columns(gitLen, F_PENDING);
@@ -367,6 +368,11 @@ function saveWhole(file: string, s: ScanState): void {
   ];
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   writeFileAtomic(file, Buffer.concat(parts));
+  s.files.becomeColumns(f, gitLen);
+  s.dirs.becomeColumns(dc);
+  s.pendingAtLoad = pending;
+  if (s.off) delete s.journalBase;
+  else s.journalBase = header.id!;
   if (file.endsWith('.scan')) {
     try {
       fs.unlinkSync(legacyFile(file)); // a version 1 state of this session is now superseded

@@ -36,6 +36,12 @@ abstract class Table<T extends object> implements Iterable<[string, T]> {
   private members = 0;
   /** True while the rows are the state file's columns plus changes (not a table built anew, not cleared). */
   private fromFile = false;
+  /**
+   * Loaded rows handed out, set, deleted or changed in their columns since the load, in the order first
+   * touched (and a mark per row): all a journal lists, found without a walk of every row per save.
+   */
+  private touchedRows: number[] = [];
+  private touchedMark: Uint8Array | null = null;
 
   constructor(initial?: Map<string, T>) {
     this.over = initial ?? new Map();
@@ -51,6 +57,16 @@ abstract class Table<T extends object> implements Iterable<[string, T]> {
     this.over = new Map();
     this.count = paths.length;
     this.members++;
+    this.touchedRows = [];
+    this.touchedMark = null;
+  }
+
+  /** Row `i` differs, or may (an object handed out can be changed): the journal lists it. */
+  protected touch(i: number): void {
+    const mark = (this.touchedMark ??= new Uint8Array(this.paths.length));
+    if (mark[i]) return;
+    mark[i] = 1;
+    this.touchedRows.push(i);
   }
 
   protected abstract materialize(i: number): T;
@@ -83,7 +99,12 @@ abstract class Table<T extends object> implements Iterable<[string, T]> {
   }
 
   at(i: number): T {
-    return (this.objs[i] ??= this.materialize(i));
+    let o = this.objs[i];
+    if (o === undefined) {
+      o = this.objs[i] = this.materialize(i);
+      this.touch(i);
+    }
+    return o;
   }
 
   /**
@@ -93,22 +114,17 @@ abstract class Table<T extends object> implements Iterable<[string, T]> {
    */
   changesSinceLoad(max: number): { set: [string, T][]; gone: string[] } | undefined {
     if (!this.fromFile) return undefined;
+    // Every touched row is listed (deleted, or set: its object holds the truth), and no other: the
+    // rows the table touched since the load, not a walk of every row (100,000 on a large tree) per save.
+    if (this.touchedRows.length + this.over.size > max) return undefined;
     const set: [string, T][] = [];
     const gone: string[] = [];
-    for (let i = 0; i < this.paths.length; i++) {
+    for (const i of [...this.touchedRows].sort((a, b) => a - b)) {
       if (this.live[i] !== 1) gone.push(this.paths[i]!);
-      else if (this.objs[i] !== undefined || this.touchedInColumns(i)) set.push([this.paths[i]!, this.at(i)]);
-      else continue;
-      if (set.length + gone.length > max) return undefined;
+      else set.push([this.paths[i]!, this.at(i)]);
     }
-    if (set.length + gone.length + this.over.size > max) return undefined;
     set.push(...this.over);
     return { set, gone };
-  }
-
-  /** Was row `i` changed in its columns (not through an object)? */
-  protected touchedInColumns(_i: number): boolean {
-    return false;
   }
 
   /** Rows added since the load (not in the columns). */
@@ -146,6 +162,7 @@ abstract class Table<T extends object> implements Iterable<[string, T]> {
     const r = this.row(rel);
     if (r >= 0 && this.live[r] === 1) {
       this.objs[r] = v;
+      this.touch(r);
       return this;
     }
     this.over.set(rel, v);
@@ -164,6 +181,7 @@ abstract class Table<T extends object> implements Iterable<[string, T]> {
     if (r < 0 || this.live[r] !== 1) return false;
     this.live[r] = 0;
     this.objs[r] = undefined;
+    this.touch(r);
     this.count--;
     this.members++;
     return true;
@@ -230,8 +248,6 @@ export class FileTable extends Table<Entry> {
   private ids: Buffer = Buffer.alloc(0);
   private idOff = new Int32Array(0);
   private gitLen = 20;
-  /** Rows whose flags were changed in the columns (setFlagsAt): changed rows for the journal. */
-  private flagged = new Set<number>();
 
   /** Rows from a state file: stats (5 per row), flags, id kinds, raw ids in row order. */
   static fromColumns(
@@ -259,6 +275,27 @@ export class FileTable extends Table<Entry> {
     t.idOff = off;
     t.gitLen = gitLen;
     return t;
+  }
+
+  /**
+   * After the table was written whole as `c` (its own `columns`): those columns are its rows from now on,
+   * exactly as a load of the file gives them (no object handed out, nothing changed since).
+   */
+  becomeColumns(c: ReturnType<FileTable['columns']>, gitLen: number): void {
+    const off = new Int32Array(c.paths.length);
+    let p = 0;
+    for (let i = 0; i < c.paths.length; i++) {
+      off[i] = p;
+      const k = c.kinds[i]!;
+      p += (k & K_HASH ? 32 : 0) + (k & K_GIT ? gitLen : 0);
+    }
+    this.load(c.paths, true);
+    this.num = c.num;
+    this.fl = c.flags;
+    this.kinds = c.kinds;
+    this.ids = Buffer.from(c.ids); // a copy: the columns' buffer was allocated for every row holding both ids
+    this.idOff = off;
+    this.gitLen = gitLen;
   }
 
   protected materialize(i: number): Entry {
@@ -302,12 +339,8 @@ export class FileTable extends Table<Entry> {
     if (o) o.flags = flags;
     else {
       this.fl[i] = flags;
-      this.flagged.add(i);
+      this.touch(i); // changed in its columns: the journal lists it
     }
-  }
-
-  protected override touchedInColumns(i: number): boolean {
-    return this.flagged.has(i);
   }
 
   hashAt(i: number): string | null {
@@ -399,6 +432,13 @@ export class DirTable extends Table<DirStat> {
     t.num = num;
     t.fl = flags;
     return t;
+  }
+
+  /** After the table was written whole as `c` (its own `columns`): those are its rows, as a load gives them. */
+  becomeColumns(c: ReturnType<DirTable['columns']>): void {
+    this.load(c.paths, true);
+    this.num = c.num;
+    this.fl = c.flags;
   }
 
   protected materialize(i: number): DirStat {
