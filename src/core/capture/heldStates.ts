@@ -7,7 +7,7 @@
 // Taken, not shared: a step takes the state and gives it back only after saving it — or, when its scan
 // changed nothing, unsaved (the disk still holds it) — so a step that failed half-way, or whose save
 // waits for an append that never came, leaves no state here that differs from the disk's.
-import * as fs from 'node:fs';
+import { fileMark } from '../storeFiles/fsx';
 import { journalFile, loadState, readPending } from '../scan/stateFile';
 import type { ScanState } from '../scan/types';
 
@@ -23,12 +23,7 @@ export function holdScanStates(): void {
 
 /** What is on disk for the state in `file` now: the state file and its journal, by identity and times. */
 function diskMark(file: string): string {
-  return [file, journalFile(file)]
-    .map((f) => {
-      const st = fs.statSync(f, { throwIfNoEntry: false, bigint: true });
-      return st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : '-';
-    })
-    .join('|');
+  return `${fileMark(file)}|${fileMark(journalFile(file))}`;
 }
 
 /** The state in `file`: the one this process saved there last when the disk still holds it, else loaded. */

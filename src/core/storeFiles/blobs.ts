@@ -5,7 +5,7 @@ import type * as Crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fault, faultsArmed } from '../faults';
-import { replaceFile, writeAll } from './fsx';
+import { replaceFile, statMark, writeAll } from './fsx';
 import { STORE_FILE } from './names';
 import { AgentRewindError } from '../errors';
 
@@ -38,9 +38,7 @@ const FSYNCED_MAX = 100000;
 /** Longer than Linux's default dirty-page expiry (30 s) plus its writeback interval (5 s), with margin. */
 const WRITEBACK_MS = 60_000;
 
-function identity(st: fs.BigIntStats): string {
-  return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-}
+const identity = statMark;
 
 function noteFsynced(file: string, st: fs.BigIntStats): void {
   if (fsyncedHere.size >= FSYNCED_MAX) fsyncedHere.clear();

@@ -82,7 +82,12 @@ export interface WriteOptions extends ReplaceOptions {
  */
 export function fileMark(file: string): string {
   const st = fs.statSync(file, { throwIfNoEntry: false, bigint: true });
-  return st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : '-';
+  return st ? statMark(st) : '-';
+}
+
+/** `fileMark` of stats already taken (with `bigint: true`). */
+export function statMark(st: fs.BigIntStats): string {
+  return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
 }
 
 /** `replaceFile` with `data` as the content: the temp file is created exclusively (never through a link left there). */
