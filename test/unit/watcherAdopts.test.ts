@@ -14,6 +14,7 @@ import { ADOPT_SLACK_MS, countScan, fallbacks, watchedChanges, watchedScans } fr
 import { baseline } from '../../src/core/scan/baseline';
 import { rescan } from '../../src/core/scan/rescan';
 import { loadState, saveState, stateFile } from '../../src/core/scan/stateFile';
+import { watchedBaseline } from '../../src/core/capture/watchedStart';
 import type { ScanOptions, ScanResult, ScanState } from '../../src/core/scan/types';
 import { DirWatcher, REAL_OS, type WatchOs } from '../../src/resident/watcher';
 import { waitUntil, waitUntilSync } from '../helpers/wait';
@@ -224,5 +225,38 @@ describe('the resident adopts a state a hook saved while it was starting', () =>
     assert.equal(watchedChanges(sight, t.file, state), undefined);
     assert.equal(fallbacks().byReason['state-not-held'], before + 1);
     await w.close();
+  });
+});
+
+describe('a session start adopts the state its hook saved while the resident was starting', () => {
+  it('scanned after the watch was ready: the baseline is that state brought up to date — what a walk finds — not a walk', async () => {
+    const t = tree();
+    const w = new DirWatcher(t.cookies, () => {}, [], REAL_OS);
+    await w.watch([t.ws]);
+    const ready = w.readySince(t.ws)!;
+    await waitUntil(() => Date.now() > ready.wall + ADOPT_SLACK_MS, 'the clock past the ready moment and its slack');
+    hookSaves(t); // the session's startup, recorded by its hook itself
+    for (const d of FOLDERS) changeIn(t.ws, d, 'since');
+    await w.settle();
+    const before = watchedScans.adopted;
+    const warm = watchedBaseline(t.o.storeDir, t.ws, 'hooked', w, t.o); // its resume, through the resident
+    await w.close();
+    assert.ok(warm, 'the hook-saved state is adopted: no walk');
+    assert.equal(watchedScans.adopted - before, 1);
+    const walked = baseline(t.ws, 'walk', { ...t.o, budgetMs: 1e9 }).state;
+    assert.deepEqual(stateView(warm.state), stateView(walked), 'what a walk of the tree finds now');
+  });
+
+  it('scanned before the root was watched: no state to start from (the tree is walked)', async () => {
+    const t = tree();
+    hookSaves(t);
+    await waitUntil(() => Date.now() > loadState(t.file)!.scanned + ADOPT_SLACK_MS, 'the clock past the scan and the slack');
+    const w = new DirWatcher(t.cookies, () => {}, [], REAL_OS);
+    await w.watch([t.ws]);
+    changeIn(t.ws, 'src', 'since');
+    await w.settle();
+    const warm = watchedBaseline(t.o.storeDir, t.ws, 'hooked', w, t.o);
+    await w.close();
+    assert.equal(warm, null);
   });
 });

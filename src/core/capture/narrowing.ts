@@ -133,7 +133,14 @@ function watched(source: ChangeSight, state: ScanState, paths: ReadonlySet<strin
 /** The paths the watcher vouches changed since the state in `file` was scanned, or undefined (not counted). */
 export function vouchedChanges(source: ChangeSight, file: string, state: ScanState): ScanOptions['changed'] {
   const held = tokens.get(file);
-  const paths = held && held.scanned === state.scanned ? source.changedSince(state.root, held.token) : undefined;
+  if (!held || held.scanned !== state.scanned) {
+    // A state a hook saved (the session's start recorded by the hook itself while the resident was starting):
+    // adopted where the watch vouches for what changed since its scan began, as a shell call's scan does.
+    const adopted = adoptedChanges(source, state);
+    if (adopted) watchedScans.adopted++;
+    return adopted;
+  }
+  const paths = source.changedSince(state.root, held.token);
   return paths ? watched(source, state, paths) : undefined;
 }
 

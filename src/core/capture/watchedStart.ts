@@ -1,9 +1,11 @@
 // A session start on a root the resident watches (startup, resume, clear, compact): instead of walking
 // the tree again (1-2 s on a 27,000-file repository), the baseline is a state of that root this process
-// saved itself — the session's own (resume, compact) or the newest of another session (startup, clear) —
+// saved itself — the session's own (resume, compact; also one a hook saved while the resident was starting, where
+// the watcher vouches for what changed since its scan) or the newest of another session (startup, clear) —
 // brought up to date by a scan the watcher narrows, exactly as a shell call's scan before its command:
 // what changed since is folded in, not recorded. The result is what a walk would find (the watcher only
 // narrows); the next shell call stays narrowed. Without a state the watcher vouches for, the walk.
+import * as fs from 'node:fs';
 import { loadState, peekState, stateFile } from '../scan/stateFile';
 import { pendingCount } from '../scan/baseline';
 import { rescan } from '../scan/rescan';
@@ -31,9 +33,10 @@ export function watchedBaseline(
   const t0 = Date.now();
   const own = stateFile(storeDir, session);
   const held = heldTokenFiles();
-  // The session's own first (its state is taken, as every step takes it); another session's is read, not taken.
+  // The session's own first (its state is taken, as every step takes it) — also one a hook saved by itself, which
+  // the watcher may vouch for since (narrowing.ts, adoptedChanges); another session's is read, not taken.
   const others = held.filter((f) => f !== own && peekState(f)?.root === root);
-  for (const file of held.includes(own) ? [own, ...others] : others) {
+  for (const file of held.includes(own) || fs.existsSync(own) ? [own, ...others] : others) {
     const state = file === own ? takeState(file) : loadState(file);
     if (!state || state.root !== root || state.off) continue;
     const changed = vouchedChanges(source, file, state);
