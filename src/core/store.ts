@@ -35,6 +35,39 @@ export function logStoreError(dir: string, message: string, detail?: unknown): v
   appendErrorLine(path.join(dir, STORE_FILE.errors), message, detail);
 }
 
+/** A file's parsed content, read again whenever the file is no longer the version read (its `fileMark`). */
+class MarkedRead<T> {
+  private last: { mark: string; value: T } | undefined;
+
+  constructor(
+    readonly file: string,
+    private readonly read: (file: string) => T,
+  ) {}
+
+  /** The content now, with the mark of the version it was read from. */
+  get(): { mark: string; value: T } {
+    const mark = fileMark(this.file);
+    if (this.last?.mark !== mark) this.last = { mark, value: this.read(this.file) };
+    return this.last;
+  }
+
+  forget(): void {
+    this.last = undefined;
+  }
+}
+
+/** store.json: its format and roots (a store no hook has made yet reads as empty); throws when it is damaged. */
+function readMeta(file: string): StoreMeta {
+  const read = readJson(file);
+  if (!read.ok && read.why === 'unreadable') throw read.error;
+  if (!read.ok && read.why === 'garbled')
+    throw new AgentRewindError('store-damaged', {
+      file,
+      reason: read.text.trim() === '' ? 'it is empty' : 'it is not valid JSON, perhaps cut short',
+    });
+  return migrateMeta(read.ok ? read.value : { format: STORE_FORMAT, created: 0, roots: [] });
+}
+
 export interface SnapshotMeta {
   origin?: Origin;
   session?: string;
@@ -47,17 +80,19 @@ export class Store {
   readonly blobs: BlobStore;
   readonly logFile: string;
   /**
-   * store.json and config.json as last read, each with the file's mark then: read again when the file is no
-   * longer the one read (another process wrote it — a hook adding a root, the extension writing settings). A
-   * store object lives as long as a VS Code window: one opened before the first hook made store.json must
-   * not keep "no roots" for its life, nor write that back over the roots a hook added.
+   * store.json and config.json, read again whenever the file is no longer the version read (another process
+   * wrote it — a hook adding a root, the extension writing settings). A store object lives as long as a VS Code
+   * window: one opened before the first hook made store.json must not keep "no roots" for its life, nor write
+   * that back over the roots a hook added.
    */
-  private cachedMeta: { mark: string; value: StoreMeta } | undefined;
-  private cachedConfig: { mark: string; value: StoreConfig } | undefined;
+  private readonly metaFile: MarkedRead<StoreMeta>;
+  private readonly configFile: MarkedRead<StoreConfig>;
 
   private constructor(readonly dir: string) {
     this.blobs = new BlobStore(dir);
     this.logFile = path.join(dir, STORE_FILE.log);
+    this.metaFile = new MarkedRead(path.join(dir, STORE_FILE.meta), readMeta);
+    this.configFile = new MarkedRead(path.join(dir, STORE_FILE.config), readConfig);
   }
 
   /**
@@ -93,19 +128,7 @@ export class Store {
   }
 
   meta(): StoreMeta {
-    const file = path.join(this.dir, STORE_FILE.meta);
-    const mark = fileMark(file);
-    if (this.cachedMeta?.mark === mark) return this.cachedMeta.value;
-    const read = readJson(file);
-    if (!read.ok && read.why === 'unreadable') throw read.error;
-    if (!read.ok && read.why === 'garbled')
-      throw new AgentRewindError('store-damaged', {
-        file,
-        reason: read.text.trim() === '' ? 'it is empty' : 'it is not valid JSON, perhaps cut short',
-      });
-    const value = migrateMeta(read.ok ? read.value : { format: STORE_FORMAT, created: 0, roots: [] });
-    this.cachedMeta = { mark, value };
-    return value;
+    return this.metaFile.get().value;
   }
 
   private writeMeta(meta: StoreMeta, exclusive = false): void {
@@ -116,7 +139,7 @@ export class Store {
       // Two hooks creating the same store at once (`exclusive`): the first one's store.json wins.
       if (!exclusive || errCode(e) !== 'EEXIST') throw e;
     }
-    this.cachedMeta = undefined;
+    this.metaFile.forget();
   }
 
   /** Adds workspace folders this store may write (the agent's project folder, VS Code's folders). */
@@ -126,16 +149,14 @@ export class Store {
     // Two writers adding roots at once (a hook in a new folder, the extension's folders) must not each write
     // back a store.json without the other's root. Under a lock of their own; and since a writer stalled past
     // the lock's wait is let go of, the file is written only when it is still the one read (else read again).
-    const file = path.join(this.dir, STORE_FILE.meta);
     const release = holdFileLock(path.join(this.dir, STORE_FILE.rootsLock), 'roots', { waitMs: 2000, staleMs: 10000 });
     try {
       for (let tries = 0; tries < 10; tries++) {
-        const meta = this.meta();
-        const read = this.cachedMeta?.mark;
+        const { mark: read, value: meta } = this.metaFile.get();
         fault('roots.read');
         const add = missing(meta);
         if (add.length === 0) return;
-        if (fileMark(file) !== read) continue; // written meanwhile: read it again
+        if (fileMark(this.metaFile.file) !== read) continue; // written meanwhile: read it again
         this.writeMeta({ ...meta, roots: [...meta.roots, ...add] });
         return;
       }
@@ -206,10 +227,7 @@ export class Store {
   }
 
   config(): StoreConfig {
-    const file = path.join(this.dir, STORE_FILE.config);
-    const mark = fileMark(file);
-    if (this.cachedConfig?.mark !== mark) this.cachedConfig = { mark, value: readConfig(file) };
-    return this.cachedConfig.value;
+    return this.configFile.get().value;
   }
 
   read(): LogContents {
