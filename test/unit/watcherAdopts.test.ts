@@ -49,6 +49,21 @@ function tree() {
 
 type Tree = ReturnType<typeof tree>;
 
+/** A resident's watcher of the tree, its watch set up (through `os`: the real one unless a test steps into the set-up). */
+async function watching(t: Tree, os: WatchOs = REAL_OS): Promise<DirWatcher> {
+  const w = new DirWatcher(t.cookies, () => {}, [], os);
+  await w.watch([t.ws]);
+  return w;
+}
+
+/** The watcher's ready moment, once the clock is past it and its slack (a hook's scan from now on began after it). */
+async function pastReady(t: Tree, w: DirWatcher): Promise<{ wall: number }> {
+  const ready = w.readySince(t.ws);
+  assert.ok(ready, 'the root vouches');
+  await waitUntil(() => Date.now() > ready.wall + ADOPT_SLACK_MS, 'the clock past the ready moment and its slack');
+  return ready;
+}
+
 /** A hook that recorded by itself: its own scan of the tree (no watcher), saved. */
 function hookSaves(t: Tree): ScanState {
   const state = baseline(t.ws, 'hooked', { ...t.o, budgetMs: 1e9 }).state;
@@ -112,8 +127,7 @@ async function residentScans(t: Tree, w: DirWatcher) {
 describe('the resident adopts a state a hook saved while it was starting', () => {
   it('scanned after the watch was ready: narrowed from the ready moment, every change since found', async () => {
     const t = tree();
-    const w = new DirWatcher(t.cookies, () => {}, [], REAL_OS);
-    await w.watch([t.ws]);
+    const w = await watching(t);
     const ready = w.readySince(t.ws);
     assert.ok(ready, 'the root vouches');
     for (const d of FOLDERS)
@@ -169,8 +183,7 @@ describe('the resident adopts a state a hook saved while it was starting', () =>
         return fw;
       },
     };
-    const w = new DirWatcher(t.cookies, () => {}, [], os);
-    await w.watch([t.ws]);
+    const w = await watching(t, os);
     const ready = w.readySince(t.ws);
     assert.ok(ready, 'the watch is ready');
     assert.ok(saved, 'the hook saved during its setup');
@@ -199,8 +212,7 @@ describe('the resident adopts a state a hook saved while it was starting', () =>
     const t = tree();
     hookSaves(t);
     changeIn(t.ws, 'src/deep', 'before-watch');
-    const w = new DirWatcher(t.cookies, () => {}, [], REAL_OS);
-    await w.watch([t.ws]);
+    const w = await watching(t);
     changeIn(t.ws, 'docs', 'after-watch');
     const { r, counted, changed } = await residentScans(t, w);
     await w.close();
@@ -212,10 +224,8 @@ describe('the resident adopts a state a hook saved while it was starting', () =>
 
   it('a watcher that cannot say since when it vouches (a hook process has none): the whole tree, as before', async () => {
     const t = tree();
-    const w = new DirWatcher(t.cookies, () => {}, [], REAL_OS);
-    await w.watch([t.ws]);
-    const ready = w.readySince(t.ws)!;
-    await waitUntil(() => Date.now() > ready.wall + ADOPT_SLACK_MS, 'the clock past the ready moment and its slack');
+    const w = await watching(t);
+    await pastReady(t, w);
     hookSaves(t);
     changeIn(t.ws, 'src', 'later');
     await w.settle();
@@ -231,10 +241,8 @@ describe('the resident adopts a state a hook saved while it was starting', () =>
 describe('a session start adopts the state its hook saved while the resident was starting', () => {
   it('scanned after the watch was ready: the baseline is that state brought up to date — what a walk finds — not a walk', async () => {
     const t = tree();
-    const w = new DirWatcher(t.cookies, () => {}, [], REAL_OS);
-    await w.watch([t.ws]);
-    const ready = w.readySince(t.ws)!;
-    await waitUntil(() => Date.now() > ready.wall + ADOPT_SLACK_MS, 'the clock past the ready moment and its slack');
+    const w = await watching(t);
+    await pastReady(t, w);
     hookSaves(t); // the session's startup, recorded by its hook itself
     for (const d of FOLDERS) changeIn(t.ws, d, 'since');
     await w.settle();
@@ -251,8 +259,7 @@ describe('a session start adopts the state its hook saved while the resident was
     const t = tree();
     hookSaves(t);
     await waitUntil(() => Date.now() > loadState(t.file)!.scanned + ADOPT_SLACK_MS, 'the clock past the scan and the slack');
-    const w = new DirWatcher(t.cookies, () => {}, [], REAL_OS);
-    await w.watch([t.ws]);
+    const w = await watching(t);
     changeIn(t.ws, 'src', 'since');
     await w.settle();
     const warm = watchedBaseline(t.o.storeDir, t.ws, 'hooked', w, t.o);

@@ -320,7 +320,6 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
       const opts = optsOf(store, state.root, false, sink, ctx.source, state.files.size);
       const mine = state.pending?.call === (e.callId ?? '') ? state.pending : undefined;
       const since = mine?.time;
-      const lastScan = state.scanned;
       const savedScanned = state.scanned;
       const stillPending = midCall ? (state.pending ?? null) : null;
       const changed = watchedChanges(ctx.source, file, state);
@@ -334,7 +333,7 @@ export function captureAfterShell(store: Store, e: ShellCall, ctx: CaptureContex
       countScan(ctx.source, state, changed, r);
       if (r.tooMany) return turnOff(store, state, file, r.tooMany.count, opts.limits.maxFiles, ctx.hold);
       const meta = { session: e.session, tool: e.tool, ...(e.callId ? { call: e.callId } : {}), time: Date.now() };
-      const lines = apartFromRewinds(store, snapshotsOf(store, state, r.changes, r.prevDirs, meta), lastScan, mine?.log);
+      const lines = apartFromRewinds(store, snapshotsOf(store, state, r.changes, r.prevDirs, meta), savedScanned, mine?.log);
       sink.flush(store, state.root, { session: e.session, tool: e.tool, ...(e.callId ? { call: e.callId } : {}) });
       // The state now holds the content hashes of the `after` snapshots, all stored durably; it is saved,
       // and the call is no longer pending, only once those lines are in the log (./hold.ts).

@@ -130,18 +130,28 @@ function watched(source: ChangeSight, state: ScanState, paths: ReadonlySet<strin
   return { paths, covers: (dir) => source.covers(state.root, dir), ...(coverage !== undefined ? { coverage } : {}) };
 }
 
-/** The paths the watcher vouches changed since the state in `file` was scanned, or undefined (not counted). */
-export function vouchedChanges(source: ChangeSight, file: string, state: ScanState): ScanOptions['changed'] {
+/**
+ * The paths the watcher vouches changed since the state in `file` was scanned, or why it cannot (a fallback
+ * reason). The state this process saved last is narrowed from the token kept with it; any other — a hook saved
+ * it (before the resident was ready, or when it did not answer in time), or none since the start — is adopted
+ * where the watch vouches for what changed since its scan began (counted `adopted`).
+ */
+function sightOf(source: ChangeSight, file: string, state: ScanState): { changed: NonNullable<ScanOptions['changed']> } | { why: string } {
   const held = tokens.get(file);
   if (!held || held.scanned !== state.scanned) {
-    // A state a hook saved (the session's start recorded by the hook itself while the resident was starting):
-    // adopted where the watch vouches for what changed since its scan began, as a shell call's scan does.
     const adopted = adoptedChanges(source, state);
-    if (adopted) watchedScans.adopted++;
-    return adopted;
+    if (!adopted) return { why: 'state-not-held' };
+    watchedScans.adopted++;
+    return { changed: adopted };
   }
   const paths = source.changedSince(state.root, held.token);
-  return paths ? watched(source, state, paths) : undefined;
+  return paths ? { changed: watched(source, state, paths) } : { why: source.reason?.(state.root) ?? 'not-watched' };
+}
+
+/** The paths the watcher vouches changed since the state in `file` was scanned, or undefined (a fallback not counted: a session start walks). */
+export function vouchedChanges(source: ChangeSight, file: string, state: ScanState): ScanOptions['changed'] {
+  const sight = sightOf(source, file, state);
+  return 'changed' in sight ? sight.changed : undefined;
 }
 
 /** Is the token this process kept for `file` the one of the scan that made a state scanned at `scanned`? */
@@ -149,25 +159,15 @@ export function holdsToken(file: string, scanned: number): boolean {
   return tokens.get(file)?.scanned === scanned;
 }
 
-/** The paths the watcher vouches changed since this state was scanned, or undefined (scan; counted). */
+/** The paths the watcher vouches changed since this state was scanned, or undefined (scan the whole tree; counted by reason). */
 export function watchedChanges(source: ChangeSight | undefined, file: string, state: ScanState): ScanOptions['changed'] {
   if (!source) return undefined;
-  const held = tokens.get(file);
-  const mine = !!held && held.scanned === state.scanned;
-  if (!mine) {
-    // Not the state this process saved last: a hook saved it (before the resident was ready, or when it did
-    // not answer in time), or none since the start. Adopted where the watch vouches for what changed since.
-    const adopted = adoptedChanges(source, state);
-    if (adopted) watchedScans.adopted++;
-    else wholeTree('state-not-held');
-    return adopted;
-  }
-  const paths = source.changedSince(state.root, held.token);
-  if (!paths) {
-    wholeTree(source.reason?.(state.root) ?? 'not-watched'); // the watcher's doubt
+  const sight = sightOf(source, file, state);
+  if ('why' in sight) {
+    wholeTree(sight.why);
     return undefined;
   }
-  return watched(source, state, paths);
+  return sight.changed;
 }
 
 /**

@@ -5,7 +5,6 @@
 // brought up to date by a scan the watcher narrows, exactly as a shell call's scan before its command:
 // what changed since is folded in, not recorded. The result is what a walk would find (the watcher only
 // narrows); the next shell call stays narrowed. Without a state the watcher vouches for, the walk.
-import * as fs from 'node:fs';
 import { loadState, peekState, stateFile } from '../scan/stateFile';
 import { pendingCount } from '../scan/baseline';
 import { rescan } from '../scan/rescan';
@@ -36,7 +35,7 @@ export function watchedBaseline(
   // The session's own first (its state is taken, as every step takes it) — also one a hook saved by itself, which
   // the watcher may vouch for since (narrowing.ts, adoptedChanges); another session's is read, not taken.
   const others = held.filter((f) => f !== own && peekState(f)?.root === root);
-  for (const file of held.includes(own) || fs.existsSync(own) ? [own, ...others] : others) {
+  for (const file of [own, ...others]) {
     const state = file === own ? takeState(file) : loadState(file);
     if (!state || state.root !== root || state.off) continue;
     const changed = vouchedChanges(source, file, state);

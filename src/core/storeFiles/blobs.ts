@@ -38,18 +38,16 @@ const FSYNCED_MAX = 100000;
 /** Longer than Linux's default dirty-page expiry (30 s) plus its writeback interval (5 s), with margin. */
 const WRITEBACK_MS = 60_000;
 
-const identity = statMark;
-
 function noteFsynced(file: string, st: fs.BigIntStats): void {
   if (fsyncedHere.size >= FSYNCED_MAX) fsyncedHere.clear();
-  fsyncedHere.set(file, identity(st));
+  fsyncedHere.set(file, statMark(st));
 }
 
 function fsyncedUnchanged(file: string): boolean {
   const known = fsyncedHere.get(file);
   if (known === undefined) return false;
   const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
-  if (st && st.isFile() && identity(st) === known) return true;
+  if (st && st.isFile() && statMark(st) === known) return true;
   fsyncedHere.delete(file);
   return false;
 }
