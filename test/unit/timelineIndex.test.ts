@@ -28,6 +28,8 @@ import { inSkeleton, readSkeleton } from '../../src/core/timeline/timelineIndex'
 import { IndexRead } from '../../src/core/timeline/indexFile';
 import { readCheckpointList, readRecordedFolders } from '../../src/core/timeline/checkpointList';
 import { verifyStore } from '../../src/core/upkeep/verify';
+import { checkpointLabel } from '../../src/core/timeline/presentation';
+import { rewindLookups } from '../../src/core/timeline/rewindLabels';
 import { STORE_FILE } from '../../src/core/storeFiles/names';
 
 let dir: string;
@@ -532,5 +534,63 @@ describe('the gap lines (what a plan says was not recorded)', () => {
       store.gapsSince(1016).map((g) => g.path),
       ['/w/gap30', '/w/gap42'],
     );
+  });
+});
+
+describe('the labels of rewind checkpoints the index says', () => {
+  const rewindTo = (id: string, time: number, to: { target?: string; targetCall?: string }, label: string): LogRecord => ({
+    t: 'checkpoint',
+    id,
+    time,
+    kind: 'rewind',
+    label,
+    cwd: '/w',
+    ...to,
+  });
+  /** What the views say of every checkpoint: checkpointLabel over the whole log. */
+  const viewsSay = () => {
+    const all = readLog(log).records;
+    const look = rewindLookups(all);
+    return checkpoints(all).map((c) => checkpointLabel(c, look, () => buildAttempts(all)));
+  };
+  const listed = () => readCheckpointList(dir, log).labels(() => buildAttempts(readLog(log).records));
+  const listPart = () => IndexRead.read(index)!.listPart();
+
+  it('a rewind to a checkpoint or to just before a call the index keeps: said from the index, as the views say it', () => {
+    append(records(0, 6));
+    // Labels as an older build wrote them (nested), which the views say from the target instead.
+    append([
+      rewindTo('r1', 2000, { target: 'cp2' }, 'Before rewind to "Before rewind to "stale""'),
+      rewindTo('r2', 2001, { targetCall: 'b3' }, 'Rewind to: git push'),
+    ]);
+    append(records(6, 2));
+    assert.deepEqual(listed(), viewsSay(), 'read whole (the index written)');
+    const part = listPart();
+    assert.deepEqual(part.live, [], 'both are said by the index');
+    assert.deepEqual(
+      part.relabel.map(([i]) => part.ids[i]),
+      ['r1', 'r2'],
+    );
+    assert.deepEqual(listed(), viewsSay(), 'through the index');
+    assert.notDeepEqual(listed(), readCheckpointList(dir, log).columns.label, 'the recorded labels are not what is said');
+    append(records(8, 2));
+    assert.deepEqual(listed(), viewsSay(), 'through the index and lines appended after it');
+  });
+
+  it('a rewind to a rewind, or to just before a call the index leaves out, is said when read', () => {
+    append(records(0, 6));
+    append([
+      rewindTo('r1', 2000, { target: 'cp2' }, 'Before rewind to "prompt 2"'),
+      rewindTo('r2', 2001, { target: 'r1' }, 'Before rewind to "Before rewind to "prompt 2""'),
+      rewindTo('r3', 2002, { targetCall: 'c4' }, 'Before rewind to an edit'),
+    ]);
+    assert.deepEqual(listed(), viewsSay(), 'read whole');
+    const part = listPart();
+    assert.deepEqual(
+      part.live.map((i) => part.ids[i]),
+      ['r2', 'r3'],
+      'an undo asks the attempt tree; a rewindable call is not in the skeleton',
+    );
+    assert.deepEqual(listed(), viewsSay(), 'through the index');
   });
 });

@@ -6,6 +6,7 @@ import type { CheckpointRecord, GapRecord, Sequenced, SnapRecord } from '../stor
 import { isCall } from '../storeFiles/records';
 import type { AttemptTree } from './attempts';
 import { type Folds, foldRows, foldsOf, sameStateAsPrevious } from './folding';
+import { labelsFromIndex } from './indexedLabels';
 import { checkpointLabel } from './presentation';
 import type { RewindLookups } from './rewindLabels';
 import { RecordHistory, rewindStretches, type SnapHistory, snapsByPath } from './rewindCounts';
@@ -206,6 +207,7 @@ export function readCheckpointList(storeDir: string, logFile: string): Checkpoin
       }
     };
     const indexedLabels = (tree: () => AttemptTree): string[] =>
+      labelsFromIndex(columns.label, l, newerCps) ??
       modelLabels(
         list.checkpoints,
         (i) => (i < n ? it.idx.checkpoint(i) : newerCps[i - n]!),

@@ -3,7 +3,7 @@
 // it was made from, under the same inode or, checked by their sum, another one.
 import * as fs from 'node:fs';
 import type { LogProblem } from '../storeFiles/fileLog';
-import { readOpen, readRange } from '../storeFiles/fsx';
+import { fileMark, readOpen, readRange } from '../storeFiles/fsx';
 import { prefixHolds, prefixSum, writeDerived } from '../storeFiles/logPrefix';
 import { type LogPosition, readTail, type TailRead } from '../storeFiles/logTail';
 import type { CheckpointRecord, GapRecord, Sequenced } from '../storeFiles/records';
@@ -11,7 +11,7 @@ import type { RecordedFolders } from './timeline';
 import { type SnapColumns, snapsFromBytes } from './snapColumns';
 import { STORE_FILE } from '../storeFiles/names';
 
-export const VERSION = 10;
+export const VERSION = 11;
 
 export type Parts = [number, number, number, number];
 
@@ -62,6 +62,14 @@ export interface ListPart {
   /** Where a rewind to each checkpoint would write (rewindStretches): the paths, and each one's triples. */
   stretchPaths: string[];
   stretches: number[][];
+  /**
+   * The label every surface shows (presentation.ts checkpointLabel) of each rewind checkpoint whose label is not the
+   * recorded one, as [place, label]: said from its target, which the log before it holds, so lines appended later
+   * never change it. A listing reads these instead of each rewind checkpoint and the keys.
+   */
+  relabel: [number, string][];
+  /** The places of the rewind checkpoints whose label the index cannot say (a rewind to a rewind, or to just before a call it does not keep): said when read. */
+  live: number[];
 }
 
 /** The index as read: each part read and parsed on first use. */
@@ -132,6 +140,14 @@ export class IndexRead {
     const { stretchPaths: paths, stretches } = l;
     if (!Array.isArray(paths) || !Array.isArray(stretches) || paths.length !== stretches.length || !stretches.every((t) => triples(t, n)))
       throw new Error(`${STORE_FILE.timelineIndex}: rewind stretches that do not fit the checkpoint list`);
+    const place = (i: unknown) => Number.isInteger(i) && (i as number) >= 0 && (i as number) < n && l.kind[i as number] === 'rewind';
+    if (
+      !Array.isArray(l.relabel) ||
+      !l.relabel.every((r) => Array.isArray(r) && r.length === 2 && place(r[0]) && typeof r[1] === 'string') ||
+      !Array.isArray(l.live) ||
+      !l.live.every(place)
+    )
+      throw new Error(`${STORE_FILE.timelineIndex}: rewind labels that do not fit the checkpoint list`);
     return (this.list = l);
   }
 
@@ -198,7 +214,26 @@ export function sumOf(logFile: string, pos: LogPosition): string | undefined {
  * adopted, not read whole: the bytes are checked against the index's sum and the index is written
  * again naming the new inode (a hash of 28 MB, not a parse).
  */
-export function openIndex(file: string, logFile: string): { idx: IndexRead; tail: TailRead } | null {
+export function openIndex(file: string, logFile: string): OpenedIndex | null {
+  // One command asks several times (the skeleton, the gaps, the roots): while neither file changed, the index read
+  // last — with the parts already parsed — and its tail are the answer. The marks are taken before the read, so a
+  // file changed during it is read again next time. Held weakly: a long-lived process (the extension host) lets go.
+  const key = `${file}\0${fileMark(file)}\0${fileMark(logFile)}`;
+  const kept = lastOpened?.key === key ? lastOpened.opened.deref() : undefined;
+  if (kept) return kept;
+  const opened = openAnew(file, logFile);
+  lastOpened = opened ? { key, opened: new WeakRef(opened) } : undefined;
+  return opened;
+}
+
+export interface OpenedIndex {
+  idx: IndexRead;
+  tail: TailRead;
+}
+
+let lastOpened: { key: string; opened: WeakRef<OpenedIndex> } | undefined;
+
+function openAnew(file: string, logFile: string): OpenedIndex | null {
   const idx = IndexRead.read(file);
   if (!idx) return null;
   const tail = readTail(logFile, idx.pos);

@@ -36,6 +36,7 @@ import {
   VERSION,
 } from './indexFile';
 import type { CheckpointRecord, GapRecord, LogRecord, Sequenced, SnapRecord } from '../storeFiles/records';
+import { rewindLabelsOf } from './indexedLabels';
 import { historiesOf, RecordHistory, rewindStretches, type SnapHistory, snapsByPath } from './rewindCounts';
 import { ColumnHistory, encodeSnaps, snapBytes, SnapRows } from './snapColumns';
 import { checkpoints, filesPerCheckpoint, type FindResult, findCheckpoint, findCheckpointIn, recordedFoldersOf } from './timeline';
@@ -119,6 +120,7 @@ function listPartOf(
     lastSpan,
     stretchPaths: [...stretches.keys()],
     stretches: [...stretches.values()],
+    ...rewindLabelsOf(records, cps),
   };
 }
 
