@@ -10,12 +10,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { scanOptionsIn } from '../helpers/scanOptions';
 import { ADOPT_SLACK_MS, countScan, fallbacks, watchedChanges, watchedScans } from '../../src/core/capture/narrowing';
 import { baseline } from '../../src/core/scan/baseline';
 import { rescan } from '../../src/core/scan/rescan';
 import { loadState, saveState, stateFile } from '../../src/core/scan/stateFile';
 import { watchedBaseline } from '../../src/core/capture/watchedStart';
-import type { ScanOptions, ScanResult, ScanState } from '../../src/core/scan/types';
+import type { ScanResult, ScanState } from '../../src/core/scan/types';
 import { DirWatcher, REAL_OS, type WatchOs } from '../../src/resident/watcher';
 import { waitUntil, waitUntilSync } from '../helpers/wait';
 import { tempDir } from '../helpers/tmp';
@@ -35,14 +36,7 @@ function tree() {
     for (const f of ['one.txt', 'two.txt']) fs.utimesSync(path.join(ws, d, f), old, old);
     fs.utimesSync(path.join(ws, d), old, old);
   }
-  // No racy window: every entry is judged by its stat, so what the watcher names (or the scan alone looks at) decides.
-  const o: ScanOptions = {
-    storeDir: path.join(base, 'store'),
-    storeContent: true,
-    racyMs: 0,
-    limits: { maxFiles: 10000, maxFileBytes: 1 << 20, excludes: [], skipAbs: [] },
-  };
-  fs.mkdirSync(o.storeDir);
+  const o = scanOptionsIn(path.join(base, 'store'), 10000);
   const file = stateFile(o.storeDir, 'hooked');
   return { base, ws, o, file, cookies: path.join(base, 'cookies') };
 }

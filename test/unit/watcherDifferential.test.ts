@@ -7,11 +7,12 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { scanOptionsIn } from '../helpers/scanOptions';
 import { claudeToolKind } from '../../src/agents/claude/toolKind';
 import { makePlan } from '../../src/core/rewind/plan';
 import { baseline } from '../../src/core/scan/baseline';
 import { rescan } from '../../src/core/scan/rescan';
-import type { ScanOptions, ScanState } from '../../src/core/scan/types';
+import type { ScanState } from '../../src/core/scan/types';
 import { Store } from '../../src/core/store';
 import { checkpoints } from '../../src/core/timeline/timeline';
 import type { ChangeSource } from '../../src/recording/changeSource';
@@ -241,15 +242,7 @@ function stateView(st: ScanState): unknown {
 /** One scan side: a workspace and its state; `source` narrows its scans as shell capture does. */
 function scanSide(withGit: boolean, watched: boolean, ignoredTracked = false) {
   const s = side(withGit, watched, ignoredTracked);
-  const storeDir = path.join(path.dirname(s.ws), 'scanstore');
-  fs.mkdirSync(storeDir);
-  // No racy window: every entry is judged by its stat at once, so narrowing is what decides.
-  const o: ScanOptions = {
-    storeDir,
-    storeContent: true,
-    racyMs: 0,
-    limits: { maxFiles: 100000, maxFileBytes: 1 << 20, excludes: [], skipAbs: [] },
-  };
+  const o = scanOptionsIn(path.join(path.dirname(s.ws), 'scanstore'), 100000);
   return { ...s, o, state: null as ScanState | null, token: s.source?.token(s.ws) };
 }
 

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import { scanOptionsIn } from '../helpers/scanOptions';
 import { baseline } from '../../src/core/scan/baseline';
 import { rescan } from '../../src/core/scan/rescan';
-import type { ScanOptions } from '../../src/core/scan/types';
 import { DirWatcher, REAL_OS as REAL, type WatchOs } from '../../src/resident/watcher';
 import { tempDir } from '../helpers/tmp';
 
@@ -27,18 +27,6 @@ async function watched(os: WatchOs = REAL) {
 }
 
 /** Said exactly once, whatever happened after. */
-/** Scan options with a fresh store in `base` (created), content stored, no racy window. */
-function scanOptionsIn(base: string): ScanOptions {
-  const o: ScanOptions = {
-    storeDir: path.join(base, 'store'),
-    storeContent: true,
-    racyMs: 0,
-    limits: { maxFiles: 1000, maxFileBytes: 1 << 20, excludes: [], skipAbs: [] },
-  };
-  fs.mkdirSync(o.storeDir);
-  return o;
-}
-
 function saidOnce(said: string[], what: string): void {
   assert.equal(said.filter((m) => m.includes(what)).length, 1, `"${what}" said once, in: ${JSON.stringify(said)}`);
 }
@@ -209,7 +197,7 @@ describe('file watcher: a fallback is as small as its cause', () => {
     const said: string[] = [];
     const w = new DirWatcher(path.join(base, 'cookies'), (m) => said.push(m), [], denied(path.join(ws, 'src')));
     await w.watch([ws]);
-    const o = scanOptionsIn(base);
+    const o = scanOptionsIn(path.join(base, 'store'), 1000);
     const state = baseline(ws, 's', { ...o, budgetMs: 1e9 }).state;
     await w.settle();
     const t = w.token(ws);
@@ -274,7 +262,7 @@ describe('narrowed scans remember which folders the watcher covers only while ne
       fs.mkdirSync(path.dirname(path.join(ws, f)), { recursive: true });
       fs.writeFileSync(path.join(ws, f), `${f}\n`);
     }
-    const o = scanOptionsIn(base);
+    const o = scanOptionsIn(path.join(base, 'store'), 1000);
     const state = baseline(ws, 's', { ...o, budgetMs: 1e9 }).state;
     const uncovered = new Set<string>();
     const changed = (paths: string[], coverage: number) => ({
