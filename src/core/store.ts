@@ -14,6 +14,7 @@ import { checkAbsolutePath, isInside, pathKey } from './paths';
 import { readWorkspaceFolders, tooBroadRoot } from './workspace/roots';
 import { realExistingDir } from './workspace/realPath';
 import { readSkeleton, type SkeletonRead } from './timeline/timelineIndex';
+import type { RecordedFolders } from './timeline/timeline';
 import { type CheckpointList, readCheckpointList, readGapsSince, readRecordedFolders } from './timeline/checkpointList';
 import type { CheckpointRecord, GapRecord, LogRecord, Origin, SnapPhase, SnapRecord } from './storeFiles/records';
 import { migrateMeta, STORE_FORMAT, type StoreMeta } from './storeFiles/storeFormat';
@@ -179,12 +180,14 @@ export class Store {
    * top-level, a `--root` a hook recorded (a checkpoint's `roots`), or a folder VS Code has open. An entry
    * nothing recorded (a root `/` written into store.json) makes nothing writable. A checkpoint's working
    * folder is not a root by itself: a session outside the workspace must not make its folder writable.
+   * `recorded`: the folders the log's checkpoints name, from a reader that holds them all (the extension's
+   * timeline) — without it they are read through the index, and a store without one is read whole again.
    */
-  roots(): string[] {
+  roots(recorded?: () => RecordedFolders): string[] {
     const known = this.knownRoots();
     if (known.length === 0) return known;
     const vouched = new Set((readWorkspaceFolders(this.dir) ?? []).map((f) => pathKey(f)));
-    const { named, cwds, roots } = readRecordedFolders(this.dir, this.logFile);
+    const { named, cwds, roots } = recorded ? recorded() : readRecordedFolders(this.dir, this.logFile);
     for (const x of roots) vouched.add(pathKey(x));
     // A log that names no folder at all (written before checkpoints carried one): its roots stand as they are.
     if (!named) return known;

@@ -446,6 +446,9 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   showTimeline(model, [filesTree, convTree], loading, () => {
     updateContext();
     setContext(CTX.ready, true);
+    // The host read the log itself: the index the previews' dry runs read is brought up to date in the worker meanwhile.
+    if (store.exists())
+      void planner.index(store.dir).catch((e: unknown) => log(`The timeline index was not brought up to date: ${(e as Error).message}`));
   });
   scheduleUpkeep(context, store, storage, { cli, connected: keys.connected }, output);
   const { viewWorker, lineStats } = views;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
-import { appendRecords, readLog, recentRecords } from '../../src/core/storeFiles/fileLog';
+import { appendRecords, parseLog, readLog, recentRecords } from '../../src/core/storeFiles/fileLog';
 import type { LogRecord } from '../../src/core/storeFiles/records';
 import { tempDir } from '../helpers/tmp';
 
@@ -49,6 +49,27 @@ describe('files.jsonl', () => {
       problems.map((p) => p.line),
       [1, 2, 3, 4],
     );
+  });
+  it('a log of several megabytes reads as its text parsed at once: every record, sequence and bad line number', () => {
+    // Parsed a part at a time (parseLogBytes): the parts end after a newline, never inside a character or a line.
+    const f = path.join(tempDir(), 'files.jsonl');
+    const lines: string[] = [];
+    for (let i = 0; i < 12_000; i++) {
+      if (i % 997 === 0) lines.push(i % 2 ? 'garbage' : '');
+      else if (i % 1500 === 0) lines.push(`{"t":"checkpoint","id":"crlf${i}","kind":"manual","label":"x","time":1}\r`);
+      else lines.push(JSON.stringify({ ...cp(`c${i}`), label: `ünïcödé ✓ ${'€'.repeat(i % 300)}` }));
+    }
+    const text = lines.join('\n') + '\n{"t":"checkpoint","id":"last-without-newline","kind":"manual","label":"x","time":1}';
+    fs.writeFileSync(f, text);
+    assert.ok(fs.statSync(f).size > 3 * (1 << 20), 'more than three parts');
+    const read = readLog(f);
+    assert.deepEqual(read, parseLog(text));
+    assert.equal(read.records.length, 12_000 - 13 + 1);
+    assert.deepEqual(
+      read.problems.map((p) => p.line),
+      lines.flatMap((l, i) => (l === 'garbage' ? [i + 1] : [])),
+    );
+    assert.ok(read.records.every((r, i) => r.seq === i));
   });
   it('reads a missing log as empty', () => {
     assert.deepEqual(readLog(path.join(tempDir(), 'nope.jsonl')), { records: [], problems: [] });

@@ -98,6 +98,32 @@ test('a dry run to a checkpoint reads the timeline index, as `plan` does; one wi
   assert.deepEqual(summary(hereFiltered), [['a.txt', 'restore', 0, 1]]);
 });
 
+test('the index request writes the timeline index a store only hooks wrote has none of, through the real worker, and again once it is behind', async () => {
+  const { store } = scenario();
+  const idx = path.join(store.dir, 'timeline.idx');
+  assert.ok(!fs.existsSync(idx));
+  assert.ok(isToWorker({ type: 'index', id: 1, storeDir: store.dir }) && !isToWorker({ type: 'index', id: 1 }));
+  assert.ok(isFromWorker({ type: 'index', id: 1 }));
+  const client = new WorkerClient(WORKER, () => {});
+  try {
+    await client.index(store.dir);
+    assert.equal(client.answers, 1, 'the worker answered');
+    assert.ok(client.upkeepPid, 'in a process of its own (reading the whole log leaves no memory in a worker thread)');
+    assert.ok(fs.existsSync(idx), 'written ahead of the first dry run');
+    const first = fs.statSync(idx).mtimeMs;
+    // 300 KB appended (more than the index lets lines after it grow to): written again.
+    const line = JSON.stringify({ t: 'call', tool: 'Bash', call: 'x', summary: 'y'.repeat(1000), effect: 'rewindable', time: 3 }) + '\n';
+    fs.appendFileSync(store.logFile, line.repeat(300));
+    await client.index(store.dir);
+    assert.ok(fs.statSync(idx).mtimeMs > first, 'brought up to date');
+    const { records: _r, ...viaIndex } = makePlan(store, 'C1', { noGit: true, viaIndex: true });
+    const { records: _r2, ...whole } = makePlan(store, 'C1', { noGit: true });
+    assert.deepEqual(viaIndex, whole);
+  } finally {
+    client.dispose();
+  }
+});
+
 test("line statistics take the `from` side from the disk when it holds the recorded content (the store's copy is not read)", () => {
   const { store, ws } = scenario();
   const { records: _r, ...before } = makePlan(store, 'C1', { noGit: true });

@@ -160,5 +160,10 @@ describe('presentation model', () => {
     assert.equal(clockTime(at, at + 60_000, 'en-US'), '5:24 AM');
     assert.equal(clockTime(at, at + 3 * 86400_000, 'en-US'), 'Dec 7, 2026, 5:24 AM');
     assert.equal(clockTime(Number.NaN), '');
+    // The formats are made once per locale: each locale still writes its own forms, the default one included.
+    assert.equal(clockTime(at, at + 60_000, 'de-DE'), '5:24');
+    assert.equal(clockTime(at, at + 3 * 86400_000, 'de-DE'), '07.12.2026, 05:24');
+    assert.equal(clockTime(at, at + 60_000, 'en-US'), '5:24 AM');
+    assert.equal(clockTime(at, at + 60_000), new Date(at).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' }));
   });
 });

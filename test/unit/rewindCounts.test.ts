@@ -6,7 +6,9 @@ import { describe, it } from 'node:test';
 import { computeChanges } from '../../src/core/timeline/changeSet';
 import type { CheckpointRecord, Sequenced, SnapPhase } from '../../src/core/storeFiles/records';
 import { historiesOf, IncrementalStretches, rewindCounts, rewindStretches } from '../../src/core/timeline/rewindCounts';
-import { checkpoints } from '../../src/core/timeline/timeline';
+import { checkpoints, filesPerCheckpoint } from '../../src/core/timeline/timeline';
+import { sameStateAsPrevious } from '../../src/core/timeline/folding';
+import { GrowingFolds } from '../../src/core/timeline/growingLog';
 import { h, LogBuilder } from '../helpers/records';
 
 const PHASES: SnapPhase[] = ['before', 'after', 'baseline', 'observed', 'pre-rewind', 'rewind'];
@@ -169,5 +171,33 @@ describe('IncrementalStretches: kept across appends, equal to a sweep of the who
       checkpoints(rewritten).map((c) => c.seq),
     );
     assert.equal(inc.swept, 2, 'records it did not see: every path');
+  });
+});
+
+describe('GrowingFolds: the files of each checkpoint and the folds, kept across appends, equal to passes over the whole log', () => {
+  it('after every append equal to filesPerCheckpoint and sameStateAsPrevious of the whole log; other records start over', () => {
+    let compared = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const all = randomLog(seed);
+      const folds = new GrowingFolds();
+      const cuts = [Math.floor(all.length / 4), Math.floor(all.length / 2), Math.floor(all.length / 2), all.length - 1, all.length];
+      let before = 0;
+      for (const cut of cuts) {
+        const records = all.slice(0, cut);
+        const got = folds.of(records);
+        assert.equal(folds.folded, cut - before, `seed ${seed}: only the records appended since (${cut - before}) are folded`);
+        before = cut;
+        assert.deepEqual([...got.files].sort(), [...filesPerCheckpoint(records)].sort(), `seed ${seed}, first ${cut}: files`);
+        assert.deepEqual([...got.same].sort(), [...sameStateAsPrevious(records)].sort(), `seed ${seed}, first ${cut}: folds`);
+        compared++;
+      }
+      // The last line read again once complete (a new object for it), or the log read whole: folded from the start.
+      const reread = [...all.slice(0, -1), { ...all[all.length - 1]! }];
+      const got = folds.of(reread);
+      assert.equal(folds.folded, reread.length);
+      assert.deepEqual([...got.files].sort(), [...filesPerCheckpoint(reread)].sort());
+      assert.deepEqual([...got.same].sort(), [...sameStateAsPrevious(reread)].sort());
+    }
+    assert.equal(compared, 300);
   });
 });

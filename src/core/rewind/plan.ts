@@ -30,7 +30,14 @@ import type { Hunk } from './lineMerge';
 import type { Store } from '../store';
 import { ATTEMPT_POINT, buildAttempts } from '../timeline/attempts';
 import { attemptEnd } from '../timeline/compare';
-import { BEFORE_CALL, beforeCallTarget, findCheckpoint, type RewindTarget, targetOfCheckpoint } from '../timeline/timeline';
+import {
+  BEFORE_CALL,
+  beforeCallTarget,
+  findCheckpoint,
+  type RecordedFolders,
+  type RewindTarget,
+  targetOfCheckpoint,
+} from '../timeline/timeline';
 import { AgentRewindError } from '../errors';
 
 /** A target string: a checkpoint id (or a unique prefix of one), `before:<call id>`, or `attempt:<n>` (the end of attempt n). */
@@ -169,10 +176,10 @@ function cannotKeepOf(f: DiskFact): 'unreadable' | 'too-large' | null {
  * Asked of every recorded path at once, so the disk is only probed (diskKind: stat and open, the bytes neither read
  * nor hashed); the kinds it tells apart are the ones cannotKeepOf reads of a DiskFact.
  */
-function countOptions(store: Store): CountOptions {
+function countOptions(store: Store, recorded?: () => RecordedFolders): CountOptions {
   const maxBytes = store.config().maxFileBytes;
   return {
-    allowed: store.mayWriter(store.roots()),
+    allowed: store.mayWriter(store.roots(recorded)),
     cannotKeep: (p) => {
       const kind = diskKind(p, maxBytes);
       return kind === 'unreadable' ? 'unreadable' : kind === 'too-large' ? 'too-large' : null;
@@ -202,9 +209,17 @@ export function rewindCountsOf(
   return rewindCounts(histories, checkpointSeqs, countOptions(store));
 }
 
-/** The same counts for `n` checkpoints by action (what the Files view's rows say), from the stretches already judged. */
-export function rewindSumsOf(store: Store, stretches: Iterable<[string, readonly number[]]>, n: number): RewindSummary[] {
-  return sumStretches(stretches, n, countOptions(store));
+/**
+ * The same counts for `n` checkpoints by action (what the Files view's rows say), from the stretches already judged;
+ * `recorded`: the folders the log names, from a reader holding the whole log (Store.roots).
+ */
+export function rewindSumsOf(
+  store: Store,
+  stretches: Iterable<[string, readonly number[]]>,
+  n: number,
+  recorded?: () => RecordedFolders,
+): RewindSummary[] {
+  return sumStretches(stretches, n, countOptions(store, recorded));
 }
 
 /**

@@ -149,14 +149,41 @@ export function recentRecords(file: string, maxBytes: number, mentions: string):
 
 /** Reads the whole log. Line order is the sequence; bad lines are skipped and reported. */
 export function readLog(file: string): LogContents {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    bytes = fs.readFileSync(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], problems: [] };
     throw e;
   }
-  return parseLog(text);
+  const { records, problems } = parseLogBytes(bytes);
+  return { records, problems };
+}
+
+/** How much of the log is made a string at a time (cut after a newline, so never inside a character). */
+const PARSE_CHUNK = 1 << 20;
+
+/**
+ * Parses log bytes, as parseLog parses their text, a part at a time: a 28 MB log made one string is 28 MB more of
+ * fresh memory to fault in (what most of a read costs), and another pass over it to count its lines. Also returns
+ * how many newlines the bytes hold.
+ */
+export function parseLogBytes(
+  bytes: Buffer,
+  from: { seq: number; line: number } = { seq: 0, line: 0 },
+): LogContents & { newlines: number } {
+  const records: Sequenced[] = [];
+  const problems: LogProblem[] = [];
+  let line = from.line;
+  for (let start = 0; start < bytes.length;) {
+    const end = start + PARSE_CHUNK >= bytes.length ? bytes.length : bytes.indexOf(0x0a, start + PARSE_CHUNK) + 1 || bytes.length;
+    const part = parseLog(bytes.toString('utf8', start, end), { seq: from.seq + records.length, line });
+    for (const r of part.records) records.push(r);
+    for (const p of part.problems) problems.push(p);
+    for (let i = bytes.indexOf(0x0a, start); i >= 0 && i < end; i = bytes.indexOf(0x0a, i + 1)) line++;
+    start = end;
+  }
+  return { records, problems, newlines: line - from.line };
 }
 
 /**
@@ -170,7 +197,12 @@ export function parseLog(text: string, from: { seq: number; line: number } = { s
     const r = parseLine(line);
     if (r === GAP_LINE) return;
     if (typeof r === 'string') problems.push({ line: from.line + i + 1, reason: r, text: line.slice(0, 120) });
-    else records.push({ ...r, seq: from.seq + records.length });
+    else {
+      // The object JSON.parse made for this line, numbered in place: a copy of each of 100,000 records was a fifth of a read.
+      const rec = r as Sequenced;
+      rec.seq = from.seq + records.length;
+      records.push(rec);
+    }
   });
   return { records, problems };
 }

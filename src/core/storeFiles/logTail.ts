@@ -3,7 +3,7 @@
 // line boundary of the same file (logPrefix.ts says whether it still is); anything else — a log
 // rewritten by gc, shrunk, replaced — is read whole.
 import * as fs from 'node:fs';
-import { type LogContents, type LogProblem, parseLog } from './fileLog';
+import { type LogContents, type LogProblem, parseLog, parseLogBytes } from './fileLog';
 import { readRange } from './fsx';
 import { markAt, prefixHolds } from './logPrefix';
 import type { Sequenced } from './records';
@@ -87,10 +87,8 @@ export function readTail(file: string, from: LogPosition | null): TailRead | nul
   const r = readNewLines(file, from);
   if (!r) return null;
   const at = from && from.size > 0 ? from : { ...START };
-  const text = r.bytes.toString('utf8');
-  const complete = parseLog(text, { seq: at.seq, line: at.lines });
-  let lines = at.lines;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+  const { newlines, ...complete } = parseLogBytes(r.bytes, { seq: at.seq, line: at.lines });
+  const lines = at.lines + newlines;
   const to: LogPosition = { ...r.to, seq: at.seq + complete.records.length, lines };
   const partial = r.partial.length ? parseLog(r.partial.toString('utf8'), { seq: to.seq, line: lines }) : { records: [], problems: [] };
   return { complete, partial, to };

@@ -15,24 +15,32 @@ import { BEFORE_PHASES, type FileState, sameContent, stateOf } from './timeline'
  * A path whose content is unknown at either end (too large, unreadable) never counts as identical.
  */
 export function sameStateAsPrevious(records: Iterable<Sequenced>): Set<string> {
-  const same = new Set<string>();
-  const latest = new Map<string, FileState>();
+  const fold = new SameStateFold();
+  for (const r of records) fold.add(r);
+  return fold.same;
+}
+
+/** sameStateAsPrevious a record at a time: a log that grows (the extension's, after each hook) goes on from where it was. */
+export class SameStateFold {
+  readonly same = new Set<string>();
+  private readonly latest = new Map<string, FileState>();
   /** Of each path recorded since the previous checkpoint: its state at that checkpoint (undefined: unknown there). */
-  let atPrevious = new Map<string, FileState | undefined>();
-  let seen = false;
-  for (const r of records) {
+  private atPrevious = new Map<string, FileState | undefined>();
+  private seen = false;
+
+  add(r: Sequenced): void {
     if (isCheckpoint(r)) {
-      if (seen && [...atPrevious].every(([p, s]) => s !== undefined && sameContent(s, latest.get(p)!))) same.add(r.id);
-      seen = true;
-      atPrevious = new Map();
+      if (this.seen && [...this.atPrevious].every(([p, s]) => s !== undefined && sameContent(s, this.latest.get(p)!))) this.same.add(r.id);
+      this.seen = true;
+      this.atPrevious = new Map();
     } else if (isSnap(r)) {
       const s = stateOf(r as Sequenced<SnapRecord>);
       // A path first recorded by a "before"-like snapshot had that content at the previous checkpoint too (stateAt says the same).
-      if (!atPrevious.has(r.path)) atPrevious.set(r.path, latest.get(r.path) ?? (BEFORE_PHASES.has(r.phase) ? s : undefined));
-      latest.set(r.path, s);
+      if (!this.atPrevious.has(r.path))
+        this.atPrevious.set(r.path, this.latest.get(r.path) ?? (BEFORE_PHASES.has(r.phase) ? s : undefined));
+      this.latest.set(r.path, s);
     }
   }
-  return same;
 }
 
 export interface Folds {

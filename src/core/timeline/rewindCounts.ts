@@ -9,6 +9,7 @@
 import { type Action, NOT_A_CHANGE, type PathFacts, pathVerdict, REWIND_SESSION } from './changeSet';
 import type { Sequenced, SnapRecord } from '../storeFiles/records';
 import { stateOf } from './timeline';
+import { AppendedRecords } from './growingLog';
 import type { RewindSummary } from './turns';
 
 export interface CountOptions {
@@ -192,15 +193,14 @@ export function historiesOf(records: readonly Sequenced[]): Map<string, SnapHist
 export class IncrementalStretches {
   private byPath = new Map<string, Sequenced<SnapRecord>[]>();
   private stretches = new Map<string, readonly number[]>();
-  private count = 0;
-  private last: Sequenced | undefined;
+  private readonly seen = new AppendedRecords();
   /** How many paths the last `of` swept (for tests and the bench). */
   swept = 0;
 
   /** The stretches of `records` (log order) for the checkpoints at `checkpointSeqs` (theirs, ascending). */
   of(records: readonly Sequenced[], checkpointSeqs: ArrayLike<number>): ReadonlyMap<string, readonly number[]> {
-    const appended = this.count > 0 && records.length >= this.count && records[this.count - 1] === this.last;
-    if (!appended) {
+    const from = this.seen.since(records);
+    if (from === null) {
       this.byPath = snapsByPath(records);
       this.stretches = rewindStretches(
         [...this.byPath].map(([p, rows]): [string, SnapHistory] => [p, new RecordHistory(rows)]),
@@ -208,7 +208,7 @@ export class IncrementalStretches {
       );
       this.swept = this.byPath.size;
     } else {
-      const tails = snapsByPath(records.slice(this.count));
+      const tails = snapsByPath(records.slice(from));
       const touched = new Map<string, SnapHistory>();
       for (const [p, tail] of tails) {
         const rows = this.byPath.get(p);
@@ -220,8 +220,6 @@ export class IncrementalStretches {
       for (const p of tails.keys()) this.stretches.set(p, again.get(p) ?? []);
       this.swept = tails.size;
     }
-    this.count = records.length;
-    this.last = records[records.length - 1];
     return this.stretches;
   }
 }

@@ -203,23 +203,36 @@ export const CHANGE_PHASES = new Set<SnapRecord['phase']>(['before', 'after', 'r
 
 /** Distinct paths changed in each checkpoint's span, keyed by checkpoint id, in one pass. */
 export function filesPerCheckpoint(records: readonly Sequenced[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  let current: Set<string> | null = null;
-  let currentId = '';
-  const flush = () => {
-    if (current) out.set(currentId, [...current]);
-  };
-  for (const r of records) {
+  const fold = new FilesPerCheckpointFold();
+  for (const r of records) fold.add(r);
+  return fold.result();
+}
+
+/** filesPerCheckpoint a record at a time: a log that grows (the extension's, after each hook) goes on from where it was. */
+export class FilesPerCheckpointFold {
+  private readonly out = new Map<string, string[]>();
+  private current: Set<string> | null = null;
+  private currentId = '';
+
+  add(r: Sequenced): void {
     if (isCheckpoint(r)) {
-      flush();
-      current = new Set();
-      currentId = r.id;
-    } else if (current && isSnap(r) && CHANGE_PHASES.has(r.phase)) {
-      current.add(r.path);
+      this.flush();
+      this.current = new Set();
+      this.currentId = r.id;
+    } else if (this.current && isSnap(r) && CHANGE_PHASES.has(r.phase)) {
+      this.current.add(r.path);
     }
   }
-  flush();
-  return out;
+
+  /** Every checkpoint's paths so far (the last one's span ends with the records added); more may be added after. */
+  result(): Map<string, string[]> {
+    this.flush();
+    return this.out;
+  }
+
+  private flush(): void {
+    if (this.current) this.out.set(this.currentId, [...this.current]);
+  }
 }
 
 export interface SpanChange {

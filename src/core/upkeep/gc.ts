@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { errCode, writeFileAtomic } from '../storeFiles/fsx';
 import { fault } from '../faults';
-import { parseLog, readGaps } from '../storeFiles/fileLog';
+import { parseLogBytes, readGaps } from '../storeFiles/fileLog';
 import { acquireCompactionLock, acquireStoreLock, liveWriters } from '../storeFiles/lock';
 import { type CheckpointRecord, isCheckpoint, isSnap, type LogRecord, type Sequenced } from '../storeFiles/records';
 import { referencedBlobs, stateBlobs } from '../scan/references';
@@ -333,7 +333,7 @@ export function gc(store: Store, keepDays: number, now = Date.now(), limits: GcL
       // The log's bytes as read: a hook that gave up waiting for this gc (the agent is never blocked long)
       // may append after them, and nothing it appends may be lost (see `compact` and `sweepable`).
       const logBytes = readLogBytes(store.logFile);
-      const { records, problems } = parseLog(logBytes.toString('utf8'));
+      const { records, problems } = parseLogBytes(logBytes);
       fault('gc.read');
       const guard = guardedRewinds(records);
       const byDays = daysBoundary(records, now - keepDays * 86400000);

@@ -20,8 +20,9 @@ import {
   type OwnWork,
   ownWorkOfAll,
 } from '../../core/timeline/attempts';
-import { foldsOf } from '../../core/timeline/folding';
-import { checkpoints, filesPerCheckpoint, type SpanChange, spanChanges } from '../../core/timeline/timeline';
+import { foldRows } from '../../core/timeline/folding';
+import { GrowingFolds } from '../../core/timeline/growingLog';
+import { checkpoints, recordedFoldersOf, type SpanChange, spanChanges } from '../../core/timeline/timeline';
 import { type RewindLookups, rewindLookups, type RewindMeaning, rewindMeaning } from '../../core/timeline/rewindLabels';
 import {
   attemptRow,
@@ -73,7 +74,9 @@ export class TimelineModel implements vscode.Disposable {
   private line: LineView | undefined;
   private lookups: RewindLookups = rewindLookups([]);
   private countsCache: TimelineCounts | undefined;
-  private folds = new Map<string, string>();
+  /** A folded checkpoint's id → the id of the row that holds it (core/timeline/folding.ts). */
+  private foldedInto = new Map<string, string>();
+  private readonly folds = new GrowingFolds();
   private readonly log: IncrementalLog;
 
   /**
@@ -111,7 +114,8 @@ export class TimelineModel implements vscode.Disposable {
     this.problems = problems.length;
     this.lookups = rewindLookups(records);
     this.attemptTree = undefined; // the labels below ask for it
-    const files = filesPerCheckpoint(records);
+    // After a hook only the appended records are folded (10,000 checkpoints: two passes over 100,000 records a refresh).
+    const { files, same } = this.folds.of(records);
     const cps = checkpoints(records);
     const lastRewind = [...cps].reverse().find((c) => c.kind === 'rewind');
     this.nodes = cps
@@ -125,15 +129,15 @@ export class TimelineModel implements vscode.Disposable {
       .reverse();
     const byId = new Map(this.nodes.map((n) => [n.checkpoint.id, n]));
     // A row whose workspace state is its neighbour's is listed on that row, not as a row of its own.
-    this.folds = foldsOf(records).into;
-    for (const [id, host] of this.folds) byId.get(host)!.folded.push(byId.get(id)!);
+    this.foldedInto = foldRows(cps, same).into;
+    for (const [id, host] of this.foldedInto) byId.get(host)!.folded.push(byId.get(id)!);
     this.turnNodes = groupTurns(cps)
-      .filter((turn) => !this.folds.has(turn.head.id))
+      .filter((turn) => !this.foldedInto.has(turn.head.id))
       .map((turn) => ({
         turn,
         node: byId.get(turn.head.id)!,
         // Steps inside a turn in the order they happened, as the Conversation view lists a prompt's calls.
-        inside: turn.inside.filter((c) => !this.folds.has(c.id)).map((c) => byId.get(c.id)!),
+        inside: turn.inside.filter((c) => !this.foldedInto.has(c.id)).map((c) => byId.get(c.id)!),
       }))
       .reverse();
     // Newest first, as the linear searches found them: the first row that holds an id wins.
@@ -242,7 +246,8 @@ export class TimelineModel implements vscode.Disposable {
         this.records,
         oldestFirst.map((n) => n.checkpoint.seq),
       );
-      const counts = rewindSumsOf(this.store, stretches, oldestFirst.length);
+      // The roots from the records held here: asking the store would read the whole log again when it has no index yet.
+      const counts = rewindSumsOf(this.store, stretches, oldestFirst.length, () => recordedFoldersOf(this.nodes.map((n) => n.checkpoint)));
       oldestFirst.forEach((n, i) => this.summaries.set(n.checkpoint.id, counts[i]!));
     }
     return this.summaries.get(id) ?? { total: 0, restore: 0, delete: 0, recreate: 0 };
@@ -261,7 +266,7 @@ export class TimelineModel implements vscode.Disposable {
 
   /** The checkpoint whose row shows `id`: itself, or the row it is folded into. */
   rowOf(id: string): string {
-    return this.folds.get(id) ?? id;
+    return this.foldedInto.get(id) ?? id;
   }
 
   lastRewind(): CheckpointNode | undefined {

@@ -58,7 +58,18 @@ export interface StatsRequest {
   pairs: [string | null, string | null][];
 }
 
-export type ToWorker = PlanRequest | GcRequest | UsageRequest | OutlineRequest | StatsRequest;
+/**
+ * The timeline index written (or rewritten) now when it is missing or behind the log, ahead of the first dry run: the
+ * host reads the log itself and asks nothing of the index, so a window on a store only hooks wrote has none. Run in
+ * the upkeep process (workerClient.ts), as a clean-up is.
+ */
+export interface IndexRequest {
+  type: 'index';
+  id: number;
+  storeDir: string;
+}
+
+export type ToWorker = PlanRequest | GcRequest | UsageRequest | OutlineRequest | StatsRequest | IndexRequest;
 
 /** A plan without `records` (the whole log: it stays in the worker). */
 export type PlainPlan = Omit<Plan, 'records'>;
@@ -69,6 +80,7 @@ export type FromWorker =
   | { type: 'usage'; id: number; usage: StorageUse }
   | { type: 'outline'; id: number; delta: OutlineDelta }
   | { type: 'stats'; id: number; stats: LineStats[] }
+  | { type: 'index'; id: number }
   | { type: 'failed'; id: number; message: string; code?: ErrorCode; details?: ErrorDetails[ErrorCode] };
 
 /** The request for a plan, with only the options a worker understands. */
@@ -97,6 +109,7 @@ export function isToWorker(m: unknown): m is ToWorker {
       (m.limits.maxBytes === undefined || typeof m.limits.maxBytes === 'number')
     );
   if (m.type === 'stats') return Array.isArray(m.pairs);
+  if (m.type === 'index') return true;
   return m.type === 'usage' && typeof m.now === 'number';
 }
 
@@ -107,5 +120,6 @@ export function isFromWorker(m: unknown): m is FromWorker {
   if (m.type === 'usage') return isObject(m.usage) && Array.isArray((m.usage as Record<string, unknown>).sessions);
   if (m.type === 'stats') return Array.isArray(m.stats);
   if (m.type === 'outline') return isObject(m.delta) && typeof (m.delta as Record<string, unknown>).version === 'string';
+  if (m.type === 'index') return true;
   return m.type === 'failed' && typeof m.message === 'string';
 }

@@ -33,6 +33,10 @@ export function answer(req: ToWorker): FromWorker {
     const store = Store.open(req.storeDir);
     if (req.type === 'gc') return { type: 'gc', id: req.id, report: gc(store, req.keepDays, req.now, req.limits) };
     if (req.type === 'usage') return { type: 'usage', id: req.id, usage: storageUse(store, req.now) };
+    if (req.type === 'index') {
+      store.timeline(); // reads the index, and writes it when it is missing or behind the log
+      return { type: 'index', id: req.id };
+    }
     if (req.type === 'stats') {
       const content = (h: string) => store.content(h);
       return { type: 'stats', id: req.id, stats: req.pairs.map(([from, to]) => storedLineStats(content, from, to)) };
