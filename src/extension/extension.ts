@@ -446,7 +446,7 @@ export function activate(context: vscode.ExtensionContext): AgentRewindApi {
   showTimeline(model, [filesTree, convTree], loading, () => {
     updateContext();
     setContext(CTX.ready, true);
-    // The host read the log itself: the index the previews' dry runs read is brought up to date in the worker meanwhile.
+    // The host read the log itself: the index the previews' dry runs read is brought up to date meanwhile, off the host.
     if (store.exists())
       void planner.index(store.dir).catch((e: unknown) => log(`The timeline index was not brought up to date: ${(e as Error).message}`));
   });
