@@ -44,14 +44,19 @@ const REST_S = 20;
 const log = (...a) => console.log('  [vscode bench]', ...a);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** The processes of a process group (ours: code-server's, the browser's), with their command lines. */
+function groupProcesses(pgid) {
+  const out = [];
+  for (const line of execFileSync('ps', ['-e', '-o', 'pid=,pgid=,args='], { encoding: 'utf8' }).split('\n')) {
+    const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
+    if (m && Number(m[2]) === pgid) out.push({ pid: Number(m[1]), args: m[3] });
+  }
+  return out;
+}
+
 /** The extension host of a code-server we started: the process in its group whose command line says so. */
 function extensionHostPid(csPid) {
-  const out = execFileSync('ps', ['-e', '-o', 'pid=,pgid=,args='], { encoding: 'utf8' });
-  for (const line of out.split('\n')) {
-    const m = /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line);
-    if (m && Number(m[2]) === csPid && /--type=extensionHost/.test(m[3])) return Number(m[1]);
-  }
-  return undefined;
+  return groupProcesses(csPid).find((p) => /--type=extensionHost/.test(p.args))?.pid;
 }
 
 function memMiB(pid) {
@@ -94,11 +99,9 @@ function cpuS(pid) {
 /** CPU seconds the processes of a process group used so far (the browser: its renderers, GPU and utility processes). */
 function groupCpuS(pgid) {
   let s = 0;
-  for (const line of execFileSync('ps', ['-e', '-o', 'pid=,pgid='], { encoding: 'utf8' }).split('\n')) {
-    const m = /^\s*(\d+)\s+(\d+)/.exec(line);
-    if (!m || Number(m[2]) !== pgid) continue;
+  for (const { pid } of groupProcesses(pgid)) {
     try {
-      s += cpuS(Number(m[1]));
+      s += cpuS(pid);
     } catch {
       /* ended meanwhile */
     }
